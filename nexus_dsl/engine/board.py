@@ -1,0 +1,477 @@
+"""Board geometry: squares, compass directions, facing-relative directions and lines.
+
+This module is pure mechanism. It knows nothing about helots, objects or commands; the rules
+ask it geometric questions ("which squares are in front of this helot?", "what lies between
+these two squares?") and decide for themselves what the answers mean.
+
+Coordinates follow the canonical ids (IDS.md): a square is `[col, row]`, both 1-based.
+`col` grows towards the east (col 1 is the west-most column) and `row` grows towards the south
+(row 1 is the north-most row), so north is "up" and a step north is `drow = -1`.
+
+The board size is a property of a `Grid` instance, never a global, so that an expansion can
+play on a different board with the same code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import cast
+
+__all__ = [
+    "DEFAULT_SIZE",
+    "Direction",
+    "Grid",
+    "RelDir",
+    "Rotation",
+    "Square",
+    "parse_direction",
+    "parse_rel_dir",
+    "parse_square",
+    "relative_of",
+    "rotate",
+]
+
+#: The base game's barge is 8x8.
+DEFAULT_SIZE = 8
+
+
+# --------------------------------------------------------------------------------------------
+# Squares
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class Square:
+    """One square of the board, `col` west→east and `row` north→south, both 1-based.
+
+    A `Square` may lie off the board (e.g. while computing "one step further"); whether it is on
+    the board is a question for `Grid.contains`, because only the grid knows its size.
+    """
+
+    col: int
+    row: int
+
+    def shifted(self, dcol: int, drow: int) -> Square:
+        """The square `dcol` columns east and `drow` rows south of this one (may be off-board)."""
+        return Square(self.col + dcol, self.row + drow)
+
+    def as_list(self) -> list[int]:
+        """The canonical `[col, row]` form used by content files and scenarios."""
+        return [self.col, self.row]
+
+    def key(self) -> str:
+        """The `col,row` form used in snapshot keys such as `board.4,3`."""
+        return f"{self.col},{self.row}"
+
+    def __str__(self) -> str:
+        return f"[{self.col}, {self.row}]"
+
+
+# --------------------------------------------------------------------------------------------
+# Absolute (compass) directions
+# --------------------------------------------------------------------------------------------
+
+
+class Direction(Enum):
+    """The eight compass directions, clockwise from north.
+
+    Member names are the canonical ids (`N NE E SE S SW W NW`); the value is the number of
+    eighths of a turn clockwise from north, which makes rotation plain modular arithmetic and
+    puts the compass die's faces 1..8 in the same order.
+    """
+
+    N = 0
+    NE = 1
+    E = 2
+    SE = 3
+    S = 4
+    SW = 5
+    W = 6
+    NW = 7
+
+    @property
+    def delta(self) -> tuple[int, int]:
+        """`(dcol, drow)` of one step this way: north is `(0, -1)` because rows grow southwards."""
+        return _DELTAS[self]
+
+    @property
+    def compass_face(self) -> int:
+        """The compass-die face (1..8) that shows this direction."""
+        return self.value + 1
+
+    @property
+    def is_diagonal(self) -> bool:
+        return self.value % 2 == 1
+
+    @property
+    def opposite(self) -> Direction:
+        return self.rotated(4)
+
+    def rotated(self, eighths: int) -> Direction:
+        """This direction turned by `eighths` eighths of a turn, clockwise when positive.
+
+        A 90-degree turn (the Rotate command) is 2 eighths; a 180-degree turn is 4.
+        """
+        return Direction((self.value + eighths) % 8)
+
+    @classmethod
+    def from_compass_face(cls, face: int) -> Direction:
+        """The direction shown by a compass-die face 1..8 (`N NE E SE S SW W NW`)."""
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 8:
+            raise ValueError(f"compass die face {face!r} is not 1..8")
+        return cls(face - 1)
+
+    @classmethod
+    def from_delta(cls, dcol: int, drow: int) -> Direction:
+        """The direction whose one-step delta is `(dcol, drow)`; each component is -1, 0 or 1."""
+        try:
+            return _BY_DELTA[(dcol, drow)]
+        except KeyError:
+            raise ValueError(f"({dcol}, {drow}) is not a one-step direction") from None
+
+    def __str__(self) -> str:
+        return self.name
+
+
+_DELTAS: dict[Direction, tuple[int, int]] = {
+    Direction.N: (0, -1),
+    Direction.NE: (1, -1),
+    Direction.E: (1, 0),
+    Direction.SE: (1, 1),
+    Direction.S: (0, 1),
+    Direction.SW: (-1, 1),
+    Direction.W: (-1, 0),
+    Direction.NW: (-1, -1),
+}
+_BY_DELTA: dict[tuple[int, int], Direction] = {delta: d for d, delta in _DELTAS.items()}
+
+
+# --------------------------------------------------------------------------------------------
+# Facing-relative directions and rotation
+# --------------------------------------------------------------------------------------------
+
+
+class RelDir(Enum):
+    """A direction relative to a facing (a helot's FFD), clockwise from straight ahead.
+
+    Member names are the canonical argument ids (`forward_left` etc.); the value is the number
+    of eighths clockwise from the facing, so `RelDir.right` is a quarter turn clockwise.
+    """
+
+    forward = 0
+    forward_right = 1
+    right = 2
+    backward_right = 3
+    backward = 4
+    backward_left = 5
+    left = 6
+    forward_left = 7
+
+    def absolute(self, facing: Direction) -> Direction:
+        """The compass direction this relative direction points to for a helot facing `facing`."""
+        return facing.rotated(self.value)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def relative_of(facing: Direction, absolute: Direction) -> RelDir:
+    """The inverse of `RelDir.absolute`: where `absolute` lies as seen from `facing`."""
+    return RelDir((absolute.value - facing.value) % 8)
+
+
+class Rotation(Enum):
+    """A 90-degree turn, as the Rotate command makes; the value is in eighths (clockwise +)."""
+
+    left = -2
+    right = 2
+
+    def apply(self, facing: Direction) -> Direction:
+        return facing.rotated(self.value)
+
+    @staticmethod
+    def rotate(facing: Direction, side: Rotation | str) -> Direction:
+        """`facing` turned 90 degrees to `side` (`'left'` or `'right'`, or a `Rotation`)."""
+        return _parse_rotation(side).apply(facing)
+
+
+def rotate(facing: Direction, side: Rotation | str) -> Direction:
+    """`facing` turned 90 degrees to `side` (`'left'` or `'right'`, or a `Rotation`)."""
+    return Rotation.rotate(facing, side)
+
+
+def _parse_rotation(side: Rotation | str) -> Rotation:
+    if isinstance(side, Rotation):
+        return side
+    if isinstance(side, str) and side.strip().lower() in Rotation.__members__:
+        return Rotation[side.strip().lower()]
+    raise ValueError(f"unknown rotation {side!r}: expected 'left' or 'right'")
+
+
+# --------------------------------------------------------------------------------------------
+# The grid
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A square board of `size` x `size` squares; everything beyond its edge is the wall.
+
+    Methods that only compare two squares (distances, cones, lines) do not depend on the size and
+    are static, so they can be used without a grid at hand.
+    """
+
+    size: int = DEFAULT_SIZE
+
+    def __post_init__(self) -> None:
+        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
+            raise ValueError(f"board size must be a positive integer, got {self.size!r}")
+
+    # -- membership and enumeration ----------------------------------------------------------
+
+    def contains(self, sq: Square) -> bool:
+        return 1 <= sq.col <= self.size and 1 <= sq.row <= self.size
+
+    def squares(self) -> Iterator[Square]:
+        """Every square, row by row from the north-west corner (a fixed order for determinism)."""
+        for row in range(1, self.size + 1):
+            for col in range(1, self.size + 1):
+                yield Square(col, row)
+
+    def parse_square(self, value: object) -> Square:
+        """`parse_square` for this grid's size."""
+        return parse_square(value, self.size)
+
+    # -- stepping ----------------------------------------------------------------------------
+
+    def step(self, sq: Square, direction: Direction, n: int = 1) -> Square | None:
+        """The square `n` steps from `sq` towards `direction`, or None if that leaves the board.
+
+        The board is convex, so if the end square is on the board every square passed on the way
+        is too: checking the end square is enough.
+        """
+        dcol, drow = direction.delta
+        target = sq.shifted(dcol * n, drow * n)
+        return target if self.contains(target) else None
+
+    def hits_wall(self, sq: Square, direction: Direction) -> bool:
+        """True if one step from `sq` towards `direction` would leave the board (into the wall)."""
+        return self.step(sq, direction) is None
+
+    def neighbours(self, sq: Square) -> list[Square]:
+        """The on-board squares adjoining `sq` (8-neighbourhood), in `Direction` order from N."""
+        return [n for d in Direction if (n := self.step(sq, d)) is not None]
+
+    def area(self, center: Square, radius: int = 1) -> list[Square]:
+        """On-board squares within Chebyshev `radius` of `center` (center included), in
+        `squares()` order."""
+        if radius < 0:
+            raise ValueError(f"area radius must be >= 0, got {radius}")
+        return [sq for sq in self.squares() if self.chebyshev(center, sq) <= radius]
+
+    # -- facing-relative squares -------------------------------------------------------------
+
+    def front_arc(self, sq: Square, facing: Direction) -> list[Square]:
+        """The three adjoining forward squares (forward_left, forward, forward_right), those on
+        the board only: where Move Forward may go and where melee can reach."""
+        return [
+            target
+            for rel in (RelDir.forward_left, RelDir.forward, RelDir.forward_right)
+            if (target := self.step(sq, rel.absolute(facing))) is not None
+        ]
+
+    def front_center(self, sq: Square, facing: Direction) -> Square | None:
+        """The square straight ahead, or None if it is the wall."""
+        return self.step(sq, facing)
+
+    def behind(self, sq: Square, facing: Direction) -> Square | None:
+        """The square directly behind (the rear-attack square), or None if it is the wall."""
+        return self.step(sq, facing.opposite)
+
+    # -- distances, cones and lines ------------------------------------------------------------
+
+    @staticmethod
+    def chebyshev(a: Square, b: Square) -> int:
+        """King-move distance: a diagonal step counts as one, as in movement."""
+        return max(abs(b.col - a.col), abs(b.row - a.row))
+
+    @staticmethod
+    def forward_distance(a: Square, facing: Direction, b: Square) -> int:
+        """Squares from `a` to `b` counted forward only, "with no regard for left and right"
+        (Optimal Distance, pg.27).
+
+        Orthogonal facing: the projection of `b - a` on the facing axis (sideways offset ignored).
+        Diagonal facing: the larger of the projections on the facing's two component axes, e.g.
+        facing NE the larger of "how far east" and "how far north". We chose this because a
+        diagonal step forward counts as one forward move (pg.18), so a target straight down the
+        diagonal three steps away is 3 squares away, not 6 (sum) or 4.24 (Euclid).
+        Either way, for any square inside the line-of-sight cone the result equals the Chebyshev
+        distance; squares behind give zero or a negative number.
+        """
+        dcol, drow = b.col - a.col, b.row - a.row
+        fcol, frow = facing.delta
+        if not facing.is_diagonal:
+            return dcol * fcol + drow * frow
+        return max(dcol * fcol, drow * frow)
+
+    @staticmethod
+    def in_line_of_sight_cone(a: Square, facing: Direction, b: Square) -> bool:
+        """True if `b` lies from 45 degrees left to 45 degrees right of `facing` as seen from `a`
+        (pg.27), boundaries included; `a` itself is not in its own cone.
+
+        Exact integer test of "angle between facing and b-a is at most 45 degrees":
+        dot >= 0 and dot^2 >= |f|^2 |d|^2 cos^2(45) = |f|^2 |d|^2 / 2. Cover is not considered
+        here; use `line_squares` for that.
+        """
+        dcol, drow = b.col - a.col, b.row - a.row
+        if dcol == 0 and drow == 0:
+            return False
+        fcol, frow = facing.delta
+        dot = dcol * fcol + drow * frow
+        return dot >= 0 and 2 * dot * dot >= (fcol * fcol + frow * frow) * (dcol * dcol + drow * drow)
+
+    @staticmethod
+    def line_squares(a: Square, b: Square) -> list[Square]:
+        """The squares strictly between `a` and `b` that the straight line joining their centres
+        passes through, ordered from `a` towards `b` (used to decide whether cover blocks a line
+        of sight).
+
+        This is a supercover line, with one deliberate exception: a square the line only touches
+        at a corner is not crossed and is not listed. So a pure diagonal is blocked only by the
+        squares on the diagonal, never by the two squares beside each corner it passes through.
+        Exact rational arithmetic makes it deterministic, and it is symmetric:
+        `line_squares(b, a) == list(reversed(line_squares(a, b)))`.
+        """
+        crossings: list[tuple[Fraction, Square]] = []
+        for col in range(min(a.col, b.col), max(a.col, b.col) + 1):
+            for row in range(min(a.row, b.row), max(a.row, b.row) + 1):
+                sq = Square(col, row)
+                if sq == a or sq == b:
+                    continue
+                span = _crossing_interval(a, b, sq)
+                if span is not None:
+                    # The interval's midpoint orders squares along the line; intervals of crossed
+                    # squares never share a midpoint, and t -> 1 - t reverses the order exactly.
+                    crossings.append(((span[0] + span[1]) / 2, sq))
+        crossings.sort()
+        return [sq for _, sq in crossings]
+
+    @staticmethod
+    def direction_towards(a: Square, b: Square) -> Direction | None:
+        """The direction of the ray from `a` that passes through `b`, if `b` lies on one of `a`'s
+        eight rays (same column, same row or an exact diagonal); None otherwise or if a == b."""
+        dcol, drow = b.col - a.col, b.row - a.row
+        if (dcol, drow) == (0, 0):
+            return None
+        if dcol != 0 and drow != 0 and abs(dcol) != abs(drow):
+            return None
+        return Direction.from_delta(_sign(dcol), _sign(drow))
+
+    def beyond(self, attacker: Square, defender: Square) -> Square | None:
+        """The square directly behind `defender` as seen from `attacker`: one more step along the
+        line from attacker through defender (defender + (defender - attacker) when they adjoin).
+
+        None if the attacker is not on one of the defender's eight rays, or if that step is the
+        wall; use `against_wall` to tell the wall apart.
+        """
+        direction = self.direction_towards(attacker, defender)
+        return None if direction is None else self.step(defender, direction)
+
+    def is_between(self, obj: Square, defender: Square, attacker: Square) -> bool:
+        """True if `defender` is directly between `obj` and `attacker` ("Against the wall",
+        pg.29): `obj` is the square right behind the defender on the attacker's line."""
+        return self.beyond(attacker, defender) == obj
+
+    def against_wall(self, defender: Square, attacker: Square) -> bool:
+        """True if the square directly behind `defender` on the attacker's line is the wall."""
+        direction = self.direction_towards(attacker, defender)
+        return direction is not None and self.hits_wall(defender, direction)
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def _crossing_interval(a: Square, b: Square, sq: Square) -> tuple[Fraction, Fraction] | None:
+    """The open interval of t in (0, 1) where the segment a + t (b - a) (between square centres)
+    is strictly inside `sq`, or None if it never is (a touch at an edge or corner is not inside).
+    """
+    low, high = Fraction(0), Fraction(1)
+    for start, end, centre in ((a.col, b.col, sq.col), (a.row, b.row, sq.row)):
+        delta = end - start
+        if delta == 0:
+            # Moving parallel to this axis: inside for every t exactly when the centres line up.
+            if start != centre:
+                return None
+            continue
+        t1 = Fraction(2 * (centre - start) - 1, 2 * delta)
+        t2 = Fraction(2 * (centre - start) + 1, 2 * delta)
+        low, high = max(low, min(t1, t2)), min(high, max(t1, t2))
+    return (low, high) if low < high else None
+
+
+# --------------------------------------------------------------------------------------------
+# Parsing (friendly errors for content files, scenarios and the CLI)
+# --------------------------------------------------------------------------------------------
+
+
+def parse_square(value: object, size: int = DEFAULT_SIZE) -> Square:
+    """A `Square` from `[col, row]` (list or tuple of two integers), a `Square`, or `"col,row"`.
+
+    Raises `ValueError` with a message a content author can act on, e.g.
+    "square [9, 2] is off the 8x8 board: col and row are 1..8".
+    """
+    pair = _square_pair(value)
+    col, row = pair
+    if not (1 <= col <= size and 1 <= row <= size):
+        raise ValueError(
+            f"square [{col}, {row}] is off the {size}x{size} board: col and row are 1..{size}"
+        )
+    return Square(col, row)
+
+
+def _square_pair(value: object) -> tuple[int, int]:
+    if isinstance(value, Square):
+        return value.col, value.row
+    items: Sequence[object] | None = None
+    if isinstance(value, (list, tuple)):
+        items = value
+    elif isinstance(value, str):
+        items = [_int_or_text(part.strip()) for part in value.strip().strip("[]").split(",")]
+    if (
+        items is None
+        or len(items) != 2
+        or any(isinstance(v, bool) or not isinstance(v, int) for v in items)
+    ):
+        raise ValueError(f"a square is written [col, row] with two whole numbers, got {value!r}")
+    return cast(int, items[0]), cast(int, items[1])  # both checked to be int just above
+
+
+def _int_or_text(text: str) -> int | str:
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def parse_direction(value: object) -> Direction:
+    """A compass `Direction` from its id (`"NE"`; case and surrounding spaces ignored)."""
+    if isinstance(value, Direction):
+        return value
+    if isinstance(value, str) and value.strip().upper() in Direction.__members__:
+        return Direction[value.strip().upper()]
+    names = " ".join(d.name for d in Direction)
+    raise ValueError(f"unknown direction {value!r}: expected one of {names}")
+
+
+def parse_rel_dir(value: object) -> RelDir:
+    """A `RelDir` from its id (`"forward_left"`; case and surrounding spaces ignored)."""
+    if isinstance(value, RelDir):
+        return value
+    if isinstance(value, str) and value.strip().lower() in RelDir.__members__:
+        return RelDir[value.strip().lower()]
+    names = " ".join(r.name for r in RelDir)
+    raise ValueError(f"unknown relative direction {value!r}: expected one of {names}")

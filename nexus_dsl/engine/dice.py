@@ -1,0 +1,247 @@
+"""The one source of randomness in the engine.
+
+Every die the engine rolls goes through a `Dice` object, and every roll names its *purpose*
+(`attack`, `location`, `compass`, ...; see SCENARIOS.md "Dice purposes"). That single choke point
+buys three things:
+
+* reproducibility: a bout is a function of its seed and its decisions;
+* forcing: a scenario can fix the results of one purpose (e.g. every attack die) and let the rest
+  come from the seed; running out of forced dice is an error naming the purpose, never a silent
+  fall-back to the RNG, because a scenario that runs out was written against different rules;
+* logging: every roll is recorded so the engine can attach the dice to the event that used them.
+
+This is the only module that may import `random`. Exact odds belong elsewhere.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "PURPOSES",
+    "Dice",
+    "DiceError",
+    "DiceState",
+    "ForcedDiceExhausted",
+    "Roll",
+    "SdsRoll",
+]
+
+#: The purposes the base game rolls for (SCENARIOS.md "Dice purposes"). Content may roll for new
+#: purposes too; this list documents the known ones and is not a whitelist.
+PURPOSES: tuple[str, ...] = (
+    "attack",
+    "defense",
+    "location",
+    "check",
+    "trait_die",
+    "ratio_die",
+    "tiebreak",
+    "compass",
+    "grid_col",
+    "grid_row",
+    "d8",
+    "crate",
+)
+
+#: The Sliding Dice Scale tops out at +/-3SDS (pg.29).
+SDS_CAP = 3
+
+
+class DiceError(Exception):
+    """A roll that cannot be made as asked (bad sides, a forced value that cannot be rolled...)."""
+
+
+class ForcedDiceExhausted(DiceError):
+    """A purpose with forced results was rolled more often than it has results."""
+
+    def __init__(self, purpose: str) -> None:
+        self.purpose = purpose
+        super().__init__(f"the forced dice for {purpose!r} ran out")
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One die as rolled: what for, how many sides, the result, and whether it was forced."""
+
+    purpose: str
+    sides: int
+    value: int
+    forced: bool
+
+
+@dataclass(frozen=True)
+class SdsRoll:
+    """A Sliding Dice Scale roll: the whole pool in rolling order and the two dice kept."""
+
+    level: int
+    dice: tuple[int, ...]
+    kept: tuple[int, int]
+
+    @property
+    def total(self) -> int:
+        return self.kept[0] + self.kept[1]
+
+    @property
+    def is_double(self) -> bool:
+        """The two kept dice match (Crowd Pleaser)."""
+        return self.kept[0] == self.kept[1]
+
+
+@dataclass(frozen=True)
+class DiceState:
+    """Everything needed to rebuild a `Dice` exactly: the RNG's internal state, the forced
+    results with how many of each have been used, and the rolls not yet drained."""
+
+    seed: int
+    rng_state: tuple[Any, ...]
+    forced: tuple[tuple[str, tuple[int, ...]], ...]
+    positions: tuple[tuple[str, int], ...]
+    history: tuple[Roll, ...]
+
+
+class Dice:
+    """Seeded dice with optional forced results per purpose.
+
+    `forced` maps a purpose to the results its rolls must produce, consumed in order. A purpose
+    without a list uses the seeded RNG. Forced lists are validated as they are consumed, because
+    only then are the die's sides known.
+    """
+
+    def __init__(self, seed: int, forced: Mapping[str, Sequence[int]] | None = None) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise DiceError(f"the dice seed must be a whole number, got {seed!r}")
+        self._seed = seed
+        self._rng = random.Random(seed)
+        self._forced: dict[str, tuple[int, ...]] = _validated_forced(forced or {})
+        self._positions: dict[str, int] = {purpose: 0 for purpose in self._forced}
+        self._history: list[Roll] = []
+
+    # -- rolling -------------------------------------------------------------------------------
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    def roll(self, purpose: str, sides: int = 6) -> int:
+        """Roll one die for `purpose`: the next forced result if the purpose is forced, else the
+        RNG. Nothing is consumed or recorded when the roll fails."""
+        _check_sides(sides)
+        if purpose in self._forced:
+            value = self._next_forced(purpose, sides)
+            forced = True
+        else:
+            value = self._rng.randint(1, sides)
+            forced = False
+        self._history.append(Roll(purpose, sides, value, forced))
+        return value
+
+    def roll_many(self, purpose: str, n: int, sides: int = 6) -> list[int]:
+        """Roll `n` dice for `purpose`, in order."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise DiceError(f"cannot roll {n!r} dice")
+        return [self.roll(purpose, sides) for _ in range(n)]
+
+    def sds_roll(self, purpose: str, level: int, cap: int = SDS_CAP) -> SdsRoll:
+        """A Sliding Dice Scale roll (pg.29): 2d6 plus one d6 per level of advantage or penalty;
+        keep the highest two for a positive level, the lowest two for a negative one.
+
+        The level is clamped to [-cap, cap] (the rulebook's maximum is +/-3SDS), so callers may
+        simply add up every bonus and penalty. All dice of the pool are rolled, in order, so a
+        forced list reads as "the whole SDS pool, in rolling order".
+        """
+        if cap < 0:
+            raise DiceError(f"the SDS cap must be >= 0, got {cap}")
+        level = max(-cap, min(cap, level))
+        pool = tuple(self.roll_many(purpose, 2 + abs(level), 6))
+        return SdsRoll(level=level, dice=pool, kept=_keep_two(pool, level))
+
+    def _next_forced(self, purpose: str, sides: int) -> int:
+        queue, position = self._forced[purpose], self._positions[purpose]
+        if position >= len(queue):
+            raise ForcedDiceExhausted(purpose)
+        value = queue[position]
+        if not 1 <= value <= sides:
+            raise DiceError(
+                f"forced die {value} for {purpose!r} cannot be rolled on a d{sides}: "
+                f"results are 1..{sides}"
+            )
+        self._positions[purpose] = position + 1
+        return value
+
+    # -- history -------------------------------------------------------------------------------
+
+    @property
+    def history(self) -> list[Roll]:
+        """The rolls since the last `drain_history()` (a copy), oldest first."""
+        return list(self._history)
+
+    def drain_history(self) -> list[Roll]:
+        """Return the rolls since the last drain and forget them, so the engine can attach each
+        batch of dice to the log event that rolled them."""
+        drained, self._history = self._history, []
+        return drained
+
+    def remaining_forced(self) -> dict[str, int]:
+        """How many forced results each forced purpose still holds (e.g. to warn about unused
+        dice in a scenario)."""
+        return {p: len(q) - self._positions[p] for p, q in self._forced.items()}
+
+    # -- copying -------------------------------------------------------------------------------
+
+    def state(self) -> DiceState:
+        return DiceState(
+            seed=self._seed,
+            rng_state=self._rng.getstate(),
+            forced=tuple(self._forced.items()),
+            positions=tuple(self._positions.items()),
+            history=tuple(self._history),
+        )
+
+    @classmethod
+    def from_state(cls, state: DiceState) -> Dice:
+        """A `Dice` that will roll exactly what the dice that produced `state` would roll next."""
+        dice = cls(state.seed, dict(state.forced))
+        dice._rng.setstate(state.rng_state)
+        dice._positions = dict(state.positions)
+        dice._history = list(state.history)
+        return dice
+
+    def copy(self) -> Dice:
+        return Dice.from_state(self.state())
+
+    def __repr__(self) -> str:
+        forced = ", ".join(f"{p}: {n} left" for p, n in self.remaining_forced().items())
+        return f"Dice(seed={self._seed}{', forced {' + forced + '}' if forced else ''})"
+
+
+def _check_sides(sides: int) -> None:
+    if isinstance(sides, bool) or not isinstance(sides, int) or sides < 1:
+        raise DiceError(f"a die must have a whole, positive number of sides, got {sides!r}")
+
+
+def _validated_forced(forced: Mapping[str, Sequence[int]]) -> dict[str, tuple[int, ...]]:
+    """Copy the forced lists, rejecting what could never be a die result whatever its sides."""
+    result: dict[str, tuple[int, ...]] = {}
+    for purpose, values in forced.items():
+        if not isinstance(purpose, str) or isinstance(values, (str, bytes)):
+            raise DiceError(f"forced dice must map a purpose to a list of results, got {purpose!r}")
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise DiceError(f"forced die {value!r} for {purpose!r} is not a die result")
+        result[purpose] = tuple(values)
+    return result
+
+
+def _keep_two(pool: tuple[int, ...], level: int) -> tuple[int, int]:
+    """The two dice the SDS keeps, in pool order. Among equal dice the earliest rolled are kept:
+    it makes no difference to the total but keeps the choice deterministic."""
+    if level == 0:
+        return pool[0], pool[1]
+    best_first = -1 if level > 0 else 1
+    ranked = sorted(range(len(pool)), key=lambda i: (best_first * pool[i], i))
+    first, second = sorted(ranked[:2])
+    return pool[first], pool[second]

@@ -1,0 +1,320 @@
+"""The typed syntax tree of a rule script.
+
+Every node is a frozen dataclass carrying its source position. Positions are excluded from
+equality, so a declaration printed and parsed again compares equal to the original
+(`parse(print(x)) == x`). Nothing after the parser sees Lark trees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Pos:
+    line: int = 0
+    column: int = 0
+    end_line: int = 0
+    end_column: int = 0
+    file: str = "<input>"
+
+
+NO_POS = Pos()
+
+
+@dataclass(frozen=True)
+class Node:
+    pos: Pos = field(default=NO_POS, compare=False, repr=False, kw_only=True)
+
+
+# ---------------------------------------------------------------- expressions
+@dataclass(frozen=True)
+class Num(Node):
+    value: int
+
+
+@dataclass(frozen=True)
+class Str(Node):
+    value: str
+
+
+@dataclass(frozen=True)
+class Bool(Node):
+    value: bool
+
+
+@dataclass(frozen=True)
+class NoneLit(Node):
+    pass
+
+
+@dataclass(frozen=True)
+class Sds(Node):
+    """A Sliding Dice Scale level literal: SD is 0, +SDS is 1, -2SDS is -2."""
+
+    level: int
+
+
+@dataclass(frozen=True)
+class Name(Node):
+    id: str
+
+
+@dataclass(frozen=True)
+class ListLit(Node):
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class Attr(Node):
+    obj: Expr
+    name: str
+
+
+@dataclass(frozen=True)
+class Index(Node):
+    obj: Expr
+    index: Expr
+
+
+@dataclass(frozen=True)
+class KeywordArg(Node):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Call(Node):
+    func: str
+    args: tuple[Expr, ...] = ()
+    kwargs: tuple[KeywordArg, ...] = ()
+
+
+@dataclass(frozen=True)
+class Neg(Node):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Not(Node):
+    operand: Expr
+
+
+@dataclass(frozen=True)
+class Binary(Node):
+    """Arithmetic `+ - * /` (integer division) and the boolean `and`/`or`."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class Compare(Node):
+    """`== != < <= > >=`, membership `in`/`not in`, and state tests `is`/`is not`."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+
+Expr = Union[Num, Str, Bool, NoneLit, Sds, Name, ListLit, Attr, Index, Call, Neg, Not, Binary, Compare]
+
+
+# ---------------------------------------------------------------- statements
+@dataclass(frozen=True)
+class PrepArg(Node):
+    prep: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Action(Node):
+    """A primitive effect: `damage target by margin at chest`."""
+
+    verb: str
+    args: tuple[Expr, ...] = ()
+    preps: tuple[PrepArg, ...] = ()
+
+    def prep(self, name: str) -> Expr | None:
+        for p in self.preps:
+            if p.prep == name:
+                return p.value
+        return None
+
+
+@dataclass(frozen=True)
+class Let(Node):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class Block(Node):
+    statements: tuple[Stmt, ...] = ()
+
+
+@dataclass(frozen=True)
+class Branch(Node):
+    condition: Expr
+    body: Block
+
+
+@dataclass(frozen=True)
+class If(Node):
+    branches: tuple[Branch, ...]
+    otherwise: Block | None = None
+
+
+@dataclass(frozen=True)
+class ForEach(Node):
+    var: str
+    iterable: Expr
+    body: Block
+
+
+@dataclass(frozen=True)
+class Repeat(Node):
+    count: Expr
+    body: Block
+
+
+Stmt = Union[Action, Let, If, ForEach, Repeat]
+
+
+# ---------------------------------------------------------------- clauses
+@dataclass(frozen=True)
+class CostItem(Node):
+    amount: Expr
+    resource: str
+
+
+@dataclass(frozen=True)
+class Cost(Node):
+    items: tuple[CostItem, ...]
+
+
+@dataclass(frozen=True)
+class Requires(Node):
+    condition: Expr
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class OpposedRoll(Node):
+    level: Expr
+    against: str
+
+
+@dataclass(frozen=True)
+class ThresholdRoll(Node):
+    target: int
+
+
+@dataclass(frozen=True)
+class AutomaticRoll(Node):
+    pass
+
+
+RollSpec = Union[OpposedRoll, ThresholdRoll, AutomaticRoll]
+
+
+@dataclass(frozen=True)
+class Roll(Node):
+    kind: str
+    spec: RollSpec
+
+
+@dataclass(frozen=True)
+class On(Node):
+    outcome: str
+    body: Block
+
+
+@dataclass(frozen=True)
+class When(Node):
+    event: str
+    condition: Expr | None
+    body: Block
+
+
+@dataclass(frozen=True)
+class Window(Node):
+    name: str
+    by: str | None = None
+
+
+@dataclass(frozen=True)
+class Param(Node):
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
+class NamedType(Node):
+    name: str
+
+
+@dataclass(frozen=True)
+class ChoiceType(Node):
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RangeType(Node):
+    name: str
+    low: int
+    high: int
+
+
+ArgType = Union[NamedType, ChoiceType, RangeType]
+
+
+@dataclass(frozen=True)
+class Arg(Node):
+    name: str
+    type: ArgType
+
+
+@dataclass(frozen=True)
+class Effect(Node):
+    body: Block
+
+
+@dataclass(frozen=True)
+class Property(Node):
+    name: str
+    values: tuple[Expr, ...]
+
+
+Clause = Union[Cost, Requires, Roll, On, When, Window, Param, Arg, Effect, Property]
+
+
+# ---------------------------------------------------------------- declarations
+@dataclass(frozen=True)
+class Declaration(Node):
+    kind: str
+    id: str
+    name: str
+    clauses: tuple[Clause, ...] = ()
+
+    def clauses_of(self, cls: type) -> list:
+        return [c for c in self.clauses if isinstance(c, cls)]
+
+    def property(self, name: str) -> Property | None:
+        for c in self.clauses:
+            if isinstance(c, Property) and c.name == name:
+                return c
+        return None
+
+
+@dataclass(frozen=True)
+class Module(Node):
+    """One parsed file."""
+
+    declarations: tuple[Declaration, ...] = ()
+    file: str = field(default="<input>", compare=False)
+
+
+DECLARATION_KINDS = ("command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule")
