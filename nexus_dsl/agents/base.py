@@ -1,0 +1,30 @@
+"""The agent interface and a factory by name (`nexus play --agents heuristic,random`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from ..engine.actions import Action, Decision
+    from ..engine.bout import Bout
+
+
+class Agent(Protocol):
+    name: str
+
+    def choose(self, bout: Bout, decision: Decision) -> Action:
+        """Pick one of `decision.options`."""
+
+
+AGENT_NAMES = ("heuristic", "random")
+
+
+def make_agent(name: str, seed: int = 0) -> Agent:
+    from .heuristic import HeuristicAgent
+    from .random_agent import RandomAgent
+
+    if name == "heuristic":
+        return HeuristicAgent()
+    if name == "random":
+        return RandomAgent(seed)
+    raise ValueError(f"unknown agent `{name}`: choose from {', '.join(AGENT_NAMES)}")

@@ -1,0 +1,22 @@
+"""Picks uniformly among the legal actions, with its own seeded dice (never Python's `random`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..engine.dice import Dice
+
+if TYPE_CHECKING:
+    from ..engine.actions import Action, Decision
+    from ..engine.bout import Bout
+
+
+class RandomAgent:
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.dice = Dice(seed)
+
+    def choose(self, bout: Bout, decision: Decision) -> Action:
+        options = decision.options
+        return options[self.dice.roll("agent", len(options)) - 1]

@@ -1,0 +1,490 @@
+"""Semantic checks: every name resolves, every type fits, every event, window and range is known.
+
+The checker walks a declaration with a chain of scopes (ruleset -> declaration -> clause -> local
+bindings) and records every problem it finds as a `Diagnostic` — it never stops at the first, so a
+file with several mistakes reports them all in one run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from .. import vocabulary as V
+from ..errors import Diagnostic, did_you_mean
+from ..syntax import ast_nodes as A
+
+ANY = "any"
+
+
+@dataclass(frozen=True)
+class CheckContext:
+    """What a declaration may refer to beyond its own text: the rest of the loaded content."""
+
+    object_types: frozenset[str] = frozenset()
+    settings: Mapping[str, str] = field(default_factory=dict)  # global rule params -> type
+    declaration_ids: frozenset[str] = frozenset()
+
+
+class Scope:
+    """A chain of name -> type maps (ruleset -> declaration -> clause -> locals)."""
+
+    def __init__(self, names: Mapping[str, str], parent: Scope | None = None):
+        self.names = dict(names)
+        self.parent = parent
+
+    def lookup(self, name: str) -> str | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def all_names(self) -> set[str]:
+        names: set[str] = set()
+        scope: Scope | None = self
+        while scope is not None:
+            names |= set(scope.names)
+            scope = scope.parent
+        return names
+
+    def child(self, names: Mapping[str, str] | None = None) -> Scope:
+        return Scope(names or {}, self)
+
+
+def compatible(expected: str, actual: str) -> bool:
+    if ANY in (expected, actual) or expected == actual:
+        return True
+    if actual == "helot" and expected in ("pile", "square"):
+        return True  # a helot stands for its lanista's cred pile, or the square it stands on
+    if expected == "text" and actual == "object_type":
+        return True
+    return False
+
+
+_TYPE_WORDS = {
+    "number": "a number", "bool": "true or false", "text": "text", "helot": "a helot",
+    "location": "a body location", "square": "a square", "squares": "a set of squares",
+    "direction": "a direction", "state": "a state", "trait": "a trait", "resource": "AP or MP",
+    "pile": "a coin pile", "object_type": "an object type", "roll_side": "`attack` or `defense`",
+    "purpose": "a dice purpose", "list": "a list", ANY: "a value",
+}
+
+
+def describe(type_name: str) -> str:
+    return _TYPE_WORDS.get(type_name, type_name)
+
+
+class Checker:
+    def __init__(self, context: CheckContext | None = None):
+        self.context = context or CheckContext()
+        self.diagnostics: list[Diagnostic] = []
+        self.globals = self._global_scope()
+
+    # ---------------------------------------------------------------- reporting
+    def error(self, node: A.Node, code: str, message: str, hint: str | None = None, width: int = 0) -> None:
+        pos = node.pos
+        end = pos.column + width if width else (pos.end_column if pos.end_line == pos.line else pos.column + 1)
+        self.diagnostics.append(
+            Diagnostic(code=f"check/{code}", message=message, file=pos.file, line=pos.line,
+                       column=pos.column, end_column=end, hint=hint)
+        )
+
+    def _global_scope(self) -> Scope:
+        names: dict[str, str] = {}
+        for type_name, members in V.ENUM_TYPES.items():
+            for member in members:
+                names.setdefault(member, type_name)
+        for object_type in self.context.object_types:
+            names.setdefault(object_type, "object_type")
+        names.update({k: v for k, v in self.context.settings.items() if k not in names})
+        return Scope(names)
+
+    # ---------------------------------------------------------------- declarations
+    def check(self, declaration: A.Declaration) -> list[Diagnostic]:
+        start = len(self.diagnostics)
+        kind = declaration.kind
+        allowed = V.CLAUSES[kind]
+        params = self._params(declaration)
+        base = self.globals.child(params)
+        args = self._args(declaration)
+        roll = None
+        for clause in declaration.clauses:
+            clause_name = _clause_name(clause)
+            if clause_name not in allowed:
+                self.error(clause, "clause_not_allowed", f"a {kind} cannot have a `{clause_name}` clause",
+                           f"a {kind} may have: " + ", ".join(allowed), width=len(clause_name))
+            if isinstance(clause, A.Roll):
+                if roll is not None:
+                    self.error(clause, "duplicate_clause", "only one `roll` clause is allowed per declaration")
+                roll = clause
+        actor = self._actor_scope(declaration, base, args)
+        for clause in declaration.clauses:
+            self._check_clause(declaration, clause, base, actor, roll)
+        self._check_required(declaration)
+        return self.diagnostics[start:]
+
+    def _params(self, declaration: A.Declaration) -> dict[str, str]:
+        params: dict[str, str] = {}
+        for param in declaration.clauses_of(A.Param):
+            if param.name in params:
+                self.error(param, "duplicate_name", f"param `{param.name}` is declared twice", width=len(param.name))
+            params[param.name] = self._literal_type(param.value)
+        return params
+
+    def _literal_type(self, expr: A.Expr) -> str:
+        scope = self.globals
+        return self.expr_type(expr, scope)
+
+    def _args(self, declaration: A.Declaration) -> dict[str, str]:
+        args: dict[str, str] = {}
+        for arg in declaration.clauses_of(A.Arg):
+            if arg.name in args:
+                self.error(arg, "duplicate_name", f"arg `{arg.name}` is declared twice", width=len(arg.name))
+            arg_type = arg.type
+            if isinstance(arg_type, A.NamedType):
+                if arg_type.name not in V.ARG_TYPES:
+                    self.error(arg_type, "unknown_type", f"unknown argument type `{arg_type.name}`",
+                               did_you_mean(arg_type.name, V.ARG_TYPES) or "one of: " + ", ".join(V.ARG_TYPES),
+                               width=len(arg_type.name))
+                args[arg.name] = arg_type.name
+            elif isinstance(arg_type, A.ChoiceType):
+                kinds = {self.globals.lookup(o) for o in arg_type.options}
+                for option in arg_type.options:
+                    if self.globals.lookup(option) is None:
+                        self.error(arg_type, "unknown_name", f"unknown choice `{option}`",
+                                   did_you_mean(option, self.globals.all_names()))
+                args[arg.name] = kinds.pop() if len(kinds) == 1 and None not in kinds else ANY
+            else:
+                if arg_type.name != "number":
+                    self.error(arg_type, "unknown_type", f"a range argument must be a `number`, not `{arg_type.name}`")
+                if arg_type.low > arg_type.high:
+                    self.error(arg_type, "out_of_range", f"the range {arg_type.low}..{arg_type.high} is empty")
+                args[arg.name] = "number"
+        return args
+
+    def _actor_scope(self, declaration: A.Declaration, base: Scope, args: dict[str, str]) -> Scope:
+        names: dict[str, str] = {"self": "helot"}
+        targets = declaration.property("targets")
+        if targets is not None and targets.values and isinstance(targets.values[0], A.Name) and targets.values[0].id == "opponent":
+            names["target"] = "helot"
+        names.update(args)
+        return base.child(names)
+
+    def _check_required(self, declaration: A.Declaration) -> None:
+        kind = declaration.kind
+        if kind == "command" and not declaration.clauses_of(A.Cost):
+            self.error(declaration, "missing_clause", f"command `{declaration.id}` has no `cost` clause",
+                       "every command costs something, e.g. `cost 1 MP`", width=len(declaration.id))
+        if kind == "trait_ability" and not declaration.clauses_of(A.Window):
+            self.error(declaration, "missing_clause", f"trait ability `{declaration.id}` has no `window` clause",
+                       "say when it may be used, e.g. `window any_time`", width=len(declaration.id))
+        if declaration.clauses_of(A.On) and not declaration.clauses_of(A.Roll):
+            on = declaration.clauses_of(A.On)[0]
+            self.error(on, "missing_clause", "`on success`/`on failure` needs a `roll` clause", width=2)
+
+    # ---------------------------------------------------------------- clauses
+    def _check_clause(self, declaration: A.Declaration, clause: A.Clause, base: Scope, actor: Scope,
+                      roll: A.Roll | None) -> None:
+        kind = declaration.kind
+        if isinstance(clause, A.Property):
+            self._check_property(kind, clause, base)
+        elif isinstance(clause, A.Cost):
+            for item in clause.items:
+                if item.resource not in V.COST_RESOURCES:
+                    self.error(item, "unknown_name", f"unknown cost resource `{item.resource}`",
+                               did_you_mean(item.resource, V.COST_RESOURCES) or "one of: " + ", ".join(V.COST_RESOURCES),
+                               width=len(item.resource))
+                if kind == "trait_ability" and item.resource not in V.TRAITS:
+                    self.error(item, "wrong_type", f"a trait ability is paid from trait reserves, not `{item.resource}`",
+                               "e.g. `cost 5 PHYS`", width=len(item.resource))
+                self.expect(item.amount, "number", actor)
+                if isinstance(item.amount, A.Num) and not 0 <= item.amount.value <= V.MAX_COST:
+                    self.error(item.amount, "out_of_range", f"a cost of {item.amount.value} is out of range",
+                               f"costs are 0..{V.MAX_COST}")
+        elif isinstance(clause, A.Requires):
+            self.expect(clause.condition, "bool", actor)
+        elif isinstance(clause, A.Roll):
+            if clause.kind not in V.ROLL_KINDS:
+                self.error(clause, "unknown_name", f"unknown roll `{clause.kind}`",
+                           did_you_mean(clause.kind, V.ROLL_KINDS) or "one of: " + ", ".join(V.ROLL_KINDS), width=len(clause.kind))
+            spec = clause.spec
+            if isinstance(spec, A.OpposedRoll):
+                if spec.against != "defense":
+                    self.error(spec, "unknown_name", f"an opposed roll is made against `defense`, not `{spec.against}`")
+                if clause.kind != "attack":
+                    self.error(clause, "wrong_type", "only an `attack` roll is opposed (`vs defense`)")
+                self.expect(spec.level, "number", actor)
+            elif isinstance(spec, A.ThresholdRoll) and not 1 <= spec.target <= 6:
+                self.error(spec, "out_of_range", f"a d6 cannot roll {spec.target}+", "use 1+ to 6+")
+        elif isinstance(clause, A.On):
+            if clause.outcome not in V.OUTCOMES:
+                self.error(clause, "unknown_name", f"unknown outcome `{clause.outcome}`",
+                           did_you_mean(clause.outcome, V.OUTCOMES) or "use `on success` or `on failure`", width=len(clause.outcome))
+            self.check_block(clause.body, actor.child(dict(V.ROLL_NAMES)))
+        elif isinstance(clause, A.Effect):
+            names = dict(V.ROLL_NAMES) if kind in ("trait_ability", "influence") else {}
+            window_names = self._window_names(declaration)
+            names.update(window_names)
+            self.check_block(clause.body, actor.child(names))
+        elif isinstance(clause, A.When):
+            if clause.event not in V.EVENTS:
+                self.error(clause, "unknown_event", f"unknown event `{clause.event}`",
+                           did_you_mean(clause.event, V.EVENTS) or "events: " + ", ".join(V.EVENTS), width=len(clause.event))
+                event_names: dict[str, str] = {}
+            else:
+                event_names = dict(V.EVENTS[clause.event])
+            scope_base = actor if kind in ("trait_ability", "weapon", "influence", "turning_point") else base
+            scope = scope_base.child(event_names)
+            if clause.condition is not None:
+                self.expect(clause.condition, "bool", scope)
+            self.check_block(clause.body, scope)
+        elif isinstance(clause, A.Window):
+            if clause.name not in V.WINDOWS:
+                self.error(clause, "unknown_window", f"unknown timing window `{clause.name}`",
+                           did_you_mean(clause.name, V.WINDOWS) or "windows: " + ", ".join(V.WINDOWS), width=len(clause.name))
+            if clause.by is not None and clause.by not in V.WINDOW_ROLES:
+                self.error(clause, "unknown_name", f"unknown window role `{clause.by}`",
+                           did_you_mean(clause.by, V.WINDOW_ROLES) or "use `by self`, `by opponent` or `by any`")
+        elif isinstance(clause, A.Param):
+            self.expr_type(clause.value, base)
+
+    def _window_names(self, declaration: A.Declaration) -> dict[str, str]:
+        names: dict[str, str] = {}
+        for window in declaration.clauses_of(A.Window):
+            names.update(V.WINDOWS.get(window.name, {}))
+        return names
+
+    def _check_property(self, kind: str, prop: A.Property, scope: Scope) -> None:
+        known = V.PROPERTIES[kind]
+        if prop.name not in known:
+            self.error(prop, "unknown_property", f"a {kind} has no property `{prop.name}`",
+                       did_you_mean(prop.name, known) or "properties: " + ", ".join(known), width=len(prop.name))
+            return
+        value_type, arity = known[prop.name]
+        if arity == "one" and len(prop.values) != 1:
+            self.error(prop, "wrong_arity", f"`{prop.name}` takes one value, got {len(prop.values)}", width=len(prop.name))
+        symbols = V.PROPERTY_VALUES.get(prop.name)
+        for value in prop.values:
+            if value_type == "number":
+                self.expect(value, "number", scope)
+            elif isinstance(value, A.Name):
+                if symbols is not None and value.id not in symbols:
+                    self.error(value, "unknown_name", f"unknown {prop.name} `{value.id}`",
+                               did_you_mean(value.id, symbols) or "one of: " + ", ".join(symbols), width=len(value.id))
+            elif not isinstance(value, A.Str):
+                self.error(value, "wrong_type", f"`{prop.name}` takes a word or quoted text")
+
+    # ---------------------------------------------------------------- statements
+    def check_block(self, block: A.Block, scope: Scope) -> None:
+        local = scope.child()
+        for stmt in block.statements:
+            self.check_statement(stmt, local)
+
+    def check_statement(self, stmt: A.Stmt, scope: Scope) -> None:
+        if isinstance(stmt, A.Let):
+            scope.names[stmt.name] = self.expr_type(stmt.value, scope)
+        elif isinstance(stmt, A.If):
+            for branch in stmt.branches:
+                self.expect(branch.condition, "bool", scope)
+                self.check_block(branch.body, scope)
+            if stmt.otherwise is not None:
+                self.check_block(stmt.otherwise, scope)
+        elif isinstance(stmt, A.ForEach):
+            iterable = self.expr_type(stmt.iterable, scope)
+            if iterable not in ("list", "squares", ANY):
+                self.error(stmt.iterable, "wrong_type", f"`for each` needs a list, got {describe(iterable)}")
+            element = "square" if iterable == "squares" else ("helot" if _is_helot_list(stmt.iterable) else ANY)
+            self.check_block(stmt.body, scope.child({stmt.var: element}))
+        elif isinstance(stmt, A.Repeat):
+            self.expect(stmt.count, "number", scope)
+            self.check_block(stmt.body, scope)
+        elif isinstance(stmt, A.Action):
+            self.check_action(stmt, scope)
+
+    def check_action(self, action: A.Action, scope: Scope) -> None:
+        signature = V.PRIMITIVES.get(action.verb)
+        if signature is None:
+            self.error(action, "unknown_name", f"unknown effect `{action.verb}`",
+                       did_you_mean(action.verb, V.PRIMITIVES) or "effects: " + ", ".join(sorted(V.PRIMITIVES)),
+                       width=len(action.verb))
+            for arg in action.args:
+                self.expr_type(arg, scope)
+            for prep in action.preps:
+                self.expr_type(prep.value, scope)
+            return
+        self._check_positional(action, action.verb, signature, action.args, scope)
+        seen: set[str] = set()
+        for prep in action.preps:
+            if prep.prep in seen:
+                self.error(prep, "duplicate_name", f"`{prep.prep}` is given twice", width=len(prep.prep))
+            seen.add(prep.prep)
+            expected = signature.preps.get(prep.prep)
+            if expected is None:
+                allowed = ", ".join(f"`{p}`" for p in signature.preps) or "none"
+                self.error(prep, "unexpected_argument", f"`{action.verb}` takes no `{prep.prep}` argument",
+                           f"it takes: {allowed}", width=len(prep.prep))
+                self.expr_type(prep.value, scope)
+            else:
+                self.expect(prep.value, expected, scope)
+        for required in signature.required_preps:
+            if required not in seen:
+                self.error(action, "missing_argument", f"`{action.verb}` needs a `{required}` argument",
+                           _usage(action.verb, signature), width=len(action.verb))
+
+    def _check_positional(self, node: A.Node, name: str, signature: V.Signature, args: Iterable[A.Expr],
+                          scope: Scope) -> None:
+        args = list(args)
+        most = len(signature.positional)
+        least = most - signature.optional_positional
+        if not least <= len(args) <= most:
+            expected = str(most) if least == most else f"{least} to {most}"
+            self.error(node, "wrong_arity", f"`{name}` takes {expected} argument{'s' if most != 1 else ''}, got {len(args)}",
+                       _usage(name, signature), width=len(name))
+        for arg, expected_type in zip(args, signature.positional):
+            if expected_type == "object_type" and isinstance(arg, A.Name) and scope.lookup(arg.id) is None:
+                self.error(arg, "unknown_name", f"unknown object type `{arg.id}`",
+                           did_you_mean(arg.id, self.context.object_types), width=len(arg.id))
+                continue
+            if expected_type == "purpose" and isinstance(arg, A.Name):
+                if arg.id not in V.PURPOSES:
+                    self.error(arg, "unknown_name", f"unknown die `{arg.id}`",
+                               did_you_mean(arg.id, V.PURPOSES) or "dice: " + ", ".join(V.PURPOSES), width=len(arg.id))
+                continue
+            if expected_type == "text" and isinstance(arg, A.Str):
+                continue
+            self.expect(arg, expected_type, scope)
+
+    # ---------------------------------------------------------------- expressions
+    def expect(self, expr: A.Expr, expected: str, scope: Scope) -> str:
+        actual = self.expr_type(expr, scope)
+        if not compatible(expected, actual):
+            self.error(expr, "wrong_type", f"expected {describe(expected)}, got {describe(actual)}",
+                       f"`{_short(expr)}` is {describe(actual)}")
+        return actual
+
+    def expr_type(self, expr: A.Expr, scope: Scope) -> str:
+        if isinstance(expr, (A.Num, A.Sds)):
+            return "number"
+        if isinstance(expr, A.Str):
+            return "text"
+        if isinstance(expr, A.Bool):
+            return "bool"
+        if isinstance(expr, A.NoneLit):
+            return ANY
+        if isinstance(expr, A.Name):
+            found = scope.lookup(expr.id)
+            if found is None:
+                self.error(expr, "unknown_name", f"unknown name `{expr.id}`",
+                           did_you_mean(expr.id, scope.all_names()), width=len(expr.id))
+                return ANY
+            return found
+        if isinstance(expr, A.ListLit):
+            for item in expr.items:
+                self.expr_type(item, scope)
+            return "list"
+        if isinstance(expr, A.Attr):
+            obj = self.expr_type(expr.obj, scope)
+            if obj == "helot":
+                if expr.name not in V.HELOT_ATTRIBUTES:
+                    self.error(expr, "unknown_name", f"a helot has no attribute `{expr.name}`",
+                               did_you_mean(expr.name, V.HELOT_ATTRIBUTES))
+                    return ANY
+                return V.HELOT_ATTRIBUTES[expr.name]
+            if obj == "square" and expr.name in ("col", "row"):
+                return "number"
+            if obj != ANY:
+                self.error(expr, "wrong_type", f"{describe(obj)} has no attribute `{expr.name}`")
+            return ANY
+        if isinstance(expr, A.Index):
+            self.expr_type(expr.obj, scope)
+            self.expr_type(expr.index, scope)
+            return ANY
+        if isinstance(expr, A.Call):
+            return self._call_type(expr, scope)
+        if isinstance(expr, A.Neg):
+            self.expect(expr.operand, "number", scope)
+            return "number"
+        if isinstance(expr, A.Not):
+            self.expect(expr.operand, "bool", scope)
+            return "bool"
+        if isinstance(expr, A.Binary):
+            if expr.op in ("and", "or"):
+                self.expect(expr.left, "bool", scope)
+                self.expect(expr.right, "bool", scope)
+                return "bool"
+            self.expect(expr.left, "number", scope)
+            self.expect(expr.right, "number", scope)
+            return "number"
+        if isinstance(expr, A.Compare):
+            return self._compare_type(expr, scope)
+        raise TypeError(f"unknown expression node {type(expr).__name__}")
+
+    def _compare_type(self, expr: A.Compare, scope: Scope) -> str:
+        if expr.op in ("is", "is not"):
+            self.expect(expr.left, "helot", scope)
+            assert isinstance(expr.right, A.Name)
+            if expr.right.id not in V.STATES:
+                self.error(expr.right, "unknown_name", f"unknown state `{expr.right.id}`",
+                           did_you_mean(expr.right.id, V.STATES) or "states: " + ", ".join(V.STATES), width=len(expr.right.id))
+            return "bool"
+        left = self.expr_type(expr.left, scope)
+        right = self.expr_type(expr.right, scope)
+        if expr.op in ("in", "not in"):
+            if right not in ("squares", "list", ANY):
+                self.error(expr.right, "wrong_type", f"`{expr.op}` needs a list or set of squares on its right, got {describe(right)}")
+            return "bool"
+        if expr.op in ("<", "<=", ">", ">="):
+            for side, found in ((expr.left, left), (expr.right, right)):
+                if not compatible("number", found):
+                    self.error(side, "wrong_type", f"`{expr.op}` compares numbers, got {describe(found)}")
+            return "bool"
+        if not (compatible(left, right) or compatible(right, left)):
+            self.error(expr, "wrong_type", f"cannot compare {describe(left)} with {describe(right)}")
+        return "bool"
+
+    def _call_type(self, call: A.Call, scope: Scope) -> str:
+        signature = V.FUNCTIONS.get(call.func)
+        if signature is None:
+            self.error(call, "unknown_name", f"unknown function `{call.func}`",
+                       did_you_mean(call.func, V.FUNCTIONS) or "functions: " + ", ".join(sorted(V.FUNCTIONS)),
+                       width=len(call.func))
+            for arg in call.args:
+                self.expr_type(arg, scope)
+            return ANY
+        for kwarg in call.kwargs:
+            self.error(kwarg, "unexpected_argument", f"`{call.func}` takes no `{kwarg.name}:` argument", width=len(kwarg.name))
+        self._check_positional(call, call.func, signature, call.args, scope)
+        return V.FUNCTION_RESULTS.get(call.func, ANY)
+
+
+def _is_helot_list(expr: A.Expr) -> bool:
+    return isinstance(expr, A.Call) and expr.func in ("opponents", "helots")
+
+
+def _usage(name: str, signature: V.Signature) -> str:
+    parts = [name] + [f"<{describe(t)}>" for t in signature.positional]
+    parts += [f"{p} <{describe(t)}>" for p, t in signature.preps.items() if p in signature.required_preps]
+    return "usage: " + " ".join(parts)
+
+
+def _short(expr: A.Expr) -> str:
+    from ..syntax.printer import print_expr
+
+    text = print_expr(expr)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _clause_name(clause: A.Clause) -> str:
+    return {
+        A.Property: "property", A.Cost: "cost", A.Requires: "requires", A.Roll: "roll", A.On: "on",
+        A.When: "when", A.Window: "window", A.Param: "param", A.Arg: "arg", A.Effect: "effect",
+    }[type(clause)]
+
+
+def check_declarations(declarations: Iterable[A.Declaration], context: CheckContext | None = None) -> list[Diagnostic]:
+    checker = Checker(context)
+    for declaration in declarations:
+        checker.check(declaration)
+    return checker.diagnostics

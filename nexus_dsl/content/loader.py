@@ -1,0 +1,350 @@
+"""Load content packs: find them, parse and validate every file, layer them into a Ruleset.
+
+One pass per pack (boardgame.io's ProcessGameConfig in spirit): YAML is safe-loaded with positions,
+rule scripts are parsed; everything is checked against JSON Schema; then the layered result is
+checked as a whole (names resolve across packs, references are not dangling) and frozen.
+Every problem found is collected, so `nexus check` reports them all in one run.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from ..check.checker import CheckContext, check_declarations
+from ..errors import ContentError, Diagnostic, NexusError, did_you_mean
+from ..schema import load_yaml_with_positions, schema_name_for_kind, validate
+from ..syntax import ast_nodes as A
+from ..syntax.canonical import to_canonical
+from ..syntax.parser import parse
+from .ruleset import DATA_TYPES, DataItem, Origin, PackInfo, Ruleset, ScriptItem, freeze_mapping
+
+SCRIPT_SUFFIX = ".nexus"
+YAML_SUFFIXES = (".yaml", ".yml")
+MANIFEST = "pack.yaml"
+
+
+def default_content_root() -> Path:
+    """`$NEXUS_CONTENT`, else the `content/` folder beside the package (the repository layout)."""
+    env = os.environ.get("NEXUS_CONTENT")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "content"
+
+
+@dataclass
+class LoadedPack:
+    info: PackInfo
+    scripts: list[ScriptItem] = field(default_factory=list)
+    data: list[DataItem] = field(default_factory=list)
+    sources: dict[str, str] = field(default_factory=dict)
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def discover_packs(root: Path | None = None) -> dict[str, Path]:
+    """Every pack under the content root, by id (a pack is a folder holding pack.yaml)."""
+    root = root or default_content_root()
+    found: dict[str, Path] = {}
+    for manifest in sorted(root.rglob(MANIFEST)):
+        try:
+            data, _ = load_yaml_with_positions(manifest.read_text(encoding="utf-8"), _display(manifest))
+        except NexusError:
+            continue
+        if isinstance(data, dict) and isinstance(data.get("id"), str):
+            found.setdefault(data["id"], manifest.parent)
+    return found
+
+
+def _read_manifest(folder: Path, diagnostics: list[Diagnostic]) -> PackInfo | None:
+    manifest = folder / MANIFEST
+    file = _display(manifest)
+    if not manifest.is_file():
+        diagnostics.append(Diagnostic("content/no_manifest", f"{_display(folder)} is not a pack: it has no {MANIFEST}", file))
+        return None
+    try:
+        data, positions = load_yaml_with_positions(manifest.read_text(encoding="utf-8"), file)
+    except NexusError as error:
+        diagnostics.extend(error.diagnostics)
+        return None
+    problems = validate(data, "pack", file=file, locate=positions.get)
+    if problems:
+        diagnostics.extend(problems)
+        return None
+    return PackInfo(
+        id=data["id"], name=data["name"], version=str(data["version"]),
+        builds_on=tuple(data.get("builds_on", [])), path=str(folder), kind=data.get("kind", "base"),
+        description=data.get("description", ""),
+    )
+
+
+def _script_locator(declaration: A.Declaration):
+    """Map a JSON path in a declaration's canonical form back to a source position."""
+
+    def locate(path: tuple) -> tuple[int, int] | None:
+        node: Any = declaration
+        if len(path) >= 2 and path[0] == "clauses" and isinstance(path[1], int) and path[1] < len(declaration.clauses):
+            node = declaration.clauses[path[1]]
+            if isinstance(node, A.Cost) and len(path) >= 4 and path[2] == "items" and isinstance(path[3], int):
+                if path[3] < len(node.items):
+                    item = node.items[path[3]]
+                    node = item.amount if len(path) >= 5 and path[4] == "amount" else item
+        return (node.pos.line, node.pos.column) if node.pos.line else None
+
+    return locate
+
+
+def load_pack_folder(folder: Path, diagnostics: list[Diagnostic]) -> LoadedPack | None:
+    info = _read_manifest(folder, diagnostics)
+    if info is None:
+        return None
+    pack = LoadedPack(info)
+    seen: dict[tuple[str, str], Origin] = {}
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or path.name == MANIFEST:
+            continue
+        file = _display(path)
+        if path.suffix == SCRIPT_SUFFIX:
+            text = path.read_text(encoding="utf-8")
+            pack.sources[file] = text
+            _load_script_file(pack, text, file, seen, diagnostics)
+        elif path.suffix in YAML_SUFFIXES:
+            text = path.read_text(encoding="utf-8")
+            pack.sources[file] = text
+            _load_data_file(pack, path, text, file, seen, diagnostics)
+    return pack
+
+
+def _load_script_file(pack: LoadedPack, text: str, file: str, seen: dict, diagnostics: list[Diagnostic]) -> None:
+    try:
+        module = parse(text, file)
+    except NexusError as error:
+        diagnostics.extend(error.diagnostics)
+        return
+    for declaration in module.declarations:
+        origin = Origin(pack.info.id, file, declaration.pos.line)
+        key = (declaration.kind, declaration.id)
+        if key in seen:
+            first = seen[key]
+            diagnostics.append(Diagnostic(
+                "content/duplicate_id", f"{declaration.kind} `{declaration.id}` is defined twice in pack `{pack.info.id}`",
+                file, declaration.pos.line, declaration.pos.column, declaration.pos.column + len(declaration.id),
+                hint=f"first defined at {first.file}:{first.line}",
+            ))
+            continue
+        seen[key] = origin
+        diagnostics.extend(validate(to_canonical(declaration), schema_name_for_kind(declaration.kind), file=file,
+                                    locate=_script_locator(declaration)))
+        pack.scripts.append(ScriptItem(declaration, origin))
+
+
+def _data_type_of(path: Path) -> str | None:
+    for candidate in (path.parent.name, path.stem):
+        if candidate in DATA_TYPES:
+            return candidate
+    return None
+
+
+def _load_data_file(pack: LoadedPack, path: Path, text: str, file: str, seen: dict, diagnostics: list[Diagnostic]) -> None:
+    data_type = _data_type_of(path)
+    if data_type is None:
+        diagnostics.append(Diagnostic(
+            "content/unknown_file", f"cannot tell what {path.name} holds",
+            file, hint="YAML data lives in barges/, lanistas/, motivations/ or objects/ (or a file of that name)",
+        ))
+        return
+    try:
+        data, positions = load_yaml_with_positions(text, file)
+    except NexusError as error:
+        diagnostics.extend(error.diagnostics)
+        return
+    items = data if isinstance(data, list) else [data]
+    for index, item in enumerate(items):
+        prefix: tuple = (index,) if isinstance(data, list) else ()
+
+        def locate(p: tuple, prefix: tuple = prefix) -> tuple[int, int] | None:
+            return positions.get(prefix + tuple(p))
+
+        problems = validate(item, DATA_TYPES[data_type], file=file, locate=locate)
+        diagnostics.extend(problems)
+        if problems or not isinstance(item, dict):
+            continue
+        line = (positions.get(prefix) or positions.get(prefix + ("id",)) or (0, 0))[0]
+        key = (data_type, item["id"])
+        if key in seen:
+            diagnostics.append(Diagnostic(
+                "content/duplicate_id", f"{data_type[:-1]} `{item['id']}` is defined twice in pack `{pack.info.id}`",
+                file, line, 1, hint=f"first defined at {seen[key].file}:{seen[key].line}",
+            ))
+            continue
+        origin = Origin(pack.info.id, file, line)
+        seen[key] = origin
+        pack.data.append(DataItem(data_type, item["id"], freeze_mapping(dict(item)), origin))
+
+
+# ---------------------------------------------------------------- layering
+def _resolve_order(requested: Iterable[str | Path], root: Path, diagnostics: list[Diagnostic]) -> list[Path]:
+    """Packs in load order: each after the packs it builds on, otherwise in the order asked."""
+    available = discover_packs(root)
+    order: list[Path] = []
+    visiting: set[str] = set()
+
+    def folder_for(ref: str | Path) -> Path | None:
+        as_path = Path(ref)
+        if (as_path / MANIFEST).is_file():
+            return as_path
+        if str(ref) in available:
+            return available[str(ref)]
+        diagnostics.append(Diagnostic("content/unknown_pack", f"no pack `{ref}` under {_display(root)}",
+                                      "<packs>", hint=did_you_mean(str(ref), available)))
+        return None
+
+    def visit(ref: str | Path) -> None:
+        folder = folder_for(ref)
+        if folder is None or folder.resolve() in [p.resolve() for p in order]:
+            return
+        manifest_problems: list[Diagnostic] = []
+        info = _read_manifest(folder, manifest_problems)
+        if info is None:
+            order.append(folder)  # loading it reports the manifest problems
+            return
+        if info.id in visiting:
+            diagnostics.append(Diagnostic("content/cycle", f"pack `{info.id}` builds on itself", str(folder / MANIFEST)))
+            return
+        visiting.add(info.id)
+        for base in info.builds_on:
+            visit(base)
+        visiting.discard(info.id)
+        order.append(folder)
+
+    for ref in requested:
+        visit(ref)
+    return order
+
+
+def load_ruleset(packs: Iterable[str | Path] = ("base",), root: Path | None = None) -> Ruleset:
+    """Load and layer packs (ids or folders). Raises ContentError listing every problem."""
+    ruleset, diagnostics = load_ruleset_collecting(packs, root)
+    if diagnostics or ruleset is None:
+        raise ContentError(diagnostics)
+    return ruleset
+
+
+def load_ruleset_collecting(packs: Iterable[str | Path] = ("base",), root: Path | None = None
+                            ) -> tuple[Ruleset | None, list[Diagnostic]]:
+    root = root or default_content_root()
+    diagnostics: list[Diagnostic] = []
+    loaded: list[LoadedPack] = []
+    for folder in _resolve_order(list(packs), root, diagnostics):
+        pack = load_pack_folder(folder, diagnostics)
+        if pack is not None:
+            loaded.append(pack)
+    ruleset = layer(loaded, diagnostics)
+    return (None if diagnostics else ruleset), diagnostics
+
+
+def layer(loaded: list[LoadedPack], diagnostics: list[Diagnostic]) -> Ruleset:
+    scripts: dict[str, dict[str, ScriptItem]] = {}
+    data: dict[str, dict[str, DataItem]] = {}
+    sources: dict[str, str] = {}
+    for pack in loaded:
+        sources.update(pack.sources)
+        for item in pack.scripts:  # later packs replace earlier ones by id
+            scripts.setdefault(item.declaration.kind, {})[item.declaration.id] = item
+        for data_item in pack.data:
+            data.setdefault(data_item.type, {})[data_item.id] = data_item
+    settings, setting_types = _collect_settings(scripts, diagnostics)
+    context = CheckContext(
+        object_types=frozenset(data.get("objects", {})),
+        settings=setting_types,
+        declaration_ids=frozenset(i for items in scripts.values() for i in items),
+    )
+    all_declarations = [item.declaration for items in scripts.values() for item in items.values()]
+    diagnostics.extend(check_declarations(all_declarations, context))
+    diagnostics.extend(_check_references(scripts, data))
+    triggers: dict[str, list[tuple[A.Declaration, A.When]]] = {}
+    for declaration in all_declarations:
+        for when in declaration.clauses_of(A.When):
+            triggers.setdefault(when.event, []).append((declaration, when))
+    return Ruleset(
+        packs=tuple(p.info for p in loaded),
+        scripts=freeze_mapping({k: freeze_mapping(v) for k, v in scripts.items()}),
+        data=freeze_mapping({k: freeze_mapping(v) for k, v in data.items()}),
+        settings=freeze_mapping(settings),
+        triggers=freeze_mapping({k: tuple(v) for k, v in triggers.items()}),
+        sources=freeze_mapping(sources),
+    )
+
+
+def _collect_settings(scripts: Mapping[str, Mapping[str, ScriptItem]], diagnostics: list[Diagnostic]
+                      ) -> tuple[dict[str, Any], dict[str, str]]:
+    """Every rule's params, evaluated: the numbers a house rule changes by overriding the rule."""
+    from ..engine.values import constant_value  # local: the engine imports content, not the reverse
+
+    settings: dict[str, Any] = {}
+    types: dict[str, str] = {}
+    owners: dict[str, ScriptItem] = {}
+    for item in scripts.get("rule", {}).values():
+        for param in item.declaration.clauses_of(A.Param):
+            if param.name in owners:
+                first = owners[param.name]
+                diagnostics.append(Diagnostic(
+                    "check/duplicate_name", f"rule param `{param.name}` is also defined by rule `{first.declaration.id}`",
+                    param.pos.file, param.pos.line, param.pos.column, param.pos.column + len(param.name),
+                    hint=f"first defined at {first.origin.file}:{first.origin.line}; rule params are global settings",
+                ))
+                continue
+            owners[param.name] = item
+            try:
+                value = constant_value(param.value)
+            except ValueError as error:
+                diagnostics.append(Diagnostic("check/not_constant", str(error), param.pos.file, param.pos.line,
+                                              param.pos.column))
+                continue
+            settings[param.name] = value
+            types[param.name] = "bool" if isinstance(value, bool) else "number" if isinstance(value, int) else \
+                "list" if isinstance(value, tuple) else "any"
+    return settings, types
+
+
+def _check_references(scripts: Mapping[str, Mapping[str, ScriptItem]], data: Mapping[str, Mapping[str, DataItem]]
+                      ) -> list[Diagnostic]:
+    problems: list[Diagnostic] = []
+    abilities = set(scripts.get("trait_ability", {}))
+    object_types = set(data.get("objects", {}))
+    hazards = set(scripts.get("hazard", {}))
+    talents = abilities | set(scripts.get("rule", {}))
+    for item in data.get("motivations", {}).values():
+        for ability in item.data.get("abilities", []):
+            if ability not in abilities:
+                problems.append(_dangling(item, f"motivation `{item.id}` names unknown trait ability `{ability}`", ability, abilities))
+        talent = item.data.get("talent")
+        if talent and talent not in talents:
+            problems.append(_dangling(item, f"motivation `{item.id}` names unknown talent `{talent}`", talent, talents))
+    for item in data.get("barges", {}).values():
+        for obj in item.data.get("objects", []):
+            if obj["type"] not in object_types:
+                problems.append(_dangling(item, f"barge `{item.id}` places unknown object type `{obj['type']}`", obj["type"], object_types))
+        for hazard in item.data.get("hazards", []):
+            if hazard not in hazards:
+                problems.append(_dangling(item, f"barge `{item.id}` names unknown hazard `{hazard}`", hazard, hazards))
+    return problems
+
+
+def _dangling(item: DataItem, message: str, name: str, known: set[str]) -> Diagnostic:
+    return Diagnostic("content/dangling_reference", message, item.origin.file, item.origin.line, 1,
+                      hint=did_you_mean(name, known))
+
+
+@lru_cache(maxsize=16)
+def cached_ruleset(packs: tuple[str, ...] = ("base",), root: str | None = None) -> Ruleset:
+    """A process-wide cache: rulesets are immutable, so bouts and tests can share one."""
+    return load_ruleset(packs, Path(root) if root else None)

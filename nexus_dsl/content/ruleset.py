@@ -1,0 +1,103 @@
+"""The Ruleset: loaded, validated, layered content — immutable and shareable across bouts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from ..syntax import ast_nodes as A
+
+# YAML data types a pack may hold, with the JSON Schema each item is validated against.
+DATA_TYPES = {
+    "barges": "barge",
+    "lanistas": "lanista",
+    "motivations": "motivation",
+    "objects": "object_type",
+}
+
+
+@dataclass(frozen=True)
+class PackInfo:
+    id: str
+    name: str
+    version: str
+    builds_on: tuple[str, ...]
+    path: str
+    kind: str = "base"
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where an item was defined: for `nexus show` and for error messages."""
+
+    pack: str
+    file: str
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class ScriptItem:
+    declaration: A.Declaration
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class DataItem:
+    type: str
+    id: str
+    data: Mapping[str, Any]
+    origin: Origin
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    packs: tuple[PackInfo, ...]
+    scripts: Mapping[str, Mapping[str, ScriptItem]]  # kind -> id -> item (layered: last pack wins)
+    data: Mapping[str, Mapping[str, DataItem]]  # data type -> id -> item
+    settings: Mapping[str, Any]  # every rule param, by name
+    triggers: Mapping[str, tuple[tuple[A.Declaration, A.When], ...]]  # event -> listeners in load order
+    sources: Mapping[str, str] = field(default_factory=dict)  # file -> text, for error excerpts
+
+    # ---- lookups
+    def declarations(self, kind: str) -> list[A.Declaration]:
+        return [item.declaration for item in self.scripts.get(kind, {}).values()]
+
+    def declaration(self, kind: str, ident: str) -> A.Declaration | None:
+        item = self.scripts.get(kind, {}).get(ident)
+        return item.declaration if item else None
+
+    def find(self, ident: str) -> list[ScriptItem | DataItem]:
+        """Every item with this id, whatever its kind (an id may name e.g. an object and a hazard)."""
+        found: list[ScriptItem | DataItem] = []
+        for items in self.scripts.values():
+            if ident in items:
+                found.append(items[ident])
+        for items in self.data.values():
+            if ident in items:
+                found.append(items[ident])
+        return found
+
+    def data_items(self, data_type: str) -> list[Mapping[str, Any]]:
+        return [item.data for item in self.data.get(data_type, {}).values()]
+
+    def data_item(self, data_type: str, ident: str) -> Mapping[str, Any] | None:
+        item = self.data.get(data_type, {}).get(ident)
+        return item.data if item else None
+
+    def setting(self, name: str) -> Any:
+        if name not in self.settings:
+            raise KeyError(f"the loaded packs define no rule param `{name}`")
+        return self.settings[name]
+
+    def object_flags(self, object_type: str) -> Mapping[str, Any]:
+        return self.data_item("objects", object_type) or {}
+
+    @property
+    def pack_ids(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.packs)
+
+
+def freeze_mapping(mapping: dict[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(mapping)

@@ -1,0 +1,75 @@
+"""How a bout begins: who sits where, which helot stands on which square, what is on the board.
+
+`BoutSetup` is plain data. The standard setup follows the rulebook (pg.9): two players sit north and
+south, more on the east and west; each helot enters at its player's closest leftmost square
+facing away from the player. Scenarios build a `BoutSetup` of their own to start mid-bout.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board import Direction, Square
+
+# Seat -> (entry square, facing): "closest leftmost square, facing away from the player" (pg.9).
+SEAT_ENTRY: dict[str, tuple[Square, Direction]] = {
+    "south": (Square(1, 8), Direction.N),
+    "north": (Square(8, 1), Direction.S),
+    "west": (Square(1, 1), Direction.E),
+    "east": (Square(8, 8), Direction.W),
+}
+# The order players take seats in: two across the board first, then east and west (pg.9).
+SEAT_ORDER = ("south", "north", "west", "east")
+
+
+@dataclass
+class HelotSetup:
+    label: str
+    seat: str
+    at: Square | None = None
+    facing: Direction | None = None
+    motivation: str | None = None
+    lanista: str | None = None
+    overall: int | None = None
+    locations: dict[str, int] = field(default_factory=dict)
+    states: list[str] = field(default_factory=list)
+    traits: dict[str, int] | None = None
+    cred: int = 0
+    ap: int = 0
+    mp: int = 0
+    weapon: str | None = None
+    tpdm: bool = False
+    tp_counter: list[int] = field(default_factory=list)
+    command_tokens: int | None = None
+    influence: list[str] | None = None
+
+
+@dataclass
+class BoutSetup:
+    helots: list[HelotSetup]
+    barge: str | None = None
+    objects: list[tuple[str, Square]] = field(default_factory=list)
+    crowd: int | None = None
+    decks: dict[str, list[str]] = field(default_factory=dict)
+    phase: str = "cycle"  # "cycle": start at a new Command Cycle; "command": mid-round
+    active: str | None = None
+    max_cycles: int = 200  # a safety net for agents that never close in; a bout ending here is a draw
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def standard_setup(players: int = 2, motivations: list[str | None] | None = None,
+                   lanistas: list[str | None] | None = None, barge: str | None = None,
+                   labels: list[str] | None = None) -> BoutSetup:
+    if not 2 <= players <= 4:
+        raise ValueError("a bout has 2 to 4 players")
+    labels = labels or ["red", "blue", "green", "yellow"][:players]
+    motivations = motivations or [None] * players
+    lanistas = lanistas or [None] * players
+    helots = []
+    for index in range(players):
+        seat = SEAT_ORDER[index]
+        square, facing = SEAT_ENTRY[seat]
+        helots.append(HelotSetup(label=labels[index], seat=seat, at=square, facing=facing,
+                                 motivation=motivations[index], lanista=lanistas[index]))
+    return BoutSetup(helots=helots, barge=barge)

@@ -1,0 +1,118 @@
+"""The state of a bout: board objects, helots, piles of coins, the cycle's bookkeeping.
+
+Plain mutable dataclasses owned by one `Bout`. Everything here is mechanism: conditions are
+numbers, states are flags, piles are counts. What they mean is decided by the rule scripts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from .board import Direction, Grid, Square
+
+
+class Status(str, Enum):
+    FIGHTING = "fighting"
+    INCAPACITATED = "incapacitated"
+    DEAD = "dead"
+
+
+class Termination(str, Enum):
+    LAST_HELOT_STANDING = "last_helot_standing"
+    ALL_EXPIRED = "all_expired"
+    CYCLE_LIMIT = "cycle_limit"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a bout ended: `winner` is a helot label, or None for a draw."""
+
+    termination: Termination
+    winner: str | None
+    totals: dict[str, int]
+    crowd: int
+
+
+@dataclass
+class Helot:
+    label: str
+    seat: str
+    square: Square
+    facing: Direction
+    overall: int
+    locations: dict[str, int]
+    motivation: str | None = None
+    lanista: str | None = None
+    states: set[str] = field(default_factory=set)
+    traits: dict[str, int] = field(default_factory=dict)
+    cred: int = 0
+    ap: int = 0
+    mp: int = 0
+    status: Status = Status.FIGHTING
+    weapon: str | None = None
+    tpdm: bool = False
+    tp_counter: set[int] = field(default_factory=set)
+    command_tokens: int = 0
+    deception: int = 0
+    influence: list[str] = field(default_factory=list)
+    marks: set[str] = field(default_factory=set)
+    ratio: int = 0
+    trait_die: int = 0
+
+    @property
+    def fighting(self) -> bool:
+        return self.status == Status.FIGHTING
+
+    def __hash__(self) -> int:  # helots are identities inside one bout
+        return hash(self.label)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Helot) and other.label == self.label
+
+    def __repr__(self) -> str:
+        return f"Helot({self.label})"
+
+
+@dataclass
+class BoutState:
+    grid: Grid
+    helots: dict[str, Helot]  # in seat order; clockwise order is the listing order
+    objects: dict[Square, list[str]] = field(default_factory=dict)
+    crowd: int = 0
+    box_drawn: int = 0  # coins taken out of the box so far: the ledger's conserved total
+    cycle: int = 0
+    order: list[str] = field(default_factory=list)  # initiative order of the current cycle
+    active: str | None = None
+    ended: bool = False
+    outcome: Outcome | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def helot_at(self, square: Square) -> Helot | None:
+        for helot in self.helots.values():
+            if helot.square == square and helot.status != Status.DEAD:
+                return helot
+        return None
+
+    def objects_at(self, square: Square) -> list[str]:
+        return self.objects.get(square, [])
+
+    def place(self, object_type: str, square: Square) -> None:
+        self.objects.setdefault(square, []).append(object_type)
+
+    def remove(self, object_type: str, square: Square) -> bool:
+        here = self.objects.get(square, [])
+        if object_type in here:
+            here.remove(object_type)
+            if not here:
+                del self.objects[square]
+            return True
+        return False
+
+    def coins_in_play(self) -> int:
+        """Every coin out of the box: piles, conditions and counters. Equals `box_drawn` always."""
+        total = self.crowd
+        for helot in self.helots.values():
+            total += helot.cred + helot.overall + sum(helot.locations.values())
+        return total

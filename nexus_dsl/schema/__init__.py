@@ -1,0 +1,37 @@
+"""JSON Schema loading and validation glue (schemas live in the repository's `schemas/`).
+
+- `load_schema(name)`, `validate(instance, schema_name, file=..., locate=...)` -> Diagnostics
+- `schema_name_for_kind(kind)` picks the schema of a declaration kind
+- `validate_declaration(decl)` validates a parsed declaration with source positions
+- `load_yaml_with_positions(text, file)` loads YAML safely with a path -> (line, column) map
+"""
+
+from .validate import (
+    DATA_SCHEMAS,
+    DECLARATION_SCHEMAS,
+    declaration_positions,
+    format_path,
+    load_schema,
+    registry,
+    schema_name_for_kind,
+    schema_names,
+    validate,
+    validate_declaration,
+    validator_for,
+)
+from .yaml_positions import load_yaml_with_positions
+
+__all__ = [
+    "DATA_SCHEMAS",
+    "DECLARATION_SCHEMAS",
+    "declaration_positions",
+    "format_path",
+    "load_schema",
+    "load_yaml_with_positions",
+    "registry",
+    "schema_name_for_kind",
+    "schema_names",
+    "validate",
+    "validate_declaration",
+    "validator_for",
+]

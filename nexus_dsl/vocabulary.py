@@ -1,0 +1,220 @@
+"""The fixed vocabulary of the rule-script language: every name a script may use, with its type.
+
+The checker reads these tables to resolve names and check types; the engine implements exactly
+these primitives, functions, events and windows (a test keeps the two in step). Adding a word to
+the language means adding it here and implementing it in the engine — never a grammar change.
+
+Types are plain strings: `number`, `bool`, `text`, `helot`, `location`, `square`, `squares`,
+`direction`, `state`, `trait`, `resource`, `pile`, `object_type`, `roll_side`, `purpose`,
+`outcome`, `list`, `any`. A `helot` is accepted where a `pile` (its lanista's cred) or a `square`
+(where it stands) is expected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# ---------------------------------------------------------------- enumerations (canonical ids)
+LOCATIONS = ("head", "chest", "midsection", "left_upper", "right_upper", "left_lower", "right_lower")
+STATES = ("prone", "grappled", "armed", "bleeding", "flaming", "incapacitated", "dead")
+TRAITS = ("WILL", "INST", "PHYS", "DEFT", "SWAG", "CUNN")
+RESOURCES = ("AP", "MP")
+COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+RELATIVE = ("forward", "forward_right", "right", "backward_right", "backward", "backward_left", "left", "forward_left")
+PILES = ("crowd", "box")
+ROLL_SIDES = ("attack", "defense")
+PURPOSES = ("attack", "defense", "location", "check", "trait_die", "ratio_die", "tiebreak", "compass",
+            "grid_col", "grid_row", "d8", "crate")
+SEATS = ("north", "south", "east", "west")
+
+# Every enumeration member is a global name of the enumeration's type.
+ENUM_TYPES: dict[str, tuple[str, ...]] = {
+    "location": LOCATIONS,
+    "state": STATES,
+    "trait": TRAITS,
+    "resource": RESOURCES,
+    "direction": COMPASS + RELATIVE,
+    "pile": PILES,
+    "roll_side": ROLL_SIDES,
+}
+
+# Cost resources: command points, trait reserves, and condition/cred paid to the crowd.
+COST_RESOURCES = RESOURCES + TRAITS + ("overall", "cred")
+
+# Attributes readable on a helot value (`target.overall`, `self.PHYS`, `target.head`).
+HELOT_ATTRIBUTES: dict[str, str] = {
+    "overall": "number",
+    "cred": "number",
+    "ap": "number",
+    "mp": "number",
+    "facing": "direction",
+    "square": "square",
+    "tpdm": "bool",
+    "weapon": "any",
+    "fighting": "bool",
+    "label": "text",
+    **{loc: "number" for loc in LOCATIONS},
+    **{trait: "number" for trait in TRAITS},
+}
+
+# Argument types a command, ability or card can take from the player.
+ARG_TYPES = ("location", "direction", "helot", "trait", "square", "number", "resource")
+
+
+@dataclass(frozen=True)
+class Signature:
+    """Positional argument types, then preposition arguments (name -> type), which are required."""
+
+    positional: tuple[str, ...] = ()
+    preps: dict[str, str] = field(default_factory=dict)
+    required_preps: tuple[str, ...] = ()
+    optional_positional: int = 0  # how many trailing positionals may be left out
+    doc: str = ""
+
+
+# ---------------------------------------------------------------- primitives (effects)
+PRIMITIVES: dict[str, Signature] = {
+    "damage": Signature(
+        ("helot",), {"by": "number", "at": "location", "to": "pile"}, ("by",),
+        doc="Deal damage: `at` a location also hits overall condition unless that location was already "
+            "depleted. Coins go `to` a pile; by default to the acting helot's lanista, or the crowd.",
+    ),
+    "heal": Signature(("helot",), {"by": "number", "at": "location", "from": "pile"}, ("by", "from"),
+                      doc="Move coins from a pile back onto a helot's overall (or a location's) condition."),
+    "transfer": Signature(("number",), {"from": "pile", "to": "pile"}, ("from", "to"),
+                          doc="Move up to N cred coins between piles (as many as the source holds)."),
+    "add_state": Signature(("helot", "state"), doc="Give a helot a state."),
+    "remove_state": Signature(("helot", "state"), doc="Take a state from a helot."),
+    "move": Signature(("helot", "direction"), doc="Move a helot one square, keeping its facing."),
+    "rotate": Signature(("helot", "direction"), doc="Turn a helot 90 degrees `left` or `right`."),
+    "face": Signature(("helot", "direction"), doc="Set a helot's facing to a compass direction."),
+    "relocate": Signature(("helot",), {"to": "square"}, ("to",), doc="Put a helot on a square."),
+    "place": Signature(("object_type",), {"at": "square"}, ("at",), doc="Place a board object."),
+    "remove": Signature(("object_type",), {"at": "square"}, ("at",), doc="Remove a board object."),
+    "grant": Signature(("number", "resource"), {"to": "helot"}, doc="Add AP or MP to a helot's reserve."),
+    "forfeit": Signature(("resource",), {"from": "helot"}, doc="Empty a helot's AP or MP reserve."),
+    "modify_sds": Signature(("roll_side",), {"by": "number"}, ("by",),
+                            doc="Slide the current attack or defense roll up or down the SDS."),
+    "fix_roll": Signature(("roll_side",), {"to": "number"}, ("to",),
+                          doc="The current attack or defense is not rolled: its total is this number."),
+    "add_damage": Signature(("number",), doc="Add a damage bonus (or, negative, a penalty) to the current attack."),
+    "mark": Signature(("helot", "text"), doc="Set a named marker on a helot (cleared by `unmark`)."),
+    "unmark": Signature(("helot", "text"), doc="Clear a named marker on a helot."),
+    "log": Signature(("text",), doc="Write a line to the bout log."),
+}
+
+# ---------------------------------------------------------------- functions (expressions)
+FUNCTIONS: dict[str, Signature] = {
+    "front_center": Signature(("helot",), doc="The square directly in front of a helot (a set of 0 or 1)."),
+    "front_arc": Signature(("helot",), doc="The three adjoining forward squares of a helot."),
+    "behind": Signature(("helot",), doc="The square directly behind a helot."),
+    "adjacent": Signature(("helot",), doc="The eight squares around a helot."),
+    "step": Signature(("helot", "direction"), doc="The square one step away in a direction (empty at the wall)."),
+    "can_enter": Signature(("helot", "direction"), doc="Whether the helot could step in that direction."),
+    "random_location": Signature((), doc="Roll the random body location d6 (purpose `location`)."),
+    "die": Signature(("purpose", "number"), optional_positional=1, doc="Roll one named die (default d6)."),
+    "opponents": Signature(("helot",), doc="Every other helot still in the bout."),
+    "helots": Signature((), doc="Every helot in the bout, in seat order."),
+    "distance": Signature(("helot", "helot"), doc="Squares between two helots (king's moves)."),
+    "has_mark": Signature(("helot", "text"), doc="Whether a helot carries a named marker."),
+    "objects_at": Signature(("square",), doc="The object types on a square."),
+    "min": Signature(("number", "number")),
+    "max": Signature(("number", "number")),
+    "abs": Signature(("number",)),
+    "count": Signature(("list",)),
+}
+
+FUNCTION_RESULTS: dict[str, str] = {
+    "front_center": "squares", "front_arc": "squares", "behind": "squares", "adjacent": "squares",
+    "step": "squares", "can_enter": "bool", "random_location": "location", "die": "number",
+    "opponents": "list", "helots": "list", "distance": "number", "has_mark": "bool",
+    "objects_at": "list", "min": "number", "max": "number", "abs": "number", "count": "number",
+}
+
+
+# ---------------------------------------------------------------- events and windows
+# Each event binds these names for the `when` clauses that listen to it.
+EVENTS: dict[str, dict[str, str]] = {
+    "bout_starts": {},
+    "cycle_starts": {},
+    "round_starts": {"self": "helot"},
+    "round_ends": {"self": "helot"},
+    "command_used": {"self": "helot"},
+    "helot_moved": {"self": "helot"},
+    "helot_rotated": {"self": "helot"},
+    "attack_roll": {"attacker": "helot", "defender": "helot", "self": "helot"},
+    "dice_rolled": {"roller": "helot", "side": "roll_side", "doubles": "bool", "total": "number"},
+    "attack_succeeds": {"attacker": "helot", "defender": "helot", "self": "helot", "margin": "number"},
+    "attack_fails": {"attacker": "helot", "defender": "helot", "self": "helot"},
+    "damage_dealt": {"victim": "helot", "attacker": "any", "amount": "number", "location": "any"},
+    "location_depleted": {"victim": "helot", "attacker": "any", "location": "location"},
+    "helot_incapacitated": {"victim": "helot", "attacker": "any"},
+    "helot_killed": {"victim": "helot", "attacker": "any", "was_incapacitated": "bool"},
+    "bout_ends": {"survivor": "any"},
+}
+
+# Timing windows at which instant abilities and cards may be used, with the names they bind.
+WINDOWS: dict[str, dict[str, str]] = {
+    "any_time": {},
+    "own_round": {},
+    "before_rolls": {"attacker": "helot", "defender": "helot"},
+    "after_rolls": {"attacker": "helot", "defender": "helot"},
+    "after_attack_succeeds": {"attacker": "helot", "defender": "helot", "margin": "number"},
+    "before_damage": {"victim": "helot", "amount": "number"},
+}
+WINDOW_ROLES = ("self", "opponent", "any")
+
+# Names bound while a command's roll is resolved (in `on success` / `on failure`).
+ROLL_NAMES: dict[str, str] = {
+    "margin": "number",
+    "attack_total": "number",
+    "defense_total": "number",
+    "damage_bonus": "number",
+    "roll_total": "number",
+}
+
+ROLL_KINDS = ("attack", "check")
+OUTCOMES = ("success", "failure")
+
+# ---------------------------------------------------------------- properties per declaration kind
+# property name -> (value type, how many values: "one" or "many")
+PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
+    "command": {
+        "group": ("text", "one"), "tags": ("text", "many"), "targets": ("text", "one"),
+        "flavor": ("text", "one"), "text": ("text", "one"),
+    },
+    "trait_ability": {"tags": ("text", "many"), "flavor": ("text", "one"), "text": ("text", "one"),
+                      "targets": ("text", "one"), "motivation": ("text", "one")},
+    "hazard": {"activation": ("text", "many"), "object": ("text", "one"), "flavor": ("text", "one"),
+               "text": ("text", "one"), "tags": ("text", "many")},
+    "turning_point": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many")},
+    "influence": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
+                  "targets": ("text", "one")},
+    "weapon": {"type": ("text", "one"), "damage": ("number", "one"), "durability": ("number", "one"),
+               "ammo": ("number", "one"), "optimal": ("number", "one"), "draw": ("number", "one"),
+               "store": ("number", "one"), "flavor": ("text", "one"), "text": ("text", "one"),
+               "tags": ("text", "many")},
+    "rule": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
+             "rulebook": ("text", "one")},
+}
+
+# Which clause types each declaration kind may hold.
+CLAUSES: dict[str, tuple[str, ...]] = {
+    "command": ("property", "arg", "cost", "requires", "roll", "on", "effect", "param"),
+    "trait_ability": ("property", "arg", "cost", "requires", "window", "roll", "on", "effect", "param"),
+    "hazard": ("property", "param", "when", "arg", "requires", "effect"),
+    "turning_point": ("property", "param", "requires", "effect", "when", "cost"),
+    "influence": ("property", "arg", "cost", "requires", "window", "effect", "when", "param", "roll", "on"),
+    "weapon": ("property", "param", "when", "requires"),
+    "rule": ("property", "param", "when", "requires"),
+}
+
+# Symbolic values a property accepts (checked by the checker; open where packs may add their own).
+PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
+    "group": ("movement", "advanced_movement", "melee", "grapple", "aim", "defense", "fame", "objects"),
+    "targets": ("opponent", "none"),
+    "type": ("melee", "two_handed", "one_handed", "shield", "shiv", "net", "bola", "ranged", "thrown"),
+    "activation": ("duplicate", "always_active", "turning_point", "player_activated"),
+}
+
+MAX_COST = 12

@@ -1,0 +1,113 @@
+"""The schema files themselves: valid Draft 2020-12, with ids, titles and resolvable references."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from nexus_dsl.errors import SchemaError
+from nexus_dsl.schema import load_schema, registry, schema_name_for_kind, schema_names, validate
+from nexus_dsl.schema.validate import SCHEMA_DIR, format_path
+
+EXPECTED = {
+    "script", "command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule",
+    "pack", "barge", "lanista", "motivation",
+}
+KINDS = ["command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule"]
+
+
+def test_every_expected_schema_exists():
+    assert EXPECTED <= set(schema_names())
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_schema_is_valid_draft_2020_12_with_id_title_description(name):
+    schema = load_schema(name)
+    Draft202012Validator.check_schema(schema)
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["$id"] == f"https://nexus-dsl.dev/schemas/{name}.schema.json"
+    assert schema["title"] and schema["description"]
+    # The file on disk is plain JSON with that same content.
+    assert json.loads((SCHEMA_DIR / f"{name}.schema.json").read_text()) == schema
+
+
+def _refs(node):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref":
+                yield value
+            else:
+                yield from _refs(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from _refs(item)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_every_ref_resolves_offline(name):
+    schema = load_schema(name)
+    resolver = registry().resolver(base_uri=schema["$id"])
+    refs = list(_refs(schema))
+    for ref in refs:
+        resolved = resolver.lookup(ref)
+        assert isinstance(resolved.contents, (dict, bool)), ref
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_kind_schemas_reference_script_defs_by_id(kind):
+    refs = set(_refs(load_schema(kind)))
+    assert any(r.startswith("https://nexus-dsl.dev/schemas/script.schema.json#/$defs/") for r in refs)
+    assert load_schema(kind)["properties"]["kind"] == {"const": kind, "description": "The declaration kind."}
+
+
+def test_script_defs_have_one_def_per_clause_with_closed_objects():
+    defs = load_schema("script")["$defs"]
+    for name in ["property", "cost", "requires", "roll", "on", "when", "window", "param", "arg", "effect"]:
+        assert defs[name]["additionalProperties"] is False
+        assert "clause" in defs[name]["required"]
+        assert defs[name]["properties"]["clause"]["const"] == name
+    for name in ["expr", "statement", "block"]:
+        assert name in defs
+    assert defs["id"]["pattern"] == "^[a-z][a-z0-9_]*$"
+
+
+def test_load_schema_accepts_file_names_and_ids():
+    assert load_schema("command.schema.json") == load_schema("command")
+    assert load_schema("https://nexus-dsl.dev/schemas/command.schema.json") == load_schema("command")
+
+
+def test_unknown_schema_is_a_schema_error():
+    with pytest.raises(SchemaError) as caught:
+        load_schema("comand")
+    assert caught.value.code == "schema/unknown_schema"
+    assert "command" in (caught.value.diagnostics[0].hint or "")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_schema_name_for_kind(kind):
+    assert schema_name_for_kind(kind) == kind
+    assert load_schema(schema_name_for_kind(kind))["properties"]["kind"]["const"] == kind
+
+
+def test_schema_name_for_unknown_kind_suggests():
+    with pytest.raises(SchemaError) as caught:
+        schema_name_for_kind("hazzard")
+    assert caught.value.code == "schema/not_allowed"
+    assert "hazard" in caught.value.diagnostics[0].hint
+
+
+def test_format_path():
+    assert format_path(("clauses", 2, "items", 0, "amount")) == "clauses[2].items[0].amount"
+    assert format_path((0, "influence")) == "[0].influence"
+    assert format_path(()) == ""
+    assert format_path(("preps", "not in")) == 'preps["not in"]'
+
+
+def test_validate_script_root_accepts_any_kind():
+    decl = {"kind": "rule", "id": "r", "name": "R", "clauses": [{"clause": "window", "name": "w", "by": None}]}
+    assert validate(decl, "script", file="x") == []
+    bad = dict(decl, kind="spell")
+    (diag,) = validate(bad, "script", file="x")
+    assert diag.code == "schema/not_allowed" and diag.message.startswith("kind:")
