@@ -131,7 +131,8 @@ class _ToAst(Transformer):
             id=str(ident),
             name=_unescape(name),
             clauses=tuple(c for c in clauses if c is not None),
-            pos=self._tpos(ident),
+            # Starts at the id (where errors point); ends at the closing brace (for `nexus fmt`).
+            pos=A.Pos(ident.line or 0, ident.column or 0, getattr(meta, "end_line", 0), getattr(meta, "end_column", 0), self.file),
         )
 
     # ---- clauses

@@ -7,9 +7,84 @@ statement per line, single spaces around operators, and only the parentheses the
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from . import ast_nodes as A
 
 INDENT = "    "
+
+
+@dataclass
+class Comment:
+    line: int
+    text: str  # including the leading `#`
+    trailing: bool  # written after code on the same line
+    blank_after: bool = False  # a blank line follows it in the source
+
+
+@dataclass
+class CommentQueue:
+    """Source comments, handed back to the printer in order so `nexus fmt` never drops one."""
+
+    pending: list[Comment] = field(default_factory=list)
+
+    @classmethod
+    def scan(cls, source: str) -> CommentQueue:
+        comments = []
+        lines = source.splitlines()
+        for number, line in enumerate(lines, start=1):
+            column = _comment_column(line)
+            if column is not None:
+                blank_after = number < len(lines) and not lines[number].strip()
+                comments.append(Comment(number, line[column:].rstrip(), bool(line[:column].strip()), blank_after))
+        return cls(comments)
+
+    def before(self, line: int) -> list[Comment]:
+        """Comments standing on lines before `line` (and trailing ones the printer could not attach)."""
+        taken = [c for c in self.pending if c.line < line]
+        self.pending = [c for c in self.pending if c.line >= line]
+        return taken
+
+    def trailing(self, line: int) -> Comment | None:
+        for comment in self.pending:
+            if comment.line == line and comment.trailing:
+                self.pending.remove(comment)
+                return comment
+        return None
+
+
+def _comment_column(line: str) -> int | None:
+    """Where a `#` comment starts on a line, skipping `#` inside quoted text."""
+    in_string = escaped = False
+    for index, char in enumerate(line):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char == "#":
+            return index
+    return None
+
+
+def _leading(comments: CommentQueue | None, line: int, depth: int) -> str:
+    if comments is None or not line:
+        return ""
+    return "".join(INDENT * depth + c.text + "\n" + ("\n" if c.blank_after else "") for c in comments.before(line))
+
+
+def _with_trailing(text: str, comments: CommentQueue | None, line: int) -> str:
+    if comments is None or not line:
+        return text
+    comment = comments.trailing(line)
+    if comment is None:
+        return text
+    first, newline, rest = text.partition("\n")
+    return f"{first}  {comment.text}{newline}{rest}"
 
 # Binding strength: a higher number binds tighter. Used to decide where parentheses are needed.
 _OR, _AND, _NOT, _COMPARE, _SUM, _PRODUCT, _UNARY, _POSTFIX = range(1, 9)
@@ -81,29 +156,39 @@ def print_expr(expr: A.Expr) -> str:
     raise TypeError(f"cannot print expression node {type(expr).__name__}")
 
 
-def _print_block(block: A.Block, depth: int) -> str:
-    if not block.statements:
+def _print_block(block: A.Block, depth: int, comments: CommentQueue | None = None) -> str:
+    inner = "\n".join(_print_statement(s, depth + 1, comments) for s in block.statements)
+    closing = _leading(comments, block.pos.end_line, depth + 1)
+    if not inner and not closing:
         return "{}"
-    inner = "\n".join(_print_statement(s, depth + 1) for s in block.statements)
-    return "{\n" + inner + "\n" + INDENT * depth + "}"
+    body = inner + ("\n" if inner else "") + closing
+    return "{\n" + body + INDENT * depth + "}"
 
 
-def _print_statement(stmt: A.Stmt, depth: int) -> str:
+def _print_statement(stmt: A.Stmt, depth: int, comments: CommentQueue | None = None) -> str:
+    lead = _leading(comments, stmt.pos.line, depth)
+    return lead + _with_trailing(_statement_text(stmt, depth, comments), comments, stmt.pos.line)
+
+
+def _statement_text(stmt: A.Stmt, depth: int, comments: CommentQueue | None) -> str:
     pad = INDENT * depth
     if isinstance(stmt, A.Let):
         return f"{pad}let {stmt.name} = {print_expr(stmt.value)}"
     if isinstance(stmt, A.If):
         first, *rest = stmt.branches
-        text = f"{pad}if {print_expr(first.condition)} {_print_block(first.body, depth)}"
+        head = _with_trailing(f"{pad}if {print_expr(first.condition)} {{", comments, stmt.pos.line)
+        text = head + _print_block(first.body, depth, comments)[1:]
         for branch in rest:
-            text += f" elif {print_expr(branch.condition)} {_print_block(branch.body, depth)}"
+            text += f" elif {print_expr(branch.condition)} {_print_block(branch.body, depth, comments)}"
         if stmt.otherwise is not None:
-            text += f" else {_print_block(stmt.otherwise, depth)}"
+            text += f" else {_print_block(stmt.otherwise, depth, comments)}"
         return text
     if isinstance(stmt, A.ForEach):
-        return f"{pad}for each {stmt.var} in {print_expr(stmt.iterable)} {_print_block(stmt.body, depth)}"
+        head = _with_trailing(f"{pad}for each {stmt.var} in {print_expr(stmt.iterable)} {{", comments, stmt.pos.line)
+        return head + _print_block(stmt.body, depth, comments)[1:]
     if isinstance(stmt, A.Repeat):
-        return f"{pad}repeat {print_expr(stmt.count)} {_print_block(stmt.body, depth)}"
+        head = _with_trailing(f"{pad}repeat {print_expr(stmt.count)} {{", comments, stmt.pos.line)
+        return head + _print_block(stmt.body, depth, comments)[1:]
     if isinstance(stmt, A.Action):
         parts = [stmt.verb]
         parts += [print_expr(a) for a in stmt.args]
@@ -128,7 +213,17 @@ def print_roll_spec(spec: A.RollSpec) -> str:
     return "automatic"
 
 
-def _print_clause(clause: A.Clause, depth: int) -> str:
+def _print_clause(clause: A.Clause, depth: int, comments: CommentQueue | None = None) -> str:
+    lead = _leading(comments, clause.pos.line, depth)
+    return lead + _with_trailing(_clause_text(clause, depth, comments), comments, clause.pos.line)
+
+
+def _block_clause(head: str, block: A.Block, depth: int, comments: CommentQueue | None, line: int) -> str:
+    first = _with_trailing(head + " {", comments, line)
+    return first + _print_block(block, depth, comments)[1:]
+
+
+def _clause_text(clause: A.Clause, depth: int, comments: CommentQueue | None) -> str:
     pad = INDENT * depth
     if isinstance(clause, A.Property):
         return f"{pad}{clause.name} " + ", ".join(print_expr(v) for v in clause.values)
@@ -140,10 +235,10 @@ def _print_clause(clause: A.Clause, depth: int) -> str:
     if isinstance(clause, A.Roll):
         return f"{pad}roll {clause.kind} {print_roll_spec(clause.spec)}"
     if isinstance(clause, A.On):
-        return f"{pad}on {clause.outcome} {_print_block(clause.body, depth)}"
+        return _block_clause(f"{pad}on {clause.outcome}", clause.body, depth, comments, clause.pos.line)
     if isinstance(clause, A.When):
         condition = f" if {print_expr(clause.condition)}" if clause.condition is not None else ""
-        return f"{pad}when {clause.event}{condition} {_print_block(clause.body, depth)}"
+        return _block_clause(f"{pad}when {clause.event}{condition}", clause.body, depth, comments, clause.pos.line)
     if isinstance(clause, A.Window):
         by = f" by {clause.by}" if clause.by else ""
         return f"{pad}window {clause.name}{by}"
@@ -152,17 +247,32 @@ def _print_clause(clause: A.Clause, depth: int) -> str:
     if isinstance(clause, A.Arg):
         return f"{pad}arg {clause.name}: {print_arg_type(clause.type)}"
     if isinstance(clause, A.Effect):
-        return f"{pad}effect {_print_block(clause.body, depth)}"
+        return _block_clause(f"{pad}effect", clause.body, depth, comments, clause.pos.line)
     raise TypeError(f"cannot print clause node {type(clause).__name__}")
 
 
-def print_declaration(declaration: A.Declaration) -> str:
-    head = f"{declaration.kind} {declaration.id} {quote(declaration.name)}"
-    if not declaration.clauses:
-        return head + " {}\n"
-    body = "\n".join(_print_clause(c, 1) for c in declaration.clauses)
-    return f"{head} {{\n{body}\n}}\n"
+def print_declaration(declaration: A.Declaration, comments: CommentQueue | None = None) -> str:
+    lead = _leading(comments, declaration.pos.line, 0)
+    head = _with_trailing(f"{declaration.kind} {declaration.id} {quote(declaration.name)} {{", comments, declaration.pos.line)
+    body = "\n".join(_print_clause(c, 1, comments) for c in declaration.clauses)
+    closing = _leading(comments, declaration.pos.end_line, 1) if comments is not None else ""
+    if not body and not closing:
+        return lead + head + "}\n"
+    return f"{lead}{head}\n{body}{chr(10) if body else ''}{closing}}}\n"
 
 
-def print_module(module: A.Module) -> str:
-    return "\n".join(print_declaration(d) for d in module.declarations)
+def print_module(module: A.Module, comments: CommentQueue | None = None) -> str:
+    text = "\n".join(print_declaration(d, comments) for d in module.declarations)
+    if comments is not None and comments.pending:
+        last_line = module.declarations[-1].pos.end_line if module.declarations else 0
+        follows_directly = comments.pending[0].line == last_line + 1
+        tail = _leading(comments, 10**9, 0)
+        text = text + ("" if follows_directly or not text else "\n") + tail
+    return text
+
+
+def format_source(source: str, file: str = "<input>") -> str:
+    """Canonical text for a whole file, keeping every comment (`nexus fmt`)."""
+    from .parser import parse
+
+    return print_module(parse(source, file), CommentQueue.scan(source))

@@ -1,0 +1,201 @@
+"""The `nexus` command line: check, fmt, play, scenario.
+
+A user's mistake is always a positioned message and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+from .errors import NexusError, format_all
+
+
+def _err(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+# ---------------------------------------------------------------- check
+def cmd_check(args: argparse.Namespace) -> int:
+    from .validate_files import check_paths
+
+    paths = args.paths or [str(_default_content())]
+    report = check_paths(paths, tuple(args.packs.split(",")))
+    if args.format == "json":
+        print(json.dumps({"ok": report.ok, "checked": report.checked,
+                          "errors": [d.to_json() for d in report.diagnostics]}, indent=2))
+    else:
+        if report.diagnostics:
+            print(format_all(report.diagnostics, report.sources))
+            _err(f"\n{len(report.diagnostics)} error{'s' if len(report.diagnostics) != 1 else ''} "
+                 f"in {len({d.file for d in report.diagnostics})} file(s)")
+        else:
+            print(f"ok: {len(report.checked)} checked ({', '.join(report.checked)})")
+    return 0 if report.ok else 1
+
+
+def _default_content() -> Path:
+    from .content.loader import default_content_root
+
+    return default_content_root()
+
+
+# ---------------------------------------------------------------- fmt
+def _atomic_write(path: Path, text: str) -> None:
+    """Write to a temporary file beside the target, then rename: a crash never leaves half a file."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    from .syntax.printer import format_source
+
+    files: list[Path] = []
+    for raw in args.paths:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(sorted(path.rglob("*.nexus")))
+        elif path.exists():
+            files.append(path)
+        else:
+            _err(f"{raw}: no such file or folder")
+            return 1
+    failed = changed = 0
+    for path in files:
+        source = path.read_text(encoding="utf-8")
+        try:
+            formatted = format_source(source, str(path))
+        except NexusError as error:
+            print(format_all(error.diagnostics, {str(path): source}))
+            failed += 1
+            continue
+        if formatted != source:
+            changed += 1
+            if args.check:
+                print(f"would reformat {path}")
+            else:
+                _atomic_write(path, formatted)
+                print(f"reformatted {path}")
+    if args.check and changed:
+        _err(f"{changed} file(s) would be reformatted")
+    return 1 if failed or (args.check and changed) else 0
+
+
+# ---------------------------------------------------------------- play
+def cmd_play(args: argparse.Namespace) -> int:
+    from .agents import make_agent
+    from .content.loader import load_ruleset
+    from .engine.bout import Bout
+    from .engine.setup import standard_setup
+    from .narrate import describe, summary
+
+    ruleset = load_ruleset(args.packs.split(","))
+    agent_names = args.agents.split(",")
+    setup = standard_setup(players=args.players, barge=args.barge)
+    labels = [h.label for h in setup.helots]
+    agents = {label: make_agent(agent_names[i % len(agent_names)], seed=args.seed * 31 + i) for i, label in enumerate(labels)}
+    bout = Bout(ruleset, setup, seed=args.seed)
+    printed = 0
+    while bout.pending is not None:
+        decision = bout.pending
+        action = decision.options[0] if len(decision.options) == 1 else agents[decision.helot].choose(bout, decision)
+        bout.apply(action)
+        if not args.quiet:
+            for event in bout.log[printed:]:
+                line = describe(event)
+                if line:
+                    print(line)
+        printed = len(bout.log)
+    if args.log:
+        with open(args.log, "w", encoding="utf-8") as out:
+            for event in bout.events_json():
+                out.write(json.dumps(event) + "\n")
+    print(summary(bout))
+    return 0
+
+
+# ---------------------------------------------------------------- scenario
+def cmd_scenario(args: argparse.Namespace) -> int:
+    from .scenario import ScenarioError, run_paths, snapshot_of
+
+    if args.action == "snapshot":
+        if len(args.paths) != 1:
+            _err("nexus scenario snapshot takes exactly one FILE")
+            return 2
+        try:
+            print(json.dumps(snapshot_of(args.paths[0]), indent=2, sort_keys=True))
+        except ScenarioError as error:
+            _err(f"FAIL {args.paths[0]}: {error}")
+            return 1
+        return 0
+    results = run_paths(args.paths)
+    for result in results:
+        print(result.report())
+    passed = sum(r.passed for r in results)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    return 0 if results and passed == len(results) else 1
+
+
+# ---------------------------------------------------------------- entry point
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="nexus", description="Design, check and play NEXUS Arena Combat System content.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    check = sub.add_parser("check", help="validate packs, folders or single files")
+    check.add_argument("paths", nargs="*", help="packs, folders of packs, .nexus or .yaml files (default: content/)")
+    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--packs", default="base", help="packs a single script file is checked against")
+    check.set_defaults(run=cmd_check)
+
+    fmt = sub.add_parser("fmt", help="rewrite rule scripts in canonical form (comments are kept)")
+    fmt.add_argument("--check", action="store_true", help="only report files that would change")
+    fmt.add_argument("paths", nargs="+")
+    fmt.set_defaults(run=cmd_fmt)
+
+    play = sub.add_parser("play", help="play one bout in the terminal")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--agents", default="heuristic,heuristic", help="comma-separated agents, one per player")
+    play.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    play.add_argument("--packs", default="base")
+    play.add_argument("--barge", default=None)
+    play.add_argument("--log", default=None, help="write the event log as JSON lines to FILE")
+    play.add_argument("--quiet", action="store_true", help="print only the one-line summary")
+    play.set_defaults(run=cmd_play)
+
+    scenario = sub.add_parser("scenario", help="run rules scenarios or print a scenario's final state")
+    scenario.add_argument("action", choices=("run", "snapshot"))
+    scenario.add_argument("paths", nargs="+")
+    scenario.set_defaults(run=cmd_scenario)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args))
+    except NexusError as error:
+        print(format_all(error.diagnostics), file=sys.stderr)
+        return 1
+    except ValueError as error:  # bad option values (e.g. an unknown agent name)
+        _err(f"nexus: {error}")
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        sys.stderr.close()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""Collect the rules scenarios (tests/scenarios/**/*.yaml) as pytest items, one per file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from nexus_dsl.scenario import ScenarioError, load_scenario, run_scenario
+
+SCENARIO_ROOT = Path(__file__).parent / "scenarios"
+
+
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
+    if file_path.suffix in (".yaml", ".yml") and SCENARIO_ROOT in file_path.parents:
+        return ScenarioFile.from_parent(parent, path=file_path)
+    return None
+
+
+class ScenarioFile(pytest.File):
+    def collect(self):  # type: ignore[override]
+        yield ScenarioItem.from_parent(self, name=self.path.stem)
+
+
+class ScenarioFailed(Exception):
+    pass
+
+
+class ScenarioItem(pytest.Item):
+    def runtest(self) -> None:
+        try:
+            scenario = load_scenario(self.path)
+        except ScenarioError as error:
+            raise ScenarioFailed(f"cannot load: {error}") from None
+        result = run_scenario(scenario)
+        if result.internal_error is not None:
+            raise result.internal_error
+        if not result.passed:
+            raise ScenarioFailed(result.report())
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:  # type: ignore[override]
+        if isinstance(excinfo.value, ScenarioFailed):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):  # type: ignore[override]
+        return self.path, 0, f"scenario: {self.name}"
