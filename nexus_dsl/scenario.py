@@ -155,7 +155,7 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
     result = ScenarioResult(scenario.name, scenario.file, passed=False)
     data = scenario.data
     try:
-        ruleset = cached_ruleset(tuple(data.get("packs") or ["base"]))
+        ruleset = cached_ruleset(_pack_refs(data.get("packs") or ["base"], Path(scenario.file).parent))
         bout = Bout(ruleset, build_setup(data), seed=int(data.get("seed", 0)), forced_dice=data.get("dice") or {})
     except ScenarioError as error:
         result.mismatches.append(f"cannot load: {error}")
@@ -214,6 +214,16 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
             result.mismatches.append(f"{key}: expected {_show(expected)}, got {_show(actual)}")
     result.passed = not result.mismatches
     return result
+
+
+def _pack_refs(packs: list[Any], folder: Path) -> tuple[str, ...]:
+    """Pack ids from the content root; a ref that names a pack folder beside the scenario (an
+    extension of the contract, for test-only packs) is used as that folder."""
+    refs = []
+    for pack in packs:
+        local = folder / str(pack)
+        refs.append(str(local.resolve()) if (local / "pack.yaml").is_file() else str(pack))
+    return tuple(refs)
 
 
 def lookup(snapshot: dict[str, Any], key: str) -> tuple[bool, Any]:

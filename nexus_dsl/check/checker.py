@@ -356,6 +356,12 @@ class Checker:
 
     # ---------------------------------------------------------------- expressions
     def expect(self, expr: A.Expr, expected: str, scope: Scope) -> str:
+        if isinstance(expr, A.Name) and scope.lookup(expr.id) is None and expected in V.ENUM_TYPES:
+            # An unknown word where a location, state, trait... belongs: name the choices.
+            members = V.ENUM_TYPES[expected]
+            self.error(expr, "unknown_name", f"unknown {describe(expected).removeprefix('a ').removeprefix('an ')} `{expr.id}`",
+                       did_you_mean(expr.id, members) or "one of: " + ", ".join(members), width=len(expr.id))
+            return expected
         actual = self.expr_type(expr, scope)
         if not compatible(expected, actual):
             self.error(expr, "wrong_type", f"expected {describe(expected)}, got {describe(actual)}",

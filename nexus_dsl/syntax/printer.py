@@ -77,8 +77,10 @@ def _leading(comments: CommentQueue | None, line: int, depth: int) -> str:
     return "".join(INDENT * depth + c.text + "\n" + ("\n" if c.blank_after else "") for c in comments.before(line))
 
 
-def _with_trailing(text: str, comments: CommentQueue | None, line: int) -> str:
-    if comments is None or not line:
+def _with_trailing(text: str, comments: CommentQueue | None, line: int, children: tuple = ()) -> str:
+    """Attach the comment written at the end of `line` — unless a child node also starts on that
+    line, in which case the comment belongs to the child (the last thing before it)."""
+    if comments is None or not line or any(child.pos.line == line for child in children):
         return text
     comment = comments.trailing(line)
     if comment is None:
@@ -176,7 +178,7 @@ def _statement_text(stmt: A.Stmt, depth: int, comments: CommentQueue | None) -> 
         return f"{pad}let {stmt.name} = {print_expr(stmt.value)}"
     if isinstance(stmt, A.If):
         first, *rest = stmt.branches
-        head = _with_trailing(f"{pad}if {print_expr(first.condition)} {{", comments, stmt.pos.line)
+        head = _with_trailing(f"{pad}if {print_expr(first.condition)} {{", comments, stmt.pos.line, first.body.statements)
         text = head + _print_block(first.body, depth, comments)[1:]
         for branch in rest:
             text += f" elif {print_expr(branch.condition)} {_print_block(branch.body, depth, comments)}"
@@ -184,10 +186,11 @@ def _statement_text(stmt: A.Stmt, depth: int, comments: CommentQueue | None) -> 
             text += f" else {_print_block(stmt.otherwise, depth, comments)}"
         return text
     if isinstance(stmt, A.ForEach):
-        head = _with_trailing(f"{pad}for each {stmt.var} in {print_expr(stmt.iterable)} {{", comments, stmt.pos.line)
+        head = _with_trailing(f"{pad}for each {stmt.var} in {print_expr(stmt.iterable)} {{", comments, stmt.pos.line,
+                              stmt.body.statements)
         return head + _print_block(stmt.body, depth, comments)[1:]
     if isinstance(stmt, A.Repeat):
-        head = _with_trailing(f"{pad}repeat {print_expr(stmt.count)} {{", comments, stmt.pos.line)
+        head = _with_trailing(f"{pad}repeat {print_expr(stmt.count)} {{", comments, stmt.pos.line, stmt.body.statements)
         return head + _print_block(stmt.body, depth, comments)[1:]
     if isinstance(stmt, A.Action):
         parts = [stmt.verb]
@@ -219,7 +222,7 @@ def _print_clause(clause: A.Clause, depth: int, comments: CommentQueue | None = 
 
 
 def _block_clause(head: str, block: A.Block, depth: int, comments: CommentQueue | None, line: int) -> str:
-    first = _with_trailing(head + " {", comments, line)
+    first = _with_trailing(head + " {", comments, line, block.statements)
     return first + _print_block(block, depth, comments)[1:]
 
 
@@ -253,7 +256,8 @@ def _clause_text(clause: A.Clause, depth: int, comments: CommentQueue | None) ->
 
 def print_declaration(declaration: A.Declaration, comments: CommentQueue | None = None) -> str:
     lead = _leading(comments, declaration.pos.line, 0)
-    head = _with_trailing(f"{declaration.kind} {declaration.id} {quote(declaration.name)} {{", comments, declaration.pos.line)
+    head = _with_trailing(f"{declaration.kind} {declaration.id} {quote(declaration.name)} {{", comments,
+                          declaration.pos.line, declaration.clauses)
     body = "\n".join(_print_clause(c, 1, comments) for c in declaration.clauses)
     closing = _leading(comments, declaration.pos.end_line, 1) if comments is not None else ""
     if not body and not closing:

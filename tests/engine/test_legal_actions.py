@@ -1,0 +1,51 @@
+"""Perft-style counts: the legal actions in fixed positions are a regression check on legality."""
+
+from __future__ import annotations
+
+from nexus_dsl import Bout, BoutSetup, HelotSetup, cached_ruleset
+from nexus_dsl.engine.board import Direction, Square
+
+
+def mid_round(red_at, red_facing, blue_at, blue_facing, ap, mp, objects=()):
+    setup = BoutSetup(
+        helots=[HelotSetup("red", "south", Square(*red_at), red_facing, ap=ap, mp=mp),
+                HelotSetup("blue", "north", Square(*blue_at), blue_facing)],
+        objects=[(t, Square(*sq)) for t, sq in objects], phase="command", active="red",
+    )
+    return Bout(cached_ruleset(("base",)), setup, seed=0)
+
+
+def names(bout: Bout) -> list[str]:
+    return sorted(a.describe() for a in bout.legal_actions())
+
+
+def test_face_to_face_with_ap_and_mp():
+    bout = mid_round((4, 5), Direction.N, (4, 4), Direction.S, ap=3, mp=3)
+    actions = names(bout)
+    # 7 focused locations + standard + wild + end_round; moves: forward blocked, 2 side-slips, 3 steps
+    # back/left/right, 2 rotations.
+    assert len([a for a in actions if a.startswith("focused_attack")]) == 7
+    assert "standard_attack target=blue" in actions and "wild_attack target=blue" in actions
+    assert "move_forward direction=forward" not in actions
+    assert len(actions) == 7 + 2 + 2 + 3 + 2 + 1
+
+
+def test_in_a_corner_the_walls_block():
+    bout = mid_round((1, 8), Direction.N, (8, 1), Direction.S, ap=0, mp=2)
+    # backward, left and forward-left would step into the wall
+    assert names(bout) == sorted([
+        "end_round", "move_forward direction=forward", "move_forward direction=forward_right", "move_right",
+        "rotate direction=left", "rotate direction=right",
+    ])
+
+
+def test_pillars_block_movement():
+    bout = mid_round((4, 5), Direction.N, (8, 1), Direction.S, ap=0, mp=1, objects=[("pillar", (4, 4)), ("pillar", (3, 4))])
+    moves = [a for a in names(bout) if a.startswith("move_forward")]
+    assert moves == ["move_forward direction=forward_right"]
+
+
+def test_attacks_need_position_and_ap():
+    bout = mid_round((4, 5), Direction.N, (5, 4), Direction.S, ap=1, mp=0)
+    # diagonal: wild attack only (front arc), standard and focused need the front-centre square
+    assert names(bout) == ["end_round", "wild_attack target=blue"]
