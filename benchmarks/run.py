@@ -1,0 +1,95 @@
+"""Print the figures for the README's performance section. Measures; never asserts.
+
+    .venv/bin/python benchmarks/run.py [--bouts N]
+
+- cold load-and-validate of the base pack (first load in a fresh process: grammar compile,
+  schema registry, parse, check, schema validation),
+- warm load-and-validate (everything compiled and cached, files read and checked again),
+- parse time per declaration,
+- heuristic bouts per second on one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+COLD_SNIPPET = (
+    "import time; t = time.perf_counter(); "
+    "from nexus_dsl.content.loader import load_ruleset; load_ruleset(['base']); "
+    "print(time.perf_counter() - t)"
+)
+
+
+def cold_load(runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        out = subprocess.run([sys.executable, "-c", COLD_SNIPPET], capture_output=True, text=True, cwd=ROOT, check=True)
+        times.append(float(out.stdout.strip()))
+    return times
+
+
+def warm_load(runs: int) -> list[float]:
+    from nexus_dsl.content.loader import load_ruleset
+
+    load_ruleset(["base"])
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        load_ruleset(["base"])
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def parse_per_declaration(rounds: int) -> tuple[float, int]:
+    from nexus_dsl.syntax.parser import parse
+
+    sources = [p.read_text() for p in sorted((ROOT / "content").rglob("*.nexus"))]
+    count = sum(len(parse(s).declarations) for s in sources)
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for source in sources:
+            parse(source)
+    elapsed = time.perf_counter() - start
+    return elapsed / (rounds * count), count
+
+
+def bouts_per_second(bouts: int) -> tuple[float, float]:
+    from nexus_dsl import cached_ruleset, make_agent, play, standard_setup
+
+    ruleset = cached_ruleset(("base",))
+    cycles = []
+    start = time.perf_counter()
+    for seed in range(bouts):
+        agents = {"red": make_agent("heuristic"), "blue": make_agent("heuristic")}
+        bout = play(ruleset, standard_setup(), agents, seed=seed)
+        cycles.append(bout.state.cycle)
+    elapsed = time.perf_counter() - start
+    return bouts / elapsed, statistics.median(cycles)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bouts", type=int, default=200)
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+
+    cold = cold_load(args.runs)
+    warm = warm_load(args.runs * 4)
+    per_declaration, declarations = parse_per_declaration(20)
+    rate, median_cycles = bouts_per_second(args.bouts)
+    print(f"base pack cold load+validate : {statistics.median(cold) * 1000:8.1f} ms (median of {len(cold)} fresh processes)")
+    print(f"base pack warm load+validate : {statistics.median(warm) * 1000:8.1f} ms (median of {len(warm)})")
+    print(f"parse per declaration        : {per_declaration * 1e6:8.1f} µs ({declarations} declarations)")
+    print(f"heuristic bouts per second   : {rate:8.1f} on one core ({args.bouts} bouts, median {median_cycles:g} cycles)")
+
+
+if __name__ == "__main__":
+    main()
