@@ -254,12 +254,17 @@ def _describe(step: Any) -> str:
     return str(step)
 
 
+def is_pack_file(path: Path) -> bool:
+    """Test-only packs may sit beside scenarios; their files are not scenarios."""
+    return any((folder / "pack.yaml").is_file() for folder in path.parents)
+
+
 def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml")))
+            files.extend(sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and not is_pack_file(p)))
         else:
             files.append(path)
     return files

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from nexus_dsl.scenario import ScenarioError, load_scenario, run_scenario
+from nexus_dsl.scenario import ScenarioError, is_pack_file, load_scenario, run_scenario
 
 SCENARIO_ROOT = Path(__file__).parent / "scenarios"
 
 
 def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
-    if file_path.suffix in (".yaml", ".yml") and SCENARIO_ROOT in file_path.parents:
+    if file_path.suffix in (".yaml", ".yml") and SCENARIO_ROOT in file_path.parents and not is_pack_file(file_path):
         return ScenarioFile.from_parent(parent, path=file_path)
     return None
 
