@@ -241,21 +241,24 @@ class Bout(Mechanics, Commands):
             for label in order})
 
     def _break_ties(self, order: list[str], keys: dict[str, tuple[int, int]]) -> list[str]:
+        """Players still tied roll a pair of d6 each; the pairs order them, highest first, and only
+        those tied again roll again (pg.10)."""
         result: list[str] = []
         index = 0
         while index < len(order):
             group = [label for label in order if keys[label] == keys[order[index]]]
             index += len(group)
-            while len(group) > 1:
-                pairs = {label: sum(self.dice.roll_many("tiebreak", 2)) for label in group}
-                best = max(pairs.values())
-                leaders = [label for label in group if pairs[label] == best]
-                if len(leaders) == 1:
-                    result.append(leaders[0])
-                    group.remove(leaders[0])
-                # every tied player rolls again while they are still tied
-            result.extend(group)
+            result.extend(self._order_by_pairs(group))
         return result
+
+    def _order_by_pairs(self, group: list[str]) -> list[str]:
+        if len(group) <= 1:
+            return group
+        pairs = {label: sum(self.dice.roll_many("tiebreak", 2)) for label in group}
+        ordered: list[str] = []
+        for total in sorted(set(pairs.values()), reverse=True):
+            ordered.extend(self._order_by_pairs([label for label in group if pairs[label] == total]))
+        return ordered
 
     def _command_round(self, helot: Helot, mid_round: bool = False) -> Game:
         self.state.active = helot.label
