@@ -68,10 +68,13 @@ def _excerpt(source: str | None, line: int, column: int, end_column: int) -> lis
     source_lines = source.splitlines()
     if line > len(source_lines):
         return []
-    text = source_lines[line - 1].expandtabs(4)
+    raw = source_lines[line - 1]
+    text = raw.expandtabs(4)
+    # Columns count characters; the excerpt expands tabs, so the caret moves by the same amount.
+    start = len(raw[: max(0, column - 1)].expandtabs(4))
+    end = len(raw[: max(0, end_column - 1)].expandtabs(4)) if end_column > column else start + 1
     gutter = f"{line:>5} | "
-    width = max(1, (end_column - column) if end_column > column else 1)
-    caret = " " * (len(gutter) - 2) + "| " + " " * max(0, column - 1) + "^" * width
+    caret = " " * (len(gutter) - 2) + "| " + " " * start + "^" * max(1, end - start)
     return [gutter + text, caret]
 
 

@@ -212,7 +212,7 @@ CLAUSES: dict[str, tuple[str, ...]] = {
 # Symbolic values a property accepts (checked by the checker; open where packs may add their own).
 PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
     "group": ("movement", "advanced_movement", "melee", "grapple", "aim", "defense", "fame", "objects"),
-    "targets": ("opponent", "none"),
+    "targets": ("opponent",),
     "type": ("melee", "two_handed", "one_handed", "shield", "shiv", "net", "bola", "ranged", "thrown"),
     "activation": ("duplicate", "always_active", "turning_point", "player_activated"),
 }

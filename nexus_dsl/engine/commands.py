@@ -11,6 +11,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator
 
+from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
 from ..syntax.printer import print_expr
 from ..vocabulary import LOCATIONS, TRAITS
@@ -89,7 +90,7 @@ class Commands:
     def legal_commands(self: Bout, helot: Helot) -> list[Action]:
         legal: list[Action] = []
         for declaration in self.ruleset.declarations("command"):
-            if self.cost_problem(helot, declaration, None) is not None:
+            if self._cannot_afford(helot, declaration):
                 continue
             domains = self.arg_domains(helot, declaration)
             names = [n for n, _ in domains]
@@ -98,6 +99,14 @@ class Commands:
                 if self.command_problem(helot, declaration, action) is None:
                     legal.append(action)
         return legal
+
+    def _cannot_afford(self: Bout, helot: Helot, declaration: A.Declaration) -> bool:
+        """A quick filter before arguments are enumerated; costs that depend on arguments are
+        left to the full check."""
+        try:
+            return self.cost_problem(helot, declaration, Env({"self": helot}, self.declaration_env(declaration))) is not None
+        except ScriptRuntimeError:
+            return False
 
     def cost_problem(self: Bout, helot: Helot, declaration: A.Declaration, env: Env | None) -> str | None:
         for cost in declaration.clauses_of(A.Cost):

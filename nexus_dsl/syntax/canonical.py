@@ -6,7 +6,7 @@ for everything but source positions: `from_canonical(to_canonical(d)) == d`.
 
 Expressions: a name is a bare string, a number a JSON integer, `true`/`false`/`none` are JSON
 literals; everything else is a one-key-tagged object (`{"str": ...}`, `{"sds": -1}`,
-`{"call": "f", "args": [...], "kwargs": {...}}`, `{"op": "+", "left": .., "right": ..}`, ...).
+`{"call": "f", "args": [...], "kwargs": [{"name": .., "value": ..}]}`, `{"op": "+", "left": .., "right": ..}`, ...).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def expr_to_json(e: A.Expr) -> Json:
         return {
             "call": e.func,
             "args": [expr_to_json(a) for a in e.args],
-            "kwargs": {k.name: expr_to_json(k.value) for k in e.kwargs},
+            "kwargs": [{"name": k.name, "value": expr_to_json(k.value)} for k in e.kwargs],
         }
     if isinstance(e, A.Neg):
         return {"neg": expr_to_json(e.operand)}
@@ -78,7 +78,7 @@ def expr_from_json(j: Json) -> A.Expr:
         return A.Call(
             func=j["call"],
             args=tuple(expr_from_json(a) for a in j.get("args", [])),
-            kwargs=tuple(A.KeywordArg(name=k, value=expr_from_json(v)) for k, v in j.get("kwargs", {}).items()),
+            kwargs=tuple(A.KeywordArg(name=k["name"], value=expr_from_json(k["value"])) for k in j.get("kwargs", [])),
         )
     if "neg" in j:
         return A.Neg(operand=expr_from_json(j["neg"]))
@@ -102,7 +102,8 @@ def block_from_json(j: list[Json]) -> A.Block:
 
 def stmt_to_json(s: A.Stmt) -> Json:
     if isinstance(s, A.Action):
-        return {"do": s.verb, "args": [expr_to_json(a) for a in s.args], "preps": {p.prep: expr_to_json(p.value) for p in s.preps}}
+        return {"do": s.verb, "args": [expr_to_json(a) for a in s.args],
+                "preps": [{"prep": p.prep, "value": expr_to_json(p.value)} for p in s.preps]}
     if isinstance(s, A.Let):
         return {"let": s.name, "value": expr_to_json(s.value)}
     if isinstance(s, A.If):
@@ -122,7 +123,7 @@ def stmt_from_json(j: Json) -> A.Stmt:
         return A.Action(
             verb=j["do"],
             args=tuple(expr_from_json(a) for a in j.get("args", [])),
-            preps=tuple(A.PrepArg(prep=k, value=expr_from_json(v)) for k, v in j.get("preps", {}).items()),
+            preps=tuple(A.PrepArg(prep=p["prep"], value=expr_from_json(p["value"])) for p in j.get("preps", [])),
         )
     if "let" in j:
         return A.Let(name=j["let"], value=expr_from_json(j["value"]))

@@ -89,9 +89,24 @@ def sds_level(text: str) -> int:
     return size if match.group(1) == "+" else -size
 
 
+_ESCAPE = re.compile(r'\\(["\\n])')
+
+
 def _unescape(token: str) -> str:
-    body = token[1:-1]
-    return body.replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
+    """Undo the string escapes in one pass, so `\\n` (a backslash, then n) stays two characters."""
+    return _ESCAPE.sub(lambda m: "\n" if m.group(1) == "n" else m.group(1), token[1:-1])
+
+
+MAX_DIGITS = 9
+MAX_DEPTH = 64  # nesting of expressions and blocks; deeper scripts are refused, never crash
+
+
+class _PositionedError(Exception):
+    """Raised inside the transformer for a malformed token; becomes a syntax Diagnostic."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
 
 
 class _ToAst(Transformer):
@@ -120,12 +135,18 @@ class _ToAst(Transformer):
     def start(self, meta: Any, children: list) -> A.Module:
         return A.Module(declarations=tuple(children), file=self.file, pos=self._pos(meta))
 
-    def kind(self, children: list) -> Token:
-        return children[0]
+    def _fail(self, token: Token, code: str, message: str, hint: str | None = None) -> _PositionedError:
+        return _PositionedError(Diagnostic(f"syntax/{code}", message, self.file, token.line or 0, token.column or 0,
+                                           (token.column or 0) + len(str(token)), hint))
 
     @v_args(meta=True)
     def declaration(self, meta: Any, children: list) -> A.Declaration:
         kind, ident, name, *clauses = children
+        if str(kind) not in A.DECLARATION_KINDS:
+            from ..errors import did_you_mean
+
+            raise self._fail(kind, "unknown_kind", f"unknown declaration kind `{kind}`",
+                             did_you_mean(str(kind), A.DECLARATION_KINDS) or "one of: " + ", ".join(A.DECLARATION_KINDS))
         return A.Declaration(
             kind=str(kind),
             id=str(ident),
@@ -345,7 +366,11 @@ class _ToAst(Transformer):
         return A.KeywordArg(name=str(name), value=value, pos=self._tpos(name))
 
     def number(self, children: list) -> A.Num:
-        return A.Num(value=int(children[0]), pos=self._tpos(children[0]))
+        token = children[0]
+        if len(str(token)) > MAX_DIGITS:
+            raise self._fail(token, "number_too_large", f"the number {str(token)[:12]}... is too large",
+                             f"numbers have at most {MAX_DIGITS} digits")
+        return A.Num(value=int(token), pos=self._tpos(token))
 
     def string(self, children: list) -> A.Str:
         return A.Str(value=_unescape(children[0]), pos=self._tpos(children[0]))
@@ -374,6 +399,8 @@ class _ToAst(Transformer):
 
 
 # ---------------------------------------------------------------- errors
+_TOKEN_NOUNS = {"NAME": "name", "NUMBER": "number", "STRING": "text", "SDS_LEVEL": "SDS level",
+                "THRESHOLD": "check target"}
 _TOKEN_WORDS = {
     "NAME": "a name",
     "NUMBER": "a number",
@@ -387,21 +414,33 @@ _TOKEN_WORDS = {
     "$END": "the end of the file",
 }
 
-# Known-bad snippets mapped to friendly messages (lark's match_examples). Each example fails at the
-# same parser state as the mistake it stands for.
-_FRIENDLY_EXAMPLES: dict[str, list[str]] = {
-    "a cost needs an amount and a resource, e.g. `cost 2 AP`": [
-        'command x "X" { cost AP }',
-        'command x "X" { cost 2 }',
-    ],
-    "a declaration needs an id and a quoted display name: `command my_id \"My Name\" { ... }`": [
-        "command x { }",
-        'command "X" { }',
-    ],
-    "an opposed roll reads `roll attack SD vs defense`": [
-        'command x "X" { roll attack SD }',
-    ],
+# Friendly advice for the clause a mistake sits in, found by the first word of the broken clause.
+_FRIENDLY: dict[str, str] = {
+    "cost": "a cost needs an amount and a resource, e.g. `cost 2 AP` or `cost 1 AP, 1 overall`",
+    "roll": "an opposed roll reads `roll attack SD vs defense`; a check `roll check 4+`",
+    "requires": "a requirement is a condition, optionally with a message: `requires target in front_center(self) else \"...\"`",
+    "arg": "an argument reads `arg name: type`, e.g. `arg location: location` or `arg direction: {left, right}`",
+    "param": "a param reads `param name = value`",
+    "window": "a window reads `window before_rolls` or `window any_time by opponent`",
+    "when": "a trigger reads `when event { ... }` or `when event if condition { ... }`",
+    **{kind: "a declaration needs an id and a quoted display name: `command my_id \"My Name\" { ... }`"
+       for kind in A.DECLARATION_KINDS},
 }
+
+
+def _friendly_hint(source: str, line: int, column: int) -> str | None:
+    lines = source.splitlines()
+    if not 1 <= line <= len(lines):
+        return None
+    text = lines[line - 1][: max(0, column - 1)]
+    clause = re.split(r"[;{]", text)[-1].split()
+    if not clause:  # the mistake opens the line: the clause began on an earlier line
+        for earlier in reversed(lines[: line - 1]):
+            words = re.split(r"[;{]", earlier)[-1].split()
+            if words:
+                clause = words
+                break
+    return _FRIENDLY.get(clause[0]) if clause else None
 
 
 def _describe_expected(expected: set[str]) -> str:
@@ -423,27 +462,24 @@ def _describe_expected(expected: set[str]) -> str:
 
 
 def _diagnostic_for(error: UnexpectedInput, file: str, source: str) -> Diagnostic:
-    friendly = None
-    try:
-        friendly = error.match_examples(grammar_parser().parse, _FRIENDLY_EXAMPLES, use_accepts=True)
-    except Exception:  # the catalogue is a nicety; never let it hide the real error
-        friendly = None
+    friendly = _friendly_hint(source, getattr(error, "line", 0) or 0, getattr(error, "column", 0) or 0)
     if isinstance(error, UnexpectedToken):
         token = error.token
         if token.type == "$END":
             message = "unexpected end of file"
         elif token.type == "_NL":
             message = "unexpected end of line"
+        elif token.type in _TOKEN_NOUNS:
+            message = f"unexpected {_TOKEN_NOUNS[token.type]} `{token}`"
         else:
-            message = f"unexpected {_TOKEN_WORDS.get(token.type, '`' + str(token) + '`').rstrip()} `{token}`" if token.type in _TOKEN_WORDS else f"unexpected `{token}`"
+            message = f"unexpected `{token}`"
         hint = "expected " + _describe_expected(set(error.accepts or error.expected))
         line, column = error.line, error.column
         end = column + max(1, len(str(token))) if token.type not in ("$END", "_NL") else column + 1
         code = "syntax/unexpected_token"
     elif isinstance(error, UnexpectedCharacters):
         message = f"unexpected character `{source[error.pos_in_stream] if error.pos_in_stream < len(source) else ''}`"
-        allowed = set(error.allowed or ())
-        hint = ("expected " + _describe_expected(allowed)) if allowed else None
+        hint = "characters allowed in scripts: letters, digits, _ and the symbols of the language (see docs/language.md)"
         line, column, end = error.line, error.column, error.column + 1
         code = "syntax/unexpected_character"
     else:  # UnexpectedEOF
@@ -472,30 +508,63 @@ def _chunks(source: str) -> list[tuple[int, str]]:
     return chunks
 
 
+class _TooDeep(Exception):
+    pass
+
+
 def _parse_tree(text: str, file: str) -> A.Module:
     tree = grammar_parser().parse(text)
     try:
-        return _ToAst(file).transform(tree)
-    except VisitError as error:  # a transformer bug, not a user mistake: surface the original
-        raise error.orig_exc from error
+        if _tree_depth(tree) > MAX_DEPTH * 4:  # a tree level per grammar rule: roughly 4 per construct
+            raise _TooDeep()
+        module = _ToAst(file).transform(tree)
+    except VisitError as error:
+        if isinstance(error.orig_exc, _PositionedError):
+            raise SyntaxLayerError(error.orig_exc.diagnostic) from None
+        raise error.orig_exc from error  # a transformer bug, not a user mistake: surface the original
+    except RecursionError:
+        raise _TooDeep() from None
+    return module
+
+
+def _tree_depth(tree: Any) -> int:
+    """The depth of a Lark tree, measured without recursion."""
+    deepest = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        for child in getattr(node, "children", ()):
+            if hasattr(child, "children"):
+                stack.append((child, depth + 1))
+    return deepest
 
 
 def parse(source: str, file: str = "<input>") -> A.Module:
     """Parse a whole file. Raises SyntaxLayerError listing every broken declaration."""
     try:
         return _parse_tree(source, file)
-    except (UnexpectedInput, UnexpectedEOF) as first_error:
-        diagnostics = []
-        declarations: list[A.Declaration] = []
+    except (UnexpectedInput, UnexpectedEOF, SyntaxLayerError, _TooDeep) as first_error:
+        diagnostics: list[Diagnostic] = []
         for line_offset, chunk in _chunks(source):
             padded = "\n" * line_offset + chunk
             try:
-                declarations.extend(_parse_tree(padded, file).declarations)
-            except (UnexpectedInput, UnexpectedEOF) as error:
-                diagnostics.append(_diagnostic_for(error, file, padded))
+                _parse_tree(padded, file)
+            except (UnexpectedInput, UnexpectedEOF, SyntaxLayerError, _TooDeep) as error:
+                diagnostics.append(_problem(error, file, padded, line_offset + 1))
         if not diagnostics:  # splitting hid the problem (e.g. a keyword mid-line): report the original
-            diagnostics.append(_diagnostic_for(first_error, file, source))
+            diagnostics.append(_problem(first_error, file, source, 1))
         raise SyntaxLayerError(diagnostics) from None
+
+
+def _problem(error: Exception, file: str, source: str, first_line: int) -> Diagnostic:
+    if isinstance(error, SyntaxLayerError):
+        return error.diagnostics[0]
+    if isinstance(error, _TooDeep):
+        return Diagnostic("syntax/too_deep", "this declaration nests too deeply", file, first_line, 1, 2,
+                          f"expressions and blocks may nest at most about {MAX_DEPTH} levels; split it with `let`")
+    assert isinstance(error, UnexpectedInput)
+    return _diagnostic_for(error, file, source)
 
 
 def parse_declaration(source: str, file: str = "<input>") -> A.Declaration:

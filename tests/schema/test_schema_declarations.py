@@ -233,13 +233,14 @@ def test_bad_id_and_sds_and_operators():
 def test_unknown_expression_tag_and_statement_shape():
     data = canonical(STANDARD_ATTACK)
     data["clauses"][0]["values"][0] = {"lsit": [1]}
-    data["clauses"][3]["body"][0]["preps"]["bye"] = 1
+    data["clauses"][3]["body"][0]["preps"].append({"prep": "bye", "value": 1})
     data["clauses"][3]["body"].append({"let": "x"})
     diags = validate(data, "command", file="x")
     by_message = {d.message: d for d in diags}
     assert by_message["clauses[0].values[0]: unknown key `lsit`"].code == "schema/unknown_key"
     assert "`list`" in by_message["clauses[0].values[0]: unknown key `lsit`"].hint
-    assert by_message["clauses[3].body[0].preps: unknown key `bye`"].code == "schema/unknown_key"
+    (bad_prep,) = [d for m, d in by_message.items() if m.startswith("clauses[3].body[0].preps[2].prep")]
+    assert bad_prep.code == "schema/not_allowed"
     assert by_message["clauses[3].body[1]: missing required key `value`"].code == "schema/required"
 
 

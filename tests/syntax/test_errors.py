@@ -53,12 +53,12 @@ def test_unexpected_token_diagnostic(source: str, line: int, column: int, token:
     else:
         assert f"`{token}`" in diagnostic.message
         assert diagnostic.end_column == column + len(token)
-    assert diagnostic.hint is not None and diagnostic.hint.startswith("expected ")
+    assert diagnostic.hint is not None and "expected " in diagnostic.hint
 
 
 def test_the_hint_names_what_would_have_been_accepted() -> None:
     diagnostic = only_diagnostic('command a "A" {\n    cost 1 AP AP\n}\n')
-    assert diagnostic.hint == "expected `,`, `}`, a new line"
+    assert diagnostic.hint.endswith("; expected `,`, `}`, a new line")
     diagnostic = only_diagnostic('command a "A" {\n    cost 1 AP\n    effect {\n        let = 3\n    }\n}\n')
     assert diagnostic.hint == "expected a name"
 
@@ -68,7 +68,7 @@ def test_unexpected_end_of_file() -> None:
     assert diagnostic.code == "syntax/unexpected_token"
     assert diagnostic.message == "unexpected end of file"
     assert diagnostic.line == 2
-    assert diagnostic.hint is not None and diagnostic.hint.startswith("expected ")
+    assert diagnostic.hint is not None and "expected " in diagnostic.hint
     assert "`}`" in diagnostic.hint
 
 
@@ -78,7 +78,7 @@ def test_unexpected_character() -> None:
     assert diagnostic.code == "syntax/unexpected_character"
     assert (diagnostic.line, diagnostic.column) == (3, 22)
     assert diagnostic.message == "unexpected character `@`"
-    assert diagnostic.hint is not None and diagnostic.hint.startswith("expected ")
+    assert diagnostic.hint is not None and "characters allowed in scripts" in diagnostic.hint
 
 
 def test_an_unclosed_string_is_reported_where_it_starts() -> None:
@@ -107,8 +107,6 @@ def test_common_mistakes_get_a_friendly_hint(source: str, friendly: str) -> None
     assert "; expected " in diagnostic.hint
 
 
-@pytest.mark.xfail(strict=True, reason="lark's match_examples compares the whole parser stack depth, so the friendly "
-                   "catalogue only matches a mistake in the first clause of a declaration")
 @pytest.mark.parametrize(
     ("source", "friendly"),
     [
@@ -116,7 +114,7 @@ def test_common_mistakes_get_a_friendly_hint(source: str, friendly: str) -> None
         ('command wild_attack "Wild Attack" {\n    cost 1 AP\n    roll attack -SDS\n}\n', "an opposed roll reads"),
     ],
 )
-def test_known_bug_friendly_hint_for_a_mistake_after_the_first_clause(source: str, friendly: str) -> None:
+def test_friendly_hint_for_a_mistake_after_the_first_clause(source: str, friendly: str) -> None:
     hint = only_diagnostic(source).hint
     assert hint is not None and hint.startswith(friendly)
 
@@ -164,10 +162,10 @@ def test_format_shows_location_source_line_caret_and_hint() -> None:
     source = 'command a "A" {\n    cost 1 AP AP\n}\n'
     diagnostic = only_diagnostic(source, "content/base/commands/melee.nexus")
     lines = diagnostic.format(source).splitlines()
-    assert lines[0] == "content/base/commands/melee.nexus:2:15: error: unexpected a name `AP`"
+    assert lines[0] == "content/base/commands/melee.nexus:2:15: error: unexpected name `AP`"
     assert lines[1] == "    2 |     cost 1 AP AP"
     assert lines[2] == "      |               ^^"
-    assert lines[3] == "  hint: expected `,`, `}`, a new line"
+    assert lines[3] == "  hint: a cost needs an amount and a resource, e.g. `cost 2 AP` or `cost 1 AP, 1 overall`; expected `,`, `}`, a new line"
     assert len(lines) == 4
 
 
@@ -185,8 +183,8 @@ def test_the_caret_stands_under_the_reported_column() -> None:
 def test_format_without_source_has_no_excerpt() -> None:
     diagnostic = only_diagnostic('command a "A" {\n    cost 1 AP AP\n}\n')
     assert diagnostic.format().splitlines() == [
-        "arena.nexus:2:15: error: unexpected a name `AP`",
-        "  hint: expected `,`, `}`, a new line",
+        "arena.nexus:2:15: error: unexpected name `AP`",
+        "  hint: a cost needs an amount and a resource, e.g. `cost 2 AP` or `cost 1 AP, 1 overall`; expected `,`, `}`, a new line",
     ]
 
 
@@ -204,7 +202,8 @@ def test_diagnostics_are_data() -> None:
     diagnostic = only_diagnostic('command a "A" {\n    cost 1 AP AP\n}\n')
     assert diagnostic.to_json() == {
         "code": "syntax/unexpected_token", "severity": "error", "file": "arena.nexus", "line": 2, "column": 15,
-        "message": "unexpected a name `AP`", "hint": "expected `,`, `}`, a new line",
+        "message": "unexpected name `AP`",
+        "hint": "a cost needs an amount and a resource, e.g. `cost 2 AP` or `cost 1 AP, 1 overall`; expected `,`, `}`, a new line",
     }
 
 
@@ -234,3 +233,14 @@ def test_parse_expression_and_parse_declaration_raise_the_same_error_type() -> N
 def test_fragments_raise_syntax_errors(source: str) -> None:
     diagnostics = diagnostics_of(source)
     assert all(d.code.startswith("syntax/") and d.line >= 1 for d in diagnostics)
+
+
+def test_caret_under_the_right_column_on_a_tab_indented_line() -> None:
+    source = 'command a "A" {\n\tcost 1 AP AP\n}\n'
+    diagnostic = only_diagnostic(source)
+    assert (diagnostic.line, diagnostic.column) == (2, 12)  # the tab counts as one column
+    _, code_line, caret_line, *_ = diagnostic.format(source).splitlines()
+    gutter = code_line.index("|") + 2
+    shown = code_line[gutter:]
+    assert shown == "    cost 1 AP AP"
+    assert caret_line.index("^") - gutter == shown.rindex("AP")

@@ -349,7 +349,7 @@ def test_an_if_after_an_if_is_not_an_elif() -> None:
     ("text", "expr"),
     [
         ("0", num(0)),
-        ("1234567890123", num(1234567890123)),
+        ("123456789", num(123456789)),
         ("-3", A.Neg(operand=num(3))),
         ("+3", num(3)),
         ('"text"', A.Str(value="text")),

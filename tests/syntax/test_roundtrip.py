@@ -153,22 +153,19 @@ def test_a_damaged_declaration_parses_or_raises_a_syntax_error(declaration: A.De
     _parses_or_reports(text[:cut] + insert + text[cut + drop:])
 
 
-# ---------------------------------------------------------------- known bugs (strict xfail: fix, then drop the marker)
-@pytest.mark.xfail(strict=True, reason="parser._unescape replaces `\\n` before `\\\\`: a backslash followed by n becomes a newline")
-def test_known_bug_text_with_backslash_n_round_trips() -> None:
+# ---------------------------------------------------------------- once bugs, now regression tests
+def test_text_with_backslash_n_round_trips() -> None:
     declaration = A.Declaration(kind="rule", id="r", name="C:\\new", clauses=())
     assert print_declaration(declaration) == 'rule r "C:\\\\new" {}\n'
     assert _reparse(declaration).name == "C:\\new"
 
 
-@pytest.mark.xfail(strict=True, reason="canonical form keeps prepositions in a JSON object: a repeated one is lost")
-def test_known_bug_repeated_preposition_survives_canonical_form() -> None:
+def test_repeated_preposition_survives_canonical_form() -> None:
     declaration = parse('command c "C" {\n    effect {\n        damage target by 1 by 2\n    }\n}\n').declarations[0]
     assert from_canonical(to_canonical(declaration)) == declaration
 
 
-@pytest.mark.xfail(strict=True, reason="canonical form keeps keyword arguments in a JSON object: a repeated one is lost")
-def test_known_bug_repeated_keyword_argument_survives_canonical_form() -> None:
+def test_repeated_keyword_argument_survives_canonical_form() -> None:
     declaration = parse('rule r "R" {\n    param p = f(a: 1, a: 2)\n}\n').declarations[0]
     assert from_canonical(to_canonical(declaration)) == declaration
 
@@ -178,3 +175,15 @@ def test_repeated_prepositions_and_keywords_still_round_trip_through_text() -> N
     declaration = parse(text).declarations[0]
     assert print_declaration(declaration) == text
     assert _reparse(declaration) == declaration
+
+
+def test_deeply_nested_brackets_give_a_syntax_error_or_parse() -> None:
+    _parses_or_reports('rule r "R" {\n    param p = ' + "(" * 400 + "1" + ")" * 400 + "\n}\n")
+
+
+def test_a_long_sum_parses() -> None:
+    _parses_or_reports('rule r "R" {\n    param p = 1' + " + 1" * 500 + "\n}\n")
+
+
+def test_a_huge_number_gives_a_syntax_error_or_parses() -> None:
+    _parses_or_reports('rule r "R" {\n    param p = ' + "9" * 5000 + "\n}\n")
