@@ -96,7 +96,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from .agents import make_agent
     from .content.loader import load_ruleset
-    from .engine.bout import Bout
+    from .engine.bout import Bout, next_action
     from .engine.setup import standard_setup
     from .narrate import describe, summary
 
@@ -108,9 +108,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     bout = Bout(ruleset, setup, seed=args.seed)
     printed = 0
     while bout.pending is not None:
-        decision = bout.pending
-        action = decision.options[0] if len(decision.options) == 1 else agents[decision.helot].choose(bout, decision)
-        bout.apply(action)
+        bout.apply(next_action(bout, agents))
         if not args.quiet:
             for event in bout.log[printed:]:
                 line = describe(event)

@@ -22,10 +22,11 @@ RESOURCES = ("AP", "MP")
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 RELATIVE = ("forward", "forward_right", "right", "backward_right", "backward", "backward_left", "left", "forward_left")
 PILES = ("crowd", "box")
-ROLL_SIDES = ("attack", "defense")
+ROLL_SIDES = ("attack", "defense", "check")
 PURPOSES = ("attack", "defense", "location", "check", "trait_die", "ratio_die", "tiebreak", "compass",
             "grid_col", "grid_row", "d8", "crate")
 SEATS = ("north", "south", "east", "west")
+DECKS = ("turning_point", "influence")  # the decks a `draw` can name
 
 # Every enumeration member is a global name of the enumeration's type.
 ENUM_TYPES: dict[str, tuple[str, ...]] = {
@@ -36,6 +37,7 @@ ENUM_TYPES: dict[str, tuple[str, ...]] = {
     "direction": COMPASS + RELATIVE,
     "pile": PILES,
     "roll_side": ROLL_SIDES,
+    "deck": DECKS,
 }
 
 # Cost resources: command points, trait reserves, and condition/cred paid to the crowd.
@@ -53,12 +55,29 @@ HELOT_ATTRIBUTES: dict[str, str] = {
     "weapon": "any",
     "fighting": "bool",
     "label": "text",
+    "ratio": "number",
+    "tp_counter": "list",
+    "grappling": "any",  # the helot this one holds, or none
+    "grappler": "any",  # the helot holding this one, or none
+    "weapon_type": "any",
+    "weapon_damage": "number",
+    "weapon_optimal": "number",
+    "ammo": "number",
+    "durability": "number",
+    "cred_gained": "number",  # cred this helot's lanista took from damage during the current command
+    "deception": "number",
+    "command_tokens": "number",
+    "motivation": "any",
+    "on_board": "bool",
     **{loc: "number" for loc in LOCATIONS},
     **{trait: "number" for trait in TRAITS},
 }
 
 # Argument types a command, ability or card can take from the player.
 ARG_TYPES = ("location", "direction", "helot", "trait", "square", "number", "resource")
+
+# Attributes readable on a command value (`command.tags`, bound in rules' requirements and events).
+COMMAND_ATTRIBUTES: dict[str, str] = {"id": "text", "group": "text", "tags": "list"}
 
 
 @dataclass(frozen=True)
@@ -91,16 +110,47 @@ PRIMITIVES: dict[str, Signature] = {
     "relocate": Signature(("helot",), {"to": "square"}, ("to",), doc="Put a helot on a square."),
     "place": Signature(("object_type",), {"at": "square"}, ("at",), doc="Place a board object."),
     "remove": Signature(("object_type",), {"at": "square"}, ("at",), doc="Remove a board object."),
-    "grant": Signature(("number", "resource"), {"to": "helot"}, doc="Add AP or MP to a helot's reserve."),
+    "grant": Signature(("number", "resource"), {"to": "helot", "against": "helot"},
+                       doc="Add AP or MP to a helot's reserve; `against` a helot: only for commands aimed at it."),
     "forfeit": Signature(("resource",), {"from": "helot"}, doc="Empty a helot's AP or MP reserve."),
     "modify_sds": Signature(("roll_side",), {"by": "number"}, ("by",),
                             doc="Slide the current attack or defense roll up or down the SDS."),
     "fix_roll": Signature(("roll_side",), {"to": "number"}, ("to",),
                           doc="The current attack or defense is not rolled: its total is this number."),
     "add_damage": Signature(("number",), doc="Add a damage bonus (or, negative, a penalty) to the current attack."),
-    "mark": Signature(("helot", "text"), doc="Set a named marker on a helot (cleared by `unmark`)."),
+    "mark": Signature(("helot", "text"), {"with": "any"},
+                      doc="Set a named marker on a helot (cleared by `unmark`), optionally holding a value."),
     "unmark": Signature(("helot", "text"), doc="Clear a named marker on a helot."),
     "log": Signature(("text",), doc="Write a line to the bout log."),
+    "perform": Signature(("command",), doc="Resolve another command's roll and effects (no cost, no requirements) "
+                                            "against the current target, e.g. each standard attack of a combo."),
+    "choose": Signature(("helot",), {"from": "list", "into": "name"}, ("from", "into"),
+                        doc="Ask a helot's lanista to pick one of the options; the pick is bound to the `into` name."),
+    "equip": Signature(("helot",), {"with": "text"}, ("with",),
+                       doc="Put a weapon in a helot's hands, drawn (Armed); any weapon it held is lost."),
+    "discard_weapon": Signature(("helot",), doc="The helot's weapon is dropped and gone for good."),
+    "holster": Signature(("helot",), doc="The helot stores its weapon: it keeps it but is no longer Armed."),
+    "unholster": Signature(("helot",), doc="The helot draws its stored weapon: it is Armed again."),
+    "spend_ammo": Signature(("helot",), doc="One ammo is used; a weapon out of ammo is gone."),
+    "wear_weapon": Signature(("helot",), doc="One durability is lost; a weapon with none left breaks and is gone."),
+    "hold": Signature(("helot",), {"by": "helot"}, ("by",), doc="The helot is Grappled, held by another helot."),
+    "release": Signature(("helot",), doc="The helot is no longer Grappled (and its grappler holds no one)."),
+    "signal": Signature(("event",), doc="Raise an event for the acting helot (e.g. `signal turning_point`)."),
+    "mark_counter": Signature(("helot", "number"),
+                              doc="Mark a number on the helot's Turning Point Counter with a coin from the crowd "
+                                  "(from the box when the crowd is empty)."),
+    "collect_counter": Signature(("helot",), {"to": "pile"}, ("to",),
+                                 doc="Move the coins of the helot's Turning Point Counter to a pile and clear it."),
+    "set_tpdm": Signature(("helot",), {"to": "bool"}, ("to",), doc="Give or take the Turning Point Damage Modifier."),
+    "draw": Signature(("deck",), {"for": "helot"}, doc="Draw the top card of a deck: a Turning Point card is played "
+                                                      "at once, an influence card goes to the hand."),
+    "offer_negation": Signature(("helot",), doc="Offer a helot's lanista to pay the current card's cost to escape it "
+                                                "(marks the helot `negated` when paid)."),
+    "prevent": Signature((), doc="Cancel what the current window is about (a move, a deception, a card)."),
+    "reroll": Signature(("roll_side",), doc="Roll the current attack or defense again (Perseverance)."),
+    "ignore_overall": Signature((), doc="The damage about to be dealt spares overall condition."),
+    "add_trait": Signature(("helot", "trait"), {"by": "number"}, ("by",), doc="Raise or lower a trait reserve (0..cap)."),
+    "take_off_board": Signature(("helot",), doc="Remove a fallen helot's figure from the board."),
 }
 
 # ---------------------------------------------------------------- functions (expressions)
@@ -118,6 +168,24 @@ FUNCTIONS: dict[str, Signature] = {
     "distance": Signature(("helot", "helot"), doc="Squares between two helots (king's moves)."),
     "has_mark": Signature(("helot", "text"), doc="Whether a helot carries a named marker."),
     "objects_at": Signature(("square",), doc="The object types on a square."),
+    "check": Signature(("number",), doc="Roll a d6 (purpose `check`): true on this number or more."),
+    "compass": Signature((), doc="Roll the compass die: a direction."),
+    "random_square": Signature((), doc="A Randomly Placed Object's square: orange d8 column, green d8 row."),
+    "square_at": Signature(("square", "direction"), doc="The square one step from a square (empty at the wall)."),
+    "helot_on": Signature(("square",), doc="The helot standing on a square, or none."),
+    "squares_of": Signature(("object_type",), doc="Every square holding that object, west column first, "
+                                                   "south to north in each column."),
+    "area": Signature(("square", "number"), doc="The squares within a radius of a square."),
+    "area_of": Signature(("object_type", "number"), doc="The squares within a radius of any such object."),
+    "in_sight": Signature(("helot", "helot"), doc="Line of sight: within 45 degrees of the facing, no cover between."),
+    "forward_distance": Signature(("helot", "helot"), doc="Squares to the target counted forward only."),
+    "helots_clockwise": Signature(("helot",), doc="Every helot still on the board, starting with this one, clockwise."),
+    "mark_value": Signature(("helot", "text"), doc="The value a marker holds, or none."),
+    "opposite": Signature(("direction",), doc="The opposite compass direction."),
+    "blocks": Signature(("object_type",), doc="Whether an object type renders its square inaccessible."),
+    "destructible": Signature(("object_type",), doc="Whether an object type can be destroyed."),
+    "free": Signature(("square",), doc="Whether a helot could stand there: on the board, nothing blocking, no helot."),
+    "square_of": Signature(("helot",), doc="The square a helot stands on."),
     "min": Signature(("number", "number")),
     "max": Signature(("number", "number")),
     "abs": Signature(("number",)),
@@ -128,7 +196,11 @@ FUNCTION_RESULTS: dict[str, str] = {
     "front_center": "squares", "front_arc": "squares", "behind": "squares", "adjacent": "squares",
     "step": "squares", "can_enter": "bool", "random_location": "location", "die": "number",
     "opponents": "list", "helots": "list", "distance": "number", "has_mark": "bool",
-    "objects_at": "list", "min": "number", "max": "number", "abs": "number", "count": "number",
+    "objects_at": "list", "check": "bool", "compass": "direction", "random_square": "square",
+    "square_at": "squares", "helot_on": "any", "squares_of": "list", "area": "squares", "area_of": "squares",
+    "in_sight": "bool", "forward_distance": "number", "helots_clockwise": "list", "mark_value": "any",
+    "opposite": "direction", "blocks": "bool", "destructible": "bool", "free": "bool", "square_of": "square",
+    "min": "number", "max": "number", "abs": "number", "count": "number",
 }
 
 
@@ -139,13 +211,20 @@ EVENTS: dict[str, dict[str, str]] = {
     "cycle_starts": {},
     "round_starts": {"self": "helot"},
     "round_ends": {"self": "helot"},
-    "command_used": {"self": "helot"},
-    "helot_moved": {"self": "helot"},
-    "helot_rotated": {"self": "helot"},
-    "attack_roll": {"attacker": "helot", "defender": "helot", "self": "helot"},
+    "command_used": {"self": "helot", "command": "command"},
+    "helot_moved": {"self": "helot", "origin": "square", "direction": "any", "mover": "any"},
+    "helot_rotated": {"self": "helot", "mover": "any"},
+    "state_added": {"self": "helot", "state": "state", "by": "any"},
+    "state_removed": {"self": "helot", "state": "state"},
+    "turning_point": {"self": "helot"},
+    "turning_point_duplicate": {"self": "helot"},
+    "weapon_lost": {"self": "helot", "weapon": "any"},
+    "attack_roll": {"attacker": "helot", "defender": "helot", "self": "helot", "command": "command"},
     "dice_rolled": {"roller": "helot", "side": "roll_side", "doubles": "bool", "total": "number"},
-    "attack_succeeds": {"attacker": "helot", "defender": "helot", "self": "helot", "margin": "number"},
-    "attack_fails": {"attacker": "helot", "defender": "helot", "self": "helot"},
+    "attack_succeeds": {"attacker": "helot", "defender": "helot", "self": "helot", "margin": "number",
+                        "command": "command"},
+    "attack_fails": {"attacker": "helot", "defender": "helot", "self": "helot", "command": "command",
+                     "attack_total": "number", "defense_total": "number"},
     "damage_dealt": {"victim": "helot", "attacker": "any", "amount": "number", "location": "any"},
     "location_depleted": {"victim": "helot", "attacker": "any", "location": "location"},
     "helot_incapacitated": {"victim": "helot", "attacker": "any"},
@@ -160,7 +239,11 @@ WINDOWS: dict[str, dict[str, str]] = {
     "before_rolls": {"attacker": "helot", "defender": "helot"},
     "after_rolls": {"attacker": "helot", "defender": "helot"},
     "after_attack_succeeds": {"attacker": "helot", "defender": "helot", "margin": "number"},
-    "before_damage": {"victim": "helot", "amount": "number"},
+    "before_damage": {"victim": "helot", "amount": "number", "attacker": "any"},
+    "before_move": {"mover": "helot"},
+    "after_check": {"roller": "helot"},
+    "deception": {"deceiver": "helot", "deceived": "helot"},
+    "card_played": {"player": "helot"},
 }
 WINDOW_ROLES = ("self", "opponent", "any")
 
@@ -201,9 +284,9 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
 # Which clause types each declaration kind may hold.
 CLAUSES: dict[str, tuple[str, ...]] = {
     "command": ("property", "arg", "cost", "requires", "roll", "on", "effect", "param"),
-    "trait_ability": ("property", "arg", "cost", "requires", "window", "roll", "on", "effect", "param"),
+    "trait_ability": ("property", "arg", "cost", "requires", "window", "roll", "on", "effect", "param", "when"),
     "hazard": ("property", "param", "when", "arg", "requires", "effect"),
-    "turning_point": ("property", "param", "requires", "effect", "when", "cost"),
+    "turning_point": ("property", "param", "requires", "effect", "when", "cost", "arg"),
     "influence": ("property", "arg", "cost", "requires", "window", "effect", "when", "param", "roll", "on"),
     "weapon": ("property", "param", "when", "requires"),
     "rule": ("property", "param", "when", "requires"),

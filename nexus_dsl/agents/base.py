@@ -13,7 +13,10 @@ class Agent(Protocol):
     name: str
 
     def choose(self, bout: Bout, decision: Decision) -> Action:
-        """Pick one of `decision.options`."""
+        """Pick one of `decision.options` (all of them this agent's)."""
+
+    def interject(self, bout: Bout, decision: Decision, options: list[Action]) -> Action | None:
+        """During another helot's decision: use one of these instant abilities or cards, or None."""
 
 
 AGENT_NAMES = ("heuristic", "random")

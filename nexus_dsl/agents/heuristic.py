@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.actions import END_ROUND, Action, Decision
+from ..engine.actions import END_ROUND, PASS, Action, Decision
 from ..engine.board import Grid
 from ..engine.state import BoutState, Helot, Status
 from ..syntax import ast_nodes as A
@@ -65,7 +65,11 @@ class HeuristicAgent:
             return self._allocate(bout, decision)
         if decision.kind == "command":
             return self._command(bout, decision)
-        return decision.options[0]
+        passing = [o for o in decision.options if o.kind == PASS]
+        return passing[0] if passing else decision.options[0]
+
+    def interject(self, bout: Bout, decision: Decision, options: list[Action]) -> Action | None:
+        return None
 
     def _allocate(self, bout: Bout, decision: Decision) -> Action:
         me = bout.state.helots[decision.helot]
@@ -74,7 +78,7 @@ class HeuristicAgent:
         want = "ap" if me.ratio >= 3 else "mp"
         if not in_reach:
             want = "mp" if me.ratio >= 3 else "ap"
-        return next(o for o in decision.options if o.arg("ratio_to") == want)
+        return next(o for o in decision.options if o.name == "allocate" and o.arg("ratio_to") == want)
 
     def _command(self, bout: Bout, decision: Decision) -> Action:
         me = bout.state.helots[decision.helot]

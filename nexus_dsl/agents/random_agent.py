@@ -20,3 +20,9 @@ class RandomAgent:
     def choose(self, bout: Bout, decision: Decision) -> Action:
         options = decision.options
         return options[self.dice.roll("agent", len(options)) - 1]
+
+    def interject(self, bout: Bout, decision: Decision, options: list[Action]) -> Action | None:
+        """Now and then (one time in ten) use something at random."""
+        if self.dice.roll("agent", 10) > 1:
+            return None
+        return options[self.dice.roll("agent", len(options)) - 1]

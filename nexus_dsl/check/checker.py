@@ -56,6 +56,8 @@ class Scope:
 def compatible(expected: str, actual: str) -> bool:
     if ANY in (expected, actual) or expected == actual:
         return True
+    if actual == "id" and expected in ("text", "command"):
+        return True  # a declaration id names a command, a weapon, a card
     if actual == "helot" and expected in ("pile", "square"):
         return True  # a helot stands for its lanista's cred pile, or the square it stands on
     if expected == "text" and actual == "object_type":
@@ -68,7 +70,8 @@ _TYPE_WORDS = {
     "location": "a body location", "square": "a square", "squares": "a set of squares",
     "direction": "a direction", "state": "a state", "trait": "a trait", "resource": "AP or MP",
     "pile": "a coin pile", "object_type": "an object type", "roll_side": "`attack` or `defense`",
-    "purpose": "a dice purpose", "list": "a list", ANY: "a value",
+    "purpose": "a dice purpose", "list": "a list", ANY: "a value", "command": "a command", "id": "an id",
+    "event": "an event", "deck": "a deck", "name": "a name",
 }
 
 
@@ -99,6 +102,8 @@ class Checker:
         for object_type in self.context.object_types:
             names.setdefault(object_type, "object_type")
         names.update({k: v for k, v in self.context.settings.items() if k not in names})
+        for ident in self.context.declaration_ids:
+            names.setdefault(ident, "id")
         return Scope(names)
 
     # ---------------------------------------------------------------- declarations
@@ -202,7 +207,11 @@ class Checker:
                 # Ranges of literal amounts are the JSON Schema's business (schema/out_of_range).
                 self.expect(item.amount, "number", actor)
         elif isinstance(clause, A.Requires):
-            self.expect(clause.condition, "bool", actor)
+            if kind == "rule":  # a rule's requirement applies to every command a helot gives
+                scope = base.child({"self": "helot", "target": ANY, "command": "command"})
+            else:
+                scope = actor.child({"command": "command"}) if kind == "command" else actor
+            self.expect(clause.condition, "bool", scope)
         elif isinstance(clause, A.Roll):
             if clause.kind not in V.ROLL_KINDS:
                 self.error(clause, "unknown_name", f"unknown roll `{clause.kind}`",
@@ -319,6 +328,12 @@ class Checker:
                 self.error(prep, "duplicate_name", f"`{prep.prep}` is given twice", width=len(prep.prep))
             seen.add(prep.prep)
             expected = signature.preps.get(prep.prep)
+            if expected == "name":
+                if isinstance(prep.value, A.Name):
+                    scope.names[prep.value.id] = ANY  # `choose ... into pick` binds `pick`
+                else:
+                    self.error(prep.value, "wrong_type", f"`{prep.prep}` takes a plain name to bind the choice to")
+                continue
             if expected is None:
                 allowed = ", ".join(f"`{p}`" for p in signature.preps) or "none"
                 self.error(prep, "unexpected_argument", f"`{action.verb}` takes no `{prep.prep}` argument",
@@ -344,6 +359,11 @@ class Checker:
             if expected_type == "object_type" and isinstance(arg, A.Name) and scope.lookup(arg.id) is None:
                 self.error(arg, "unknown_name", f"unknown object type `{arg.id}`",
                            did_you_mean(arg.id, self.context.object_types), width=len(arg.id))
+                continue
+            if expected_type == "event" and isinstance(arg, A.Name):
+                if arg.id not in V.EVENTS:
+                    self.error(arg, "unknown_event", f"unknown event `{arg.id}`",
+                               did_you_mean(arg.id, V.EVENTS) or "events: " + ", ".join(V.EVENTS), width=len(arg.id))
                 continue
             if expected_type == "purpose" and isinstance(arg, A.Name):
                 if arg.id not in V.PURPOSES:
@@ -398,6 +418,12 @@ class Checker:
                 return V.HELOT_ATTRIBUTES[expr.name]
             if obj == "square" and expr.name in ("col", "row"):
                 return "number"
+            if obj == "command":
+                if expr.name not in V.COMMAND_ATTRIBUTES:
+                    self.error(expr, "unknown_name", f"a command has no attribute `{expr.name}`",
+                               did_you_mean(expr.name, V.COMMAND_ATTRIBUTES))
+                    return ANY
+                return V.COMMAND_ATTRIBUTES[expr.name]
             if obj != ANY:
                 self.error(expr, "wrong_type", f"{describe(obj)} has no attribute `{expr.name}`")
             return ANY

@@ -14,6 +14,8 @@ from .board import Square
 # Action kinds
 COMMAND = "command"
 ABILITY = "ability"
+CARD = "card"
+CHOICE = "choice"
 CONTROL = "control"
 END_ROUND = "end_round"
 NEXT_ROUND = "next_round"
@@ -66,8 +68,12 @@ def _show(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Decision:
-    """A point where `helot` must choose one of `options`."""
+    """A point where `helot` must choose one of `options`.
+
+    At a command decision the options may also hold other helots' instant abilities and cards
+    (usable "at any time during any player's command round"): those helots may interject, and the
+    same decision is offered again afterwards."""
 
     helot: str
-    kind: str  # "allocate" | "command" | "window:<name>" | "between_rounds"
+    kind: str  # "allocate" | "command" | "window:<name>" | "between_rounds" | "deception" | "choice" ...
     options: tuple[Action, ...] = field(default_factory=tuple)

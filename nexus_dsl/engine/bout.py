@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Generator
+from typing import Any, Generator, Iterator
 
 from ..content.ruleset import Ruleset
 from ..errors import Diagnostic, NexusError, RulesError
 from ..vocabulary import LOCATIONS, TRAITS
-from .actions import COMMAND, CONTROL, END_ROUND, NEXT_ROUND, Action, Decision
+from ..syntax import ast_nodes as A
+from .abilities import Abilities, index_by_window
+from .actions import ABILITY, CARD, CHOICE, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from .board import Grid, Square
 from .commands import Commands
 from .dice import Dice
@@ -44,7 +46,7 @@ class Event:
         return {"seq": self.seq, "cycle": self.cycle, "round": self.round, "type": self.type, **self.data}
 
 
-class Bout(Mechanics, Commands):
+class Bout(Mechanics, Commands, Abilities):
     def __init__(self, ruleset: Ruleset, setup: BoutSetup, seed: int = 0,
                  forced_dice: dict[str, list[int]] | None = None, limits: Limits | None = None):
         self.ruleset = ruleset
@@ -56,10 +58,15 @@ class Bout(Mechanics, Commands):
         self.log: list[Event] = []
         self.history: list[Action] = []
         self.rolls: list = []
+        self.windows: list = []
+        self.cards: list = []  # Turning Point cards being played
         self.trigger_depth = 0
         self._declaration_envs: dict[int, Env] = {}
-        self.state = self._initial_state(setup)
         self.object_types = frozenset(ruleset.data.get("objects", {}))
+        self.state = self._initial_state(setup)
+        self._by_window = index_by_window(ruleset)
+        self.global_requirements = [(d, r) for d in ruleset.declarations("rule") for r in d.clauses_of(A.Requires)]
+        self.listeners = self._order_listeners()
         self.interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = bind(self)
         self.pending: Decision | None = None
@@ -81,8 +88,9 @@ class Bout(Mechanics, Commands):
             state.place(object_type, square)
         for spec in setup.helots:
             state.helots[spec.label] = self._new_helot(spec, settings)
-        for helot in state.helots.values():  # condition coins come out of the box (pg.5)
-            state.box_drawn += helot.overall + sum(helot.locations.values()) + helot.cred
+        for helot in state.helots.values():  # condition and counter coins come out of the box (pg.5)
+            state.box_drawn += helot.overall + sum(helot.locations.values()) + helot.cred + len(helot.tp_counter)
+        self._shuffle_decks(state, setup)
         crowd = setup.crowd if setup.crowd is not None else settings.get("crowd_coins_per_player", 5) * len(setup.helots)
         state.crowd = crowd
         state.box_drawn += crowd
@@ -106,16 +114,64 @@ class Bout(Mechanics, Commands):
         if spec.lanista and lanista is None:
             raise NexusError(Diagnostic("setup/unknown_lanista", f"no lanista `{spec.lanista}`", "<setup>"))
         assert spec.at is not None and spec.facing is not None
-        return Helot(
+        weapon = self.ruleset.declaration("weapon", spec.weapon) if spec.weapon else None
+        if spec.weapon and weapon is None:
+            raise NexusError(Diagnostic("setup/unknown_weapon", f"no weapon `{spec.weapon}`", "<setup>"))
+        states = set(spec.states) | ({"armed"} if weapon is not None else set())
+        helot = Helot(
             label=spec.label, seat=spec.seat, square=spec.at, facing=spec.facing,
             overall=spec.overall if spec.overall is not None else settings.get("overall_condition", 50),
             locations=locations, motivation=spec.motivation, lanista=spec.lanista,
-            states=set(spec.states), traits=traits, cred=spec.cred, ap=spec.ap, mp=spec.mp,
+            states=states, traits=traits, cred=spec.cred, ap=spec.ap, mp=spec.mp,
             weapon=spec.weapon, tpdm=spec.tpdm, tp_counter=set(spec.tp_counter),
             command_tokens=spec.command_tokens if spec.command_tokens is not None else (lanista or {}).get("command", 0),
-            deception=(lanista or {}).get("deception", 0),
-            influence=list(spec.influence or []),
+            deception=spec.deception if spec.deception is not None else (lanista or {}).get("deception", 0),
+            influence=list(spec.influence or []), ratio=spec.ratio,
         )
+        if weapon is not None:
+            helot.ammo = self.weapon_number(weapon, "ammo")
+            helot.durability = self.weapon_number(weapon, "durability")
+        return helot
+
+    def weapon_number(self, weapon: A.Declaration, name: str) -> int:
+        prop = weapon.property(name)
+        value = prop.values[0] if prop and prop.values else None
+        return value.value if isinstance(value, A.Num) else 0
+
+    def weapon_word(self, weapon: A.Declaration, name: str) -> str | None:
+        prop = weapon.property(name)
+        value = prop.values[0] if prop and prop.values else None
+        return value.id if isinstance(value, A.Name) else None
+
+    def _shuffle_decks(self, state: BoutState, setup: BoutSetup) -> None:
+        """Every deck shuffled with the seed; a scenario may stack cards on top, top card first."""
+        for deck, kind in (("turning_point", "turning_point"), ("influence", "influence")):
+            cards = [d.id for d in self.ruleset.declarations(kind)]
+            stacked = [c for c in setup.decks.get(deck, []) if c in cards]
+            rest = [c for c in cards if c not in stacked]
+            for i in range(len(rest) - 1, 0, -1):  # Fisher-Yates with the bout's own dice
+                j = self.dice.roll("shuffle", i + 1) - 1
+                rest[i], rest[j] = rest[j], rest[i]
+            state.decks[deck] = stacked + rest
+        self.dice.drain_history()
+
+    def _order_listeners(self) -> dict[str, tuple]:
+        """Rules, abilities, weapons and cards listen in load order; then the barge's hazards in
+        their activation order (left to right), then hazards whose objects stand on the board."""
+        hazard_order = list(self.state.meta.get("hazards", []))
+        present = {obj for objects in self.state.objects.values() for obj in objects}
+        for hazard in self.ruleset.declarations("hazard"):
+            prop = hazard.property("object")
+            obj = prop.values[0].id if prop and prop.values and isinstance(prop.values[0], A.Name) else hazard.id
+            if hazard.id not in hazard_order and (obj in present or hazard.id in present):
+                hazard_order.append(hazard.id)
+        ordered: dict[str, tuple] = {}
+        for event, listeners in self.ruleset.triggers.items():
+            first = [pair for pair in listeners if pair[0].kind != "hazard"]
+            hazards = sorted((pair for pair in listeners if pair[0].kind == "hazard" and pair[0].id in hazard_order),
+                             key=lambda pair: hazard_order.index(pair[0].id))
+            ordered[event] = tuple(first + hazards)
+        return ordered
 
     # ---------------------------------------------------------------- the log
     def emit(self, event_type: str, **data: Any) -> None:
@@ -158,7 +214,7 @@ class Bout(Mechanics, Commands):
                                  f"{self.state.box_drawn} drawn from the box")
 
     def _refusal_code(self, action: Action) -> str:
-        if self.pending and action.helot != self.pending.helot:
+        if self.pending and action.helot != self.pending.helot and action.kind not in (ABILITY, CARD):
             return "not_your_turn"
         if action.kind == COMMAND and self.ruleset.declaration("command", action.name or "") is None:
             return "unknown_command"
@@ -170,8 +226,19 @@ class Bout(Mechanics, Commands):
         assert decision is not None
         if action.helot not in self.state.helots:
             return f"there is no helot `{action.helot}`"
-        if action.helot != decision.helot:
+        if action.helot != decision.helot and action.kind not in (ABILITY, CARD):
             return f"it is {decision.helot}'s decision, not {action.helot}'s"
+        if action.kind in (ABILITY, CARD):
+            kind = "influence" if action.kind == CARD else "trait_ability"
+            declaration = self.ruleset.declaration(kind, action.name or "")
+            if declaration is None:
+                return f"there is no {'influence card' if action.kind == CARD else 'trait ability'} `{action.name}`"
+            helot = self.state.helots[action.helot]
+            if not self.owns_ability(helot, declaration):
+                return f"{helot.label} cannot use {declaration.name}"
+            frame = self.windows[-1] if self.windows else None
+            problem = self.ability_problem(helot, declaration, action, dict(frame.names) if frame else {})
+            return problem or f"{declaration.name} cannot be used now"
         if action.kind == COMMAND:
             declaration = self.ruleset.declaration("command", action.name or "")
             if declaration is None:
@@ -188,6 +255,7 @@ class Bout(Mechanics, Commands):
 
     # ---------------------------------------------------------------- the cycle
     def _play(self) -> Game:
+        yield from self._deal_influence()
         yield from self.fire("bout_starts")
         if self.setup.phase == "command":
             active = self.state.active
@@ -205,6 +273,31 @@ class Bout(Mechanics, Commands):
                 self._end_bout(Termination.CYCLE_LIMIT)
                 return
             yield from self._cycle()
+
+    def _deal_influence(self) -> Game:
+        """Deal the whole influence deck evenly; each lanista keeps as many as their Influence (pg.8)."""
+        deck = self.state.decks.get("influence", [])
+        keepers = [h for h in self.state.helots.values() if h.lanista and not h.influence and self._influence(h) > 0]
+        if not deck or not keepers or self.setup.phase != "cycle":
+            return
+        players = list(self.state.helots.values())
+        share = len(deck) // len(players)
+        hands = {h.label: deck[i * share:(i + 1) * share] for i, h in enumerate(players)}
+        self.state.decks["influence"] = deck[share * len(players):]
+        for helot in players:
+            hand = list(hands[helot.label])
+            for _ in range(min(self._influence(helot), len(hand))):
+                options = tuple(Action.make(CHOICE, helot.label, "keep_card", card=card) for card in hand)
+                action = yield Decision(helot.label, "keep_influence", options)
+                card = action.arg("card")
+                hand.remove(card)
+                helot.influence.append(card)
+            self.state.discards.setdefault("influence", []).extend(hand)
+            self.emit("influence_dealt", helot=helot.label, kept=len(helot.influence))
+
+    def _influence(self, helot: Helot) -> int:
+        lanista = self.ruleset.data_item("lanistas", helot.lanista) if helot.lanista else None
+        return int((lanista or {}).get("influence", 0))
 
     def _cycle(self) -> Game:
         self.state.cycle += 1
@@ -270,31 +363,106 @@ class Bout(Mechanics, Commands):
             if helot.status == Status.FIGHTING:
                 yield from self._allocate(helot)
         while helot.status == Status.FIGHTING and not self.state.ended:
-            options = tuple(self.legal_commands(helot)) + (Action.make(END_ROUND, helot.label),)
+            options = (tuple(self.legal_commands(helot)) + tuple(self._token_options(helot))
+                       + tuple(self.instant_options(helot)) + (Action.make(END_ROUND, helot.label),))
             action = yield Decision(helot.label, "command", options)
             if action.kind == END_ROUND:
                 break
-            declaration = self.ruleset.declaration("command", action.name or "")
-            assert declaration is not None
-            yield from self.run_command(helot, declaration, action)
+            if action.kind in (ABILITY, CARD):
+                yield from self.use_ability(action, None)
+            elif action.kind == CONTROL:
+                self._spend_token(helot, action)
+            else:
+                declaration = self.ruleset.declaration("command", action.name or "")
+                assert declaration is not None
+                yield from self.run_command(helot, declaration, action)
         yield from self._end_round(helot)
 
+    def _token_options(self, helot: Helot) -> list[Action]:
+        """Command tokens add a point of MP or AP at any time in your own round (pg.6, pg.16)."""
+        if helot.command_tokens <= 0:
+            return []
+        return [Action.make(CONTROL, helot.label, "spend_command_token", to=to) for to in ("ap", "mp")]
+
+    def _spend_token(self, helot: Helot, action: Action) -> None:
+        helot.command_tokens -= 1
+        if action.arg("to") == "ap":
+            helot.ap += 1
+        else:
+            helot.mp += 1
+        self.emit("command_token", helot=helot.label, to=action.arg("to"))
+
     def _allocate(self, helot: Helot) -> Game:
-        points = self.ruleset.settings.get("command_points", 6)
-        options = (Action.make(CONTROL, helot.label, "allocate", ratio_to="ap"),
-                   Action.make(CONTROL, helot.label, "allocate", ratio_to="mp"))
-        action = yield Decision(helot.label, "allocate", options)
+        """Split the Command Points by the ratio die (pg.16). Before that, an opponent may use a
+        Deception to dictate the split; the deceived may block it with Deception of their own (pg.6)
+        or an ability used in the `deception` window. The Motivation Button puts all points on one
+        side for overall condition paid to the crowd (pg.29)."""
+        settings = self.ruleset.settings
+        points = settings.get("command_points", 6)
+        dictated = yield from self._deception(helot)
+        if dictated is not None:
+            ratio_to = dictated
+            self.emit("deceived", helot=helot.label, ratio_to=ratio_to)
+        else:
+            options = [Action.make(CONTROL, helot.label, "allocate", ratio_to=side) for side in ("ap", "mp")]
+            options += [Action.make(CONTROL, helot.label, "motivation_button", to=side) for side in ("ap", "mp")]
+            options += self.instant_options(helot)
+            while True:
+                action = yield Decision(helot.label, "allocate", tuple(options))
+                if action.kind in (ABILITY, CARD):
+                    yield from self.use_ability(action, None)
+                    options = [o for o in options if o.kind == CONTROL] + self.instant_options(helot)
+                    continue
+                break
+            if action.name == "motivation_button":
+                side = action.arg("to")
+                helot.ap, helot.mp = (points, 0) if side == "ap" else (0, points)
+                self.emit("motivation_button", helot=helot.label, to=side)
+                yield from self.deal_damage(helot, settings.get("motivation_button_cost", 5), to="crowd",
+                                            reason="motivation_button")
+                self.emit("allocate", helot=helot.label, ap=helot.ap, mp=helot.mp)
+                return
+            ratio_to = action.arg("ratio_to")
         ratio = helot.ratio
-        if action.arg("ratio_to") == "ap":
+        if ratio_to == "ap":
             helot.ap, helot.mp = ratio, points - ratio
         else:
             helot.mp, helot.ap = ratio, points - ratio
         self.emit("allocate", helot=helot.label, ap=helot.ap, mp=helot.mp)
 
+    def _deception(self, helot: Helot) -> Iterator[Any]:
+        """Returns the dictated side, or None. One Deception per Command Round (pg.6)."""
+        block_cost = self.ruleset.settings.get("deception_block_cost", 2)
+        for opponent in self.state.clockwise_from(helot.label)[1:]:
+            if opponent.deception <= 0 or not opponent.fighting:
+                continue
+            options = tuple(Action.make(CONTROL, opponent.label, "deception", target=helot.label, ratio_to=side)
+                            for side in ("ap", "mp")) + (Action.make(PASS, opponent.label),)
+            action = yield Decision(opponent.label, "deception", options)
+            if action.kind == PASS:
+                continue
+            opponent.deception -= 1
+            self.emit("deception", helot=opponent.label, target=helot.label, ratio_to=action.arg("ratio_to"))
+            frame = yield from self.open_window("deception", helot, deceiver=opponent, deceived=helot)
+            if frame.prevented:
+                self.emit("deception_ignored", helot=helot.label)
+                return None
+            if helot.deception >= block_cost:
+                answer = yield Decision(helot.label, "block_deception", (
+                    Action.make(CONTROL, helot.label, "block_deception"), Action.make(PASS, helot.label)))
+                if answer.kind == CONTROL:
+                    helot.deception -= block_cost
+                    self.emit("deception_blocked", helot=helot.label)
+                    return None
+            return action.arg("ratio_to")
+        return None
+
     def _end_round(self, helot: Helot) -> Game:
         self.emit("round_end", helot=helot.label, unspent_ap=helot.ap, unspent_mp=helot.mp)
         yield from self.fire("round_ends", self=helot)
         helot.ap = helot.mp = 0  # points never carry over (pg.10)
+        for other in self.state.helots.values():
+            other.bonus_ap.clear()  # AP granted against a helot lasts for the round it was given in
         fighting = [h for h in self.state.helots.values() if h.status == Status.FIGHTING]
         if len(fighting) <= 1:
             survivor = fighting[0] if fighting else None
@@ -324,7 +492,77 @@ class Bout(Mechanics, Commands):
             return helot.square
         if name == "fighting":
             return helot.status == Status.FIGHTING
+        if name in ("grappling", "grappler"):
+            label = getattr(helot, name)
+            return self.state.helots[label] if label else None
+        if name == "tp_counter":
+            return tuple(sorted(helot.tp_counter))
+        if name.startswith("weapon_"):
+            weapon = self.ruleset.declaration("weapon", helot.weapon) if helot.weapon else None
+            if weapon is None:
+                return None if name == "weapon_type" else 0
+            if name == "weapon_type":
+                return self.weapon_word(weapon, "type")
+            return self.weapon_number(weapon, name.removeprefix("weapon_"))
         return getattr(helot, name)
+
+    # ---------------------------------------------------------------- cards
+    def draw_card(self, deck: str, helot: Helot) -> Game:
+        """Draw the top card: a Turning Point card is played at once for `helot`, an influence
+        card joins the hand. An empty deck is made again from its discards, shuffled."""
+        cards = self.state.decks.setdefault(deck, [])
+        if not cards:
+            cards.extend(self.state.discards.pop(deck, []))
+            for i in range(len(cards) - 1, 0, -1):
+                j = self.dice.roll("shuffle", i + 1) - 1
+                cards[i], cards[j] = cards[j], cards[i]
+        if not cards:
+            self.emit("draw", deck=deck, helot=helot.label, card=None)
+            return
+        card = cards.pop(0)
+        self.emit("draw", deck=deck, helot=helot.label, card=card)
+        if deck == "influence":
+            helot.influence.append(card)
+            return
+        declaration = self.ruleset.declaration("turning_point", card)
+        assert declaration is not None
+        # Damage done by a card's narrative goes to the crowd: the card is no helot (pg.12).
+        env = Env({"self": helot, "command": declaration}, self.declaration_env(declaration), source=None)
+        self.cards.append(declaration)
+        try:
+            yield from self.run_declaration_body(helot, declaration, env)
+        finally:
+            self.cards.pop()
+        self.state.discards.setdefault(deck, []).append(card)
+
+    def offer_negation(self, env: Env, helot: Helot) -> Game:
+        """Turning Point cards may be escaped by paying the trait reserves their `cost` names (pg.14)."""
+        if not self.cards:
+            raise self.runtime_error("no_card", "`offer_negation` is for Turning Point cards")
+        card = self.cards[-1]
+        costs = [(self.interpreter.evaluate(i.amount, env), i.resource) for c in card.clauses_of(A.Cost) for i in c.items]
+        if not costs or any(helot.traits.get(r, 0) < n for n, r in costs if r in TRAITS):
+            return
+        answer = yield Decision(helot.label, "negate_card", (
+            Action.make(CONTROL, helot.label, "negate", card=card.id), Action.make(PASS, helot.label)))
+        if answer.kind == CONTROL:
+            for amount, resource in costs:
+                if resource in TRAITS:
+                    helot.traits[resource] -= amount
+            helot.marks["negated"] = card.id
+            self.emit("negated", helot=helot.label, card=card.id)
+
+    def is_declaration_id(self, name: str) -> bool:
+        return any(name in items for items in self.ruleset.scripts.values())
+
+    def declaration_attribute(self, declaration: A.Declaration, name: str) -> Any:
+        from .commands import declaration_group, declaration_tags
+
+        if name == "id":
+            return declaration.id
+        if name == "group":
+            return declaration_group(declaration)
+        return declaration_tags(declaration)
 
     @property
     def outcome(self) -> Outcome | None:
@@ -360,6 +598,10 @@ class Bout(Mechanics, Commands):
                 "status": helot.status.value,
                 "seat": helot.seat,
                 "marks": sorted(helot.marks),
+                "grappling": helot.grappling,
+                "ammo": helot.ammo,
+                "durability": helot.durability,
+                "on_board": helot.on_board,
             }
         snap["board"] = {square.key(): list(objects) for square, objects in sorted(state.objects.items())}
         return snap
@@ -376,25 +618,56 @@ class Bout(Mechanics, Commands):
         clone.dice = self.dice.copy()
         clone.log = []
         clone.rolls = []
+        clone.windows = []
+        clone.cards = []
         clone.interpreter = Interpreter(clone, self.limits)
         clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
         helot = clone.state.helots[action.helot]
+        if action.kind in (ABILITY, CARD):
+            kind = "influence" if action.kind == CARD else "trait_ability"
+            declaration = self.ruleset.declaration(kind, action.name or "")
+            if declaration is None:
+                return f"there is no {'influence card' if action.kind == CARD else 'trait ability'} `{action.name}`"
+            helot = self.state.helots[action.helot]
+            if not self.owns_ability(helot, declaration):
+                return f"{helot.label} cannot use {declaration.name}"
+            frame = self.windows[-1] if self.windows else None
+            problem = self.ability_problem(helot, declaration, action, dict(frame.names) if frame else {})
+            return problem or f"{declaration.name} cannot be used now"
         if action.kind == COMMAND:
             declaration = self.ruleset.declaration("command", action.name or "")
             assert declaration is not None
-            for _ in clone.run_command(helot, declaration, action):
-                pass  # decisions inside a preview are not taken
+            game = clone.run_command(helot, declaration, action)
+            try:
+                decision = next(game)
+                while True:  # decisions inside a preview: pass, or take the first option
+                    passing = [o for o in decision.options if o.kind == PASS]
+                    decision = game.send(passing[0] if passing else decision.options[0])
+            except StopIteration:
+                pass
         return clone.state
+
+
+def next_action(bout: Bout, agents: dict[str, Any]) -> Action:
+    """Ask the agents for the next action: first every other helot, clockwise from the decider,
+    whether it interjects with an instant ability or card; then the decider itself."""
+    decision = bout.pending
+    assert decision is not None
+    for helot in bout.state.clockwise_from(decision.helot)[1:]:
+        own = [o for o in decision.options if o.helot == helot.label]
+        if own:
+            interjection = agents[helot.label].interject(bout, decision, own)
+            if interjection is not None:
+                return interjection
+    main = tuple(o for o in decision.options if o.helot == decision.helot)
+    if len(main) == 1:
+        return main[0]
+    return agents[decision.helot].choose(bout, Decision(decision.helot, decision.kind, main))
 
 
 def play(ruleset: Ruleset, setup: BoutSetup, agents: dict[str, Any], seed: int = 0) -> Bout:
     """Play a whole bout with agents choosing at every decision."""
     bout = Bout(ruleset, setup, seed)
     while bout.pending is not None:
-        decision = bout.pending
-        if len(decision.options) == 1:
-            bout.apply(decision.options[0])
-            continue
-        bout.apply(agents[decision.helot].choose(bout, decision))
+        bout.apply(next_action(bout, agents))
     return bout
-

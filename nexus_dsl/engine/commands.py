@@ -2,7 +2,9 @@
 
 The engine knows the *shape* of a command — arguments, costs, requirements, a roll, outcome
 blocks — and nothing about any particular command. Legality is decided here, in one place, for
-agents, the CLI, scenarios and the editor alike.
+agents, the CLI, scenarios and the editor alike. Besides a command's own `requires` clauses,
+every `requires` clause of a loaded `rule` applies to every command (e.g. "a prone helot must
+stand up first").
 """
 
 from __future__ import annotations
@@ -26,17 +28,36 @@ if TYPE_CHECKING:
 
 @dataclass
 class RollContext:
-    """The roll being resolved: scripts slide its SDS, fix a side, or add damage bonuses."""
+    """The roll being resolved: scripts slide its SDS, fix a side, re-roll, or add damage bonuses."""
 
     attacker: Helot
     defender: Helot | None
+    command: A.Declaration | None = None
     sds: dict[str, int] = field(default_factory=lambda: {"attack": 0, "defense": 0})
     fixed: dict[str, int] = field(default_factory=dict)
+    rerolls: set[str] = field(default_factory=set)
     damage_bonus: int = 0
     margin: int = 0
     attack_total: int = 0
     defense_total: int = 0
     roll_total: int = 0
+    success: bool = False
+
+
+def targets_opponent(declaration: A.Declaration) -> bool:
+    prop = declaration.property("targets")
+    return bool(prop and prop.values and isinstance(prop.values[0], A.Name) and prop.values[0].id == "opponent")
+
+
+def declaration_tags(declaration: A.Declaration) -> tuple[str, ...]:
+    prop = declaration.property("tags")
+    return tuple(v.id for v in prop.values if isinstance(v, A.Name)) if prop else ()
+
+
+def declaration_group(declaration: A.Declaration) -> str | None:
+    prop = declaration.property("group")
+    value = prop.values[0] if prop and prop.values else None
+    return value.id if isinstance(value, A.Name) else None
 
 
 class Commands:
@@ -51,9 +72,12 @@ class Commands:
             self._declaration_envs[id(declaration)] = cached
         return cached
 
-    def command_env(self: Bout, helot: Helot, declaration: A.Declaration, action: Action) -> Env:
-        names: dict[str, Any] = {"self": helot}
-        if _targets_opponent(declaration):
+    def action_env(self: Bout, helot: Helot, declaration: A.Declaration, action: Action,
+                   extra: dict[str, Any] | None = None) -> Env:
+        names: dict[str, Any] = dict(extra or {})
+        names["self"] = helot
+        names["command"] = declaration
+        if targets_opponent(declaration):
             names["target"] = self.state.helots[action.arg("target")]
         for arg in declaration.clauses_of(A.Arg):
             names[arg.name] = action.arg(arg.name)
@@ -62,8 +86,8 @@ class Commands:
     # ---------------------------------------------------------------- legality
     def arg_domains(self: Bout, helot: Helot, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
         domains: list[tuple[str, list[Any]]] = []
-        if _targets_opponent(declaration):
-            targets = [h.label for h in self.state.helots.values() if h != helot and h.status != Status.DEAD]
+        if targets_opponent(declaration):
+            targets = [h.label for h in self.state.helots.values() if h != helot and h.on_board]
             domains.append(("target", targets))
         for arg in declaration.clauses_of(A.Arg):
             domains.append((arg.name, self._domain(arg.type, helot)))
@@ -82,52 +106,83 @@ class Commands:
         if name == "resource":
             return ["AP", "MP"]
         if name == "helot":
-            return [h.label for h in self.state.helots.values() if h != helot]
+            return [h.label for h in self.state.helots.values() if h != helot and h.on_board]
         if name == "square":
             return list(self.state.grid.squares())
         return []
+
+    def enumerate_actions(self: Bout, kind: str, helot: Helot, declaration: A.Declaration,
+                          problem: Any) -> Iterator[Action]:
+        """Every argument combination of a declaration for which `problem(action)` finds nothing."""
+        domains = self.arg_domains(helot, declaration)
+        names = [n for n, _ in domains]
+        for values in itertools.product(*(d for _, d in domains)):
+            action = Action.make(kind, helot.label, declaration.id, **dict(zip(names, values)))
+            if problem(action) is None:
+                yield action
 
     def legal_commands(self: Bout, helot: Helot) -> list[Action]:
         legal: list[Action] = []
         for declaration in self.ruleset.declarations("command"):
             if self._cannot_afford(helot, declaration):
                 continue
-            domains = self.arg_domains(helot, declaration)
-            names = [n for n, _ in domains]
-            for values in itertools.product(*(d for _, d in domains)):
-                action = Action.make(COMMAND, helot.label, declaration.id, **dict(zip(names, values)))
-                if self.command_problem(helot, declaration, action) is None:
-                    legal.append(action)
+            legal.extend(self.enumerate_actions(
+                COMMAND, helot, declaration, lambda action, d=declaration: self.command_problem(helot, d, action)))
         return legal
 
     def _cannot_afford(self: Bout, helot: Helot, declaration: A.Declaration) -> bool:
-        """A quick filter before arguments are enumerated; costs that depend on arguments are
-        left to the full check."""
+        """A quick filter before arguments are enumerated; costs that depend on arguments, or on
+        AP reserved against a target, are left to the full check."""
+        if helot.bonus_ap:
+            return False
         try:
-            return self.cost_problem(helot, declaration, Env({"self": helot}, self.declaration_env(declaration))) is not None
+            env = Env({"self": helot}, self.declaration_env(declaration))
+            return self.cost_problem(helot, declaration, env, None) is not None
         except ScriptRuntimeError:
             return False
 
-    def cost_problem(self: Bout, helot: Helot, declaration: A.Declaration, env: Env | None) -> str | None:
+    def cost_items(self: Bout, helot: Helot, declaration: A.Declaration, env: Env) -> list[tuple[int, str]]:
+        items = []
+        multiplier = self.mp_multiplier(helot)
         for cost in declaration.clauses_of(A.Cost):
             for item in cost.items:
-                amount = self.interpreter.evaluate(item.amount, env or self.declaration_env(declaration))
-                have = self.resource_amount(helot, item.resource)
-                if have < amount:
-                    return f"{declaration.name} costs {amount} {item.resource}; {helot.label} has {have}"
+                amount = self.interpreter.evaluate(item.amount, env)
+                if item.resource == "MP":
+                    amount *= multiplier  # e.g. guts double MP costs inside their square (object data)
+                items.append((amount, item.resource))
+        return items
+
+    def cost_problem(self: Bout, helot: Helot, declaration: A.Declaration, env: Env,
+                     target: Helot | None) -> str | None:
+        for amount, resource in self.cost_items(helot, declaration, env):
+            have = self.resource_amount(helot, resource)
+            if resource == "AP" and target is not None:
+                have += helot.bonus_ap.get(target.label, 0)
+            if have < amount:
+                return f"{declaration.name} costs {amount} {resource}; {helot.label} has {have}"
         return None
 
     def command_problem(self: Bout, helot: Helot, declaration: A.Declaration, action: Action) -> str | None:
         """Why this command cannot be given now, or None when it can."""
-        env = self.command_env(helot, declaration, action)
-        problem = self.cost_problem(helot, declaration, env)
+        env = self.action_env(helot, declaration, action)
+        target = env.names.get("target")
+        problem = self.cost_problem(helot, declaration, env, target)
         if problem:
             return problem
+        return self.requirement_problem(declaration, env, rules=True)
+
+    def requirement_problem(self: Bout, declaration: A.Declaration, env: Env, rules: bool) -> str | None:
         self.interpreter.pure = True  # requirements are questions: they may not roll dice
         try:
             for requirement in declaration.clauses_of(A.Requires):
                 if not self.interpreter.evaluate(requirement.condition, env):
                     return requirement.message or f"{declaration.name} requires {print_expr(requirement.condition)}"
+            if rules:
+                names = {"self": env.names["self"], "target": env.names.get("target"), "command": declaration}
+                for rule, requirement in self.global_requirements:
+                    rule_env = Env(names, self.declaration_env(rule))
+                    if not self.interpreter.evaluate(requirement.condition, rule_env):
+                        return requirement.message or f"{rule.name}: {print_expr(requirement.condition)}"
         finally:
             self.interpreter.pure = False
         return None
@@ -141,30 +196,47 @@ class Commands:
             return helot.overall
         return helot.cred
 
+    def mp_multiplier(self: Bout, helot: Helot) -> int:
+        factor = 1
+        for obj in self.state.objects_at(helot.square):
+            factor *= int(self.ruleset.object_flags(obj).get("mp_multiplier", 1))
+        return factor
+
     # ---------------------------------------------------------------- execution
     def pay_costs(self: Bout, helot: Helot, declaration: A.Declaration, env: Env) -> Run:
-        for cost in declaration.clauses_of(A.Cost):
-            for item in cost.items:
-                amount = self.interpreter.evaluate(item.amount, env)
-                if item.resource == "AP":
-                    helot.ap -= amount
-                elif item.resource == "MP":
-                    helot.mp -= amount
-                elif item.resource in TRAITS:
-                    helot.traits[item.resource] -= amount
-                elif item.resource == "cred":
-                    self.transfer_coins(amount, ("cred", helot.label), CROWD, f"{declaration.id} cost")
-                elif item.resource == "overall":
-                    # Condition paid as a cost goes to the crowd (pg.12).
-                    yield from self.deal_damage(helot, amount, to="crowd", reason=f"{declaration.id} cost")
+        target = env.names.get("target")
+        for amount, resource in self.cost_items(helot, declaration, env):
+            if resource == "AP":
+                reserved = helot.bonus_ap.get(target.label, 0) if isinstance(target, Helot) else 0
+                from_bonus = min(reserved, amount)
+                if from_bonus:
+                    helot.bonus_ap[target.label] -= from_bonus
+                helot.ap -= amount - from_bonus
+            elif resource == "MP":
+                helot.mp -= amount
+            elif resource in TRAITS:
+                helot.traits[resource] -= amount
+            elif resource == "cred":
+                self.transfer_coins(amount, ("cred", helot.label), CROWD, f"{declaration.id} cost")
+            elif resource == "overall":
+                # Condition paid as a cost goes to the crowd (pg.12).
+                yield from self.deal_damage(helot, amount, to="crowd", reason=f"{declaration.id} cost")
 
     def run_command(self: Bout, helot: Helot, declaration: A.Declaration, action: Action) -> Run:
-        env = self.command_env(helot, declaration, action)
+        env = self.action_env(helot, declaration, action)
         self.emit("command", helot=helot.label, command=declaration.id,
                   args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
+        helot.cred_gained = 0
         yield from self.pay_costs(helot, declaration, env)
-        yield from self.fire("command_used", self=helot)
+        yield from self.fire("command_used", self=helot, command=declaration)
         yield from self.run_declaration_body(helot, declaration, env)
+
+    def perform(self: Bout, env: Env, declaration: A.Declaration) -> Run:
+        """Resolve another command's body for the same helot and target, without cost or requirement."""
+        helot = env.lookup("self")[1]
+        names = {"self": helot, "command": declaration, "target": env.lookup("target")[1]}
+        inner = Env(names, self.declaration_env(declaration), source=helot)
+        yield from self.run_declaration_body(helot, declaration, inner)
 
     def run_declaration_body(self: Bout, helot: Helot, declaration: A.Declaration, env: Env) -> Run:
         """`effect` blocks, then the roll, then the matching `on success` / `on failure` blocks."""
@@ -173,7 +245,9 @@ class Commands:
         rolls = declaration.clauses_of(A.Roll)
         if not rolls:
             return
-        context = RollContext(attacker=helot, defender=env.lookup("target")[1])
+        target = env.lookup("target")[1]
+        context = RollContext(attacker=helot, defender=target if isinstance(target, Helot) else None,
+                              command=declaration)
         self.rolls.append(context)
         try:
             success = yield from self.resolve_roll(rolls[0], context, env)
@@ -199,48 +273,72 @@ class Commands:
     def resolve_roll(self: Bout, roll: A.Roll, context: RollContext, env: Env) -> Iterator[Any]:
         spec = roll.spec
         if isinstance(spec, A.AutomaticRoll):
+            context.success = True
             return True
         if isinstance(spec, A.ThresholdRoll):
-            value = self.roll("check")
-            context.roll_total = value
-            success = value >= spec.target
-            self.emit("check", helot=context.attacker.label, command=_decl_id(env), needed=spec.target,
-                      rolled=value, success=success)
+            success = yield from self.check_roll(context.attacker, spec.target, _decl_id(env))
+            context.success = success
             return success
         assert isinstance(spec, A.OpposedRoll)
         attacker, defender = context.attacker, context.defender
         if defender is None:
             raise self.runtime_error("no_target", "an opposed roll needs a target")
+        command = context.command
         context.sds["attack"] = self.interpreter.evaluate(spec.level, env)
-        yield from self.fire("attack_roll", attacker=attacker, defender=defender, self=attacker)
-        cap = self.ruleset.settings.get("sds_cap", 3)
-        totals = {}
+        yield from self.open_window("before_rolls", attacker, attacker=attacker, defender=defender)
+        yield from self.fire("attack_roll", attacker=attacker, defender=defender, self=attacker, command=command)
+        totals: dict[str, int] = {}
         for side, helot in (("attack", attacker), ("defense", defender)):
-            if side in context.fixed:
-                totals[side] = context.fixed[side]
-                self.emit("roll", helot=helot.label, side=side, fixed=context.fixed[side], total=context.fixed[side])
-                continue
-            result = self.dice.sds_roll(side, context.sds[side], cap)
-            totals[side] = result.total
-            self.emit("roll", helot=helot.label, side=side, level=result.level, pool=list(result.dice),
-                      kept=list(result.kept), total=result.total)
-            yield from self.fire("dice_rolled", roller=helot, side=side, doubles=result.is_double, total=result.total)
+            totals[side] = yield from self._roll_side(side, helot, context)
+        # Perseverance and the like: a side may be rolled again after both are seen.
+        yield from self.open_window("after_rolls", attacker, attacker=attacker, defender=defender)
+        for side, helot in (("attack", attacker), ("defense", defender)):
+            if side in context.rerolls:
+                totals[side] = yield from self._roll_side(side, helot, context)
+        context.rerolls.clear()
         context.attack_total, context.defense_total = totals["attack"], totals["defense"]
         context.margin = totals["attack"] - totals["defense"]
         success = context.margin > 0  # ties go to the defender (pg.27)
+        context.success = success
         self.emit("attack", attacker=attacker.label, defender=defender.label, command=_decl_id(env),
                   attack=totals["attack"], defense=totals["defense"], success=success)
         if success:
             yield from self.fire("attack_succeeds", attacker=attacker, defender=defender, self=attacker,
-                                 margin=context.margin)
+                                 margin=context.margin, command=command)
+            yield from self.open_window("after_attack_succeeds", attacker, attacker=attacker, defender=defender,
+                                        margin=context.margin)
         else:
-            yield from self.fire("attack_fails", attacker=attacker, defender=defender, self=attacker)
+            yield from self.fire("attack_fails", attacker=attacker, defender=defender, self=attacker, command=command,
+                                 attack_total=context.attack_total, defense_total=context.defense_total)
         return success
 
+    def _roll_side(self: Bout, side: str, helot: Helot, context: RollContext) -> Iterator[Any]:
+        if side in context.fixed:
+            total = context.fixed[side]
+            self.emit("roll", helot=helot.label, side=side, fixed=total, total=total)
+            return total
+        result = self.dice.sds_roll(side, context.sds[side], self.ruleset.settings.get("sds_cap", 3))
+        self.emit("roll", helot=helot.label, side=side, level=result.level, pool=list(result.dice),
+                  kept=list(result.kept), total=result.total)
+        yield from self.fire("dice_rolled", roller=helot, side=side, doubles=result.is_double, total=result.total)
+        return result.total
 
-def _targets_opponent(declaration: A.Declaration) -> bool:
-    prop = declaration.property("targets")
-    return bool(prop and prop.values and isinstance(prop.values[0], A.Name) and prop.values[0].id == "opponent")
+    def check_roll(self: Bout, helot: Helot, target: int, reason: str | None) -> Iterator[Any]:
+        """A single d6 check (the 4+ rolls of advanced movement, prone checks...): success on `target` or more."""
+        value = self.roll("check")
+        context = RollContext(attacker=helot, defender=None)
+        self.rolls.append(context)
+        try:
+            yield from self.open_window("after_check", helot, roller=helot)
+            if "check" in context.rerolls:
+                value = self.roll("check")
+        finally:
+            self.rolls.pop()
+        success = value >= target
+        self.emit("check", helot=helot.label, command=reason, needed=target, rolled=value, success=success)
+        if self.rolls:
+            self.rolls[-1].roll_total = value
+        return success
 
 
 def _decl_id(env: Env) -> str | None:

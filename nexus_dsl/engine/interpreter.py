@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping
 
 from ..errors import Diagnostic, ScriptRuntimeError
 from ..syntax import ast_nodes as A
+from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
 from .state import Helot
 from .values import is_symbol
@@ -130,7 +131,7 @@ class Interpreter:
         settings = self.bout.ruleset.settings
         if name.id in settings:
             return settings[name.id]
-        if is_symbol(name.id) or name.id in self.bout.object_types:
+        if is_symbol(name.id) or name.id in self.bout.object_types or self.bout.is_declaration_id(name.id):
             return name.id
         raise _runtime(name, "unknown_name", f"`{name.id}` has no value here")
 
@@ -189,6 +190,8 @@ class Interpreter:
             return self.bout.helot_attribute(obj, expr.name)
         if isinstance(obj, Square) and expr.name in ("col", "row"):
             return getattr(obj, expr.name)
+        if isinstance(obj, A.Declaration) and expr.name in ("id", "group", "tags"):
+            return self.bout.declaration_attribute(obj, expr.name)
         raise _runtime(expr, "wrong_type", f"{_show(obj)} has no attribute `{expr.name}`")
 
     def _call(self, call: A.Call, env: Env) -> Any:
@@ -238,7 +241,9 @@ class Interpreter:
         if primitive is None:
             raise _runtime(action, "feature_not_available", f"effect `{action.verb}` is not available")
         args = [self.evaluate(a, env) for a in action.args]
-        preps = {p.prep: self.evaluate(p.value, env) for p in action.preps}
+        binds = VOCABULARY_PRIMITIVES[action.verb].preps
+        # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
+        preps = {p.prep: (p.value if binds.get(p.prep) == "name" else self.evaluate(p.value, env)) for p in action.preps}
         result = primitive(env, action, *args, **preps)
         if result is not None:
             yield from result

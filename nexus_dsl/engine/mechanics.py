@@ -85,6 +85,8 @@ class Mechanics:
         amount = max(0, amount)
         if amount == 0 or victim.status == Status.DEAD:
             return
+        frame = yield from self.open_window("before_damage", victim, victim=victim, amount=amount, attacker=source)
+        spare_overall = frame.prevented  # `ignore_overall` (e.g. Merely a Flesh Wound) spares overall
         if to is not None:
             credit = self.as_pile(to)
         elif source is not None and source != victim:
@@ -100,8 +102,10 @@ class Mechanics:
             hits_overall = not was_depleted
             location_taken = self.transfer_coins(amount, ("location", victim.label, location), credit, reason)
         overall_taken = 0
-        if hits_overall:
+        if hits_overall and not spare_overall:
             overall_taken = self.transfer_coins(amount, ("overall", victim.label), credit, reason)
+        if credit[0] == "cred":
+            self.state.helots[credit[1]].cred_gained += location_taken + overall_taken
         self.emit("damage", victim=victim.label, amount=amount, location=location,
                   location_taken=location_taken, overall_taken=overall_taken, to=pile_name(credit))
         yield from self.fire("damage_dealt", victim=victim, attacker=source, amount=amount, location=location)
@@ -134,17 +138,19 @@ class Mechanics:
             return True  # an incapacitated helot is prone (pg.26)
         return state in helot.states
 
-    def add_state(self: Bout, helot: Helot, state: str) -> None:
+    def add_state(self: Bout, helot: Helot, state: str, by: Helot | None = None) -> Run:
         if state in ("incapacitated", "dead"):
             raise self.runtime_error("wrong_type", f"`{state}` is an end state, set by damage, not by `add_state`")
-        if state not in helot.states:
+        if state not in helot.states and helot.status != Status.DEAD:
             helot.states.add(state)
             self.emit("state", helot=helot.label, added=state)
+            yield from self.fire("state_added", self=helot, state=state, by=by)
 
-    def remove_state(self: Bout, helot: Helot, state: str) -> None:
+    def remove_state(self: Bout, helot: Helot, state: str) -> Run:
         if state in helot.states:
             helot.states.discard(state)
             self.emit("state", helot=helot.label, removed=state)
+            yield from self.fire("state_removed", self=helot, state=state)
 
     def absolute_direction(self: Bout, helot: Helot, direction: str) -> Direction:
         if direction in Direction.__members__:
@@ -163,28 +169,41 @@ class Mechanics:
         other = self.state.helot_at(square)
         return other is not None and other != ignore
 
-    def move_helot(self: Bout, helot: Helot, direction: str) -> Run:
+    def move_helot(self: Bout, helot: Helot, direction: str, mover: Helot | None = None,
+                   into_hazards: bool = False) -> Run:
+        """Step one square. A helot stepping on its own (not pushed or dragged) opens the
+        `before_move` window, where an effect may `prevent` the step (e.g. Tripping)."""
         target = self.square_towards(helot, direction)
         if self.blocked(target, ignore=helot):
             self.emit("blocked", helot=helot.label, direction=direction)
             return
         assert target is not None
-        origin = helot.square
-        helot.square = target
-        self.emit("move", helot=helot.label, source=origin.as_list(), dest=target.as_list(), facing=helot.facing.name)
-        yield from self.fire("helot_moved", self=helot)
+        if mover is None or mover == helot:
+            frame = yield from self.open_window("before_move", helot, mover=helot)
+            if frame.prevented:
+                self.emit("move_prevented", helot=helot.label)
+                return
+        yield from self.place_helot(helot, target, direction=direction, mover=mover if mover != helot else None)
 
-    def rotate_helot(self: Bout, helot: Helot, side: str) -> Run:
+    def place_helot(self: Bout, helot: Helot, square: Square, direction: str | None = None,
+                    mover: Helot | None = None) -> Run:
+        origin = helot.square
+        helot.square = square
+        self.emit("move", helot=helot.label, source=origin.as_list(), dest=square.as_list(), facing=helot.facing.name)
+        yield from self.fire("helot_moved", self=helot, origin=origin, direction=direction, mover=mover)
+
+    def rotate_helot(self: Bout, helot: Helot, side: str, mover: Helot | None = None) -> Run:
         if side not in ("left", "right"):
             raise self.runtime_error("wrong_type", f"a helot rotates `left` or `right`, not `{side}`")
         helot.facing = rotate(helot.facing, side)
         self.emit("rotate", helot=helot.label, facing=helot.facing.name)
-        yield from self.fire("helot_rotated", self=helot)
+        yield from self.fire("helot_rotated", self=helot, mover=mover if mover != helot else None)
 
     # ---------------------------------------------------------------- events
     def fire(self: Bout, event: str, /, **names: Any) -> Run:
-        """Run every `when <event>` listener of the loaded content, in load order."""
-        listeners = self.ruleset.triggers.get(event, ())
+        """Run every `when <event>` listener: rules, abilities, weapons and cards in load order, then
+        the barge's hazards in their activation order, left to right (pg.15, pg.40)."""
+        listeners = self.listeners.get(event, ())
         if not listeners:
             return
         if self.trigger_depth >= self.limits.max_trigger_depth:
@@ -204,19 +223,16 @@ class Mechanics:
             self.trigger_depth -= 1
 
     def listeners_for(self: Bout, declaration: Any) -> list[Helot | None]:
-        """Who a `when` clause listens for: rules and hazards for the whole bout; other kinds
-        (abilities, weapons, cards) only for the helots that own them."""
-        if declaration.kind in ("rule", "hazard"):
+        """Who a `when` clause listens for: rules, hazards and Turning Point cards for the whole
+        bout; abilities, weapons and influence cards for each helot that owns them."""
+        if declaration.kind in ("rule", "hazard", "turning_point"):
             return [None]
         return [h for h in self.state.helots.values() if self.owns(h, declaration)]
 
     def owns(self: Bout, helot: Helot, declaration: Any) -> bool:
         if declaration.kind == "weapon":
             return helot.weapon == declaration.id
-        if declaration.kind == "trait_ability" and helot.motivation:
-            motivation = self.ruleset.data_item("motivations", helot.motivation) or {}
-            return declaration.id in motivation.get("abilities", ()) or declaration.id == motivation.get("talent")
-        return False
+        return self.owns_ability(helot, declaration)
 
     def runtime_error(self: Bout, code: str, message: str) -> ScriptRuntimeError:
         return ScriptRuntimeError(Diagnostic(f"runtime/{code}", message, "<engine>"))

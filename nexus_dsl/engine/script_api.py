@@ -9,8 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..syntax import ast_nodes as A
-from ..vocabulary import LOCATIONS
-from .board import Square
+from ..vocabulary import LOCATIONS, TRAITS
+from .actions import CHOICE, PASS, Action, Decision
+from .board import Direction, Grid, Square
 from .interpreter import Env, Run
 from .state import Helot, Status
 
@@ -26,8 +27,19 @@ def _squares(*squares: Square | None) -> frozenset[Square]:
     return frozenset(s for s in squares if s is not None)
 
 
+def _square(value: Any) -> Square:
+    if isinstance(value, Helot):
+        return value.square
+    if isinstance(value, frozenset):  # a one-square area such as `square_at(...)` or `front_center(...)`
+        if len(value) != 1:
+            raise ValueError("an area of several squares where one square is needed")
+        return next(iter(value))
+    return value
+
+
 def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[..., Any]]]:
-    grid = bout.state.grid
+    grid: Grid = bout.state.grid
+    flags = bout.ruleset.object_flags
 
     # ---------------------------------------------------------------- functions
     def front_center(env: Env, helot: Helot) -> frozenset[Square]:
@@ -56,7 +68,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return bout.roll(purpose, sides)
 
     def opponents(env: Env, helot: Helot) -> tuple[Helot, ...]:
-        return tuple(h for h in bout.state.helots.values() if h != helot and h.status != Status.DEAD)
+        return tuple(h for h in bout.state.helots.values() if h != helot and h.on_board and h.status != Status.DEAD)
 
     def helots(env: Env) -> tuple[Helot, ...]:
         return tuple(bout.state.helots.values())
@@ -67,20 +79,90 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def has_mark(env: Env, helot: Helot, name: str) -> bool:
         return name in helot.marks
 
-    def objects_at(env: Env, square: Any) -> tuple[str, ...]:
-        where = square.square if isinstance(square, Helot) else square
-        return tuple(bout.state.objects_at(where))
+    def objects_at(env: Env, where: Any) -> tuple[str, ...]:
+        return tuple(bout.state.objects_at(_square(where)))
+
+    def check(env: Env, target: int) -> bool:
+        return bout.roll("check") >= target
+
+    def compass(env: Env) -> str:
+        return Direction.from_compass_face(bout.roll("compass", 8)).name
+
+    def random_square(env: Env) -> Square:
+        col = bout.roll("grid_col", grid.size)
+        row = bout.roll("grid_row", grid.size)
+        return Square(col, row)
+
+    def square_at(env: Env, where: Any, direction: str) -> frozenset[Square]:
+        return _squares(grid.step(_square(where), Direction[direction]))
+
+    def helot_on(env: Env, where: Any) -> Helot | None:
+        return bout.state.helot_at(_square(where))
+
+    def squares_of(env: Env, object_type: str) -> tuple[Square, ...]:
+        found = [sq for sq, objects in bout.state.objects.items() if object_type in objects]
+        # West column first, south to north within a column (the fire movement order, pg.41).
+        return tuple(sorted(found, key=lambda sq: (sq.col, -sq.row)))
+
+    def area(env: Env, where: Any, radius: int) -> frozenset[Square]:
+        return frozenset(grid.area(_square(where), radius))
+
+    def area_of(env: Env, object_type: str, radius: int) -> frozenset[Square]:
+        around: set[Square] = set()
+        for sq in squares_of(env, object_type):
+            around.update(grid.area(sq, radius))
+        return frozenset(around)
+
+    def in_sight(env: Env, helot: Helot, other: Helot) -> bool:
+        if not grid.in_line_of_sight_cone(helot.square, helot.facing, other.square):
+            return False
+        return not any(flags(obj).get("cover", False)
+                       for sq in grid.line_squares(helot.square, other.square) for obj in bout.state.objects_at(sq))
+
+    def forward_distance(env: Env, helot: Helot, other: Helot) -> int:
+        return grid.forward_distance(helot.square, helot.facing, other.square)
+
+    def helots_clockwise(env: Env, helot: Helot) -> tuple[Helot, ...]:
+        return tuple(h for h in bout.state.clockwise_from(helot.label) if h.on_board)
+
+    def mark_value(env: Env, helot: Helot, name: str) -> Any:
+        return helot.marks.get(name)
+
+    def opposite(env: Env, direction: str) -> str:
+        return Direction[direction].opposite.name
+
+    def blocks(env: Env, object_type: str) -> bool:
+        return bool(flags(object_type).get("blocks", False))
+
+    def destructible(env: Env, object_type: str) -> bool:
+        return bool(flags(object_type).get("destructible", False))
+
+    def free(env: Env, where: Any) -> bool:
+        try:
+            return not bout.blocked(_square(where))
+        except ValueError:
+            return False
+
+    def square_of(env: Env, helot: Helot) -> Square:
+        return helot.square
 
     functions: dict[str, Callable[..., Any]] = {
         "front_center": front_center, "front_arc": front_arc, "behind": behind, "adjacent": adjacent,
         "step": step, "can_enter": can_enter, "random_location": random_location, "die": die,
         "opponents": opponents, "helots": helots, "distance": distance, "has_mark": has_mark,
-        "objects_at": objects_at,
+        "objects_at": objects_at, "check": check, "compass": compass, "random_square": random_square,
+        "square_at": square_at, "helot_on": helot_on, "squares_of": squares_of, "area": area, "area_of": area_of,
+        "in_sight": in_sight, "forward_distance": forward_distance, "helots_clockwise": helots_clockwise,
+        "mark_value": mark_value, "opposite": opposite, "blocks": blocks, "destructible": destructible,
+        "free": free, "square_of": square_of,
         "min": lambda env, a, b: min(a, b), "max": lambda env, a, b: max(a, b),
         "abs": lambda env, a: abs(a), "count": lambda env, items: len(items),
     }
 
     # ---------------------------------------------------------------- primitives
+    def acting(env: Env) -> Helot | None:
+        return env.lookup("self")[1]
+
     def damage(env: Env, node: A.Action, victim: Helot, by: int, at: str | None = None, to: Any = None) -> Run:
         if at is not None and at not in LOCATIONS:
             raise bout.runtime_error("wrong_type", f"`{at}` is not a body location")
@@ -95,45 +177,47 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def transfer(env: Env, node: A.Action, amount: int, **preps: Any) -> None:
         bout.transfer_coins(amount, bout.as_pile(preps["from"]), bout.as_pile(preps["to"]), _reason(env))
 
-    def add_state(env: Env, node: A.Action, helot: Helot, state: str) -> None:
-        bout.add_state(helot, state)
+    def add_state(env: Env, node: A.Action, helot: Helot, state: str) -> Run:
+        yield from bout.add_state(helot, state, by=env.source)
 
-    def remove_state(env: Env, node: A.Action, helot: Helot, state: str) -> None:
-        bout.remove_state(helot, state)
+    def remove_state(env: Env, node: A.Action, helot: Helot, state: str) -> Run:
+        yield from bout.remove_state(helot, state)
 
     def move(env: Env, node: A.Action, helot: Helot, direction: str) -> Run:
-        yield from bout.move_helot(helot, direction)
+        yield from bout.move_helot(helot, direction, mover=env.source)
 
     def rotate_(env: Env, node: A.Action, helot: Helot, side: str) -> Run:
-        yield from bout.rotate_helot(helot, side)
+        yield from bout.rotate_helot(helot, side, mover=env.source)
 
     def face(env: Env, node: A.Action, helot: Helot, direction: str) -> None:
         helot.facing = bout.absolute_direction(helot, direction)
         bout.emit("rotate", helot=helot.label, facing=helot.facing.name)
 
-    def relocate(env: Env, node: A.Action, helot: Helot, to: Any) -> None:
-        square = to.square if isinstance(to, Helot) else to
-        origin = helot.square
-        helot.square = square
-        bout.emit("move", helot=helot.label, source=origin.as_list(), dest=square.as_list(), facing=helot.facing.name)
+    def relocate(env: Env, node: A.Action, helot: Helot, to: Any) -> Run:
+        yield from bout.place_helot(helot, _square(to), mover=env.source if env.source != helot else None)
 
     def place(env: Env, node: A.Action, object_type: str, at: Any) -> None:
-        square = at.square if isinstance(at, Helot) else at
+        square = _square(at)
         bout.state.place(object_type, square)
         bout.emit("object", placed=object_type, at=square.as_list())
 
     def remove(env: Env, node: A.Action, object_type: str, at: Any) -> None:
-        square = at.square if isinstance(at, Helot) else at
+        square = _square(at)
         if bout.state.remove(object_type, square):
             bout.emit("object", removed=object_type, at=square.as_list())
 
-    def grant(env: Env, node: A.Action, amount: int, resource: str, to: Helot | None = None) -> None:
-        helot = to or env.lookup("self")[1]
-        setattr(helot, resource.lower(), getattr(helot, resource.lower()) + amount)
-        bout.emit("points", helot=helot.label, resource=resource, change=amount)
+    def grant(env: Env, node: A.Action, amount: int, resource: str, to: Helot | None = None,
+              against: Helot | None = None) -> None:
+        helot = to or acting(env)
+        if against is not None and resource == "AP":
+            helot.bonus_ap[against.label] = helot.bonus_ap.get(against.label, 0) + amount
+        else:
+            setattr(helot, resource.lower(), getattr(helot, resource.lower()) + amount)
+        bout.emit("points", helot=helot.label, resource=resource, change=amount,
+                  against=against.label if against is not None else None)
 
     def forfeit(env: Env, node: A.Action, resource: str, **preps: Any) -> None:
-        helot = preps.get("from") or env.lookup("self")[1]
+        helot = preps.get("from") or acting(env)
         lost = getattr(helot, resource.lower())
         setattr(helot, resource.lower(), 0)
         bout.emit("points", helot=helot.label, resource=resource, change=-lost)
@@ -147,22 +231,164 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def add_damage(env: Env, node: A.Action, amount: int) -> None:
         bout.current_roll(node).damage_bonus += amount
 
-    def mark(env: Env, node: A.Action, helot: Helot, name: str) -> None:
-        helot.marks.add(name)
+    def mark(env: Env, node: A.Action, helot: Helot, name: str, **preps: Any) -> None:
+        helot.marks[name] = preps.get("with", True)
 
     def unmark(env: Env, node: A.Action, helot: Helot, name: str) -> None:
-        helot.marks.discard(name)
+        helot.marks.pop(name, None)
 
     def log(env: Env, node: A.Action, text: str) -> None:
         bout.emit("note", text=str(text))
+
+    def perform(env: Env, node: A.Action, command: str) -> Run:
+        declaration = bout.ruleset.declaration("command", command)
+        if declaration is None:
+            raise bout.runtime_error("unknown_name", f"there is no command `{command}` to perform")
+        yield from bout.perform(env, declaration)
+
+    def choose(env: Env, node: A.Action, helot: Helot, **preps: Any) -> Run:
+        choices = tuple(preps["from"])
+        target = node.prep("into")
+        assert isinstance(target, A.Name)
+        if not choices:
+            env.assign(target.id, None)
+            return
+        if len(choices) == 1:
+            env.assign(target.id, choices[0])
+            return
+        options = tuple(Action.make(CHOICE, helot.label, target.id, pick=_plain(c)) for c in choices)
+        action = yield Decision(helot.label, f"choose:{target.id}", options)
+        picked = action.arg("pick")
+        env.assign(target.id, next(c for c in choices if _plain(c) == picked))
+
+    def equip(env: Env, node: A.Action, helot: Helot, **preps: Any) -> Run:
+        weapon = bout.ruleset.declaration("weapon", str(preps["with"]))
+        if weapon is None:
+            raise bout.runtime_error("unknown_name", f"there is no weapon `{preps['with']}`")
+        if helot.weapon is not None:
+            yield from lose_weapon(helot)
+        helot.weapon = weapon.id
+        helot.ammo = bout.weapon_number(weapon, "ammo")
+        helot.durability = bout.weapon_number(weapon, "durability")
+        bout.emit("weapon", helot=helot.label, equipped=weapon.id)
+        yield from bout.add_state(helot, "armed")
+
+    def lose_weapon(helot: Helot) -> Run:
+        lost = helot.weapon
+        helot.weapon = None
+        helot.ammo = helot.durability = 0
+        bout.emit("weapon", helot=helot.label, lost=lost)
+        yield from bout.remove_state(helot, "armed")
+        yield from bout.fire("weapon_lost", self=helot, weapon=lost)
+
+    def discard_weapon(env: Env, node: A.Action, helot: Helot) -> Run:
+        if helot.weapon is not None:
+            yield from lose_weapon(helot)
+
+    def holster(env: Env, node: A.Action, helot: Helot) -> Run:
+        yield from bout.remove_state(helot, "armed")
+
+    def unholster(env: Env, node: A.Action, helot: Helot) -> Run:
+        if helot.weapon is not None:
+            yield from bout.add_state(helot, "armed")
+
+    def spend_ammo(env: Env, node: A.Action, helot: Helot) -> Run:
+        helot.ammo = max(0, helot.ammo - 1)
+        if helot.ammo == 0 and helot.weapon is not None:
+            yield from lose_weapon(helot)
+
+    def wear_weapon(env: Env, node: A.Action, helot: Helot) -> Run:
+        helot.durability = max(0, helot.durability - 1)
+        if helot.durability == 0 and helot.weapon is not None:
+            yield from lose_weapon(helot)
+
+    def hold(env: Env, node: A.Action, helot: Helot, by: Helot) -> Run:
+        helot.grappler = by.label
+        by.grappling = helot.label
+        yield from bout.add_state(helot, "grappled", by=by)
+
+    def release(env: Env, node: A.Action, helot: Helot) -> Run:
+        if helot.grappler is not None:
+            holder = bout.state.helots[helot.grappler]
+            if holder.grappling == helot.label:
+                holder.grappling = None
+        helot.grappler = None
+        yield from bout.remove_state(helot, "grappled")
+
+    def signal(env: Env, node: A.Action, event: str) -> Run:
+        yield from bout.fire(event, self=acting(env))
+
+    def mark_counter(env: Env, node: A.Action, helot: Helot, number: int) -> None:
+        if number in helot.tp_counter:
+            return
+        source = ("crowd",) if bout.state.crowd > 0 else ("box",)  # the box only when the crowd is empty (pg.12)
+        helot.tp_counter.add(number)
+        bout.state.crowd -= 1 if source == ("crowd",) else 0
+        if source == ("box",):
+            bout.state.box_drawn += 1
+        bout.emit("coins", amount=1, source=source[0], dest=f"tp_counter:{helot.label}", reason=f"turning point {number}")
+
+    def collect_counter(env: Env, node: A.Action, helot: Helot, to: Any) -> None:
+        coins = len(helot.tp_counter)
+        helot.tp_counter.clear()
+        dest = bout.as_pile(to)
+        bout._pile_add(dest, coins)
+        bout.emit("coins", amount=coins, source=f"tp_counter:{helot.label}", dest=":".join(dest), reason=_reason(env))
+
+    def set_tpdm(env: Env, node: A.Action, helot: Helot, to: bool) -> None:
+        helot.tpdm = bool(to)
+        bout.emit("tpdm", helot=helot.label, holds=helot.tpdm)
+
+    def draw(env: Env, node: A.Action, deck: str, **preps: Any) -> Run:
+        helot = preps.get("for") or acting(env)
+        yield from bout.draw_card(deck, helot)
+
+    def offer_negation(env: Env, node: A.Action, helot: Helot) -> Run:
+        yield from bout.offer_negation(env, helot)
+
+    def prevent(env: Env, node: A.Action) -> None:
+        bout.current_window(node).prevented = True
+
+    def reroll(env: Env, node: A.Action, side: str) -> None:
+        bout.current_roll(node).rerolls.add(side)
+
+    def ignore_overall(env: Env, node: A.Action) -> None:
+        bout.current_window(node).prevented = True
+
+    def add_trait(env: Env, node: A.Action, helot: Helot, trait: str, by: int) -> None:
+        if trait not in TRAITS:
+            raise bout.runtime_error("wrong_type", f"`{trait}` is not a trait")
+        cap = bout.ruleset.settings.get("trait_cap", 5)
+        helot.traits[trait] = max(0, min(cap, helot.traits.get(trait, 0) + by))
+        bout.emit("trait", helot=helot.label, trait=trait, value=helot.traits[trait])
+
+    def take_off_board(env: Env, node: A.Action, helot: Helot) -> None:
+        if helot.on_board:
+            helot.on_board = False
+            bout.emit("off_board", helot=helot.label, at=helot.square.as_list())
 
     primitives: dict[str, Callable[..., Any]] = {
         "damage": damage, "heal": heal, "transfer": transfer, "add_state": add_state,
         "remove_state": remove_state, "move": move, "rotate": rotate_, "face": face, "relocate": relocate,
         "place": place, "remove": remove, "grant": grant, "forfeit": forfeit, "modify_sds": modify_sds,
         "fix_roll": fix_roll, "add_damage": add_damage, "mark": mark, "unmark": unmark, "log": log,
+        "perform": perform, "choose": choose, "equip": equip, "discard_weapon": discard_weapon,
+        "holster": holster, "unholster": unholster, "spend_ammo": spend_ammo,
+        "wear_weapon": wear_weapon, "hold": hold, "release": release, "signal": signal,
+        "mark_counter": mark_counter, "collect_counter": collect_counter, "set_tpdm": set_tpdm, "draw": draw,
+        "offer_negation": offer_negation, "prevent": prevent, "reroll": reroll, "ignore_overall": ignore_overall,
+        "add_trait": add_trait, "take_off_board": take_off_board,
     }
     return functions, primitives
+
+
+def _plain(value: Any) -> Any:
+    """A choice as plain data for an Action (helots by label, squares as lists)."""
+    if isinstance(value, Helot):
+        return value.label
+    if isinstance(value, Square):
+        return (value.col, value.row)
+    return value
 
 
 def _reason(env: Env) -> str:

@@ -43,6 +43,8 @@ class HelotSetup:
     tp_counter: list[int] = field(default_factory=list)
     command_tokens: int | None = None
     influence: list[str] | None = None
+    deception: int | None = None
+    ratio: int = 3  # the ratio die of a helot whose round follows a scenario's mid-round start
 
 
 @dataclass

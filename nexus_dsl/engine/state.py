@@ -57,9 +57,16 @@ class Helot:
     command_tokens: int = 0
     deception: int = 0
     influence: list[str] = field(default_factory=list)
-    marks: set[str] = field(default_factory=set)
+    marks: dict[str, Any] = field(default_factory=dict)  # named markers scripts set, with a value
     ratio: int = 0
     trait_die: int = 0
+    ammo: int = 0  # of the held weapon, when it uses ammo
+    durability: int = 0  # of the held weapon, when it has durability
+    grappling: str | None = None  # label of the helot this one holds
+    grappler: str | None = None  # label of the helot holding this one
+    bonus_ap: dict[str, int] = field(default_factory=dict)  # AP usable only against one helot (pg.30)
+    cred_gained: int = 0  # cred taken from damage during the current command (Gloating doubles it)
+    on_board: bool = True  # false once a fallen helot's figure is replaced by guts
 
     @property
     def fighting(self) -> bool:
@@ -89,11 +96,20 @@ class BoutState:
     outcome: Outcome | None = None
     meta: dict[str, Any] = field(default_factory=dict)
 
+    decks: dict[str, list[str]] = field(default_factory=dict)  # top card first
+    discards: dict[str, list[str]] = field(default_factory=dict)
+
     def helot_at(self, square: Square) -> Helot | None:
         for helot in self.helots.values():
-            if helot.square == square and helot.status != Status.DEAD:
+            if helot.square == square and helot.on_board:
                 return helot
         return None
+
+    def clockwise_from(self, label: str) -> list[Helot]:
+        """Seat order starting with `label` (the listing order is clockwise round the table)."""
+        labels = list(self.helots)
+        start = labels.index(label)
+        return [self.helots[x] for x in labels[start:] + labels[:start]]
 
     def objects_at(self, square: Square) -> list[str]:
         return self.objects.get(square, [])
@@ -114,5 +130,5 @@ class BoutState:
         """Every coin out of the box: piles, conditions and counters. Equals `box_drawn` always."""
         total = self.crowd
         for helot in self.helots.values():
-            total += helot.cred + helot.overall + sum(helot.locations.values())
+            total += helot.cred + helot.overall + sum(helot.locations.values()) + len(helot.tp_counter)
         return total

@@ -1,0 +1,178 @@
+"""Trait abilities, influence cards and timing windows.
+
+An ability or card declares the `window` in which it may be used (`any_time`, `own_round`,
+`before_rolls`, `after_attack_succeeds`, `before_damage`, ...) and who may use it there
+(`by self`: the helot the window is about; `by opponent`: anyone else; `by any`, the default).
+When the engine reaches a window, it offers every helot, from the active player clockwise, the
+uses that are legal now — as ordinary decisions, so agents, scenarios and people choose the same
+way. `any_time` and `own_round` uses are offered alongside the active helot's commands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterator
+
+from ..syntax import ast_nodes as A
+from ..vocabulary import TRAITS
+from .actions import ABILITY, CARD, PASS, Action, Decision
+from .commands import targets_opponent
+from .interpreter import Env, Run
+from .state import Helot, Status
+
+if TYPE_CHECKING:
+    from .bout import Bout
+
+USABLE_KINDS = ("trait_ability", "influence")
+
+
+@dataclass
+class WindowFrame:
+    """An open window: what it is about, and whether an effect `prevent`ed it."""
+
+    name: str
+    subject: Helot | None
+    names: dict[str, Any] = field(default_factory=dict)
+    prevented: bool = False
+
+
+def window_of(declaration: A.Declaration) -> tuple[str, str] | None:
+    windows = declaration.clauses_of(A.Window)
+    if not windows:
+        return None
+    return windows[0].name, windows[0].by or "any"
+
+
+class Abilities:
+    """Mixin of `Bout`."""
+
+    # ---------------------------------------------------------------- who has what
+    def owns_ability(self: Bout, helot: Helot, declaration: A.Declaration) -> bool:
+        """Trait abilities without a `motivation` are everyone's; the others belong to helots of that
+        motivation (or whose motivation lists them). Influence cards are in a lanista's hand."""
+        if declaration.kind == "influence":
+            return declaration.id in helot.influence
+        prop = declaration.property("motivation")
+        if prop is None:
+            return True
+        owner = prop.values[0].id if prop.values and isinstance(prop.values[0], A.Name) else None
+        if owner is not None and owner == helot.motivation:
+            return True
+        motivation = self.ruleset.data_item("motivations", helot.motivation) if helot.motivation else None
+        return bool(motivation and (declaration.id in motivation.get("abilities", ())
+                                    or declaration.id == motivation.get("talent")))
+
+    def usable_declarations(self: Bout, window: str) -> list[A.Declaration]:
+        return self._by_window.get(window, [])
+
+    # ---------------------------------------------------------------- legality
+    def ability_uses(self: Bout, helot: Helot, window: str, frame: WindowFrame | None) -> list[Action]:
+        if not helot.on_board or helot.status == Status.DEAD:
+            return []
+        uses: list[Action] = []
+        subject = frame.subject if frame else self.active_helot
+        for declaration in self.usable_declarations(window):
+            _, role = window_of(declaration) or (window, "any")
+            if role == "self" and helot != subject:
+                continue
+            if role == "opponent" and helot == subject:
+                continue
+            if not self.owns_ability(helot, declaration):
+                continue
+            if self._reserves_short(helot, declaration):
+                continue
+            kind = CARD if declaration.kind == "influence" else ABILITY
+            names = dict(frame.names) if frame else {}
+            uses.extend(self.enumerate_actions(
+                kind, helot, declaration,
+                lambda action, d=declaration, n=names: self.ability_problem(helot, d, action, n)))
+        return uses
+
+    def _reserves_short(self: Bout, helot: Helot, declaration: A.Declaration) -> bool:
+        for cost in declaration.clauses_of(A.Cost):
+            for item in cost.items:
+                if item.resource in TRAITS and isinstance(item.amount, A.Num):
+                    if helot.traits.get(item.resource, 0) < item.amount.value:
+                        return True
+        return False
+
+    def ability_problem(self: Bout, helot: Helot, declaration: A.Declaration, action: Action,
+                        names: dict[str, Any]) -> str | None:
+        env = self.action_env(helot, declaration, action, names)
+        target = env.names.get("target")
+        problem = self.cost_problem(helot, declaration, env, target)
+        if problem:
+            return problem
+        return self.requirement_problem(declaration, env, rules=False)
+
+    def instant_options(self: Bout, active: Helot) -> list[Action]:
+        """Uses offered beside the active helot's commands: its own-round abilities, and everyone's
+        any-time abilities and cards (clockwise from the active player)."""
+        options = self.ability_uses(active, "own_round", None)
+        for helot in self.state.clockwise_from(active.label):
+            options.extend(self.ability_uses(helot, "any_time", None))
+        return options
+
+    # ---------------------------------------------------------------- windows
+    def open_window(self: Bout, name: str, subject: Helot | None, **names: Any) -> Iterator[Any]:
+        """Offer the window's uses to every helot, active player first, clockwise. Returns the frame
+        so the caller can see whether an effect `prevent`ed what the window was about."""
+        frame = WindowFrame(name, subject, names)
+        if not self.usable_declarations(name):
+            return frame
+        self.windows.append(frame)
+        try:
+            start = self.state.active or (subject.label if subject else next(iter(self.state.helots)))
+            for helot in self.state.clockwise_from(start):
+                while not frame.prevented:
+                    uses = self.ability_uses(helot, name, frame)
+                    if not uses:
+                        break
+                    action = yield Decision(helot.label, f"window:{name}", tuple(uses) + (Action.make(PASS, helot.label),))
+                    if action.kind == PASS:
+                        break
+                    yield from self.use_ability(action, frame)
+        finally:
+            self.windows.pop()
+        return frame
+
+    def use_ability(self: Bout, action: Action, frame: WindowFrame | None) -> Run:
+        helot = self.state.helots[action.helot]
+        kind = "influence" if action.kind == CARD else "trait_ability"
+        declaration = self.ruleset.declaration(kind, action.name or "")
+        assert declaration is not None
+        names = dict(frame.names) if frame else {}
+        env = self.action_env(helot, declaration, action, names)
+        self.emit("ability" if kind == "trait_ability" else "card", helot=helot.label, name=declaration.id,
+                  args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
+        yield from self.pay_costs(helot, declaration, env)
+        if kind == "influence":
+            helot.influence.remove(declaration.id)
+            self.state.discards.setdefault("influence", []).append(declaration.id)
+            played = yield from self.open_window("card_played", helot, player=helot)
+            if played.prevented:
+                self.emit("card_cancelled", helot=helot.label, name=declaration.id)
+                return
+        yield from self.run_declaration_body(helot, declaration, env)
+
+    def current_window(self: Bout, node: A.Node) -> WindowFrame:
+        if not self.windows:
+            raise self.runtime_error("no_window", f"`{getattr(node, 'verb', 'this effect')}` needs an open window")
+        return self.windows[-1]
+
+    @property
+    def active_helot(self: Bout) -> Helot | None:
+        return self.state.helots.get(self.state.active) if self.state.active else None
+
+
+def index_by_window(ruleset: Any) -> dict[str, list[A.Declaration]]:
+    by_window: dict[str, list[A.Declaration]] = {}
+    for kind in USABLE_KINDS:
+        for declaration in ruleset.declarations(kind):
+            window = window_of(declaration)
+            if window:
+                by_window.setdefault(window[0], []).append(declaration)
+    return by_window
+
+
+__all__ = ["Abilities", "WindowFrame", "index_by_window", "targets_opponent"]
