@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .content.loader import cached_ruleset
-from .engine.actions import ABILITY, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, Action
+from .engine.actions import ABILITY, CARD, CHOICE, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action
 from .engine.board import Square, parse_direction, parse_square
 from .engine.bout import Bout
 from .engine.dice import DiceError, ForcedDiceExhausted
@@ -24,7 +24,11 @@ from .schema import load_yaml_with_positions
 SCENARIO_KEYS = {"name", "rulebook", "packs", "seed", "barge", "helots", "crowd", "decks", "active", "phase",
                  "dice", "steps", "expect", "error", "notes"}
 HELOT_KEYS = {"seat", "motivation", "lanista", "at", "facing", "overall", "locations", "states", "traits", "cred",
-              "ap", "mp", "weapon", "tpdm", "tp_counter", "command_tokens", "influence"}
+              "ap", "mp", "weapon", "tpdm", "tp_counter", "command_tokens", "influence",
+              # extensions of the contract:
+              "deception", "ratio", "marks"}
+# Decisions a step never addresses directly: they are answered by `reactions` and `choices`, or passed.
+INNER_DECISIONS = ("window:", "choose:", "negate_card", "block_deception", "deception", "keep_influence")
 # Snapshot values compared as sets: the contract says order is ignored for these.
 UNORDERED = ("states", "tp_counter", "influence")
 
@@ -105,7 +109,8 @@ def build_setup(data: dict[str, Any]) -> BoutSetup:
             states=list(spec.get("states") or []), traits=spec.get("traits"), cred=spec.get("cred", 0),
             ap=spec.get("ap", 0), mp=spec.get("mp", 0), weapon=spec.get("weapon"), tpdm=spec.get("tpdm", False),
             tp_counter=list(spec.get("tp_counter") or []), command_tokens=spec.get("command_tokens"),
-            influence=spec.get("influence"),
+            influence=spec.get("influence"), deception=spec.get("deception"), ratio=spec.get("ratio", 3),
+            marks=_marks(spec.get("marks")),
         ))
     barge = data.get("barge") or {}
     objects = [(str(o["type"]), _square(o["at"], f"barge object {o}")) for o in barge.get("objects", [])]
@@ -117,6 +122,16 @@ def build_setup(data: dict[str, Any]) -> BoutSetup:
         raise ScenarioError(f"`active: {active}` is not one of the helots")
     return BoutSetup(helots=helots, barge=barge.get("id"), objects=objects, crowd=data.get("crowd"),
                      decks=dict(data.get("decks") or {}), phase=phase, active=active)
+
+
+def _marks(value: Any) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if isinstance(value, list):
+        return {str(name): True for name in value}
+    if isinstance(value, dict):
+        return {str(k): v for k, v in value.items()}
+    raise ScenarioError("`marks` is a list of names or a mapping of names to values")
 
 
 def step_action(bout: Bout, step: Any) -> Action:
@@ -133,6 +148,7 @@ def step_action(bout: Bout, step: Any) -> Action:
     if helot not in bout.state.helots:
         raise ScenarioError(f"step names unknown helot `{helot}`")
     step.pop("reactions", None)
+    step.pop("choices", None)
     if "command" in step:
         name = step.pop("command")
         declaration = bout.ruleset.declaration("command", name)
@@ -146,8 +162,75 @@ def step_action(bout: Bout, step: Any) -> Action:
     if "control" in step:
         return Action.make(CONTROL, helot, step.pop("control"), **step)
     if "ability" in step:
-        return Action.make(ABILITY, helot, step.pop("ability"), **step)
+        return Action.make(ABILITY, helot, step.pop("ability"), **_with_target(bout, helot, step))
+    if "card" in step:
+        return Action.make(CARD, helot, step.pop("card"), **_with_target(bout, helot, step))
     raise ScenarioError(f"step for `{helot}` has no `command`, `ability` or `control`")
+
+
+def _with_target(bout: Bout, helot: str, step: dict[str, Any]) -> dict[str, Any]:
+    """With one opponent, an ability's or card's `target` may be left out (as for commands)."""
+    if "target" not in step:
+        others = [h.label for h in bout.state.helots.values() if h.label != helot and h.on_board]
+        if len(others) == 1:
+            step = {**step, "target": others[0]}
+    return step
+
+
+def _is_inner(kind: str) -> bool:
+    return any(kind.startswith(prefix) for prefix in INNER_DECISIONS)
+
+
+class StepRunner:
+    """Applies one step and answers the decisions it raises: a `reaction` is used at the first
+    window where it is legal, `choices` answer choice decisions in order, anything else passes."""
+
+    def __init__(self, bout: Bout, step: Any):
+        self.bout = bout
+        self.reactions = [dict(r) for r in (step.get("reactions") or [])] if isinstance(step, dict) else []
+        self.choices = list(step.get("choices") or []) if isinstance(step, dict) else []
+
+    def settle_before(self, action: Action) -> None:
+        """Pass the inner decisions that stand before this step (e.g. an unused window)."""
+        while self.bout.pending and _is_inner(self.bout.pending.kind) and action not in self.bout.pending.options:
+            self._answer()
+
+    def settle_after(self) -> None:
+        while self.bout.pending and _is_inner(self.bout.pending.kind):
+            self._answer()
+        if self.reactions:
+            unused = ", ".join(f"{r.get('helot')}: {r.get('ability') or r.get('card')}" for r in self.reactions)
+            raise ScenarioError(f"reaction never legal in this step: {unused}")
+
+    def _answer(self) -> None:
+        decision = self.bout.pending
+        assert decision is not None
+        for reaction in list(self.reactions):
+            kind = CARD if "card" in reaction else ABILITY
+            name = reaction.get("card") or reaction.get("ability")
+            extra = {k: v for k, v in reaction.items() if k not in ("helot", "ability", "card")}
+            action = Action.make(kind, str(reaction.get("helot")), name, **_with_target(self.bout, str(reaction.get("helot")), extra))
+            if action in decision.options:
+                self.reactions.remove(reaction)
+                self.bout.apply(action)
+                return
+        if decision.kind.startswith("choose:") or decision.kind == "keep_influence":
+            if not self.choices:
+                raise ScenarioError(f"{decision.helot} must choose ({decision.kind}) but the step gives no `choices`")
+            wanted = self.choices.pop(0)
+            for option in decision.options:
+                if option.arg("pick") == _freeze_choice(wanted) or option.arg("card") == wanted:
+                    self.bout.apply(option)
+                    return
+            raise ScenarioError(f"{wanted!r} is not one of the choices for {decision.kind}")
+        passing = [o for o in decision.options if o.kind == PASS]
+        if not passing:
+            raise ScenarioError(f"{decision.helot} must decide ({decision.kind}) and cannot pass")
+        self.bout.apply(passing[0])
+
+
+def _freeze_choice(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
 
 
 # ---------------------------------------------------------------- running
@@ -173,9 +256,12 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
         for index, step in enumerate(steps):
             last = index == len(steps) - 1
             action = step_action(bout, step)
-            before = bout.snapshot()
+            runner = StepRunner(bout, step)
             try:
+                runner.settle_before(action)
+                before = bout.snapshot()
                 bout.apply(action)
+                runner.settle_after()
             except RulesError as refusal:
                 message = refusal.diagnostics[0].message
                 if last and expect_error:

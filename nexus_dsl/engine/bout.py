@@ -126,7 +126,7 @@ class Bout(Mechanics, Commands, Abilities):
             weapon=spec.weapon, tpdm=spec.tpdm, tp_counter=set(spec.tp_counter),
             command_tokens=spec.command_tokens if spec.command_tokens is not None else (lanista or {}).get("command", 0),
             deception=spec.deception if spec.deception is not None else (lanista or {}).get("deception", 0),
-            influence=list(spec.influence or []), ratio=spec.ratio,
+            influence=list(spec.influence or []), ratio=spec.ratio, marks=dict(spec.marks),
         )
         if weapon is not None:
             helot.ammo = self.weapon_number(weapon, "ammo")

@@ -44,6 +44,7 @@ class HelotSetup:
     command_tokens: int | None = None
     influence: list[str] | None = None
     deception: int | None = None
+    marks: dict[str, object] = field(default_factory=dict)
     ratio: int = 3  # the ratio die of a helot whose round follows a scenario's mid-round start
 
 
