@@ -123,6 +123,25 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- simulate
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from .sim.batch import BoutSpec, run_batch, summarise
+
+    specs = [BoutSpec(seed=args.seed + i, players=args.players, packs=tuple(args.packs.split(",")),
+                      agents=tuple(args.agents.split(",")), barge=args.barge) for i in range(args.bouts)]
+    results = []
+    for done, result in enumerate(run_batch(specs, workers=args.workers), start=1):
+        results.append(result)
+        if not args.quiet and (done % max(1, args.bouts // 20) == 0 or done == args.bouts):
+            print(f"\r{done}/{args.bouts} bouts", end="", file=sys.stderr, flush=True)
+    if not args.quiet:
+        print(file=sys.stderr)
+    summary = summarise(results)
+    for line in summary.lines():
+        print(line)
+    return 0 if not summary.errors and not summary.unbalanced else 1
+
+
 # ---------------------------------------------------------------- scenario
 def cmd_scenario(args: argparse.Namespace) -> int:
     from .scenario import ScenarioError, run_paths, snapshot_of
@@ -170,6 +189,17 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--log", default=None, help="write the event log as JSON lines to FILE")
     play.add_argument("--quiet", action="store_true", help="print only the one-line summary")
     play.set_defaults(run=cmd_play)
+
+    simulate = sub.add_parser("simulate", help="play many seeded bouts and summarise them")
+    simulate.add_argument("--bouts", type=int, default=100)
+    simulate.add_argument("--seed", type=int, default=0, help="the first seed; bout i uses seed + i")
+    simulate.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    simulate.add_argument("--agents", default="heuristic")
+    simulate.add_argument("--packs", default="base")
+    simulate.add_argument("--barge", default=None)
+    simulate.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
+    simulate.add_argument("--quiet", action="store_true")
+    simulate.set_defaults(run=cmd_simulate)
 
     scenario = sub.add_parser("scenario", help="run rules scenarios or print a scenario's final state")
     scenario.add_argument("action", choices=("run", "snapshot"))

@@ -614,7 +614,7 @@ class Bout(Mechanics, Commands, Abilities):
         """The state right after `action`, computed on a copy (for agents weighing their options).
         Runs the action's effects to completion; later decisions are not taken."""
         clone = copy.copy(self)
-        clone.state = copy.deepcopy(self.state)
+        clone.state = self.state.clone()
         clone.dice = self.dice.copy()
         clone.log = []
         clone.rolls = []
