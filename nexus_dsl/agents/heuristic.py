@@ -1,14 +1,17 @@
-"""A simple heuristic lanista: close the distance, turn to face, attack when in position.
+"""A heuristic lanista that plays the whole command set sensibly and fast.
 
-It reads commands only through their content-declared shape (`group`, `tags`, cost) and weighs
-movement by previewing where each legal move would leave its helot — it knows no command by name.
+It reads commands through their content-declared shape — `group`, `tags`, costs, targets — and
+weighs movement by previewing where each legal move would leave its helot. It knows the base
+box's trait abilities by id only to decide *when* they are worth their reserves; anything it
+does not know it uses in its window when legal, and never as an interjection. Everything it may
+do comes from the engine's legal options.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..engine.actions import END_ROUND, PASS, Action, Decision
+from ..engine.actions import ABILITY, CARD, CONTROL, END_ROUND, PASS, Action, Decision
 from ..engine.board import Grid
 from ..engine.state import BoutState, Helot, Status
 from ..syntax import ast_nodes as A
@@ -16,38 +19,56 @@ from ..syntax import ast_nodes as A
 if TYPE_CHECKING:
     from ..engine.bout import Bout
 
+# Objects worth keeping out of: squares that hurt (the hazards' objects) and slippery footing.
+PAINFUL = {"fire": 8, "floor_spikes": 12, "floor_saw": 12}
+SLIPPERY = {"blood": 2, "guts": 1}
+
+
+def _declaration(bout: Bout, action: Action) -> A.Declaration | None:
+    return bout.ruleset.declaration("command", action.name or "") if action.kind == "command" else None
+
 
 def _group(bout: Bout, action: Action) -> str | None:
-    declaration = bout.ruleset.declaration("command", action.name or "")
+    declaration = _declaration(bout, action)
     prop = declaration.property("group") if declaration else None
     value = prop.values[0] if prop and prop.values else None
     return value.id if isinstance(value, A.Name) else None
 
 
 def _tags(bout: Bout, action: Action) -> set[str]:
-    declaration = bout.ruleset.declaration("command", action.name or "")
+    declaration = _declaration(bout, action)
     prop = declaration.property("tags") if declaration else None
     return {v.id for v in prop.values if isinstance(v, A.Name)} if prop else set()
 
 
 def _ap_cost(bout: Bout, action: Action) -> int:
-    declaration = bout.ruleset.declaration("command", action.name or "")
+    declaration = _declaration(bout, action)
     total = 0
     for cost in declaration.clauses_of(A.Cost) if declaration else []:
         for item in cost.items:
-            if item.resource == "AP" and isinstance(item.amount, A.Num):
-                total += item.amount.value
+            if item.resource == "AP":
+                total += item.amount.value if isinstance(item.amount, A.Num) else 3
     return total
 
 
-def position_score(state: BoutState, me: Helot) -> float:
-    """Higher is better: near the closest opponent, facing it, ideally from behind."""
-    grid: Grid = state.grid
-    foes = [h for h in state.helots.values() if h.label != me.label and h.status != Status.DEAD]
+def nearest_foe(state: BoutState, me: Helot) -> Helot | None:
+    foes = [h for h in state.helots.values() if h.label != me.label and h.on_board and h.status != Status.DEAD]
     if not foes:
-        return 0.0
-    foe = min(foes, key=lambda h: grid.chebyshev(me.square, h.square))
-    score = -10.0 * grid.chebyshev(me.square, foe.square)
+        return None
+    fighting = [h for h in foes if h.status == Status.FIGHTING] or foes
+    return min(fighting, key=lambda h: (state.grid.chebyshev(me.square, h.square), h.label))
+
+
+def position_score(state: BoutState, me: Helot) -> float:
+    """Higher is better: near the closest opponent, facing it, ideally from behind, off hazards."""
+    grid: Grid = state.grid
+    foe = nearest_foe(state, me)
+    score = 0.0
+    for obj in state.objects_at(me.square):
+        score -= PAINFUL.get(obj, 0) + SLIPPERY.get(obj, 0)
+    if foe is None:
+        return score
+    score -= 10.0 * grid.chebyshev(me.square, foe.square)
     if grid.front_center(me.square, me.facing) == foe.square:
         score += 12
         if grid.behind(foe.square, foe.facing) == me.square:
@@ -60,33 +81,87 @@ def position_score(state: BoutState, me: Helot) -> float:
 class HeuristicAgent:
     name = "heuristic"
 
+    # ---------------------------------------------------------------- main decisions
     def choose(self, bout: Bout, decision: Decision) -> Action:
-        if decision.kind == "allocate":
+        kind = decision.kind
+        if kind == "allocate":
             return self._allocate(bout, decision)
-        if decision.kind == "command":
+        if kind == "command":
             return self._command(bout, decision)
+        if kind == "deception":
+            return self._deceive(bout, decision)
+        if kind == "block_deception":
+            return next(o for o in decision.options if o.kind == CONTROL)
+        if kind.startswith("window:"):
+            return self._window(bout, decision)
         passing = [o for o in decision.options if o.kind == PASS]
+        if kind == "negate_card":
+            return next(o for o in decision.options if o.kind == CONTROL)
         return passing[0] if passing else decision.options[0]
-
-    def interject(self, bout: Bout, decision: Decision, options: list[Action]) -> Action | None:
-        return None
 
     def _allocate(self, bout: Bout, decision: Decision) -> Action:
         me = bout.state.helots[decision.helot]
-        before = position_score(bout.state, me)
-        in_reach = before >= -10 + 12  # adjacent and facing the foe
-        want = "ap" if me.ratio >= 3 else "mp"
-        if not in_reach:
+        foe = nearest_foe(bout.state, me)
+        close = foe is not None and bout.state.grid.chebyshev(me.square, foe.square) <= 1
+        big, small = ("ap", "mp") if me.ratio >= 3 else ("mp", "ap")
+        want = big if close else small  # ratio_to the side that should get the larger share
+        if close and max(me.ratio, 6 - me.ratio) < 4 and me.overall >= 25:
+            button = [o for o in decision.options if o.name == "motivation_button" and o.arg("to") == "ap"]
+            if button:
+                return button[0]
+        if not close:
             want = "mp" if me.ratio >= 3 else "ap"
         return next(o for o in decision.options if o.name == "allocate" and o.arg("ratio_to") == want)
 
-    def _command(self, bout: Bout, decision: Decision) -> Action:
+    def _deceive(self, bout: Bout, decision: Decision) -> Action:
         me = bout.state.helots[decision.helot]
-        attacks = [o for o in decision.options if o.name and "attack" in _tags(bout, o)]
+        deceptions = [o for o in decision.options if o.kind == CONTROL]
+        if not deceptions:
+            return decision.options[-1]
+        target = bout.state.helots[deceptions[0].arg("target")]
+        if bout.state.grid.chebyshev(me.square, target.square) > 2:
+            return next(o for o in decision.options if o.kind == PASS)
+        # Leave the opponent as few AP as possible: the ratio goes to AP only when it is small.
+        side = "ap" if target.ratio < 3 else "mp"
+        return next(o for o in deceptions if o.arg("ratio_to") == side)
+
+    def _command(self, bout: Bout, decision: Decision) -> Action:
+        state = bout.state
+        me = state.helots[decision.helot]
+        options = decision.options
+        commands = [o for o in options if o.kind == "command"]
+        by_tag = lambda tag: [o for o in commands if tag in _tags(bout, o)]  # noqa: E731
+
+        own_abilities = [o for o in options if o.kind in (ABILITY, CARD)]
+        ability = self._useful_ability(bout, me, own_abilities, own_round=True)
+        if ability is not None:
+            return ability
+        if "prone" in me.states and by_tag("while_prone"):
+            return by_tag("while_prone")[0]
+        if "grappled" in me.states:
+            escapes = [o for o in by_tag("while_grappled") if _group(bout, o) == "advanced_movement"]
+            if escapes:
+                return escapes[0]
+        defense = [o for o in commands if _group(bout, o) == "defense"]
+        if defense and ("flaming" in me.states or ("bleeding" in me.states and me.overall < 35)):
+            return defense[0]
+        gloat = [o for o in commands if _group(bout, o) == "fame"]
+        if gloat and me.cred_gained >= 3 and state.crowd >= me.cred_gained:
+            return gloat[0]
+        attacks = [o for o in commands if "attack" in _tags(bout, o) or "aim" in _tags(bout, o)]
+        attacks = [o for o in attacks if _group(bout, o) != "grapple" or "attack" in _tags(bout, o)]
+        attacks = [o for o in attacks if o.name != "grapple"]
         if attacks:
             return self._best_attack(bout, me, attacks)
-        moves = [o for o in decision.options if o.name and _group(bout, o) == "movement"]
-        current = position_score(bout.state, me)
+        tokens = [o for o in options if o.kind == CONTROL and o.arg("to") == "ap"]
+        foe = nearest_foe(state, me)
+        if tokens and foe is not None and me.ap == 1 and state.grid.front_center(me.square, me.facing) == foe.square:
+            return tokens[0]
+        crates = [o for o in commands if _group(bout, o) == "objects" and "crate" in (o.name or "")]
+        if crates and me.weapon is None and foe is not None and state.grid.chebyshev(me.square, foe.square) > 2:
+            return crates[0]
+        moves = [o for o in commands if _group(bout, o) == "movement"]
+        current = position_score(state, me)
         best, best_score = None, current
         for option in moves:
             after = bout.preview(option)
@@ -95,23 +170,75 @@ class HeuristicAgent:
                 best, best_score = option, score
         if best is not None:
             return best
-        return next(o for o in decision.options if o.kind == END_ROUND)
+        return next(o for o in options if o.kind == END_ROUND)
 
     def _best_attack(self, bout: Bout, me: Helot, attacks: list[Action]) -> Action:
-        """Spend AP efficiently: a focused attack on the head when it can finish the job or when
-        3 AP would otherwise be split badly, otherwise standard attacks, wild ones as a last resort."""
-        target = bout.state.helots[attacks[0].arg("target")]
-        focused = [a for a in attacks if a.arg("location") is not None]
-        standard = [a for a in attacks if a.arg("location") is None and "wild" not in _tags(bout, a)]
-        wild = [a for a in attacks if "wild" in _tags(bout, a)]
-        if focused and (me.ap == 3 or target.locations.get("head", 0) <= 4 or target.status == Status.INCAPACITATED):
-            head = [a for a in focused if a.arg("location") == "head"]
-            if head:
-                return head[0]
+        """Spend AP well: finish an incapacitated or head-weak target with a focused blow to the head,
+        a combo when AP allow, standard attacks otherwise, wild attacks as a last resort."""
+        target = bout.state.helots[attacks[0].arg("target")] if attacks[0].arg("target") else None
+        def named(name: str) -> list[Action]:
+            return [a for a in attacks if a.name == name]
+        finishing = target is not None and (target.status == Status.INCAPACITATED or target.locations.get("head", 10) <= 5)
+        head = [a for a in attacks if a.arg("location") == "head" and a.arg("standard_attacks") is None]
+        if head and (finishing or me.ap == 3):
+            return head[0]
+        combos = [a for a in attacks if a.arg("location") == "head" and a.arg("standard_attacks") is not None]
+        if combos and me.ap >= 5:
+            return max(combos, key=lambda a: a.arg("standard_attacks"))
+        aims = [a for a in attacks if "aim" in _tags(bout, a) and "wild" not in _tags(bout, a)]
+        if aims:
+            return max(aims, key=lambda a: _ap_cost(bout, a) if a.arg("location") in (None, "head") else 0)
+        standard = [a for a in attacks if a.arg("location") is None and "wild" not in _tags(bout, a)
+                    and a.arg("standard_attacks") is None]
         if standard:
             return standard[0]
-        if focused:
-            return focused[0]
+        if head:
+            return head[0]
+        wild = [a for a in attacks if "wild" in _tags(bout, a)]
         if wild and me.overall > 5:
             return wild[0]
         return min(attacks, key=lambda a: _ap_cost(bout, a))
+
+    # ---------------------------------------------------------------- abilities
+    def _window(self, bout: Bout, decision: Decision) -> Action:
+        """In a timing window, use what the window offers — it was made for the moment — except
+        re-rolls (worth it only on a lost roll) and cards saved for better moments."""
+        for option in decision.options:
+            if option.kind == ABILITY and option.name != "perseverance":
+                return option
+        return next(o for o in decision.options if o.kind == PASS)
+
+    def interject(self, bout: Bout, decision: Decision, options: list[Action]) -> Action | None:
+        me = bout.state.helots[options[0].helot]
+        return self._useful_ability(bout, me, options, own_round=False)
+
+    def _useful_ability(self, bout: Bout, me: Helot, options: list[Action], own_round: bool) -> Action | None:
+        if not options:
+            return None
+        state = bout.state
+        foe = nearest_foe(state, me)
+        adjacent = foe is not None and state.grid.chebyshev(me.square, foe.square) <= 1
+        for option in options:
+            name = option.name
+            if name == "im_still_standing" and "prone" in me.states:
+                return option
+            if name == "unshackled" and "grappled" in me.states:
+                return option
+            if name == "win_them_over" and state.crowd >= 5:
+                return option
+            if name == "turn_crowd" and me.traits.get("SWAG", 0) >= 5:
+                victim = state.helots.get(option.arg("target"))
+                if victim is not None and victim.cred >= 3:
+                    return option
+            if name == "elusive" and adjacent and not own_round and "elusive" not in me.marks:
+                return option
+            if name == "tunnel_vision" and own_round and adjacent and me.ap >= 4 and "tunnel_vision" not in me.marks:
+                return option
+            if name == "made_you_look" and adjacent and foe is not None and not own_round \
+                    and state.grid.front_center(foe.square, foe.facing) == me.square:
+                return option
+            if name == "jack_of_all_traits" and me.traits.get("CUNN", 0) >= 5:
+                trait = option.arg("trait")
+                if trait in ("PHYS", "SWAG") and me.traits.get(trait, 0) < 5:
+                    return option
+        return None

@@ -156,15 +156,16 @@ class Bout(Mechanics, Commands, Abilities):
         self.dice.drain_history()
 
     def _order_listeners(self) -> dict[str, tuple]:
-        """Rules, abilities, weapons and cards listen in load order; then the barge's hazards in
-        their activation order (left to right), then hazards whose objects stand on the board."""
-        hazard_order = list(self.state.meta.get("hazards", []))
-        present = {obj for objects in self.state.objects.values() for obj in objects}
+        """Rules, abilities, weapons and cards listen in load order; then the hazards: the barge's
+        in their activation order (left to right), then the others in load order. A hazard listens
+        once the barge names it or one of its `object`s has stood on the board (`hazard_active`)."""
+        listed = list(self.state.meta.get("hazards", []))
+        hazard_order = listed + [d.id for d in self.ruleset.declarations("hazard") if d.id not in listed]
+        self._hazard_objects: dict[str, frozenset[str]] = {}
         for hazard in self.ruleset.declarations("hazard"):
             prop = hazard.property("object")
-            obj = prop.values[0].id if prop and prop.values and isinstance(prop.values[0], A.Name) else hazard.id
-            if hazard.id not in hazard_order and (obj in present or hazard.id in present):
-                hazard_order.append(hazard.id)
+            objects = {v.id for v in prop.values if isinstance(v, A.Name)} if prop else set()
+            self._hazard_objects[hazard.id] = frozenset(objects | {hazard.id})
         ordered: dict[str, tuple] = {}
         for event, listeners in self.ruleset.triggers.items():
             first = [pair for pair in listeners if pair[0].kind != "hazard"]
@@ -172,6 +173,13 @@ class Bout(Mechanics, Commands, Abilities):
                              key=lambda pair: hazard_order.index(pair[0].id))
             ordered[event] = tuple(first + hazards)
         return ordered
+
+    def hazard_active(self, hazard: A.Declaration) -> bool:
+        """A hazard plays once the barge names it or one of its objects has stood on the board
+        (a knocked-over brazier's fire, a crate destroyed this very moment, spikes a card placed)."""
+        if hazard.id in self.state.meta.get("hazards", ()):
+            return True
+        return not self._hazard_objects.get(hazard.id, frozenset()).isdisjoint(self.state.seen_objects)
 
     # ---------------------------------------------------------------- the log
     def emit(self, event_type: str, **data: Any) -> None:
@@ -237,6 +245,11 @@ class Bout(Mechanics, Commands, Abilities):
             if not self.owns_ability(helot, declaration):
                 return f"{helot.label} cannot use {declaration.name}"
             frame = self.windows[-1] if self.windows else None
+            windows = {clause.name for clause in declaration.clauses_of(A.Window)}
+            if frame is not None and frame.name not in windows or frame is None and not windows & {"any_time", "own_round"}:
+                return f"{declaration.name} is used at its timing window ({', '.join(sorted(windows))}), not now"
+            if frame is None and "any_time" not in windows and helot.label != self.state.active:
+                return f"{declaration.name} can only be used during your own command round"
             problem = self.ability_problem(helot, declaration, action, dict(frame.names) if frame else {})
             return problem or f"{declaration.name} cannot be used now"
         if action.kind == COMMAND:
@@ -286,7 +299,8 @@ class Bout(Mechanics, Commands, Abilities):
         self.state.decks["influence"] = deck[share * len(players):]
         for helot in players:
             hand = list(hands[helot.label])
-            for _ in range(min(self._influence(helot), len(hand))):
+            keep = self._influence(helot) if helot in keepers else 0  # a hand set by a scenario stays as it is
+            for _ in range(min(keep, len(hand))):
                 options = tuple(Action.make(CHOICE, helot.label, "keep_card", card=card) for card in hand)
                 action = yield Decision(helot.label, "keep_influence", options)
                 card = action.arg("card")
@@ -478,6 +492,8 @@ class Bout(Mechanics, Commands, Abilities):
         leaders = [label for label, cred in totals.items() if cred == best]
         must_beat = self.ruleset.settings.get("winner_must_beat_crowd", True)
         winner = leaders[0] if len(leaders) == 1 and (best > self.state.crowd or not must_beat) else None
+        if termination == Termination.ALL_EXPIRED and self.ruleset.settings.get("all_expired_is_draw", False):
+            winner = None  # a house rule: no winner when every helot expires
         self.state.ended = True
         self.state.outcome = Outcome(termination, winner, totals, self.state.crowd)
         self.emit("bout_end", termination=termination.value, winner=winner or "draw", totals=totals, crowd=self.state.crowd)
@@ -490,6 +506,8 @@ class Bout(Mechanics, Commands, Abilities):
             return helot.traits.get(name, 0)
         if name == "square":
             return helot.square
+        if name == "facing":
+            return helot.facing.name  # a compass direction is a word in scripts (`self.facing == N`)
         if name == "fighting":
             return helot.status == Status.FIGHTING
         if name in ("grappling", "grappler"):
@@ -575,6 +593,7 @@ class Bout(Mechanics, Commands, Abilities):
             "crowd": state.crowd,
             "ended": state.ended,
             "winner": (state.outcome.winner or "draw") if state.outcome else None,
+            "termination": state.outcome.termination.value if state.outcome else None,
             "cycle": state.cycle,
             "active": state.active,
             "box_drawn": state.box_drawn,
@@ -594,6 +613,7 @@ class Bout(Mechanics, Commands, Abilities):
                 "tpdm": helot.tpdm,
                 "tp_counter": sorted(helot.tp_counter),
                 "command_tokens": helot.command_tokens,
+                "deception": helot.deception,
                 "influence": list(helot.influence),
                 "status": helot.status.value,
                 "seat": helot.seat,
@@ -615,7 +635,8 @@ class Bout(Mechanics, Commands, Abilities):
         Runs the action's effects to completion; later decisions are not taken."""
         clone = copy.copy(self)
         clone.state = self.state.clone()
-        clone.dice = self.dice.copy()
+        # A separate stream: a preview must not foresee the bout's own next rolls.
+        clone.dice = Dice(self.seed * 1_000_003 + len(self.history) + 1)
         clone.log = []
         clone.rolls = []
         clone.windows = []
