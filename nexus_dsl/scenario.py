@@ -29,6 +29,8 @@ HELOT_KEYS = {"seat", "motivation", "lanista", "at", "facing", "overall", "locat
               "deception", "ratio", "marks"}
 # Decisions a step never addresses directly: they are answered by `reactions` and `choices`, or passed.
 INNER_DECISIONS = ("window:", "choose:", "negate_card", "block_deception", "deception", "keep_influence")
+# Inner decisions a following step may answer itself (`control: deception`, `control: block_deception`).
+STEP_DECISIONS = ("deception", "block_deception")
 # Snapshot values compared as sets: the contract says order is ignored for these.
 UNORDERED = ("states", "tp_counter", "influence")
 
@@ -162,14 +164,20 @@ def step_action(bout: Bout, step: Any) -> Action:
     if "control" in step:
         return Action.make(CONTROL, helot, step.pop("control"), **step)
     if "ability" in step:
-        return Action.make(ABILITY, helot, step.pop("ability"), **_with_target(bout, helot, step))
+        name = step.pop("ability")
+        return Action.make(ABILITY, helot, name, **_with_target(bout, helot, step, "trait_ability", name))
     if "card" in step:
-        return Action.make(CARD, helot, step.pop("card"), **_with_target(bout, helot, step))
+        name = step.pop("card")
+        return Action.make(CARD, helot, name, **_with_target(bout, helot, step, "influence", name))
     raise ScenarioError(f"step for `{helot}` has no `command`, `ability` or `control`")
 
 
-def _with_target(bout: Bout, helot: str, step: dict[str, Any]) -> dict[str, Any]:
-    """With one opponent, an ability's or card's `target` may be left out (as for commands)."""
+def _with_target(bout: Bout, helot: str, step: dict[str, Any], kind: str, name: Any) -> dict[str, Any]:
+    """With one opponent, an ability's or card's `target` may be left out (as for commands); one that
+    aims at no helot gets none."""
+    declaration = bout.ruleset.declaration(kind, str(name))
+    if declaration is not None and declaration.property("targets") is None:
+        return step
     if "target" not in step:
         others = [h.label for h in bout.state.helots.values() if h.label != helot and h.on_board]
         if len(others) == 1:
@@ -187,7 +195,10 @@ class StepRunner:
 
     def __init__(self, bout: Bout, step: Any):
         self.bout = bout
-        self.reactions = [dict(r) for r in (step.get("reactions") or [])] if isinstance(step, dict) else []
+        reactions = [dict(r) for r in (step.get("reactions") or [])] if isinstance(step, dict) else []
+        # `refused: true` on a reaction: it must not be legal at any decision of the step.
+        self.refusals = [r for r in reactions if r.get("refused")]
+        self.reactions = [r for r in reactions if not r.get("refused")]
         self.choices = list(step.get("choices") or []) if isinstance(step, dict) else []
 
     def settle_before(self, action: Action) -> None:
@@ -196,20 +207,31 @@ class StepRunner:
             self._answer()
 
     def settle_after(self) -> None:
-        while self.bout.pending and _is_inner(self.bout.pending.kind):
+        # A Deception and its block are round controls of their own (IDS): left for the next step,
+        # whose `settle_before` passes them if it is about something else.
+        while (self.bout.pending and _is_inner(self.bout.pending.kind)
+               and self.bout.pending.kind not in STEP_DECISIONS):
             self._answer()
         if self.reactions:
             unused = ", ".join(f"{r.get('helot')}: {r.get('ability') or r.get('card')}" for r in self.reactions)
             raise ScenarioError(f"reaction never legal in this step: {unused}")
 
+    def _reaction_action(self, reaction: dict[str, Any]) -> Action:
+        kind = CARD if "card" in reaction else ABILITY
+        name = reaction.get("card") or reaction.get("ability")
+        extra = {k: v for k, v in reaction.items() if k not in ("helot", "ability", "card", "refused")}
+        return Action.make(kind, str(reaction.get("helot")), name, **_with_target(
+            self.bout, str(reaction.get("helot")), extra, "influence" if kind == CARD else "trait_ability", name))
+
     def _answer(self) -> None:
         decision = self.bout.pending
         assert decision is not None
+        for refusal in self.refusals:
+            if self._reaction_action(refusal) in decision.options:
+                raise ScenarioError(f"reaction expected to be refused was legal at {decision.kind}: "
+                                    f"{refusal.get('helot')}: {refusal.get('ability') or refusal.get('card')}")
         for reaction in list(self.reactions):
-            kind = CARD if "card" in reaction else ABILITY
-            name = reaction.get("card") or reaction.get("ability")
-            extra = {k: v for k, v in reaction.items() if k not in ("helot", "ability", "card")}
-            action = Action.make(kind, str(reaction.get("helot")), name, **_with_target(self.bout, str(reaction.get("helot")), extra))
+            action = self._reaction_action(reaction)
             if action in decision.options:
                 self.reactions.remove(reaction)
                 self.bout.apply(action)
@@ -223,6 +245,11 @@ class StepRunner:
                     self.bout.apply(option)
                     return
             raise ScenarioError(f"{wanted!r} is not one of the choices for {decision.kind}")
+        if decision.kind == "negate_card" and self.choices and self.choices[0] in ("negate", "pass"):
+            # `choices: [negate]` pays a Turning Point card's cost to escape it; `pass` declines.
+            wanted = self.choices.pop(0)
+            self.bout.apply(next(o for o in decision.options if (o.kind == PASS) == (wanted == "pass")))
+            return
         passing = [o for o in decision.options if o.kind == PASS]
         if not passing:
             raise ScenarioError(f"{decision.helot} must decide ({decision.kind}) and cannot pass")

@@ -62,6 +62,8 @@ HELOT_ATTRIBUTES: dict[str, str] = {
     "weapon_type": "any",
     "weapon_damage": "number",
     "weapon_optimal": "number",
+    "weapon_draw": "number",  # AP to draw the held weapon (its `draw` property), 0 without one
+    "weapon_store": "number",  # AP to store it (its `store` property)
     "ammo": "number",
     "durability": "number",
     "cred_gained": "number",  # cred this helot's lanista took from damage during the current command
@@ -151,6 +153,14 @@ PRIMITIVES: dict[str, Signature] = {
     "ignore_overall": Signature((), doc="The damage about to be dealt spares overall condition."),
     "add_trait": Signature(("helot", "trait"), {"by": "number"}, ("by",), doc="Raise or lower a trait reserve (0..cap)."),
     "take_off_board": Signature(("helot",), doc="Remove a fallen helot's figure from the board."),
+    "move_condition": Signature(("helot",), {"by": "number", "to": "location"}, ("by", "to"),
+                                doc="Move coins from a helot's overall condition onto one of its body locations, "
+                                    "never above the location's starting condition and never the last overall "
+                                    "coin (Helot Aid)."),
+    "destroy": Signature(("object_type",), {"at": "square"}, ("at",),
+                         doc="Remove a board object as destroyed by the acting helot (or by none) and raise "
+                             "`object_destroyed` with `self`, `object` and `at` (also bound as `square`: `at` is a keyword, "
+                             "so scripts read `square`); nothing happens if it is not there."),
 }
 
 # ---------------------------------------------------------------- functions (expressions)
@@ -167,12 +177,14 @@ FUNCTIONS: dict[str, Signature] = {
     "helots": Signature((), doc="Every helot in the bout, in seat order."),
     "distance": Signature(("helot", "helot"), doc="Squares between two helots (king's moves)."),
     "has_mark": Signature(("helot", "text"), doc="Whether a helot carries a named marker."),
-    "objects_at": Signature(("square",), doc="The object types on a square."),
+    "objects_at": Signature(("any",), doc="The object types on a square (or a helot's), or on any square of an area "
+                                             "(`objects_at(front_arc(self))`; none for an empty area)."),
     "check": Signature(("number",), doc="Roll a d6 (purpose `check`): true on this number or more."),
     "compass": Signature((), doc="Roll the compass die: a direction."),
     "random_square": Signature((), doc="A Randomly Placed Object's square: orange d8 column, green d8 row."),
-    "square_at": Signature(("square", "direction"), doc="The square one step from a square (empty at the wall)."),
-    "helot_on": Signature(("square",), doc="The helot standing on a square, or none."),
+    "square_at": Signature(("any", "direction"), doc="The square one step from a square (empty at the wall); "
+                                                     "from a one-square area such as `step(...)` too (empty from an empty area)."),
+    "helot_on": Signature(("any",), doc="The helot standing on a square (or a one-square area such as `step(...)`), or none."),
     "squares_of": Signature(("object_type",), doc="Every square holding that object, west column first, "
                                                    "south to north in each column."),
     "area": Signature(("square", "number"), doc="The squares within a radius of a square."),
@@ -184,12 +196,33 @@ FUNCTIONS: dict[str, Signature] = {
     "opposite": Signature(("direction",), doc="The opposite compass direction."),
     "blocks": Signature(("object_type",), doc="Whether an object type renders its square inaccessible."),
     "destructible": Signature(("object_type",), doc="Whether an object type can be destroyed."),
-    "free": Signature(("square",), doc="Whether a helot could stand there: on the board, nothing blocking, no helot."),
+    "free": Signature(("any",), doc="Whether a helot could stand there: on the board, nothing blocking, no helot "
+                                    "(a square, or a one-square area such as `square_at(...)`; false for any other area)."),
     "square_of": Signature(("helot",), doc="The square a helot stands on."),
+    "beyond": Signature(("helot", "helot"), doc="The square one step past the second helot on the line from the "
+                                                "first through it (a set of 0 or 1: empty at the wall, or when "
+                                                "the two do not share a row, column or diagonal)."),
+    "has_flag": Signature(("object_type", "text"), doc="Whether an object type's data sets that flag "
+                                                       "(objects.yaml, e.g. `against_wall`)."),
+    "active": Signature((), doc="The helot whose Command Round is under way, or none."),
+    "trait_reserve": Signature(("helot", "trait"), doc="A helot's reserve of a trait named by a value "
+                                                       "(`self.PHYS` when the trait is known in advance)."),
+    "pick": Signature(("bool", "any", "any"), doc="The second value when the condition holds, else the third "
+                                                  "(e.g. `pick(direction == forward, 1, 2)`)."),
+    "heading": Signature(("helot", "direction"), doc="The compass direction that a direction relative to the helot's "
+                                                     "facing points to (a compass direction is returned as it is)."),
+    "next_in_initiative": Signature(("helot",), doc="The next helot still fighting after this one in the current "
+                                                    "initiative order (wrapping round to the first), or none."),
+    "squares_toward": Signature(("any", "direction", "number"),
+                                doc="Up to N squares in a straight line from a square (not included) in a compass "
+                                    "direction, nearest first; fewer when the wall comes first (a Floor Saw's path)."),
+    "wounded_locations": Signature(("helot",), doc="The helot's body locations below their starting condition."),
+    "indestructible_at": Signature(("any",), doc="Whether a square (or a one-square area) holds an object that "
+                                                 "cannot be destroyed; true beyond the board (the wall)."),
     "min": Signature(("number", "number")),
     "max": Signature(("number", "number")),
     "abs": Signature(("number",)),
-    "count": Signature(("list",)),
+    "count": Signature(("any",), doc="How many members a list (or a set of squares) holds."),
 }
 
 FUNCTION_RESULTS: dict[str, str] = {
@@ -200,7 +233,11 @@ FUNCTION_RESULTS: dict[str, str] = {
     "square_at": "squares", "helot_on": "any", "squares_of": "list", "area": "squares", "area_of": "squares",
     "in_sight": "bool", "forward_distance": "number", "helots_clockwise": "list", "mark_value": "any",
     "opposite": "direction", "blocks": "bool", "destructible": "bool", "free": "bool", "square_of": "square",
+    "beyond": "squares", "has_flag": "bool", "active": "any", "trait_reserve": "number",
     "min": "number", "max": "number", "abs": "number", "count": "number",
+    "pick": "any", "heading": "direction",
+    "next_in_initiative": "any", "squares_toward": "list", "wounded_locations": "list",
+    "indestructible_at": "bool",
 }
 
 
@@ -214,7 +251,8 @@ EVENTS: dict[str, dict[str, str]] = {
     "command_used": {"self": "helot", "command": "command"},
     "helot_moved": {"self": "helot", "origin": "square", "direction": "any", "mover": "any"},
     "helot_rotated": {"self": "helot", "mover": "any"},
-    "state_added": {"self": "helot", "state": "state", "by": "any"},
+    # `cause`: the helot whose action gave the state, or none (`by` is a keyword, so scripts read `cause`).
+    "state_added": {"self": "helot", "state": "state", "by": "any", "cause": "any"},
     "state_removed": {"self": "helot", "state": "state"},
     "turning_point": {"self": "helot"},
     "turning_point_duplicate": {"self": "helot"},
@@ -230,15 +268,16 @@ EVENTS: dict[str, dict[str, str]] = {
     "helot_incapacitated": {"victim": "helot", "attacker": "any"},
     "helot_killed": {"victim": "helot", "attacker": "any", "was_incapacitated": "bool"},
     "bout_ends": {"survivor": "any"},
+    "object_destroyed": {"self": "any", "object": "object_type", "at": "square", "square": "square"},  # `self`: the destroyer or none
 }
 
 # Timing windows at which instant abilities and cards may be used, with the names they bind.
 WINDOWS: dict[str, dict[str, str]] = {
     "any_time": {},
     "own_round": {},
-    "before_rolls": {"attacker": "helot", "defender": "helot"},
-    "after_rolls": {"attacker": "helot", "defender": "helot"},
-    "after_attack_succeeds": {"attacker": "helot", "defender": "helot", "margin": "number"},
+    "before_rolls": {"attacker": "helot", "defender": "helot", "command": "command"},
+    "after_rolls": {"attacker": "helot", "defender": "helot", "command": "command"},
+    "after_attack_succeeds": {"attacker": "helot", "defender": "helot", "margin": "number", "command": "command"},
     "before_damage": {"victim": "helot", "amount": "number", "attacker": "any"},
     "before_move": {"mover": "helot"},
     "after_check": {"roller": "helot"},
@@ -268,7 +307,7 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     },
     "trait_ability": {"tags": ("text", "many"), "flavor": ("text", "one"), "text": ("text", "one"),
                       "targets": ("text", "one"), "motivation": ("text", "one")},
-    "hazard": {"activation": ("text", "many"), "object": ("text", "one"), "flavor": ("text", "one"),
+    "hazard": {"activation": ("text", "many"), "object": ("text", "many"), "flavor": ("text", "one"),
                "text": ("text", "one"), "tags": ("text", "many")},
     "turning_point": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many")},
     "influence": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),

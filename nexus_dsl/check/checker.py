@@ -209,6 +209,8 @@ class Checker:
         elif isinstance(clause, A.Requires):
             if kind == "rule":  # a rule's requirement applies to every command a helot gives
                 scope = base.child({"self": "helot", "target": ANY, "command": "command"})
+            elif kind in ("trait_ability", "influence"):  # the names of its windows are known when it is offered
+                scope = actor.child(self._window_names(declaration))
             else:
                 scope = actor.child({"command": "command"}) if kind == "command" else actor
             self.expect(clause.condition, "bool", scope)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator
 
 from ..syntax import ast_nodes as A
-from ..vocabulary import TRAITS
+from ..vocabulary import TRAITS, WINDOWS
 from .actions import ABILITY, CARD, PASS, Action, Decision
 from .commands import targets_opponent
 from .interpreter import Env, Run
@@ -41,6 +41,21 @@ def window_of(declaration: A.Declaration) -> tuple[str, str] | None:
     if not windows:
         return None
     return windows[0].name, windows[0].by or "any"
+
+
+def window_role(declaration: A.Declaration, window: str) -> str:
+    """Who may use the declaration at this window: a declaration may list several `window`
+    clauses, each with its own `by`."""
+    for clause in declaration.clauses_of(A.Window):
+        if clause.name == window:
+            return clause.by or "any"
+    return "any"
+
+
+def window_defaults(declaration: A.Declaration) -> dict[str, Any]:
+    """Every name any of the declaration's windows binds, as `none`: a declaration with several
+    windows sees the names of the window that is not open as `none`."""
+    return {name: None for clause in declaration.clauses_of(A.Window) for name in WINDOWS.get(clause.name, {})}
 
 
 class Abilities:
@@ -72,7 +87,7 @@ class Abilities:
         uses: list[Action] = []
         subject = frame.subject if frame else self.active_helot
         for declaration in self.usable_declarations(window):
-            _, role = window_of(declaration) or (window, "any")
+            role = window_role(declaration, window)
             if role == "self" and helot != subject:
                 continue
             if role == "opponent" and helot == subject:
@@ -98,7 +113,7 @@ class Abilities:
 
     def ability_problem(self: Bout, helot: Helot, declaration: A.Declaration, action: Action,
                         names: dict[str, Any]) -> str | None:
-        env = self.action_env(helot, declaration, action, names)
+        env = self.action_env(helot, declaration, action, {**window_defaults(declaration), **names})
         target = env.names.get("target")
         problem = self.cost_problem(helot, declaration, env, target)
         if problem:
@@ -141,7 +156,7 @@ class Abilities:
         kind = "influence" if action.kind == CARD else "trait_ability"
         declaration = self.ruleset.declaration(kind, action.name or "")
         assert declaration is not None
-        names = dict(frame.names) if frame else {}
+        names = {**window_defaults(declaration), **(frame.names if frame else {})}
         env = self.action_env(helot, declaration, action, names)
         self.emit("ability" if kind == "trait_ability" else "card", helot=helot.label, name=declaration.id,
                   args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
@@ -169,9 +184,10 @@ def index_by_window(ruleset: Any) -> dict[str, list[A.Declaration]]:
     by_window: dict[str, list[A.Declaration]] = {}
     for kind in USABLE_KINDS:
         for declaration in ruleset.declarations(kind):
-            window = window_of(declaration)
-            if window:
-                by_window.setdefault(window[0], []).append(declaration)
+            for clause in declaration.clauses_of(A.Window):  # one declaration may open at several windows
+                listed = by_window.setdefault(clause.name, [])
+                if not any(d is declaration for d in listed):
+                    listed.append(declaration)
     return by_window
 
 

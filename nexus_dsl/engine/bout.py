@@ -176,7 +176,7 @@ class Bout(Mechanics, Commands, Abilities):
 
     def hazard_active(self, hazard: A.Declaration) -> bool:
         """A hazard plays once the barge names it or one of its objects has stood on the board
-        (a knocked-over brazier's fire, a crate destroyed this very moment, spikes a card placed)."""
+        (an object a script placed, or one destroyed this very moment)."""
         if hazard.id in self.state.meta.get("hazards", ()):
             return True
         return not self._hazard_objects.get(hazard.id, frozenset()).isdisjoint(self.state.seen_objects)

@@ -54,6 +54,13 @@ def declaration_tags(declaration: A.Declaration) -> tuple[str, ...]:
     return tuple(v.id for v in prop.values if isinstance(v, A.Name)) if prop else ()
 
 
+def player_arg_name(name: str) -> str:
+    """The name players and actions use for a script argument. An argument whose name would be a
+    keyword is written with a trailing underscore in scripts (`arg to_: square`) and is called
+    without it everywhere else (the action's `to`)."""
+    return name[:-1] if name.endswith("_") and len(name) > 1 else name
+
+
 def declaration_group(declaration: A.Declaration) -> str | None:
     prop = declaration.property("group")
     value = prop.values[0] if prop and prop.values else None
@@ -76,11 +83,11 @@ class Commands:
                    extra: dict[str, Any] | None = None) -> Env:
         names: dict[str, Any] = dict(extra or {})
         names["self"] = helot
-        names["command"] = declaration
+        names.setdefault("command", declaration)  # a window may bind the command being resolved
         if targets_opponent(declaration):
             names["target"] = self.state.helots[action.arg("target")]
         for arg in declaration.clauses_of(A.Arg):
-            names[arg.name] = action.arg(arg.name)
+            names[arg.name] = action.arg(player_arg_name(arg.name))
         return Env(names, self.declaration_env(declaration), source=helot)
 
     # ---------------------------------------------------------------- legality
@@ -90,7 +97,7 @@ class Commands:
             targets = [h.label for h in self.state.helots.values() if h != helot and h.on_board]
             domains.append(("target", targets))
         for arg in declaration.clauses_of(A.Arg):
-            domains.append((arg.name, self._domain(arg.type, helot)))
+            domains.append((player_arg_name(arg.name), self._domain(arg.type, helot)))
         return domains
 
     def _domain(self: Bout, arg_type: A.ArgType, helot: Helot) -> list[Any]:
@@ -285,13 +292,13 @@ class Commands:
             raise self.runtime_error("no_target", "an opposed roll needs a target")
         command = context.command
         context.sds["attack"] = self.interpreter.evaluate(spec.level, env)
-        yield from self.open_window("before_rolls", attacker, attacker=attacker, defender=defender)
+        yield from self.open_window("before_rolls", attacker, attacker=attacker, defender=defender, command=command)
         yield from self.fire("attack_roll", attacker=attacker, defender=defender, self=attacker, command=command)
         totals: dict[str, int] = {}
         for side, helot in (("attack", attacker), ("defense", defender)):
             totals[side] = yield from self._roll_side(side, helot, context)
         # Perseverance and the like: a side may be rolled again after both are seen.
-        yield from self.open_window("after_rolls", attacker, attacker=attacker, defender=defender)
+        yield from self.open_window("after_rolls", attacker, attacker=attacker, defender=defender, command=command)
         for side, helot in (("attack", attacker), ("defense", defender)):
             if side in context.rerolls:
                 totals[side] = yield from self._roll_side(side, helot, context)
@@ -306,7 +313,7 @@ class Commands:
             yield from self.fire("attack_succeeds", attacker=attacker, defender=defender, self=attacker,
                                  margin=context.margin, command=command)
             yield from self.open_window("after_attack_succeeds", attacker, attacker=attacker, defender=defender,
-                                        margin=context.margin)
+                                        margin=context.margin, command=command)
         else:
             yield from self.fire("attack_fails", attacker=attacker, defender=defender, self=attacker, command=command,
                                  attack_total=context.attack_total, defense_total=context.defense_total)

@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping
 
 from ..errors import Diagnostic, ScriptRuntimeError
 from ..syntax import ast_nodes as A
+from ..vocabulary import EVENTS as VOCABULARY_EVENTS
+from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
 from .state import Helot
@@ -131,7 +133,8 @@ class Interpreter:
         settings = self.bout.ruleset.settings
         if name.id in settings:
             return settings[name.id]
-        if is_symbol(name.id) or name.id in self.bout.object_types or self.bout.is_declaration_id(name.id):
+        if (is_symbol(name.id) or name.id in self.bout.object_types or self.bout.is_declaration_id(name.id)
+                or name.id in VOCABULARY_EVENTS or name.id in VOCABULARY_PURPOSES):  # `signal <event>`, `die(d8, 8)`
             return name.id
         raise _runtime(name, "unknown_name", f"`{name.id}` has no value here")
 

@@ -144,7 +144,7 @@ class Mechanics:
         if state not in helot.states and helot.status != Status.DEAD:
             helot.states.add(state)
             self.emit("state", helot=helot.label, added=state)
-            yield from self.fire("state_added", self=helot, state=state, by=by)
+            yield from self.fire("state_added", self=helot, state=state, by=by, cause=by)
 
     def remove_state(self: Bout, helot: Helot, state: str) -> Run:
         if state in helot.states:
@@ -211,10 +211,12 @@ class Mechanics:
         self.trigger_depth += 1
         try:
             for declaration, when in listeners:
+                if declaration.kind == "hazard" and not self.hazard_active(declaration):
+                    continue
                 for owner in self.listeners_for(declaration):
                     bound = dict(names)
                     if owner is not None:
-                        bound.setdefault("self", owner)
+                        bound["self"] = owner  # in an owned declaration `self` is always its owner
                     env = Env(bound, self.declaration_env(declaration), source=owner)
                     if when.condition is not None and not self.interpreter.evaluate(when.condition, env):
                         continue

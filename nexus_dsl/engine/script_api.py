@@ -80,6 +80,8 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return name in helot.marks
 
     def objects_at(env: Env, where: Any) -> tuple[str, ...]:
+        if isinstance(where, frozenset):  # an area: the objects on any of its squares (none off the board)
+            return tuple(obj for square in sorted(where) for obj in bout.state.objects_at(square))
         return tuple(bout.state.objects_at(_square(where)))
 
     def check(env: Env, target: int) -> bool:
@@ -94,9 +96,13 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return Square(col, row)
 
     def square_at(env: Env, where: Any, direction: str) -> frozenset[Square]:
+        if isinstance(where, frozenset) and not where:
+            return frozenset()  # one step from nowhere (e.g. from beyond the wall) is nowhere
         return _squares(grid.step(_square(where), Direction[direction]))
 
     def helot_on(env: Env, where: Any) -> Helot | None:
+        if isinstance(where, frozenset) and not where:
+            return None
         return bout.state.helot_at(_square(where))
 
     def squares_of(env: Env, object_type: str) -> tuple[Square, ...]:
@@ -146,7 +152,66 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def square_of(env: Env, helot: Helot) -> Square:
         return helot.square
 
+    def beyond(env: Env, helot: Helot, other: Helot) -> frozenset[Square]:
+        return _squares(grid.beyond(helot.square, other.square))
+
+    def has_flag(env: Env, object_type: str, flag: str) -> bool:
+        return bool(flags(object_type).get(str(flag), False))
+
+    def active(env: Env) -> Helot | None:
+        return bout.active_helot
+
+    def trait_reserve(env: Env, helot: Helot, trait: str) -> int:
+        if trait not in TRAITS:
+            raise bout.runtime_error("wrong_type", f"`{trait}` is not a trait")
+        return helot.traits.get(trait, 0)
+
+    def pick(env: Env, condition: Any, if_true: Any, if_false: Any) -> Any:
+        return if_true if condition else if_false
+
+    def heading(env: Env, helot: Helot, direction: str) -> str:
+        return bout.absolute_direction(helot, direction).name
+
+    def next_in_initiative(env: Env, helot: Helot) -> Helot | None:
+        order = list(bout.state.order) or list(bout.state.helots)
+        if helot.label not in order:
+            return None
+        start = order.index(helot.label)
+        for label in order[start + 1:] + order[:start]:
+            other = bout.state.helots[label]
+            if other.status == Status.FIGHTING and other.on_board:
+                return other
+        return None
+
+    def squares_toward(env: Env, where: Any, direction: str, count: int) -> tuple[Square, ...]:
+        line: list[Square] = []
+        try:
+            current: Square | None = _square(where)
+        except ValueError:
+            return ()
+        for _ in range(max(0, min(count, grid.size))):
+            current = grid.step(current, Direction[direction]) if current is not None else None
+            if current is None or not grid.contains(current):
+                break
+            line.append(current)
+        return tuple(line)
+
+    def wounded_locations(env: Env, helot: Helot) -> tuple[str, ...]:
+        settings = bout.ruleset.settings
+        return tuple(loc for loc in LOCATIONS if helot.locations[loc] < settings.get(f"{loc}_condition", 0))
+
+    def indestructible_at(env: Env, where: Any) -> bool:
+        try:
+            square = _square(where)
+        except ValueError:
+            return True  # an empty area: beyond the wall
+        if not grid.contains(square):
+            return True
+        return any(not flags(obj).get("destructible", False) for obj in bout.state.objects_at(square))
+
     functions: dict[str, Callable[..., Any]] = {
+        "next_in_initiative": next_in_initiative, "squares_toward": squares_toward,
+        "wounded_locations": wounded_locations, "indestructible_at": indestructible_at,
         "front_center": front_center, "front_arc": front_arc, "behind": behind, "adjacent": adjacent,
         "step": step, "can_enter": can_enter, "random_location": random_location, "die": die,
         "opponents": opponents, "helots": helots, "distance": distance, "has_mark": has_mark,
@@ -154,9 +219,11 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         "square_at": square_at, "helot_on": helot_on, "squares_of": squares_of, "area": area, "area_of": area_of,
         "in_sight": in_sight, "forward_distance": forward_distance, "helots_clockwise": helots_clockwise,
         "mark_value": mark_value, "opposite": opposite, "blocks": blocks, "destructible": destructible,
-        "free": free, "square_of": square_of,
+        "free": free, "square_of": square_of, "beyond": beyond, "has_flag": has_flag, "active": active,
+        "trait_reserve": trait_reserve,
         "min": lambda env, a, b: min(a, b), "max": lambda env, a, b: max(a, b),
         "abs": lambda env, a: abs(a), "count": lambda env, items: len(items),
+        "pick": pick, "heading": heading,
     }
 
     # ---------------------------------------------------------------- primitives
@@ -205,6 +272,19 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         square = _square(at)
         if bout.state.remove(object_type, square):
             bout.emit("object", removed=object_type, at=square.as_list())
+
+    def move_condition(env: Env, node: A.Action, helot: Helot, by: int, to: str) -> None:
+        if to not in LOCATIONS:
+            raise bout.runtime_error("wrong_type", f"`{to}` is not a body location")
+        room = bout.ruleset.settings.get(f"{to}_condition", 0) - helot.locations[to]
+        amount = max(0, min(by, room, helot.overall - 1))
+        bout.transfer_coins(amount, ("overall", helot.label), ("location", helot.label, to), _reason(env))
+
+    def destroy(env: Env, node: A.Action, object_type: str, at: Any) -> Run:
+        square = _square(at)
+        if bout.state.remove(object_type, square):
+            bout.emit("object", destroyed=object_type, at=square.as_list())
+            yield from bout.fire("object_destroyed", self=env.source, object=object_type, at=square, square=square)
 
     def grant(env: Env, node: A.Action, amount: int, resource: str, to: Helot | None = None,
               against: Helot | None = None) -> None:
@@ -377,7 +457,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         "wear_weapon": wear_weapon, "hold": hold, "release": release, "signal": signal,
         "mark_counter": mark_counter, "collect_counter": collect_counter, "set_tpdm": set_tpdm, "draw": draw,
         "offer_negation": offer_negation, "prevent": prevent, "reroll": reroll, "ignore_overall": ignore_overall,
-        "add_trait": add_trait, "take_off_board": take_off_board,
+        "add_trait": add_trait, "take_off_board": take_off_board, "destroy": destroy, "move_condition": move_condition,
     }
     return functions, primitives
 

@@ -13,6 +13,10 @@ from typing import Any
 from .board import Direction, Grid, Square
 
 
+# The seats round the table in clockwise order, seen from above with north at the top.
+SEATS_CLOCKWISE = ("north", "east", "south", "west")
+
+
 class Status(str, Enum):
     FIGHTING = "fighting"
     INCAPACITATED = "incapacitated"
@@ -102,6 +106,7 @@ class BoutState:
     outcome: Outcome | None = None
     meta: dict[str, Any] = field(default_factory=dict)
 
+    seen_objects: set[str] = field(default_factory=set)  # every object type placed so far (hazards in play)
     decks: dict[str, list[str]] = field(default_factory=dict)  # top card first
     discards: dict[str, list[str]] = field(default_factory=dict)
 
@@ -120,8 +125,10 @@ class BoutState:
         return None
 
     def clockwise_from(self, label: str) -> list[Helot]:
-        """Seat order starting with `label` (the listing order is clockwise round the table)."""
-        labels = list(self.helots)
+        """Every helot round the table clockwise (north, east, south, west seen from above),
+        starting with `label`; helots sharing a seat keep their listing order (pg.9, pg.15)."""
+        ring = {seat: index for index, seat in enumerate(SEATS_CLOCKWISE)}
+        labels = sorted(self.helots, key=lambda x: ring.get(self.helots[x].seat, len(ring)))
         start = labels.index(label)
         return [self.helots[x] for x in labels[start:] + labels[:start]]
 
@@ -130,6 +137,7 @@ class BoutState:
 
     def place(self, object_type: str, square: Square) -> None:
         self.objects.setdefault(square, []).append(object_type)
+        self.seen_objects.add(object_type)
 
     def remove(self, object_type: str, square: Square) -> bool:
         here = self.objects.get(square, [])

@@ -22,20 +22,21 @@ def names(bout: Bout) -> list[str]:
 def test_face_to_face_with_ap_and_mp():
     bout = mid_round((4, 5), Direction.N, (4, 4), Direction.S, ap=3, mp=3)
     actions = names(bout)
-    # 7 focused locations + standard + wild + end_round; moves: forward blocked, 2 side-slips, 3 steps
-    # back/left/right, 2 rotations.
+    # 7 focused locations + standard + wild + grapple + feint + end_round (a combo needs 4 AP); moves:
+    # forward blocked, 2 side-slips, 3 steps back/left/right, 2 rotations, backflip, 2 sidesteps.
     assert len([a for a in actions if a.startswith("focused_attack")]) == 7
     assert "standard_attack target=blue" in actions and "wild_attack target=blue" in actions
+    assert "grapple target=blue" in actions and "feint target=blue" in actions
     assert "move_forward direction=forward" not in actions
-    assert len(actions) == 7 + 2 + 2 + 3 + 2 + 1
+    assert len(actions) == 7 + 2 + 2 + 1 + 2 + 3 + 2 + 3
 
 
 def test_in_a_corner_the_walls_block():
     bout = mid_round((1, 8), Direction.N, (8, 1), Direction.S, ap=0, mp=2)
-    # backward, left and forward-left would step into the wall
+    # backward, left and forward-left would step into the wall (so would a backflip or a sidestep left)
     assert names(bout) == sorted([
         "end_round", "move_forward direction=forward", "move_forward direction=forward_right", "move_right",
-        "rotate direction=left", "rotate direction=right",
+        "rotate direction=left", "rotate direction=right", "sidestep direction=right",
     ])
 
 

@@ -39,7 +39,7 @@ KEYWORDS = grammar_keywords()
 BINARY_OPS = ("+", "-", "*", "/", "and", "or")
 COMPARE_OPS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 STATE_OPS = ("is", "is not")
-PREPOSITIONS = ("by", "to", "from", "at", "into", "with")
+PREPOSITIONS = ("by", "to", "from", "at", "into", "with", "for", "against")
 
 
 def is_valid_name(text: str) -> bool:
