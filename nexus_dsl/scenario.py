@@ -266,7 +266,8 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
     data = scenario.data
     try:
         ruleset = cached_ruleset(_pack_refs(data.get("packs") or ["base"], Path(scenario.file).parent))
-        bout = Bout(ruleset, build_setup(data), seed=int(data.get("seed", 0)), forced_dice=data.get("dice") or {})
+        bout = Bout(ruleset, build_setup(data), seed=int(data.get("seed", 0)), forced_dice=data.get("dice") or {},
+                    strict_ledger=True)
     except ScenarioError as error:
         result.mismatches.append(f"cannot load: {error}")
         return result

@@ -48,8 +48,11 @@ class Event:
 
 class Bout(Mechanics, Commands, Abilities):
     def __init__(self, ruleset: Ruleset, setup: BoutSetup, seed: int = 0,
-                 forced_dice: dict[str, list[int]] | None = None, limits: Limits | None = None):
+                 forced_dice: dict[str, list[int]] | None = None, limits: Limits | None = None,
+                 strict_ledger: bool = False):
         self.ruleset = ruleset
+        # Tests ask for the ledger to be proved after every event, not only after every action.
+        self.strict_ledger = strict_ledger
         self.setup = setup
         self.seed = seed
         self.forced_dice = forced_dice or {}
@@ -187,6 +190,8 @@ class Bout(Mechanics, Commands, Abilities):
         if rolled:
             data["dice"] = [{"purpose": r.purpose, "value": r.value} for r in rolled]
         self.log.append(Event(len(self.log), self.state.cycle, self.state.active, event_type, data))
+        if self.strict_ledger:
+            self._check_ledger()
 
     def roll(self, purpose: str, sides: int = 6) -> int:
         if self.interpreter.pure:

@@ -30,6 +30,7 @@ class BoutSpec:
     barge: str | None = None
     motivations: tuple[str | None, ...] = ()
     lanistas: tuple[str | None, ...] = ()
+    strict_ledger: bool = False  # prove the coin ledger after every event (slower; for tests)
 
 
 @dataclass
@@ -54,7 +55,7 @@ def play_one(spec: BoutSpec) -> BoutResult:
         labels = [h.label for h in setup.helots]
         agents = {label: make_agent(spec.agents[i % len(spec.agents)], seed=spec.seed * 31 + i)
                   for i, label in enumerate(labels)}
-        bout = Bout(ruleset, setup, seed=spec.seed)
+        bout = Bout(ruleset, setup, seed=spec.seed, strict_ledger=spec.strict_ledger)
         while bout.pending is not None:
             bout.apply(next_action(bout, agents))
         outcome = bout.outcome

@@ -11,7 +11,7 @@ from nexus_dsl.engine.state import Status
 
 def play_checked(seed: int, agents: tuple[str, str]) -> Bout:
     ruleset = cached_ruleset(("base",))
-    bout = Bout(ruleset, standard_setup(), seed=seed)
+    bout = Bout(ruleset, standard_setup(), seed=seed, strict_ledger=True)
     players = {label: make_agent(name, seed=seed * 7 + i) for i, (label, name) in enumerate(zip(["red", "blue"], agents))}
     while bout.pending is not None:
         decision = bout.pending
