@@ -650,27 +650,20 @@ class Bout(Mechanics, Commands, Abilities):
         clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
         helot = clone.state.helots[action.helot]
         if action.kind in (ABILITY, CARD):
-            kind = "influence" if action.kind == CARD else "trait_ability"
-            declaration = self.ruleset.declaration(kind, action.name or "")
-            if declaration is None:
-                return f"there is no {'influence card' if action.kind == CARD else 'trait ability'} `{action.name}`"
-            helot = self.state.helots[action.helot]
-            if not self.owns_ability(helot, declaration):
-                return f"{helot.label} cannot use {declaration.name}"
-            frame = self.windows[-1] if self.windows else None
-            problem = self.ability_problem(helot, declaration, action, dict(frame.names) if frame else {})
-            return problem or f"{declaration.name} cannot be used now"
-        if action.kind == COMMAND:
+            game = clone.use_ability(action, None)
+        elif action.kind == COMMAND:
             declaration = self.ruleset.declaration("command", action.name or "")
             assert declaration is not None
             game = clone.run_command(helot, declaration, action)
-            try:
-                decision = next(game)
-                while True:  # decisions inside a preview: pass, or take the first option
-                    passing = [o for o in decision.options if o.kind == PASS]
-                    decision = game.send(passing[0] if passing else decision.options[0])
-            except StopIteration:
-                pass
+        else:
+            return clone.state
+        try:
+            decision = next(game)
+            while True:  # decisions inside a preview: pass, or take the first option
+                passing = [o for o in decision.options if o.kind == PASS]
+                decision = game.send(passing[0] if passing else decision.options[0])
+        except StopIteration:
+            pass
         return clone.state
 
 

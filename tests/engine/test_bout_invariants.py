@@ -70,3 +70,18 @@ def test_winner_must_beat_the_crowd():
         assert best <= outcome.crowd or list(outcome.totals.values()).count(best) > 1
     else:
         assert outcome.totals[outcome.winner] == best > outcome.crowd
+
+
+def test_preview_of_an_ability_shows_its_effect_and_changes_nothing():
+    from nexus_dsl import BoutSetup, HelotSetup
+    from nexus_dsl.engine.board import Direction, Square
+
+    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=2, traits={"SWAG": 4}),
+                              HelotSetup("blue", "north", Square(4, 1), Direction.S)],
+                      phase="command", active="red")
+    bout = Bout(cached_ruleset(("base",)), setup, seed=1)
+    before = bout.snapshot()
+    (win,) = [a for a in bout.legal_actions() if a.name == "win_them_over"]
+    after = bout.preview(win)
+    assert after.helots["red"].cred == 5 and after.helots["red"].traits["SWAG"] == 0
+    assert bout.snapshot() == before
