@@ -8,6 +8,7 @@ Every problem found is collected, so `nexus check` reports them all in one run.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -141,9 +142,25 @@ def _load_script_file(pack: LoadedPack, text: str, file: str, seen: dict, diagno
             ))
             continue
         seen[key] = origin
-        diagnostics.extend(validate(to_canonical(declaration), schema_name_for_kind(declaration.kind), file=file,
-                                    locate=_script_locator(declaration)))
+        diagnostics.extend(_validate_declaration(declaration, file))
         pack.scripts.append(ScriptItem(declaration, origin))
+
+
+# Declarations already proved valid, by schema and canonical text. Schema validation is most of the
+# cost of loading a pack; a reload (the editor's, a test's) only re-validates what changed.
+_KNOWN_VALID: set[tuple[str, str]] = set()
+
+
+def _validate_declaration(declaration: A.Declaration, file: str) -> list[Diagnostic]:
+    schema = schema_name_for_kind(declaration.kind)
+    canonical = to_canonical(declaration)
+    key = (schema, json.dumps(canonical, sort_keys=True))
+    if key in _KNOWN_VALID:
+        return []
+    problems = validate(canonical, schema, file=file, locate=_script_locator(declaration))
+    if not problems:
+        _KNOWN_VALID.add(key)
+    return problems
 
 
 def _data_type_of(path: Path) -> str | None:
