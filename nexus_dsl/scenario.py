@@ -268,14 +268,8 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
         ruleset = cached_ruleset(_pack_refs(data.get("packs") or ["base"], Path(scenario.file).parent))
         bout = Bout(ruleset, build_setup(data), seed=int(data.get("seed", 0)), forced_dice=data.get("dice") or {},
                     strict_ledger=True)
-    except ScenarioError as error:
-        result.mismatches.append(f"cannot load: {error}")
-        return result
-    except ForcedDiceExhausted as error:
-        result.mismatches.append(f"the forced dice for `{error.purpose}` ran out")
-        return result
-    except (NexusError, DiceError) as error:
-        result.mismatches.append(f"cannot load: {error}")
+    except (ScenarioError, NexusError, DiceError) as error:
+        result.mismatches.append(_failure(error, "cannot load"))
         return result
 
     expect_error = data.get("error")
@@ -304,14 +298,8 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
         else:
             if expect_error:
                 result.mismatches.append("error: expected the last step to be refused, but it was allowed")
-    except ScenarioError as error:
-        result.mismatches.append(f"cannot run: {error}")
-        return result
-    except ForcedDiceExhausted as error:
-        result.mismatches.append(f"the forced dice for `{error.purpose}` ran out")
-        return result
-    except NexusError as error:
-        result.mismatches.append(f"the engine stopped: {error.diagnostics[0].message}")
+    except (ScenarioError, NexusError, DiceError) as error:
+        result.mismatches.append(_failure(error, "cannot run"))
         return result
     except Exception as error:  # an engine bug: report it as a FAIL, keep it for pytest's traceback
         result.mismatches.append(f"internal error: {type(error).__name__}: {error}")
@@ -338,6 +326,15 @@ def _pack_refs(packs: list[Any], folder: Path) -> tuple[str, ...]:
         local = folder / str(pack)
         refs.append(str(local.resolve()) if (local / "pack.yaml").is_file() else str(pack))
     return tuple(refs)
+
+
+def _failure(error: Exception, context: str) -> str:
+    """One line saying why a scenario could not be loaded or run."""
+    if isinstance(error, ForcedDiceExhausted):
+        return f"the forced dice for `{error.purpose}` ran out"
+    if isinstance(error, NexusError) and context == "cannot run":
+        return f"the engine stopped: {error.diagnostics[0].message}"
+    return f"{context}: {error}"
 
 
 def lookup(snapshot: dict[str, Any], key: str) -> tuple[bool, Any]:
