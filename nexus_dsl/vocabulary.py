@@ -62,6 +62,7 @@ HELOT_ATTRIBUTES: dict[str, str] = {
     "weapon_type": "any",
     "weapon_damage": "number",
     "weapon_optimal": "number",
+    "weapon_block": "number",
     "weapon_draw": "number",  # AP to draw the held weapon (its `draw` property), 0 without one
     "weapon_store": "number",  # AP to store it (its `store` property)
     "ammo": "number",
@@ -151,6 +152,8 @@ PRIMITIVES: dict[str, Signature] = {
     "prevent": Signature((), doc="Cancel what the current window is about (a move, a deception, a card)."),
     "reroll": Signature(("roll_side",), doc="Roll the current attack or defense again (Perseverance)."),
     "ignore_overall": Signature((), doc="The damage about to be dealt spares overall condition."),
+    "reduce_damage": Signature((), {"by": "number"}, ("by",),
+                               doc="While `damage_incoming` is heard: the hit about to land is this much smaller."),
     "add_trait": Signature(("helot", "trait"), {"by": "number"}, ("by",), doc="Raise or lower a trait reserve (0..cap)."),
     "take_off_board": Signature(("helot",), doc="Remove a fallen helot's figure from the board."),
     "move_condition": Signature(("helot",), {"by": "number", "to": "location"}, ("by", "to"),
@@ -263,6 +266,7 @@ EVENTS: dict[str, dict[str, str]] = {
                         "command": "command"},
     "attack_fails": {"attacker": "helot", "defender": "helot", "self": "helot", "command": "command",
                      "attack_total": "number", "defense_total": "number"},
+    "damage_incoming": {"victim": "helot", "attacker": "any", "amount": "number", "location": "any"},
     "damage_dealt": {"victim": "helot", "attacker": "any", "amount": "number", "location": "any"},
     "location_depleted": {"victim": "helot", "attacker": "any", "location": "location"},
     "helot_incapacitated": {"victim": "helot", "attacker": "any"},
@@ -314,6 +318,7 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
                   "targets": ("text", "one")},
     "weapon": {"type": ("text", "one"), "damage": ("number", "one"), "durability": ("number", "one"),
                "ammo": ("number", "one"), "optimal": ("number", "one"), "draw": ("number", "one"),
+               "block": ("number", "one"),
                "store": ("number", "one"), "flavor": ("text", "one"), "text": ("text", "one"),
                "tags": ("text", "many")},
     "rule": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),

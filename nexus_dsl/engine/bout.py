@@ -63,6 +63,7 @@ class Bout(Mechanics, Commands, Abilities):
         self.rolls: list = []
         self.windows: list = []
         self.cards: list = []  # Turning Point cards being played
+        self.damage_frames: list = []  # hits about to land (`reduce_damage`)
         self.trigger_depth = 0
         self._declaration_envs: dict[int, Env] = {}
         self.object_types = frozenset(ruleset.data.get("objects", {}))
@@ -646,6 +647,7 @@ class Bout(Mechanics, Commands, Abilities):
         clone.rolls = []
         clone.windows = []
         clone.cards = []
+        clone.damage_frames = []
         clone.interpreter = Interpreter(clone, self.limits)
         clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
         helot = clone.state.helots[action.helot]

@@ -25,6 +25,15 @@ def pile_name(pile: Pile) -> str:
     return ":".join(pile)
 
 
+class DamageFrame:
+    """A hit about to land, while `damage_incoming` listeners may reduce it."""
+
+    __slots__ = ("amount",)
+
+    def __init__(self, amount: int):
+        self.amount = amount
+
+
 class Mechanics:
     """Mixin of `Bout`: the physical operations of the game."""
 
@@ -84,6 +93,18 @@ class Mechanics:
         to the crowd (damage from hazards, cards and the crowd itself, pg.12)."""
         amount = max(0, amount)
         if amount == 0 or victim.status == Status.DEAD:
+            return
+        # Rules may soften a hit before it lands (a shield on the struck location, armour...).
+        incoming = DamageFrame(amount)
+        self.damage_frames.append(incoming)
+        try:
+            yield from self.fire("damage_incoming", victim=victim, attacker=source, amount=amount, location=location)
+        finally:
+            self.damage_frames.pop()
+        amount = max(0, incoming.amount)
+        if amount == 0:
+            self.emit("damage", victim=victim.label, amount=0, location=location, location_taken=0, overall_taken=0,
+                      to=None)
             return
         frame = yield from self.open_window("before_damage", victim, victim=victim, amount=amount, attacker=source)
         spare_overall = frame.prevented  # `ignore_overall` (e.g. Merely a Flesh Wound) spares overall

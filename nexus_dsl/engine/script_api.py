@@ -432,6 +432,11 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def reroll(env: Env, node: A.Action, side: str) -> None:
         bout.current_roll(node).rerolls.add(side)
 
+    def reduce_damage(env: Env, node: A.Action, by: int) -> None:
+        if not bout.damage_frames:
+            raise bout.runtime_error("no_damage", "`reduce_damage` is for `when damage_incoming` listeners")
+        bout.damage_frames[-1].amount -= max(0, by)
+
     def ignore_overall(env: Env, node: A.Action) -> None:
         bout.current_window(node).prevented = True
 
@@ -456,7 +461,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         "holster": holster, "unholster": unholster, "spend_ammo": spend_ammo,
         "wear_weapon": wear_weapon, "hold": hold, "release": release, "signal": signal,
         "mark_counter": mark_counter, "collect_counter": collect_counter, "set_tpdm": set_tpdm, "draw": draw,
-        "offer_negation": offer_negation, "prevent": prevent, "reroll": reroll, "ignore_overall": ignore_overall,
+        "offer_negation": offer_negation, "prevent": prevent, "reroll": reroll, "ignore_overall": ignore_overall, "reduce_damage": reduce_damage,
         "add_trait": add_trait, "take_off_board": take_off_board, "destroy": destroy, "move_condition": move_condition,
     }
     return functions, primitives
