@@ -152,6 +152,9 @@ PRIMITIVES: dict[str, Signature] = {
     "prevent": Signature((), doc="Cancel what the current window is about (a move, a deception, a card)."),
     "reroll": Signature(("roll_side",), doc="Roll the current attack or defense again (Perseverance)."),
     "ignore_overall": Signature((), doc="The damage about to be dealt spares overall condition."),
+    "roll_check": Signature(("helot",), {"by": "number", "into": "name"}, ("by", "into"),
+                            doc="The helot rolls a d6 check (purpose `check`), re-rollable in `after_check`; "
+                                "binds the `into` name to true on `by` or more."),
     "reduce_damage": Signature((), {"by": "number"}, ("by",),
                                doc="While `damage_incoming` is heard: the hit about to land is this much smaller."),
     "add_trait": Signature(("helot", "trait"), {"by": "number"}, ("by",), doc="Raise or lower a trait reserve (0..cap)."),
@@ -182,7 +185,8 @@ FUNCTIONS: dict[str, Signature] = {
     "has_mark": Signature(("helot", "text"), doc="Whether a helot carries a named marker."),
     "objects_at": Signature(("any",), doc="The object types on a square (or a helot's), or on any square of an area "
                                              "(`objects_at(front_arc(self))`; none for an empty area)."),
-    "check": Signature(("number",), doc="Roll a d6 (purpose `check`): true on this number or more."),
+    "check": Signature(("number",), doc="Roll a d6 (purpose `check`): true on this number or more. No window "
+                                        "opens; use the `roll_check` effect where Perseverance may re-roll it."),
     "compass": Signature((), doc="Roll the compass die: a direction."),
     "random_square": Signature((), doc="A Randomly Placed Object's square: orange d8 column, green d8 row."),
     "square_at": Signature(("any", "direction"), doc="The square one step from a square (empty at the wall); "

@@ -343,7 +343,7 @@ class Commands:
             self.rolls.pop()
         success = value >= target
         self.emit("check", helot=helot.label, command=reason, needed=target, rolled=value, success=success)
-        if self.rolls:
+        if self.rolls and self.rolls[-1].attacker == helot:
             self.rolls[-1].roll_total = value
         return success
 

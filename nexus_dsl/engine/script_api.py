@@ -432,6 +432,10 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def reroll(env: Env, node: A.Action, side: str) -> None:
         bout.current_roll(node).rerolls.add(side)
 
+    def roll_check(env: Env, node: A.Action, helot: Helot, by: int, into: A.Name) -> Run:
+        passed = yield from bout.check_roll(helot, by, _reason(env))
+        env.assign(into.id, passed)
+
     def reduce_damage(env: Env, node: A.Action, by: int) -> None:
         if not bout.damage_frames:
             raise bout.runtime_error("no_damage", "`reduce_damage` is for `when damage_incoming` listeners")
@@ -462,6 +466,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         "wear_weapon": wear_weapon, "hold": hold, "release": release, "signal": signal,
         "mark_counter": mark_counter, "collect_counter": collect_counter, "set_tpdm": set_tpdm, "draw": draw,
         "offer_negation": offer_negation, "prevent": prevent, "reroll": reroll, "ignore_overall": ignore_overall, "reduce_damage": reduce_damage,
+        "roll_check": roll_check,
         "add_trait": add_trait, "take_off_board": take_off_board, "destroy": destroy, "move_condition": move_condition,
     }
     return functions, primitives
