@@ -142,6 +142,43 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0 if not summary.errors and not summary.unbalanced else 1
 
 
+# ---------------------------------------------------------------- cards
+def cmd_cards(args: argparse.Namespace) -> int:
+    from .cards import all_faces
+    from .content.loader import load_ruleset
+
+    faces = all_faces(load_ruleset(args.packs.split(",")), args.type)
+    if args.format == "json":
+        print(json.dumps([f.to_json() for f in faces], indent=2))
+    elif args.format == "markdown":
+        print("\n".join(f.markdown() for f in faces))
+    else:
+        print("\n\n".join(f.text() for f in faces))
+    return 0
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    from .cards import show
+    from .content.loader import load_ruleset
+
+    ruleset = load_ruleset(args.packs.split(","))
+    found = show(ruleset, args.id)
+    if not found:
+        from .errors import did_you_mean
+
+        known = {i for items in ruleset.scripts.values() for i in items} | {i for items in ruleset.data.values() for i in items}
+        hint = did_you_mean(args.id, known)
+        _err(f"nexus: nothing with the id `{args.id}` in {', '.join(ruleset.pack_ids)}" + (f" ({hint})" if hint else ""))
+        return 1
+    for face, script in found:
+        print(face.text())
+        print(f"  defined at {face.origin}")
+        if script:
+            print()
+            print(script)
+    return 0
+
+
 # ---------------------------------------------------------------- scenario
 def cmd_scenario(args: argparse.Namespace) -> int:
     from .scenario import ScenarioError, run_paths, snapshot_of
@@ -189,6 +226,18 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--log", default=None, help="write the event log as JSON lines to FILE")
     play.add_argument("--quiet", action="store_true", help="print only the one-line summary")
     play.set_defaults(run=cmd_play)
+
+    cards = sub.add_parser("cards", help="list the loaded content as players read it")
+    cards.add_argument("--type", default=None, help="command, trait_ability, hazard, turning_point, influence, weapon, "
+                                                    "rule, barges, lanistas, motivations, objects")
+    cards.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    cards.add_argument("--packs", default="base")
+    cards.set_defaults(run=cmd_cards)
+
+    show = sub.add_parser("show", help="one item: its rules text, its script and where it is defined")
+    show.add_argument("id")
+    show.add_argument("--packs", default="base")
+    show.set_defaults(run=cmd_show)
 
     simulate = sub.add_parser("simulate", help="play many seeded bouts and summarise them")
     simulate.add_argument("--bouts", type=int, default=100)

@@ -1,0 +1,254 @@
+"""Card faces: the rules text players read, generated from the script so the two never drift.
+
+`card_face(declaration)` renders a declaration as a player would read it: its name and kind, what it
+costs, when it may be used, what it requires (the scripts' own `else` messages), its roll, and its
+effects in plain words. The designer's `text` property is shown beside it as the card's prose; the
+generated lines are what the engine will actually do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .content.ruleset import DataItem, Ruleset, ScriptItem
+from .syntax import ast_nodes as A
+from .syntax.printer import print_declaration, print_expr, sds_text
+
+KIND_TITLES = {
+    "command": "Command", "trait_ability": "Trait Ability", "hazard": "Hazard", "turning_point": "Turning Point Card",
+    "influence": "Influence Card", "weapon": "Weapon", "rule": "Rule",
+    "barges": "Barge", "lanistas": "Lanista", "motivations": "Motivation", "objects": "Object",
+}
+
+_VERBS = {
+    "damage": "deal damage", "heal": "restore condition", "transfer": "move cred", "add_state": "make",
+    "remove_state": "clear", "move": "move", "rotate": "turn", "face": "turn", "relocate": "put",
+    "place": "place", "remove": "remove", "grant": "give", "forfeit": "forfeit", "modify_sds": "slide",
+    "fix_roll": "fix", "add_damage": "add damage", "mark": "note", "unmark": "forget",
+}
+
+
+# The numbers a card's params and the rules' settings stand for, substituted while rendering so a
+# player reads "4 more damage" rather than a param's name.
+_Known = dict
+
+
+def _substitute(expr: A.Expr, known: _Known) -> A.Expr:
+    if isinstance(expr, A.Name) and expr.id in known:
+        value = known[expr.id]
+        if isinstance(value, bool):
+            return A.Bool(value=value)
+        if isinstance(value, int):
+            return A.Num(value=value) if value >= 0 else A.Neg(operand=A.Num(value=-value))
+        return expr
+    if isinstance(expr, A.Binary):
+        return A.Binary(op=expr.op, left=_substitute(expr.left, known), right=_substitute(expr.right, known))
+    if isinstance(expr, A.Neg):
+        return A.Neg(operand=_substitute(expr.operand, known))
+    if isinstance(expr, A.Call):
+        return A.Call(func=expr.func, args=tuple(_substitute(a, known) for a in expr.args), kwargs=expr.kwargs)
+    return expr
+
+
+def _words(expr: A.Expr, known: _Known | None = None) -> str:
+    expr = _substitute(expr, known or {})
+    if isinstance(expr, A.Call) and expr.func == "random_location" and not expr.args:
+        return "a random body location"
+    text = print_expr(expr)
+    return text.replace("_", " ") if isinstance(expr, A.Name) else text
+
+
+def describe_action(action: A.Action, known: _Known | None = None) -> str:
+    """One effect in plain words; anything without a phrasing is shown as its script line."""
+    verb = action.verb
+    args = [_words(a, known) for a in action.args]
+    prep = {p.prep: _words(p.value, known) for p in action.preps}
+    if verb == "damage":
+        spot = prep.get("at", "")
+        spot = spot if spot.startswith("a ") else f"the {spot}"
+        where = f" to {spot} (and overall condition)" if "at" in prep else " to overall condition"
+        paid = f", paid to {prep['to']}" if "to" in prep else ""
+        return f"{args[0]} takes {prep['by']} damage{where}{paid}"
+    if verb == "transfer":
+        return f"{args[0]} cred move from {prep['from']} to {prep['to']}"
+    if verb == "add_state":
+        return f"{args[0]} becomes {args[1]}"
+    if verb == "remove_state":
+        return f"{args[0]} is no longer {args[1]}"
+    if verb == "move":
+        return f"{args[0]} moves one square {args[1]}"
+    if verb == "rotate":
+        return f"{args[0]} turns 90 degrees {args[1]}"
+    if verb == "modify_sds":
+        level = _substitute(action.prep("by") or A.Num(value=0), known or {})
+        if isinstance(level, A.Neg) and isinstance(level.operand, A.Num):
+            level = A.Sds(level=-level.operand.value)
+        amount = sds_text(level.value if isinstance(level, A.Num) else level.level) \
+            if isinstance(level, (A.Num, A.Sds)) else prep.get("by", "")
+        return f"the {args[0]} roll slides {amount} on the Sliding Dice Scale"
+    if verb == "add_damage":
+        return f"the attack does {args[0]} more damage"
+    if verb == "grant":
+        against = f" (only against {prep['against']})" if "against" in prep else ""
+        return f"{prep.get('to', 'you')} gains {args[0]} {args[1]}{against}"
+    if verb == "place":
+        return f"place {args[0]} at {prep['at']}"
+    if verb == "equip":
+        return f"{args[0]} draws a {prep['with']}"
+    parts = [verb] + args + [f"{k} {v}" for k, v in prep.items()]
+    return " ".join(parts)
+
+
+def describe_block(block: A.Block, depth: int = 0, known: _Known | None = None) -> list[str]:
+    lines: list[str] = []
+    pad = "  " * depth
+    for stmt in block.statements:
+        if isinstance(stmt, A.Action):
+            lines.append(f"{pad}- {describe_action(stmt, known)}")
+        elif isinstance(stmt, A.If):
+            for index, branch in enumerate(stmt.branches):
+                word = "if" if index == 0 else "otherwise, if"
+                lines.append(f"{pad}- {word} {print_expr(branch.condition)}:")
+                lines.extend(describe_block(branch.body, depth + 1, known))
+            if stmt.otherwise is not None:
+                lines.append(f"{pad}- otherwise:")
+                lines.extend(describe_block(stmt.otherwise, depth + 1, known))
+        elif isinstance(stmt, A.ForEach):
+            lines.append(f"{pad}- for each {stmt.var} in {print_expr(stmt.iterable)}:")
+            lines.extend(describe_block(stmt.body, depth + 1, known))
+        elif isinstance(stmt, A.Repeat):
+            lines.append(f"{pad}- {_words(stmt.count, known)} times:")
+            lines.extend(describe_block(stmt.body, depth + 1, known))
+        elif isinstance(stmt, A.Let):
+            lines.append(f"{pad}- let {stmt.name} be {print_expr(stmt.value)}")
+    return lines
+
+
+@dataclass
+class CardFace:
+    id: str
+    kind: str
+    name: str
+    prose: str | None
+    lines: list[str] = field(default_factory=list)
+    origin: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "kind": self.kind, "name": self.name, "text": self.prose, "rules": self.lines,
+                "origin": self.origin}
+
+    def text(self) -> str:
+        head = f"{self.name} — {KIND_TITLES.get(self.kind, self.kind)} ({self.id})"
+        body = [head]
+        if self.prose:
+            body.append(f"  {self.prose}")
+        body += [f"  {line}" for line in self.lines]
+        return "\n".join(body)
+
+    def markdown(self) -> str:
+        body = [f"### {self.name}", f"*{KIND_TITLES.get(self.kind, self.kind)}* · `{self.id}`", ""]
+        if self.prose:
+            body += [self.prose, ""]
+        body += [f"- {line}" if not line.startswith(("  ", "- ")) else line for line in self.lines]
+        return "\n".join(body) + "\n"
+
+
+def _property_text(declaration: A.Declaration, name: str) -> str | None:
+    prop = declaration.property(name)
+    if prop and prop.values and isinstance(prop.values[0], A.Str):
+        return prop.values[0].value
+    return None
+
+
+def script_face(item: ScriptItem, settings: _Known | None = None) -> CardFace:
+    from .engine.values import constant_value
+
+    d = item.declaration
+    known: _Known = dict(settings or {})
+    for param in d.clauses_of(A.Param):
+        try:
+            known[param.name] = constant_value(param.value)
+        except ValueError:
+            pass
+    face = CardFace(d.id, d.kind, d.name, _property_text(d, "text"), origin=f"{item.origin.file}:{item.origin.line}")
+    lines = face.lines
+    costs = [f"{_words(i.amount, known)} {i.resource}" for c in d.clauses_of(A.Cost) for i in c.items]
+    if costs:
+        lines.append("Cost: " + ", ".join(costs))
+    for window in d.clauses_of(A.Window):
+        who = {"self": "by the helot it concerns", "opponent": "by an opponent"}.get(window.by or "any", "by anyone")
+        lines.append(f"Use: {window.name.replace('_', ' ')}, {who}")
+    for requirement in d.clauses_of(A.Requires):
+        refusal = f" (otherwise: \u201c{requirement.message}\u201d)" if requirement.message else ""
+        lines.append(f"Requires: {_words(requirement.condition, known)}{refusal}")
+    for roll in d.clauses_of(A.Roll):
+        spec = roll.spec
+        if isinstance(spec, A.OpposedRoll):
+            lines.append(f"Roll: {roll.kind} at {print_expr(spec.level)} against {spec.against}")
+        elif isinstance(spec, A.ThresholdRoll):
+            lines.append(f"Roll: a d6, {spec.target} or more")
+        else:
+            lines.append("Roll: automatic success")
+    for effect in d.clauses_of(A.Effect):
+        lines.append("Effect:")
+        lines.extend(describe_block(effect.body, 1, known))
+    for on in d.clauses_of(A.On):
+        lines.append(f"On {on.outcome}:")
+        lines.extend(describe_block(on.body, 1, known))
+    for when in d.clauses_of(A.When):
+        condition = f" if {print_expr(when.condition)}" if when.condition is not None else ""
+        lines.append(f"When {when.event.replace('_', ' ')}{condition}:")
+        lines.extend(describe_block(when.body, 1, known))
+    if d.kind == "weapon":
+        numbers = [f"{p.name} {print_expr(p.values[0])}" for p in d.clauses_of(A.Property)
+                   if p.name in ("type", "damage", "block", "durability", "ammo", "optimal", "draw", "store") and p.values]
+        if numbers:
+            lines.insert(0, "Card: " + ", ".join(numbers))
+    return face
+
+
+def data_face(item: DataItem) -> CardFace:
+    data = item.data
+    face = CardFace(item.id, item.type, str(data.get("name", item.id)),
+                    str(data.get("flavor") or data.get("description") or "") or None,
+                    origin=f"{item.origin.file}:{item.origin.line}")
+    if item.type == "lanistas":
+        face.lines.append(f"Influence {data.get('influence')}, Deception {data.get('deception')}, Command {data.get('command')}")
+    elif item.type == "motivations":
+        advantages = ", ".join(f"{k} {v}" for k, v in (data.get("advantages") or {}).items())
+        face.lines.append(f"Trait advantages: {advantages}")
+        if data.get("abilities"):
+            face.lines.append("Unique abilities: " + ", ".join(data["abilities"]))
+        if data.get("talent"):
+            face.lines.append(f"Talent: {data['talent']}")
+    elif item.type == "barges":
+        counts: dict[str, int] = {}
+        for obj in data.get("objects", []):
+            counts[obj["type"]] = counts.get(obj["type"], 0) + 1
+        face.lines.append("Objects: " + ", ".join(f"{n} {t}" for t, n in sorted(counts.items())))
+        if data.get("hazards"):
+            face.lines.append("Hazards, left to right: " + ", ".join(data["hazards"]))
+    return face
+
+
+def all_faces(ruleset: Ruleset, kind: str | None = None) -> list[CardFace]:
+    faces = []
+    for script_kind, items in ruleset.scripts.items():
+        if kind in (None, script_kind):
+            faces.extend(script_face(item, dict(ruleset.settings)) for item in items.values())
+    for data_type, data_items in ruleset.data.items():
+        if kind in (None, data_type, data_type.rstrip("s")):
+            faces.extend(data_face(item) for item in data_items.values())
+    return sorted(faces, key=lambda f: (f.kind, f.id))
+
+
+def show(ruleset: Ruleset, ident: str) -> list[tuple[CardFace, str | None]]:
+    """Every item with this id: its face and, for scripts, its canonical script text."""
+    found = []
+    for item in ruleset.find(ident):
+        if isinstance(item, ScriptItem):
+            found.append((script_face(item, dict(ruleset.settings)), print_declaration(item.declaration)))
+        else:
+            found.append((data_face(item), None))
+    return found
