@@ -153,7 +153,7 @@ class Commands:
         multiplier = self.mp_multiplier(helot)
         for cost in declaration.clauses_of(A.Cost):
             for item in cost.items:
-                amount = self.interpreter.evaluate(item.amount, env)
+                amount = item.amount.value if isinstance(item.amount, A.Num) else self.interpreter.evaluate(item.amount, env)
                 if item.resource == "MP":
                     amount *= multiplier  # e.g. guts double MP costs inside their square (object data)
                 items.append((amount, item.resource))

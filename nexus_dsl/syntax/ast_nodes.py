@@ -300,11 +300,20 @@ class Declaration(Node):
     clauses: tuple[Clause, ...] = ()
 
     def clauses_of(self, cls: type) -> list:
-        return [c for c in self.clauses if isinstance(c, cls)]
+        # The engine asks these questions at every decision: answer each once per declaration.
+        # (The cache lives outside the dataclass fields, so equality and printing ignore it.)
+        cache = self.__dict__.get("_clause_cache")
+        if cache is None:
+            cache = {}
+            object.__setattr__(self, "_clause_cache", cache)
+        found = cache.get(cls)
+        if found is None:
+            found = cache[cls] = [c for c in self.clauses if isinstance(c, cls)]
+        return found
 
     def property(self, name: str) -> Property | None:
-        for c in self.clauses:
-            if isinstance(c, Property) and c.name == name:
+        for c in self.clauses_of(Property):
+            if c.name == name:
                 return c
         return None
 
