@@ -21,20 +21,12 @@ KIND_TITLES = {
     "barges": "Barge", "lanistas": "Lanista", "motivations": "Motivation", "objects": "Object",
 }
 
-_VERBS = {
-    "damage": "deal damage", "heal": "restore condition", "transfer": "move cred", "add_state": "make",
-    "remove_state": "clear", "move": "move", "rotate": "turn", "face": "turn", "relocate": "put",
-    "place": "place", "remove": "remove", "grant": "give", "forfeit": "forfeit", "modify_sds": "slide",
-    "fix_roll": "fix", "add_damage": "add damage", "mark": "note", "unmark": "forget",
-}
-
-
 # The numbers a card's params and the rules' settings stand for, substituted while rendering so a
 # player reads "4 more damage" rather than a param's name.
-_Known = dict
+Known = dict[str, Any]  # name -> the constant it stands for
 
 
-def _substitute(expr: A.Expr, known: _Known) -> A.Expr:
+def _substitute(expr: A.Expr, known: Known) -> A.Expr:
     if isinstance(expr, A.Name) and expr.id in known:
         value = known[expr.id]
         if isinstance(value, bool):
@@ -51,7 +43,19 @@ def _substitute(expr: A.Expr, known: _Known) -> A.Expr:
     return expr
 
 
-def _words(expr: A.Expr, known: _Known | None = None) -> str:
+def _constant_int(expr: A.Expr) -> int | None:
+    """The whole number a literal (a number, an SDS level or a negated one) stands for."""
+    if isinstance(expr, A.Num):
+        return expr.value
+    if isinstance(expr, A.Sds):
+        return expr.level
+    if isinstance(expr, A.Neg):
+        inner = _constant_int(expr.operand)
+        return -inner if inner is not None else None
+    return None
+
+
+def _words(expr: A.Expr, known: Known | None = None) -> str:
     expr = _substitute(expr, known or {})
     if isinstance(expr, A.Call) and expr.func == "random_location" and not expr.args:
         return "a random body location"
@@ -59,7 +63,7 @@ def _words(expr: A.Expr, known: _Known | None = None) -> str:
     return text.replace("_", " ") if isinstance(expr, A.Name) else text
 
 
-def describe_action(action: A.Action, known: _Known | None = None) -> str:
+def describe_action(action: A.Action, known: Known | None = None) -> str:
     """One effect in plain words; anything without a phrasing is shown as its script line."""
     verb = action.verb
     args = [_words(a, known) for a in action.args]
@@ -82,10 +86,8 @@ def describe_action(action: A.Action, known: _Known | None = None) -> str:
         return f"{args[0]} turns 90 degrees {args[1]}"
     if verb == "modify_sds":
         level = _substitute(action.prep("by") or A.Num(value=0), known or {})
-        if isinstance(level, A.Neg) and isinstance(level.operand, A.Num):
-            level = A.Sds(level=-level.operand.value)
-        amount = sds_text(level.value if isinstance(level, A.Num) else level.level) \
-            if isinstance(level, (A.Num, A.Sds)) else prep.get("by", "")
+        steps = _constant_int(level)
+        amount = sds_text(steps) if steps is not None else prep.get("by", "")
         return f"the {args[0]} roll slides {amount} on the Sliding Dice Scale"
     if verb == "add_damage":
         return f"the attack does {args[0]} more damage"
@@ -100,7 +102,7 @@ def describe_action(action: A.Action, known: _Known | None = None) -> str:
     return " ".join(parts)
 
 
-def describe_block(block: A.Block, depth: int = 0, known: _Known | None = None) -> list[str]:
+def describe_block(block: A.Block, depth: int = 0, known: Known | None = None) -> list[str]:
     lines: list[str] = []
     pad = "  " * depth
     for stmt in block.statements:
@@ -161,11 +163,11 @@ def _property_text(declaration: A.Declaration, name: str) -> str | None:
     return None
 
 
-def script_face(item: ScriptItem, settings: _Known | None = None) -> CardFace:
+def script_face(item: ScriptItem, settings: Known | None = None) -> CardFace:
     from .engine.values import constant_value
 
     d = item.declaration
-    known: _Known = dict(settings or {})
+    known: Known = dict(settings or {})
     for param in d.clauses_of(A.Param):
         try:
             known[param.name] = constant_value(param.value)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from .engine.bout import Event
+from .syntax.printer import sds_text
 
 
 def _args(args: dict[str, Any]) -> str:
@@ -33,7 +34,7 @@ def describe(event: Event) -> str | None:
     if t == "roll":
         if "fixed" in d:
             return f"      {d['side']}: fixed at {d['total']}"
-        return f"      {d['side']} {_level(d['level'])}: rolled {d['pool']}, kept {d['kept']} = {d['total']}"
+        return f"      {d['side']} {sds_text(d['level'])}: rolled {d['pool']}, kept {d['kept']} = {d['total']}"
     if t == "attack":
         verdict = f"hit by {d['attack'] - d['defense']}" if d["success"] else "defended"
         return f"      {d['attack']} vs {d['defense']}: {verdict}"
@@ -56,12 +57,6 @@ def describe(event: Event) -> str | None:
         result = f"{d['winner']} wins" if d["winner"] != "draw" else "a draw"
         return f"== Bout over ({d['termination'].replace('_', ' ')}): {result} — cred {totals}; crowd {d['crowd']}"
     return None
-
-
-def _level(level: int) -> str:
-    if level == 0:
-        return "SD"
-    return f"{'+' if level > 0 else '-'}{abs(level) if abs(level) > 1 else ''}SDS"
 
 
 def narrate(events: Iterable[Event]) -> list[str]:
