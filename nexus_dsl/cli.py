@@ -142,6 +142,37 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0 if not summary.errors and not summary.unbalanced else 1
 
 
+# ---------------------------------------------------------------- balance
+def cmd_balance(args: argparse.Namespace) -> int:
+    from .content.loader import load_ruleset
+    from .sim.balance import markdown, run_balance
+
+    packs = tuple(args.packs.split(","))
+    ruleset = load_ruleset(list(packs))
+
+    def progress(done: int, total: int) -> None:
+        if not args.quiet and (done % max(1, total // 50) == 0 or done == total):
+            print(f"\r{done}/{total} bouts", end="", file=sys.stderr, flush=True)
+
+    report = run_balance(ruleset, packs, args.bouts, args.seed, workers=args.workers, progress=progress)
+    if not args.quiet:
+        print(file=sys.stderr)
+    command = f"nexus balance --bouts {args.bouts} --seed {args.seed} --packs {args.packs}" + (
+        f" --out {args.out}" if args.out else "")
+    page = markdown(report, ruleset, command)
+    if args.out:
+        Path(args.out).write_text(page, encoding="utf-8")
+        print(f"wrote {args.out}")
+    else:
+        print(page, end="")
+    for result in report.errors[:10]:
+        first = (result.error or "").splitlines()[0]
+        _err(f"engine error (seed {result.seed}): {first}")
+    if report.dominant:
+        _err(f"a motivation wins more than 60% of its bouts against the field: {', '.join(report.dominant)}")
+    return 1 if report.errors or report.dominant else 0
+
+
 # ---------------------------------------------------------------- cards
 def cmd_cards(args: argparse.Namespace) -> int:
     from .cards import all_faces
@@ -249,6 +280,16 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     simulate.add_argument("--quiet", action="store_true")
     simulate.set_defaults(run=cmd_simulate)
+
+    balance = sub.add_parser("balance", help="the balance baseline: many seeded bouts over every barge, "
+                                                   "motivation and lanista pairing, as a markdown table")
+    balance.add_argument("--bouts", type=int, default=2000)
+    balance.add_argument("--seed", type=int, default=1, help="the first seed; bout i uses seed + i")
+    balance.add_argument("--packs", default="base")
+    balance.add_argument("--out", default=None, help="write the table to FILE (default: print it)")
+    balance.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
+    balance.add_argument("--quiet", action="store_true")
+    balance.set_defaults(run=cmd_balance)
 
     scenario = sub.add_parser("scenario", help="run rules scenarios or print a scenario's final state")
     scenario.add_argument("action", choices=("run", "snapshot"))

@@ -2,9 +2,11 @@
 
 It reads commands through their content-declared shape — `group`, `tags`, costs, targets — and
 weighs movement by previewing where each legal move would leave its helot. It knows the base
-box's trait abilities by id only to decide *when* they are worth their reserves; anything it
-does not know it uses in its window when legal, and never as an interjection. Everything it may
-do comes from the engine's legal options.
+box's trait abilities by id only to decide *when* they are worth their reserves. Anything else —
+motivation abilities, influence cards, an expansion's content — it judges by previewing it: played
+when the state it leaves is worth clearly more than the reserves or the card it costs (see
+`standing`). In a timing window it uses what the window offers, since windows are made for the
+moment. Everything it may do comes from the engine's legal options.
 """
 
 from __future__ import annotations
@@ -18,6 +20,14 @@ from ..syntax import ast_nodes as A
 
 if TYPE_CHECKING:
     from ..engine.bout import Bout
+
+# What a state is worth to the helot in it (negative: it hurts) when weighing an unfamiliar ability.
+STATE_WORTH = {"prone": -5, "grappled": -4, "bleeding": -4, "flaming": -6, "armed": 4}
+# The least gain in `standing` that justifies spending a card or trait reserves on an effect.
+WORTH_PLAYING = 2.5
+# Known abilities: the agent decides when these are worth it by its own rules (below).
+KNOWN_ABILITIES = {"im_still_standing", "unshackled", "win_them_over", "turn_crowd", "elusive", "tunnel_vision",
+                   "made_you_look", "jack_of_all_traits", "perseverance"}
 
 # Objects worth keeping out of: squares that hurt (the hazards' objects) and slippery footing.
 PAINFUL = {"fire": 8, "floor_spikes": 12, "floor_saw": 12}
@@ -78,8 +88,28 @@ def position_score(state: BoutState, me: Helot) -> float:
     return score
 
 
+def standing(state: BoutState, me: Helot) -> float:
+    """How well `me` stands against the field, in cred-like units: cred, condition, states, the
+    points and reserves in hand. Used to judge content the agent has no rule of its own for."""
+    foes = [h for h in state.helots.values() if h.label != me.label]
+
+    def worth(helot: Helot) -> float:
+        value = helot.cred + 0.6 * helot.overall + sum(STATE_WORTH.get(s, 0) for s in helot.states)
+        value += 1.5 * helot.ap + 0.8 * helot.mp + 0.4 * sum(helot.traits.values()) + 1.0 * len(helot.influence)
+        if helot.status != Status.FIGHTING:
+            value -= 40
+        return value
+
+    rival = max((worth(h) for h in foes), default=0.0)
+    return worth(me) - rival + 0.05 * position_score(state, me)
+
+
 class HeuristicAgent:
     name = "heuristic"
+
+    def __init__(self) -> None:
+        # Unfamiliar options judged not worth it, by moment: judged once per Command Round.
+        self._declined: set[tuple] = set()
 
     # ---------------------------------------------------------------- main decisions
     def choose(self, bout: Bout, decision: Decision) -> Action:
@@ -202,9 +232,9 @@ class HeuristicAgent:
     # ---------------------------------------------------------------- abilities
     def _window(self, bout: Bout, decision: Decision) -> Action:
         """In a timing window, use what the window offers — it was made for the moment — except
-        re-rolls (worth it only on a lost roll) and cards saved for better moments."""
+        re-rolls (worth it only on a lost roll)."""
         for option in decision.options:
-            if option.kind == ABILITY and option.name != "perseverance":
+            if option.kind in (ABILITY, CARD) and option.name != "perseverance":
                 return option
         return next(o for o in decision.options if o.kind == PASS)
 
@@ -241,4 +271,24 @@ class HeuristicAgent:
                 trait = option.arg("trait")
                 if trait in ("PHYS", "SWAG") and me.traits.get(trait, 0) < 5:
                     return option
-        return None
+        unfamiliar = [o for o in options if o.kind == CARD or o.name not in KNOWN_ABILITIES]
+        return self._worth_it(bout, me, unfamiliar)
+
+    def _worth_it(self, bout: Bout, me: Helot, options: list[Action]) -> Action | None:
+        """The unfamiliar option whose previewed outcome improves `standing` the most, if by enough.
+        Each is judged once per Command Round: a refusal stands until the next round."""
+        state = bout.state
+        moment = (state.cycle, state.active)
+        now = standing(state, me)
+        best, best_gain = None, WORTH_PLAYING
+        for option in options:
+            key = (moment, option.kind, option.name, option.args)
+            if key in self._declined:
+                continue
+            after = bout.preview(option)
+            gain = standing(after, after.helots[me.label]) - now
+            if gain > best_gain:
+                best, best_gain = option, gain
+            else:
+                self._declined.add(key)
+        return best

@@ -43,6 +43,9 @@ class BoutResult:
     crowd: int = 0
     ledger_balanced: bool = True
     commands: dict[str, int] = field(default_factory=dict)
+    cards_played: dict[str, int] = field(default_factory=dict)  # influence cards played
+    cards_drawn: dict[str, int] = field(default_factory=dict)  # cards drawn from a deck (Turning Points)
+    cards_kept: dict[str, int] = field(default_factory=dict)  # influence cards kept at the deal
     error: str | None = None
 
 
@@ -70,9 +73,23 @@ def play_one(spec: BoutSpec) -> BoutResult:
             if event.type in ("command", "ability", "card"):
                 key = event.data.get("command") or event.data.get("name")
                 result.commands[key] = result.commands.get(key, 0) + 1
+            if event.type == "card":
+                _count(result.cards_played, event.data["name"])
+            elif event.type == "draw" and event.data.get("card"):
+                _count(result.cards_drawn, event.data["card"])
+        # What a lanista kept at the deal is what it played plus what is still in its hand.
+        for card, times in result.cards_played.items():
+            _count(result.cards_kept, card, times)
+        for helot in bout.state.helots.values():
+            for card in helot.influence:
+                _count(result.cards_kept, card)
     except Exception as error:  # noqa: BLE001 — a batch reports every engine failure with its seed
         result.error = f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=6)}"
     return result
+
+
+def _count(counter: dict[str, int], key: str, times: int = 1) -> None:
+    counter[key] = counter.get(key, 0) + times
 
 
 def run_batch(specs: Iterable[BoutSpec], workers: int | None = None) -> Iterator[BoutResult]:
