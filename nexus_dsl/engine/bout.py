@@ -66,6 +66,7 @@ class Bout(Mechanics, Commands, Abilities):
         self.damage_frames: list = []  # hits about to land (`reduce_damage`)
         self.trigger_depth = 0
         self._declaration_envs: dict[int, Env] = {}
+        self._legality_plans: dict[int, Any] = {}  # per command: which requirements read its arguments
         self.object_types = frozenset(ruleset.data.get("objects", {}))
         self.state = self._initial_state(setup)
         self._by_window = index_by_window(ruleset)

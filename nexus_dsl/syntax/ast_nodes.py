@@ -312,10 +312,13 @@ class Declaration(Node):
         return found
 
     def property(self, name: str) -> Property | None:
-        for c in self.clauses_of(Property):
-            if c.name == name:
-                return c
-        return None
+        properties = self.__dict__.get("_property_cache")
+        if properties is None:
+            properties = {}
+            for clause in self.clauses_of(Property):
+                properties.setdefault(clause.name, clause)  # the first of a name wins, as before
+            object.__setattr__(self, "_property_cache", properties)
+        return properties.get(name)
 
 
 @dataclass(frozen=True)
@@ -327,3 +330,20 @@ class Module(Node):
 
 
 DECLARATION_KINDS = ("command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule")
+
+
+def names_used(node: object) -> frozenset[str]:
+    """Every name an expression (or any subtree) reads. Script functions see only the values they
+    are given (and the acting `self`), so an expression that reads none of a command's argument
+    names has the same value for every argument combination."""
+    found: set[str] = set()
+    stack: list[object] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Name):
+            found.add(item.id)
+        elif isinstance(item, Node):
+            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "pos")
+        elif isinstance(item, tuple):
+            stack.extend(item)
+    return frozenset(found)

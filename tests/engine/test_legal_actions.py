@@ -50,3 +50,29 @@ def test_attacks_need_position_and_ap():
     bout = mid_round((4, 5), Direction.N, (5, 4), Direction.S, ap=1, mp=0)
     # diagonal: wild attack only (front arc), standard and focused need the front-centre square
     assert names(bout) == ["end_round", "wild_attack target=blue"]
+
+
+def test_fast_enumeration_agrees_with_the_full_check_of_every_combination():
+    """`legal_commands` asks argument-free requirements once per command; its verdicts must be the
+    ones `command_problem` gives each combination, at every decision of real bouts."""
+    from nexus_dsl.agents import make_agent
+    from nexus_dsl.engine.actions import COMMAND
+    from nexus_dsl.engine.bout import next_action
+    from nexus_dsl.engine.setup import standard_setup
+
+    ruleset = cached_ruleset(("base",))
+    compared = 0
+    for seed in (1, 2, 3):
+        bout = Bout(ruleset, standard_setup(players=2), seed=seed)
+        agents = {label: make_agent("heuristic", seed=seed + i) for i, label in enumerate(("red", "blue"))}
+        while bout.pending is not None:
+            decision = bout.pending
+            if decision.kind == "command":
+                helot = bout.state.helots[decision.helot]
+                brute = {action for declaration in ruleset.declarations("command")
+                         for action in bout.enumerate_actions(
+                             COMMAND, helot, declaration, lambda a, d=declaration: bout.command_problem(helot, d, a))}
+                assert set(bout.legal_commands(helot)) == brute
+                compared += 1
+            bout.apply(next_action(bout, agents))
+    assert compared > 50
