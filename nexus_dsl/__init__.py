@@ -5,6 +5,7 @@ The public API — everything the CLI and the editor use — is re-exported here
 
 from .agents import HeuristicAgent, RandomAgent, make_agent
 from .check.checker import CheckContext, check_declarations
+from .content.barge_checks import barge_problems
 from .content.loader import cached_ruleset, discover_packs, load_ruleset, load_ruleset_collecting
 from .content.ruleset import Ruleset
 from .engine.actions import Action, Decision
@@ -26,7 +27,7 @@ __all__ = [
     "Action", "Bout", "BoutSetup", "CheckContext", "CheckError", "CheckReport", "ContentError", "Decision",
     "Diagnostic", "Dice", "Event", "HelotSetup", "HeuristicAgent", "NexusError", "Outcome", "RandomAgent",
     "Ruleset", "RulesError", "SchemaError", "ScriptRuntimeError", "Status", "SyntaxLayerError", "Termination",
-    "cached_ruleset", "check_declarations", "check_paths", "check_script_text", "discover_packs",
+    "barge_problems", "cached_ruleset", "check_declarations", "check_paths", "check_script_text", "discover_packs",
     "format_source", "from_canonical", "load_ruleset", "load_ruleset_collecting", "make_agent", "parse",
     "parse_declaration", "play", "print_declaration", "print_module", "run_scenarios", "standard_setup",
     "to_canonical",

@@ -9,7 +9,7 @@ generated lines are what the engine will actually do.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Mapping
 
 from .content.ruleset import DataItem, Ruleset, ScriptItem
 from .syntax import ast_nodes as A
@@ -135,10 +135,14 @@ class CardFace:
     prose: str | None
     lines: list[str] = field(default_factory=list)
     origin: str = ""
+    figure: list[str] = field(default_factory=list)  # preformatted lines, e.g. a barge's drawn schematic
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "kind": self.kind, "name": self.name, "text": self.prose, "rules": self.lines,
+        face = {"id": self.id, "kind": self.kind, "name": self.name, "text": self.prose, "rules": self.lines,
                 "origin": self.origin}
+        if self.figure:
+            face["figure"] = self.figure
+        return face
 
     def text(self) -> str:
         head = f"{self.name} — {KIND_TITLES.get(self.kind, self.kind)} ({self.id})"
@@ -146,6 +150,7 @@ class CardFace:
         if self.prose:
             body.append(f"  {self.prose}")
         body += [f"  {line}" for line in self.lines]
+        body += [f"  {line}".rstrip() for line in self.figure]
         return "\n".join(body)
 
     def markdown(self) -> str:
@@ -153,6 +158,8 @@ class CardFace:
         if self.prose:
             body += [self.prose, ""]
         body += [f"- {line}" if not line.startswith(("  ", "- ")) else line for line in self.lines]
+        if self.figure:
+            body += ["", "```", *self.figure, "```"]
         return "\n".join(body) + "\n"
 
 
@@ -210,7 +217,34 @@ def script_face(item: ScriptItem, settings: Known | None = None) -> CardFace:
     return face
 
 
-def data_face(item: DataItem) -> CardFace:
+def _symbol(object_type: str, flags: Mapping[str, Any]) -> str:
+    """The object's mark on a drawn schematic: its `symbol` in objects.yaml, else its id's first letters."""
+    return str(flags.get("symbol") or object_type[:2].upper())
+
+
+def barge_grid(data: Mapping[str, Any], ruleset: Ruleset | None = None) -> list[str]:
+    """The schematic as a small grid, north end at the top (rulebook pg.38): one cell per square,
+    the objects by symbol, each seat's starting square by its initial in lower case."""
+    from .content.barge_checks import BOARD_SIZE, starting_squares
+
+    flags_of = (lambda t: ruleset.object_flags(t)) if ruleset is not None else (lambda t: {})
+    cells: dict[tuple[int, int], str] = {square: seat[0] for square, seat in starting_squares().items()}
+    legend: dict[str, str] = {}
+    for obj in data.get("objects", []):
+        symbol = _symbol(obj["type"], flags_of(obj["type"]))
+        legend.setdefault(symbol, str(flags_of(obj["type"]).get("name") or obj["type"]))
+        cells[(obj["at"][0], obj["at"][1])] = symbol
+    header = ("     " + " ".join(f"{col:<2}" for col in range(1, BOARD_SIZE + 1))).rstrip()
+    lines = ["North".center(len(header) + 2).rstrip(), header]
+    for row in range(1, BOARD_SIZE + 1):
+        lines.append(f"  {row}  " + " ".join(f"{cells.get((col, row), '.'):<2}" for col in range(1, BOARD_SIZE + 1)).rstrip())
+    lines.append("South".center(len(header) + 2).rstrip())
+    key = ", ".join(f"{symbol} {name}" for symbol, name in legend.items())
+    lines.append("Key: " + (key + "; " if key else "") + "n s w e: the seats' starting squares")
+    return lines
+
+
+def data_face(item: DataItem, ruleset: Ruleset | None = None) -> CardFace:
     data = item.data
     face = CardFace(item.id, item.type, str(data.get("name", item.id)),
                     str(data.get("flavor") or data.get("description") or "") or None,
@@ -231,6 +265,7 @@ def data_face(item: DataItem) -> CardFace:
         face.lines.append("Objects: " + ", ".join(f"{n} {t}" for t, n in sorted(counts.items())))
         if data.get("hazards"):
             face.lines.append("Hazards, left to right: " + ", ".join(data["hazards"]))
+        face.figure = barge_grid(data, ruleset)
     return face
 
 
@@ -241,7 +276,7 @@ def all_faces(ruleset: Ruleset, kind: str | None = None) -> list[CardFace]:
             faces.extend(script_face(item, dict(ruleset.settings)) for item in items.values())
     for data_type, data_items in ruleset.data.items():
         if kind in (None, data_type, data_type.rstrip("s")):
-            faces.extend(data_face(item) for item in data_items.values())
+            faces.extend(data_face(item, ruleset) for item in data_items.values())
     return sorted(faces, key=lambda f: (f.kind, f.id))
 
 
@@ -252,5 +287,5 @@ def show(ruleset: Ruleset, ident: str) -> list[tuple[CardFace, str | None]]:
         if isinstance(item, ScriptItem):
             found.append((script_face(item, dict(ruleset.settings)), print_declaration(item.declaration)))
         else:
-            found.append((data_face(item), None))
+            found.append((data_face(item, ruleset), None))
     return found

@@ -30,12 +30,15 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(json.dumps({"ok": report.ok, "checked": report.checked,
                           "errors": [d.to_json() for d in report.diagnostics]}, indent=2))
     else:
-        if report.diagnostics:
+        if not report.ok:
+            errors = report.errors
             print(format_all(report.diagnostics, report.sources))
-            _err(f"\n{len(report.diagnostics)} error{'s' if len(report.diagnostics) != 1 else ''} "
-                 f"in {len({d.file for d in report.diagnostics})} file(s)")
+            _err(f"\n{len(errors)} error{'s' if len(errors) != 1 else ''} "
+                 f"in {len({d.file for d in errors})} file(s)")
         else:
             print(f"ok: {len(report.checked)} checked ({', '.join(report.checked)})")
+            if report.diagnostics:  # warnings only: shown after the verdict, which they do not change
+                print(format_all(report.diagnostics, report.sources))
     return 0 if report.ok else 1
 
 
@@ -253,7 +256,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--agents", default="heuristic,heuristic", help="comma-separated agents, one per player")
     play.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     play.add_argument("--packs", default="base")
-    play.add_argument("--barge", default=None)
+    play.add_argument("--barge", default=None, help="a barge id, or `random`: a d8 picks a schematic (pg.38)")
     play.add_argument("--log", default=None, help="write the event log as JSON lines to FILE")
     play.add_argument("--quiet", action="store_true", help="print only the one-line summary")
     play.set_defaults(run=cmd_play)
@@ -276,7 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     simulate.add_argument("--agents", default="heuristic")
     simulate.add_argument("--packs", default="base")
-    simulate.add_argument("--barge", default=None)
+    simulate.add_argument("--barge", default=None, help="a barge id, or `random`: a d8 picks a schematic (pg.38)")
     simulate.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     simulate.add_argument("--quiet", action="store_true")
     simulate.set_defaults(run=cmd_simulate)

@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Iterable
 
 from .check.checker import CheckContext, check_declarations
+from .content.barge_checks import barge_problems
 from .content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, _data_type_of, _script_locator, load_ruleset_collecting
+from .content.loader import barge_warnings
 from .content.ruleset import DATA_TYPES, Ruleset
 from .errors import Diagnostic, NexusError
 from .schema import load_yaml_with_positions, schema_name_for_kind, validate
@@ -28,7 +30,12 @@ class CheckReport:
 
     @property
     def ok(self) -> bool:
-        return not self.diagnostics
+        """No errors (warnings, e.g. a barge with unusually many hazard types, are reported only)."""
+        return not self.errors
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.diagnostics if d.severity == "error"]
 
     def add(self, diagnostics: Iterable[Diagnostic]) -> None:
         seen = {_key(d) for d in self.diagnostics}
@@ -77,7 +84,9 @@ def check_script_text(text: str, file: str, base: Ruleset | None = None) -> list
     return sorted(diagnostics, key=lambda d: (d.line, d.column))
 
 
-def check_yaml_text(text: str, file: str, path: Path) -> list[Diagnostic]:
+def check_yaml_text(text: str, file: str, path: Path, base: Ruleset | None = None) -> list[Diagnostic]:
+    """Schema-validate one YAML data file; barges are also checked against the box's counts and the
+    starting squares, with the object types and hazards of `base` (e.g. the base pack)."""
     try:
         data, positions = load_yaml_with_positions(text, file)
     except NexusError as error:
@@ -92,8 +101,13 @@ def check_yaml_text(text: str, file: str, path: Path) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     for index, item in enumerate(items):
         prefix: tuple = (index,) if isinstance(data, list) else ()
-        problems.extend(validate(item, DATA_TYPES[data_type], file=file,
-                                 locate=lambda p, prefix=prefix: positions.get(prefix + tuple(p))))
+        item_problems = validate(item, DATA_TYPES[data_type], file=file,
+                                 locate=lambda p, prefix=prefix: positions.get(prefix + tuple(p)))
+        problems.extend(item_problems)
+        if data_type == "barges" and base is not None and not item_problems:
+            line = (positions.get(prefix) or (0, 0))[0]
+            problems.extend(barge_problems(item, base, file=file, line=line,
+                                           locate=lambda p, prefix=prefix: positions.get(prefix + tuple(p))))
     return problems
 
 
@@ -114,6 +128,7 @@ def check_paths(paths: Iterable[str | Path], packs_for_files: tuple[str, ...] = 
                 report.checked.append(str(folder))
                 if ruleset is not None:
                     report.sources.update(ruleset.sources)
+                    report.add(barge_warnings(ruleset))
                 else:
                     _remember_sources(folder, report)
             continue
@@ -131,7 +146,10 @@ def check_paths(paths: Iterable[str | Path], packs_for_files: tuple[str, ...] = 
                     base_loaded = True
                 report.add(check_script_text(text, file, base))
             else:
-                report.add(check_yaml_text(text, file, file_path))
+                if not base_loaded and _data_type_of(file_path) == "barges":
+                    base, _ = load_ruleset_collecting(list(packs_for_files))
+                    base_loaded = True
+                report.add(check_yaml_text(text, file, file_path, base))
     return report
 
 

@@ -24,7 +24,7 @@ RELATIVE = ("forward", "forward_right", "right", "backward_right", "backward", "
 PILES = ("crowd", "box")
 ROLL_SIDES = ("attack", "defense", "check")
 PURPOSES = ("attack", "defense", "location", "check", "trait_die", "ratio_die", "tiebreak", "compass",
-            "grid_col", "grid_row", "d8", "crate")
+            "grid_col", "grid_row", "d8", "crate", "weapon_card")
 SEATS = ("north", "south", "east", "west")
 DECKS = ("turning_point", "influence")  # the decks a `draw` can name
 
@@ -211,9 +211,15 @@ FUNCTIONS: dict[str, Signature] = {
                                                 "the two do not share a row, column or diagonal)."),
     "has_flag": Signature(("object_type", "text"), doc="Whether an object type's data sets that flag "
                                                        "(objects.yaml, e.g. `against_wall`)."),
+    "objects_with": Signature(("any", "text"), doc="The object types on a square (or a helot's, or any square of an "
+                                                   "area) whose data sets that flag (`objects_with(step(self, forward), "
+                                                   "\"no_hurdle\")`)."),
     "active": Signature((), doc="The helot whose Command Round is under way, or none."),
     "trait_reserve": Signature(("helot", "trait"), doc="A helot's reserve of a trait named by a value "
                                                        "(`self.PHYS` when the trait is known in advance)."),
+    "location_condition": Signature(("helot", "location"), doc="The condition of a helot's body location named "
+                                                               "by a value (`self.head` when the location is "
+                                                               "known in advance)."),
     "pick": Signature(("bool", "any", "any"), doc="The second value when the condition holds, else the third "
                                                   "(e.g. `pick(direction == forward, 1, 2)`)."),
     "heading": Signature(("helot", "direction"), doc="The compass direction that a direction relative to the helot's "
@@ -223,6 +229,9 @@ FUNCTIONS: dict[str, Signature] = {
     "squares_toward": Signature(("any", "direction", "number"),
                                 doc="Up to N squares in a straight line from a square (not included) in a compass "
                                     "direction, nearest first; fewer when the wall comes first (a Floor Saw's path)."),
+    "random_weapon": Signature(("text",), doc="A weapon card of that type (`two_handed`, `shield`...) drawn at random "
+                                              "(purpose `weapon_card`) from those no helot holds, in load order; "
+                                              "none when every such card is held."),
     "wounded_locations": Signature(("helot",), doc="The helot's body locations below their starting condition."),
     "indestructible_at": Signature(("any",), doc="Whether a square (or a one-square area) holds an object that "
                                                  "cannot be destroyed; true beyond the board (the wall)."),
@@ -240,11 +249,12 @@ FUNCTION_RESULTS: dict[str, str] = {
     "square_at": "squares", "helot_on": "any", "squares_of": "list", "area": "squares", "area_of": "squares",
     "in_sight": "bool", "forward_distance": "number", "helots_clockwise": "list", "mark_value": "any",
     "opposite": "direction", "blocks": "bool", "destructible": "bool", "free": "bool", "square_of": "square",
-    "beyond": "squares", "has_flag": "bool", "active": "any", "trait_reserve": "number",
+    "beyond": "squares", "has_flag": "bool", "objects_with": "list", "active": "any", "trait_reserve": "number",
+    "location_condition": "number",
     "min": "number", "max": "number", "abs": "number", "count": "number",
     "pick": "any", "heading": "direction",
     "next_in_initiative": "any", "squares_toward": "list", "wounded_locations": "list",
-    "indestructible_at": "bool",
+    "indestructible_at": "bool", "random_weapon": "any",
 }
 
 
@@ -326,7 +336,7 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
                "store": ("number", "one"), "flavor": ("text", "one"), "text": ("text", "one"),
                "tags": ("text", "many")},
     "rule": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
-             "rulebook": ("text", "one")},
+             "rulebook": ("text", "one"), "motivation": ("text", "one")},
 }
 
 # Which clause types each declaration kind may hold.

@@ -244,7 +244,9 @@ class Checker:
                 event_names: dict[str, str] = {}
             else:
                 event_names = dict(V.EVENTS[clause.event])
-            scope_base = actor if kind in ("trait_ability", "weapon", "influence", "turning_point") else base
+            # A rule with a `motivation` (a talent) listens for each helot of it: `self` is that helot.
+            owned = kind in ("trait_ability", "weapon", "influence", "turning_point") or declaration.property("motivation") is not None
+            scope_base = actor if owned else base
             scope = scope_base.child(event_names)
             if clause.condition is not None:
                 self.expect(clause.condition, "bool", scope)

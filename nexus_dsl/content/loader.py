@@ -204,7 +204,8 @@ def _load_data_file(pack: LoadedPack, path: Path, text: str, file: str, seen: di
             continue
         origin = Origin(pack.info.id, file, line)
         seen[key] = origin
-        pack.data.append(DataItem(data_type, item["id"], freeze_mapping(dict(item)), origin))
+        own_positions = {path[len(prefix):]: at for path, at in positions.items() if path[:len(prefix)] == prefix}
+        pack.data.append(DataItem(data_type, item["id"], freeze_mapping(dict(item)), origin, own_positions))
 
 
 # ---------------------------------------------------------------- layering
@@ -287,6 +288,7 @@ def layer(loaded: list[LoadedPack], diagnostics: list[Diagnostic]) -> Ruleset:
     all_declarations = [item.declaration for items in scripts.values() for item in items.values()]
     diagnostics.extend(check_declarations(all_declarations, context))
     diagnostics.extend(_check_references(scripts, data))
+    diagnostics.extend(_check_barges(scripts, data))
     triggers: dict[str, list[tuple[A.Declaration, A.When]]] = {}
     for declaration in all_declarations:
         for when in declaration.clauses_of(A.When):
@@ -354,6 +356,30 @@ def _check_references(scripts: Mapping[str, Mapping[str, ScriptItem]], data: Map
             if hazard not in hazards:
                 problems.append(_dangling(item, f"barge `{item.id}` names unknown hazard `{hazard}`", hazard, hazards))
     return problems
+
+
+def _check_barges(scripts: Mapping[str, Mapping[str, ScriptItem]], data: Mapping[str, Mapping[str, DataItem]]
+                  ) -> list[Diagnostic]:
+    """Each barge against the box's counts and the starting squares (`barge_checks`). Only errors
+    stop a pack from loading; warnings are for `nexus check` to print (`barge_warnings`)."""
+    return [d for d in _barge_diagnostics(scripts, data) if d.severity == "error"]
+
+
+def _barge_diagnostics(scripts: Mapping[str, Mapping[str, ScriptItem]], data: Mapping[str, Mapping[str, DataItem]]
+                       ) -> list[Diagnostic]:
+    from .barge_checks import barge_problems
+
+    partial = Ruleset(packs=(), scripts=scripts, data=data, settings={}, triggers={})
+    problems: list[Diagnostic] = []
+    for item in data.get("barges", {}).values():
+        problems.extend(barge_problems(item.data, partial, file=item.origin.file, line=item.origin.line,
+                                       locate=item.positions.get))
+    return problems
+
+
+def barge_warnings(ruleset: Ruleset) -> list[Diagnostic]:
+    """What is unusual but legal in the ruleset's barges (e.g. more hazard types than usual)."""
+    return [d for d in _barge_diagnostics(ruleset.scripts, ruleset.data) if d.severity != "error"]
 
 
 def _dangling(item: DataItem, message: str, name: str, known: set[str]) -> Diagnostic:

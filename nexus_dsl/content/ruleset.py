@@ -49,6 +49,9 @@ class DataItem:
     id: str
     data: Mapping[str, Any]
     origin: Origin
+    # Where each value of the item sits in its YAML file: a path inside the item (as jsonschema
+    # reports it) -> 1-based (line, column). Lets checks beyond the schema point at the value.
+    positions: Mapping[tuple, tuple[int, int]] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)

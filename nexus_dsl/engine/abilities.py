@@ -63,8 +63,9 @@ class Abilities:
 
     # ---------------------------------------------------------------- who has what
     def owns_ability(self: Bout, helot: Helot, declaration: A.Declaration) -> bool:
-        """Trait abilities without a `motivation` are everyone's; the others belong to helots of that
-        motivation (or whose motivation lists them). Influence cards are in a lanista's hand."""
+        """Trait abilities (and rules) without a `motivation` are everyone's; the others belong to
+        helots of that motivation (or whose motivation lists them). Influence cards are in a
+        lanista's hand."""
         if declaration.kind == "influence":
             return declaration.id in helot.influence
         prop = declaration.property("motivation")

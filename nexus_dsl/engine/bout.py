@@ -28,7 +28,7 @@ from .dice import Dice
 from .interpreter import Env, Interpreter, Limits
 from .mechanics import Mechanics
 from .script_api import bind
-from .setup import BoutSetup, HelotSetup
+from .setup import RANDOM_BARGE, BoutSetup, HelotSetup, pick_random_barge
 from .state import BoutState, Helot, Outcome, Status, Termination
 
 Game = Generator[Decision, Action, None]
@@ -82,13 +82,20 @@ class Bout(Mechanics, Commands, Abilities):
     def _initial_state(self, setup: BoutSetup) -> BoutState:
         settings = self.ruleset.settings
         state = BoutState(grid=Grid(), helots={})
-        if setup.barge:
-            barge = self.ruleset.data_item("barges", setup.barge)
+        barge_id = setup.barge
+        if barge_id == RANDOM_BARGE and self.ruleset.data_item("barges", RANDOM_BARGE) is None:
+            barges = list(self.ruleset.data.get("barges", {}))
+            if not barges:
+                raise NexusError(Diagnostic("setup/unknown_barge", "no barge in the loaded packs to pick at random", "<setup>"))
+            barge_id = pick_random_barge(barges, self.dice.roll)
+        if barge_id:
+            barge = self.ruleset.data_item("barges", barge_id)
             if barge is None:
-                raise NexusError(Diagnostic("setup/unknown_barge", f"no barge `{setup.barge}` in the loaded packs", "<setup>"))
+                raise NexusError(Diagnostic("setup/unknown_barge", f"no barge `{barge_id}` in the loaded packs", "<setup>"))
             for obj in barge.get("objects", []):
                 state.place(obj["type"], Square(*obj["at"]))
             state.meta["hazards"] = list(barge.get("hazards", []))
+            state.meta["barge"] = barge_id
         for object_type, square in setup.objects:
             state.place(object_type, square)
         for spec in setup.helots:

@@ -247,8 +247,9 @@ class Mechanics:
 
     def listeners_for(self: Bout, declaration: Any) -> list[Helot | None]:
         """Who a `when` clause listens for: rules, hazards and Turning Point cards for the whole
-        bout; abilities, weapons and influence cards for each helot that owns them."""
-        if declaration.kind in ("rule", "hazard", "turning_point"):
+        bout; abilities, weapons and influence cards for each helot that owns them. A rule with a
+        `motivation` property (a motivation's talent) listens for each helot of that motivation."""
+        if declaration.kind in ("hazard", "turning_point") or declaration.kind == "rule" and declaration.property("motivation") is None:
             return [None]
         return [h for h in self.state.helots.values() if self.owns(h, declaration)]
 

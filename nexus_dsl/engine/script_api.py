@@ -158,6 +158,9 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def has_flag(env: Env, object_type: str, flag: str) -> bool:
         return bool(flags(object_type).get(str(flag), False))
 
+    def objects_with(env: Env, where: Any, flag: str) -> tuple[str, ...]:
+        return tuple(obj for obj in objects_at(env, where) if flags(obj).get(str(flag), False))
+
     def active(env: Env) -> Helot | None:
         return bout.active_helot
 
@@ -165,6 +168,11 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         if trait not in TRAITS:
             raise bout.runtime_error("wrong_type", f"`{trait}` is not a trait")
         return helot.traits.get(trait, 0)
+
+    def location_condition(env: Env, helot: Helot, location: str) -> int:
+        if location not in LOCATIONS:
+            raise bout.runtime_error("wrong_type", f"`{location}` is not a body location")
+        return helot.locations[location]
 
     def pick(env: Env, condition: Any, if_true: Any, if_false: Any) -> Any:
         return if_true if condition else if_false
@@ -209,7 +217,18 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
             return True
         return any(not flags(obj).get("destructible", False) for obj in bout.state.objects_at(square))
 
+    def random_weapon(env: Env, weapon_type: str) -> str | None:
+        # A weapon card drawn at random from the pile (pg.3): the cards of that type, in load order,
+        # that no helot holds. With one card left there is nothing to roll; with none, none.
+        held = {h.weapon for h in bout.state.helots.values() if h.weapon is not None}
+        cards = [w.id for w in bout.ruleset.declarations("weapon")
+                 if bout.weapon_word(w, "type") == str(weapon_type) and w.id not in held]
+        if len(cards) < 2:
+            return cards[0] if cards else None
+        return cards[bout.roll("weapon_card", len(cards)) - 1]
+
     functions: dict[str, Callable[..., Any]] = {
+        "random_weapon": random_weapon,
         "next_in_initiative": next_in_initiative, "squares_toward": squares_toward,
         "wounded_locations": wounded_locations, "indestructible_at": indestructible_at,
         "front_center": front_center, "front_arc": front_arc, "behind": behind, "adjacent": adjacent,
@@ -219,8 +238,9 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         "square_at": square_at, "helot_on": helot_on, "squares_of": squares_of, "area": area, "area_of": area_of,
         "in_sight": in_sight, "forward_distance": forward_distance, "helots_clockwise": helots_clockwise,
         "mark_value": mark_value, "opposite": opposite, "blocks": blocks, "destructible": destructible,
-        "free": free, "square_of": square_of, "beyond": beyond, "has_flag": has_flag, "active": active,
-        "trait_reserve": trait_reserve,
+        "free": free, "square_of": square_of, "beyond": beyond, "has_flag": has_flag, "objects_with": objects_with,
+        "active": active,
+        "trait_reserve": trait_reserve, "location_condition": location_condition,
         "min": lambda env, a, b: min(a, b), "max": lambda env, a, b: max(a, b),
         "abs": lambda env, a: abs(a), "count": lambda env, items: len(items),
         "pick": pick, "heading": heading,

@@ -8,7 +8,7 @@ facing away from the player. Scenarios build a `BoutSetup` of their own to start
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .board import Direction, Square
 
@@ -21,6 +21,8 @@ SEAT_ENTRY: dict[str, tuple[Square, Direction]] = {
 }
 # The order players take seats in: two across the board first, then east and west (pg.9).
 SEAT_ORDER = ("south", "north", "west", "east")
+# `BoutSetup.barge` naming no barge but this: a schematic picked at random (pg.38), see `pick_random_barge`.
+RANDOM_BARGE = "random"
 
 
 @dataclass
@@ -76,3 +78,21 @@ def standard_setup(players: int = 2, motivations: list[str | None] | None = None
         helots.append(HelotSetup(label=labels[index], seat=seat, at=square, facing=facing,
                                  motivation=motivations[index], lanista=lanistas[index]))
     return BoutSetup(helots=helots, barge=barge)
+
+
+def pick_random_barge(barge_ids: list[str], roll: Callable[[str, int], int]) -> str:
+    """A barge schematic picked at random (pg.38: "use a d8 to select one at random").
+
+    `barge_ids` are the loaded barges in pack order; `roll(purpose, sides)` rolls one die. Up to
+    eight barges: a d8 (purpose `d8`), rolled again while it shows more than there are barges, so
+    the base box's eight are one face each. More than eight (packs adding barges): one die with a
+    face per barge (purpose `barge`), the d8 rule grown to the larger collection.
+    """
+    if not barge_ids:
+        raise ValueError("the loaded packs hold no barge to pick from")
+    sides = max(8, len(barge_ids))
+    purpose = "d8" if sides == 8 else "barge"
+    while True:
+        face = roll(purpose, sides)
+        if face <= len(barge_ids):
+            return barge_ids[face - 1]

@@ -62,6 +62,24 @@ def test_schema_violation_in_yaml_data(capsys):
     assert "bad_barge.yaml:6:25: error: objects[1].at[0]: 9 is greater than the maximum of 8" in out
 
 
+def test_a_barge_beyond_the_box_is_refused_with_positions(capsys):
+    """pg.2-3: the box holds 4 pillars; pg.9: the starting squares stay empty; pg.3: 2-3 hazard types."""
+    code, out, err = run(capsys, "check", str(BROKEN / "barges" / "overfilled_barge.yaml"))
+    assert code == 1
+    assert "overfilled_barge.yaml:11:20: error: barge `overfilled_barge` places 5 `pillar` but the box holds 4" in out
+    assert "overfilled_barge.yaml:11:20: error: barge `overfilled_barge` places `pillar` on [1, 8], the south seat's starting square" in out
+    assert "   11 |   - {type: pillar, at: [1, 8]}" in out
+    assert "overfilled_barge.yaml:12:1: warning: barge `overfilled_barge` names 4 hazard types" in out
+    assert "2 errors in 1 file(s)" in err
+
+
+def test_barge_warnings_do_not_fail_a_check(capsys):
+    code, out, _ = run(capsys, "check", str(ROOT / "tests" / "scenarios" / "packs" / "arena_test"))
+    assert code == 0
+    assert out.startswith("ok: 1 checked")
+    assert "warning: barge `test_everything_barge` names 4 hazard types" in out
+
+
 def test_every_semantic_error_in_one_run(capsys):
     code, out, err = run(capsys, "check", "--format", "json", str(BROKEN / "several_errors.nexus"))
     assert code == 1
@@ -78,7 +96,8 @@ def test_missing_path_is_an_error_not_a_traceback(capsys):
     assert "no such file or folder" in out
 
 
-@pytest.mark.parametrize("name", ["syntax_error.nexus", "unknown_name.nexus", "type_error.nexus", "schema_violation.nexus"])
+@pytest.mark.parametrize("name", ["syntax_error.nexus", "unknown_name.nexus", "type_error.nexus", "schema_violation.nexus",
+                                  "barges/overfilled_barge.yaml"])
 def test_broken_files_never_print_a_traceback(name):
     completed = subprocess.run([sys.executable, "-m", "nexus_dsl", "check", str(BROKEN / name)],
                                capture_output=True, text=True, cwd=ROOT)
