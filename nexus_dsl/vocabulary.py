@@ -24,7 +24,7 @@ RELATIVE = ("forward", "forward_right", "right", "backward_right", "backward", "
 PILES = ("crowd", "box")
 ROLL_SIDES = ("attack", "defense", "check")
 PURPOSES = ("attack", "defense", "location", "check", "trait_die", "ratio_die", "tiebreak", "compass",
-            "grid_col", "grid_row", "d8", "crate", "weapon_card")
+            "grid_col", "grid_row", "d8", "crate", "weapon_card", "barge")
 SEATS = ("north", "south", "east", "west")
 DECKS = ("turning_point", "influence")  # the decks a `draw` can name
 
@@ -232,6 +232,8 @@ FUNCTIONS: dict[str, Signature] = {
     "random_weapon": Signature(("text",), doc="A weapon card of that type (`two_handed`, `shield`...) drawn at random "
                                               "(purpose `weapon_card`) from those no helot holds, in load order; "
                                               "none when every such card is held."),
+    "weapons_left": Signature(("text",), doc="The weapon cards of that type no helot holds, in load order (a "
+                                             "question: `requires count(weapons_left(\"ranged\")) > 0`)."),
     "wounded_locations": Signature(("helot",), doc="The helot's body locations below their starting condition."),
     "indestructible_at": Signature(("any",), doc="Whether a square (or a one-square area) holds an object that "
                                                  "cannot be destroyed; true beyond the board (the wall)."),
@@ -254,7 +256,7 @@ FUNCTION_RESULTS: dict[str, str] = {
     "min": "number", "max": "number", "abs": "number", "count": "number",
     "pick": "any", "heading": "direction",
     "next_in_initiative": "any", "squares_toward": "list", "wounded_locations": "list",
-    "indestructible_at": "bool", "random_weapon": "any",
+    "indestructible_at": "bool", "random_weapon": "any", "weapons_left": "list",
 }
 
 

@@ -11,10 +11,12 @@ moment. Everything it may do comes from the engine's legal options.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import heapq
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..engine.actions import ABILITY, CARD, CONTROL, END_ROUND, PASS, Action, Decision
-from ..engine.board import Grid
+from ..engine.board import Grid, Square
 from ..engine.state import BoutState, Helot, Status
 from ..syntax import ast_nodes as A
 
@@ -22,9 +24,12 @@ if TYPE_CHECKING:
     from ..engine.bout import Bout
 
 # What a state is worth to the helot in it (negative: it hurts) when weighing an unfamiliar ability.
-STATE_WORTH = {"prone": -5, "grappled": -4, "bleeding": -4, "flaming": -6, "armed": 4}
+STATE_WORTH = {"prone": -5, "grappled": -4, "bleeding": -4, "flaming": -6, "armed": 6}
 # The least gain in `standing` that justifies spending a card or trait reserves on an effect.
-WORTH_PLAYING = 2.5
+WORTH_PLAYING = 1.0
+# What an effect that only leaves an instruction for later (a new mark) is taken to be worth: the
+# preview cannot see the future, and a designer made the card to be worth playing.
+LATER_EFFECT = 3.5
 # Known abilities: the agent decides when these are worth it by its own rules (below).
 KNOWN_ABILITIES = {"im_still_standing", "unshackled", "win_them_over", "turn_crowd", "elusive", "tunnel_vision",
                    "made_you_look", "jack_of_all_traits", "perseverance"}
@@ -69,8 +74,43 @@ def nearest_foe(state: BoutState, me: Helot) -> Helot | None:
     return min(fighting, key=lambda h: (state.grid.chebyshev(me.square, h.square), h.label))
 
 
-def position_score(state: BoutState, me: Helot) -> float:
-    """Higher is better: near the closest opponent, facing it, ideally from behind, off hazards."""
+ObjectFlags = Callable[[str], Mapping[str, Any]]
+# Breaking through a destructible blocker (a crate) costs about this many steps' worth of time.
+BREAK_THROUGH = 4
+
+
+def path_distance(state: BoutState, start: Square, goal: Square, flags: ObjectFlags) -> float:
+    """Steps from `start` to `goal` around what blocks (walking through a crate counts extra, a
+    hazard's square a little): so a helot behind a pillar walks round it instead of waiting."""
+    grid: Grid = state.grid
+    best = {start: 0.0}
+    frontier = [(0.0, start.col, start.row)]
+    while frontier:
+        cost, col, row = heapq.heappop(frontier)
+        square = Square(col, row)
+        if square == goal:
+            return cost
+        if cost > best.get(square, float("inf")):
+            continue
+        for nxt in grid.neighbours(square):
+            step = 1.0
+            if nxt != goal:
+                for obj in state.objects_at(nxt):
+                    data = flags(obj)
+                    if data.get("blocks"):
+                        step = BREAK_THROUGH if data.get("destructible") else float("inf")
+                        break
+                    step += (PAINFUL.get(obj, 0) + SLIPPERY.get(obj, 0)) / 10
+            total = cost + step
+            if total < best.get(nxt, float("inf")):
+                best[nxt] = total
+                heapq.heappush(frontier, (total, nxt.col, nxt.row))
+    return float(grid.chebyshev(start, goal)) + 8  # walled off: as far as it gets
+
+
+def position_score(state: BoutState, me: Helot, flags: ObjectFlags | None = None) -> float:
+    """Higher is better: near the closest opponent (by the way round obstacles when the objects'
+    flags are given), facing it, ideally from behind, off hazards."""
     grid: Grid = state.grid
     foe = nearest_foe(state, me)
     score = 0.0
@@ -78,7 +118,10 @@ def position_score(state: BoutState, me: Helot) -> float:
         score -= PAINFUL.get(obj, 0) + SLIPPERY.get(obj, 0)
     if foe is None:
         return score
-    score -= 10.0 * grid.chebyshev(me.square, foe.square)
+    if flags is None:
+        score -= 10.0 * grid.chebyshev(me.square, foe.square)
+    else:
+        score -= 10.0 * path_distance(state, me.square, foe.square, flags)
     if grid.front_center(me.square, me.facing) == foe.square:
         score += 12
         if grid.behind(foe.square, foe.facing) == me.square:
@@ -88,20 +131,25 @@ def position_score(state: BoutState, me: Helot) -> float:
     return score
 
 
-def standing(state: BoutState, me: Helot) -> float:
+def standing(state: BoutState, me: Helot, flags: ObjectFlags | None = None) -> float:
     """How well `me` stands against the field, in cred-like units: cred, condition, states, the
     points and reserves in hand. Used to judge content the agent has no rule of its own for."""
     foes = [h for h in state.helots.values() if h.label != me.label]
 
     def worth(helot: Helot) -> float:
         value = helot.cred + 0.6 * helot.overall + sum(STATE_WORTH.get(s, 0) for s in helot.states)
-        value += 1.5 * helot.ap + 0.8 * helot.mp + 0.4 * sum(helot.traits.values()) + 1.0 * len(helot.influence)
+        value += 1.5 * helot.ap + 0.8 * helot.mp + 0.3 * sum(helot.traits.values()) + 0.5 * len(helot.influence)
         if helot.status != Status.FIGHTING:
             value -= 40
         return value
 
     rival = max((worth(h) for h in foes), default=0.0)
-    return worth(me) - rival + 0.05 * position_score(state, me)
+    return worth(me) - rival + 0.05 * position_score(state, me, flags)
+
+
+def _new_marks(before: BoutState, after: BoutState) -> bool:
+    """Whether any helot carries a mark it did not carry before: an instruction left for later."""
+    return any(set(after.helots[label].marks) - set(helot.marks) for label, helot in before.helots.items())
 
 
 class HeuristicAgent:
@@ -191,11 +239,12 @@ class HeuristicAgent:
         if crates and me.weapon is None and foe is not None and state.grid.chebyshev(me.square, foe.square) > 2:
             return crates[0]
         moves = [o for o in commands if _group(bout, o) == "movement"]
-        current = position_score(state, me)
+        flags = bout.ruleset.object_flags
+        current = position_score(state, me, flags)
         best, best_score = None, current
         for option in moves:
             after = bout.preview(option)
-            score = position_score(after, after.helots[me.label])
+            score = position_score(after, after.helots[me.label], flags)
             if score > best_score:
                 best, best_score = option, score
         if best is not None:
@@ -287,6 +336,8 @@ class HeuristicAgent:
                 continue
             after = bout.preview(option)
             gain = standing(after, after.helots[me.label]) - now
+            if _new_marks(state, after):
+                gain += LATER_EFFECT
             if gain > best_gain:
                 best, best_gain = option, gain
             else:

@@ -45,6 +45,8 @@ PURPOSES: tuple[str, ...] = (
     "grid_row",
     "d8",
     "crate",
+    "weapon_card",
+    "barge",
 )
 
 #: The Sliding Dice Scale tops out at +/-3SDS (pg.29).

@@ -217,18 +217,22 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
             return True
         return any(not flags(obj).get("destructible", False) for obj in bout.state.objects_at(square))
 
-    def random_weapon(env: Env, weapon_type: str) -> str | None:
-        # A weapon card drawn at random from the pile (pg.3): the cards of that type, in load order,
-        # that no helot holds. With one card left there is nothing to roll; with none, none.
+    def weapons_left(env: Env, weapon_type: str) -> tuple[str, ...]:
+        # The weapon pile (pg.3): the cards of that type, in load order, that no helot holds.
         held = {h.weapon for h in bout.state.helots.values() if h.weapon is not None}
-        cards = [w.id for w in bout.ruleset.declarations("weapon")
-                 if bout.weapon_word(w, "type") == str(weapon_type) and w.id not in held]
+        return tuple(w.id for w in bout.ruleset.declarations("weapon")
+                     if bout.weapon_word(w, "type") == str(weapon_type) and w.id not in held)
+
+    def random_weapon(env: Env, weapon_type: str) -> str | None:
+        # A weapon card drawn at random from the pile. With one card left there is nothing to
+        # roll; with none, none.
+        cards = weapons_left(env, weapon_type)
         if len(cards) < 2:
             return cards[0] if cards else None
         return cards[bout.roll("weapon_card", len(cards)) - 1]
 
     functions: dict[str, Callable[..., Any]] = {
-        "random_weapon": random_weapon,
+        "random_weapon": random_weapon, "weapons_left": weapons_left,
         "next_in_initiative": next_in_initiative, "squares_toward": squares_toward,
         "wounded_locations": wounded_locations, "indestructible_at": indestructible_at,
         "front_center": front_center, "front_arc": front_arc, "behind": behind, "adjacent": adjacent,

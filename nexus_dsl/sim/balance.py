@@ -10,6 +10,7 @@ and a draw counts as a bout not won.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 import math
 import statistics
 from collections.abc import Callable, Iterable
@@ -87,10 +88,12 @@ class BalanceReport:
     errors: list[BoutResult]
     by_motivation: dict[str, Rate]
     by_lanista: dict[str, Rate]
-    by_barge: dict[str, Rate]  # first-seat (south) win rate per barge: a fairness check of the layout
+    by_barge: dict[str, Rate]  # the south seat's share of the decided bouts per barge: a fairness check
     median_cycles: float
     draws: int
     card_bouts: dict[str, dict[str, int]] = field(default_factory=dict)  # card -> kept/played/drawn
+    uses: dict[str, int] = field(default_factory=dict)  # how often each trait ability was used
+    seats: dict[str, int] = field(default_factory=dict)  # helots of each motivation, over all bouts
 
     @property
     def dominant(self) -> list[str]:
@@ -122,8 +125,12 @@ def summarise(matchups: list[Matchup], results: list[BoutResult], packs: tuple[s
                 row[column] += times
     by_barge: dict[str, Rate] = {}
     for barge in sorted({m.barge or "(empty arena)" for m, _ in finished}):
-        games = [r for m, r in finished if (m.barge or "(empty arena)") == barge]
-        by_barge[barge] = Rate(sum(1 for r in games if r.winner == LABELS[0]), len(games))
+        decided = [r for m, r in finished if (m.barge or "(empty arena)") == barge and r.winner is not None]
+        by_barge[barge] = Rate(sum(1 for r in decided if r.winner == LABELS[0]), len(decided))
+    uses: dict[str, int] = {}
+    for _, result in finished:
+        for name, times in result.abilities.items():
+            uses[name] = uses.get(name, 0) + times
     return BalanceReport(
         bouts=len(results), seed=seed, packs=packs,
         errors=[r for r in results if r.error is not None],
@@ -133,6 +140,8 @@ def summarise(matchups: list[Matchup], results: list[BoutResult], packs: tuple[s
         median_cycles=statistics.median([r.cycles for _, r in finished]) if finished else 0.0,
         draws=sum(1 for _, r in finished if r.winner is None),
         card_bouts=cards,
+        uses=uses,
+        seats=dict(Counter(m for matchup, _ in finished for m in matchup.motivations)),
     )
 
 
@@ -163,7 +172,7 @@ def _rate_rows(rates: dict[str, Rate], names: dict[str, str]) -> Iterable[str]:
 def markdown(report: BalanceReport, ruleset: Ruleset, command: str) -> str:
     names = {item["id"]: item.get("name", item["id"])
              for kind in ("motivations", "lanistas", "barges") for item in ruleset.data_items(kind)}
-    for kind in ("influence", "turning_point"):
+    for kind in ("influence", "turning_point", "trait_ability"):
         for declaration in ruleset.declarations(kind):
             names[declaration.id] = declaration.name or declaration.id
     finished = report.bouts - len(report.errors)
@@ -196,7 +205,7 @@ def markdown(report: BalanceReport, ruleset: Ruleset, command: str) -> str:
         "",
         *_rate_rows(report.by_lanista, names),
         "",
-        "## South seat's win rate by barge",
+        "## South seat's share of the decided bouts, by barge",
         "",
         "Every matchup is played from both seats equally often, so a barge far from 50% favours a seat.",
         "",
@@ -212,6 +221,15 @@ def markdown(report: BalanceReport, ruleset: Ruleset, command: str) -> str:
     ]
     for card, row in sorted(report.card_bouts.items(), key=lambda kv: names.get(kv[0], kv[0])):
         lines.append(f"| {names.get(card, card)} | {row['kept']} | {row['played']} | {row['drawn']} |")
+    lines += ["", "## Motivation abilities", "",
+              "How often each motivation's unique trait abilities were used, per bout its helot fought.", "",
+              "| motivation | ability | uses | per bout |", "|---|---|---:|---:|"]
+    for motivation in ruleset.data_items("motivations"):
+        seats = report.seats.get(motivation["id"], 0)
+        for ability in motivation.get("abilities", ()):
+            times = report.uses.get(ability, 0)
+            per_bout = times / seats if seats else 0.0
+            lines.append(f"| {motivation.get('name', motivation['id'])} | {names.get(ability, ability)} | {times} | {per_bout:.2f} |")
     never = sorted(d.id for kind in ("influence", "turning_point") for d in ruleset.declarations(kind)
                    if d.id not in report.card_bouts)
     if never:

@@ -46,6 +46,7 @@ class BoutResult:
     cards_played: dict[str, int] = field(default_factory=dict)  # influence cards played
     cards_drawn: dict[str, int] = field(default_factory=dict)  # cards drawn from a deck (Turning Points)
     cards_kept: dict[str, int] = field(default_factory=dict)  # influence cards kept at the deal
+    abilities: dict[str, int] = field(default_factory=dict)  # trait abilities used
     error: str | None = None
 
 
@@ -75,6 +76,8 @@ def play_one(spec: BoutSpec) -> BoutResult:
                 result.commands[key] = result.commands.get(key, 0) + 1
             if event.type == "card":
                 _count(result.cards_played, event.data["name"])
+            elif event.type == "ability":
+                _count(result.abilities, event.data["name"])
             elif event.type == "draw" and event.data.get("card"):
                 _count(result.cards_drawn, event.data["card"])
         # What a lanista kept at the deal is what it played plus what is still in its hand.

@@ -25,3 +25,37 @@ def test_lanistas_give_their_command_tokens_and_deception_and_bouts_play():
     played = play(ruleset, standard_setup(lanistas=["grask_hollowmouth", "tibbet_kreen"]),
                   {"red": make_agent("heuristic"), "blue": make_agent("heuristic")}, seed=4)
     assert played.state.ended and played.outcome is not None
+
+
+def test_the_box_counts():
+    """Pg.2-3: 8 lanista cards, 4 motivation cards, 14 weapon cards, 24 influence cards, 25 Turning
+    Point cards, 4 hazard cards (one per hazard miniature type) and the barge schematics a d8 picks."""
+    ruleset = cached_ruleset(("base",))
+    # A hazard card goes with a hazard miniature: its id names an object type. (Pulled into the
+    # Hazard is a shared rule of the hazards, written as a hazard script, not a card of the box.)
+    hazard_cards = [h for h in ruleset.declarations("hazard") if h.id in ruleset.data.get("objects", {})]
+    counts = {
+        "lanistas": len(ruleset.data_items("lanistas")),
+        "motivations": len(ruleset.data_items("motivations")),
+        "weapons": len(ruleset.declarations("weapon")),
+        "influence": len(ruleset.declarations("influence")),
+        "turning_points": len(ruleset.declarations("turning_point")),
+        "hazards": len(hazard_cards),
+        "barges": len(ruleset.data_items("barges")),
+    }
+    assert counts == {"lanistas": 8, "motivations": 4, "weapons": 14, "influence": 24, "turning_points": 25,
+                      "hazards": 4, "barges": 8}
+    assert {m["id"] for m in ruleset.data_items("motivations")} == {"hoarder", "famished", "supremacist", "zealot"}
+    assert {h.id for h in hazard_cards} == {"brazier", "crate", "floor_saw", "floor_spikes"}
+
+
+def test_every_card_has_a_name_flavour_and_rules_text():
+    ruleset = cached_ruleset(("base",))
+    objects = ruleset.data.get("objects", {})
+    for kind in ("weapon", "influence", "turning_point", "hazard"):
+        for declaration in ruleset.declarations(kind):
+            if kind == "hazard" and declaration.id not in objects:
+                continue  # a shared hazard rule, not a hazard card
+            assert declaration.name, declaration.id
+            for prop in ("text", "flavor"):
+                assert declaration.property(prop) is not None, f"{kind} {declaration.id} has no {prop}"

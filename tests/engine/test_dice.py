@@ -19,7 +19,7 @@ from nexus_dsl.engine.dice import (
 def test_known_purposes() -> None:
     assert set(PURPOSES) == {
         "attack", "defense", "location", "check", "trait_die", "ratio_die",
-        "tiebreak", "compass", "grid_col", "grid_row", "d8", "crate",
+        "tiebreak", "compass", "grid_col", "grid_row", "d8", "crate", "weapon_card", "barge",
     }  # fmt: skip
 
 

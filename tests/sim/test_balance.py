@@ -53,13 +53,15 @@ def test_win_rates_leave_out_mirror_matches_and_count_draws_as_not_won() -> None
         Matchup("b2", ("zealot", "zealot"), ("l1", "l1")),
         Matchup("b2", ("hoarder", "zealot"), ("l1", "l2")),
     ]
-    results = [BoutResult(1, winner="red", cycles=4), BoutResult(2, winner="red", cycles=6),
+    results = [BoutResult(1, winner="red", cycles=4, abilities={"devour": 2}), BoutResult(2, winner="red", cycles=6),
                BoutResult(3, winner="blue", cycles=8), BoutResult(4, winner=None, cycles=10,
                                                                   cards_played={"c": 1}, cards_kept={"c": 2})]
     report: BalanceReport = summarise(matchups, results, ("base",), seed=1)
     assert report.by_motivation == {"hoarder": Rate(1, 3), "zealot": Rate(1, 3)}
     assert report.by_lanista == {"l1": Rate(1, 3), "l2": Rate(1, 3)}
-    assert report.by_barge == {"b1": Rate(2, 2), "b2": Rate(0, 2)}
+    assert report.by_barge == {"b1": Rate(2, 2), "b2": Rate(0, 1)}  # the south seat's share of decided bouts
+    assert report.uses == {"devour": 2}
+    assert report.seats == {"hoarder": 3, "zealot": 5}
     assert report.draws == 1 and report.median_cycles == 7
     assert report.card_bouts == {"c": {"kept": 2, "played": 1, "drawn": 0}}
     assert report.dominant == []
