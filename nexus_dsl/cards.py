@@ -244,6 +244,17 @@ def barge_grid(data: Mapping[str, Any], ruleset: Ruleset | None = None) -> list[
     return lines
 
 
+def _gift_line(ident: str, ruleset: Ruleset | None) -> str:
+    """A motivation's ability or talent as its card prints it: name, cost, the designer's text."""
+    found = [i for i in ruleset.find(ident) if isinstance(i, ScriptItem)] if ruleset is not None else []
+    if not found:
+        return ident
+    declaration = found[-1].declaration
+    costs = ", ".join(f"{_words(i.amount)} {i.resource}" for c in declaration.clauses_of(A.Cost) for i in c.items)
+    text = _property_text(declaration, "text")
+    return f"{declaration.name} ({ident}" + (f"; {costs}" if costs else "") + ")" + (f": {text}" if text else "")
+
+
 def data_face(item: DataItem, ruleset: Ruleset | None = None) -> CardFace:
     data = item.data
     face = CardFace(item.id, item.type, str(data.get("name", item.id)),
@@ -252,12 +263,14 @@ def data_face(item: DataItem, ruleset: Ruleset | None = None) -> CardFace:
     if item.type == "lanistas":
         face.lines.append(f"Influence {data.get('influence')}, Deception {data.get('deception')}, Command {data.get('command')}")
     elif item.type == "motivations":
+        if data.get("description") and data.get("flavor"):
+            face.lines.append(str(data["description"]))
         advantages = ", ".join(f"{k} {v}" for k, v in (data.get("advantages") or {}).items())
         face.lines.append(f"Trait advantages: {advantages}")
-        if data.get("abilities"):
-            face.lines.append("Unique abilities: " + ", ".join(data["abilities"]))
+        for ability in data.get("abilities") or ():
+            face.lines.append("Unique ability: " + _gift_line(ability, ruleset))
         if data.get("talent"):
-            face.lines.append(f"Talent: {data['talent']}")
+            face.lines.append("Talent: " + _gift_line(str(data["talent"]), ruleset))
     elif item.type == "barges":
         counts: dict[str, int] = {}
         for obj in data.get("objects", []):

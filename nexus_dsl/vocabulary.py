@@ -232,6 +232,7 @@ FUNCTIONS: dict[str, Signature] = {
     "random_weapon": Signature(("text",), doc="A weapon card of that type (`two_handed`, `shield`...) drawn at random "
                                               "(purpose `weapon_card`) from those no helot holds, in load order; "
                                               "none when every such card is held."),
+    "crowd_coins": Signature((), doc="How many cred coins the Crowd Coin Pile holds."),
     "weapons_left": Signature(("text",), doc="The weapon cards of that type no helot holds, in load order (a "
                                              "question: `requires count(weapons_left(\"ranged\")) > 0`)."),
     "wounded_locations": Signature(("helot",), doc="The helot's body locations below their starting condition."),
@@ -256,7 +257,7 @@ FUNCTION_RESULTS: dict[str, str] = {
     "min": "number", "max": "number", "abs": "number", "count": "number",
     "pick": "any", "heading": "direction",
     "next_in_initiative": "any", "squares_toward": "list", "wounded_locations": "list",
-    "indestructible_at": "bool", "random_weapon": "any", "weapons_left": "list",
+    "indestructible_at": "bool", "random_weapon": "any", "weapons_left": "list", "crowd_coins": "number",
 }
 
 

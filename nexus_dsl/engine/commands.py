@@ -18,6 +18,7 @@ from ..syntax import ast_nodes as A
 from ..syntax.printer import print_expr
 from ..vocabulary import LOCATIONS, TRAITS
 from .actions import COMMAND, Action
+from .board import Direction
 from .interpreter import Dynamic, Env, Run
 from .mechanics import CROWD
 from .state import Helot, Status
@@ -136,6 +137,8 @@ class Commands:
             return list(TRAITS)
         if name == "resource":
             return ["AP", "MP"]
+        if name == "direction":
+            return [direction.name for direction in Direction]  # the compass, N first, clockwise
         if name == "helot":
             return [h.label for h in self.state.helots.values() if h != helot and h.on_board]
         if name == "square":

@@ -217,6 +217,9 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
             return True
         return any(not flags(obj).get("destructible", False) for obj in bout.state.objects_at(square))
 
+    def crowd_coins(env: Env) -> int:
+        return bout.state.crowd
+
     def weapons_left(env: Env, weapon_type: str) -> tuple[str, ...]:
         # The weapon pile (pg.3): the cards of that type, in load order, that no helot holds.
         held = {h.weapon for h in bout.state.helots.values() if h.weapon is not None}
@@ -232,7 +235,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return cards[bout.roll("weapon_card", len(cards)) - 1]
 
     functions: dict[str, Callable[..., Any]] = {
-        "random_weapon": random_weapon, "weapons_left": weapons_left,
+        "random_weapon": random_weapon, "weapons_left": weapons_left, "crowd_coins": crowd_coins,
         "next_in_initiative": next_in_initiative, "squares_toward": squares_toward,
         "wounded_locations": wounded_locations, "indestructible_at": indestructible_at,
         "front_center": front_center, "front_arc": front_arc, "behind": behind, "adjacent": adjacent,

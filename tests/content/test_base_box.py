@@ -59,3 +59,38 @@ def test_every_card_has_a_name_flavour_and_rules_text():
             assert declaration.name, declaration.id
             for prop in ("text", "flavor"):
                 assert declaration.property(prop) is not None, f"{kind} {declaration.id} has no {prop}"
+
+
+def test_card_texts_state_the_numbers_their_scripts_use():
+    """Text and behaviour never drift apart: every number a card's script takes from its `param`s
+    is printed in the card's text (SDS levels are read as words, e.g. +SDS, and are left out);
+    the cost is printed from the script itself (`nexus show`)."""
+    import re
+
+    from nexus_dsl.engine.values import constant_value
+    from nexus_dsl.syntax import ast_nodes as A
+
+    ruleset = cached_ruleset(("base",))
+    gifts = {g for m in ruleset.data_items("motivations") for g in (*m.get("abilities", ()), m.get("talent"))}
+    cards = [d for kind in ("influence", "turning_point", "weapon") for d in ruleset.declarations(kind)]
+    cards += [d for kind in ("trait_ability", "rule") for d in ruleset.declarations(kind) if d.id in gifts]
+    drifted = []
+    for card in cards:
+        text = card.property("text").values[0].value
+        numbers = set(re.findall(r"\d+", text))
+        for param in card.clauses_of(A.Param):
+            if isinstance(param.value, A.Sds):
+                continue
+            try:
+                value = constant_value(param.value)
+            except ValueError:
+                continue
+            if isinstance(value, int) and not isinstance(value, bool) and str(abs(value)) not in numbers:
+                drifted.append(f"{card.id}: {param.name} = {value}")
+        if card.kind == "weapon":  # the card's own numbers: damage, durability, ammo, range, AP to draw...
+            for prop in card.clauses_of(A.Property):
+                value = prop.values[0] if prop.values else None
+                if prop.name in ("damage", "block", "durability", "ammo", "optimal", "draw", "store") \
+                        and isinstance(value, A.Num) and value.value and str(value.value) not in numbers:
+                    drifted.append(f"{card.id}: {prop.name} {value.value}")
+    assert not drifted

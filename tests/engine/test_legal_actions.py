@@ -76,3 +76,29 @@ def test_fast_enumeration_agrees_with_the_full_check_of_every_combination():
                 compared += 1
             bout.apply(next_action(bout, agents))
     assert compared > 50
+
+
+def test_a_direction_argument_is_offered_every_compass_direction(tmp_path):
+    """`arg x: direction` takes the eight compass directions (IDS.md), so content may ask for one."""
+    from nexus_dsl.content.loader import load_ruleset
+
+    pack = tmp_path / "signal_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: signal_pack\nname: Signal\nversion: 1.0.0\nkind: house_rules\nbuilds_on: [base]\n")
+    (pack / "signal.nexus").write_text(
+        'command point_the_way "Point the Way" {\n'
+        '    group fame\n'
+        '    text "Point in any compass direction."\n'
+        '    arg way: direction\n'
+        '    cost 1 AP\n'
+        '    requires way != N else "not north"\n'
+        '    effect {\n'
+        '        mark self "pointed" with way\n'
+        '    }\n'
+        '}\n')
+    ruleset = load_ruleset(["base", str(pack)])
+    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=1),
+                              HelotSetup("blue", "north", Square(4, 2), Direction.S)], phase="command", active="red")
+    bout = Bout(ruleset, setup, seed=0)
+    offered = [a.arg("way") for a in bout.legal_commands(bout.state.helots["red"]) if a.name == "point_the_way"]
+    assert offered == ["NE", "E", "SE", "S", "SW", "W", "NW"]
