@@ -1,9 +1,11 @@
 # Two set-up commands: `make editor` and `make test`. Each creates .venv when it is missing.
+# `make test` also needs Debian's chromium for the editor's end-to-end test; `make chromium`
+# installs it with apt when it is missing (CI runs as root).
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: editor test play check bench clean
+.PHONY: editor test chromium play check bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,14 +17,24 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,editor]'
 	touch $@
 
-# Until the editor lands, the main job is a bout played in the terminal.
-editor: $(VENV)/.installed
-	$(BIN)/nexus play --seed 1
+$(VENV)/.installed-editor: pyproject.toml $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[editor]'
+	touch $@
 
-test: $(VENV)/.installed-test
+CHROMIUM ?= /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# The editor in the browser: prints the address to open.
+editor: $(VENV)/.installed-editor
+	$(BIN)/streamlit run editor/app.py --server.headless true --browser.gatherUsageStats false
+
+chromium:
+	@[ -x $(CHROMIUM) ] || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
+
+test: $(VENV)/.installed-test chromium
 	$(BIN)/python -m pytest
 
 check: $(VENV)/.installed

@@ -79,38 +79,44 @@ ObjectFlags = Callable[[str], Mapping[str, Any]]
 BREAK_THROUGH = 4
 
 
-def path_distance(state: BoutState, start: Square, goal: Square, flags: ObjectFlags) -> float:
-    """Steps from `start` to `goal` around what blocks (walking through a crate counts extra, a
-    hazard's square a little): so a helot behind a pillar walks round it instead of waiting."""
+def _entry_cost(state: BoutState, square: Square, flags: ObjectFlags) -> float:
+    """What stepping into a square costs a helot walking to its opponent: blockers stop it (a
+    crate can be broken through, at a price), a hazard's or a slippery square costs a little."""
+    cost = 1.0
+    for obj in state.objects_at(square):
+        data = flags(obj)
+        if data.get("blocks"):
+            return BREAK_THROUGH if data.get("destructible") else float("inf")
+        cost += (PAINFUL.get(obj, 0) + SLIPPERY.get(obj, 0)) / 10
+    return cost
+
+
+def distances_to(state: BoutState, goal: Square, flags: ObjectFlags) -> dict[Square, float]:
+    """Steps from every square to `goal` around what blocks, so a helot behind a pillar walks round
+    it instead of waiting. Searched outward from the goal once per decision: the step from v to u
+    costs entering u, and entering the goal itself costs one step."""
     grid: Grid = state.grid
-    best = {start: 0.0}
-    frontier = [(0.0, start.col, start.row)]
+    best = {goal: 0.0}
+    frontier = [(0.0, goal.col, goal.row)]
     while frontier:
         cost, col, row = heapq.heappop(frontier)
         square = Square(col, row)
-        if square == goal:
-            return cost
         if cost > best.get(square, float("inf")):
             continue
+        enter = 1.0 if square == goal else _entry_cost(state, square, flags)
+        if enter == float("inf"):
+            continue
         for nxt in grid.neighbours(square):
-            step = 1.0
-            if nxt != goal:
-                for obj in state.objects_at(nxt):
-                    data = flags(obj)
-                    if data.get("blocks"):
-                        step = BREAK_THROUGH if data.get("destructible") else float("inf")
-                        break
-                    step += (PAINFUL.get(obj, 0) + SLIPPERY.get(obj, 0)) / 10
-            total = cost + step
+            total = cost + enter
             if total < best.get(nxt, float("inf")):
                 best[nxt] = total
                 heapq.heappush(frontier, (total, nxt.col, nxt.row))
-    return float(grid.chebyshev(start, goal)) + 8  # walled off: as far as it gets
+    return best
 
 
-def position_score(state: BoutState, me: Helot, flags: ObjectFlags | None = None) -> float:
-    """Higher is better: near the closest opponent (by the way round obstacles when the objects'
-    flags are given), facing it, ideally from behind, off hazards."""
+def position_score(state: BoutState, me: Helot, distances: Mapping[Square, float] | None = None) -> float:
+    """Higher is better: near the closest opponent (by the way round obstacles when `distances`
+    to it are given, see `distances_to`), facing it, ideally from behind, off hazards."""
     grid: Grid = state.grid
     foe = nearest_foe(state, me)
     score = 0.0
@@ -118,10 +124,10 @@ def position_score(state: BoutState, me: Helot, flags: ObjectFlags | None = None
         score -= PAINFUL.get(obj, 0) + SLIPPERY.get(obj, 0)
     if foe is None:
         return score
-    if flags is None:
+    if distances is None:
         score -= 10.0 * grid.chebyshev(me.square, foe.square)
-    else:
-        score -= 10.0 * path_distance(state, me.square, foe.square, flags)
+    else:  # walled off entirely: as far as it gets
+        score -= 10.0 * distances.get(me.square, grid.chebyshev(me.square, foe.square) + 8.0)
     if grid.front_center(me.square, me.facing) == foe.square:
         score += 12
         if grid.behind(foe.square, foe.facing) == me.square:
@@ -131,7 +137,7 @@ def position_score(state: BoutState, me: Helot, flags: ObjectFlags | None = None
     return score
 
 
-def standing(state: BoutState, me: Helot, flags: ObjectFlags | None = None) -> float:
+def standing(state: BoutState, me: Helot) -> float:
     """How well `me` stands against the field, in cred-like units: cred, condition, states, the
     points and reserves in hand. Used to judge content the agent has no rule of its own for."""
     foes = [h for h in state.helots.values() if h.label != me.label]
@@ -144,7 +150,7 @@ def standing(state: BoutState, me: Helot, flags: ObjectFlags | None = None) -> f
         return value
 
     rival = max((worth(h) for h in foes), default=0.0)
-    return worth(me) - rival + 0.05 * position_score(state, me, flags)
+    return worth(me) - rival + 0.05 * position_score(state, me)
 
 
 def _new_marks(before: BoutState, after: BoutState) -> bool:
@@ -239,12 +245,12 @@ class HeuristicAgent:
         if crates and me.weapon is None and foe is not None and state.grid.chebyshev(me.square, foe.square) > 2:
             return crates[0]
         moves = [o for o in commands if _group(bout, o) == "movement"]
-        flags = bout.ruleset.object_flags
-        current = position_score(state, me, flags)
+        distances = distances_to(state, foe.square, bout.ruleset.object_flags) if foe is not None else None
+        current = position_score(state, me, distances)
         best, best_score = None, current
         for option in moves:
             after = bout.preview(option)
-            score = position_score(after, after.helots[me.label], flags)
+            score = position_score(after, after.helots[me.label], distances)
             if score > best_score:
                 best, best_score = option, score
         if best is not None:

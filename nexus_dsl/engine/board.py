@@ -14,6 +14,7 @@ play on a different board with the same code.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -216,6 +217,18 @@ def _parse_rotation(side: Rotation | str) -> Rotation:
 # --------------------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=4096)
+def _neighbours(size: int, sq: Square) -> tuple[Square, ...]:
+    # Asked thousands of times a bout (movement, areas, the agents' path finding): answer once.
+    found = []
+    for direction in Direction:
+        dcol, drow = direction.delta
+        target = sq.shifted(dcol, drow)
+        if 1 <= target.col <= size and 1 <= target.row <= size:
+            found.append(target)
+    return tuple(found)
+
+
 @dataclass(frozen=True)
 class Grid:
     """A square board of `size` x `size` squares; everything beyond its edge is the wall.
@@ -263,7 +276,7 @@ class Grid:
 
     def neighbours(self, sq: Square) -> list[Square]:
         """The on-board squares adjoining `sq` (8-neighbourhood), in `Direction` order from N."""
-        return [n for d in Direction if (n := self.step(sq, d)) is not None]
+        return list(_neighbours(self.size, sq))
 
     def area(self, center: Square, radius: int = 1) -> list[Square]:
         """On-board squares within Chebyshev `radius` of `center` (center included), in

@@ -1,0 +1,39 @@
+"""The heuristic agent: it finds its way to the fight and judges unfamiliar content by previewing it."""
+
+from __future__ import annotations
+
+from nexus_dsl import Bout, BoutSetup, HelotSetup, cached_ruleset, make_agent
+from nexus_dsl.agents.heuristic import distances_to
+from nexus_dsl.engine.board import Direction, Square
+from nexus_dsl.engine.bout import next_action
+
+# A wall of pillars straight across the diagonal between the two seats' starting squares.
+PILLAR_WALL = [(2, 5), (3, 5), (3, 4), (4, 4), (4, 3), (5, 3), (5, 2)]
+# Two pillars on that diagonal: a helot that only shrinks the straight-line distance stops behind them.
+DIAGONAL_PILLARS = [(4, 5), (5, 4)]
+
+
+def _bout(seed: int, pillars: list[tuple[int, int]] = PILLAR_WALL) -> Bout:
+    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(1, 8), Direction.N),
+                              HelotSetup("blue", "north", Square(8, 1), Direction.S)],
+                      objects=[("pillar", Square(*at)) for at in pillars])
+    return Bout(cached_ruleset(("base",)), setup, seed=seed)
+
+
+def test_distances_go_round_what_blocks():
+    bout = _bout(1)
+    distances = distances_to(bout.state, Square(4, 2), bout.ruleset.object_flags)
+    # Through the pillars at (4, 4) and (4, 3) it would be 3 steps; round the wall's end it is more.
+    assert distances[Square(4, 5)] > 3
+    assert distances[Square(3, 2)] == 1
+    assert distances[Square(6, 4)] == 4  # (6,3), (6,2), (5,1), then the goal: the wall ends at (5, 2)
+
+
+def test_helots_walk_round_pillars_on_the_diagonal_and_fight():
+    for seed in (1, 2, 3):
+        bout = _bout(seed, DIAGONAL_PILLARS)
+        agents = {label: make_agent("heuristic", seed=seed + i) for i, label in enumerate(("red", "blue"))}
+        while bout.pending is not None and bout.state.cycle <= 6:
+            bout.apply(next_action(bout, agents))
+        attacks = [e for e in bout.log if e.type == "attack"]
+        assert attacks, f"seed {seed}: no attack in six cycles; the helots never reached each other"
