@@ -7,7 +7,9 @@
 - warm load-and-validate (grammar and schemas compiled; files read, parsed and checked again;
   schema verdicts of unchanged declarations reused),
 - parse time per declaration,
-- heuristic bouts per second on one core.
+- validating one card in the editor (parse, check, schema and card face, base loaded),
+- heuristic bouts per second on one core,
+- a 500-bout batch of the base game on 2 worker processes (the editor's batch mode): seconds.
 """
 
 from __future__ import annotations
@@ -62,6 +64,22 @@ def parse_per_declaration(rounds: int) -> tuple[float, int]:
     return elapsed / (rounds * count), count
 
 
+def validate_one_card(rounds: int) -> list[float]:
+    """The editor's check of one card as the designer types: parse, check, schema, card face."""
+    from nexus_dsl import cached_ruleset
+    from nexus_dsl.workbench.authoring import duplicate, validate_item
+
+    ruleset = cached_ruleset(("base",))
+    text = duplicate(ruleset, "aim_focused", "aim_focused_copy", "Aim Focused, Copied")
+    validate_item("command", text, ruleset)
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        validate_item("command", text, ruleset)
+        times.append(time.perf_counter() - start)
+    return times
+
+
 def bouts_per_second(bouts: int) -> tuple[float, float]:
     from nexus_dsl import cached_ruleset, make_agent, play, standard_setup
 
@@ -76,20 +94,42 @@ def bouts_per_second(bouts: int) -> tuple[float, float]:
     return bouts / elapsed, statistics.median(cycles)
 
 
+def batch_seconds(bouts: int, workers: int) -> tuple[float, int]:
+    """Wall time of `workbench.batch.run_batch` (two motivations, two lanistas, a random barge)."""
+    from nexus_dsl.content.loader import cached_ruleset
+    from nexus_dsl.workbench.batch import run_batch
+    from nexus_dsl.workbench.testrun import TestRunSettings
+
+    ruleset = cached_ruleset(("base",))
+    motivations = tuple(item["id"] for item in ruleset.data_items("motivations"))[:2]
+    lanistas = tuple(item["id"] for item in ruleset.data_items("lanistas"))[:2]
+    settings = TestRunSettings(motivations=motivations, lanistas=lanistas, barge="random")
+    ticks: list[int] = []
+    start = time.perf_counter()
+    run_batch(settings, bouts, progress=lambda done, _total: ticks.append(done), workers=workers, ruleset=ruleset)
+    return time.perf_counter() - start, len(ticks)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bouts", type=int, default=200)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--batch", type=int, default=500, help="bouts in the 2-worker batch (0 skips it)")
     args = parser.parse_args()
 
     cold = cold_load(args.runs)
     warm = warm_load(args.runs * 4)
     per_declaration, declarations = parse_per_declaration(20)
+    one_card = validate_one_card(20)
     rate, median_cycles = bouts_per_second(args.bouts)
     print(f"base pack cold load+validate : {statistics.median(cold) * 1000:8.1f} ms (median of {len(cold)} fresh processes)")
     print(f"base pack warm load+validate : {statistics.median(warm) * 1000:8.1f} ms (median of {len(warm)})")
     print(f"parse per declaration        : {per_declaration * 1e6:8.1f} µs ({declarations} declarations)")
+    print(f"validate one card            : {statistics.median(one_card) * 1000:8.1f} ms (median of {len(one_card)})")
     print(f"heuristic bouts per second   : {rate:8.1f} on one core ({args.bouts} bouts, median {median_cycles:g} cycles)")
+    if args.batch:
+        seconds, ticks = batch_seconds(args.batch, workers=2)
+        print(f"{args.batch}-bout batch, 2 workers    : {seconds:8.1f} s ({ticks} progress calls)")
 
 
 if __name__ == "__main__":

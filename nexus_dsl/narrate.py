@@ -23,6 +23,8 @@ def describe(event: Event) -> str | None:
         return f"== Cycle {event.cycle} — initiative: {order}"
     if t == "round_start":
         return f"-- {d['helot']}'s Command Round"
+    if t == "round_limit":
+        return f"   {d['helot']}'s round ends: {d['actions']} actions given, the most a round allows"
     if t == "allocate":
         return f"   {d['helot']} allocates {d['ap']} AP / {d['mp']} MP"
     if t == "command":

@@ -13,7 +13,7 @@ from typing import Iterable
 from .check.checker import CheckContext, check_declarations
 from .content.barge_checks import barge_problems
 from .content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, _data_type_of, _script_locator, load_ruleset_collecting
-from .content.loader import barge_warnings
+from .content.loader import barge_warnings, is_set_aside
 from .content.ruleset import DATA_TYPES, Ruleset
 from .errors import Diagnostic, NexusError
 from .schema import load_yaml_with_positions, schema_name_for_kind, validate
@@ -52,13 +52,14 @@ def _key(d: Diagnostic) -> tuple:
 def _context_from(ruleset: Ruleset | None, extra_settings: dict[str, str]) -> CheckContext:
     if ruleset is None:
         return CheckContext(settings=extra_settings)
-    settings = {name: _type_of(value) for name, value in ruleset.settings.items()}
+    settings = {name: value_type(value) for name, value in ruleset.settings.items()}
     settings.update(extra_settings)
     return CheckContext(object_types=frozenset(ruleset.data.get("objects", {})), settings=settings,
                         declaration_ids=frozenset(i for items in ruleset.scripts.values() for i in items))
 
 
-def _type_of(value: object) -> str:
+def value_type(value: object) -> str:
+    """The checker's type word for a setting's value."""
     if isinstance(value, bool):
         return "bool"
     if isinstance(value, int):
@@ -158,7 +159,7 @@ def _pack_folders(path: Path) -> list[Path]:
         return []
     if (path / MANIFEST).is_file():
         return [path]
-    return sorted(manifest.parent for manifest in path.rglob(MANIFEST))
+    return sorted(manifest.parent for manifest in path.rglob(MANIFEST) if not is_set_aside(manifest, path))
 
 
 def _remember_sources(folder: Path, report: CheckReport) -> None:

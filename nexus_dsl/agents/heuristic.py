@@ -164,6 +164,9 @@ class HeuristicAgent:
     def __init__(self) -> None:
         # Unfamiliar options judged not worth it, by moment: judged once per Command Round.
         self._declined: set[tuple] = set()
+        # Walking distances by goal and board objects: the board changes far less often than the
+        # agent decides, and the search is the costliest part of weighing a move.
+        self._distances: dict[tuple, dict[Square, float]] = {}
 
     # ---------------------------------------------------------------- main decisions
     def choose(self, bout: Bout, decision: Decision) -> Action:
@@ -245,7 +248,7 @@ class HeuristicAgent:
         if crates and me.weapon is None and foe is not None and state.grid.chebyshev(me.square, foe.square) > 2:
             return crates[0]
         moves = [o for o in commands if _group(bout, o) == "movement"]
-        distances = distances_to(state, foe.square, bout.ruleset.object_flags) if foe is not None else None
+        distances = self._distances_to(bout, state, foe.square) if foe is not None else None
         current = position_score(state, me, distances)
         best, best_score = None, current
         for option in moves:
@@ -256,6 +259,17 @@ class HeuristicAgent:
         if best is not None:
             return best
         return next(o for o in options if o.kind == END_ROUND)
+
+    def _distances_to(self, bout: Bout, state: BoutState, goal: Square) -> dict[Square, float]:
+        """`distances_to`, remembered for the same ruleset, goal and objects on the board (read only)."""
+        objects = tuple(sorted((square.col, square.row, tuple(found)) for square, found in state.objects.items()))
+        key = (id(bout.ruleset), goal, objects)
+        distances = self._distances.get(key)
+        if distances is None:
+            if len(self._distances) > 256:
+                self._distances.clear()
+            distances = self._distances[key] = distances_to(state, goal, bout.ruleset.object_flags)
+        return distances
 
     def _best_attack(self, bout: Bout, me: Helot, attacks: list[Action]) -> Action:
         """Spend AP well: finish an incapacitated or head-weak target with a focused blow to the head,

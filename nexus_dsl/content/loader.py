@@ -51,11 +51,28 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+# Folders inside a pack that are never loaded: the editor's drafts of unfinished content and any
+# hidden folder (such as `.history`, where saving keeps the previous versions of a file).
+SET_ASIDE_FOLDERS = ("drafts",)
+
+
+def is_set_aside(path: Path, folder: Path) -> bool:
+    """Whether a file under a pack (or content) folder is kept out of loading: anything in a hidden
+    folder or a `drafts/` folder, and hidden files (e.g. a save's temporary file)."""
+    try:
+        parts = path.relative_to(folder).parts
+    except ValueError:
+        parts = path.parts
+    return any(part.startswith(".") or part in SET_ASIDE_FOLDERS for part in parts[:-1]) or path.name.startswith(".")
+
+
 def discover_packs(root: Path | None = None) -> dict[str, Path]:
     """Every pack under the content root, by id (a pack is a folder holding pack.yaml)."""
     root = root or default_content_root()
     found: dict[str, Path] = {}
     for manifest in sorted(root.rglob(MANIFEST)):
+        if is_set_aside(manifest, root):
+            continue
         try:
             data, _ = load_yaml_with_positions(manifest.read_text(encoding="utf-8"), _display(manifest))
         except NexusError:
@@ -110,7 +127,7 @@ def load_pack_folder(folder: Path, diagnostics: list[Diagnostic]) -> LoadedPack 
     pack = LoadedPack(info)
     seen: dict[tuple[str, str], Origin] = {}
     for path in sorted(folder.rglob("*")):
-        if not path.is_file() or path.name == MANIFEST:
+        if not path.is_file() or path.name == MANIFEST or is_set_aside(path, folder):
             continue
         file = _display(path)
         if path.suffix == SCRIPT_SUFFIX:

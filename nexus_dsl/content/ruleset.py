@@ -104,3 +104,12 @@ class Ruleset:
 
 def freeze_mapping(mapping: dict[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType(mapping)
+
+
+def thaw(value: Any) -> Any:
+    """Frozen mappings and tuples as plain dicts and lists (for YAML, JSON and comparisons)."""
+    if isinstance(value, Mapping):
+        return {key: thaw(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [thaw(item) for item in value]
+    return value

@@ -166,6 +166,13 @@ class Bout(Mechanics, Commands, Abilities):
                 rest[i], rest[j] = rest[j], rest[i]
             state.decks[deck] = stacked + rest
         self.dice.drain_history()
+        # Cards promised to a hand leave the deck after the shuffle, so the seed deals the rest as before.
+        dealt = [card for spec in setup.helots for card in spec.dealt]
+        unknown = [card for card in dealt if self.ruleset.declaration("influence", card) is None]
+        if unknown:
+            raise NexusError(Diagnostic("setup/unknown_card", f"no influence card `{unknown[0]}` in the loaded packs", "<setup>"))
+        if dealt:
+            state.decks["influence"] = [card for card in state.decks["influence"] if card not in dealt]
 
     def _order_listeners(self) -> dict[str, tuple]:
         """Rules, abilities, weapons and cards listen in load order; then the hazards: the barge's
@@ -197,7 +204,7 @@ class Bout(Mechanics, Commands, Abilities):
     def emit(self, event_type: str, **data: Any) -> None:
         rolled = self.dice.drain_history()
         if rolled:
-            data["dice"] = [{"purpose": r.purpose, "value": r.value} for r in rolled]
+            data["dice"] = [{"purpose": r.purpose, "sides": r.sides, "value": r.value} for r in rolled]
         self.log.append(Event(len(self.log), self.state.cycle, self.state.active, event_type, data))
         if self.strict_ledger:
             self._check_ledger()
@@ -283,6 +290,8 @@ class Bout(Mechanics, Commands, Abilities):
     # ---------------------------------------------------------------- the cycle
     def _play(self) -> Game:
         yield from self._deal_influence()
+        for spec in self.setup.helots:
+            self.state.helots[spec.label].influence.extend(spec.dealt)
         yield from self.fire("bout_starts")
         if self.setup.phase == "command":
             active = self.state.active
@@ -304,7 +313,7 @@ class Bout(Mechanics, Commands, Abilities):
     def _deal_influence(self) -> Game:
         """Deal the whole influence deck evenly; each lanista keeps as many as their Influence (pg.8)."""
         deck = self.state.decks.get("influence", [])
-        keepers = [h for h in self.state.helots.values() if h.lanista and not h.influence and self._influence(h) > 0]
+        keepers = [h for h in self.state.helots.values() if not h.influence and self._keep_count(h) > 0]
         if not deck or not keepers or self.setup.phase != "cycle":
             return
         players = list(self.state.helots.values())
@@ -313,7 +322,7 @@ class Bout(Mechanics, Commands, Abilities):
         self.state.decks["influence"] = deck[share * len(players):]
         for helot in players:
             hand = list(hands[helot.label])
-            keep = self._influence(helot) if helot in keepers else 0  # a hand set by a scenario stays as it is
+            keep = self._keep_count(helot) if helot in keepers else 0  # a hand set by a scenario stays as it is
             for _ in range(min(keep, len(hand))):
                 options = tuple(Action.make(CHOICE, helot.label, "keep_card", card=card) for card in hand)
                 action = yield Decision(helot.label, "keep_influence", options)
@@ -322,6 +331,13 @@ class Bout(Mechanics, Commands, Abilities):
                 helot.influence.append(card)
             self.state.discards.setdefault("influence", []).extend(hand)
             self.emit("influence_dealt", helot=helot.label, kept=len(helot.influence))
+
+    def _keep_count(self, helot: Helot) -> int:
+        """How many dealt cards the helot keeps: its setup's `keep`, else its lanista's Influence."""
+        spec = next((s for s in self.setup.helots if s.label == helot.label), None)
+        if spec is not None and spec.keep is not None:
+            return spec.keep
+        return self._influence(helot)
 
     def _influence(self, helot: Helot) -> int:
         lanista = self.ruleset.data_item("lanistas", helot.lanista) if helot.lanista else None
@@ -390,12 +406,17 @@ class Bout(Mechanics, Commands, Abilities):
             yield from self.fire("round_starts", self=helot)
             if helot.status == Status.FIGHTING:
                 yield from self._allocate(helot)
+        given = 0
         while helot.status == Status.FIGHTING and not self.state.ended:
+            if given >= self.limits.max_actions_per_round:
+                self.emit("round_limit", helot=helot.label, actions=given)
+                break
             options = (tuple(self.legal_commands(helot)) + tuple(self._token_options(helot))
                        + tuple(self.instant_options(helot)) + (Action.make(END_ROUND, helot.label),))
             action = yield Decision(helot.label, "command", options)
             if action.kind == END_ROUND:
                 break
+            given += 1
             if action.kind in (ABILITY, CARD):
                 yield from self.use_ability(action, None)
             elif action.kind == CONTROL:

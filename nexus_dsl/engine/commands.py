@@ -235,11 +235,13 @@ class Commands:
 
     def cost_items(self: Bout, helot: Helot, declaration: A.Declaration, env: Env) -> list[tuple[int, str]]:
         items = []
-        multiplier = self.mp_multiplier(helot)
+        multiplier = None  # looked up only for an MP cost: most costs are AP or reserves
         for cost in declaration.clauses_of(A.Cost):
             for item in cost.items:
                 amount = item.amount.value if isinstance(item.amount, A.Num) else self.interpreter.evaluate(item.amount, env)
                 if item.resource == "MP":
+                    if multiplier is None:
+                        multiplier = self.mp_multiplier(helot)
                     amount *= multiplier  # e.g. guts double MP costs inside their square (object data)
                 items.append((amount, item.resource))
         return items

@@ -35,6 +35,9 @@ class Limits:
     max_trigger_depth: int = 8  # events raised by effects raised by events ...
     max_repeat: int = 100  # the largest `repeat N`
     max_collection: int = 256  # the largest list a `for each` walks
+    # A Command Round given this many commands, abilities and cards ends by itself: a safety net
+    # for content whose free commands could be repeated forever (a bout must always end).
+    max_actions_per_round: int = 200
 
 
 class Dynamic:
@@ -93,38 +96,19 @@ class Interpreter:
 
     # ---------------------------------------------------------------- expressions
     def evaluate(self, expr: A.Expr, env: Env) -> Any:
-        if isinstance(expr, A.Num):
-            return expr.value
-        if isinstance(expr, A.Name):
-            return self.resolve(expr, env)
-        if isinstance(expr, A.Binary):
-            return self._binary(expr, env)
-        if isinstance(expr, A.Compare):
-            return self._compare(expr, env)
-        if isinstance(expr, A.Attr):
-            return self._attr(expr, env)
-        if isinstance(expr, A.Call):
-            return self._call(expr, env)
-        if isinstance(expr, A.Not):
-            return not self.evaluate(expr.operand, env)
-        if isinstance(expr, A.Neg):
-            return -self._number(expr.operand, env)
-        if isinstance(expr, (A.Bool, A.Str)):
-            return expr.value
-        if isinstance(expr, A.Sds):
-            return expr.level
-        if isinstance(expr, A.NoneLit):
-            return None
-        if isinstance(expr, A.ListLit):
-            return tuple(self.evaluate(i, env) for i in expr.items)
-        if isinstance(expr, A.Index):
-            container = self.evaluate(expr.obj, env)
-            index = self.evaluate(expr.index, env)
-            try:
-                return container[index]
-            except (TypeError, IndexError, KeyError):
-                raise _runtime(expr, "bad_index", f"cannot index {_show(container)} with {_show(index)}") from None
-        raise _runtime(expr, "feature_not_available", f"{type(expr).__name__} cannot be evaluated")
+        # One dictionary look-up by node type (the engine's hottest call: legality asks it per option).
+        evaluator = _EVALUATORS.get(type(expr))
+        if evaluator is None:
+            raise _runtime(expr, "feature_not_available", f"{type(expr).__name__} cannot be evaluated")
+        return evaluator(self, expr, env)
+
+    def _index(self, expr: A.Index, env: Env) -> Any:
+        container = self.evaluate(expr.obj, env)
+        index = self.evaluate(expr.index, env)
+        try:
+            return container[index]
+        except (TypeError, IndexError, KeyError):
+            raise _runtime(expr, "bad_index", f"cannot index {_show(container)} with {_show(index)}") from None
 
     def resolve(self, name: A.Name, env: Env) -> Any:
         found, value = env.lookup(name.id)
@@ -250,6 +234,24 @@ class Interpreter:
         result = primitive(env, action, *args, **preps)
         if result is not None:
             yield from result
+
+
+_EVALUATORS: dict[type, Callable[[Interpreter, Any, Env], Any]] = {
+    A.Num: lambda _, expr, env: expr.value,
+    A.Name: Interpreter.resolve,
+    A.Binary: Interpreter._binary,
+    A.Compare: Interpreter._compare,
+    A.Attr: Interpreter._attr,
+    A.Call: Interpreter._call,
+    A.Not: lambda interpreter, expr, env: not interpreter.evaluate(expr.operand, env),
+    A.Neg: lambda interpreter, expr, env: -interpreter._number(expr.operand, env),
+    A.Bool: lambda _, expr, env: expr.value,
+    A.Str: lambda _, expr, env: expr.value,
+    A.Sds: lambda _, expr, env: expr.level,
+    A.NoneLit: lambda _, expr, env: None,
+    A.ListLit: lambda interpreter, expr, env: tuple(interpreter.evaluate(i, env) for i in expr.items),
+    A.Index: Interpreter._index,
+}
 
 
 def _show(value: Any) -> str:

@@ -44,7 +44,11 @@ class HelotSetup:
     tpdm: bool = False
     tp_counter: list[int] = field(default_factory=list)
     command_tokens: int | None = None
-    influence: list[str] | None = None
+    influence: list[str] | None = None  # a hand set outright: the helot keeps nothing of its share
+    # Influence cards the helot holds after the deal whatever the shuffle ("what if red held this
+    # card?"): taken out of the deck before it is dealt, added to the hand after the keeping.
+    dealt: list[str] = field(default_factory=list)
+    keep: int | None = None  # how many cards of its share the helot keeps; None: its lanista's Influence (pg.8)
     deception: int | None = None
     marks: dict[str, object] = field(default_factory=dict)
     ratio: int = 3  # the ratio die of a helot whose round follows a scenario's mid-round start

@@ -127,7 +127,10 @@ def load_yaml_with_positions(text: str, file: str) -> tuple[Any, Positions]:
     `positions[path]` is the 1-based (line, column) of the value at `path` — for a mapping entry,
     of its key. Empty input gives `(None, {})`.
     """
-    loader = PositionLoader(text)
+    try:
+        loader = PositionLoader(text)
+    except yaml.YAMLError as error:  # the reader refuses control characters before parsing starts
+        raise SchemaError(_yaml_error(error, file)) from None
     try:
         try:
             node = loader.get_single_node()

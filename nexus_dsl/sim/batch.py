@@ -9,16 +9,19 @@ after every action).
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.context
 import os
+import threading
 import statistics
 import traceback
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..agents import make_agent
 from ..content.loader import cached_ruleset
-from ..engine.bout import Bout, next_action
-from ..engine.setup import standard_setup
+from ..content.ruleset import Ruleset
+from ..engine.bout import Bout, Event, next_action
+from ..engine.setup import BoutSetup, standard_setup
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,29 @@ class BoutSpec:
     motivations: tuple[str | None, ...] = ()
     lanistas: tuple[str | None, ...] = ()
     strict_ledger: bool = False  # prove the coin ledger after every event (slower; for tests)
+    stack_turning_points: tuple[str, ...] = ()  # on top of the Turning Point deck, top card first
+    dealt: tuple[tuple[str, ...], ...] = ()  # per player in seat order: influence cards in hand after the deal
+    keep: tuple[int | None, ...] = ()  # per player: cards kept of the dealt share (None: the lanista's Influence)
+    watched: tuple[str, ...] = ()  # card and ability ids whose uses are summarised (`BoutResult.watched`)
+    root: str | None = None  # the content root the packs come from (None: the default)
+
+
+@dataclass
+class WatchedUse:
+    """What a watched card or ability did in one bout: every use (played, or drawn for a Turning
+    Point card) and the events that followed it up to the next command, ability, card, draw or
+    round boundary, summed."""
+
+    played: int = 0  # used as an ability or played as an influence card
+    drawn: int = 0  # drawn from a deck
+    users: list[str] = field(default_factory=list)  # the helots that used or drew it, once each
+    damage: int = 0  # condition coins taken (location and overall) by any helot
+    hits: int = 0  # damage events that took coins
+    cred_gained: int = 0  # coins into the user's cred pile
+    cred_lost: int = 0  # coins out of the user's cred pile
+    crowd_change: int = 0  # coins into the crowd pile minus coins out of it
+    states_added: dict[str, int] = field(default_factory=dict)
+    states_removed: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass
@@ -48,17 +74,49 @@ class BoutResult:
     cards_kept: dict[str, int] = field(default_factory=dict)  # influence cards kept at the deal
     abilities: dict[str, int] = field(default_factory=dict)  # trait abilities used
     error: str | None = None
+    watched: dict[str, WatchedUse] = field(default_factory=dict)  # the spec's watched ids that were used or drawn
+    barge: str | None = None  # the barge played on (a random pick resolved)
+
+
+# Rulesets handed to `run_batch`, by (packs, root): forked workers inherit them, so a batch plays
+# exactly the ruleset the caller loaded (one freshly reloaded after an edit included).
+_RULESETS: dict[tuple[tuple[str, ...], str | None], Ruleset] = {}
+
+
+def spec_setup(spec: BoutSpec) -> BoutSetup:
+    """The standard setup a spec describes: seats, motivations, lanistas, stacked and dealt cards."""
+    setup = standard_setup(players=spec.players, barge=spec.barge,
+                           motivations=list(spec.motivations) or None, lanistas=list(spec.lanistas) or None)
+    if spec.stack_turning_points:
+        setup.decks["turning_point"] = list(spec.stack_turning_points)
+    for helot, cards in zip(setup.helots, spec.dealt):
+        helot.dealt = list(cards)
+    for helot, keep in zip(setup.helots, spec.keep):
+        helot.keep = keep
+    return setup
+
+
+def spec_agents(spec: BoutSpec, labels: list[str]) -> dict[str, Any]:
+    """One agent per helot, cycling through the spec's agent names; random agents seeded per seat."""
+    return {label: make_agent(spec.agents[i % len(spec.agents)], seed=spec.seed * 31 + i)
+            for i, label in enumerate(labels)}
+
+
+def spec_ruleset(spec: BoutSpec) -> Ruleset:
+    preloaded = _RULESETS.get((spec.packs, spec.root))
+    if preloaded is not None:
+        return preloaded
+    # The one-argument call shares its cache entry with callers that warm `cached_ruleset(packs)`.
+    return cached_ruleset(spec.packs) if spec.root is None else cached_ruleset(spec.packs, spec.root)
 
 
 def play_one(spec: BoutSpec) -> BoutResult:
     result = BoutResult(spec.seed)
     try:
-        ruleset = cached_ruleset(spec.packs)
-        setup = standard_setup(players=spec.players, barge=spec.barge,
-                               motivations=list(spec.motivations) or None, lanistas=list(spec.lanistas) or None)
+        ruleset = spec_ruleset(spec)
+        setup = spec_setup(spec)
         labels = [h.label for h in setup.helots]
-        agents = {label: make_agent(spec.agents[i % len(spec.agents)], seed=spec.seed * 31 + i)
-                  for i, label in enumerate(labels)}
+        agents = spec_agents(spec, labels)
         bout = Bout(ruleset, setup, seed=spec.seed, strict_ledger=spec.strict_ledger)
         while bout.pending is not None:
             bout.apply(next_action(bout, agents))
@@ -70,6 +128,9 @@ def play_one(spec: BoutSpec) -> BoutResult:
         result.totals = dict(outcome.totals)
         result.crowd = outcome.crowd
         result.ledger_balanced = bout.state.coins_in_play() == bout.state.box_drawn
+        result.barge = bout.state.meta.get("barge")
+        if spec.watched:
+            result.watched = watched_uses(bout.log, frozenset(spec.watched))
         for event in bout.log:
             if event.type in ("command", "ability", "card"):
                 key = event.data.get("command") or event.data.get("name")
@@ -95,16 +156,84 @@ def _count(counter: dict[str, int], key: str, times: int = 1) -> None:
     counter[key] = counter.get(key, 0) + times
 
 
-def run_batch(specs: Iterable[BoutSpec], workers: int | None = None) -> Iterator[BoutResult]:
-    """Yield results as bouts finish (in seed order per chunk), using up to `workers` processes."""
+# Where the consequences of a use stop being its own: the next thing a player does, or a new round.
+USE_BOUNDARIES = frozenset({"command", "ability", "card", "draw", "round_start", "round_end", "initiative",
+                            "allocate", "bout_end"})
+
+
+def watched_uses(log: list[Event], watched: frozenset[str]) -> dict[str, WatchedUse]:
+    """Sum up what each watched card or ability did in one bout's log (see `WatchedUse`)."""
+    uses: dict[str, WatchedUse] = {}
+    for index, event in enumerate(log):
+        if event.type in ("card", "ability"):
+            name = event.data.get("name")
+        elif event.type == "draw":
+            name = event.data.get("card")
+        else:
+            continue
+        if name not in watched:
+            continue
+        use = uses.setdefault(name, WatchedUse())
+        user = event.data.get("helot")
+        if event.type == "draw":
+            use.drawn += 1
+        else:
+            use.played += 1
+        if user and user not in use.users:
+            use.users.append(user)
+        for after in log[index + 1:]:
+            if after.type in USE_BOUNDARIES:
+                break
+            _add_consequence(use, after, user)
+    return uses
+
+
+def _add_consequence(use: WatchedUse, event: Event, user: str | None) -> None:
+    data = event.data
+    if event.type == "damage":
+        taken = data.get("location_taken", 0) + data.get("overall_taken", 0)
+        use.damage += taken
+        use.hits += 1 if taken else 0
+    elif event.type == "coins":
+        amount = data["amount"]
+        if user and data["dest"] == f"cred:{user}":
+            use.cred_gained += amount
+        if user and data["source"] == f"cred:{user}":
+            use.cred_lost += amount
+        use.crowd_change += amount * ((data["dest"] == "crowd") - (data["source"] == "crowd"))
+    elif event.type == "state":
+        if "added" in data:
+            _count(use.states_added, data["added"])
+        else:
+            _count(use.states_removed, data["removed"])
+
+
+def run_batch(specs: Iterable[BoutSpec], workers: int | None = None,
+              rulesets: Mapping[tuple[tuple[str, ...], str | None], Ruleset] | None = None) -> Iterator[BoutResult]:
+    """Yield results as bouts finish (in seed order per chunk), using up to `workers` processes.
+    `rulesets`, by (packs, root), are played instead of loading those packs again."""
     specs = list(specs)
+    _RULESETS.clear()
+    _RULESETS.update(rulesets or {})
     workers = workers or min(len(specs), os.cpu_count() or 1)
     if workers <= 1 or len(specs) < 4:
         for spec in specs:
             yield play_one(spec)
         return
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    with _process_context().Pool(workers) as pool:
         yield from pool.imap(play_one, specs, chunksize=max(1, len(specs) // (workers * 8)))
+
+
+def _process_context() -> multiprocessing.context.BaseContext:
+    """Fork when this process runs no other thread: the workers inherit the loaded rulesets. A
+    process that does (a web server such as the editor's) must not fork — a child can hang on a
+    lock another thread held — so its workers come from a fork server and load the packs
+    themselves, by ids and content root."""
+    if threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["nexus_dsl.sim.batch"])
+    return context
 
 
 @dataclass

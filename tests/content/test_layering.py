@@ -5,12 +5,11 @@ barge plays to the end."""
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
 
 import pytest
 
 from nexus_dsl import load_ruleset
-from nexus_dsl.content.ruleset import Ruleset
+from nexus_dsl.content.ruleset import Ruleset, thaw
 from nexus_dsl.sim.batch import BoutSpec, play_one
 from nexus_dsl.syntax import ast_nodes as A
 from nexus_dsl.syntax.canonical import to_canonical
@@ -26,15 +25,6 @@ HOUSE_OVERRIDES = {
 # The expansion replaces no base declaration: the Dart Column's `no_hurdle` flag is enough to keep
 # Hurdle from leaping it (pg.33).
 EXPANSION_OVERRIDES: set[tuple[str, str]] = set()
-
-
-def thaw(value: Any) -> Any:
-    """A frozen mapping or tuple as plain JSON-able data, so two loads can be compared."""
-    if isinstance(value, Mapping):
-        return {key: thaw(item) for key, item in value.items()}
-    if isinstance(value, (tuple, list)):
-        return [thaw(item) for item in value]
-    return value
 
 
 def fingerprint(ruleset: Ruleset) -> dict[tuple[str, str], str]:

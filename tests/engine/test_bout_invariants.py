@@ -87,3 +87,28 @@ def test_preview_of_an_ability_shows_its_effect_and_changes_nothing():
     after = bout.preview(win)
     assert after.helots["red"].cred == 5 and after.helots["red"].traits["SWAG"] == 0
     assert bout.snapshot() == before
+
+
+def test_a_round_of_endless_free_commands_ends_by_itself(tmp_path):
+    """A command that costs nothing could be given forever; the round ends at the action budget."""
+    from nexus_dsl.content.loader import load_ruleset
+    from nexus_dsl.engine.board import Direction, Square
+    from nexus_dsl.engine.interpreter import Limits
+    from nexus_dsl.engine.setup import BoutSetup, HelotSetup
+
+    pack = tmp_path / "free_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: free_pack\nname: Free\nversion: 1.0.0\nkind: house_rules\nbuilds_on: [base]\n")
+    (pack / "free.nexus").write_text('command shuffle_feet "Shuffle Feet" {\n    group movement\n'
+                                     '    text "Costs nothing, does nothing."\n    cost 0 AP\n    effect {\n'
+                                     '        mark self "shuffled"\n    }\n}\n')
+    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=2),
+                              HelotSetup("blue", "north", Square(4, 2), Direction.S)], phase="command", active="red")
+    bout = Bout(load_ruleset(["base", str(pack)]), setup, seed=1, limits=Limits(max_actions_per_round=5))
+    given = 0
+    while bout.pending is not None and bout.pending.kind == "command" and bout.pending.helot == "red":
+        bout.apply(Action.make("command", "red", "shuffle_feet"))
+        given += 1
+        assert given <= 5
+    assert given == 5
+    assert [e.data["actions"] for e in bout.log if e.type == "round_limit"] == [5]

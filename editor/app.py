@@ -1,0 +1,41 @@
+"""The NEXUS workbench: `streamlit run editor/app.py` (or `make editor`).
+
+Navigation and the sidebar (content root and loaded packs). Every page lives in `editor/views/`
+and only calls the package API (`nexus_dsl.workbench`, `nexus_dsl.cards`, the content loader). The
+folder is not called `pages/`: Streamlit takes a `pages/` folder beside the main script for an
+old-style multipage app and would then run a page without this script, so without the sidebar.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+if str(REPOSITORY) not in sys.path:  # `streamlit run editor/app.py` puts only editor/ on the path
+    sys.path.insert(0, str(REPOSITORY))
+
+import streamlit as st  # noqa: E402
+
+from editor import widgets  # noqa: E402
+
+PAGES = [
+    ("views/browser.py", "Content browser", ":material/search:"),
+    ("views/card_editor.py", "Card editor", ":material/edit_note:"),
+    ("views/barge_editor.py", "Barge editor", ":material/grid_on:"),
+    ("views/test_run.py", "Test run", ":material/play_circle:"),
+    ("views/playtest.py", "Playtest", ":material/groups:"),
+    ("views/odds.py", "Odds", ":material/casino:"),
+]
+
+
+def main() -> None:
+    st.set_page_config(page_title="NEXUS workbench", page_icon=":material/swords:", layout="wide")
+    pages = [st.Page(path, title=title, icon=icon, default=index == 0)
+             for index, (path, title, icon) in enumerate(PAGES)]
+    navigation = st.navigation(pages)
+    widgets.sidebar()
+    navigation.run()
+
+
+main()

@@ -1,0 +1,86 @@
+"""Session-state helpers: where content and playtest sessions live, which packs are loaded, and
+messages that survive the rerun a button causes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+import streamlit as st
+
+from nexus_dsl.workbench import packs as packs_api
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+CONTENT_ROOT_ENV = "NEXUS_CONTENT_ROOT"
+SESSIONS_DIR_ENV = "NEXUS_SESSIONS_DIR"
+DEFAULT_PACKS = ("base",)
+PACKS_KEY = "loaded_packs"
+ROOT_KEY = "content_root"
+FLASH_KEY = "_flash"
+
+
+def default_content_root() -> Path:
+    """`$NEXUS_CONTENT_ROOT`, else the repository's `content/` folder."""
+    env = os.environ.get(CONTENT_ROOT_ENV)
+    return Path(env) if env else REPOSITORY / "content"
+
+
+def sessions_dir() -> Path:
+    """Where playtest sessions are kept: per user, outside any content root."""
+    env = os.environ.get(SESSIONS_DIR_ENV)
+    return Path(env) if env else Path.home() / ".nexus" / "sessions"
+
+
+def content_root() -> Path:
+    """The content root chosen in the sidebar (the default until one is typed)."""
+    return Path(st.session_state.get(ROOT_KEY) or default_content_root())
+
+
+def selected_packs() -> list[str]:
+    return list(st.session_state.get(PACKS_KEY) or DEFAULT_PACKS)
+
+
+def add_loaded_pack(pack_id: str) -> None:
+    """Load one more pack (call from a widget callback: the sidebar's selector is already drawn
+    by the time a page's body runs)."""
+    current = selected_packs()
+    if pack_id not in current:
+        st.session_state[PACKS_KEY] = current + [pack_id]
+
+
+def available() -> list[packs_api.PackSummary]:
+    return packs_api.available_packs(content_root())
+
+
+def loaded() -> packs_api.LoadResult:
+    """The chosen packs as one ruleset; cached by the workbench until a file of theirs changes."""
+    return packs_api.load_packs(selected_packs(), content_root())
+
+
+def ruleset():
+    """The loaded ruleset, or None (the sidebar shows why it did not load)."""
+    return loaded().ruleset
+
+
+def flash(kind: str, message: str) -> None:
+    """A message for the next run of the page (`kind`: success, info, warning, error)."""
+    st.session_state.setdefault(FLASH_KEY, []).append((kind, message))
+
+
+def show_flashes() -> None:
+    for kind, message in st.session_state.pop(FLASH_KEY, []):
+        getattr(st, kind)(message)
+
+
+def keep_widgets(*keys: str) -> None:
+    """Carry widget values over pages: Streamlit forgets the value of a widget that a run did not
+    draw, so each page restores its own from a shadow copy and `remember_widgets` refreshes it."""
+    for key in keys:
+        shadow = f"_kept_{key}"
+        if key not in st.session_state and shadow in st.session_state:
+            st.session_state[key] = st.session_state[shadow]
+
+
+def remember_widgets(*keys: str) -> None:
+    for key in keys:
+        if key in st.session_state:
+            st.session_state[f"_kept_{key}"] = st.session_state[key]

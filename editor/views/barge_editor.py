@@ -1,0 +1,207 @@
+"""Barge editor: the 8x8 board as a grid of buttons (click to place the chosen object type, click
+again to take it away), the rendered schematic with north and the starting squares, the counts
+against the box, the problems the packs would find, and saving and loading by id. Everything is
+`nexus_dsl.workbench.barge_edit` and `.board_svg`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from editor import state, widgets
+from nexus_dsl.content.barge_checks import BOARD_SIZE, starting_squares
+from nexus_dsl.content.ruleset import DataItem
+from nexus_dsl.errors import NexusError
+from nexus_dsl.workbench import barge_edit, store
+from nexus_dsl.workbench.board_svg import barge_svg
+
+DRAFT = "bg_draft"
+FINGERPRINTS = "bg_fingerprints"  # barges file -> its fingerprint when the barge was loaded from it
+CONFLICT = "bg_conflict"
+NOTES = "bg_notes"
+KEPT = ("bg_type", "bg_pack", "bg_load_id")
+
+
+def draft() -> barge_edit.BargeDraft | None:
+    return st.session_state.get(DRAFT)
+
+
+def put_draft(new: barge_edit.BargeDraft) -> None:
+    st.session_state[DRAFT] = new
+    st.session_state["bg_name"] = new.name
+    st.session_state["bg_description"] = new.description
+    st.session_state["bg_hazards"] = list(new.hazards)
+    st.session_state[NOTES] = []
+    st.session_state.pop(CONFLICT, None)
+
+
+# ---------------------------------------------------------------- callbacks
+def new_barge() -> None:
+    ident = (st.session_state.get("bg_new_id") or "").strip()
+    if not ident:
+        state.flash("error", "give the new barge an id (snake_case)")
+        return
+    put_draft(barge_edit.BargeDraft(id=ident, name=ident.replace("_", " ").title()))
+
+
+def load_barge() -> None:
+    rules = state.ruleset()
+    ident = st.session_state.get("bg_load_id")
+    try:
+        put_draft(barge_edit.load_barge(rules, ident))
+    except KeyError as error:
+        state.flash("error", str(error.args[0]))
+        return
+    for item in rules.find(ident):
+        if isinstance(item, DataItem) and item.type == "barges":
+            path = Path(item.origin.file).resolve()
+            st.session_state.setdefault(FINGERPRINTS, {})[str(path)] = store.open_for_edit(path).fingerprint
+            st.session_state["bg_pack"] = item.origin.pack
+    state.flash("info", f"Loaded barge `{ident}`")
+
+
+def click_square(col: int, row: int) -> None:
+    current = draft()
+    object_type = st.session_state.get("bg_type")
+    if current is None or not object_type:
+        return
+    edit = current.toggle(object_type, (col, row))
+    st.session_state[NOTES] = [edit.note] if edit.note else []
+
+
+def sync_fields() -> None:
+    current = draft()
+    if current is None:
+        return
+    current.name = st.session_state.get("bg_name", "")
+    current.description = st.session_state.get("bg_description", "")
+    current.hazards = list(st.session_state.get("bg_hazards", []))
+
+
+def save_barge(overwrite: bool = False) -> None:
+    current, root = draft(), state.content_root()
+    folder = widgets.pack_folder(st.session_state.get("bg_pack", ""))
+    if current is None or folder is None:
+        state.flash("error", "choose a pack to save into")
+        return
+    path = barge_edit.barges_file(folder).resolve()
+    expected = st.session_state.get(FINGERPRINTS, {}).get(str(path)) or store.open_for_edit(path).fingerprint
+    try:
+        saved = barge_edit.save_barge(current, path, expected, overwrite=overwrite, content_root=root)
+    except store.ConflictError as error:
+        st.session_state[CONFLICT] = str(error)
+        return
+    except store.InvalidContentError as error:
+        state.flash("error", "Not saved: " + "; ".join(widgets.diagnostic_text(d) for d in error.diagnostics[:5]))
+        return
+    except (store.StoreError, NexusError) as error:
+        state.flash("error", f"Not saved: {error}")
+        return
+    st.session_state.setdefault(FINGERPRINTS, {})[str(path)] = saved.fingerprint
+    st.session_state.pop(CONFLICT, None)
+    state.add_loaded_pack(st.session_state["bg_pack"])
+    state.flash("success", f"Saved barge `{current.id}` into {saved.path}")
+
+
+# ---------------------------------------------------------------- drawing
+def square_label(current: barge_edit.BargeDraft, symbols: dict[str, str], col: int, row: int) -> str:
+    placed = current.object_at((col, row))
+    if placed:
+        return symbols.get(placed, placed[:2].upper())
+    seat = starting_squares().get((col, row))
+    return f"({seat[0].upper()})" if seat else "·"
+
+
+def grid(current: barge_edit.BargeDraft, symbols: dict[str, str]) -> None:
+    st.caption("North is at the top; (S), (N), (W), (E) are the seats' starting squares.")
+    for row in range(1, BOARD_SIZE + 1):
+        columns = st.columns(BOARD_SIZE, gap="small")
+        for col in range(1, BOARD_SIZE + 1):
+            columns[col - 1].button(square_label(current, symbols, col, row), key=f"bg_sq_{col}_{row}",
+                                    on_click=click_square, args=(col, row), help=f"[{col}, {row}]",
+                                    width="stretch")
+
+
+def counts_table(counts: list[barge_edit.BoxCount]) -> None:
+    rows = [{"type": c.type, "name": c.name, "symbol": c.symbol, "placed": c.placed,
+             "in the box": c.limit, "left": c.left,
+             "over": "yes" if c.over else ""} for c in counts]
+    st.dataframe(pd.DataFrame(rows), hide_index=True)
+    for count in counts:
+        if count.placed:
+            limit = "no limit" if count.limit is None else f"{count.limit} in the box"
+            st.markdown(f"- {count.name}: **{count.placed}** placed ({limit})")
+
+
+def picker(rules) -> None:
+    left, middle, right = st.columns([2, 1, 1])
+    left.selectbox("Barge", sorted(rules.data.get("barges", {})), key="bg_load_id")
+    middle.button("Load", on_click=load_barge, key="bg_load")
+    right.text_input("New barge id", key="bg_new_id")
+    right.button("New empty barge", on_click=new_barge, key="bg_new")
+
+
+def editor(rules, current: barge_edit.BargeDraft) -> None:
+    types = barge_edit.placeable_types(rules)
+    counts = current.counts(rules)
+    symbols = {c.type: c.symbol for c in counts}
+    st.subheader(f"Editing `{current.id}`")
+    for key, value in (("bg_name", current.name), ("bg_description", current.description),
+                       ("bg_hazards", list(current.hazards))):
+        st.session_state.setdefault(key, value)  # after a visit to another page
+    fields = st.columns(2)
+    fields[0].text_input("Name", key="bg_name", on_change=sync_fields)
+    fields[1].text_input("Description", key="bg_description", on_change=sync_fields)
+    st.multiselect("Hazards", sorted(rules.scripts.get("hazard", {})), key="bg_hazards", on_change=sync_fields)
+    st.selectbox("Object to place", types, key="bg_type",
+                 format_func=lambda t: f"{symbols.get(t, t)} — {rules.object_flags(t).get('name') or t}")
+    for note in st.session_state.get(NOTES, []):
+        st.warning(note)
+    board, picture = st.columns([1, 1])
+    with board:
+        grid(current, symbols)
+    with picture:
+        widgets.picture(barge_svg(current.to_data(), rules))
+    st.markdown("**Against the box**")
+    counts_table(counts)
+    problems = current.problems(rules)
+    if problems:
+        st.markdown(f"**{len(problems)} problem(s)**")
+        widgets.show_diagnostics(problems)
+    else:
+        st.success("No problems: the packs would accept this barge.")
+    with st.expander("As YAML"):
+        st.code(current.to_yaml(), language="yaml")
+
+
+def save_panel() -> None:
+    ids = [p.id for p in state.available()]
+    if st.session_state.get("bg_pack") not in ids:
+        st.session_state["bg_pack"] = next((i for i in ids if i != "base"), ids[0] if ids else None)
+    left, right = st.columns(2)
+    left.selectbox("Save into pack", ids, key="bg_pack", help="Into the pack's barges.yaml (new packs: Card editor)")
+    right.button("Save barge", on_click=save_barge, key="bg_save", type="primary")
+    conflict = st.session_state.get(CONFLICT)
+    if conflict:
+        st.warning(conflict)
+        st.button("Keep mine (overwrite)", on_click=save_barge, kwargs={"overwrite": True}, key="bg_keep_mine")
+
+
+def render() -> None:
+    st.title("Barge editor")
+    rules = widgets.require_ruleset()
+    state.keep_widgets(*KEPT)
+    picker(rules)
+    state.show_flashes()
+    current = draft()
+    if current is None:
+        st.info("Load a barge or start a new one.")
+    else:
+        editor(rules, current)
+        save_panel()
+    state.remember_widgets(*KEPT)
+
+
+render()

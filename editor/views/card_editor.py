@@ -1,0 +1,366 @@
+"""Card editor: new items from a template, duplicates, or existing items opened from their file;
+form fields and the rule script side by side with its highlighted view, validation on every
+change, a live card preview, and saving into a pack (drafts when invalid, conflicts when the file
+changed on disk). Everything goes through `nexus_dsl.workbench` (authoring, highlight, store)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+import yaml
+
+from editor import state, widgets
+from nexus_dsl.cards import KIND_TITLES
+from nexus_dsl.content.ruleset import ScriptItem
+from nexus_dsl.errors import NexusError
+from nexus_dsl.workbench import authoring, store
+from nexus_dsl.workbench.highlight import highlight_html
+
+TEXT = "ed_text"
+TARGET = "ed_target"  # {"path", "fingerprint", "pack"} of the file the item was opened from or saved to
+CONFLICT = "ed_conflict"
+FILE = "ed_file"
+PACK = "ed_pack"
+NEW_PACK = "(a new pack)"
+MODES = ("New", "Duplicate", "Open")
+# Where a new item goes in its pack by default (the base pack's layout).
+SCRIPT_FOLDERS = {"command": "commands", "trait_ability": "abilities", "hazard": "hazards",
+                  "turning_point": "turning_points", "influence": "influence", "weapon": "weapons", "rule": "rules"}
+
+
+def kind_title(kind: str) -> str:
+    return KIND_TITLES.get(kind, kind.replace("_", " ").capitalize())
+
+
+def items_of(rules, kind: str) -> list[str]:
+    if authoring.is_script_kind(kind):
+        return sorted(rules.scripts.get(kind, {}))
+    return sorted(rules.data.get(authoring.DATA_KINDS[kind], {}))
+
+
+def default_file(kind: str, ident: str) -> str:
+    if authoring.is_script_kind(kind):
+        return f"{SCRIPT_FOLDERS[kind]}/{ident}.nexus"
+    return f"{authoring.DATA_KINDS[kind]}.yaml"
+
+
+def begin(kind: str, text: str, ident: str, target: dict[str, Any] | None) -> None:
+    """Put an item in the editor (callbacks only: the text area is drawn after them)."""
+    st.session_state[TEXT] = text
+    st.session_state[TARGET] = target
+    st.session_state.pop(CONFLICT, None)
+    if target and target.get("pack"):
+        folder = widgets.pack_folder(target["pack"])
+        st.session_state[PACK] = target["pack"]
+        st.session_state[FILE] = (Path(target["path"]).relative_to(folder).as_posix() if folder
+                                  else default_file(kind, ident))
+    else:
+        st.session_state[FILE] = default_file(kind, ident)
+
+
+# ---------------------------------------------------------------- starting an item
+def start_new() -> None:
+    kind = st.session_state["ed_kind"]
+    ident, name = st.session_state.get("ed_new_id", ""), st.session_state.get("ed_new_name", "")
+    try:
+        begin(kind, authoring.template(kind, ident, name or ident.replace("_", " ").title()), ident, None)
+    except authoring.AuthoringError as error:
+        state.flash("error", str(error))
+
+
+def start_duplicate() -> None:
+    kind, rules = st.session_state["ed_kind"], state.ruleset()
+    source = st.session_state.get("ed_source")
+    ident, name = st.session_state.get("ed_new_id", ""), st.session_state.get("ed_new_name", "")
+    try:
+        begin(kind, authoring.duplicate(rules, source, ident, name or ident.replace("_", " ").title()), ident, None)
+    except authoring.AuthoringError as error:
+        state.flash("error", str(error))
+
+
+def origin_of(rules, kind: str, ident: str):
+    for item in rules.find(ident):
+        is_script = isinstance(item, ScriptItem)
+        if is_script == authoring.is_script_kind(kind):
+            return item
+    return None
+
+
+def resolved(file: str) -> Path:
+    path = Path(file)
+    return path if path.is_absolute() else (Path.cwd() / path).resolve()
+
+
+def open_existing() -> None:
+    kind, rules = st.session_state["ed_kind"], state.ruleset()
+    ident = st.session_state.get("ed_source")
+    item = origin_of(rules, kind, ident) if ident else None
+    if item is None:
+        state.flash("error", f"nothing to open: choose a {kind_title(kind)}")
+        return
+    name = item.declaration.name if isinstance(item, ScriptItem) else str(item.data.get("name", ident))
+    text = authoring.duplicate(rules, ident, ident, name)  # the item's own text under its own id
+    path = resolved(item.origin.file)
+    begin(kind, text, ident, {"path": str(path), "fingerprint": store.open_for_edit(path).fingerprint,
+                              "pack": item.origin.pack})
+
+
+def source_picker(rules, kind: str) -> None:
+    mode = st.radio("Start from", MODES, horizontal=True, key="ed_mode")
+    columns = st.columns(3)
+    if mode in ("Duplicate", "Open"):
+        columns[0].selectbox(kind_title(kind), items_of(rules, kind), key="ed_source")
+    if mode in ("New", "Duplicate"):
+        columns[1].text_input("New id", key="ed_new_id", placeholder="snake_case id")
+        columns[2].text_input("New name", key="ed_new_name")
+    action = {"New": ("Start from the template", start_new), "Duplicate": ("Duplicate", start_duplicate),
+              "Open": ("Open", open_existing)}[mode]
+    st.button(action[0], on_click=action[1], key="ed_start", type="primary")
+
+
+# ---------------------------------------------------------------- form fields
+def _field_key(name: str, version: int) -> str:
+    return f"ed_field_{name}_{version}"
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return yaml.safe_dump(value, default_flow_style=True, width=10**6).strip().removesuffix("...").strip()
+
+
+def apply_form(kind: str, names: list[str], originals: dict[str, Any], version: int) -> None:
+    values: dict[str, Any] = {}
+    for name in names:
+        typed = st.session_state.get(_field_key(name, version), "")
+        if name == "tags" and authoring.is_script_kind(kind):
+            values[name] = [t.strip() for t in typed.split(",") if t.strip()]
+        elif isinstance(originals.get(name), str) or authoring.is_script_kind(kind):
+            values[name] = typed
+        else:
+            try:
+                values[name] = yaml.safe_load(typed) if typed.strip() else None
+            except yaml.YAMLError as error:
+                state.flash("error", f"{name}: not readable YAML ({error.problem})")
+                return
+    try:
+        st.session_state[TEXT] = authoring.apply_fields(kind, st.session_state.get(TEXT, ""), values)
+    except (authoring.AuthoringError, NexusError) as error:
+        state.flash("error", f"the form could not be applied: {error}")
+
+
+def form_fields(kind: str, text: str) -> None:
+    try:
+        fields = authoring.fields_of(kind, text)
+    except (authoring.AuthoringError, NexusError):
+        st.info("Fix the script to edit it with the form.")
+        return
+    version = abs(hash(text))
+    names = list(fields)
+    with st.form(f"ed_form_{version}", border=True):
+        for name in names:
+            value = fields[name]
+            shown = ", ".join(value) if name == "tags" and isinstance(value, list) else _as_text(value)
+            if name in ("text", "description", "flavor") and len(shown) > 60:
+                st.text_area(name, value=shown, key=_field_key(name, version), height=90)
+            else:
+                st.text_input(name, value=shown, key=_field_key(name, version))
+        st.form_submit_button("Apply the fields to the script", on_click=apply_form,
+                              args=(kind, names, fields, version))
+
+
+# ---------------------------------------------------------------- saving
+def _target_path(root: Path) -> tuple[str, Path]:
+    """The pack (created when asked) and the file to save into; StoreError when refused."""
+    pack_id = st.session_state.get(PACK)
+    if pack_id in (None, NEW_PACK):
+        pack_id = st.session_state.get("ed_pack_id", "")
+        store.create_pack(root, pack_id, st.session_state.get("ed_pack_name") or pack_id.replace("_", " ").title(),
+                          st.session_state.get("ed_pack_kind", "house_rules"), ("base",))
+        st.session_state[PACK] = pack_id
+        state.add_loaded_pack(pack_id)
+    return pack_id, store.safe_path(root, pack_id, st.session_state.get(FILE, ""))
+
+
+def _expected(path: Path) -> str:
+    target = st.session_state.get(TARGET) or {}
+    if target.get("path") == str(path):
+        return target["fingerprint"]
+    return store.open_for_edit(path).fingerprint
+
+
+def save_item(overwrite: bool = False) -> None:
+    kind, text, root = st.session_state["ed_kind"], st.session_state.get(TEXT, ""), state.content_root()
+    try:
+        pack_id, path = _target_path(root)
+        writer = store.save_declaration if authoring.is_script_kind(kind) else store.save_data_item
+        saved = writer(path, text, _expected(path), overwrite=overwrite, content_root=root)
+    except store.ConflictError as error:
+        st.session_state[CONFLICT] = {"path": str(error.path), "disk_text": error.disk_text, "message": str(error)}
+        return
+    except store.InvalidContentError as error:
+        details = "; ".join(widgets.diagnostic_text(d) for d in error.diagnostics[:5])
+        state.flash("error", f"Not saved: {details}. Fix it, or save it as a draft.")
+        return
+    except (store.StoreError, NexusError) as error:
+        state.flash("error", f"Not saved: {error}")
+        return
+    st.session_state[TARGET] = {"path": str(saved.path), "fingerprint": saved.fingerprint, "pack": pack_id}
+    st.session_state.pop(CONFLICT, None)
+    state.add_loaded_pack(pack_id)
+    state.flash("success", f"Saved into pack `{pack_id}`: {saved.path}")
+
+
+def save_as_draft() -> None:
+    text, root = st.session_state.get(TEXT, ""), state.content_root()
+    try:
+        _, path = _target_path(root)
+        draft = store.save_draft(path, text)
+    except store.StoreError as error:
+        state.flash("error", f"Draft not saved: {error}")
+        return
+    state.flash("warning", f"DRAFT saved (never loaded until saved properly): {draft}")
+
+
+def chosen_path() -> Path | None:
+    """The file the save panel points at, when its pack exists and the name is usable."""
+    pack_id = st.session_state.get(PACK)
+    if pack_id in (None, NEW_PACK):
+        return None
+    try:
+        return store.safe_path(state.content_root(), pack_id, st.session_state.get(FILE, ""))
+    except store.StoreError:
+        return None
+
+
+def open_draft(path: str) -> None:
+    draft = store.load_draft(Path(path))
+    if draft is not None:
+        st.session_state[TEXT] = draft
+        state.flash("warning", f"Opened the DRAFT {store.draft_path(Path(path))}; it is not loaded until saved.")
+
+
+def draft_notice() -> None:
+    path = chosen_path()
+    if path is None or store.load_draft(path) is None:
+        return
+    left, right = st.columns([3, 1])
+    left.warning(f"There is an unsaved DRAFT of this file: {store.draft_path(path).name}")
+    right.button("Open the draft", on_click=open_draft, args=(str(path),), key="ed_open_draft")
+
+
+def reload_from_disk() -> None:
+    kind, conflict = st.session_state["ed_kind"], st.session_state.pop(CONFLICT, None) or {}
+    path = Path(conflict.get("path", ""))
+    rules = state.ruleset()
+    try:
+        ident = authoring.fields_of(kind, st.session_state.get(TEXT, "")).get("id")
+    except (authoring.AuthoringError, NexusError):
+        ident = None
+    item = origin_of(rules, kind, ident) if rules is not None and ident else None
+    target = {"path": str(path), "fingerprint": store.open_for_edit(path).fingerprint,
+              "pack": st.session_state.get(PACK)}
+    if item is None:
+        st.session_state[TARGET] = target
+        state.flash("warning", "The item is no longer on disk; your text is kept.")
+        return
+    name = item.declaration.name if isinstance(item, ScriptItem) else str(item.data.get("name", ident))
+    st.session_state[TEXT] = authoring.duplicate(rules, ident, ident, name)
+    st.session_state[TARGET] = target
+    state.flash("info", f"Reloaded {ident} from {path}")
+
+
+def conflict_panel() -> None:
+    conflict = st.session_state.get(CONFLICT)
+    if not conflict:
+        return
+    st.warning(conflict["message"])
+    if conflict.get("disk_text") is not None:
+        with st.expander("The version on disk"):
+            st.code(conflict["disk_text"], language=None)
+    left, right = st.columns(2)
+    left.button("Reload from disk", on_click=reload_from_disk, key="ed_reload")
+    right.button("Keep mine (overwrite)", on_click=save_item, kwargs={"overwrite": True}, key="ed_keep_mine")
+
+
+def save_panel(valid: bool) -> None:
+    st.subheader("Save")
+    ids = [p.id for p in state.available()]
+    choices = [NEW_PACK] + ids
+    if st.session_state.get(PACK) not in choices:
+        st.session_state[PACK] = NEW_PACK
+    columns = st.columns([1, 1])
+    pack = columns[0].selectbox("Into pack", choices, key=PACK)
+    columns[1].text_input("File in the pack", key=FILE, help="`.nexus` for scripts, `.yaml` for data lists")
+    if pack == NEW_PACK:
+        new = st.columns(3)
+        new[0].text_input("New pack id", key="ed_pack_id", placeholder="my_house_rules")
+        new[1].text_input("New pack name", key="ed_pack_name")
+        new[2].selectbox("Kind", list(store.PACK_KINDS), key="ed_pack_kind")
+    buttons = st.columns(2)
+    buttons[0].button("Save", on_click=save_item, key="ed_save", type="primary", disabled=not valid,
+                      help=None if valid else "Fix the errors first, or save a draft.")
+    buttons[1].button("Save as draft", on_click=save_as_draft, key="ed_save_draft",
+                      help="Keeps unfinished work beside the file as `<name>.draft`; the loader never reads it.")
+    if not valid:
+        st.caption("The item has errors: it can only be kept as a draft for now.")
+    draft_notice()
+    conflict_panel()
+
+
+# ---------------------------------------------------------------- the page
+def editor_body(rules, kind: str) -> None:
+    text = st.session_state.get(TEXT, "")
+    check = authoring.validate_item(kind, text, rules)
+    target = st.session_state.get(TARGET)
+    if target:
+        st.caption(f"Editing `{target['path']}` (pack `{target['pack']}`)")
+    else:
+        st.caption("A new item, not saved yet")
+    # The script is code: a fixed-width font, as in the highlighted view beside it.
+    st.html(f"<style>.st-key-{TEXT} textarea {{font-family: ui-monospace, Menlo, Consolas, monospace;"
+            f" font-size: 13px}}</style>")
+    script, view = st.columns(2)
+    with script:
+        st.text_area("Rule script" if authoring.is_script_kind(kind) else "Data (YAML)", key=TEXT, height=460)
+    with view:
+        st.markdown("**Highlighted, with its problems**")
+        st.html(highlight_html(text, check.diagnostics))
+    if check.ok:
+        st.success(f"Valid {kind_title(kind)}" + (f": `{check.ident}`" if check.ident else ""))
+    else:
+        st.markdown(f"**{len(check.errors)} problem(s)**")
+    widgets.show_diagnostics(check.diagnostics)
+    form, preview = st.columns(2)
+    with form:
+        st.markdown("**Fields**")
+        form_fields(kind, text)
+    with preview:
+        st.markdown("**Card preview**")
+        if check.face is not None:
+            widgets.card(check.face, check.flavor)
+        else:
+            st.info("The preview appears once the item is valid.")
+    save_panel(check.ok)
+
+
+KEPT = ("ed_kind", TEXT, FILE, PACK)
+
+
+def render() -> None:
+    st.title("Card editor")
+    rules = widgets.require_ruleset()
+    state.keep_widgets(*KEPT)
+    kind = st.selectbox("Content type", authoring.KINDS, key="ed_kind", format_func=kind_title)
+    source_picker(rules, kind)
+    state.show_flashes()
+    if not st.session_state.get(TEXT):
+        st.info("Start a new item from a template, duplicate one, or open an existing one.")
+    else:
+        editor_body(rules, kind)
+    state.remember_widgets(*KEPT)
+
+
+render()

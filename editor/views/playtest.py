@@ -1,0 +1,242 @@
+"""Playtest: hot seat for 2-4 people, or people against the agents. The legal options of each
+decision are buttons with their costs, the board is drawn, the dice are shown as they fall, and
+influence hands are shown only to the player whose view is chosen. The session is saved after
+every action (per user, outside the content) and resumed from the `session` query parameter.
+Everything is `nexus_dsl.workbench.playtest`; pictures are `.board_svg`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import streamlit as st
+
+from editor import state, widgets
+from nexus_dsl.agents.base import AGENT_NAMES
+from nexus_dsl.errors import NexusError, RulesError
+from nexus_dsl.workbench import playtest
+from nexus_dsl.workbench.board_svg import bout_svg
+from nexus_dsl.workbench.packs import load_packs
+
+SESSION = "pt_session"
+NAME = "pt_name"
+DICE_FROM = "pt_dice_from"
+QUERY = "session"
+NOBODY = "(nobody: hands hidden)"
+RANDOM = "(random)"
+SEATS = (playtest.PERSON, *AGENT_NAMES)
+KEPT = ("pt_players", "pt_seed", "pt_barge", "pt_new_name",
+        *(f"pt_{what}_{index}" for what in ("seat", "motivation") for index in range(4)))
+
+
+def session_path(name: str) -> Path:
+    return playtest.session_file(state.sessions_dir(), name)
+
+
+# ---------------------------------------------------------------- opening and saving
+def open_session(name: str) -> playtest.PlaySession | None:
+    """The saved session `name`, replayed with the packs it was played with."""
+    path = session_path(name)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        settings = playtest.PlaySettings.from_json(data.get("settings") or {})
+        root = Path(settings.content_root) if settings.content_root else state.content_root()
+        loaded = load_packs(list(settings.packs), root)
+        if loaded.ruleset is None:
+            st.error(f"The packs of session `{name}` no longer load.")
+            widgets.show_diagnostics(loaded.diagnostics[:5], with_file=True)
+            return None
+        return playtest.PlaySession.from_json(data, loaded.ruleset, str(path))
+    except (OSError, ValueError, TypeError, AttributeError) as error:
+        st.error(f"Session `{name}` cannot be opened: {error}")
+    except NexusError as error:
+        st.error(f"Session `{name}` cannot be resumed: {error}")
+    return None
+
+
+def current_session() -> playtest.PlaySession | None:
+    """The session named in the URL, kept in memory between runs (replayed from disk after a reload)."""
+    name = st.query_params.get(QUERY)
+    if not name:
+        return None
+    if st.session_state.get(NAME) != name or st.session_state.get(SESSION) is None:
+        session = open_session(name)
+        st.session_state[SESSION], st.session_state[NAME] = session, name
+        st.session_state[DICE_FROM] = session.log_length if session else 0
+    return st.session_state.get(SESSION)
+
+
+def save(session: playtest.PlaySession) -> None:
+    session.save(session_path(st.session_state[NAME]))
+
+
+def start_session() -> None:
+    rules, players = state.ruleset(), int(st.session_state.get("pt_players", 2))
+    name = (st.session_state.get("pt_new_name") or "").strip()
+    seats = tuple(st.session_state.get(f"pt_seat_{i}", playtest.PERSON) for i in range(players))
+    motivations = tuple(None if st.session_state.get(f"pt_motivation_{i}", RANDOM) == RANDOM
+                        else st.session_state[f"pt_motivation_{i}"] for i in range(players))
+    barge = st.session_state.get("pt_barge", RANDOM)
+    try:
+        path = session_path(name)
+        settings = playtest.PlaySettings(seats=seats, packs=tuple(state.selected_packs()),
+                                         barge=None if barge == RANDOM else barge, motivations=motivations,
+                                         seed=int(st.session_state.get("pt_seed", 0)),
+                                         content_root=str(state.content_root()))
+        session = playtest.PlaySession(settings, ruleset=rules)
+        session.advance_agents()
+        session.save(path)
+    except (ValueError, NexusError) as error:
+        state.flash("error", f"The session cannot start: {error}")
+        return
+    st.session_state[SESSION], st.session_state[NAME] = session, name
+    st.session_state[DICE_FROM] = 0
+    st.query_params[QUERY] = name
+
+
+def resume(name: str | None) -> None:
+    if name:
+        st.session_state[SESSION] = None
+        st.query_params[QUERY] = name
+
+
+def leave() -> None:
+    st.session_state[SESSION] = None
+    st.session_state[NAME] = None
+    st.query_params.pop(QUERY, None)
+
+
+def act(viewer: str, index: int) -> None:
+    session = st.session_state.get(SESSION)
+    buttons = session.buttons(viewer) if session else []
+    if index >= len(buttons):
+        state.flash("warning", "That option is no longer available.")
+        return
+    before = session.log_length
+    try:
+        session.apply(buttons[index])
+        session.advance_agents()
+    except RulesError as error:
+        state.flash("error", playtest.refusal_message(error))
+        return
+    st.session_state[DICE_FROM] = before
+    save(session)
+
+
+# ---------------------------------------------------------------- the new-session form
+def new_session_form(rules) -> None:
+    st.subheader("New session")
+    top = st.columns(4)
+    players = top[0].selectbox("Players", [2, 3, 4], key="pt_players")
+    top[1].number_input("Seed", min_value=0, step=1, key="pt_seed")
+    top[2].selectbox("Barge", [RANDOM] + sorted(rules.data.get("barges", {})), key="pt_barge")
+    st.session_state.setdefault("pt_new_name", "hot seat")
+    top[3].text_input("Session name", key="pt_new_name")
+    motivations = [RANDOM] + sorted(rules.data.get("motivations", {}))
+    columns = st.columns(players)
+    for index in range(players):
+        with columns[index]:
+            st.session_state.setdefault(f"pt_seat_{index}", playtest.PERSON if index == 0 else "heuristic")
+            st.selectbox(f"Seat {index + 1}", SEATS, key=f"pt_seat_{index}",
+                         format_func=lambda s: "a person" if s == playtest.PERSON else f"{s} agent")
+            st.selectbox("Motivation", motivations, key=f"pt_motivation_{index}")
+    st.button("Start the session", on_click=start_session, key="pt_start", type="primary")
+    saved = playtest.list_sessions(state.sessions_dir())
+    if saved:
+        left, right = st.columns([3, 1])
+        chosen = left.selectbox("Or resume a saved session", saved, key="pt_saved")
+        right.button("Resume", on_click=resume, args=(chosen,), key="pt_resume")
+
+
+# ---------------------------------------------------------------- playing
+def choose_viewer(session: playtest.PlaySession, pending: playtest.Pending | None) -> str | None:
+    people = session.people()
+    follow = st.toggle("The view follows whoever must decide", value=True, key="pt_follow")
+    if follow and pending is not None and pending.person:
+        st.session_state["pt_viewer"] = pending.helot
+    if st.session_state.get("pt_viewer") not in people + [NOBODY]:
+        st.session_state["pt_viewer"] = people[0] if people else NOBODY
+    viewer = st.selectbox("Whose view (only this player's hand is shown)", people + [NOBODY], key="pt_viewer")
+    return None if viewer == NOBODY else viewer
+
+
+def helots_table(visible: dict, session: playtest.PlaySession, viewer: str | None) -> None:
+    rows = []
+    for label in session.labels:
+        helot = visible[label]
+        hand = ", ".join(helot["influence"]) if label == viewer and helot["influence"] is not None else \
+            f"{helot['influence_count']} card(s), hidden"
+        rows.append({"helot": label, "seat": visible["seats"][label], "status": helot["status"],
+                     "overall": helot["overall"], "cred": helot["cred"], "AP": helot["ap"], "MP": helot["mp"],
+                     "states": ", ".join(helot["states"]), "weapon": helot["weapon"] or "", "hand": hand})
+    st.dataframe(pd.DataFrame(rows), hide_index=True)
+
+
+def options_panel(session: playtest.PlaySession, viewer: str | None, pending: playtest.Pending | None) -> None:
+    if pending is None:
+        return
+    if viewer is None:
+        st.info("Choose whose view this is to see their options.")
+        return
+    index = 0
+    groups = session.options(viewer)
+    if not groups:
+        st.info(f"{viewer} has nothing to decide now; {pending.helot} decides ({pending.kind}).")
+        return
+    st.markdown(f"**{viewer}, your options** ({pending.kind})")
+    for group in groups:
+        st.markdown(f"*{group.title}*")
+        columns = st.columns(3)
+        for button in group.buttons:
+            label = button.label + (f" — {button.cost_text}" if button.cost_text else "")
+            columns[index % 3].button(label, key=f"pt_option_{index}", on_click=act, args=(viewer, index),
+                                      width="stretch")
+            index += 1
+
+
+def play(rules, session: playtest.PlaySession) -> None:
+    pending = session.pending_decision()
+    top = st.columns([3, 1])
+    top[0].subheader(f"Session `{st.session_state[NAME]}`")
+    top[1].button("Leave the session", on_click=leave, key="pt_leave")
+    if pending is None:
+        st.success(f"The bout is over: {widgets.outcome_text(session.bout.outcome)}")
+    else:
+        who = "a person" if pending.person else f"the {pending.seat} agent"
+        st.caption(f"Cycle {session.bout.state.cycle}: {pending.helot} ({who}) decides: {pending.kind}")
+    viewer = choose_viewer(session, pending)
+    state.show_flashes()
+    options_panel(session, viewer, pending)
+    visible = session.visible_state(viewer)
+    board, side = st.columns([3, 2])
+    with board:
+        widgets.picture(bout_svg(visible, rules))
+    with side:
+        st.markdown("**Dice as they fell**")
+        dice = session.dice_since(st.session_state.get(DICE_FROM, 0))
+        if dice:
+            st.dataframe(pd.DataFrame([{"for": d.purpose, "rolled": d.value, "in": d.event} for d in dice]),
+                         hide_index=True)
+        else:
+            st.caption("no dice since the last action")
+        st.markdown(f"**Crowd:** {visible['crowd']} cred")
+    helots_table(visible, session, viewer)
+    with st.expander("Log", expanded=False):
+        st.text("\n".join(session.log_lines()[-60:]))
+
+
+def render() -> None:
+    st.title("Playtest")
+    state.keep_widgets(*KEPT)
+    session = current_session()
+    if session is None:
+        rules = widgets.require_ruleset()
+        state.show_flashes()
+        new_session_form(rules)
+    else:
+        play(session.ruleset, session)
+    state.remember_widgets(*KEPT)
+
+
+render()

@@ -1,0 +1,307 @@
+"""Test run: one bout stepped through command by command (the board, conditions, piles, states,
+the dice and the log of each step), a seed replayed, cards forced onto the Turning Point deck or
+into a hand; and batch mode, many bouts with charts, and an A/B comparison with and without the new
+content. Everything is `nexus_dsl.workbench.testrun` and `.batch`; pictures are `.board_svg`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from editor import state, widgets
+from nexus_dsl.agents.base import AGENT_NAMES
+from nexus_dsl.errors import NexusError
+from nexus_dsl.workbench import batch, testrun
+from nexus_dsl.workbench.board_svg import bout_svg
+from nexus_dsl.workbench.packs import load_packs
+
+STEPPER = "tr_stepper"
+STEPS = "tr_steps"
+REPORT = "tr_report"
+COMPARISON = "tr_comparison"
+RANDOM = "(random)"
+NO_BARGE = "(empty barge)"
+RANDOM_BARGE = "random"
+# One worker process per core (None). In a process running threads, such as this server,
+# `sim.batch` starts its workers from a fork server, which load the saved packs themselves.
+WORKERS = None
+KEPT = ("tr_players", "tr_barge", "tr_seed", "tr_stack", "tr_deal_to", "tr_deal_cards", "tr_deal_mode",
+        "tr_bouts", "tr_watch", "tr_ab_without",
+        *(f"tr_{what}_{index}" for what in ("motivation", "lanista", "agent") for index in range(4)))
+
+
+# ---------------------------------------------------------------- settings
+def _choice(value: str) -> str | None:
+    return None if value == RANDOM else value
+
+
+def player_settings(rules, players: int) -> tuple[list, list, list]:
+    motivations = [RANDOM] + sorted(rules.data.get("motivations", {}))
+    lanistas = [RANDOM] + sorted(rules.data.get("lanistas", {}))
+    chosen_m, chosen_l, chosen_a = [], [], []
+    columns = st.columns(players)
+    for index, label in enumerate(testrun.PLAYER_LABELS[:players]):
+        with columns[index]:
+            st.markdown(f"**{label}**")
+            chosen_m.append(_choice(st.selectbox("Motivation", motivations, key=f"tr_motivation_{index}")))
+            chosen_l.append(_choice(st.selectbox("Lanista", lanistas, key=f"tr_lanista_{index}")))
+            chosen_a.append(st.selectbox("Agent", AGENT_NAMES, key=f"tr_agent_{index}"))
+    return chosen_m, chosen_l, chosen_a
+
+
+def forced_cards(rules, labels: tuple[str, ...]) -> tuple[list[str], dict[str, tuple[str, ...]], str]:
+    st.markdown("**Force a card**")
+    turning_points = sorted(rules.scripts.get("turning_point", {}))
+    influence = sorted(rules.scripts.get("influence", {}))
+    stack = st.multiselect("Stack on the Turning Point deck (top card first)", turning_points, key="tr_stack")
+    left, middle, right = st.columns([1, 2, 1])
+    if st.session_state.get("tr_deal_to") not in labels:
+        st.session_state["tr_deal_to"] = labels[0]
+    to = left.selectbox("Deal into the hand of", labels, key="tr_deal_to")
+    cards = middle.multiselect("Influence cards", influence, key="tr_deal_cards")
+    mode = right.radio("Dealt cards", testrun.DEAL_MODES, key="tr_deal_mode", horizontal=True,
+                       format_func=lambda m: {"add": "besides the kept ones", "replace": "as the whole hand"}[m])
+    return stack, ({to: tuple(cards)} if cards else {}), mode
+
+
+def settings_form(rules) -> testrun.TestRunSettings:
+    top = st.columns(3)
+    players = top[0].selectbox("Players", [2, 3, 4], key="tr_players")
+    barges = [NO_BARGE, RANDOM_BARGE] + sorted(rules.data.get("barges", {}))
+    barge = top[1].selectbox("Barge", barges, key="tr_barge")
+    seed = top[2].number_input("Seed", min_value=0, step=1, key="tr_seed")
+    motivations, lanistas, agents = player_settings(rules, players)
+    stack, dealt, mode = forced_cards(rules, testrun.PLAYER_LABELS[:players])
+    return testrun.TestRunSettings(
+        packs=tuple(state.selected_packs()), barge=None if barge == NO_BARGE else barge,
+        motivations=tuple(motivations), lanistas=tuple(lanistas) if any(lanistas) else (), agents=tuple(agents),
+        seed=int(seed), stack_turning_points=tuple(stack), deal_influence=dealt, deal_mode=mode,
+        content_root=str(state.content_root()))
+
+
+# ---------------------------------------------------------------- stepping
+def start(settings: testrun.TestRunSettings) -> None:
+    try:
+        stepper = testrun.Stepper(settings, state.ruleset())
+    except NexusError as error:
+        state.flash("error", f"The bout cannot start: {error}")
+        return
+    st.session_state[STEPPER] = stepper
+    st.session_state[STEPS] = []
+
+
+def step(to_end: bool = False) -> None:
+    stepper = st.session_state.get(STEPPER)
+    if stepper is None or stepper.finished:
+        return
+    try:
+        view = stepper.run_to_end() if to_end else stepper.step()
+    except NexusError as error:
+        state.flash("error", f"The engine stopped: {error}")
+        return
+    st.session_state[STEPS].append(view)
+
+
+def helot_table(view: testrun.StepView) -> pd.DataFrame:
+    rows = []
+    for label, helot in view.helots.items():
+        rows.append({
+            "helot": label, "motivation": helot.motivation, "lanista": helot.lanista, "status": helot.status,
+            "overall": helot.overall, "locations": ", ".join(f"{k} {v}" for k, v in helot.locations.items()),
+            "cred": helot.cred, "states": ", ".join(helot.states), "weapon": helot.weapon or "",
+            "traits": ", ".join(f"{k} {v}" for k, v in helot.traits.items()), "AP": helot.ap, "MP": helot.mp,
+            "at": f"[{helot.at[0]}, {helot.at[1]}]", "facing": helot.facing, "influence": ", ".join(helot.influence),
+        })
+    return pd.DataFrame(rows)
+
+
+def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) -> None:
+    waiting = view.waiting_for
+    st.subheader(f"Step {view.index}: {view.headline}")
+    st.caption(f"Cycle {view.cycle}; active: {view.active or '—'}; crowd {view.crowd} cred; "
+               + (f"waiting for {waiting.helot}: {waiting.kind}" if waiting else "the bout is over"))
+    if view.outcome is not None:
+        st.success(f"The bout is over: {widgets.outcome_text(view.outcome)}")
+    board, details = st.columns([3, 2])
+    with board:
+        widgets.picture(bout_svg(view.snapshot, rules))
+    with details:
+        st.markdown("**Dice of this step**")
+        if view.dice:
+            st.dataframe(pd.DataFrame([{"for": d.purpose, "d": d.sides, "rolled": d.value, "in": d.event}
+                                       for d in view.dice]), hide_index=True)
+        else:
+            st.caption("no dice")
+        st.markdown("**What happened**")
+        st.text("\n".join(view.lines) or "(nothing)")
+    st.dataframe(helot_table(view), hide_index=True)
+    with st.expander("The whole log so far"):
+        st.text("\n".join(line for earlier in history for line in earlier.lines))
+
+
+def step_panel(rules, settings: testrun.TestRunSettings) -> None:
+    buttons = st.columns(3)
+    buttons[0].button("Start (replay the seed)", on_click=start, args=(settings,), key="tr_start", type="primary")
+    stepper = st.session_state.get(STEPPER)
+    over = stepper is None or stepper.finished
+    buttons[1].button("Step", on_click=step, key="tr_step", disabled=over)
+    buttons[2].button("Run to the end", on_click=step, kwargs={"to_end": True}, key="tr_finish", disabled=over)
+    state.show_flashes()
+    history = st.session_state.get(STEPS) or []
+    if stepper is None:
+        st.info("Start a bout, then step through it.")
+    elif not history:
+        st.info(f"Seed {stepper.settings.seed} set up; press Step.")
+    else:
+        show_step(rules, history[-1], history)
+
+
+# ---------------------------------------------------------------- batches
+def progress_bar(text: str):
+    bar = st.progress(0.0, text=text)
+    return lambda done, total: bar.progress(done / total, text=f"{text}: {done} of {total} bouts")
+
+
+def watched_ids(rules, settings: testrun.TestRunSettings) -> list[str]:
+    """The forced cards, always followed, and whatever else the designer picks."""
+    forced = list(settings.stack_turning_points) + [c for cards in settings.deal_influence.values() for c in cards]
+    options = sorted({*rules.scripts.get("influence", {}), *rules.scripts.get("turning_point", {}),
+                      *rules.scripts.get("trait_ability", {})} - set(forced))
+    if forced:
+        st.caption(f"Following the forced cards: {', '.join(forced)}")
+    if "tr_watch" in st.session_state:
+        st.session_state["tr_watch"] = [i for i in st.session_state["tr_watch"] if i in options]
+    extra = st.multiselect("Also follow these cards and abilities", options, key="tr_watch")
+    return list(dict.fromkeys(forced + [i for i in extra if i in options]))
+
+
+def without_settings(settings: testrun.TestRunSettings, dropped_pack: str | None) -> testrun.TestRunSettings | None:
+    """Settings A of an A/B test: without the forced cards, or also without one pack (and any
+    forced card only that pack defines)."""
+    plain = replace(settings, stack_turning_points=(), deal_influence={})
+    if dropped_pack is None:
+        return plain
+    packs = tuple(p for p in settings.packs if p != dropped_pack)
+    loaded = load_packs(list(packs), state.content_root())
+    if not packs or loaded.ruleset is None:
+        return None
+    return replace(plain, packs=packs)
+
+
+def win_chart(wins: pd.DataFrame) -> alt.LayerChart:
+    """Win rates as bars with their 95% Wilson intervals as error bars."""
+    data = wins.rename(columns={"win rate": "rate", "95% low": "low", "95% high": "high"})
+    base = alt.Chart(data).encode(x=alt.X("player:N", sort=None))
+    bars = base.mark_bar().encode(y=alt.Y("rate:Q", title="win rate", axis=alt.Axis(format="%"),
+                                          scale=alt.Scale(domain=[0, 1])))
+    interval = base.mark_errorbar(ticks=True).encode(y=alt.Y("low:Q", title="win rate"), y2="high:Q")
+    return bars + interval
+
+
+def watched_view(report: batch.BatchReport) -> None:
+    """How often each followed card or ability was played or drawn, and what followed it."""
+    st.markdown("**The followed cards and abilities**")
+    rows = [{"id": w.id, "bouts": w.bouts, "played": w.played, "drawn": w.drawn, "damage": w.damage,
+             "hits": w.hits, "cred gained": w.cred_gained, "cred lost": w.cred_lost, "crowd": w.crowd_change,
+             "users won": f"{w.user_win_rate.share:.0%}",
+             "states added": ", ".join(f"{k} x{n}" for k, n in sorted(w.states_added.items()))}
+            for w in report.watched.values()]
+    table = pd.DataFrame(rows)
+    st.dataframe(table, hide_index=True)
+    st.bar_chart(table.set_index("id")[["played", "drawn"]])
+    for summary in report.watched.values():
+        st.markdown(f"- {summary.line()}")
+
+
+def report_view(report: batch.BatchReport) -> None:
+    st.markdown(f"**{report.bouts} bouts**, seeds {report.settings.seed}..{report.settings.seed + report.bouts - 1}; "
+                f"{len(report.errors)} engine errors; draws {report.draws.share:.1%}")
+    rows = []
+    for label, rate in report.wins.items():
+        low, high = rate.interval()
+        rows.append({"player": label, "wins": rate.wins, "bouts": rate.bouts, "win rate": rate.share,
+                     "95% low": low, "95% high": high})
+    wins = pd.DataFrame(rows)
+    st.dataframe(wins.style.format({"win rate": "{:.1%}", "95% low": "{:.1%}", "95% high": "{:.1%}"}), hide_index=True)
+    st.altair_chart(win_chart(wins), width="stretch")
+    cred, cycles = st.columns(2)
+    with cred:
+        st.markdown("**Final cred (count of bouts per amount)**")
+        table = pd.DataFrame(report.cred)
+        if not table.empty:
+            counts = table.apply(lambda column: column.value_counts()).fillna(0).sort_index()
+            st.bar_chart(counts)
+    with cycles:
+        st.markdown("**Bout length (cycles)**")
+        if report.cycles:
+            st.bar_chart(pd.Series(report.cycles).value_counts().sort_index())
+    if report.watched:
+        watched_view(report)
+    for seed, message in report.errors[:10]:
+        st.error(f"seed {seed}: {message}")
+
+
+def comparison_view(comparison: batch.Comparison) -> None:
+    rows = [{"figure": d.name, "A": d.a, "B": d.b, "B - A": d.difference, "95% CI": f"{d.interval[0]:+.3f} to {d.interval[1]:+.3f}",
+             "p-value": d.p_value, "verdict": d.verdict, "test": d.test} for d in comparison.differences]
+    st.dataframe(pd.DataFrame(rows), hide_index=True)
+    for line in comparison.lines():
+        st.markdown(f"- {line}")
+
+
+def batch_panel(rules, settings: testrun.TestRunSettings) -> None:
+    st.session_state.setdefault("tr_bouts", 50)
+    bouts = st.number_input("Bouts", min_value=1, max_value=5000, step=10, key="tr_bouts")
+    watched = watched_ids(rules, settings)
+    extra = [p for p in settings.packs if p != "base"]
+    dropped = st.selectbox("A/B: A is these settings without", ["the forced cards"] + extra, key="tr_ab_without",
+                           format_func=lambda p: p if p == "the forced cards" else f"pack {p} (and the forced cards)")
+    left, right = st.columns(2)
+    if left.button("Run the batch", key="tr_run_batch", type="primary"):
+        try:
+            st.session_state[REPORT] = batch.run_batch(settings, int(bouts), progress_bar("Playing"),
+                                                       workers=WORKERS, watched=watched, ruleset=rules)
+        except (NexusError, ValueError) as error:
+            st.error(f"The batch cannot run: {error}")
+    if right.button("A/B compare", key="tr_run_ab"):
+        settings_a = without_settings(settings, None if dropped == "the forced cards" else dropped)
+        if settings_a is None:
+            st.error("Without that pack nothing would load.")
+        else:
+            try:
+                st.session_state[COMPARISON] = batch.compare(settings_a, settings, int(bouts), progress_bar("Comparing"),
+                                                             workers=WORKERS, watched=watched, ruleset_b=rules)
+            except (NexusError, ValueError) as error:
+                st.error(f"The comparison cannot run: {error}")
+    report = st.session_state.get(REPORT)
+    if report is not None:
+        st.subheader("Batch results")
+        report_view(report)
+    comparison = st.session_state.get(COMPARISON)
+    if comparison is not None:
+        st.subheader("A/B: A without, B with")
+        comparison_view(comparison)
+
+
+def render() -> None:
+    st.title("Test run")
+    rules = widgets.require_ruleset()
+    state.keep_widgets(*KEPT)
+    st.caption(f"Packs: {', '.join(state.selected_packs())} (choose them in the sidebar)")
+    settings = settings_form(rules)
+    problems = testrun.settings_problems(settings, rules)
+    if problems:
+        widgets.show_diagnostics(problems)
+    else:
+        stepping, batches = st.tabs(["Step through one bout", "Batch and A/B"])
+        with stepping:
+            step_panel(rules, settings)
+        with batches:
+            batch_panel(rules, settings)
+    state.remember_widgets(*KEPT)
+
+
+render()

@@ -1,0 +1,101 @@
+"""Widgets more than one page uses: the sidebar, diagnostics, card faces and pictures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+import streamlit as st
+
+from nexus_dsl.errors import Diagnostic
+from nexus_dsl.workbench import packs as packs_api
+from nexus_dsl.workbench.authoring import card_face_html
+
+from . import state
+
+
+def diagnostic_text(diagnostic: Diagnostic) -> str:
+    """`line L, column C: message (hint)`: the position first, as the designer looks for it."""
+    where = f"line {diagnostic.line}, column {diagnostic.column}: " if diagnostic.line else ""
+    hint = f" — {diagnostic.hint}" if diagnostic.hint else ""
+    return f"{where}{diagnostic.message}{hint}"
+
+
+def show_diagnostics(diagnostics: Sequence[Diagnostic], *, with_file: bool = False) -> None:
+    """Errors in red, warnings in yellow, one line each."""
+    for diagnostic in diagnostics:
+        text = diagnostic_text(diagnostic)
+        if with_file and diagnostic.file:
+            text = f"{diagnostic.file}: {text}"
+        (st.error if diagnostic.severity == "error" else st.warning)(text)
+
+
+def card(face, flavor: str | None = None) -> None:
+    """A card face as players read it."""
+    st.html(card_face_html(face, flavor))
+
+
+def picture(svg: str) -> None:
+    """An SVG picture from the workbench, drawn inline. Not `st.html`: its sanitiser removes SVG."""
+    st.markdown(f'<div class="nexus-picture" style="max-width:100%;overflow-x:auto">{svg}</div>',
+                unsafe_allow_html=True)
+
+
+def sidebar() -> None:
+    """The content root and the packs loaded for every page."""
+    with st.sidebar:
+        st.header("Content")
+        st.text_input("Content root", value=str(state.default_content_root()), key=state.ROOT_KEY,
+                      help=f"Where packs are found (default: the repository's content/, or ${state.CONTENT_ROOT_ENV}).")
+        root = state.content_root()
+        if not root.is_dir():
+            st.error(f"{root} is not a folder")
+            return
+        summaries = packs_api.available_packs(root)
+        ids = [p.id for p in summaries]
+        if state.PACKS_KEY in st.session_state:
+            # A pack removed from disk (or another root) cannot stay selected.
+            st.session_state[state.PACKS_KEY] = [p for p in st.session_state[state.PACKS_KEY] if p in ids]
+        else:
+            st.session_state[state.PACKS_KEY] = [p for p in state.DEFAULT_PACKS if p in ids]
+        by_id = {p.id: p for p in summaries}
+        st.multiselect("Packs loaded", ids, key=state.PACKS_KEY,
+                       format_func=lambda i: f"{by_id[i].name} ({by_id[i].kind})",
+                       help="Base, expansions, house rules and your own packs; the packs they build on come along.")
+        st.button("Reload everything", on_click=packs_api.clear_cache,
+                  help="Forget the cached rulesets (files changed on disk are picked up anyway).")
+        result = state.loaded()
+        if result.ok:
+            rules = result.ruleset
+            count = sum(len(items) for items in rules.scripts.values()) + sum(len(i) for i in rules.data.values())
+            st.caption(f"{count} items from {', '.join(p.id for p in rules.packs)}")
+        else:
+            st.error("The packs did not load:")
+        show_diagnostics([d for d in result.diagnostics if d.severity == "error"][:10], with_file=True)
+
+
+def require_ruleset():
+    """The loaded ruleset; stops the page with a message when there is none."""
+    rules = state.ruleset()
+    if rules is None:
+        st.warning("Choose packs that load (see the sidebar) to use this page.")
+        st.stop()
+    return rules
+
+
+def pack_folder(pack_id: str) -> Path | None:
+    for summary in state.available():
+        if summary.id == pack_id:
+            return summary.folder
+    return None
+
+
+def outcome_text(outcome) -> str:
+    """How a bout ended, in words: why, who won, and the cred piles."""
+    termination = getattr(getattr(outcome, "termination", None), "value", str(getattr(outcome, "termination", "")))
+    winner = getattr(outcome, "winner", None)
+    totals = getattr(outcome, "totals", {}) or {}
+    piles = ", ".join(f"{label} {cred}" for label, cred in totals.items())
+    crowd = getattr(outcome, "crowd", None)
+    return (f"{termination.replace('_', ' ')}; winner: {winner or 'nobody'}; cred: {piles}"
+            + (f", crowd {crowd}" if crowd is not None else ""))

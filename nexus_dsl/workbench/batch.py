@@ -1,0 +1,343 @@
+"""Many bouts with the same settings (the editor's batch mode), and A/B comparisons between two settings.
+
+`run_batch` plays bouts seeded `settings.seed + i` on worker processes (`sim/batch.py`) and reports
+per-player win rates with 95% Wilson intervals, draws, every bout's final cred (each player's and the
+crowd's), bout lengths in cycles, engine errors with their seeds, and for "watched" card and
+ability ids how often each was played or drawn and what followed it (damage, cred, states).
+
+`compare` plays the same seeds under two settings (typically B = A plus a pack, or A with a card
+stacked or dealt) and tests each difference: win rates with a two-proportion z-test, mean final cred
+with Welch's t-test, each with a 95% interval for the difference and a verdict in plain words.
+Statistics use only `math` and `statistics`.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from ..content.ruleset import Ruleset
+from ..sim.balance import Z95, Rate
+from ..sim.batch import BoutResult, WatchedUse
+from ..sim.batch import run_batch as run_specs
+from .testrun import TestRunSettings, checked_ruleset
+
+Progress = Callable[[int, int], None]
+#: The level a difference must reach to be called significant.
+ALPHA = 0.05
+CROWD = "crowd"
+
+
+# ---------------------------------------------------------------- one batch
+@dataclass
+class WatchedSummary:
+    """What a watched card or ability did over a batch (sums of `sim.batch.WatchedUse`)."""
+
+    id: str
+    bouts: int = 0  # bouts in which it was used or drawn
+    played: int = 0
+    drawn: int = 0
+    user_wins: int = 0  # bouts won by a player who used or drew it
+    damage: int = 0
+    hits: int = 0
+    cred_gained: int = 0
+    cred_lost: int = 0
+    crowd_change: int = 0
+    states_added: dict[str, int] = field(default_factory=dict)
+    states_removed: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def uses(self) -> int:
+        return self.played + self.drawn
+
+    @property
+    def user_win_rate(self) -> Rate:
+        """How often a bout it was used in went to a player who used it."""
+        return Rate(self.user_wins, self.bouts)
+
+    def per_use(self, total: int) -> float:
+        return total / self.uses if self.uses else 0.0
+
+    def add(self, use: WatchedUse, winner: str | None) -> None:
+        self.bouts += 1
+        self.played += use.played
+        self.drawn += use.drawn
+        self.user_wins += 1 if winner is not None and winner in use.users else 0
+        self.damage += use.damage
+        self.hits += use.hits
+        self.cred_gained += use.cred_gained
+        self.cred_lost += use.cred_lost
+        self.crowd_change += use.crowd_change
+        for state, times in use.states_added.items():
+            self.states_added[state] = self.states_added.get(state, 0) + times
+        for state, times in use.states_removed.items():
+            self.states_removed[state] = self.states_removed.get(state, 0) + times
+
+    def line(self) -> str:
+        states = ", ".join(f"{s} x{n}" for s, n in sorted(self.states_added.items()))
+        return (f"{self.id}: played {self.played}, drawn {self.drawn} in {self.bouts} bouts; "
+                f"damage {self.damage} ({self.per_use(self.damage):.1f} per use), cred +{self.cred_gained}/-{self.cred_lost} "
+                f"to its user, crowd {self.crowd_change:+d}" + (f"; states added: {states}" if states else ""))
+
+
+@dataclass
+class BatchReport:
+    """What a batch of bouts with one settings did. Bouts that raised are in `errors`, not in the figures."""
+
+    settings: TestRunSettings
+    results: list[BoutResult]
+    labels: tuple[str, ...]
+    watched: dict[str, WatchedSummary] = field(default_factory=dict)
+
+    @property
+    def bouts(self) -> int:
+        return len(self.results)
+
+    @property
+    def finished(self) -> list[BoutResult]:
+        return [r for r in self.results if r.error is None]
+
+    @property
+    def errors(self) -> list[tuple[int, str]]:
+        """(seed, the error's first line) of every bout the engine failed on."""
+        return [(r.seed, (r.error or "").splitlines()[0]) for r in self.results if r.error is not None]
+
+    @property
+    def wins(self) -> dict[str, Rate]:
+        """Each player's win rate over the finished bouts (a draw is a bout not won)."""
+        finished = self.finished
+        return {label: Rate(sum(1 for r in finished if r.winner == label), len(finished)) for label in self.labels}
+
+    @property
+    def draws(self) -> Rate:
+        finished = self.finished
+        return Rate(sum(1 for r in finished if r.winner is None), len(finished))
+
+    @property
+    def cred(self) -> dict[str, list[int]]:
+        """Final cred per bout (finished bouts, in seed order): each player's, and the crowd's."""
+        finished = self.finished
+        piles = {label: [r.totals.get(label, 0) for r in finished] for label in self.labels}
+        piles[CROWD] = [r.crowd for r in finished]
+        return piles
+
+    @property
+    def cycles(self) -> list[int]:
+        """Each finished bout's length in Command Cycles."""
+        return [r.cycles for r in self.finished]
+
+    def mean_cred(self) -> dict[str, float]:
+        return {pile: statistics.fmean(values) if values else 0.0 for pile, values in self.cred.items()}
+
+    def lines(self) -> list[str]:
+        """A plain-text summary (the CLI's)."""
+        cycles = self.cycles
+        out = [f"{self.bouts} bouts (seeds {self.settings.seed}..{self.settings.seed + self.bouts - 1}): "
+               f"{len(self.errors)} engine errors, {self.draws.wins} draws, "
+               f"median {statistics.median(cycles) if cycles else 0:g} cycles"]
+        means = self.mean_cred()
+        for label, rate in self.wins.items():
+            low, high = rate.interval()
+            out.append(f"  {label}: wins {rate.share:.1%} (95% {low:.1%}-{high:.1%}), mean cred {means[label]:.1f}")
+        out.append(f"  crowd: mean cred {means[CROWD]:.1f}")
+        out += [f"  {summary.line()}" for summary in self.watched.values()]
+        out += [f"  error (seed {seed}): {message}" for seed, message in self.errors[:10]]
+        return out
+
+
+def run_batch(settings: TestRunSettings, bouts: int, progress: Progress | None = None,
+              workers: int | None = None, watched: Sequence[str] = (), ruleset: Ruleset | None = None,
+              first_seed: int | None = None) -> BatchReport:
+    """Play `bouts` bouts seeded `first_seed + i` (default: the settings' seed) on worker processes.
+
+    `progress(done, total)` is called after every bout. `watched` card or ability ids are followed
+    through every bout (`BatchReport.watched`). The settings are checked first (`SettingsError`)."""
+    if bouts < 1:
+        raise ValueError("a batch plays at least one bout")
+    ruleset = checked_ruleset(settings, ruleset)
+    start = settings.seed if first_seed is None else first_seed
+    specs = [settings.bout_spec(seed=start + i, watched=watched) for i in range(bouts)]
+    key = (tuple(settings.packs), settings.content_root)
+    results: list[BoutResult] = []
+    for result in run_specs(specs, workers=workers, rulesets={key: ruleset}):
+        results.append(result)
+        if progress is not None:
+            progress(len(results), bouts)
+    results.sort(key=lambda r: r.seed)
+    return summarise(settings.with_seed(start), results, watched)
+
+
+def summarise(settings: TestRunSettings, results: list[BoutResult], watched: Sequence[str] = ()) -> BatchReport:
+    summaries = {ident: WatchedSummary(ident) for ident in watched}
+    for result in results:
+        for ident, use in result.watched.items():
+            summaries.setdefault(ident, WatchedSummary(ident)).add(use, result.winner)
+    return BatchReport(settings, results, settings.labels, summaries)
+
+
+# ---------------------------------------------------------------- statistics
+def normal_cdf(x: float) -> float:
+    return 0.5 * math.erfc(-x / math.sqrt(2))
+
+
+def _betacf(a: float, b: float, x: float) -> float:
+    """The continued fraction of the incomplete beta function (modified Lentz)."""
+    tiny, eps = 1e-300, 1e-15
+    qab, qap, qam = a + b, a + 1, a - 1
+    c, d = 1.0, 1 - qab * x / qap
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 500):
+        m2 = 2 * m
+        for aa in (m * (b - m) * x / ((qam + m2) * (a + m2)), -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
+            d = 1 + aa * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + aa / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1) < eps:
+            break
+    return h
+
+
+def incomplete_beta(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _betacf(a, b, x) / a
+    return 1 - front * _betacf(b, a, 1 - x) / b
+
+
+def t_cdf(t: float, df: float) -> float:
+    """Student's t distribution function with `df` degrees of freedom."""
+    tail = 0.5 * incomplete_beta(df / 2, 0.5, df / (df + t * t))
+    return 1 - tail if t >= 0 else tail
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The t value below which a share `p` (0.5 < p < 1) of the distribution lies (bisection)."""
+    low, high = 0.0, 1.0
+    while t_cdf(high, df) < p:
+        high *= 2
+    for _ in range(100):
+        mid = (low + high) / 2
+        low, high = (mid, high) if t_cdf(mid, df) < p else (low, mid)
+    return (low + high) / 2
+
+
+@dataclass(frozen=True)
+class Difference:
+    """B minus A for one figure, with a 95% interval and a p-value."""
+
+    name: str  # e.g. "red win rate", "blue mean cred"
+    a: float
+    b: float
+    interval: tuple[float, float]
+    p_value: float
+    test: str  # "two-proportion z-test" or "Welch's t-test"
+    proportion: bool  # a rate (shown as percentages) or a mean
+
+    @property
+    def difference(self) -> float:
+        return self.b - self.a
+
+    @property
+    def significant(self) -> bool:
+        return self.p_value < ALPHA
+
+    @property
+    def verdict(self) -> str:
+        return "significant at 5%" if self.significant else "not significant"
+
+    def sentence(self) -> str:
+        if self.proportion:
+            shown = (f"{self.a:.1%} → {self.b:.1%} ({self.difference * 100:+.1f} points, "
+                     f"95% CI {self.interval[0] * 100:+.1f} to {self.interval[1] * 100:+.1f})")
+        else:
+            shown = (f"{self.a:.2f} → {self.b:.2f} ({self.difference:+.2f}, "
+                     f"95% CI {self.interval[0]:+.2f} to {self.interval[1]:+.2f})")
+        return f"{self.name}: {shown}, p = {self.p_value:.3g}: {self.verdict} ({self.test})"
+
+
+def proportion_difference(name: str, a: Rate, b: Rate) -> Difference:
+    """B's rate minus A's: a Wald interval for the difference and a pooled two-proportion z-test."""
+    pa, pb = a.share, b.share
+    spread = Z95 * math.sqrt((pa * (1 - pa) / a.bouts if a.bouts else 0) + (pb * (1 - pb) / b.bouts if b.bouts else 0))
+    pooled = (a.wins + b.wins) / (a.bouts + b.bouts) if a.bouts + b.bouts else 0.0
+    se = math.sqrt(pooled * (1 - pooled) * ((1 / a.bouts if a.bouts else 0) + (1 / b.bouts if b.bouts else 0)))
+    if se == 0:
+        p_value = 1.0 if pa == pb else 0.0
+    else:
+        p_value = 2 * (1 - normal_cdf(abs(pb - pa) / se))
+    return Difference(name, pa, pb, (pb - pa - spread, pb - pa + spread), min(1.0, p_value),
+                      "two-proportion z-test", True)
+
+
+def mean_difference(name: str, a: Sequence[float], b: Sequence[float]) -> Difference:
+    """B's mean minus A's with Welch's t-test (unequal variances) and its 95% interval."""
+    mean_a = statistics.fmean(a) if a else 0.0
+    mean_b = statistics.fmean(b) if b else 0.0
+    if len(a) < 2 or len(b) < 2:
+        return Difference(name, mean_a, mean_b, (-math.inf, math.inf), 1.0, "Welch's t-test", False)
+    va, vb = statistics.variance(a) / len(a), statistics.variance(b) / len(b)
+    se = math.sqrt(va + vb)
+    diff = mean_b - mean_a
+    if se == 0:
+        return Difference(name, mean_a, mean_b, (diff, diff), 1.0 if diff == 0 else 0.0, "Welch's t-test", False)
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
+    p_value = 2 * (1 - t_cdf(abs(diff) / se, df))
+    spread = t_quantile(0.975, df) * se
+    return Difference(name, mean_a, mean_b, (diff - spread, diff + spread), min(1.0, max(0.0, p_value)),
+                      "Welch's t-test", False)
+
+
+# ---------------------------------------------------------------- A/B
+@dataclass
+class Comparison:
+    """The same seeds played under settings A and B, and what changed."""
+
+    a: BatchReport
+    b: BatchReport
+    wins: dict[str, Difference]  # per player
+    draws: Difference
+    cred: dict[str, Difference]  # per player, and the crowd's
+
+    @property
+    def differences(self) -> list[Difference]:
+        return [*self.wins.values(), self.draws, *self.cred.values()]
+
+    def lines(self) -> list[str]:
+        return [difference.sentence() for difference in self.differences]
+
+
+def compare(settings_a: TestRunSettings, settings_b: TestRunSettings, bouts: int, progress: Progress | None = None,
+            workers: int | None = None, watched: Sequence[str] = (), ruleset_a: Ruleset | None = None,
+            ruleset_b: Ruleset | None = None) -> Comparison:
+    """Play the same `bouts` seeds (from A's seed) under A, then B, and test every difference.
+    `progress(done, total)` counts both halves (total = 2 x bouts)."""
+    def half(offset: int) -> Progress | None:
+        if progress is None:
+            return None
+        return lambda done, _total: progress(offset + done, 2 * bouts)
+
+    report_a = run_batch(settings_a, bouts, half(0), workers, watched, ruleset_a, first_seed=settings_a.seed)
+    report_b = run_batch(settings_b, bouts, half(bouts), workers, watched, ruleset_b, first_seed=settings_a.seed)
+    labels = [label for label in report_a.labels if label in report_b.labels]
+    wins_a, wins_b = report_a.wins, report_b.wins
+    cred_a, cred_b = report_a.cred, report_b.cred
+    return Comparison(
+        a=report_a, b=report_b,
+        wins={label: proportion_difference(f"{label} win rate", wins_a[label], wins_b[label]) for label in labels},
+        draws=proportion_difference("draws", report_a.draws, report_b.draws),
+        cred={pile: mean_difference(f"{pile} mean final cred", cred_a[pile], cred_b[pile]) for pile in [*labels, CROWD]},
+    )
+
+
+__all__ = ["ALPHA", "BatchReport", "Comparison", "Difference", "WatchedSummary", "compare", "mean_difference",
+           "proportion_difference", "run_batch", "summarise", "t_cdf", "t_quantile"]

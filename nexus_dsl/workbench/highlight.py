@@ -1,0 +1,191 @@
+"""Rule scripts as highlighted HTML, with their diagnostics shown under the lines they concern.
+
+The colouring is driven by the language's own Lark grammar: the text is split by the same terminals
+the parser uses (keywords are the grammar's string terminals, names, numbers, strings, SDS levels,
+thresholds, comments and operators its pattern terminals), so the highlighting always matches the
+language. Text the lexer cannot read is marked and skipped, so any text at all can be shown.
+"""
+
+from __future__ import annotations
+
+import html
+from functools import lru_cache
+from typing import Any, Iterable
+
+from lark import Lark
+from lark.exceptions import LarkError, UnexpectedCharacters
+
+from ..syntax import parser as _parser_module
+
+# Declaration kinds are plain names to the grammar (so they stay free for attributes); they are
+# shown as keywords all the same.
+DECLARATION_KINDS = frozenset({"command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule"})
+_PATTERN_CLASSES = {
+    "NAME": "name", "NUMBER": "num", "THRESHOLD": "num", "STRING": "str", "SDS_LEVEL": "sds",
+    "COMMENT": "com", "COMPARE": "op", "ADD_OP": "op", "MUL_OP": "op",
+}
+_COLOURS = {
+    "kw": "color:#8a2c8a;font-weight:bold", "name": "color:#1f3a5f", "num": "color:#a05a00", "str": "color:#1d7a3a",
+    "sds": "color:#b0123f;font-weight:bold", "com": "color:#7a7a7a;font-style:italic", "op": "color:#555",
+    "punct": "color:#555", "err": "background:#ffd6d6;color:#a00000;text-decoration:underline wavy #c00",
+    "plain": "",
+}
+_MAX_RELEX = 500  # unreadable characters to step over before showing the rest as plain text
+_BOX_STYLE = ("font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;line-height:1.45;"
+              "background:#fbfaf7;border:1px solid #ddd6c8;border-radius:6px;padding:6px 0;overflow-x:auto;margin:0")
+_LINE_STYLE = "white-space:pre;padding:0 10px 0 0"
+_BAD_LINE_STYLE = "white-space:pre;padding:0 10px 0 0;background:#fff0f0"
+_NUMBER_STYLE = "display:inline-block;min-width:3.5em;padding-right:1em;text-align:right;color:#aaa;user-select:none"
+_NOTE_STYLE = "white-space:pre;color:#b00020;padding:0 10px 0 0;background:#fff0f0"
+
+
+@lru_cache(maxsize=1)
+def _lexer() -> Lark:
+    """The language's grammar with a plain lexer (no newline post-processing): every character of
+    the source comes back as a token, ignored ones (spaces, comments) included."""
+    return Lark.open("../grammar/nexus.lark", rel_to=_parser_module.__file__, parser="lalr", lexer="basic",
+                     cache=False)
+
+
+@lru_cache(maxsize=1)
+def _classes() -> dict[str, str]:
+    """Token type -> class: string terminals made of letters are keywords, other strings punctuation."""
+    classes: dict[str, str] = {}
+    for terminal in _lexer().terminals:
+        if terminal.name in _PATTERN_CLASSES:
+            classes[terminal.name] = _PATTERN_CLASSES[terminal.name]
+        elif terminal.pattern.type == "str":
+            classes[terminal.name] = "kw" if terminal.pattern.value.isalpha() else "punct"
+        else:
+            classes[terminal.name] = "plain"
+    return classes
+
+
+Span = tuple[int, int, str]  # start offset, end offset, class
+
+
+def token_spans(source: str) -> list[Span]:
+    """The source cut into classed spans covering every character, in order."""
+    spans: list[Span] = []
+    classes = _classes()
+    offset = 0
+    skipped = 0
+    while offset < len(source):
+        if skipped >= _MAX_RELEX:
+            spans.append((offset, len(source), "plain"))
+            break
+        try:
+            for token in _lexer().lex(source[offset:], dont_ignore=True):
+                start = offset + (token.start_pos or 0)
+                end = start + len(token.value)
+                kind = classes.get(token.type, "plain")
+                if token.type == "NAME" and token.value in DECLARATION_KINDS:
+                    kind = "kw"
+                spans.append((start, end, kind))
+            break
+        except UnexpectedCharacters as error:
+            bad = offset + error.pos_in_stream
+            spans.append((bad, bad + 1, "err"))
+            offset = bad + 1
+            skipped += 1
+        except (LarkError, ValueError, IndexError):
+            spans.append((offset, len(source), "plain"))
+            break
+    return _fill_gaps(spans, len(source))
+
+
+def _fill_gaps(spans: list[Span], length: int) -> list[Span]:
+    filled: list[Span] = []
+    at = 0
+    for start, end, kind in sorted(spans):
+        start = max(start, at)
+        if start >= end:
+            continue
+        if start > at:
+            filled.append((at, start, "plain"))
+        filled.append((start, end, kind))
+        at = end
+    if at < length:
+        filled.append((at, length, "plain"))
+    return filled
+
+
+def _lines_of(source: str, spans: list[Span]) -> list[list[tuple[str, str]]]:
+    """Per source line, its (text, class) pieces; newlines split pieces."""
+    lines: list[list[tuple[str, str]]] = [[]]
+    for start, end, kind in spans:
+        pieces = source[start:end].split("\n")
+        for index, piece in enumerate(pieces):
+            if index:
+                lines.append([])
+            piece = piece.rstrip("\r") if index < len(pieces) - 1 else piece
+            if piece:
+                lines[-1].append((piece, kind))
+    return lines
+
+
+def _piece_html(text: str, kind: str) -> str:
+    escaped = html.escape(text)
+    style = _COLOURS.get(kind, "")
+    if not style:
+        return escaped
+    return f'<span class="nx-{kind}" style="{style}">{escaped}</span>'
+
+
+def _attr(diagnostic: Any, name: str, default: Any) -> Any:
+    value = getattr(diagnostic, name, default)
+    return value if value is not None else default
+
+
+def _note_html(diagnostic: Any, line_text: str) -> str:
+    column = _attr(diagnostic, "column", 0)
+    column = column if isinstance(column, int) else 0
+    end_column = _attr(diagnostic, "end_column", 0)
+    end_column = end_column if isinstance(end_column, int) else 0
+    # Columns count characters; the line is shown with its tabs, so the caret pads with the same.
+    prefix = "".join(c if c == "\t" else " " for c in line_text[: max(0, column - 1)])
+    width = max(1, end_column - column) if column and end_column > column else 1
+    caret = prefix + "^" * width if column > 0 else ""
+    severity = str(_attr(diagnostic, "severity", "error"))
+    message = f"{severity}: {_attr(diagnostic, 'message', '')}"
+    hint = _attr(diagnostic, "hint", "")
+    rows = []
+    if caret:
+        rows.append(caret)
+    rows.append(message)
+    if hint:
+        rows.append(f"hint: {hint}")
+    pad = f'<span style="{_NUMBER_STYLE}"></span>'
+    return "".join(f'<div class="nx-note" style="{_NOTE_STYLE}">{pad}{html.escape(row)}</div>' for row in rows)
+
+
+def highlight_html(source: str, diagnostics: Iterable[Any] = ()) -> str:
+    """The script as a block of HTML: coloured tokens, numbered lines, and each diagnostic shown
+    beneath its line with a caret at its column (diagnostics without a line come first). Every
+    piece of text is escaped; any input at all gives HTML, never an exception."""
+    source = source if isinstance(source, str) else str(source)
+    lines = _lines_of(source, token_spans(source))
+    raw_lines = source.split("\n")
+    by_line: dict[int, list[Any]] = {}
+    loose: list[Any] = []
+    for diagnostic in diagnostics or ():
+        line = _attr(diagnostic, "line", 0)
+        if isinstance(line, int) and 1 <= line <= len(lines):
+            by_line.setdefault(line, []).append(diagnostic)
+        else:
+            loose.append(diagnostic)
+    out = [f'<div class="nexus-source" style="{_BOX_STYLE}">']
+    for diagnostic in loose:
+        out.append(_note_html(diagnostic, ""))
+    for number, pieces in enumerate(lines, start=1):
+        notes = by_line.get(number, [])
+        style = _BAD_LINE_STYLE if notes else _LINE_STYLE
+        body = "".join(_piece_html(text, kind) for text, kind in pieces)
+        marker = ' data-error="1"' if notes else ""
+        out.append(f'<div class="nx-line" style="{style}"{marker}><span class="nx-ln" style="{_NUMBER_STYLE}">'
+                   f'{number}</span>{body}</div>')
+        line_text = raw_lines[number - 1] if number - 1 < len(raw_lines) else ""
+        for diagnostic in notes:
+            out.append(_note_html(diagnostic, line_text))
+    out.append("</div>")
+    return "\n".join(out)

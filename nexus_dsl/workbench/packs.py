@@ -1,0 +1,142 @@
+"""The packs a designer can load, and a cache that reloads them when their files change.
+
+`available_packs` lists every pack under a content root (nested, as `nexus check content/` finds
+them). `load_packs` layers the chosen packs (and the packs they build on) into a Ruleset, keyed by
+the pack ids and a fingerprint of every file in those packs' folders, so an edit on disk is picked
+up at the next call while an unchanged selection costs only a directory walk. Load problems come
+back as positioned diagnostics, never as exceptions.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from ..content.loader import MANIFEST, _read_manifest, is_set_aside, load_ruleset_collecting
+from ..content.ruleset import Ruleset
+from ..errors import Diagnostic
+
+
+@dataclass(frozen=True)
+class PackSummary:
+    """What the editor shows about a pack before loading it."""
+
+    id: str
+    name: str
+    kind: str
+    builds_on: tuple[str, ...]
+    folder: Path
+    description: str = ""
+    version: str = ""
+
+
+@dataclass(frozen=True)
+class LoadResult:
+    """A loaded ruleset, or None with the diagnostics saying why it did not load."""
+
+    ruleset: Ruleset | None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.ruleset is not None
+
+
+def available_packs(content_root: Path) -> list[PackSummary]:
+    """Every pack folder under the content root with a readable manifest, sorted by id."""
+    root = Path(content_root)
+    found: dict[str, PackSummary] = {}
+    for manifest in sorted(root.rglob(MANIFEST)):
+        if is_set_aside(manifest, root):
+            continue
+        problems: list[Diagnostic] = []
+        info = _read_manifest(manifest.parent, problems)
+        if info is None or info.id in found:
+            continue
+        found[info.id] = PackSummary(info.id, info.name, info.kind, tuple(info.builds_on), manifest.parent,
+                                     info.description, info.version)
+    return sorted(found.values(), key=lambda p: p.id)
+
+
+def pack_closure(ids: Sequence[str], packs: Sequence[PackSummary]) -> list[PackSummary]:
+    """The packs asked for and every pack they build on (those that exist), each once."""
+    by_id = {p.id: p for p in packs}
+    order: list[PackSummary] = []
+    seen: set[str] = set()
+
+    def visit(ident: str) -> None:
+        if ident in seen or ident not in by_id:
+            return
+        seen.add(ident)
+        for base in by_id[ident].builds_on:
+            visit(base)
+        order.append(by_id[ident])
+
+    for ident in ids:
+        visit(ident)
+    return order
+
+
+Fingerprint = tuple[tuple[str, int, int], ...]
+
+
+def folder_fingerprint(folder: Path) -> Fingerprint:
+    """(path, mtime_ns, size) of every file the loader could read in a pack folder: cheap (no
+    reading), and it changes whenever a file is saved, added or removed."""
+    entries: list[tuple[str, int, int]] = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "drafts")
+        for name in sorted(filenames):
+            if name.startswith("."):
+                continue
+            path = os.path.join(dirpath, name)
+            try:
+                stat = os.stat(path)
+            except OSError:
+                continue
+            entries.append((path, stat.st_mtime_ns, stat.st_size))
+    return tuple(entries)
+
+
+_CACHE: OrderedDict[tuple, LoadResult] = OrderedDict()
+_CACHE_SIZE = 8
+_LOCK = threading.Lock()
+
+
+def load_packs(ids: Sequence[str], content_root: Path) -> LoadResult:
+    """Load and layer the packs (by id) from the content root; cached until any of their files change."""
+    root = Path(content_root)
+    summaries = available_packs(root)
+    closure = pack_closure(ids, summaries)
+    fingerprint = tuple((str(p.folder), folder_fingerprint(p.folder)) for p in closure)
+    key = (tuple(ids), str(root.resolve()), fingerprint)
+    with _LOCK:  # the editor serves several sessions from threads
+        cached = _CACHE.get(key)
+        if cached is not None:
+            _CACHE.move_to_end(key)
+            return cached
+    ruleset, diagnostics = load_ruleset_collecting(list(ids), root)
+    result = LoadResult(ruleset, list(diagnostics))
+    with _LOCK:
+        _CACHE[key] = result
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return result
+
+
+def clear_cache() -> None:
+    """Forget every cached ruleset (tests; the editor's "reload everything" button)."""
+    with _LOCK:
+        _CACHE.clear()
+
+
+def pack_of(path: Path) -> Path | None:
+    """The pack folder holding a file: the nearest folder above it with a pack.yaml."""
+    for folder in Path(path).parents:
+        if (folder / MANIFEST).is_file():
+            return folder
+    return None

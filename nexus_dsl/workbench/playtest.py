@@ -1,0 +1,530 @@
+"""Hot-seat bouts: 2-4 people round one screen, or people against the heuristic agent.
+
+A `PlaySession` is its settings (packs, barge, motivations, lanistas, who sits in each seat, the
+seed) plus the list of actions applied so far. The bout is a function of those two (the engine
+replays a bout exactly from its seed and actions), so a session is saved as JSON holding nothing
+else, and loading it replays every action to the very same state.
+
+What a page shows comes from here, never from rules of its own:
+
+* `pending_decision()` — who must decide what, and whether that seat is a person;
+* `options(viewer)` — the viewer's legal actions as buttons (words, evaluated cost, kind), grouped;
+* `apply(action)` — refused actions raise the engine's `RulesError` with its message;
+* `advance_agents()` — the agents decide until a person must;
+* `visible_state(viewer)` — the snapshot with the other players' influence hands reduced to counts;
+* `dice_since(index)` and `log_lines()` — the dice as they fell and the narration.
+
+Sessions live in a folder the caller chooses (`session_file`, `list_sessions`): the editor keeps
+them per user, outside the content root.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from ..agents import make_agent
+from ..agents.base import AGENT_NAMES
+from ..content.loader import default_content_root
+from ..content.ruleset import Ruleset
+from ..engine.abilities import window_defaults
+from ..engine.actions import ABILITY, CARD, CHOICE, COMMAND, END_ROUND, NEXT_ROUND, PASS, Action, Decision
+from ..engine.board import Square
+from ..engine.bout import Bout
+from ..engine.commands import declaration_group
+from ..engine.setup import standard_setup
+from ..errors import Diagnostic, NexusError, RulesError
+from ..narrate import narrate
+from ..syntax import ast_nodes as A
+from .packs import load_packs
+from .store import atomic_write
+
+__all__ = [
+    "PERSON", "DiceShown", "OptionButton", "OptionGroup", "Pending", "PlaySession", "PlaySettings",
+    "SessionError", "list_sessions", "refusal_message", "session_file",
+]
+
+PERSON = "person"  # a seat played by someone at the screen; any other seat names an agent
+SESSION_FORMAT = "nexus-playtest"
+SESSION_VERSION = 1
+SESSION_SUFFIX = ".playtest.json"
+MAX_AGENT_STEPS = 20_000  # a safety net: the engine's cycle limit ends every bout long before this
+# The button kinds a page distinguishes; the engine's other action kinds are all round controls.
+BUTTON_KINDS = {COMMAND: "command", ABILITY: "ability", CARD: "card"}
+GROUP_TITLES = {"ability": "Abilities", "card": "Influence cards", "control": "Round"}
+RESOURCE_WORDS = {"overall": "condition", "cred": "cred"}
+SESSION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,79}$")
+
+
+class SessionError(NexusError):
+    """A session file that cannot be read or no longer replays (e.g. the content changed)."""
+
+
+def _session_error(message: str, file: str = "<session>", hint: str | None = None) -> SessionError:
+    return SessionError(Diagnostic("playtest/bad_session", message, file, hint=hint))
+
+
+# ---------------------------------------------------------------- settings
+
+@dataclass(frozen=True)
+class PlaySettings:
+    """Everything a bout is set up from. `seats[i]` is `person` or an agent name (`heuristic`,
+    `random`) for the i-th player, who sits south, north, west, east in that order (pg.9)."""
+
+    seats: tuple[str, ...] = (PERSON, "heuristic")
+    packs: tuple[str, ...] = ("base",)
+    barge: str | None = None
+    motivations: tuple[str | None, ...] = ()
+    lanistas: tuple[str | None, ...] = ()
+    labels: tuple[str, ...] = ()
+    seed: int = 0
+    content_root: str | None = None
+    # Stop for people's any-time abilities and cards during an agent's decisions (else people use
+    # them at their own decisions and in the windows that offer them).
+    stop_for_interjections: bool = False
+
+    def __post_init__(self) -> None:
+        if not 2 <= len(self.seats) <= 4:
+            raise ValueError("a bout has 2 to 4 players")
+        for seat in self.seats:
+            if seat != PERSON and seat not in AGENT_NAMES:
+                raise ValueError(f"a seat is `{PERSON}` or an agent ({', '.join(AGENT_NAMES)}), not `{seat}`")
+        if self.labels and (len(self.labels) != len(self.seats) or len(set(self.labels)) != len(self.labels)):
+            raise ValueError("give one different label per player, or none")
+        for name in ("motivations", "lanistas"):
+            if len(getattr(self, name)) > len(self.seats):
+                raise ValueError(f"more {name} than players")
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def to_json(self) -> dict[str, Any]:
+        return {key: (list(value) if isinstance(value, tuple) else value) for key, value in asdict(self).items()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PlaySettings:
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown setting `{unknown[0]}`")
+        values = {key: (tuple(value) if isinstance(value, list) else value) for key, value in data.items()}
+        return cls(**values)
+
+
+def _padded(values: Sequence[str | None], count: int) -> list[str | None]:
+    return list(values) + [None] * (count - len(values))
+
+
+# ---------------------------------------------------------------- what a page shows
+
+@dataclass(frozen=True)
+class Pending:
+    """The decision the bout waits for: whose, what kind, and who else may act in it."""
+
+    helot: str
+    kind: str
+    seat: str  # `person` or the agent's name
+    interjecting: tuple[str, ...] = ()  # other helots holding options in this decision
+
+    @property
+    def person(self) -> bool:
+        return self.seat == PERSON
+
+
+@dataclass(frozen=True)
+class OptionButton:
+    action: Action
+    label: str
+    kind: str  # command | ability | card | control
+    group: str
+    cost: tuple[tuple[int, str], ...] = ()  # (amount, resource), evaluated for this action now
+
+    @property
+    def cost_text(self) -> str:
+        return ", ".join(f"{amount} {RESOURCE_WORDS.get(resource, resource)}" for amount, resource in self.cost)
+
+
+@dataclass(frozen=True)
+class OptionGroup:
+    title: str
+    buttons: tuple[OptionButton, ...]
+
+
+@dataclass(frozen=True)
+class DiceShown:
+    """One die as it fell, with the event it belongs to (`seq` is the event's index in the log)."""
+
+    seq: int
+    event: str
+    purpose: str
+    value: int
+
+
+# ---------------------------------------------------------------- the session
+
+def _ruleset_for(settings: PlaySettings) -> Ruleset:
+    """The settings' packs, loaded from their content root (reloaded when their files change)."""
+    root = Path(settings.content_root) if settings.content_root else default_content_root()
+    result = load_packs(list(settings.packs), root)
+    if result.ruleset is None:
+        raise SessionError(result.diagnostics or [Diagnostic("playtest/no_packs", "the packs did not load", str(root))])
+    return result.ruleset
+
+
+class PlaySession:
+    def __init__(self, settings: PlaySettings, actions: Iterable[Action] = (), ruleset: Ruleset | None = None):
+        self.settings = settings
+        self.ruleset = ruleset or _ruleset_for(settings)
+        self.actions: list[Action] = []
+        self._labels: list[str] = []
+        self._bout = self._new_bout()
+        self._agents: dict[str, Any] = {}
+        for action in actions:
+            self.apply(action)
+
+    def _new_bout(self) -> Bout:
+        settings = self.settings
+        setup = standard_setup(settings.players, _padded(settings.motivations, settings.players),
+                               _padded(settings.lanistas, settings.players), settings.barge,
+                               list(settings.labels) or None)
+        self._labels = [h.label for h in setup.helots]
+        return Bout(self.ruleset, setup, seed=settings.seed)
+
+    # ---------------------------------------------------------------- reading
+    @property
+    def bout(self) -> Bout:
+        return self._bout
+
+    def replay(self) -> Bout:
+        """A fresh bout rebuilt from the seed and the actions (what `load` does)."""
+        bout = self._new_bout()
+        for action in self.actions:
+            bout.apply(action)
+        return bout
+
+    @property
+    def labels(self) -> list[str]:
+        return list(self._labels)
+
+    def seat_of(self, label: str) -> str:
+        """`person` or the agent's name for the helot `label`."""
+        return self.settings.seats[self._labels.index(label)]
+
+    def people(self) -> list[str]:
+        return [label for label in self._labels if self.seat_of(label) == PERSON]
+
+    @property
+    def ended(self) -> bool:
+        return self._bout.pending is None
+
+    def pending_decision(self) -> Pending | None:
+        decision = self._bout.pending
+        if decision is None:
+            return None
+        others = tuple(dict.fromkeys(o.helot for o in decision.options if o.helot != decision.helot))
+        return Pending(decision.helot, decision.kind, self.seat_of(decision.helot), others)
+
+    def options(self, viewer: str) -> list[OptionGroup]:
+        """The viewer's legal actions in the pending decision, as buttons grouped in the engine's
+        order (e.g. the Action Menu's sections, then abilities, cards, and ending the round)."""
+        decision = self._bout.pending
+        if decision is None:
+            return []
+        groups: dict[str, list[OptionButton]] = {}
+        for action in decision.options:
+            if action.helot == viewer:
+                button = self._button(action)
+                groups.setdefault(button.group, []).append(button)
+        return [OptionGroup(title, tuple(buttons)) for title, buttons in groups.items()]
+
+    def buttons(self, viewer: str) -> list[OptionButton]:
+        return [button for group in self.options(viewer) for button in group.buttons]
+
+    # ---------------------------------------------------------------- acting
+    def apply(self, action: Action | OptionButton) -> list[Any]:
+        """Apply one action; a refused action raises the engine's `RulesError` and changes nothing."""
+        if isinstance(action, OptionButton):
+            action = action.action
+        events = self._bout.apply(action)
+        self.actions.append(action)
+        return events
+
+    def advance_agents(self, max_steps: int = MAX_AGENT_STEPS, people_pass: bool = False) -> int:
+        """Let the agents decide until a person must (or the bout ends); returns the actions taken.
+
+        With `stop_for_interjections`, an agent's decision where a person could use an ability or
+        card stops here too; `people_pass=True` lets the first such decision go on without them."""
+        taken = 0
+        while taken < max_steps:
+            decision = self._bout.pending
+            if decision is None:
+                break
+            action = self._agent_action(decision, people_pass=people_pass and taken == 0)
+            if action is None:
+                break
+            self.apply(action)
+            taken += 1
+        return taken
+
+    def _agent(self, label: str) -> Any:
+        if label not in self._agents:
+            index = self._labels.index(label)
+            self._agents[label] = make_agent(self.settings.seats[index], seed=self.settings.seed * 31 + index)
+        return self._agents[label]
+
+    def _agent_action(self, decision: Decision, people_pass: bool = False) -> Action | None:
+        """What the agents do now, or None when a person is to decide. As the engine's own
+        `next_action`: first every other helot, clockwise from the decider, may interject."""
+        for helot in self._bout.state.clockwise_from(decision.helot)[1:]:
+            own = [o for o in decision.options if o.helot == helot.label]
+            if not own:
+                continue
+            if self.seat_of(helot.label) == PERSON:
+                if self.settings.stop_for_interjections and not people_pass and \
+                        any(o.kind in (ABILITY, CARD) for o in own):
+                    return None
+                continue
+            interjection = self._agent(helot.label).interject(self._bout, decision, own)
+            if interjection is not None:
+                return interjection
+        if self.seat_of(decision.helot) == PERSON:
+            return None
+        main = tuple(o for o in decision.options if o.helot == decision.helot)
+        if len(main) == 1:
+            return main[0]
+        return self._agent(decision.helot).choose(self._bout, Decision(decision.helot, decision.kind, main))
+
+    # ---------------------------------------------------------------- showing
+    def visible_state(self, viewer: str | None) -> dict[str, Any]:
+        """The snapshot as `viewer` may see it: every other helot's influence hand is a count only
+        (`influence: None`, `influence_count: n`). `viewer=None` hides every hand."""
+        snapshot = self._bout.snapshot()
+        for label in self._labels:
+            helot = snapshot[label]
+            helot["influence_count"] = len(helot["influence"])
+            if label != viewer:
+                helot["influence"] = None
+        pending = self.pending_decision()
+        snapshot["pending"] = None if pending is None else {"helot": pending.helot, "kind": pending.kind,
+                                                            "person": pending.person}
+        snapshot["seats"] = {label: self.seat_of(label) for label in self._labels}
+        return snapshot
+
+    @property
+    def log_length(self) -> int:
+        """The number of events so far: pass it to `dice_since` later to get only the new dice."""
+        return len(self._bout.log)
+
+    def dice_since(self, index: int = 0) -> list[DiceShown]:
+        """The dice rolled in the events from `index` on, in the order they fell."""
+        shown = []
+        for event in self._bout.log[max(index, 0):]:
+            for die in event.data.get("dice", ()):
+                shown.append(DiceShown(event.seq, event.type, str(die["purpose"]), int(die["value"])))
+        return shown
+
+    def log_lines(self, since: int = 0) -> list[str]:
+        return narrate(self._bout.log[max(since, 0):])
+
+    # ---------------------------------------------------------------- saving
+    def to_json(self) -> dict[str, Any]:
+        return {"format": SESSION_FORMAT, "version": SESSION_VERSION, "settings": self.settings.to_json(),
+                "actions": [action.to_json() for action in self.actions]}
+
+    def save(self, path: str | Path) -> Path:
+        """Write the session (settings and actions) as JSON, atomically."""
+        path = Path(path)
+        atomic_write(path, json.dumps(self.to_json(), indent=1, sort_keys=True) + "\n")
+        return path
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], ruleset: Ruleset | None = None, file: str = "<session>") -> PlaySession:
+        if not isinstance(data, Mapping) or data.get("format") != SESSION_FORMAT:
+            raise _session_error("this is not a saved playtest session", file)
+        if data.get("version") != SESSION_VERSION:
+            raise _session_error(f"session format version {data.get('version')!r} is not supported", file)
+        try:
+            settings = PlaySettings.from_json(data.get("settings") or {})
+        except (TypeError, ValueError) as error:
+            raise _session_error(f"the session's settings are not usable: {error}", file) from None
+        session = cls(settings, ruleset=ruleset)
+        for index, saved in enumerate(data.get("actions") or []):
+            session._replay_saved(index, saved, file)
+        return session
+
+    def _replay_saved(self, index: int, saved: Any, file: str) -> None:
+        """Apply a saved action: the pending option it names (actions are matched by their JSON
+        form, so squares and lists come back as the engine's own values)."""
+        decision = self._bout.pending
+        match = next((o for o in decision.options if o.to_json() == saved), None) if decision else None
+        if match is None:
+            raise _session_error(
+                f"action {index + 1} ({_describe_saved(saved)}) is not possible at that point of the bout",
+                file, hint="the content or the engine changed since the session was saved; start a new session")
+        self.apply(match)
+
+    @classmethod
+    def load(cls, path: str | Path, ruleset: Ruleset | None = None) -> PlaySession:
+        path = Path(path)
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as error:
+            raise _session_error(f"cannot read the session: {error}", str(path)) from None
+        except json.JSONDecodeError as error:
+            raise SessionError(Diagnostic("playtest/bad_session", f"the session is not valid JSON: {error.msg}",
+                                          str(path), error.lineno, error.colno)) from None
+        return cls.from_json(data, ruleset, str(path))
+
+    # ---------------------------------------------------------------- buttons
+    def _button(self, action: Action) -> OptionButton:
+        kind = BUTTON_KINDS.get(action.kind, "control")
+        declaration = self._declaration(action)
+        if kind == "command":
+            group_id = declaration_group(declaration) if declaration is not None else None
+            group = group_id.replace("_", " ").capitalize() if group_id else "Other commands"
+        elif action.kind == CHOICE:
+            group = "Choose"
+        else:
+            group = GROUP_TITLES[kind]
+        cost = self._cost(action, declaration) if declaration is not None else self._control_cost(action)
+        return OptionButton(action, self._label(action, declaration), kind, group, cost)
+
+    def _control_cost(self, action: Action) -> tuple[tuple[int, str], ...]:
+        """The round controls that cost something: the Motivation Button's condition (pg.29), and
+        negating a Turning Point card, which costs the trait reserves its `cost` names (pg.14)."""
+        if action.name == "motivation_button":
+            return ((int(self.ruleset.settings.get("motivation_button_cost", 5)), "overall"),)
+        if action.name == "negate":
+            card = self.ruleset.declaration("turning_point", str(action.arg("card")))
+            if card is not None:
+                return tuple((item.amount.value, item.resource) for cost in card.clauses_of(A.Cost)
+                             for item in cost.items if isinstance(item.amount, A.Num))
+        return ()
+
+    def _declaration(self, action: Action) -> Any:
+        kind = {COMMAND: "command", ABILITY: "trait_ability", CARD: "influence"}.get(action.kind)
+        return self.ruleset.declaration(kind, action.name or "") if kind else None
+
+    def _name_of(self, ident: str) -> str:
+        for item in self.ruleset.find(ident):
+            declaration = getattr(item, "declaration", None)
+            if declaration is not None and declaration.name:
+                return declaration.name
+        return ident.replace("_", " ")
+
+    def _label(self, action: Action, declaration: Any) -> str:
+        if declaration is not None:
+            words = [_arg_words(name, value) for name, value in _ordered_args(action)]
+            return " ".join([declaration.name, *words]).strip()
+        if action.name in ("allocate", "motivation_button"):
+            return self._allocation_words(action)
+        return _control_words(action, self._name_of)
+
+    def _allocation_words(self, action: Action) -> str:
+        points = int(self.ruleset.settings.get("command_points", 6))
+        side = str(action.arg("ratio_to") or action.arg("to") or "").upper()
+        other = "MP" if side == "AP" else "AP"
+        if action.name == "motivation_button":
+            return f"Motivation Button: all {points} points to {side}"
+        ratio = self._bout.state.helots[action.helot].ratio
+        return f"Ratio die ({ratio}) to {side}, the other {points - ratio} to {other}"
+
+    def _cost(self, action: Action, declaration: Any) -> tuple[tuple[int, str], ...]:
+        """The declaration's cost clauses evaluated for this action (as the engine will charge)."""
+        if declaration is None:
+            return ()
+        bout = self._bout
+        helot = bout.state.helots[action.helot]
+        frame = bout.windows[-1] if bout.windows else None
+        extra = {**window_defaults(declaration), **(dict(frame.names) if frame else {})} if action.kind != COMMAND else None
+        interpreter = bout.interpreter
+        was_pure = interpreter.pure
+        interpreter.pure = True  # working out a cost may not roll dice
+        try:
+            env = bout.action_env(helot, declaration, action, extra)
+            return tuple((int(amount), str(resource)) for amount, resource in bout.cost_items(helot, declaration, env))
+        except NexusError:
+            return ()
+        finally:
+            interpreter.pure = was_pure
+
+
+def _ordered_args(action: Action) -> list[tuple[str, Any]]:
+    """The target first, then the other arguments as the action holds them."""
+    return sorted(action.args, key=lambda pair: pair[0] != "target")
+
+
+def _arg_words(name: str, value: Any) -> str:
+    if name == "target":
+        return f"on {value}"
+    if isinstance(value, Square):
+        return f"to [{value.col}, {value.row}]"
+    if isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return f"to [{value[0]}, {value[1]}]"
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return f"({name.replace('_', ' ')}: {value})"
+    if isinstance(value, int):
+        return f"({value} {name.replace('_', ' ')})"
+    return f"({value.replace('_', ' ')})" if name not in ("direction", "location") else f"— {value.replace('_', ' ')}"
+
+
+def _control_words(action: Action, name_of: Any) -> str:
+    """Words for the round controls and choices (the engine's `control`, `choice`, `pass`, ...)."""
+    side = str(action.arg("ratio_to") or action.arg("to") or "").upper()
+    if action.kind == END_ROUND:
+        return "End the command round"
+    if action.kind == NEXT_ROUND:
+        return "Continue to the next round"
+    if action.kind == PASS:
+        return "Pass"
+    if action.name == "deception":
+        return f"Deceive {action.arg('target')}: ratio die to {side}"
+    if action.name == "block_deception":
+        return "Block the deception"
+    if action.name == "spend_command_token":
+        return f"Spend a command token on {side}"
+    if action.name == "negate":
+        return f"Negate {name_of(str(action.arg('card')))} (pay its cost)"
+    if action.kind == CHOICE and action.name == "keep_card":
+        return f"Keep {name_of(str(action.arg('card')))}"
+    if action.kind == CHOICE:
+        pick = action.arg("pick")
+        return f"Choose {name_of(str(pick)) if isinstance(pick, str) else pick} ({(action.name or '').replace('_', ' ')})"
+    words = " ".join(_arg_words(name, value) for name, value in _ordered_args(action))
+    return " ".join([(action.name or action.kind).replace("_", " ").capitalize(), words]).strip()
+
+
+def _describe_saved(saved: Any) -> str:
+    if not isinstance(saved, Mapping):
+        return repr(saved)
+    parts = [str(saved.get("helot", "?")), str(saved.get("name") or saved.get("kind", "?"))]
+    parts += [f"{k}={v}" for k, v in saved.items() if k not in ("helot", "name", "kind")]
+    return " ".join(parts)
+
+
+# ---------------------------------------------------------------- where sessions are kept
+
+def session_file(folder: str | Path, name: str) -> Path:
+    """The file of the session called `name` in `folder` (letters, digits, space, `_`, `-`)."""
+    if not isinstance(name, str) or not SESSION_NAME.match(name) or name != name.strip():
+        raise ValueError("name the session with letters, digits, spaces, `_` and `-` (at most 80 characters)")
+    return Path(folder) / f"{name}{SESSION_SUFFIX}"
+
+
+def list_sessions(folder: str | Path) -> list[str]:
+    """The names of the sessions saved in `folder`, sorted."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    return sorted(p.name[: -len(SESSION_SUFFIX)] for p in folder.iterdir()
+                  if p.is_file() and p.name.endswith(SESSION_SUFFIX))
+
+
+# Kept for pages that show a refusal: the engine's message, without the file prefix.
+def refusal_message(error: RulesError) -> str:
+    return "; ".join(d.message for d in error.diagnostics)
+

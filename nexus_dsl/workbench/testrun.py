@@ -1,0 +1,341 @@
+"""One test bout a designer steps through, command by command.
+
+`TestRunSettings` says what to play: packs, barge, each player's motivation, lanista and agent, the
+seed, Turning Point cards stacked on top of their deck and influence cards put in a player's hand.
+`Stepper` plays it: every `step()` lets the agents choose until the next command, ability or card
+has resolved and the bout waits for the next one, and returns a `StepView` of what happened (the
+events, readable lines, the dice) and where things stand (a snapshot, every helot's conditions,
+cred, states, weapon, trait reserves, AP and MP). The same settings always play the same steps;
+`Stepper.actions` (the applied actions) saves a run and `Stepper(settings, script=...)` replays it.
+
+The settings build the same `BoutSpec` a batch plays (`sim/batch.py`), so seed N of a batch is the
+bout a Stepper with seed N steps through.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from ..agents.base import AGENT_NAMES
+from ..content.loader import default_content_root
+from ..content.ruleset import Ruleset
+from ..engine.actions import Action, Decision
+from ..engine.bout import Bout, Event, next_action
+from ..engine.setup import RANDOM_BARGE
+from ..engine.state import Outcome
+from ..errors import Diagnostic, NexusError, did_you_mean
+from ..narrate import narrate
+from ..sim.batch import BoutSpec, spec_agents, spec_setup
+
+#: The labels of the players, in seat order (the standard setup's).
+PLAYER_LABELS = ("red", "blue", "green", "yellow")
+#: Events that mark a player's own move: a step ends once one of these has resolved.
+STEP_EVENTS = frozenset({"command", "ability", "card"})
+#: Decisions at which nothing is half-resolved: a step may stop when the bout waits at one of these.
+BETWEEN_COMMANDS = frozenset({"command", "allocate", "between_rounds", "deception", "keep_influence"})
+#: How dealt influence cards join a hand: besides the cards the player keeps, or as its whole hand.
+DEAL_MODES = ("add", "replace")
+SETTINGS_FILE = "<test run settings>"
+
+
+class SettingsError(NexusError):
+    """Test-run settings that name something the loaded packs do not hold, or cannot be played."""
+
+
+@dataclass(frozen=True)
+class TestRunSettings:
+    """What one test bout (or every bout of a batch) plays.
+
+    Players are as many as `motivations` (2 to 4), labelled red, blue, green, yellow in seat order.
+    `barge` is a barge id, "random" (a schematic picked with the seed) or None (an empty barge).
+    `stack_turning_points` go on top of the Turning Point deck, top card first. `deal_influence`
+    maps a player's label to influence cards in its hand after the deal: with `deal_mode` "add"
+    besides the cards its lanista keeps, with "replace" as its whole hand; either way those cards
+    are taken out of the deck first.
+    """
+
+    __test__ = False  # not a pytest class, whatever its name
+
+    packs: tuple[str, ...] = ("base",)
+    barge: str | None = None
+    motivations: tuple[str | None, ...] = (None, None)
+    lanistas: tuple[str | None, ...] = ()
+    agents: tuple[str, ...] = ("heuristic",)
+    seed: int = 0
+    stack_turning_points: tuple[str, ...] = ()
+    deal_influence: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    deal_mode: str = "add"
+    content_root: str | None = None  # None: the project's content folder
+
+    @property
+    def players(self) -> int:
+        return len(self.motivations)
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return PLAYER_LABELS[: self.players]
+
+    def with_seed(self, seed: int) -> TestRunSettings:
+        return replace(self, seed=seed)
+
+    def bout_spec(self, seed: int | None = None, watched: Sequence[str] = ()) -> BoutSpec:
+        """The batch's description of this bout (with another seed, for the i-th bout of a batch)."""
+        labels = self.labels
+        dealt = tuple(tuple(self.deal_influence.get(label, ())) for label in labels)
+        keep: tuple[int | None, ...] = ()
+        if self.deal_mode == "replace":
+            keep = tuple(0 if label in self.deal_influence else None for label in labels)
+        return BoutSpec(
+            seed=self.seed if seed is None else seed, players=self.players, packs=tuple(self.packs),
+            agents=tuple(self.agents), barge=self.barge, motivations=tuple(self.motivations),
+            lanistas=tuple(self.lanistas), stack_turning_points=tuple(self.stack_turning_points),
+            dealt=dealt if any(dealt) else (), keep=keep, watched=tuple(watched), root=self.content_root,
+        )
+
+
+# ---------------------------------------------------------------- checking the settings
+def _problem(code: str, message: str, name: str | None = None, known: Sequence[str] = ()) -> Diagnostic:
+    hint = did_you_mean(name, known) if name is not None else None
+    return Diagnostic(f"testrun/{code}", message, SETTINGS_FILE, hint=hint)
+
+
+def settings_problems(settings: TestRunSettings, ruleset: Ruleset) -> list[Diagnostic]:
+    """Everything in the settings the packs cannot play, each a diagnostic naming the field."""
+    problems: list[Diagnostic] = []
+    players = settings.players
+    if not 2 <= players <= 4:
+        problems.append(_problem("players", f"a bout has 2 to 4 players; the settings name {players} motivations"))
+    if settings.lanistas and len(settings.lanistas) != players:
+        problems.append(_problem("players", f"lanistas: {len(settings.lanistas)} given for {players} players"))
+    if not settings.agents or len(settings.agents) > max(players, 1):
+        problems.append(_problem("agents", f"agents: give 1 to {players} agent names (cycled over the players)"))
+    for agent in settings.agents:
+        if agent not in AGENT_NAMES:
+            problems.append(_problem("agents", f"agents: no agent `{agent}` (choose from {', '.join(AGENT_NAMES)})",
+                                     agent, AGENT_NAMES))
+    barges = list(ruleset.data.get("barges", {}))
+    if settings.barge not in (None, RANDOM_BARGE) and settings.barge not in barges:
+        problems.append(_problem("unknown_barge", f"barge: no barge `{settings.barge}` in the loaded packs",
+                                 settings.barge, barges))
+    problems += _unknown_ids("motivations", settings.motivations, list(ruleset.data.get("motivations", {})))
+    problems += _unknown_ids("lanistas", settings.lanistas, list(ruleset.data.get("lanistas", {})))
+    turning_points = [d.id for d in ruleset.declarations("turning_point")]
+    problems += _unknown_ids("stack_turning_points", settings.stack_turning_points, turning_points)
+    problems += _repeated("stack_turning_points", list(settings.stack_turning_points))
+    if settings.deal_mode not in DEAL_MODES:
+        problems.append(_problem("deal_mode", f"deal_mode: `{settings.deal_mode}` is not one of {', '.join(DEAL_MODES)}"))
+    influence = [d.id for d in ruleset.declarations("influence")]
+    for label, cards in settings.deal_influence.items():
+        if label not in settings.labels:
+            problems.append(_problem("unknown_player", f"deal_influence: no player `{label}` "
+                                     f"(the players are {', '.join(settings.labels)})", label, settings.labels))
+        problems += _unknown_ids(f"deal_influence[{label}]", cards, influence)
+    problems += _repeated("deal_influence", [c for cards in settings.deal_influence.values() for c in cards])
+    return problems
+
+
+def _unknown_ids(name: str, ids: Sequence[str | None], known: list[str]) -> list[Diagnostic]:
+    return [_problem("unknown_id", f"{name}: no `{ident}` in the loaded packs", ident, known)
+            for ident in ids if ident is not None and ident not in known]
+
+
+def _repeated(name: str, ids: list[str]) -> list[Diagnostic]:
+    """Each card exists once in its deck, so it can be stacked or dealt only once."""
+    seen: set[str] = set()
+    problems = []
+    for ident in ids:
+        if ident in seen:
+            problems.append(_problem("repeated_card", f"{name}: `{ident}` is named twice; the deck holds one"))
+        seen.add(ident)
+    return problems
+
+
+def load_settings_ruleset(settings: TestRunSettings) -> Ruleset:
+    """The packs the settings name, loaded (and cached until their files change)."""
+    from .packs import load_packs
+
+    root = Path(settings.content_root) if settings.content_root else default_content_root()
+    result = load_packs(list(settings.packs), root)
+    if result.ruleset is None:
+        raise SettingsError(result.diagnostics or [_problem("packs", f"packs {', '.join(settings.packs)} did not load")])
+    return result.ruleset
+
+
+def checked_ruleset(settings: TestRunSettings, ruleset: Ruleset | None = None) -> Ruleset:
+    """The ruleset to play (loaded when not given), after checking the settings against it."""
+    ruleset = ruleset if ruleset is not None else load_settings_ruleset(settings)
+    problems = settings_problems(settings, ruleset)
+    if problems:
+        raise SettingsError(problems)
+    return ruleset
+
+
+# ---------------------------------------------------------------- what a step shows
+@dataclass(frozen=True)
+class DieRoll:
+    """One die rolled during a step: what for, how many sides, the result, and the event it fed."""
+
+    purpose: str
+    sides: int
+    value: int
+    event: str
+
+
+@dataclass(frozen=True)
+class HelotView:
+    """One helot as the step left it."""
+
+    label: str
+    motivation: str | None
+    lanista: str | None
+    status: str
+    overall: int
+    locations: dict[str, int]
+    cred: int
+    states: tuple[str, ...]
+    weapon: str | None
+    traits: dict[str, int]
+    ap: int
+    mp: int
+    at: tuple[int, int]
+    facing: str
+    influence: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class StepView:
+    """What one step did and where it left the bout."""
+
+    index: int  # 1 for the first step
+    actions: tuple[Action, ...]  # the actions applied during the step
+    events: tuple[Event, ...]
+    lines: tuple[str, ...]  # the events as readable lines (`narrate`)
+    dice: tuple[DieRoll, ...]
+    snapshot: dict[str, Any]  # `Bout.snapshot()`
+    helots: dict[str, HelotView]
+    crowd: int
+    cycle: int
+    active: str | None
+    waiting_for: Decision | None  # the decision the bout waits at, None once it is over
+    outcome: Outcome | None
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def headline(self) -> str:
+        """The step in a few words: the command, ability or card it resolved."""
+        for event in self.events:
+            if event.type == "command":
+                return f"{event.data['helot']}: {event.data['command']}"
+            if event.type in ("ability", "card"):
+                return f"{event.data['helot']}: {event.data['name']} ({event.type})"
+        if self.outcome is not None:
+            return "the bout ends"
+        return "setup"
+
+    @property
+    def cred(self) -> dict[str, int]:
+        """Every cred pile: each player's and the crowd's."""
+        return {**{label: view.cred for label, view in self.helots.items()}, "crowd": self.crowd}
+
+
+def _helot_views(bout: Bout) -> dict[str, HelotView]:
+    return {label: HelotView(
+        label=label, motivation=h.motivation, lanista=h.lanista, status=h.status.value, overall=h.overall,
+        locations=dict(h.locations), cred=h.cred, states=tuple(sorted(h.states)), weapon=h.weapon,
+        traits=dict(h.traits), ap=h.ap, mp=h.mp, at=(h.square.col, h.square.row), facing=h.facing.name,
+        influence=tuple(h.influence)) for label, h in bout.state.helots.items()}
+
+
+def _dice(events: Sequence[Event]) -> tuple[DieRoll, ...]:
+    return tuple(DieRoll(d["purpose"], d.get("sides", 6), d["value"], event.type)
+                 for event in events for d in event.data.get("dice", ()))
+
+
+# ---------------------------------------------------------------- stepping
+class Stepper:
+    """A test bout played by agents one command (or ability, or card) at a time.
+
+    `script` replays a saved run: those actions are applied first, in order (each one must be
+    legal when its turn comes), and the agents choose after them. Actions may be `Action`s or
+    their `to_json()` dicts (as saved to a file).
+    """
+
+    def __init__(self, settings: TestRunSettings, ruleset: Ruleset | None = None,
+                 script: Sequence[Action | Mapping[str, Any]] = ()):
+        self.settings = settings
+        self.ruleset = checked_ruleset(settings, ruleset)
+        self.spec = settings.bout_spec()
+        setup = spec_setup(self.spec)
+        self.bout = Bout(self.ruleset, setup, seed=settings.seed)
+        self.agents = spec_agents(self.spec, [h.label for h in setup.helots])
+        self.actions: list[Action] = []  # every action applied so far, in order
+        self._script = list(script)
+        self._reported = 0  # events already shown in a step
+        self._actions_reported = 0  # actions already shown in a step
+        self._steps = 0
+
+    @property
+    def finished(self) -> bool:
+        return self.bout.pending is None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.bout.outcome
+
+    def actions_json(self) -> list[dict[str, Any]]:
+        """The applied actions as plain data, to save and replay with `script=`."""
+        return [action.to_json() for action in self.actions]
+
+    def step(self) -> StepView:
+        """Advance to the end of the next command, ability or card (or the end of the bout)."""
+        acted = False
+        while self.bout.pending is not None:
+            if acted and self.bout.pending.kind in BETWEEN_COMMANDS:
+                break
+            acted = self._apply_next() or acted
+        return self._view()
+
+    def run_to_end(self) -> StepView:
+        """Play the rest of the bout as one step (every remaining event, line and die in one view)."""
+        while self.bout.pending is not None:
+            self._apply_next()
+        return self._view()
+
+    def _apply_next(self) -> bool:
+        """Apply the next scripted or agent-chosen action; whether it resolved a command, ability or card."""
+        action = self._next_scripted() if self._script else next_action(self.bout, self.agents)
+        events = self.bout.apply(action)
+        self.actions.append(action)
+        return any(event.type in STEP_EVENTS for event in events)
+
+    def _next_scripted(self) -> Action:
+        saved = self._script.pop(0)
+        if isinstance(saved, Action):
+            return saved
+        decision = self.bout.pending
+        assert decision is not None
+        for option in decision.options:
+            if option.to_json() == dict(saved):
+                return option
+        raise SettingsError(_problem("replay", f"the saved action {dict(saved)} is not legal at action "
+                                     f"{len(self.actions) + 1} (the bout waits for {decision.helot}: {decision.kind})"))
+
+    def _view(self) -> StepView:
+        bout = self.bout
+        events = tuple(bout.log[self._reported:])
+        applied = tuple(self.actions[self._actions_reported:])
+        self._reported, self._actions_reported = len(bout.log), len(self.actions)
+        self._steps += 1
+        return StepView(
+            index=self._steps, actions=applied, events=events, lines=tuple(narrate(events)), dice=_dice(events),
+            snapshot=bout.snapshot(), helots=_helot_views(bout), crowd=bout.state.crowd, cycle=bout.state.cycle,
+            active=bout.state.active, waiting_for=bout.pending, outcome=bout.outcome)
+
+
+__all__ = ["DEAL_MODES", "DieRoll", "HelotView", "PLAYER_LABELS", "SettingsError", "StepView", "Stepper",
+           "TestRunSettings", "checked_ruleset", "load_settings_ruleset", "settings_problems"]

@@ -1,0 +1,43 @@
+"""A barge edit: a new barge, a pillar placed by clicking its square, the count against the box,
+saved into a pack, and loaded again by id in a fresh session."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from editor_app import APP, TIMEOUT, open_page, texts
+from streamlit.testing.v1 import AppTest
+
+BARGE_ID = "practice_yard"
+
+
+def test_barge_edit_save_and_load(app_env, content_copy: Path) -> None:
+    at = open_page("barge_editor.py")
+    at.text_input(key="bg_new_id").input(BARGE_ID)
+    at.button(key="bg_new").click().run()
+    assert not at.exception, at.exception
+    at.multiselect(key="bg_hazards").select("brazier").select("floor_spikes").run()
+    at.selectbox(key="bg_type").select("pillar").run()
+    at.button(key="bg_sq_3_3").click().run()
+    assert not at.exception, at.exception
+    assert at.button(key="bg_sq_3_3").label != "·"
+    assert "**1** placed (4 in the box)" in texts(at)
+    assert any("No problems" in s.value for s in at.success)
+
+    at.selectbox(key="bg_pack").select("steady_on_three")
+    at.button(key="bg_save").click().run()
+    assert not at.exception, at.exception
+    assert any(f"Saved barge `{BARGE_ID}`" in s.value for s in at.success), texts(at)
+    saved = (content_copy / "house-rules" / "steady_on_three" / "barges.yaml").read_text()
+    assert BARGE_ID in saved and "{type: pillar, at: [3, 3]}" in saved
+
+    again = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+    again.sidebar.multiselect(key="loaded_packs").select("steady_on_three").run()
+    again.switch_page("views/barge_editor.py").run()
+    again.selectbox(key="bg_load_id").select(BARGE_ID)
+    again.button(key="bg_load").click().run()
+    assert not again.exception, again.exception
+    assert again.button(key="bg_sq_3_3").label == at.button(key="bg_sq_3_3").label
+    assert again.button(key="bg_sq_4_4").label == "·"
+    pictures = [h.value for h in again.markdown if "<svg" in h.value]
+    assert pictures and 'data-type="pillar"' in pictures[0]

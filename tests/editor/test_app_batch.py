@@ -1,0 +1,29 @@
+"""Batch mode: a small batch shows win rates, distributions and the followed card; an A/B
+comparison with and without a stacked Turning Point card shows its verdicts."""
+
+from __future__ import annotations
+
+from editor_app import open_page, texts
+
+
+def test_small_batch_and_ab(app_env) -> None:
+    at = open_page("test_run.py")
+    at.multiselect(key="tr_stack").select("crowd_riot").run()
+    assert not at.exception, at.exception
+    at.number_input(key="tr_bouts").set_value(6)
+    at.button(key="tr_run_batch").click().run()
+    assert not at.exception, at.exception
+    shown = texts(at)
+    assert "**6 bouts**" in shown, shown
+    wins = next(d.value for d in at.dataframe if "win rate" in d.value.columns)
+    assert list(wins["player"]) == ["red", "blue"]
+    assert all(0 <= low <= high <= 1 for low, high in zip(wins["95% low"], wins["95% high"]))
+    assert "crowd_riot: played" in shown  # the stacked card is followed through the batch
+    followed = next(d.value for d in at.dataframe if "drawn" in d.value.columns).set_index("id")
+    assert "crowd_riot" in followed.index
+
+    at.button(key="tr_run_ab").click().run()
+    assert not at.exception, at.exception
+    differences = next(d.value for d in at.dataframe if "verdict" in d.value.columns)
+    assert "red win rate" in set(differences["figure"])
+    assert set(differences["verdict"]) <= {"significant at 5%", "not significant"}

@@ -1,0 +1,58 @@
+"""The packs a designer can load, and the cache that reloads them when a file changes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from nexus_dsl.workbench.packs import available_packs, clear_cache, load_packs, pack_of
+from nexus_dsl.workbench.store import create_pack
+
+from .conftest import CONTENT
+
+
+def test_available_packs_lists_every_nested_pack() -> None:
+    packs = {p.id: p for p in available_packs(CONTENT)}
+    assert {"base", "poison_gallery", "steady_on_three"} <= set(packs)
+    assert packs["base"].kind == "base" and packs["base"].builds_on == ()
+    assert packs["poison_gallery"].kind == "expansion" and packs["poison_gallery"].builds_on == ("base",)
+    assert packs["steady_on_three"].folder == CONTENT / "house-rules" / "steady_on_three"
+    assert packs["steady_on_three"].description
+
+
+def test_available_packs_skips_set_aside_folders(content_root: Path) -> None:
+    history = content_root / "base" / ".history"
+    history.mkdir()
+    (history / "pack.yaml").write_text("id: ghost\nname: Ghost\nversion: 0.1.0\n")
+    assert [p.id for p in available_packs(content_root)] == ["base"]
+
+
+def test_load_packs_caches_and_reloads_when_a_file_changes(content_root: Path) -> None:
+    clear_cache()
+    folder = create_pack(content_root, "my_house", "Mine", "house_rules", ["base"])
+    first = load_packs(["my_house"], content_root)
+    assert first.ok and first.diagnostics == []
+    assert load_packs(["my_house"], content_root) is first  # nothing changed: the same ruleset
+    lanistas = folder / "lanistas.yaml"
+    lanistas.write_text("- id: new_lanista\n  name: New Lanista\n  influence: 1\n  deception: 1\n  command: 1\n")
+    second = load_packs(["my_house"], content_root)
+    assert second is not first and second.ruleset.data_item("lanistas", "new_lanista") is not None
+    # A change in a pack built on (base) is noticed too.
+    base_lanistas = content_root / "base" / "lanistas.yaml"
+    base_lanistas.write_text(base_lanistas.read_text() + "\n")
+    os.utime(base_lanistas, ns=(1, 1))
+    assert load_packs(["my_house"], content_root) is not second
+
+
+def test_load_problems_come_back_as_positioned_diagnostics(content_root: Path) -> None:
+    folder = create_pack(content_root, "broken_house", "Broken", "house_rules", ["base"])
+    (folder / "rules.nexus").write_text('rule broken "Broken" {\n    param x = \n}\n')
+    result = load_packs(["broken_house"], content_root)
+    assert result.ruleset is None and not result.ok
+    assert (result.diagnostics[0].line, result.diagnostics[0].column) == (3, 1)
+    unknown = load_packs(["no_such_pack"], content_root)
+    assert unknown.ruleset is None and unknown.diagnostics[0].code == "content/unknown_pack"
+
+
+def test_pack_of_finds_the_folder_holding_pack_yaml() -> None:
+    assert pack_of(CONTENT / "base" / "commands" / "aim.nexus") == CONTENT / "base"
