@@ -37,8 +37,9 @@ def card(face, flavor: str | None = None) -> None:
 
 def picture(svg: str) -> None:
     """An SVG picture from the workbench, drawn inline. Not `st.html`: its sanitiser removes SVG."""
-    st.markdown(f'<div class="nexus-picture" style="max-width:100%;overflow-x:auto">{svg}</div>',
-                unsafe_allow_html=True)
+    # The SVG has a viewBox, so it scales down to the column's width with its legend in view.
+    st.markdown('<style>.nexus-picture svg{max-width:100%;height:auto}</style>'
+                f'<div class="nexus-picture">{svg}</div>', unsafe_allow_html=True)
 
 
 def sidebar() -> None:

@@ -1,0 +1,318 @@
+"""The editor end to end, in a real browser: the Streamlit app is started as `make editor` starts it
+(on a free port, over a temporary copy of content/), and Debian's chromium drives it through a
+designer's afternoon — a new influence card written, broken, mended and saved into a new pack, an
+object placed on a new barge, and a short batch of bouts played with that card dealt. The tests
+share one server and one browser tab and run in file order, each building on the one before.
+
+The run also refreshes the README's pictures in docs/screenshots/. Nothing is downloaded: the
+browser is the system's chromium and the machine may have no network at all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from playwright import sync_api
+from playwright.sync_api import Locator, Page, expect
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+SCREENSHOTS = REPOSITORY / "docs" / "screenshots"
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1400, "height": 1000}
+# Streamlit on a busy two-core machine: a rerun can take several seconds, a batch longer.
+STARTUP_SECONDS = 90
+STEP_MS = 60_000
+BATCH_MS = 120_000
+
+CARD_ID = "back_alley_bribe"
+CARD_NAME = "Back Alley Bribe"
+PACK_ID = "alley_rules"
+BARGE_ID = "practice_yard"
+BOUTS = 10
+
+# `make test` installs the browser (`make chromium`); without it this test fails, it is not skipped.
+assert CHROMIUM.exists(), f"the editor's browser test needs Debian's chromium at {CHROMIUM}: run `make chromium`"
+
+
+# ---------------------------------------------------------------- the server
+@dataclass
+class Server:
+    url: str
+    process: subprocess.Popen
+    log: Path
+    content_root: Path
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else "(no output)"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_health(server: Server) -> None:
+    """Poll Streamlit's health endpoint until it answers `ok` (or the process dies)."""
+    deadline = time.monotonic() + STARTUP_SECONDS
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            pytest.fail(f"streamlit exited with {server.process.returncode}:\n{server.output()}")
+        with contextlib.suppress(OSError, urllib.error.URLError):
+            with urllib.request.urlopen(f"{server.url}/_stcore/health", timeout=2) as answer:
+                if answer.read().strip() == b"ok":
+                    return
+        time.sleep(0.25)
+    pytest.fail(f"streamlit did not answer within {STARTUP_SECONDS}s:\n{server.output()}")
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Stop streamlit and anything it started (the batch's worker processes) as one group."""
+    if process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    work = tmp_path_factory.mktemp("editor_e2e")
+    content = work / "content"
+    shutil.copytree(REPOSITORY / "content", content, ignore=shutil.ignore_patterns(".history", "*.draft"))
+    port = free_port()
+    env = {**os.environ, "NEXUS_CONTENT_ROOT": str(content), "NEXUS_SESSIONS_DIR": str(work / "sessions"),
+           "PYTHONUNBUFFERED": "1"}
+    log = work / "streamlit.log"
+    command = [str(REPOSITORY / ".venv" / "bin" / "streamlit"), "run", "editor/app.py",
+               "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
+               "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+    with log.open("wb") as sink:
+        process = subprocess.Popen(command, cwd=REPOSITORY, env=env, stdout=sink, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    running = Server(f"http://127.0.0.1:{port}", process, log, content)
+    try:
+        wait_for_health(running)
+        yield running
+    finally:
+        stop(process)
+        # Shown by pytest only when a test of this module failed.
+        print(f"---- streamlit output ----\n{running.output()}")
+
+
+@pytest.fixture(scope="module")
+def page(server: Server) -> Iterator[Page]:
+    """One browser tab for the module: the tests follow one designer from page to page, in order."""
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport=VIEWPORT)
+            context.set_default_timeout(STEP_MS)
+            expect.set_options(timeout=STEP_MS)
+            tab = context.new_page()
+            tab.goto(server.url)
+            settle(tab)
+            yield tab
+        finally:
+            browser.close()
+
+
+# ---------------------------------------------------------------- driving Streamlit
+def settle(page: Page, timeout: int = STEP_MS) -> None:
+    """Wait until the app is connected and its script has finished the run an interaction caused.
+
+    The app marks its state on the root element: a widget change turns it to `rerunRequested`
+    at once (so a run about to start is not mistaken for a finished one), then `running`, then
+    `notRunning` once every element of the run is drawn and the stale ones are gone."""
+    app = page.locator('[data-testid="stApp"]')
+    expect(app).to_have_attribute("data-test-connection-state", "CONNECTED", timeout=timeout)
+    page.wait_for_timeout(100)  # let the browser deliver the interaction before looking
+    expect(app).to_have_attribute("data-test-script-state", "notRunning", timeout=timeout)
+    expect(page.locator('[data-testid="stStatusWidget"]')).to_be_hidden(timeout=timeout)
+
+
+def main_area(page: Page) -> Locator:
+    return page.locator('[data-testid="stMain"]')
+
+
+def go_to(page: Page, title: str) -> None:
+    """Follow the sidebar's navigation (the app keeps its state, so the loaded packs carry over)."""
+    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click()
+    expect(main_area(page).get_by_role("heading", name=title)).to_be_visible()
+    settle(page)
+
+
+def widget(page: Page, key: str) -> Locator:
+    """A widget by its Streamlit key (each keyed element carries the class `st-key-<key>`)."""
+    return page.locator(f".st-key-{key}")
+
+
+def choose(page: Page, key: str, option: str) -> None:
+    """Pick an option of a selectbox."""
+    box = widget(page, key).get_by_role("combobox")
+    box.click()
+    page.get_by_role("option", name=option, exact=True).click()
+    expect(box).to_have_value(option)
+    settle(page)
+
+
+def type_into(page: Page, key: str, text: str) -> None:
+    """Fill a text input (or number input) and press Enter, which sends the value to the app."""
+    field = widget(page, key).locator("input")
+    field.fill(text)
+    field.press("Enter")
+    settle(page)
+
+
+def type_script(page: Page, key: str, text: str) -> None:
+    """Fill a text area and send it with Ctrl+Enter (a text area keeps Enter for new lines)."""
+    area = widget(page, key).locator("textarea")
+    area.fill(text)
+    area.press("Control+Enter")
+    settle(page)
+
+
+def click(page: Page, key: str) -> None:
+    widget(page, key).get_by_role("button").click()
+    settle(page)
+
+
+def shoot(page: Page, top: Locator, name: str) -> None:
+    """A picture of the window (1400x1000) with `top` scrolled to just under the app's header."""
+    top.evaluate("element => { element.style.scrollMarginTop = '70px'; element.scrollIntoView({block: 'start'}); }")
+    page.mouse.move(VIEWPORT["width"] - 30, VIEWPORT["height"] // 2)  # no tooltip left over the picture
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / name), animations="disabled")
+
+
+@contextlib.contextmanager
+def explained_failure(server: Server, page: Page, name: str) -> Iterator[None]:
+    """On failure, print the app's output and keep a picture of the page beside it."""
+    try:
+        yield
+    except BaseException:
+        picture = server.log.with_name(f"failed-{name}.png")
+        with contextlib.suppress(Exception):
+            page.screenshot(path=str(picture), full_page=True)
+        print(f"page at failure: {picture}\n---- streamlit output so far ----\n{server.output()}")
+        raise
+
+
+# ---------------------------------------------------------------- the walk through
+def test_card_editor_writes_breaks_mends_and_saves_a_card(page: Page, server: Server) -> None:
+    with explained_failure(server, page, "card"):
+        expect(main_area(page).get_by_role("heading", name="Content browser")).to_be_visible()
+        go_to(page, "Card editor")
+        main = main_area(page)
+
+        choose(page, "ed_kind", "Influence Card")
+        type_into(page, "ed_new_id", CARD_ID)
+        type_into(page, "ed_new_name", CARD_NAME)
+        click(page, "ed_start")
+        expect(main.get_by_text("A new item, not saved yet")).to_be_visible()
+        script = widget(page, "ed_text").locator("textarea")
+        # The text area gets its value just after it is drawn: wait for the template itself.
+        expect(script).to_have_value(re.compile(rf"influence {CARD_ID} .*modify_sds", re.DOTALL))
+        template = script.input_value()
+
+        # A typo: the editor points at it (line and column) and suggests the right word.
+        type_script(page, "ed_text", template.replace("modify_sds", "modfy_sds"))
+        expect(main.get_by_text("unknown effect `modfy_sds`").first).to_be_visible()
+        expect(main.get_by_text("line 10, column 9").first).to_be_visible()
+        expect(main.get_by_text("did you mean `modify_sds`?").first).to_be_visible()
+        expect(main.get_by_text("The preview appears once the item is valid.")).to_be_visible()
+        expect(widget(page, "ed_save").get_by_role("button")).to_be_disabled()
+
+        # Mended: valid, and the card as players will read it.
+        type_script(page, "ed_text", template)
+        expect(main.get_by_text(f"Valid Influence Card: {CARD_ID}")).to_be_visible()
+        card = main.locator(".nexus-card")
+        expect(card).to_be_visible()
+        expect(card).to_contain_text(CARD_NAME)
+        expect(card).to_contain_text("Cost: 1 cred")
+        expect(card).to_contain_text("the attack roll slides +SDS")
+        script.blur()  # no focus ring in the picture
+        shoot(page, widget(page, "ed_text"), "card-editor.png")
+
+        # Saved into a pack created on the way.
+        type_into(page, "ed_pack_id", PACK_ID)
+        type_into(page, "ed_pack_name", "Alley Rules")
+        click(page, "ed_save")
+        expect(main.get_by_text(f"Saved into pack {PACK_ID}")).to_be_visible()
+        pack = server.content_root / "house-rules" / PACK_ID  # a new pack is house rules by default
+        saved = pack / "influence" / f"{CARD_ID}.nexus"
+        assert saved.is_file(), sorted(p.as_posix() for p in server.content_root.rglob(f"*{CARD_ID}*"))
+        assert f"influence {CARD_ID}" in saved.read_text()
+        assert (pack / "pack.yaml").is_file()
+        expect(page.locator('[data-testid="stSidebar"]').get_by_text("Alley Rules")).to_be_visible()
+
+
+def test_barge_editor_places_an_object(page: Page, server: Server) -> None:
+    with explained_failure(server, page, "barge"):
+        go_to(page, "Barge editor")
+        main = main_area(page)
+        type_into(page, "bg_new_id", BARGE_ID)
+        click(page, "bg_new")
+        expect(main.get_by_role("heading", name=f"Editing {BARGE_ID}")).to_be_visible()
+        choose(page, "bg_type", "P — Pillar")
+        for col, row in ((3, 3), (6, 6)):
+            square = widget(page, f"bg_sq_{col}_{row}").get_by_role("button")
+            expect(square).to_have_text("·")
+            square.click()
+            settle(page)
+            expect(square).to_have_text("P")
+        expect(main.get_by_text("Pillar: 2 placed (4 in the box)")).to_be_visible()
+        expect(main.locator(".nexus-picture svg")).to_be_visible()
+        shoot(page, main.get_by_role("heading", name=f"Editing {BARGE_ID}"), "barge-editor.png")
+
+
+def test_test_run_plays_a_short_batch(page: Page, server: Server) -> None:
+    with explained_failure(server, page, "batch"):
+        go_to(page, "Test run")
+        main = main_area(page)
+        expect(main.get_by_text(f"Packs: base, {PACK_ID}")).to_be_visible()
+        # The new card, dealt into red's hand in every bout, so the batch follows it.
+        deal = widget(page, "tr_deal_cards").get_by_role("combobox")
+        deal.click()
+        page.get_by_role("option", name=CARD_ID, exact=True).click()
+        deal.press("Escape")
+        settle(page)
+        main.get_by_role("tab", name="Batch and A/B").click()
+        expect(main.get_by_text(f"Following the forced cards: {CARD_ID}")).to_be_visible()
+        type_into(page, "tr_bouts", str(BOUTS))
+        widget(page, "tr_run_batch").get_by_role("button").click()
+        expect(main.get_by_role("heading", name="Batch results")).to_be_visible(timeout=BATCH_MS)
+        settle(page, BATCH_MS)
+        expect(main.get_by_text(f"{BOUTS} bouts, seeds 0..{BOUTS - 1}")).to_be_visible()
+        expect(main.get_by_text("0 engine errors")).to_be_visible()
+        expect(main.get_by_text(f"{CARD_ID}: played ")).to_be_visible()
+        wins = main.locator('[data-testid="stDataFrame"]').first
+        expect(wins).to_contain_text("win rate")
+        expect(main.get_by_text("The followed cards and abilities")).to_be_visible()
+        # The charts (win rates, final cred, bout lengths, the followed card) drawn by the browser.
+        charts = main.locator('[data-testid="stVegaLiteChart"]')
+        expect(charts.nth(3)).to_be_attached()
+        for chart in charts.all():
+            expect(chart.locator("svg.marks")).to_be_visible()
+        shoot(page, main.get_by_role("heading", name="Batch results"), "batch-result.png")
