@@ -5,7 +5,7 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: editor test chromium play check bench clean
+.PHONY: editor test chromium screenshots play check bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ chromium:
 
 test: $(VENV)/.installed-test chromium
 	$(BIN)/python -m pytest
+
+# The README's pictures, taken by the editor's end-to-end test.
+screenshots: $(VENV)/.installed-test chromium
+	NEXUS_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/e2e
 
 check: $(VENV)/.installed
 	$(BIN)/nexus check content/base

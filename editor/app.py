@@ -38,4 +38,7 @@ def main() -> None:
     navigation.run()
 
 
-main()
+# Streamlit runs this file as `__main__`. Worker processes of a batch (started from a fork server)
+# import the parent's main module as `__mp_main__`: the guard keeps them from running the app.
+if __name__ == "__main__":
+    main()

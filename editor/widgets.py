@@ -98,5 +98,7 @@ def outcome_text(outcome) -> str:
     totals = getattr(outcome, "totals", {}) or {}
     piles = ", ".join(f"{label} {cred}" for label, cred in totals.items())
     crowd = getattr(outcome, "crowd", None)
-    return (f"{termination.replace('_', ' ')}; winner: {winner or 'nobody'}; cred: {piles}"
+    # With no winner the bout is a draw (e.g. the crowd's pile beat every helot's).
+    verdict = f"winner: {winner}" if winner else "no winner (a draw)"
+    return (f"{termination.replace('_', ' ')}; {verdict}; cred: {piles}"
             + (f", crowd {crowd}" if crowd is not None else ""))

@@ -114,7 +114,16 @@ def square_label(current: barge_edit.BargeDraft, symbols: dict[str, str], col: i
     return f"({seat[0].upper()})" if seat else "·"
 
 
+# Eight buttons share half the page: without this a label such as "(W)" is cut to "(…" by the
+# buttons' padding and their ellipsis on overflow.
+GRID_STYLE = """<style>
+[class*="st-key-bg_sq_"] button {padding-left: 0; padding-right: 0; min-width: 0;}
+[class*="st-key-bg_sq_"] button * {overflow: visible; text-overflow: clip; white-space: nowrap;}
+</style>"""
+
+
 def grid(current: barge_edit.BargeDraft, symbols: dict[str, str]) -> None:
+    st.markdown(GRID_STYLE, unsafe_allow_html=True)
     st.caption("North is at the top; (S), (N), (W), (E) are the seats' starting squares.")
     for row in range(1, BOARD_SIZE + 1):
         columns = st.columns(BOARD_SIZE, gap="small")

@@ -201,6 +201,29 @@ def win_chart(wins: pd.DataFrame) -> alt.LayerChart:
     return bars + interval
 
 
+CRED_BIN = 10
+
+
+def cred_histogram(cred: dict[str, list[int]]) -> alt.Chart | None:
+    """Final cred as a histogram: bins of CRED_BIN cred on x, one bar per player side by side."""
+    rows = [{"player": label, "cred": amount} for label, amounts in cred.items() for amount in amounts]
+    if not rows:
+        return None
+    data = pd.DataFrame(rows)
+    low = data["cred"] // CRED_BIN * CRED_BIN
+    data["bin"] = [f"{start}–{start + CRED_BIN - 1}" for start in low]
+    data["start"] = low
+    counts = data.groupby(["player", "bin", "start"], as_index=False).size().rename(columns={"size": "bouts"})
+    order = list(dict.fromkeys(counts.sort_values("start")["bin"]))
+    players = list(cred)
+    return alt.Chart(counts).mark_bar().encode(
+        x=alt.X("bin:O", sort=order, title="final cred"),
+        xOffset=alt.XOffset("player:N", sort=players),
+        y=alt.Y("bouts:Q", title="bouts"),
+        color=alt.Color("player:N", sort=players),
+        tooltip=["player", "bin", "bouts"])
+
+
 def watched_view(report: batch.BatchReport) -> None:
     """How often each followed card or ability was played or drawn, and what followed it."""
     st.markdown("**The followed cards and abilities**")
@@ -229,11 +252,10 @@ def report_view(report: batch.BatchReport) -> None:
     st.altair_chart(win_chart(wins), width="stretch")
     cred, cycles = st.columns(2)
     with cred:
-        st.markdown("**Final cred (count of bouts per amount)**")
-        table = pd.DataFrame(report.cred)
-        if not table.empty:
-            counts = table.apply(lambda column: column.value_counts()).fillna(0).sort_index()
-            st.bar_chart(counts)
+        st.markdown(f"**Final cred (bouts per {CRED_BIN}-cred bin, per player)**")
+        histogram = cred_histogram(report.cred)
+        if histogram is not None:
+            st.altair_chart(histogram, width="stretch")
     with cycles:
         st.markdown("**Bout length (cycles)**")
         if report.cycles:
@@ -245,6 +267,9 @@ def report_view(report: batch.BatchReport) -> None:
 
 
 def comparison_view(comparison: batch.Comparison) -> None:
+    first = comparison.b.settings.seed
+    st.markdown(f"**{comparison.b.bouts} bouts each**, the same seeds {first}..{first + comparison.b.bouts - 1} "
+                "for A and B; a difference is significant when its p-value is under 0.05.")
     rows = [{"figure": d.name, "A": d.a, "B": d.b, "B - A": d.difference, "95% CI": f"{d.interval[0]:+.3f} to {d.interval[1]:+.3f}",
              "p-value": d.p_value, "verdict": d.verdict, "test": d.test} for d in comparison.differences]
     st.dataframe(pd.DataFrame(rows), hide_index=True)

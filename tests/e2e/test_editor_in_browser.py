@@ -1,8 +1,10 @@
 """The editor end to end, in a real browser: the Streamlit app is started as `make editor` starts it
 (on a free port, over a temporary copy of content/), and Debian's chromium drives it through a
 designer's afternoon — a new influence card written, broken, mended and saved into a new pack, an
-object placed on a new barge, and a short batch of bouts played with that card dealt. The tests
-share one server and one browser tab and run in file order, each building on the one before.
+object placed on a new barge, a short batch of bouts played with that card dealt, a 200-bout A/B
+comparison with and without it, a bout stepped through, and a hot-seat playtest clicked to its end
+by two people. The tests share one server and one browser tab and run in file order, each building
+on the one before.
 
 The run also refreshes the README's pictures in docs/screenshots/. Nothing is downloaded: the
 browser is the system's chromium and the machine may have no network at all.
@@ -30,7 +32,9 @@ from playwright import sync_api
 from playwright.sync_api import Locator, Page, expect
 
 REPOSITORY = Path(__file__).resolve().parents[2]
-SCREENSHOTS = REPOSITORY / "docs" / "screenshots"
+# Screenshots are kept as test artifacts in build/e2e/; `make screenshots` runs this test with
+# NEXUS_SCREENSHOTS=docs/screenshots to refresh the README's pictures.
+SCREENSHOTS = Path(os.environ.get("NEXUS_SCREENSHOTS") or REPOSITORY / "build" / "e2e")
 CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -202,6 +206,7 @@ def shoot(page: Page, top: Locator, name: str) -> None:
     """A picture of the window (1400x1000) with `top` scrolled to just under the app's header."""
     top.evaluate("element => { element.style.scrollMarginTop = '70px'; element.scrollIntoView({block: 'start'}); }")
     page.mouse.move(VIEWPORT["width"] - 30, VIEWPORT["height"] // 2)  # no tooltip left over the picture
+    page.wait_for_timeout(600)  # a tooltip fades out after the pointer leaves its button
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / name), animations="disabled")
 
@@ -283,6 +288,12 @@ def test_barge_editor_places_an_object(page: Page, server: Server) -> None:
             settle(page)
             expect(square).to_have_text("P")
         expect(main.get_by_text("Pillar: 2 placed (4 in the box)")).to_be_visible()
+        # A starting square's label is shown whole, not cut to "(…".
+        west = main.locator('[class*="st-key-bg_sq_"] button').filter(has_text="(W)")
+        expect(west.first).to_be_visible()
+        for label in west.locator("p").all():
+            cut = label.evaluate("text => text.scrollWidth > text.clientWidth + 1")
+            assert not cut, "the (W) label overflows its grid button"
         expect(main.locator(".nexus-picture svg")).to_be_visible()
         shoot(page, main.get_by_role("heading", name=f"Editing {BARGE_ID}"), "barge-editor.png")
 
@@ -316,3 +327,159 @@ def test_test_run_plays_a_short_batch(page: Page, server: Server) -> None:
         for chart in charts.all():
             expect(chart.locator("svg.marks")).to_be_visible()
         shoot(page, main.get_by_role("heading", name="Batch results"), "batch-result.png")
+
+
+AB_BOUTS = 200
+AB_MS = 240_000
+
+
+def test_test_run_compares_with_and_without_the_card(page: Page, server: Server) -> None:
+    """An A/B batch: the same 200 seeds without (A) and with (B) the card dealt, and what changed."""
+    with explained_failure(server, page, "ab"):
+        main = main_area(page)
+        type_into(page, "tr_bouts", str(AB_BOUTS))
+        expect(widget(page, "tr_ab_without").get_by_role("combobox")).to_have_value("the forced cards")
+        widget(page, "tr_run_ab").get_by_role("button").click()
+        heading = main.get_by_role("heading", name="A/B: A without, B with")
+        expect(heading).to_be_visible(timeout=AB_MS)
+        settle(page, AB_MS)
+        expect(main.get_by_text(f"{AB_BOUTS} bouts each")).to_be_visible()
+        table = main.locator('[data-testid="stDataFrame"]').last
+        for column in ("B - A", "95% CI", "p-value", "verdict"):
+            expect(table).to_contain_text(column)
+        # One sentence per figure: the change, its interval, its p-value and the verdict in words.
+        sentence = re.compile(r"red win rate: .*→.*points, 95% CI .* to .*\), p = [0-9.e-]+: "
+                              r"(significant at 5%|not significant) \(two-proportion z-test\)")
+        expect(main.get_by_text(sentence)).to_be_visible()
+        expect(main.get_by_text(re.compile(r"p = [0-9.e-]+: .*Welch's t-test")).first).to_be_visible()
+        shoot(page, heading, "ab-comparison.png")
+
+
+def test_test_run_steps_through_a_bout(page: Page, server: Server) -> None:
+    """Three steps of one bout, each with the board, its dice and what happened."""
+    with explained_failure(server, page, "steps"):
+        main = main_area(page)
+        main.get_by_role("tab", name="Step through one bout").click()
+        click(page, "tr_start")
+        expect(main.get_by_text(re.compile(r"Seed \d+ set up; press Step"))).to_be_visible()
+        seen: list[str] = []
+        for number in range(1, 4):
+            click(page, "tr_step")
+            heading = main.get_by_role("heading", name=re.compile(rf"^Step {number}: "))
+            expect(heading).to_be_visible()
+            seen.append(heading.inner_text())
+            expect(main.locator(".nexus-picture svg g.helot").first).to_be_attached()
+            expect(main.get_by_text("Dice of this step")).to_be_visible()
+            dice = main.locator('[data-testid="stDataFrame"]').filter(has_text="rolled")
+            expect(dice.or_(main.get_by_text("no dice", exact=True)).first).to_be_visible()
+            log = main.locator('[data-testid="stText"]').first
+            expect(log).not_to_be_empty()
+        assert len(set(seen)) == 3, seen
+        # The whole log holds every step's lines so far.
+        main.get_by_text("The whole log so far").click()
+        expect(main.locator('[data-testid="stExpander"] [data-testid="stText"]')).to_contain_text("red")
+
+
+# ---------------------------------------------------------------- a hot-seat bout, clicked to the end
+PLAYTEST_SEED = 5
+MAX_DECISIONS = 400
+FACING = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+ATTACKS = ("Wild Attack on", "Focused Attack on", "Standard Attack on", "Combo on", "Feint on", "Grapple on")
+
+
+@dataclass(frozen=True)
+class Helot:
+    col: int
+    row: int
+    facing: str
+
+
+def move_vector(label: str, facing: str) -> tuple[int, int] | None:
+    """Where a movement button takes a helot, from its label and the helot's facing (north up)."""
+    fx, fy = FACING[facing]
+    forward, back, right, left = (fx, fy), (-fx, -fy), (-fy, fx), (fy, -fx)
+    moves = (("Move Forward — forward left", (fx + left[0], fy + left[1])),
+             ("Move Forward — forward right", (fx + right[0], fy + right[1])),
+             ("Move Forward — forward", forward), ("Move Backward", back), ("Move Left", left),
+             ("Move Right", right), ("Sidestep — left", left), ("Sidestep — right", right))
+    return next((vector for prefix, vector in moves if label.startswith(prefix)), None)
+
+
+def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+def pick_option(labels: list[str], me: Helot, foe: Helot, rotations: int) -> str:
+    """A fighter's choice among the offered buttons: attack when offered, else close in, else end
+    the round (a bout ends when a helot falls, so the people must fight)."""
+    for attack in ATTACKS:
+        for label in labels:
+            if label.startswith(attack):
+                return label
+    for label in labels:
+        if label.startswith(("Continue", "Keep")):
+            return label
+    gap = distance((me.col, me.row), (foe.col, foe.row))
+    ratios = [label for label in labels if label.startswith("Ratio die")]
+    if ratios:  # points for attacking when close, for moving when far
+        wanted = [label for label in ratios if ("to AP" if gap <= 2 else "to MP") in label.split(",")[0]]
+        return max(wanted or ratios, key=lambda label: int(label.split("(")[1].split(")")[0]))
+    best, best_gap = None, gap
+    for label in labels:
+        vector = move_vector(label, me.facing)
+        if vector and distance((me.col + vector[0], me.row + vector[1]), (foe.col, foe.row)) < best_gap:
+            best, best_gap = label, distance((me.col + vector[0], me.row + vector[1]), (foe.col, foe.row))
+    if best:
+        return best
+    if gap == 1 and rotations < 4:  # side by side but not facing: turn to face the other
+        rotate = next((label for label in labels if label.startswith("Rotate")), None)
+        if rotate:
+            return rotate
+    return next((label for label in labels if label.startswith("End the command round")), labels[0])
+
+
+READ_TABLE = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const buttons = [...main.querySelectorAll('[class*="st-key-pt_option_"]')].map(element => {
+    const key = [...element.classList].find(name => name.startsWith('st-key-pt_option_'));
+    return [key.slice('st-key-'.length), element.innerText.trim()];
+  });
+  const helots = Object.fromEntries([...main.querySelectorAll('.nexus-picture g.helot')].map(
+    g => [g.dataset.label, [Number(g.dataset.col), Number(g.dataset.row), g.dataset.facing]]));
+  const header = [...main.querySelectorAll('p')].map(p => p.innerText).find(t => t.endsWith(')') && t.includes(', your options'));
+  return {buttons, helots, header: header || null, over: main.innerText.includes('The bout is over')};
+}"""
+
+
+def test_playtest_hot_seat_to_the_end(page: Page, server: Server) -> None:
+    """Two people on one screen, each clicking an offered option until the bout is over."""
+    with explained_failure(server, page, "playtest"):
+        go_to(page, "Playtest")
+        main = main_area(page)
+        choose(page, "pt_seat_0", "a person")
+        choose(page, "pt_seat_1", "a person")
+        type_into(page, "pt_seed", str(PLAYTEST_SEED))
+        click(page, "pt_start")
+        expect(main.get_by_role("heading", name=re.compile(r"^Session\W+hot seat"))).to_be_visible()
+        decisions, rotations = 0, 0
+        while decisions < MAX_DECISIONS:
+            seen = page.evaluate(READ_TABLE)
+            if seen["over"]:
+                break
+            assert seen["header"], f"nobody has options after {decisions} decisions"
+            viewer = seen["header"].split(",")[0]
+            foe = next(label for label in seen["helots"] if label != viewer)
+            me_at, foe_at = (Helot(*seen["helots"][label]) for label in (viewer, foe))
+            labels = [text for _, text in seen["buttons"]]
+            chosen = pick_option(labels, me_at, foe_at, rotations)
+            rotations = rotations + 1 if chosen.startswith("Rotate") else 0
+            key = seen["buttons"][labels.index(chosen)][0]
+            click(page, key)
+            decisions += 1
+        assert decisions >= 30, decisions  # a real bout, decided click by click
+        over = main.get_by_text(re.compile(r"The bout is over: .*; (winner: \w+|no winner \(a draw\)); cred: "))
+        expect(over).to_be_visible()
+        main.locator('[data-testid="stExpander"] summary').click()
+        expect(main.locator('[data-testid="stExpander"] [data-testid="stText"]')).to_contain_text(re.compile("attack", re.I))
+        shoot(page, main.get_by_role("heading", name=re.compile(r"^Session\W+hot seat")), "playtest-end.png")
+        print(f"hot-seat bout over after {decisions} clicked decisions")
