@@ -21,7 +21,7 @@ import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import yaml
 
@@ -407,25 +407,26 @@ def save_data_item(path: Path, item_text: str, expected_fingerprint: str, *, ove
                    context: Ruleset | None = None, content_root: Path | None = None) -> Saved:
     """Put one YAML data item (a mapping with an `id`) into a YAML list file: replacing the entry
     with the same id, or appended. The other entries and the file's comments are kept."""
-    path = Path(path)
-    current = open_for_edit(path)
-    if current.fingerprint != expected_fingerprint and not overwrite:
-        raise ConflictError(path, None if current.fingerprint == ABSENT else current.text, item_text,
-                            current.fingerprint)
-    new_text = replace_data_item(current.text, item_text, str(path))
-    return save(path, new_text, current.fingerprint, context=context, content_root=content_root)
+    return _save_one(Path(path), item_text, expected_fingerprint, replace_data_item, overwrite=overwrite,
+                     context=context, content_root=content_root)
 
 
 def save_declaration(path: Path, declaration_text: str, expected_fingerprint: str, *, overwrite: bool = False,
                      context: Ruleset | None = None, content_root: Path | None = None) -> Saved:
     """Put one script declaration into a `.nexus` file: replacing the declaration with the same id,
     or appended. Everything else in the file is kept as written."""
-    path = Path(path)
+    return _save_one(Path(path), declaration_text, expected_fingerprint, replace_declaration, overwrite=overwrite,
+                     context=context, content_root=content_root)
+
+
+def _save_one(path: Path, item_text: str, expected_fingerprint: str, replace: Callable[[str, str, str], str], *,
+              overwrite: bool, context: Ruleset | None, content_root: Path | None) -> Saved:
+    """Replace or append one item in a file, refusing when the file changed since it was opened."""
     current = open_for_edit(path)
     if current.fingerprint != expected_fingerprint and not overwrite:
-        raise ConflictError(path, None if current.fingerprint == ABSENT else current.text, declaration_text,
+        raise ConflictError(path, None if current.fingerprint == ABSENT else current.text, item_text,
                             current.fingerprint)
-    new_text = replace_declaration(current.text, declaration_text, str(path))
+    new_text = replace(current.text, item_text, str(path))
     return save(path, new_text, current.fingerprint, context=context, content_root=content_root)
 
 
