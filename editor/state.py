@@ -47,7 +47,7 @@ def add_loaded_pack(pack_id: str) -> None:
         st.session_state[PACKS_KEY] = current + [pack_id]
 
 
-def available() -> list[packs_api.PackSummary]:
+def available() -> list[packs_api.PackInfo]:
     return packs_api.available_packs(content_root())
 
 

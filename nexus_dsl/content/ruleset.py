@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -26,6 +27,10 @@ class PackInfo:
     path: str
     kind: str = "base"
     description: str = ""
+
+    @property
+    def folder(self) -> Path:
+        return Path(self.path)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ checked and saved) and `playtest` (hot-seat bouts, saved and resumed as settings
 from .authoring import (KINDS, Validation, apply_fields, card_face_html, duplicate, fields_of, template,
                         validate_item)
 from .highlight import highlight_html
-from .packs import LoadResult, PackSummary, available_packs, load_packs
+from .packs import LoadResult, PackInfo, available_packs, load_packs
 from .store import (ConflictError, InvalidContentError, Opened, StoreError, create_pack, open_for_edit,
                     safe_path, save, save_data_item, save_declaration, save_draft)
 from .batch import BatchReport, Comparison, Difference, WatchedSummary, compare, run_batch
@@ -30,7 +30,7 @@ from .playtest import (PERSON, DiceShown, OptionButton, OptionGroup, Pending, Pl
 __all__ = [
     "KINDS", "Validation", "apply_fields", "card_face_html", "duplicate", "fields_of", "template", "validate_item",
     "highlight_html",
-    "LoadResult", "PackSummary", "available_packs", "load_packs",
+    "LoadResult", "PackInfo", "available_packs", "load_packs",
     "ConflictError", "InvalidContentError", "Opened", "StoreError", "create_pack", "open_for_edit", "safe_path",
     "save", "save_data_item", "save_declaration", "save_draft",
     "BatchReport", "Comparison", "Difference", "WatchedSummary", "compare", "run_batch",

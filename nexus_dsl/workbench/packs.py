@@ -17,21 +17,8 @@ from pathlib import Path
 from typing import Sequence
 
 from ..content.loader import MANIFEST, _read_manifest, is_set_aside, load_ruleset_collecting
-from ..content.ruleset import Ruleset
+from ..content.ruleset import PackInfo, Ruleset
 from ..errors import Diagnostic
-
-
-@dataclass(frozen=True)
-class PackSummary:
-    """What the editor shows about a pack before loading it."""
-
-    id: str
-    name: str
-    kind: str
-    builds_on: tuple[str, ...]
-    folder: Path
-    description: str = ""
-    version: str = ""
 
 
 @dataclass(frozen=True)
@@ -46,10 +33,10 @@ class LoadResult:
         return self.ruleset is not None
 
 
-def available_packs(content_root: Path) -> list[PackSummary]:
+def available_packs(content_root: Path) -> list[PackInfo]:
     """Every pack folder under the content root with a readable manifest, sorted by id."""
     root = Path(content_root)
-    found: dict[str, PackSummary] = {}
+    found: dict[str, PackInfo] = {}
     for manifest in sorted(root.rglob(MANIFEST)):
         if is_set_aside(manifest, root):
             continue
@@ -57,15 +44,14 @@ def available_packs(content_root: Path) -> list[PackSummary]:
         info = _read_manifest(manifest.parent, problems)
         if info is None or info.id in found:
             continue
-        found[info.id] = PackSummary(info.id, info.name, info.kind, tuple(info.builds_on), manifest.parent,
-                                     info.description, info.version)
+        found[info.id] = info
     return sorted(found.values(), key=lambda p: p.id)
 
 
-def pack_closure(ids: Sequence[str], packs: Sequence[PackSummary]) -> list[PackSummary]:
+def pack_closure(ids: Sequence[str], packs: Sequence[PackInfo]) -> list[PackInfo]:
     """The packs asked for and every pack they build on (those that exist), each once."""
     by_id = {p.id: p for p in packs}
-    order: list[PackSummary] = []
+    order: list[PackInfo] = []
     seen: set[str] = set()
 
     def visit(ident: str) -> None:
