@@ -14,6 +14,11 @@ from nexus_dsl.workbench.authoring import card_face_html
 from . import state
 
 
+def counted(count: int, noun: str) -> str:
+    """`1 problem`, `3 problems`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def diagnostic_text(diagnostic: Diagnostic) -> str:
     """`line L, column C: message (hint)`: the position first, as the designer looks for it."""
     where = f"line {diagnostic.line}, column {diagnostic.column}: " if diagnostic.line else ""

@@ -177,7 +177,7 @@ def editor(rules, current: barge_edit.BargeDraft) -> None:
     counts_table(counts)
     problems = current.problems(rules)
     if problems:
-        st.markdown(f"**{len(problems)} problem(s)**")
+        st.markdown(f"**{widgets.counted(len(problems), 'problem')}**")
         widgets.show_diagnostics(problems)
     else:
         st.success("No problems: the packs would accept this barge.")

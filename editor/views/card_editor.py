@@ -1,7 +1,8 @@
 """Card editor: new items from a template, duplicates, or existing items opened from their file;
-form fields and the rule script side by side with its highlighted view, validation on every
-change, a live card preview, and saving into a pack (drafts when invalid, conflicts when the file
-changed on disk). Everything goes through `nexus_dsl.workbench` (authoring, highlight, store)."""
+the script in a code editor (coloured by the grammar, checked whenever typing pauses, problems on
+their lines) beside the problems and a live card preview, form fields for the data, and saving into
+a pack (drafts when invalid, conflicts when the file changed on disk). Everything goes through
+`nexus_dsl.workbench` (authoring, store); the code editor is `editor.code_editor`."""
 
 from __future__ import annotations
 
@@ -12,13 +13,15 @@ import streamlit as st
 import yaml
 
 from editor import state, widgets
+from editor.code_editor import code_editor
 from nexus_dsl.cards import KIND_TITLES
 from nexus_dsl.content.ruleset import ScriptItem
 from nexus_dsl.errors import NexusError
 from nexus_dsl.workbench import authoring, store
-from nexus_dsl.workbench.highlight import highlight_html
 
-TEXT = "ed_text"
+TEXT = "ed_text"  # the text being edited (what the code editor last reported, or what the app put there)
+REVISION = "ed_text_revision"  # raised whenever the app replaces TEXT, so the code editor takes it
+SCRIPT_EDITOR = "ed_script"
 TARGET = "ed_target"  # {"path", "fingerprint", "pack"} of the file the item was opened from or saved to
 CONFLICT = "ed_conflict"
 FILE = "ed_file"
@@ -46,9 +49,19 @@ def default_file(kind: str, ident: str) -> str:
     return f"{authoring.DATA_KINDS[kind]}.yaml"
 
 
-def begin(kind: str, text: str, ident: str, target: dict[str, Any] | None) -> None:
-    """Put an item in the editor (callbacks only: the text area is drawn after them)."""
+def set_text(text: str) -> None:
+    """The app replaces the text being edited (the designer's typing arrives through `typed`)."""
     st.session_state[TEXT] = text
+    st.session_state[REVISION] = st.session_state.get(REVISION, 0) + 1
+
+
+def typed(text: str) -> None:
+    st.session_state[TEXT] = text
+
+
+def begin(kind: str, text: str, ident: str, target: dict[str, Any] | None) -> None:
+    """Put an item in the editor (callbacks only: the editor is drawn after them)."""
+    set_text(text)
     st.session_state[TARGET] = target
     st.session_state.pop(CONFLICT, None)
     if target and target.get("pack"):
@@ -109,12 +122,14 @@ def open_existing() -> None:
 
 def source_picker(rules, kind: str) -> None:
     mode = st.radio("Start from", MODES, horizontal=True, key="ed_mode")
-    columns = st.columns(3)
-    if mode in ("Duplicate", "Open"):
-        columns[0].selectbox(kind_title(kind), items_of(rules, kind), key="ed_source")
-    if mode in ("New", "Duplicate"):
-        columns[1].text_input("New id", key="ed_new_id", placeholder="snake_case id")
-        columns[2].text_input("New name", key="ed_new_name")
+    # Only the fields the chosen way of starting needs, side by side.
+    fields = {"New": ("id", "name"), "Duplicate": ("source", "id", "name"), "Open": ("source",)}[mode]
+    columns = dict(zip(fields, st.columns(3)))
+    if "source" in columns:
+        columns["source"].selectbox(kind_title(kind), items_of(rules, kind), key="ed_source")
+    if "id" in columns:
+        columns["id"].text_input("New id", key="ed_new_id", placeholder="snake_case id")
+        columns["name"].text_input("New name", key="ed_new_name")
     action = {"New": ("Start from the template", start_new), "Duplicate": ("Duplicate", start_duplicate),
               "Open": ("Open", open_existing)}[mode]
     st.button(action[0], on_click=action[1], key="ed_start", type="primary")
@@ -146,7 +161,7 @@ def apply_form(kind: str, names: list[str], originals: dict[str, Any], version: 
                 state.flash("error", f"{name}: not readable YAML ({error.problem})")
                 return
     try:
-        st.session_state[TEXT] = authoring.apply_fields(kind, st.session_state.get(TEXT, ""), values)
+        set_text(authoring.apply_fields(kind, st.session_state.get(TEXT, ""), values))
     except (authoring.AuthoringError, NexusError) as error:
         state.flash("error", f"the form could not be applied: {error}")
 
@@ -238,7 +253,7 @@ def chosen_path() -> Path | None:
 def open_draft(path: str) -> None:
     draft = store.load_draft(Path(path))
     if draft is not None:
-        st.session_state[TEXT] = draft
+        set_text(draft)
         state.flash("warning", f"Opened the DRAFT {store.draft_path(Path(path))}; it is not loaded until saved.")
 
 
@@ -267,7 +282,7 @@ def reload_from_disk() -> None:
         state.flash("warning", "The item is no longer on disk; your text is kept.")
         return
     name = item.declaration.name if isinstance(item, ScriptItem) else str(item.data.get("name", ident))
-    st.session_state[TEXT] = authoring.duplicate(rules, ident, ident, name)
+    set_text(authoring.duplicate(rules, ident, ident, name))
     st.session_state[TARGET] = target
     state.flash("info", f"Reloaded {ident} from {path}")
 
@@ -319,25 +334,20 @@ def editor_body(rules, kind: str) -> None:
         st.caption(f"Editing `{target['path']}` (pack `{target['pack']}`)")
     else:
         st.caption("A new item, not saved yet")
-    # The script is code: a fixed-width font, as in the highlighted view beside it.
-    st.html(f"<style>.st-key-{TEXT} textarea {{font-family: ui-monospace, Menlo, Consolas, monospace;"
-            f" font-size: 13px}}</style>")
-    script, view = st.columns(2)
+    script, verdict = st.columns([3, 2])
     with script:
-        st.text_area("Rule script" if authoring.is_script_kind(kind) else "Data (YAML)", key=TEXT, height=460)
-    with view:
-        st.markdown("**Highlighted, with its problems**")
-        st.html(highlight_html(text, check.diagnostics))
-    if check.ok:
-        st.success(f"Valid {kind_title(kind)}" + (f": `{check.ident}`" if check.ident else ""))
-    else:
-        st.markdown(f"**{len(check.errors)} problem(s)**")
-    widgets.show_diagnostics(check.diagnostics)
-    form, preview = st.columns(2)
-    with form:
-        st.markdown("**Fields**")
-        form_fields(kind, text)
-    with preview:
+        code_editor(text, key=SCRIPT_EDITOR, revision=st.session_state.get(REVISION, 0),
+                    language="nexus" if authoring.is_script_kind(kind) else "yaml",
+                    label="Rule script" if authoring.is_script_kind(kind) else "Data (YAML)",
+                    diagnostics=check.diagnostics, on_change=typed)
+        with st.expander("Fields", expanded=False):
+            form_fields(kind, text)
+    with verdict:
+        if check.ok:
+            st.success(f"Valid {kind_title(kind)}" + (f": `{check.ident}`" if check.ident else ""))
+        else:
+            st.markdown(f"**{widgets.counted(len(check.errors), 'problem')}**")
+        widgets.show_diagnostics(check.diagnostics)
         st.markdown("**Card preview**")
         if check.face is not None:
             widgets.card(check.face, check.flavor)
@@ -346,7 +356,7 @@ def editor_body(rules, kind: str) -> None:
     save_panel(check.ok)
 
 
-KEPT = ("ed_kind", TEXT, FILE, PACK)
+KEPT = ("ed_kind", FILE, PACK)  # TEXT is no widget's: it stays by itself
 
 
 def render() -> None:

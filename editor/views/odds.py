@@ -30,6 +30,32 @@ def matchup(attack: int, defense: int) -> None:
     st.dataframe(margins.assign(chance=[percent(p) for p in result.margins.values()]), hide_index=True)
 
 
+def sds_worth(attack: int, defense: int) -> None:
+    """What one more level of attack buys against this defense: the chance and the expected margin
+    at every attack level, and each level's gain over the one below it."""
+    st.subheader(f"What a +SDS is worth against a {odds.sds_text(defense)} defense")
+    results = [odds.matchup_odds(level, defense) for level in odds.LEVELS]
+    if attack < odds.LEVELS[-1]:
+        here, better = odds.matchup_odds(attack, defense), odds.matchup_odds(attack + 1, defense)
+        st.markdown(f"One more SDS ({odds.sds_text(attack)} → {odds.sds_text(attack + 1)}) takes the chance from "
+                    f"{percent(here.success)} to {percent(better.success)} "
+                    f"(**{float(better.success - here.success) * 100:+.1f} points**) and the expected margin from "
+                    f"{float(here.expected_margin):.2f} to {float(better.expected_margin):.2f} "
+                    f"(**{float(better.expected_margin - here.expected_margin):+.2f}**).")
+    else:
+        st.markdown(f"{odds.sds_text(attack)} is the top of the scale: no level is left to gain.")
+    rows = [{"attack": odds.sds_text(r.attack_level), "succeeds": percent(r.success),
+             "gain over the level below": "" if i == 0 else f"{float(r.success - results[i - 1].success) * 100:+.1f} points",
+             "expected margin": f"{float(r.expected_margin):.2f}",
+             "margin gained": "" if i == 0 else f"{float(r.expected_margin - results[i - 1].expected_margin):+.2f}"}
+            for i, r in enumerate(results)]
+    table = pd.DataFrame(rows)
+    chosen = odds.sds_text(attack)
+    st.dataframe(table.style.apply(lambda row: ["font-weight: bold; background-color: #fdecec"
+                                                 if row["attack"] == chosen else "" for _ in row], axis=1),
+                 hide_index=True)
+
+
 def full_table() -> None:
     st.subheader("Every level against every level (attack down, defense across)")
     names = [odds.sds_text(level) for level in odds.LEVELS]
@@ -44,6 +70,7 @@ def render() -> None:
     attack = left.selectbox("Attack level", levels, index=levels.index(0), key="odds_attack", format_func=odds.sds_text)
     defense = right.selectbox("Defense level", levels, index=levels.index(0), key="odds_defense", format_func=odds.sds_text)
     matchup(attack, defense)
+    sds_worth(attack, defense)
     full_table()
 
 

@@ -5,13 +5,14 @@ content. Everything is `nexus_dsl.workbench.testrun` and `.batch`; pictures are 
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import replace
 
-import altair as alt
 import pandas as pd
 import streamlit as st
 
 from editor import state, widgets
+from editor.charts import CRED_BIN, LENGTH_BIN, difference_chart, histogram, win_chart
 from nexus_dsl.agents.base import AGENT_NAMES
 from nexus_dsl.errors import NexusError
 from nexus_dsl.workbench import batch, testrun
@@ -191,39 +192,6 @@ def without_settings(settings: testrun.TestRunSettings, dropped_pack: str | None
     return replace(plain, packs=packs)
 
 
-def win_chart(wins: pd.DataFrame) -> alt.LayerChart:
-    """Win rates as bars with their 95% Wilson intervals as error bars."""
-    data = wins.rename(columns={"win rate": "rate", "95% low": "low", "95% high": "high"})
-    base = alt.Chart(data).encode(x=alt.X("player:N", sort=None))
-    bars = base.mark_bar().encode(y=alt.Y("rate:Q", title="win rate", axis=alt.Axis(format="%"),
-                                          scale=alt.Scale(domain=[0, 1])))
-    interval = base.mark_errorbar(ticks=True).encode(y=alt.Y("low:Q", title="win rate"), y2="high:Q")
-    return bars + interval
-
-
-CRED_BIN = 10
-
-
-def cred_histogram(cred: dict[str, list[int]]) -> alt.Chart | None:
-    """Final cred as a histogram: bins of CRED_BIN cred on x, one bar per player side by side."""
-    rows = [{"player": label, "cred": amount} for label, amounts in cred.items() for amount in amounts]
-    if not rows:
-        return None
-    data = pd.DataFrame(rows)
-    low = data["cred"] // CRED_BIN * CRED_BIN
-    data["bin"] = [f"{start}–{start + CRED_BIN - 1}" for start in low]
-    data["start"] = low
-    counts = data.groupby(["player", "bin", "start"], as_index=False).size().rename(columns={"size": "bouts"})
-    order = list(dict.fromkeys(counts.sort_values("start")["bin"]))
-    players = list(cred)
-    return alt.Chart(counts).mark_bar().encode(
-        x=alt.X("bin:O", sort=order, title="final cred"),
-        xOffset=alt.XOffset("player:N", sort=players),
-        y=alt.Y("bouts:Q", title="bouts"),
-        color=alt.Color("player:N", sort=players),
-        tooltip=["player", "bin", "bouts"])
-
-
 def watched_view(report: batch.BatchReport) -> None:
     """How often each followed card or ability was played or drawn, and what followed it."""
     st.markdown("**The followed cards and abilities**")
@@ -253,13 +221,16 @@ def report_view(report: batch.BatchReport) -> None:
     cred, cycles = st.columns(2)
     with cred:
         st.markdown(f"**Final cred (bouts per {CRED_BIN}-cred bin, per player)**")
-        histogram = cred_histogram(report.cred)
-        if histogram is not None:
-            st.altair_chart(histogram, width="stretch")
+        chart = histogram(report.cred, CRED_BIN, "final cred")
+        if chart is not None:
+            st.altair_chart(chart, width="stretch")
     with cycles:
-        st.markdown("**Bout length (cycles)**")
-        if report.cycles:
-            st.bar_chart(pd.Series(report.cycles).value_counts().sort_index())
+        lengths = report.cycles
+        median = f", median {statistics.median(lengths):g}" if lengths else ""
+        st.markdown(f"**Bout length (bouts per number of Command Cycles{median})**")
+        chart = histogram({"bouts": lengths}, LENGTH_BIN, "Command Cycles")
+        if chart is not None:
+            st.altair_chart(chart, width="stretch")
     if report.watched:
         watched_view(report)
     for seed, message in report.errors[:10]:
@@ -273,6 +244,14 @@ def comparison_view(comparison: batch.Comparison) -> None:
     rows = [{"figure": d.name, "A": d.a, "B": d.b, "B - A": d.difference, "95% CI": f"{d.interval[0]:+.3f} to {d.interval[1]:+.3f}",
              "p-value": d.p_value, "verdict": d.verdict, "test": d.test} for d in comparison.differences]
     st.dataframe(pd.DataFrame(rows), hide_index=True)
+    rates, means = st.columns(2)
+    with rates:
+        st.markdown("**Win and draw rates: B − A with 95% intervals**")
+        st.altair_chart(difference_chart([*comparison.wins.values(), comparison.draws], percent=True),
+                        width="stretch")
+    with means:
+        st.markdown("**Mean final cred: B − A with 95% intervals**")
+        st.altair_chart(difference_chart(list(comparison.cred.values()), percent=False), width="stretch")
     for line in comparison.lines():
         st.markdown(f"- {line}")
 

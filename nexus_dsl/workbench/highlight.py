@@ -1,16 +1,22 @@
-"""Rule scripts as highlighted HTML, with their diagnostics shown under the lines they concern.
+"""Rule scripts as highlighted HTML, with their diagnostics shown under the lines they concern, and
+the token rules the browser's code editor colours with.
 
 The colouring is driven by the language's own Lark grammar: the text is split by the same terminals
 the parser uses (keywords are the grammar's string terminals, names, numbers, strings, SDS levels,
 thresholds, comments and operators its pattern terminals), so the highlighting always matches the
 language. Text the lexer cannot read is marked and skipped, so any text at all can be shown.
+
+The code editor tokenises in the browser as the designer types, so it cannot call Lark: it gets the
+grammar's terminals as data (`editor_lexer`), in the order Lark's basic lexer tries them, and runs
+the same first-match loop that `lex_with` runs here — the tests hold `lex_with` to `token_spans`.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Iterable, Literal, TypedDict
 
 from lark import Lark
 from lark.exceptions import LarkError, UnexpectedCharacters
@@ -28,7 +34,7 @@ _COLOURS = {
     "kw": "color:#8a2c8a;font-weight:bold", "name": "color:#1f3a5f", "num": "color:#a05a00", "str": "color:#1d7a3a",
     "sds": "color:#b0123f;font-weight:bold", "com": "color:#7a7a7a;font-style:italic", "op": "color:#555",
     "punct": "color:#555", "err": "background:#ffd6d6;color:#a00000;text-decoration:underline wavy #c00",
-    "plain": "",
+    "key": "color:#1f3a5f;font-weight:bold", "plain": "",
 }
 _MAX_RELEX = 500  # unreadable characters to step over before showing the rest as plain text
 _BOX_STYLE = ("font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:13px;line-height:1.45;"
@@ -189,3 +195,90 @@ def highlight_html(source: str, diagnostics: Iterable[Any] = ()) -> str:
             out.append(_note_html(diagnostic, line_text))
     out.append("</div>")
     return "\n".join(out)
+
+
+# ---------------------------------------------------------------- rules for the browser's editor
+class TokenRule(TypedDict):
+    """One terminal for the browser's tokeniser: its class, its regular expression (a pattern both
+    Python's `re` and JavaScript's `RegExp` read alike), and the words that, matched whole, take
+    another class (Lark re-types a NAME that spells a keyword)."""
+
+    cls: str
+    pattern: str
+    words: dict[str, str]
+
+
+class EditorLexer(TypedDict):
+    language: str
+    rules: list[TokenRule]
+    unreadable: str  # the class of a character no rule matches
+
+
+Language = Literal["nexus", "yaml"]
+
+# Data items are YAML: keys, strings, numbers, the words YAML reads as booleans or null, SDS levels
+# (the game's own values), comments. An approximation for colour only: the loader reads YAML itself.
+_YAML_RULES: list[TokenRule] = [
+    {"cls": "com", "pattern": r"#[^\n]*", "words": {}},
+    {"cls": "str", "pattern": r'"(?:[^"\\\n]|\\.)*"', "words": {}},
+    {"cls": "str", "pattern": r"'(?:[^'\n]|'')*'", "words": {}},
+    {"cls": "key", "pattern": r"[A-Za-z_][A-Za-z0-9_-]*(?=[ \t]*:(?:[ \t\r\n]|$))", "words": {}},
+    {"cls": "sds", "pattern": r"(?:[+-][1-3]?SDS|SD)(?![A-Za-z0-9_])", "words": {}},
+    {"cls": "num", "pattern": r"-?[0-9]+(?:\.[0-9]+)?(?![A-Za-z0-9_])", "words": {}},
+    {"cls": "plain", "pattern": r"[A-Za-z_][A-Za-z0-9_]*",
+     "words": {w: "kw" for w in ("true", "false", "null", "yes", "no", "True", "False")}},
+    {"cls": "punct", "pattern": r"[-:\[\]{},|>]", "words": {}},
+    {"cls": "plain", "pattern": r"[ \t\r\n]+", "words": {}},
+]
+
+
+@lru_cache(maxsize=2)
+def editor_lexer(language: Language = "nexus") -> EditorLexer:
+    """The token rules the browser's editor colours a script (or a YAML data item) with.
+
+    For scripts these are the grammar's terminals in the order Lark's basic lexer tries them (it
+    sorts them itself: priority, width, length, name); a string terminal that a pattern terminal
+    matches whole (the keyword `cost` is also a NAME) is not tried on its own but re-types that
+    pattern's token, as Lark's lexer does."""
+    if language == "yaml":
+        return {"language": "yaml", "rules": list(_YAML_RULES), "unreadable": "plain"}
+    lexer = _lexer().parser.lexer
+    classes = _classes()
+    ordered = list(lexer.terminals)  # Lark's own trying order
+    strings = [t for t in ordered if t.pattern.type == "str"]
+    words_of: dict[str, dict[str, str]] = {}
+    embedded: set[str] = set()
+    for terminal in (t for t in ordered if t.pattern.type == "re"):
+        words: dict[str, str] = {}
+        for word in strings:
+            if word.priority == terminal.priority and re.fullmatch(terminal.pattern.to_regexp(), word.pattern.value):
+                words[word.pattern.value] = classes[word.name]
+                embedded.add(word.name)
+        if terminal.name == "NAME":
+            words.update({kind: "kw" for kind in DECLARATION_KINDS})
+        words_of[terminal.name] = words
+    rules: list[TokenRule] = [
+        {"cls": classes.get(t.name, "plain"), "pattern": t.pattern.to_regexp(), "words": words_of.get(t.name, {})}
+        for t in ordered if t.name not in embedded]
+    return {"language": "nexus", "rules": rules, "unreadable": "err"}
+
+
+def lex_with(lexer: EditorLexer, source: str) -> list[Span]:
+    """The browser editor's tokeniser, step for step: at each position the first rule that matches
+    a non-empty text wins (re-typed when the text is one of its words); a character no rule
+    matches is one span of the `unreadable` class. Every character is covered once, in order."""
+    compiled = [(re.compile(rule["pattern"]), rule) for rule in lexer["rules"]]
+    spans: list[Span] = []
+    at = 0
+    while at < len(source):
+        for pattern, rule in compiled:
+            found = pattern.match(source, at)
+            if found and found.end() > at:
+                text = found.group(0)
+                spans.append((at, found.end(), rule["words"].get(text, rule["cls"])))
+                at = found.end()
+                break
+        else:
+            spans.append((at, at + 1, lexer["unreadable"]))
+            at += 1
+    return spans

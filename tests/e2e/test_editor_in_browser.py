@@ -189,12 +189,9 @@ def type_into(page: Page, key: str, text: str) -> None:
     settle(page)
 
 
-def type_script(page: Page, key: str, text: str) -> None:
-    """Fill a text area and send it with Ctrl+Enter (a text area keeps Enter for new lines)."""
-    area = widget(page, key).locator("textarea")
-    area.fill(text)
-    area.press("Control+Enter")
-    settle(page)
+def put_caret(script: Locator, offset: int) -> None:
+    """Put the code editor's caret at a character offset, as a click there would."""
+    script.evaluate("(area, at) => { area.focus(); area.setSelectionRange(at, at); }", offset)
 
 
 def click(page: Page, key: str) -> None:
@@ -236,21 +233,39 @@ def test_card_editor_writes_breaks_mends_and_saves_a_card(page: Page, server: Se
         type_into(page, "ed_new_name", CARD_NAME)
         click(page, "ed_start")
         expect(main.get_by_text("A new item, not saved yet")).to_be_visible()
-        script = widget(page, "ed_text").locator("textarea")
-        # The text area gets its value just after it is drawn: wait for the template itself.
+        editor = widget(page, "ed_script")
+        script = editor.locator("textarea")
+        status = editor.locator(".nx-status")
+        # The code editor gets its text just after it is drawn: wait for the template itself.
         expect(script).to_have_value(re.compile(rf"influence {CARD_ID} .*modify_sds", re.DOTALL))
         template = script.input_value()
+        # Coloured by the grammar: the declaration's keyword, the card's id, its SDS level.
+        expect(editor.locator(".t-kw").first).to_have_text("influence")
+        expect(editor.locator(".t-name").first).to_have_text(CARD_ID)
+        expect(editor.locator(".t-sds").first).to_have_text("+SDS")
+        expect(status).to_contain_text("no errors")
 
-        # A typo: the editor points at it (line and column) and suggests the right word.
-        type_script(page, "ed_text", template.replace("modify_sds", "modfy_sds"))
+        # A typo, typed as a designer would (no button pressed): once typing pauses the editor
+        # checks it and points at it — on its line, at its column — and suggests the right word.
+        put_caret(script, template.index("modify_sds") + len("mod"))
+        page.keyboard.press("Delete")
+        expect(status).to_contain_text("1 error")
+        settle(page)
+        expect(editor.locator(".nx-number.bad")).to_have_text("10")
+        expect(editor.locator(".nx-lens")).to_contain_text("unknown effect `modfy_sds`")
         expect(main.get_by_text("unknown effect `modfy_sds`").first).to_be_visible()
         expect(main.get_by_text("line 10, column 9").first).to_be_visible()
         expect(main.get_by_text("did you mean `modify_sds`?").first).to_be_visible()
         expect(main.get_by_text("The preview appears once the item is valid.")).to_be_visible()
         expect(widget(page, "ed_save").get_by_role("button")).to_be_disabled()
+        shoot(page, editor, "card-editor-problem.png")
 
-        # Mended: valid, and the card as players will read it.
-        type_script(page, "ed_text", template)
+        # Mended by typing the letter back: valid, and the card as players will read it.
+        page.keyboard.type("i")
+        expect(status).to_contain_text("no errors")
+        settle(page)
+        assert script.input_value() == template
+        expect(editor.locator(".nx-number.bad")).to_have_count(0)
         expect(main.get_by_text(f"Valid Influence Card: {CARD_ID}")).to_be_visible()
         card = main.locator(".nexus-card")
         expect(card).to_be_visible()
@@ -258,7 +273,7 @@ def test_card_editor_writes_breaks_mends_and_saves_a_card(page: Page, server: Se
         expect(card).to_contain_text("Cost: 1 cred")
         expect(card).to_contain_text("the attack roll slides +SDS")
         script.blur()  # no focus ring in the picture
-        shoot(page, widget(page, "ed_text"), "card-editor.png")
+        shoot(page, editor, "card-editor.png")
 
         # Saved into a pack created on the way.
         type_into(page, "ed_pack_id", PACK_ID)

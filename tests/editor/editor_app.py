@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
@@ -32,3 +34,28 @@ def texts(at: AppTest) -> str:
                 if isinstance(value, str):
                     parts.append(value)
     return "\n".join(parts)
+
+
+# The card editor's script lives in a code editor (a custom component). AppTest cannot run its
+# JavaScript, so a test types by putting the text where the page keeps it (what the editor's
+# change callback does), and reads what the page handed the editor from the element's data.
+SCRIPT_TEXT = "ed_text"
+SCRIPT_EDITOR = "ed_script"
+
+
+def script_text(at: AppTest) -> str:
+    return at.session_state[SCRIPT_TEXT]
+
+
+def type_script(at: AppTest, text: str) -> None:
+    at.session_state[SCRIPT_TEXT] = text
+    at.run()
+    assert not at.exception, at.exception
+
+
+def code_editor_data(at: AppTest, key: str = SCRIPT_EDITOR) -> dict[str, Any]:
+    """The data the page passed to the code editor on its last run: text, revision, problems."""
+    for element in at.get("bidi_component"):
+        if element.proto.id.endswith(f"-{key}"):
+            return json.loads(element.proto.json)
+    raise AssertionError(f"no code editor `{key}` on the page")

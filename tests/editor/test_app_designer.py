@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from editor_app import open_page, texts
+from editor_app import code_editor_data, open_page, script_text, texts, type_script
+from nexus_dsl.workbench import authoring
 from nexus_dsl.workbench.authoring import KINDS
 
 CARD_ID = "crowd_bribe"
@@ -16,13 +17,12 @@ def _error_texts(at) -> list[str]:
 
 
 def write_card(at, typo: bool) -> None:
-    text = at.text_area(key="ed_text").value
+    text = script_text(at)
     if typo:
         text = text.replace("modify_sds attack", "modfy_sds attack")
     else:
         text = text.replace("modfy_sds attack", "modify_sds attack")
-    at.text_area(key="ed_text").input(text).run()
-    assert not at.exception, at.exception
+    type_script(at, text)
 
 
 def test_designer_flow(app_env, content_copy: Path) -> None:
@@ -33,13 +33,20 @@ def test_designer_flow(app_env, content_copy: Path) -> None:
     at.text_input(key="ed_new_name").input("Crowd Bribe")
     at.button(key="ed_start").click().run()
     assert not at.exception, at.exception
-    assert f"influence {CARD_ID}" in at.text_area(key="ed_text").value
+    assert f"influence {CARD_ID}" in script_text(at)
+    editor = code_editor_data(at)
+    assert editor["text"] == script_text(at) and editor["lexer"]["language"] == "nexus"
+    started = editor["revision"]
 
     write_card(at, typo=True)
     errors = _error_texts(at)
     assert any("line 10, column 9" in e and "modfy_sds" in e for e in errors), errors
     assert at.button(key="ed_save").disabled
-    assert "data-error" in texts(at)  # the highlighted script marks the bad line
+    # The code editor is handed the problem at its place (and keeps the designer's text: same revision).
+    editor = code_editor_data(at)
+    assert editor["revision"] == started and "modfy_sds" in editor["text"]
+    assert [(e["line"], e["column"], e["severity"]) for e in editor["errors"]] == [(10, 9, "error")]
+    assert "did you mean `modify_sds`?" in editor["errors"][0]["message"]
 
     # Invalid work is kept as a draft, in a new pack made for it.
     at.selectbox(key="ed_pack").select("(a new pack)").run()
@@ -67,7 +74,7 @@ def test_designer_flow(app_env, content_copy: Path) -> None:
 
     # Someone changes the file on disk: saving again shows the conflict; "keep mine" overwrites.
     saved.write_text(saved.read_text() + "\n# a note from elsewhere\n")
-    at.text_area(key="ed_text").input(at.text_area(key="ed_text").value.replace("bribe_bonus = +SDS", "bribe_bonus = +2SDS")).run()
+    type_script(at, script_text(at).replace("bribe_bonus = +SDS", "bribe_bonus = +2SDS"))
     at.button(key="ed_save").click().run()
     assert any("changed on disk" in w.value for w in at.warning), texts(at)
     at.button(key="ed_keep_mine").click().run()
@@ -76,13 +83,15 @@ def test_designer_flow(app_env, content_copy: Path) -> None:
 
     # Again, and this time take the version on disk.
     saved.write_text(saved.read_text().replace("+2SDS", "+3SDS"))
-    at.text_area(key="ed_text").input(at.text_area(key="ed_text").value.replace("One line of colour", "A line")).run()
+    type_script(at, script_text(at).replace("One line of colour", "A line"))
     at.button(key="ed_save").click().run()
     assert any("changed on disk" in w.value for w in at.warning), texts(at)
     at.button(key="ed_reload").click().run()
     assert not at.exception, at.exception
-    assert "+3SDS" in at.text_area(key="ed_text").value
-    assert "A line" not in at.text_area(key="ed_text").value
+    assert "+3SDS" in script_text(at)
+    assert "A line" not in script_text(at)
+    # Reloading replaced the text, so the code editor is told to take it (a new revision).
+    assert code_editor_data(at)["revision"] > started and "+3SDS" in code_editor_data(at)["text"]
 
     at.switch_page("views/browser.py").run()
     at.text_input(key="browser_query").input(CARD_ID).run()
@@ -129,6 +138,8 @@ def test_every_kind_starts_from_a_valid_template(app_env) -> None:
         assert not _error_texts(at), (kind, _error_texts(at))
         assert "nexus-card" in texts(at), kind
         assert any("Apply" in b.label for b in at.button), kind  # the form's fields
+        language = "nexus" if authoring.is_script_kind(kind) else "yaml"
+        assert code_editor_data(at)["lexer"]["language"] == language, kind
 
 
 def test_form_fields_write_into_the_text(app_env) -> None:
@@ -139,7 +150,9 @@ def test_form_fields_write_into_the_text(app_env) -> None:
         at.text_input(key="ed_new_id").input(f"form_{kind}")
         at.button(key="ed_start").click().run()
         next(t for t in at.text_input if t.label == "name").input(new_name)
+        before = code_editor_data(at)["revision"]
         next(b for b in at.button if "Apply" in b.label).click().run()
         assert not at.exception, at.exception
-        assert new_name in at.text_area(key="ed_text").value, kind
+        assert new_name in script_text(at), kind
+        assert code_editor_data(at)["revision"] > before and new_name in code_editor_data(at)["text"], kind
         assert not _error_texts(at), _error_texts(at)

@@ -26,3 +26,20 @@ def test_levels_change_the_odds(app_env) -> None:
     assert not at.exception, at.exception
     success = matchup_odds(2, 0).success
     assert f"{success.numerator}/{success.denominator}" in texts(at)
+
+
+def test_what_one_more_sds_is_worth(app_env) -> None:
+    at = open_page("odds.py")
+    at.selectbox(key="odds_attack").select(1).run()
+    at.selectbox(key="odds_defense").select(-1).run()
+    assert not at.exception, at.exception
+    here, better = matchup_odds(1, -1), matchup_odds(2, -1)
+    gain = float(better.success - here.success) * 100
+    shown = texts(at)
+    assert "against a -SDS defense" in shown
+    assert f"+SDS → +2SDS" in shown and f"**{gain:+.1f} points**" in shown
+    worth = next(d.value for d in at.dataframe if "gain over the level below" in d.value.columns)
+    assert list(worth["attack"]) == ["-3SDS", "-2SDS", "-SDS", "SD", "+SDS", "+2SDS", "+3SDS"]
+    assert worth.set_index("attack").loc["+2SDS", "gain over the level below"] == f"{gain:+.1f} points"
+    at.selectbox(key="odds_attack").select(3).run()
+    assert "top of the scale" in texts(at)

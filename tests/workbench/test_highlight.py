@@ -1,15 +1,18 @@
-"""Rule scripts as highlighted HTML driven by the language's own lexer."""
+"""Rule scripts as highlighted HTML driven by the language's own lexer, and the token rules the
+browser's code editor colours with (held to that lexer)."""
 
 from __future__ import annotations
 
 import html
+import json
 import re
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nexus_dsl.errors import Diagnostic
-from nexus_dsl.workbench.highlight import highlight_html, token_spans
+from nexus_dsl.workbench.highlight import editor_lexer, highlight_html, lex_with, token_spans
 
 from .conftest import CONTENT
 
@@ -71,3 +74,53 @@ def test_never_raises_and_escapes_everything(source: str, problems: list) -> Non
     assert "<" not in re.sub(r"</?(div|span)( [^>]*)?>", "", out)  # only our own tags
     for character in source.replace("\n", "").replace("\r", ""):
         assert character in text_only
+
+
+# ---------------------------------------------------------------- the browser editor's token rules
+def _every_script() -> list[Path]:
+    scripts = sorted(CONTENT.rglob("*.nexus"))
+    assert len(scripts) > 40  # base, expansions and house rules
+    return scripts
+
+
+def test_the_editor_colours_every_content_script_exactly_as_the_grammar_lexes_it() -> None:
+    lexer = editor_lexer("nexus")
+    for path in _every_script():
+        source = path.read_text()
+        assert lex_with(lexer, source) == token_spans(source), path
+
+
+def test_the_editor_rules_keep_lark_keyword_typing_and_declaration_kinds() -> None:
+    spans = {SCRIPT[start:end]: kind for start, end, kind in lex_with(editor_lexer("nexus"), SCRIPT)}
+    assert spans["cost"] == "kw" and spans["requires"] == "kw" and spans["influence"] == "kw"
+    assert spans["cred"] == "name" and spans["+SDS"] == "sds" and spans["4+"] == "num"
+    # Unreadable characters are marked one by one, as the HTML view marks them.
+    assert [kind for start, end, kind in lex_with(editor_lexer("nexus"), "x @@ y") if kind == "err"] == ["err", "err"]
+
+
+def test_the_editor_rules_are_json_and_read_alike_by_javascript() -> None:
+    """The rules travel to the browser as JSON and become JavaScript RegExps (no `u` flag): they
+    must not use what only Python's `re` reads."""
+    for language in ("nexus", "yaml"):
+        lexer = editor_lexer(language)
+        assert json.loads(json.dumps(lexer)) == lexer
+        for rule in lexer["rules"]:
+            pattern = rule["pattern"]
+            assert not re.search(r"\(\?P|\\[AZ]|\(\?[aiLmsux]|\(\?<[!=]", pattern), pattern
+            assert rule["cls"] in {"kw", "name", "num", "str", "sds", "com", "op", "punct", "key", "plain", "err"}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200), st.sampled_from(["nexus", "yaml"]))
+def test_the_editor_tokeniser_covers_any_text_once_in_order(source: str, language: str) -> None:
+    spans = lex_with(editor_lexer(language), source)
+    assert "".join(source[start:end] for start, end, _ in spans) == source
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
+
+
+def test_yaml_data_items_are_coloured_by_keys_strings_numbers_and_levels() -> None:
+    source = "- id: oily_magistrate  # a lanista\n  name: \"Oily Magistrate\"\n  bonus: +2SDS\n  coins: 3\n  house: true\n"
+    spans = {source[start:end]: kind for start, end, kind in lex_with(editor_lexer("yaml"), source)}
+    assert spans["id"] == "key" and spans["name"] == "key" and spans["coins"] == "key"
+    assert spans['"Oily Magistrate"'] == "str" and spans["+2SDS"] == "sds" and spans["3"] == "num"
+    assert spans["true"] == "kw" and spans["# a lanista"] == "com" and spans["oily_magistrate"] == "plain"
