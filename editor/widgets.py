@@ -7,11 +7,32 @@ from typing import Sequence
 
 import streamlit as st
 
+from nexus_dsl.engine.setup import RANDOM_BARGE
 from nexus_dsl.errors import Diagnostic
 from nexus_dsl.workbench import packs as packs_api
 from nexus_dsl.workbench.authoring import card_face_html
 
 from . import state
+
+
+# Choices of the bout-setting forms (Test run, Playtest). A helot may have no motivation or lanista
+# (players choose them, pg.5-7: "none" is a plain helot, not a random one); a bout may be played
+# on an empty barge or on one the d8 picks (pg.38).
+NONE = "(none)"
+NO_BARGE = "(empty barge)"
+
+
+def optional(choice: str) -> str | None:
+    return None if choice == NONE else choice
+
+
+def barge_choices(rules) -> list[str]:
+    return [NO_BARGE, RANDOM_BARGE, *sorted(rules.data.get("barges", {}))]
+
+
+def barge_setting(choice: str | None) -> str | None:
+    """The barge a settings object takes: an id, "random", or None for the empty barge."""
+    return None if choice in (None, NO_BARGE) else choice
 
 
 def counted(count: int, noun: str) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from editor import state, widgets
+from editor import navigation, pack_choice, state, widgets
 from nexus_dsl.content.barge_checks import BOARD_SIZE, starting_squares
 from nexus_dsl.content.ruleset import DataItem
 from nexus_dsl.errors import NexusError
@@ -82,9 +82,16 @@ def sync_fields() -> None:
 
 def save_barge(overwrite: bool = False) -> None:
     current, root = draft(), state.content_root()
-    folder = widgets.pack_folder(st.session_state.get("bg_pack", ""))
-    if current is None or folder is None:
-        state.flash("error", "choose a pack to save into")
+    if current is None:
+        return
+    try:
+        pack_id = pack_choice.target("bg")
+    except store.StoreError as error:
+        state.flash("error", f"Not saved: {error}")
+        return
+    folder = widgets.pack_folder(pack_id)
+    if folder is None:
+        state.flash("error", f"no pack `{pack_id}` under {root}")
         return
     path = barge_edit.barges_file(folder).resolve()
     expected = st.session_state.get(FINGERPRINTS, {}).get(str(path)) or store.open_for_edit(path).fingerprint
@@ -101,7 +108,7 @@ def save_barge(overwrite: bool = False) -> None:
         return
     st.session_state.setdefault(FINGERPRINTS, {})[str(path)] = saved.fingerprint
     st.session_state.pop(CONFLICT, None)
-    state.add_loaded_pack(st.session_state["bg_pack"])
+    state.add_loaded_pack(pack_id)
     state.flash("success", f"Saved barge `{current.id}` into {saved.path}")
 
 
@@ -134,22 +141,27 @@ def grid(current: barge_edit.BargeDraft, symbols: dict[str, str]) -> None:
 
 
 def counts_table(counts: list[barge_edit.BoxCount]) -> None:
+    placed = [c for c in counts if c.placed]
+    if placed:
+        st.markdown(" · ".join(f"{c.name}: **{c.placed}** placed ("
+                               + ("no limit" if c.limit is None else f"{c.limit} in the box") + ")" for c in placed))
+    else:
+        st.caption("Nothing placed yet.")
+    # Every type the packs define; the box's limit, when it has one (walls and fire have none).
     rows = [{"type": c.type, "name": c.name, "symbol": c.symbol, "placed": c.placed,
-             "in the box": c.limit, "left": c.left,
-             "over": "yes" if c.over else ""} for c in counts]
+             "in the box": "no limit" if c.limit is None else str(c.limit),
+             "left": "" if c.left is None else str(c.left),
+             "over": "OVER" if c.over else ""} for c in counts]
     st.dataframe(pd.DataFrame(rows), hide_index=True)
-    for count in counts:
-        if count.placed:
-            limit = "no limit" if count.limit is None else f"{count.limit} in the box"
-            st.markdown(f"- {count.name}: **{count.placed}** placed ({limit})")
 
 
 def picker(rules) -> None:
-    left, middle, right = st.columns([2, 1, 1])
-    left.selectbox("Barge", sorted(rules.data.get("barges", {})), key="bg_load_id")
-    middle.button("Load", on_click=load_barge, key="bg_load")
-    right.text_input("New barge id", key="bg_new_id")
-    right.button("New empty barge", on_click=new_barge, key="bg_new")
+    # One row: an existing barge to load, or the id of a new one; each button beside its field.
+    existing, load, new_id, new = st.columns([3, 1, 3, 1.4], vertical_alignment="bottom")
+    existing.selectbox("Barge", sorted(rules.data.get("barges", {})), key="bg_load_id")
+    load.button("Load", on_click=load_barge, key="bg_load", width="stretch")
+    new_id.text_input("New barge id", key="bg_new_id", placeholder="snake_case id")
+    new.button("New empty barge", on_click=new_barge, key="bg_new", width="stretch")
 
 
 def editor(rules, current: barge_edit.BargeDraft) -> None:
@@ -186,12 +198,12 @@ def editor(rules, current: barge_edit.BargeDraft) -> None:
 
 
 def save_panel() -> None:
-    ids = [p.id for p in state.available()]
-    if st.session_state.get("bg_pack") not in ids:
-        st.session_state["bg_pack"] = next((i for i in ids if i != "base"), ids[0] if ids else None)
-    left, right = st.columns(2)
-    left.selectbox("Save into pack", ids, key="bg_pack", help="Into the pack's barges.yaml (new packs: Card editor)")
+    st.subheader("Save")
+    left, right = st.columns(2, vertical_alignment="bottom")
+    pack = pack_choice.chooser("bg", left, "Save into pack", help="Into the pack's barges.yaml")
     right.button("Save barge", on_click=save_barge, key="bg_save", type="primary")
+    if pack == pack_choice.NEW_PACK:
+        pack_choice.new_pack_fields("bg")
     conflict = st.session_state.get(CONFLICT)
     if conflict:
         st.warning(conflict)
@@ -202,6 +214,10 @@ def render() -> None:
     st.title("Barge editor")
     rules = widgets.require_ruleset()
     state.keep_widgets(*KEPT)
+    request = navigation.take_request(navigation.BARGE_EDITOR)
+    if request:  # sent from the content browser
+        st.session_state["bg_load_id"] = request["id"]
+        load_barge()
     picker(rules)
     state.show_flashes()
     current = draft()

@@ -3,18 +3,17 @@ card face, its script or data and the file it comes from (what `nexus show` prin
 
 from __future__ import annotations
 
+import math
 
 import streamlit as st
 import yaml
 
-from editor import widgets
+from editor import navigation, widgets
 from nexus_dsl.cards import KIND_TITLES, CardFace, all_faces, show
 from nexus_dsl.content.ruleset import thaw
+from nexus_dsl.workbench.highlight import highlight_html
 
 PAGE_SIZE = 40
-
-
-
 
 def matches(face: CardFace, query: str) -> bool:
     """Every word of the query appears in the id, name, text or rules lines."""
@@ -22,14 +21,18 @@ def matches(face: CardFace, query: str) -> bool:
     return all(word in haystack for word in query.lower().split())
 
 
-def item_details(rules, face: CardFace) -> None:
+def item_details(rules, face: CardFace, index: int) -> None:
     widgets.card(face)
-    st.caption(f"From `{face.origin}`")
+    where, action = st.columns([3, 1], vertical_alignment="center")
+    where.caption(f"From `{face.origin}`")
+    editor = "barge editor" if navigation.page_for(face.kind) == navigation.BARGE_EDITOR else "card editor"
+    if action.button(f"Open in the {editor}", key=f"browser_open_{index}"):
+        navigation.open_in_editor(face.kind, face.id)
     for shown_face, script in show(rules, face.id):
         if shown_face.kind != face.kind:
             continue
         if script:
-            st.code(script, language=None)
+            st.html(highlight_html(script))
         else:
             item = rules.data.get(face.kind, {}).get(face.id)
             if item is not None:
@@ -46,11 +49,21 @@ def render() -> None:
     chosen = kind_filter.multiselect("Types", kinds, key="browser_types",
                                      format_func=lambda k: KIND_TITLES.get(k, k))
     found = [f for f in faces if (not chosen or f.kind in chosen) and matches(f, query)]
-    st.caption(f"{len(found)} of {len(faces)} items" + (f"; the first {PAGE_SIZE} shown" if len(found) > PAGE_SIZE else ""))
-    for face in found[:PAGE_SIZE]:
+    pages = max(1, math.ceil(len(found) / PAGE_SIZE))
+    shown_page = 1
+    if pages > 1:
+        counter, _ = st.columns([1, 3])
+        if st.session_state.get("browser_page", 1) > pages:  # a narrower search has fewer pages
+            st.session_state["browser_page"] = pages
+        shown_page = counter.number_input(f"Page (of {pages})", min_value=1, max_value=pages, key="browser_page")
+    first = (shown_page - 1) * PAGE_SIZE
+    window = found[first:first + PAGE_SIZE]
+    st.caption(f"{len(found)} of {len(faces)} items"
+               + (f"; {first + 1}–{first + len(window)} shown" if pages > 1 else ""))
+    for index, face in enumerate(window, start=first):
         title = f"{face.name} — {KIND_TITLES.get(face.kind, face.kind)} ({face.id})"
         with st.expander(title, expanded=len(found) == 1):
-            item_details(rules, face)
+            item_details(rules, face, index)
 
 
 render()

@@ -12,7 +12,7 @@ from typing import Any
 import streamlit as st
 import yaml
 
-from editor import state, widgets
+from editor import navigation, pack_choice, state, widgets
 from editor.code_editor import code_editor
 from nexus_dsl.cards import KIND_TITLES
 from nexus_dsl.content.ruleset import ScriptItem
@@ -25,8 +25,8 @@ SCRIPT_EDITOR = "ed_script"
 TARGET = "ed_target"  # {"path", "fingerprint", "pack"} of the file the item was opened from or saved to
 CONFLICT = "ed_conflict"
 FILE = "ed_file"
-PACK = "ed_pack"
-NEW_PACK = "(a new pack)"
+PACK = pack_choice.key("ed")
+NEW_PACK = pack_choice.NEW_PACK
 MODES = ("New", "Duplicate", "Open")
 # Where a new item goes in its pack by default (the base pack's layout).
 SCRIPT_FOLDERS = {"command": "commands", "trait_ability": "abilities", "hazard": "hazards",
@@ -189,13 +189,7 @@ def form_fields(kind: str, text: str) -> None:
 # ---------------------------------------------------------------- saving
 def _target_path(root: Path) -> tuple[str, Path]:
     """The pack (created when asked) and the file to save into; StoreError when refused."""
-    pack_id = st.session_state.get(PACK)
-    if pack_id in (None, NEW_PACK):
-        pack_id = st.session_state.get("ed_pack_id", "")
-        store.create_pack(root, pack_id, st.session_state.get("ed_pack_name") or pack_id.replace("_", " ").title(),
-                          st.session_state.get("ed_pack_kind", "house_rules"), ("base",))
-        st.session_state[PACK] = pack_id
-        state.add_loaded_pack(pack_id)
+    pack_id = pack_choice.target("ed")
     return pack_id, store.safe_path(root, pack_id, st.session_state.get(FILE, ""))
 
 
@@ -302,18 +296,11 @@ def conflict_panel() -> None:
 
 def save_panel(valid: bool) -> None:
     st.subheader("Save")
-    ids = [p.id for p in state.available()]
-    choices = [NEW_PACK] + ids
-    if st.session_state.get(PACK) not in choices:
-        st.session_state[PACK] = NEW_PACK
     columns = st.columns([1, 1])
-    pack = columns[0].selectbox("Into pack", choices, key=PACK)
+    pack = pack_choice.chooser("ed", columns[0])
     columns[1].text_input("File in the pack", key=FILE, help="`.nexus` for scripts, `.yaml` for data lists")
     if pack == NEW_PACK:
-        new = st.columns(3)
-        new[0].text_input("New pack id", key="ed_pack_id", placeholder="my_house_rules")
-        new[1].text_input("New pack name", key="ed_pack_name")
-        new[2].selectbox("Kind", list(store.PACK_KINDS), key="ed_pack_kind")
+        pack_choice.new_pack_fields("ed")
     buttons = st.columns(2)
     buttons[0].button("Save", on_click=save_item, key="ed_save", type="primary", disabled=not valid,
                       help=None if valid else "Fix the errors first, or save a draft.")
@@ -359,10 +346,19 @@ def editor_body(rules, kind: str) -> None:
 KEPT = ("ed_kind", FILE, PACK)  # TEXT is no widget's: it stays by itself
 
 
+def take_open_request() -> None:
+    """An item the content browser sent here: shown as if chosen and opened here."""
+    request = navigation.take_request(navigation.CARD_EDITOR)
+    if request:
+        st.session_state.update({"ed_kind": request["kind"], "ed_mode": "Open", "ed_source": request["id"]})
+        open_existing()
+
+
 def render() -> None:
     st.title("Card editor")
     rules = widgets.require_ruleset()
     state.keep_widgets(*KEPT)
+    take_open_request()
     kind = st.selectbox("Content type", authoring.KINDS, key="ed_kind", format_func=kind_title)
     source_picker(rules, kind)
     state.show_flashes()

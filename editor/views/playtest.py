@@ -24,7 +24,6 @@ NAME = "pt_name"
 DICE_FROM = "pt_dice_from"
 QUERY = "session"
 NOBODY = "(nobody: hands hidden)"
-RANDOM = "(random)"
 SEATS = (playtest.PERSON, *AGENT_NAMES)
 KEPT = ("pt_players", "pt_seed", "pt_barge", "pt_new_name",
         *(f"pt_{what}_{index}" for what in ("seat", "motivation") for index in range(4)))
@@ -75,13 +74,14 @@ def start_session() -> None:
     rules, players = state.ruleset(), int(st.session_state.get("pt_players", 2))
     name = (st.session_state.get("pt_new_name") or "").strip()
     seats = tuple(st.session_state.get(f"pt_seat_{i}", playtest.PERSON) for i in range(players))
-    motivations = tuple(None if st.session_state.get(f"pt_motivation_{i}", RANDOM) == RANDOM
-                        else st.session_state[f"pt_motivation_{i}"] for i in range(players))
-    barge = st.session_state.get("pt_barge", RANDOM)
+    motivations = tuple(widgets.optional(st.session_state.get(f"pt_motivation_{i}", widgets.NONE))
+                        for i in range(players))
+    lanistas = tuple(widgets.optional(st.session_state.get(f"pt_lanista_{i}", widgets.NONE)) for i in range(players))
     try:
         path = session_path(name)
         settings = playtest.PlaySettings(seats=seats, packs=tuple(state.selected_packs()),
-                                         barge=None if barge == RANDOM else barge, motivations=motivations,
+                                         barge=widgets.barge_setting(st.session_state.get("pt_barge")),
+                                         motivations=motivations, lanistas=lanistas if any(lanistas) else (),
                                          seed=int(st.session_state.get("pt_seed", 0)),
                                          content_root=str(state.content_root()))
         session = playtest.PlaySession(settings, ruleset=rules)
@@ -130,10 +130,11 @@ def new_session_form(rules) -> None:
     top = st.columns(4)
     players = top[0].selectbox("Players", [2, 3, 4], key="pt_players")
     top[1].number_input("Seed", min_value=0, step=1, key="pt_seed")
-    top[2].selectbox("Barge", [RANDOM] + sorted(rules.data.get("barges", {})), key="pt_barge")
+    top[2].selectbox("Barge", widgets.barge_choices(rules), key="pt_barge")
     st.session_state.setdefault("pt_new_name", "hot seat")
     top[3].text_input("Session name", key="pt_new_name")
-    motivations = [RANDOM] + sorted(rules.data.get("motivations", {}))
+    motivations = [widgets.NONE] + sorted(rules.data.get("motivations", {}))
+    lanistas = [widgets.NONE] + sorted(rules.data.get("lanistas", {}))
     columns = st.columns(players)
     for index in range(players):
         with columns[index]:
@@ -141,6 +142,7 @@ def new_session_form(rules) -> None:
             st.selectbox(f"Seat {index + 1}", SEATS, key=f"pt_seat_{index}",
                          format_func=lambda s: "a person" if s == playtest.PERSON else f"{s} agent")
             st.selectbox("Motivation", motivations, key=f"pt_motivation_{index}")
+            st.selectbox("Lanista", lanistas, key=f"pt_lanista_{index}")
     st.button("Start the session", on_click=start_session, key="pt_start", type="primary")
     saved = playtest.list_sessions(state.sessions_dir())
     if saved:
@@ -185,6 +187,7 @@ def options_panel(session: playtest.PlaySession, viewer: str | None, pending: pl
         st.info(f"{viewer} has nothing to decide now; {pending.helot} decides ({pending.kind}).")
         return
     st.markdown(f"**{viewer}, your options** ({pending.kind})")
+    st.markdown(OPTION_STYLE, unsafe_allow_html=True)
     for group in groups:
         st.markdown(f"*{group.title}*")
         columns = st.columns(3)
@@ -193,6 +196,12 @@ def options_panel(session: playtest.PlaySession, viewer: str | None, pending: pl
             columns[index % 3].button(label, key=f"pt_option_{index}", on_click=act, args=(viewer, index),
                                       width="stretch")
             index += 1
+
+
+# An option's words and its cost are read in full: the buttons wrap their text instead of cutting it.
+OPTION_STYLE = """<style>
+[class*="st-key-pt_option_"] button * {white-space: normal; overflow: visible; text-overflow: clip;}
+</style>"""
 
 
 def play(rules, session: playtest.PlaySession) -> None:

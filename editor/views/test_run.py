@@ -23,9 +23,6 @@ STEPPER = "tr_stepper"
 STEPS = "tr_steps"
 REPORT = "tr_report"
 COMPARISON = "tr_comparison"
-RANDOM = "(random)"
-NO_BARGE = "(empty barge)"
-RANDOM_BARGE = "random"
 # One worker process per core (None). In a process running threads, such as this server,
 # `sim.batch` starts its workers from a fork server, which load the saved packs themselves.
 WORKERS = None
@@ -35,20 +32,16 @@ KEPT = ("tr_players", "tr_barge", "tr_seed", "tr_stack", "tr_deal_to", "tr_deal_
 
 
 # ---------------------------------------------------------------- settings
-def _choice(value: str) -> str | None:
-    return None if value == RANDOM else value
-
-
 def player_settings(rules, players: int) -> tuple[list, list, list]:
-    motivations = [RANDOM] + sorted(rules.data.get("motivations", {}))
-    lanistas = [RANDOM] + sorted(rules.data.get("lanistas", {}))
+    motivations = [widgets.NONE] + sorted(rules.data.get("motivations", {}))
+    lanistas = [widgets.NONE] + sorted(rules.data.get("lanistas", {}))
     chosen_m, chosen_l, chosen_a = [], [], []
     columns = st.columns(players)
     for index, label in enumerate(testrun.PLAYER_LABELS[:players]):
         with columns[index]:
             st.markdown(f"**{label}**")
-            chosen_m.append(_choice(st.selectbox("Motivation", motivations, key=f"tr_motivation_{index}")))
-            chosen_l.append(_choice(st.selectbox("Lanista", lanistas, key=f"tr_lanista_{index}")))
+            chosen_m.append(widgets.optional(st.selectbox("Motivation", motivations, key=f"tr_motivation_{index}")))
+            chosen_l.append(widgets.optional(st.selectbox("Lanista", lanistas, key=f"tr_lanista_{index}")))
             chosen_a.append(st.selectbox("Agent", AGENT_NAMES, key=f"tr_agent_{index}"))
     return chosen_m, chosen_l, chosen_a
 
@@ -71,13 +64,12 @@ def forced_cards(rules, labels: tuple[str, ...]) -> tuple[list[str], dict[str, t
 def settings_form(rules) -> testrun.TestRunSettings:
     top = st.columns(3)
     players = top[0].selectbox("Players", [2, 3, 4], key="tr_players")
-    barges = [NO_BARGE, RANDOM_BARGE] + sorted(rules.data.get("barges", {}))
-    barge = top[1].selectbox("Barge", barges, key="tr_barge")
+    barge = top[1].selectbox("Barge", widgets.barge_choices(rules), key="tr_barge")
     seed = top[2].number_input("Seed", min_value=0, step=1, key="tr_seed")
     motivations, lanistas, agents = player_settings(rules, players)
     stack, dealt, mode = forced_cards(rules, testrun.PLAYER_LABELS[:players])
     return testrun.TestRunSettings(
-        packs=tuple(state.selected_packs()), barge=None if barge == NO_BARGE else barge,
+        packs=tuple(state.selected_packs()), barge=widgets.barge_setting(barge),
         motivations=tuple(motivations), lanistas=tuple(lanistas) if any(lanistas) else (), agents=tuple(agents),
         seed=int(seed), stack_turning_points=tuple(stack), deal_influence=dealt, deal_mode=mode,
         content_root=str(state.content_root()))
@@ -106,12 +98,23 @@ def step(to_end: bool = False) -> None:
     st.session_state[STEPS].append(view)
 
 
+def condition_table(view: testrun.StepView) -> pd.DataFrame:
+    """Each helot's condition: overall and per body location, one column each."""
+    rows = []
+    for label, helot in view.helots.items():
+        row: dict[str, object] = {"helot": label, "status": helot.status, "overall": helot.overall}
+        row.update({location.replace("_", " "): value for location, value in helot.locations.items()})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def helot_table(view: testrun.StepView) -> pd.DataFrame:
+    """Everything else a player's panel shows: motivation, lanista, cred, states, weapon, traits,
+    points, place, facing and the influence hand."""
     rows = []
     for label, helot in view.helots.items():
         rows.append({
-            "helot": label, "motivation": helot.motivation, "lanista": helot.lanista, "status": helot.status,
-            "overall": helot.overall, "locations": ", ".join(f"{k} {v}" for k, v in helot.locations.items()),
+            "helot": label, "motivation": helot.motivation or "—", "lanista": helot.lanista or "—",
             "cred": helot.cred, "states": ", ".join(helot.states), "weapon": helot.weapon or "",
             "traits": ", ".join(f"{k} {v}" for k, v in helot.traits.items()), "AP": helot.ap, "MP": helot.mp,
             "at": f"[{helot.at[0]}, {helot.at[1]}]", "facing": helot.facing, "influence": ", ".join(helot.influence),
@@ -138,6 +141,9 @@ def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) ->
             st.caption("no dice")
         st.markdown("**What happened**")
         st.text("\n".join(view.lines) or "(nothing)")
+    st.markdown("**Condition**")
+    st.dataframe(condition_table(view), hide_index=True)
+    st.markdown("**Panels**")
     st.dataframe(helot_table(view), hide_index=True)
     with st.expander("The whole log so far"):
         st.text("\n".join(line for earlier in history for line in earlier.lines))

@@ -41,3 +41,22 @@ def test_barge_edit_save_and_load(app_env, content_copy: Path) -> None:
     assert again.button(key="bg_sq_4_4").label == "·"
     pictures = [h.value for h in again.markdown if "<svg" in h.value]
     assert pictures and 'data-type="pillar"' in pictures[0]
+
+
+def test_a_barge_saved_into_a_new_pack(app_env, content_copy: Path) -> None:
+    at = open_page("barge_editor.py")
+    at.text_input(key="bg_new_id").input("shipyard").run()
+    at.button(key="bg_new").click().run()
+    at.selectbox(key="bg_type").select("crate").run()
+    at.button(key="bg_sq_4_5").click().run()
+    assert at.selectbox(key="bg_pack").value == "(a new pack)"  # never an existing pack unless chosen
+    at.text_input(key="bg_pack_id").input("shipyard_barges")
+    at.text_input(key="bg_pack_name").input("Shipyard Barges")
+    at.selectbox(key="bg_pack_kind").select("expansion")
+    at.button(key="bg_save").click().run()
+    assert not at.exception, at.exception
+    pack = content_copy / "expansions" / "shipyard_barges"
+    assert (pack / "pack.yaml").is_file()
+    assert "{type: crate, at: [4, 5]}" in (pack / "barges.yaml").read_text()
+    assert at.selectbox(key="bg_pack").value == "shipyard_barges"
+    assert "shipyard_barges" in at.sidebar.multiselect(key="loaded_packs").value

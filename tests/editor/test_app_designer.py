@@ -111,6 +111,9 @@ def test_designer_flow(app_env, content_copy: Path) -> None:
     assert not at.exception, at.exception
     first = texts(at)
     assert "Step 1" in first
+    conditions = next(d.value for d in at.dataframe if "overall" in d.value.columns)
+    assert list(conditions["helot"]) == ["red", "blue"] and "head" in conditions.columns
+    assert all(conditions["overall"] > 0)
     helots = next(d.value for d in at.dataframe if "influence" in d.value.columns)
     blue = helots[helots["helot"] == "blue"].iloc[0]
     assert CARD_ID in blue["influence"], blue["influence"]

@@ -23,3 +23,35 @@ def test_browser_searches_and_filters(app_env) -> None:
     shown = [e.label for e in at.expander]
     assert any("loaded_dice" in label for label in shown), shown
     assert "content/base/influence/bribes.nexus" in texts(at) or "bribes.nexus" in texts(at)
+    assert 'class="nexus-source"' in texts(at)  # the script, coloured by the grammar
+
+
+def test_browser_pages_through_every_item(app_env) -> None:
+    at = open_page("browser.py")
+    pages = at.number_input(key="browser_page")
+    assert pages.value == 1 and pages.max > 1
+    first = [e.label for e in at.expander]
+    pages.set_value(pages.max).run()
+    assert not at.exception, at.exception
+    last = [e.label for e in at.expander]
+    assert len(first) == 40 and 0 < len(last) <= 40 and not set(first) & set(last)
+    total = int(next(c.value for c in at.caption if " of " in c.value and "items" in c.value).split()[2])
+    assert (pages.max - 1) * 40 + len(last) == total
+
+
+def test_browser_opens_an_item_in_its_editor(app_env) -> None:
+    at = open_page("browser.py")
+    at.text_input(key="browser_query").input("loaded dice").run()
+    index = next(i for i, e in enumerate(at.expander) if "(loaded_dice)" in e.label)
+    at.button(key=f"browser_open_{index}").click().run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="ed_kind").value == "influence"
+    assert "influence loaded_dice" in at.session_state["ed_text"]
+    assert "Editing" in texts(at) and "bribes.nexus" in texts(at)
+
+    at.switch_page("views/browser.py").run()
+    at.text_input(key="browser_query").input("brimstone").run()
+    at.button(key="browser_open_0").click().run()
+    assert not at.exception, at.exception
+    assert "Editing `brimstone_pit`" in texts(at)
+    assert at.button(key="bg_sq_5_1").label != "·"  # the barge's own objects are on the grid
