@@ -8,6 +8,8 @@
   schema verdicts of unchanged declarations reused),
 - parse time per declaration,
 - validating one card in the editor (parse, check, schema and card face, base loaded),
+- the card editor's whole answer to typed text (the page run again with the new text: validation,
+  problems, card face and every widget; Streamlit's AppTest, so an upper bound of the server's time),
 - heuristic bouts per second on one core,
 - a 500-bout batch of the base game on 2 worker processes (the editor's batch mode): seconds.
 """
@@ -80,6 +82,36 @@ def validate_one_card(rounds: int) -> list[float]:
     return times
 
 
+def card_editor_answer(rounds: int) -> list[float]:
+    """The card editor page run again after the script changed, alternately broken and mended (what
+    happens each time typing pauses in the code editor), timed on the server side."""
+    import os
+    import shutil
+    import tempfile
+
+    from streamlit.testing.v1 import AppTest
+
+    with tempfile.TemporaryDirectory() as work:
+        content = Path(work) / "content"
+        shutil.copytree(ROOT / "content", content, ignore=shutil.ignore_patterns(".history", "*.draft"))
+        os.environ["NEXUS_CONTENT_ROOT"] = str(content)
+        os.environ["NEXUS_SESSIONS_DIR"] = str(Path(work) / "sessions")
+        at = AppTest.from_file(str(ROOT / "editor" / "app.py"), default_timeout=120).run()
+        at.switch_page("views/card_editor.py").run()
+        at.selectbox(key="ed_kind").set_value("influence").run()
+        at.text_input(key="ed_new_id").input("bench_card")
+        at.button(key="ed_start").click().run()
+        good = at.session_state["ed_text"]
+        bad = good.replace("modify_sds", "modfy_sds")
+        times = []
+        for index in range(rounds):
+            at.session_state["ed_text"] = bad if index % 2 else good
+            start = time.perf_counter()
+            at.run()
+            times.append(time.perf_counter() - start)
+        return times
+
+
 def bouts_per_second(bouts: int) -> tuple[float, float]:
     from nexus_dsl import cached_ruleset, make_agent, play, standard_setup
 
@@ -121,11 +153,14 @@ def main() -> None:
     warm = warm_load(args.runs * 4)
     per_declaration, declarations = parse_per_declaration(20)
     one_card = validate_one_card(20)
+    answer = card_editor_answer(20)
     rate, median_cycles = bouts_per_second(args.bouts)
     print(f"base pack cold load+validate : {statistics.median(cold) * 1000:8.1f} ms (median of {len(cold)} fresh processes)")
     print(f"base pack warm load+validate : {statistics.median(warm) * 1000:8.1f} ms (median of {len(warm)})")
     print(f"parse per declaration        : {per_declaration * 1e6:8.1f} µs ({declarations} declarations)")
     print(f"validate one card            : {statistics.median(one_card) * 1000:8.1f} ms (median of {len(one_card)})")
+    print(f"card editor page rerun       : {statistics.median(answer) * 1000:8.1f} ms (median of {len(answer)}, "
+          f"slowest {max(answer) * 1000:.0f} ms)")
     print(f"heuristic bouts per second   : {rate:8.1f} on one core ({args.bouts} bouts, median {median_cycles:g} cycles)")
     if args.batch:
         seconds, ticks = batch_seconds(args.batch, workers=2)

@@ -360,8 +360,11 @@ def test_test_run_compares_with_and_without_the_card(page: Page, server: Server)
         settle(page, AB_MS)
         expect(main.get_by_text(f"{AB_BOUTS} bouts each")).to_be_visible()
         table = main.locator('[data-testid="stDataFrame"]').last
-        for column in ("B - A", "95% CI", "p-value", "verdict"):
+        for column in ("B − A", "95% CI", "p-value", "verdict"):
             expect(table).to_contain_text(column)
+        # The differences drawn as forest plots: rates, and mean cred.
+        expect(main.get_by_text("Win and draw rates: B − A with 95% intervals")).to_be_visible()
+        expect(main.get_by_text("Mean final cred: B − A with 95% intervals")).to_be_visible()
         # One sentence per figure: the change, its interval, its p-value and the verdict in words.
         sentence = re.compile(r"red win rate: .*→.*points, 95% CI .* to .*\), p = [0-9.e-]+: "
                               r"(significant at 5%|not significant) \(two-proportion z-test\)")

@@ -27,3 +27,6 @@ def test_small_batch_and_ab(app_env) -> None:
     differences = next(d.value for d in at.dataframe if "verdict" in d.value.columns)
     assert "red win rate" in set(differences["figure"])
     assert set(differences["verdict"]) <= {"significant at 5%", "not significant"}
+    rates = differences.set_index("figure")
+    assert rates.loc["red win rate", "A"].endswith("%") and rates.loc["red win rate", "B − A"].endswith("points")
+    assert not rates.loc["red mean final cred", "A"].endswith("%")

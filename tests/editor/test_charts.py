@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from editor.charts import bin_label, difference_chart, histogram
+from editor.charts import bin_label, difference_chart, histogram, win_chart
 from nexus_dsl.workbench.batch import Difference
 
 
@@ -46,3 +46,14 @@ def test_the_forest_plot_shows_each_difference_with_its_interval_and_verdict() -
     assert (rows.loc["red win rate", "low"], rows.loc["red win rate", "high"]) == (5.0, 25.0)
     assert rows.loc["draws", "verdict"] == "not significant" and rows.loc["red win rate", "verdict"] == "significant at 5%"
     assert layers[2]["encoding"]["color"]["scale"]["range"] == ["#c62828", "#888888"]
+
+
+def test_win_rates_are_bars_on_a_full_scale_with_their_interval_as_whiskers() -> None:
+    wins = pd.DataFrame([{"player": "red", "win rate": 0.5, "95% low": 0.24, "95% high": 0.76},
+                         {"player": "blue", "win rate": 0.4, "95% low": 0.17, "95% high": 0.69}])
+    layers = win_chart(wins).to_dict()["layer"]
+    marks = [layer["mark"]["type"] for layer in layers]
+    assert marks == ["bar", "rule", "tick", "tick"]
+    assert layers[0]["encoding"]["y"]["scale"]["domain"] == [0, 1]
+    assert (layers[1]["encoding"]["y"]["field"], layers[1]["encoding"]["y2"]["field"]) == ("low", "high")
+    assert {layers[2]["encoding"]["y"]["field"], layers[3]["encoding"]["y"]["field"]} == {"low", "high"}
