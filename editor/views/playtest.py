@@ -204,6 +204,17 @@ OPTION_STYLE = """<style>
 </style>"""
 
 
+def dice_table(dice: list[playtest.DiceShown]) -> pd.DataFrame:
+    """One row per roll (the dice of one purpose in one event): whose, what for, the dice, and
+    what they came to."""
+    rows: dict[tuple[int, str], dict[str, object]] = {}
+    for die in dice:
+        row = rows.setdefault((die.seq, die.purpose), {"who": die.helot or "", "for": die.purpose, "dice": [],
+                                                       "came to": die.summary})
+        row["dice"].append(die.value)
+    return pd.DataFrame([{**row, "dice": " ".join(str(v) for v in row["dice"])} for row in rows.values()])
+
+
 def play(rules, session: playtest.PlaySession) -> None:
     pending = session.pending_decision()
     top = st.columns([3, 1])
@@ -225,8 +236,7 @@ def play(rules, session: playtest.PlaySession) -> None:
         st.markdown("**Dice as they fell**")
         dice = session.dice_since(st.session_state.get(DICE_FROM, 0))
         if dice:
-            st.dataframe(pd.DataFrame([{"for": d.purpose, "rolled": d.value, "in": d.event} for d in dice]),
-                         hide_index=True)
+            st.dataframe(dice_table(dice), hide_index=True)
         else:
             st.caption("no dice since the last action")
         st.markdown(f"**Crowd:** {visible['crowd']} cred")

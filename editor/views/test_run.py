@@ -309,8 +309,10 @@ def render() -> None:
     st.title("Test run")
     rules = widgets.require_ruleset()
     state.keep_widgets(*KEPT)
-    st.caption(f"Packs: {', '.join(state.selected_packs())} (choose them in the sidebar)")
-    settings = settings_form(rules)
+    # Collapsible, so that stepping through a bout keeps its buttons and the board in one view.
+    with st.expander("Bout settings: barge, players, seed, forced cards", expanded=True):
+        st.caption(f"Packs: {', '.join(state.selected_packs())} (choose them in the sidebar)")
+        settings = settings_form(rules)
     problems = testrun.settings_problems(settings, rules)
     if problems:
         widgets.show_diagnostics(problems)

@@ -156,12 +156,16 @@ class OptionGroup:
 
 @dataclass(frozen=True)
 class DiceShown:
-    """One die as it fell, with the event it belongs to (`seq` is the event's index in the log)."""
+    """One die as it fell, with the event it belongs to (`seq` is the event's index in the log):
+    whose roll it was when the event names a helot, and the event's narrated line (what the dice
+    came to: "attack -SDS: rolled [3, 6, 4], kept [3, 4] = 7")."""
 
     seq: int
     event: str
     purpose: str
     value: int
+    helot: str | None = None
+    summary: str = ""
 
 
 # ---------------------------------------------------------------- the session
@@ -323,8 +327,15 @@ class PlaySession:
         """The dice rolled in the events from `index` on, in the order they fell."""
         shown = []
         for event in self._bout.log[max(index, 0):]:
-            for die in event.data.get("dice", ()):
-                shown.append(DiceShown(event.seq, event.type, str(die["purpose"]), int(die["value"])))
+            dice = event.data.get("dice", ())
+            if not dice:
+                continue
+            lines = narrate([event])
+            summary = lines[0].strip(" =") if lines else ""
+            helot = event.data.get("helot")
+            for die in dice:
+                shown.append(DiceShown(event.seq, event.type, str(die["purpose"]), int(die["value"]),
+                                       helot if isinstance(helot, str) else None, summary))
         return shown
 
     def log_lines(self, since: int = 0) -> list[str]:

@@ -449,7 +449,7 @@ def pick_option(labels: list[str], me: Helot, foe: Helot, rotations: int) -> str
             best, best_gap = label, distance((me.col + vector[0], me.row + vector[1]), (foe.col, foe.row))
     if best:
         return best
-    if gap == 1 and rotations < 4:  # side by side but not facing: turn to face the other
+    if rotations < 4:  # no step brings it closer (facing away, or side by side): turn
         rotate = next((label for label in labels if label.startswith("Rotate")), None)
         if rotate:
             return rotate
@@ -469,6 +469,21 @@ READ_TABLE = """() => {
 }"""
 
 
+def read_table(page: Page) -> dict:
+    """The table as a player sees it, once it has stopped changing: the same reading twice, a
+    quarter of a second apart, showing either options or the bout's end (up to 15 seconds). A
+    page read while the options of the last click were still being replaced would offer a
+    partial list, and the player would pick from it."""
+    seen = page.evaluate(READ_TABLE)
+    for _ in range(60):
+        page.wait_for_timeout(250)
+        again = page.evaluate(READ_TABLE)
+        if again == seen and (seen["over"] or (seen["header"] and seen["buttons"])):
+            break
+        seen = again
+    return seen
+
+
 def test_playtest_hot_seat_to_the_end(page: Page, server: Server) -> None:
     """Two people on one screen, each clicking an offered option until the bout is over."""
     with explained_failure(server, page, "playtest"):
@@ -481,7 +496,7 @@ def test_playtest_hot_seat_to_the_end(page: Page, server: Server) -> None:
         expect(main.get_by_role("heading", name=re.compile(r"^Session\W+hot seat"))).to_be_visible()
         decisions, rotations = 0, 0
         while decisions < MAX_DECISIONS:
-            seen = page.evaluate(READ_TABLE)
+            seen = read_table(page)
             if seen["over"]:
                 break
             assert seen["header"], f"nobody has options after {decisions} decisions"

@@ -130,6 +130,19 @@ def test_dice_since_shows_only_the_new_dice_in_order():
     assert [(d.purpose, d.value) for d in new] == expected
 
 
+def test_each_die_says_whose_roll_it_was_and_what_it_came_to():
+    session = PlaySession(settings("heuristic", "heuristic"))
+    session.advance_agents()
+    attacks = [d for d in session.dice_since(0) if d.purpose == "attack"]
+    assert attacks, "two agents played a bout without an attack"
+    for die in attacks:
+        event = session.bout.log[die.seq]
+        assert die.helot == event.data["helot"]
+        assert die.summary.startswith("attack") and "kept" in die.summary and str(die.value) in die.summary
+    initiative = next(d for d in session.dice_since(0) if d.purpose == "trait_die")
+    assert initiative.helot is None and "initiative" in initiative.summary
+
+
 def test_log_lines_narrate_the_bout():
     session = PlaySession(settings("heuristic", "heuristic", seed=4))
     session.advance_agents()
