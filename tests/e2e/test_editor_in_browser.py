@@ -6,8 +6,9 @@ comparison with and without it, a bout stepped through, and a hot-seat playtest 
 by two people. The tests share one server and one browser tab and run in file order, each building
 on the one before.
 
-The run also refreshes the README's pictures in docs/screenshots/. Nothing is downloaded: the
-browser is the system's chromium and the machine may have no network at all.
+Its pictures are kept in build/e2e/ (`make screenshots` writes them to docs/screenshots/ for the
+README). Nothing is downloaded: the browser is the system's chromium and the machine may have no
+network at all.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ assert CHROMIUM.exists(), f"the editor's browser test needs Debian's chromium at
 @dataclass
 class Server:
     url: str
-    process: subprocess.Popen
+    process: subprocess.Popen | None  # None: an editor this test did not start
     log: Path
     content_root: Path
 
@@ -76,7 +77,7 @@ def wait_for_health(server: Server) -> None:
     """Poll Streamlit's health endpoint until it answers `ok` (or the process dies)."""
     deadline = time.monotonic() + STARTUP_SECONDS
     while time.monotonic() < deadline:
-        if server.process.poll() is not None:
+        if server.process is not None and server.process.poll() is not None:
             pytest.fail(f"streamlit exited with {server.process.returncode}:\n{server.output()}")
         with contextlib.suppress(OSError, urllib.error.URLError):
             with urllib.request.urlopen(f"{server.url}/_stcore/health", timeout=2) as answer:
@@ -100,9 +101,21 @@ def stop(process: subprocess.Popen) -> None:
         process.wait(timeout=10)
 
 
+# To walk through an editor that is already running — `make editor` on a fresh clone, as a new
+# user would start it — give its address: NEXUS_EDITOR_URL=http://localhost:8501 (its content
+# root is the clone's content/, or $NEXUS_CONTENT_ROOT). The test then writes into that content.
+RUNNING_EDITOR = os.environ.get("NEXUS_EDITOR_URL")
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     work = tmp_path_factory.mktemp("editor_e2e")
+    if RUNNING_EDITOR:
+        root = Path(os.environ.get("NEXUS_CONTENT_ROOT") or REPOSITORY / "content")
+        running = Server(RUNNING_EDITOR.rstrip("/"), None, work / "streamlit.log", root)
+        wait_for_health(running)
+        yield running
+        return
     content = work / "content"
     shutil.copytree(REPOSITORY / "content", content, ignore=shutil.ignore_patterns(".history", "*.draft"))
     port = free_port()
