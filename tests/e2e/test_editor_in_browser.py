@@ -32,6 +32,8 @@ import pytest
 from playwright import sync_api
 from playwright.sync_api import Locator, Page, expect
 
+from nexus_dsl.workbench.highlight import token_spans
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 # Screenshots are kept as test artifacts in build/e2e/; `make screenshots` runs this test with
 # NEXUS_SCREENSHOTS=docs/screenshots to refresh the README's pictures.
@@ -252,10 +254,15 @@ def test_card_editor_writes_breaks_mends_and_saves_a_card(page: Page, server: Se
         # The code editor gets its text just after it is drawn: wait for the template itself.
         expect(script).to_have_value(re.compile(rf"influence {CARD_ID} .*modify_sds", re.DOTALL))
         template = script.input_value()
-        # Coloured by the grammar: the declaration's keyword, the card's id, its SDS level.
+        # Coloured by the grammar: the declaration's keyword, the card's id, its SDS level — and every
+        # coloured piece exactly as the parser's own lexer cuts and classes the text.
         expect(editor.locator(".t-kw").first).to_have_text("influence")
         expect(editor.locator(".t-name").first).to_have_text(CARD_ID)
         expect(editor.locator(".t-sds").first).to_have_text("+SDS")
+        coloured = editor.locator(".nx-coloured span").evaluate_all(
+            "spans => spans.map(span => [span.textContent, span.className.replace('t-', '')])")
+        expected = [[template[start:end], kind] for start, end, kind in token_spans(template) if kind != "plain"]
+        assert coloured == expected
         expect(status).to_contain_text("no errors")
 
         # A typo, typed as a designer would (no button pressed): once typing pauses the editor
