@@ -36,7 +36,7 @@ def sds_worth(attack: int, defense: int) -> None:
     st.subheader(f"What a +SDS is worth against a {odds.sds_text(defense)} defense")
     results = [odds.matchup_odds(level, defense) for level in odds.LEVELS]
     if attack < odds.LEVELS[-1]:
-        here, better = odds.matchup_odds(attack, defense), odds.matchup_odds(attack + 1, defense)
+        here, better = results[odds.LEVELS.index(attack)], results[odds.LEVELS.index(attack) + 1]
         st.markdown(f"One more SDS ({odds.sds_text(attack)} → {odds.sds_text(attack + 1)}) takes the chance from "
                     f"{percent(here.success)} to {percent(better.success)} "
                     f"(**{float(better.success - here.success) * 100:+.1f} points**) and the expected margin from "

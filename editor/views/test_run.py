@@ -243,20 +243,12 @@ def report_view(report: batch.BatchReport) -> None:
         st.error(f"seed {seed}: {message}")
 
 
-def shown(difference: batch.Difference, value: float, signed: bool = False) -> str:
-    """A rate as a percentage (a difference of rates in points), a mean as a number."""
-    sign = "+" if signed else ""
-    if difference.proportion:
-        return f"{value * 100:{sign}.1f} points" if signed else f"{value:.1%}"
-    return f"{value:{sign}.2f}"
-
-
 def comparison_view(comparison: batch.Comparison) -> None:
     first = comparison.b.settings.seed
     st.markdown(f"**{comparison.b.bouts} bouts each**, the same seeds {first}..{first + comparison.b.bouts - 1} "
                 "for A and B; a difference is significant when its p-value is under 0.05.")
-    rows = [{"figure": d.name, "A": shown(d, d.a), "B": shown(d, d.b), "B − A": shown(d, d.difference, signed=True),
-             "95% CI": f"{shown(d, d.interval[0], signed=True)} to {shown(d, d.interval[1], signed=True)}",
+    rows = [{"figure": d.name, "A": d.shown(d.a), "B": d.shown(d.b), "B − A": d.shown(d.difference, signed=True),
+             "95% CI": f"{d.shown(d.interval[0], signed=True)} to {d.shown(d.interval[1], signed=True)}",
              "p-value": f"{d.p_value:.3g}", "verdict": d.verdict, "test": d.test} for d in comparison.differences]
     st.dataframe(pd.DataFrame(rows), hide_index=True)
     rates, means = st.columns(2)

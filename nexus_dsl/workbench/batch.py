@@ -206,14 +206,18 @@ class Difference:
     def verdict(self) -> str:
         return "significant at 5%" if self.significant else "not significant"
 
-    def sentence(self) -> str:
+    def shown(self, value: float, signed: bool = False) -> str:
+        """One of this figure's values in words: a rate as a percentage, a change of rate in
+        points (signed), a mean as a number."""
         if self.proportion:
-            shown = (f"{self.a:.1%} → {self.b:.1%} ({self.difference * 100:+.1f} points, "
-                     f"95% CI {self.interval[0] * 100:+.1f} to {self.interval[1] * 100:+.1f})")
-        else:
-            shown = (f"{self.a:.2f} → {self.b:.2f} ({self.difference:+.2f}, "
-                     f"95% CI {self.interval[0]:+.2f} to {self.interval[1]:+.2f})")
-        return f"{self.name}: {shown}, p = {self.p_value:.3g}: {self.verdict} ({self.test})"
+            return f"{value * 100:+.1f} points" if signed else f"{value:.1%}"
+        return f"{value:+.2f}" if signed else f"{value:.2f}"
+
+    def sentence(self) -> str:
+        low, high = (self.shown(end, signed=True) for end in self.interval)
+        return (f"{self.name}: {self.shown(self.a)} → {self.shown(self.b)} "
+                f"({self.shown(self.difference, signed=True)}, 95% CI {low} to {high}), "
+                f"p = {self.p_value:.3g}: {self.verdict} ({self.test})")
 
 
 def proportion_difference(name: str, a: Rate, b: Rate) -> Difference:

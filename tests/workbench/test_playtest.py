@@ -27,6 +27,15 @@ def first_option(session: PlaySession) -> None:
     session.apply(session.buttons(pending.helot)[0])
 
 
+def play_first_options(session: PlaySession, decisions: int) -> None:
+    """Agents decide, the person presses the first button, for at most `decisions` turns or to the end."""
+    for _ in range(decisions):
+        session.advance_agents()
+        if session.pending_decision() is None:
+            return
+        first_option(session)
+
+
 def play_to(session: PlaySession, kind: str, limit: int = 500) -> None:
     for _ in range(limit):
         session.advance_agents()
@@ -153,11 +162,7 @@ def test_log_lines_narrate_the_bout():
 
 def test_save_and_load_resume_exactly(tmp_path: Path):
     session = PlaySession(settings(PERSON, "heuristic", seed=5))
-    for _ in range(25):
-        session.advance_agents()
-        if session.pending_decision() is None:
-            break
-        first_option(session)
+    play_first_options(session, 25)
     path = session.save(session_file(tmp_path, "evening bout"))
     assert list_sessions(tmp_path) == ["evening bout"]
     resumed = PlaySession.load(path)
@@ -175,11 +180,7 @@ def test_save_and_load_resume_exactly(tmp_path: Path):
 
 def test_a_session_replays_as_a_plain_bout_from_seed_and_actions():
     session = PlaySession(settings(PERSON, "random", seed=6))
-    for _ in range(40):
-        session.advance_agents()
-        if session.pending_decision() is None:
-            break
-        first_option(session)
+    play_first_options(session, 40)
     fresh = Bout(session.ruleset, session.bout.setup, seed=session.settings.seed)
     for action in session.actions:
         fresh.apply(action)
@@ -196,11 +197,7 @@ def test_agents_on_every_seat_play_to_the_end():
 @pytest.mark.parametrize("seats", [(PERSON, PERSON), (PERSON, "heuristic", PERSON)])
 def test_people_who_always_press_the_first_button_also_finish(seats):
     session = PlaySession(settings(*seats, seed=2))
-    for _ in range(5000):
-        session.advance_agents()
-        if session.pending_decision() is None:
-            break
-        first_option(session)
+    play_first_options(session, 5000)
     assert session.ended and session.bout.outcome is not None
 
 
