@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable
 
 
@@ -63,19 +64,65 @@ class Diagnostic:
 
 
 def _excerpt(source: str | None, line: int, column: int, end_column: int) -> list[str]:
+    """The named line of `source` and a caret under the named columns.
+
+    Lines are counted by `\\n` only, as the parser and the YAML loader count them (`splitlines()`
+    would also break at U+2028, NEL, VT, FF... and show a different line from the one named). A
+    character that would move or hide the rest of the line is shown as one visible character and a
+    tab as four spaces, so the caret stays under the column; a very long line is cut around it.
+    """
     if not source or line <= 0:
         return []
-    source_lines = source.splitlines()
+    source_lines = _lines_of(source)
     if line > len(source_lines):
         return []
     raw = source_lines[line - 1]
-    text = raw.expandtabs(4)
+    if raw.endswith("\r"):  # the rest of a Windows line ending
+        raw = raw[:-1]
+    shown = raw.translate(_VISIBLE)
+    text = shown.expandtabs(4)
     # Columns count characters; the excerpt expands tabs, so the caret moves by the same amount.
-    start = len(raw[: max(0, column - 1)].expandtabs(4))
-    end = len(raw[: max(0, end_column - 1)].expandtabs(4)) if end_column > column else start + 1
+    start = len(shown[: max(0, column - 1)].expandtabs(4))
+    end = len(shown[: max(0, end_column - 1)].expandtabs(4)) if end_column > column else start + 1
+    text, start, end = _around(text, start, max(end, start + 1))
     gutter = f"{line:>5} | "
     caret = " " * (len(gutter) - 2) + "| " + " " * start + "^" * max(1, end - start)
     return [gutter + text, caret]
+
+
+@lru_cache(maxsize=8)
+def _lines_of(source: str) -> tuple[str, ...]:
+    """A source's lines, split once however many diagnostics it has (a final `\\n` ends the last
+    line; it does not start another)."""
+    return tuple(source.removesuffix("\n").split("\n"))
+
+
+def _visible_table() -> dict[int, str]:
+    table = {code: chr(0x2400 + code) for code in range(0x20) if code != 0x09}  # C0 controls: ␀ ... ␟
+    table[0x7F] = "\u2421"  # DEL: ␡
+    table.update({code: "\ufffd" for code in range(0x80, 0xA0)})  # C1 controls
+    for breaking in (0x85, 0x2028, 0x2029):  # NEL, line and paragraph separators: ␤
+        table[breaking] = "\u2424"
+    # Bidirectional controls reorder what a terminal shows; invisible marks hide where the caret is.
+    for invisible in (0x061C, 0x200B, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0xFEFF):
+        table[invisible] = "\ufffd"
+    return table
+
+
+_VISIBLE = _visible_table()
+_EXCERPT_WIDTH = 160  # characters of a line shown around the caret
+
+
+def _around(text: str, start: int, end: int) -> tuple[str, int, int]:
+    """A line too long to show whole, cut to `_EXCERPT_WIDTH` characters around the caret (marked
+    by `…` where cut); the caret's columns shifted to match."""
+    if len(text) <= _EXCERPT_WIDTH:
+        return text, start, end
+    left = max(0, min(start - _EXCERPT_WIDTH // 4, len(text) - _EXCERPT_WIDTH))
+    right = left + _EXCERPT_WIDTH
+    piece = ("…" if left else "") + text[left:right] + ("…" if right < len(text) else "")
+    shift = left - (1 if left else 0)
+    return piece, start - shift, min(end, right) - shift
 
 
 class NexusError(Exception):

@@ -94,7 +94,8 @@ def position_of_offset(data: bytes, offset: int) -> tuple[int, int]:
     """The 1-based (line, column) of byte `offset`: lines counted by `\\n`, columns in characters."""
     line_start = data.rfind(b"\n", 0, offset) + 1
     line = data.count(b"\n", 0, offset) + 1
-    column = len(data[line_start:offset].decode("utf-8", errors="replace")) + 1
+    # "ignore": an offset inside a multi-byte character counts the character it belongs to once
+    column = len(data[line_start:offset].decode("utf-8", errors="ignore")) + 1
     return line, column
 
 

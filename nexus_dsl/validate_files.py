@@ -2,20 +2,29 @@
 
 Used by `nexus check` and the editor. Every layer reports in the same `Diagnostic` format, and
 every problem in every file is collected before anything is reported.
+
+Every file is read through `files.read_content`, confined to its pack folder (or, for files that
+belong to no pack, to the folder given, or the folder of the file given): a file that leads outside
+is refused with `content/outside_root` and its text is never kept in `sources`, so no excerpt shows
+it. A file that cannot be read or checked is reported, and every other file and pack is still checked.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from .check.checker import CheckContext, check_declarations
 from .content.barge_checks import barge_problems
-from .content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, _data_type_of, _script_locator, load_ruleset_collecting
-from .content.loader import barge_warnings, is_set_aside
+from .content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, _data_type_of, _display, _script_locator
+from .content.loader import SET_ASIDE_FOLDERS, barge_warnings, content_files, internal_error, is_set_aside
+from .content.loader import load_ruleset_collecting
 from .content.ruleset import DATA_TYPES, Ruleset
 from .errors import Diagnostic, NexusError
+from .files import confine, read_content
+from .limits import INPUT_LIMITS, InputLimits
 from .schema import load_yaml_with_positions, schema_name_for_kind, validate
 from .syntax import ast_nodes as A
 from .syntax.canonical import to_canonical
@@ -85,11 +94,13 @@ def check_script_text(text: str, file: str, base: Ruleset | None = None) -> list
     return sorted(diagnostics, key=lambda d: (d.line, d.column))
 
 
-def check_yaml_text(text: str, file: str, path: Path, base: Ruleset | None = None) -> list[Diagnostic]:
+def check_yaml_text(text: str, file: str, path: Path, base: Ruleset | None = None,
+                    limits: InputLimits = INPUT_LIMITS) -> list[Diagnostic]:
     """Schema-validate one YAML data file; barges are also checked against the box's counts and the
     starting squares, with the object types and hazards of `base` (e.g. the base pack)."""
     try:
-        data, positions = load_yaml_with_positions(text, file)
+        data, positions = load_yaml_with_positions(text, file, limits=limits, empty_allowed=False,
+                                                   max_items=None if path.name == MANIFEST else limits.max_items_per_file)
     except NexusError as error:
         return list(error.diagnostics)
     if path.name == MANIFEST:
@@ -114,44 +125,74 @@ def check_yaml_text(text: str, file: str, path: Path, base: Ruleset | None = Non
 
 def check_paths(paths: Iterable[str | Path], packs_for_files: tuple[str, ...] = ("base",)) -> CheckReport:
     report = CheckReport()
-    base: Ruleset | None = None
-    base_loaded = False
+    base = _Base(packs_for_files)
     for raw in paths:
         path = Path(raw)
         if not path.exists():
             report.add([Diagnostic("content/not_found", f"{raw}: no such file or folder", str(raw))])
             continue
+        if path.is_dir():
+            report.add(_packs_linked_outside(path))
         pack_folders = _pack_folders(path)
         if pack_folders:
             for folder in pack_folders:
-                ruleset, diagnostics = load_ruleset_collecting([folder])
-                report.add(diagnostics)
-                report.checked.append(str(folder))
-                if ruleset is not None:
-                    report.sources.update(ruleset.sources)
-                    report.add(barge_warnings(ruleset))
-                else:
-                    _remember_sources(folder, report)
+                _check_pack(folder, report)
             continue
-        files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file())
+        root = path if path.is_dir() else path.parent
+        files = [path] if not path.is_dir() else sorted(p for p in path.rglob("*") if p.is_file())
         for file_path in files:
-            if file_path.suffix != SCRIPT_SUFFIX and file_path.suffix not in YAML_SUFFIXES:
-                continue
-            text = file_path.read_text(encoding="utf-8")
-            file = str(file_path)
-            report.sources[file] = text
-            report.checked.append(file)
-            if file_path.suffix == SCRIPT_SUFFIX:
-                if not base_loaded:
-                    base, _ = load_ruleset_collecting(list(packs_for_files))
-                    base_loaded = True
-                report.add(check_script_text(text, file, base))
-            else:
-                if not base_loaded and _data_type_of(file_path) == "barges":
-                    base, _ = load_ruleset_collecting(list(packs_for_files))
-                    base_loaded = True
-                report.add(check_yaml_text(text, file, file_path, base))
+            if file_path.suffix == SCRIPT_SUFFIX or file_path.suffix in YAML_SUFFIXES:
+                _check_file(file_path, root, base, report)
     return report
+
+
+class _Base:
+    """The packs loose files are checked on top of, loaded the first time a file needs them."""
+
+    def __init__(self, packs: tuple[str, ...]) -> None:
+        self.packs = packs
+        self.loaded = False
+        self.ruleset: Ruleset | None = None
+
+    def get(self) -> Ruleset | None:
+        if not self.loaded:
+            self.ruleset, _ = load_ruleset_collecting(list(self.packs))
+            self.loaded = True
+        return self.ruleset
+
+
+def _check_pack(folder: Path, report: CheckReport) -> None:
+    ruleset, diagnostics = load_ruleset_collecting([folder])
+    report.add(diagnostics)
+    report.checked.append(str(folder))
+    if ruleset is None:
+        _remember_sources(folder, report)
+        return
+    report.sources.update(ruleset.sources)
+    try:
+        report.add(barge_warnings(ruleset))
+    except Exception as error:  # noqa: BLE001 - a fault of the tool is reported, the other packs still checked
+        report.add([internal_error(_display(folder / MANIFEST), error)])
+
+
+def _check_file(file_path: Path, root: Path, base: _Base, report: CheckReport) -> None:
+    """One script or YAML file that belongs to no pack, read confined to `root`."""
+    file = str(file_path)
+    report.checked.append(file)
+    try:
+        text = read_content(file_path, root, file)
+    except NexusError as error:
+        report.add(error.diagnostics)
+        return
+    report.sources[file] = text
+    try:
+        if file_path.suffix == SCRIPT_SUFFIX:
+            report.add(check_script_text(text, file, base.get()))
+        else:
+            needs_base = _data_type_of(file_path) == "barges" and file_path.name != MANIFEST
+            report.add(check_yaml_text(text, file, file_path, base.get() if needs_base else None))
+    except Exception as error:  # noqa: BLE001 - a fault of the tool is reported, the other files still checked
+        report.add([internal_error(file, error)])
 
 
 def _pack_folders(path: Path) -> list[Path]:
@@ -162,15 +203,30 @@ def _pack_folders(path: Path) -> list[Path]:
     return sorted(manifest.parent for manifest in path.rglob(MANIFEST) if not is_set_aside(manifest, path))
 
 
+def _packs_linked_outside(folder: Path) -> list[Diagnostic]:
+    """Pack folders below `folder` that are symbolic links leading outside it. The search for packs
+    never enters a linked folder; these are reported so that checking a content root does not pass
+    over a pack in silence."""
+    problems: list[Diagnostic] = []
+    for here, folders, _ in os.walk(folder):  # links to folders are listed, never entered
+        folders[:] = [name for name in folders if not name.startswith(".") and name not in SET_ASIDE_FOLDERS]
+        for name in folders:
+            manifest = Path(here) / name / MANIFEST
+            if os.path.islink(Path(here) / name) and manifest.is_file():
+                try:
+                    confine(manifest, folder, _display(manifest))
+                except NexusError as error:
+                    problems.extend(error.diagnostics)
+    return problems
+
+
 def _remember_sources(folder: Path, report: CheckReport) -> None:
-    for file_path in folder.rglob("*"):
-        if file_path.is_file() and (file_path.suffix == SCRIPT_SUFFIX or file_path.suffix in YAML_SUFFIXES):
-            try:
-                text = file_path.read_text(encoding="utf-8")
-            except OSError:
-                continue
-            report.sources[str(file_path)] = text
-            try:
-                report.sources[str(file_path.resolve().relative_to(Path.cwd().resolve()))] = text
-            except ValueError:
-                pass
+    """The texts of a pack that did not load, for the excerpts under its errors: each read confined
+    to the pack, so a file leading outside it is never shown."""
+    for file_path in [folder / MANIFEST, *content_files(folder)]:
+        try:
+            text = read_content(file_path, folder, str(file_path))
+        except NexusError:
+            continue
+        report.sources[str(file_path)] = text
+        report.sources[_display(file_path)] = text

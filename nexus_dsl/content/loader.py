@@ -4,6 +4,13 @@ One pass per pack (boardgame.io's ProcessGameConfig in spirit): YAML is safe-loa
 rule scripts are parsed; everything is checked against JSON Schema; then the layered result is
 checked as a whole (names resolve across packs, references are not dangling) and frozen.
 Every problem found is collected, so `nexus check` reports them all in one run.
+
+Packs come from strangers. Every file is read through `files.read_content` with its pack folder as
+the root: a file that leads outside the pack (a symbolic link) is refused (`content/outside_root`)
+and its text is never kept in `sources`, so no error excerpt can show it. A pack holds at most
+`max_pack_files` content files of at most `max_pack_bytes` together, a data file at most
+`max_items_per_file` items (`limits.py`). A file that cannot be read or loaded is reported and the
+other files and packs are still loaded and checked.
 """
 
 from __future__ import annotations
@@ -13,10 +20,12 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from ..check.checker import CheckContext, check_declarations
 from ..errors import ContentError, Diagnostic, NexusError, did_you_mean
+from ..files import read_content
+from ..limits import INPUT_LIMITS, InputLimits
 from ..schema import load_yaml_with_positions, schema_name_for_kind, validate
 from ..syntax import ast_nodes as A
 from ..syntax.canonical import to_canonical
@@ -45,9 +54,11 @@ class LoadedPack:
 
 
 def _display(path: Path) -> str:
+    """How a file is named in messages and `sources`: relative to the working folder when below it.
+    No link is followed: a file or folder that is a link is named as the link, never as its target."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
+        return str(Path(os.path.abspath(path)).relative_to(os.path.abspath(os.getcwd())))
+    except (ValueError, OSError):
         return str(path)
 
 
@@ -67,14 +78,16 @@ def is_set_aside(path: Path, folder: Path) -> bool:
 
 
 def discover_packs(root: Path | None = None) -> dict[str, Path]:
-    """Every pack under the content root, by id (a pack is a folder holding pack.yaml)."""
+    """Every pack under the content root, by id (a pack is a folder holding pack.yaml). A manifest
+    that cannot be read or loaded is passed over here; loading that pack reports why."""
     root = root or default_content_root()
     found: dict[str, Path] = {}
     for manifest in sorted(root.rglob(MANIFEST)):
         if is_set_aside(manifest, root):
             continue
         try:
-            data, _ = load_yaml_with_positions(manifest.read_text(encoding="utf-8"), _display(manifest))
+            text = read_content(manifest, manifest.parent, _display(manifest))
+            data, _ = load_yaml_with_positions(text, _display(manifest))
         except NexusError:
             continue
         if isinstance(data, dict) and isinstance(data.get("id"), str):
@@ -89,7 +102,7 @@ def _read_manifest(folder: Path, diagnostics: list[Diagnostic]) -> PackInfo | No
         diagnostics.append(Diagnostic("content/no_manifest", f"{_display(folder)} is not a pack: it has no {MANIFEST}", file))
         return None
     try:
-        data, positions = load_yaml_with_positions(manifest.read_text(encoding="utf-8"), file)
+        data, positions = load_yaml_with_positions(read_content(manifest, folder, file), file, empty_allowed=False)
     except NexusError as error:
         diagnostics.extend(error.diagnostics)
         return None
@@ -97,10 +110,12 @@ def _read_manifest(folder: Path, diagnostics: list[Diagnostic]) -> PackInfo | No
     if problems:
         diagnostics.extend(problems)
         return None
+    builds_on = tuple(data.get("builds_on", []))
     return PackInfo(
         id=data["id"], name=data["name"], version=str(data["version"]),
-        builds_on=tuple(data.get("builds_on", [])), path=str(folder), kind=data.get("kind", "base"),
+        builds_on=builds_on, path=str(folder), kind=data.get("kind", "base"),
         description=data.get("description", ""),
+        builds_on_positions=tuple(positions.get(("builds_on", i), (1, 1)) for i in range(len(builds_on))),
     )
 
 
@@ -120,25 +135,68 @@ def _script_locator(declaration: A.Declaration):
     return locate
 
 
-def load_pack_folder(folder: Path, diagnostics: list[Diagnostic]) -> LoadedPack | None:
+def load_pack_folder(folder: Path, diagnostics: list[Diagnostic], limits: InputLimits = INPUT_LIMITS
+                     ) -> LoadedPack | None:
     info = _read_manifest(folder, diagnostics)
     if info is None:
         return None
     pack = LoadedPack(info)
     seen: dict[tuple[str, str], Origin] = {}
-    for path in sorted(folder.rglob("*")):
-        if not path.is_file() or path.name == MANIFEST or is_set_aside(path, folder):
-            continue
+    total_bytes = 0
+    for count, path in enumerate(content_files(folder), start=1):
         file = _display(path)
-        if path.suffix == SCRIPT_SUFFIX:
-            text = path.read_text(encoding="utf-8")
-            pack.sources[file] = text
-            _load_script_file(pack, text, file, seen, diagnostics)
-        elif path.suffix in YAML_SUFFIXES:
-            text = path.read_text(encoding="utf-8")
-            pack.sources[file] = text
-            _load_data_file(pack, path, text, file, seen, diagnostics)
+        if count > limits.max_pack_files:
+            diagnostics.append(Diagnostic(
+                "content/too_many_files", f"pack `{info.id}` holds more than {limits.max_pack_files:,} content files; "
+                "this one and those after it are not loaded", file, hint="split the pack into several packs"))
+            break
+        try:
+            text = read_content(path, folder, file, limits)
+        except NexusError as error:
+            diagnostics.extend(error.diagnostics)
+            continue
+        total_bytes += len(text.encode("utf-8"))
+        if total_bytes > limits.max_pack_bytes:
+            diagnostics.append(Diagnostic(
+                "content/pack_too_large", f"pack `{info.id}` holds more than {limits.max_pack_bytes:,} bytes of content; "
+                "this file and those after it are not loaded", file, hint="split the pack into several packs"))
+            break
+        pack.sources[file] = text
+        _guarded(file, diagnostics, lambda: _load_file(pack, path, text, file, seen, diagnostics, limits))
     return pack
+
+
+def content_files(folder: Path) -> list[Path]:
+    """The files of a pack the loader reads, in order: rule scripts and YAML data, not the manifest,
+    nothing set aside (`is_set_aside`)."""
+    return [path for path in sorted(folder.rglob("*"))
+            if (path.suffix == SCRIPT_SUFFIX or path.suffix in YAML_SUFFIXES) and path.name != MANIFEST
+            and not is_set_aside(path, folder) and path.is_file()]
+
+
+def _load_file(pack: LoadedPack, path: Path, text: str, file: str, seen: dict, diagnostics: list[Diagnostic],
+               limits: InputLimits) -> None:
+    if path.suffix == SCRIPT_SUFFIX:
+        _load_script_file(pack, text, file, seen, diagnostics)
+    else:
+        _load_data_file(pack, path, text, file, seen, diagnostics, limits)
+
+
+def _guarded(file: str, diagnostics: list[Diagnostic], work: Callable[[], None]) -> None:
+    """Run one file's loading; a fault of the tool itself on that file (an exception that is not a
+    user's error) becomes a diagnostic for that file, so the other files are still loaded."""
+    try:
+        work()
+    except NexusError as error:
+        diagnostics.extend(error.diagnostics)
+    except Exception as error:  # noqa: BLE001 - the boundary between one file and the rest
+        diagnostics.append(internal_error(file, error))
+
+
+def internal_error(file: str, error: BaseException) -> Diagnostic:
+    """A fault of nexus_dsl met while checking `file`, reported instead of a traceback."""
+    return Diagnostic("internal/error", f"nexus_dsl failed while checking this file ({type(error).__name__})", file,
+                      hint="this is a fault of the tool, not of the file's author; please report it with the file")
 
 
 def _load_script_file(pack: LoadedPack, text: str, file: str, seen: dict, diagnostics: list[Diagnostic]) -> None:
@@ -187,7 +245,8 @@ def _data_type_of(path: Path) -> str | None:
     return None
 
 
-def _load_data_file(pack: LoadedPack, path: Path, text: str, file: str, seen: dict, diagnostics: list[Diagnostic]) -> None:
+def _load_data_file(pack: LoadedPack, path: Path, text: str, file: str, seen: dict, diagnostics: list[Diagnostic],
+                    limits: InputLimits = INPUT_LIMITS) -> None:
     data_type = _data_type_of(path)
     if data_type is None:
         diagnostics.append(Diagnostic(
@@ -196,7 +255,8 @@ def _load_data_file(pack: LoadedPack, path: Path, text: str, file: str, seen: di
         ))
         return
     try:
-        data, positions = load_yaml_with_positions(text, file)
+        data, positions = load_yaml_with_positions(text, file, limits=limits, max_items=limits.max_items_per_file,
+                                                   empty_allowed=False)
     except NexusError as error:
         diagnostics.extend(error.diagnostics)
         return
@@ -227,10 +287,12 @@ def _load_data_file(pack: LoadedPack, path: Path, text: str, file: str, seen: di
 
 # ---------------------------------------------------------------- layering
 def _resolve_order(requested: Iterable[str | Path], root: Path, diagnostics: list[Diagnostic]) -> list[Path]:
-    """Packs in load order: each after the packs it builds on, otherwise in the order asked."""
+    """Packs in load order: each after the packs it builds on, otherwise in the order asked. A pack
+    asked for may be named by id or folder; a pack built on, by id only."""
     available = discover_packs(root)
     order: list[Path] = []
-    visiting: set[str] = set()
+    placed: set[str] = set()
+    trail: list[tuple[PackInfo, int]] = []  # the packs being visited, each with the builds_on entry followed
 
     def folder_for(ref: str | Path) -> Path | None:
         as_path = Path(ref)
@@ -242,27 +304,59 @@ def _resolve_order(requested: Iterable[str | Path], root: Path, diagnostics: lis
                                       "<packs>", hint=did_you_mean(str(ref), available)))
         return None
 
-    def visit(ref: str | Path) -> None:
-        folder = folder_for(ref)
-        if folder is None or folder.resolve() in [p.resolve() for p in order]:
+    def visit(folder: Path) -> None:
+        if _folder_key(folder) in placed:
             return
-        manifest_problems: list[Diagnostic] = []
-        info = _read_manifest(folder, manifest_problems)
+        info = _read_manifest(folder, [])
         if info is None:
+            placed.add(_folder_key(folder))
             order.append(folder)  # loading it reports the manifest problems
             return
-        if info.id in visiting:
-            diagnostics.append(Diagnostic("content/cycle", f"pack `{info.id}` builds on itself", str(folder / MANIFEST)))
+        if any(info.id == visiting.id for visiting, _ in trail):
+            diagnostics.append(_cycle(info.id, trail))
             return
-        visiting.add(info.id)
-        for base in info.builds_on:
-            visit(base)
-        visiting.discard(info.id)
+        trail.append((info, 0))
+        for index, base in enumerate(info.builds_on):
+            trail[-1] = (info, index)
+            if base in available:
+                visit(available[base])
+            else:
+                diagnostics.append(_entry_problem(
+                    info, index, "content/unknown_pack", f"pack `{info.id}` builds on `{base}`, and there is no such pack "
+                    f"under {_display(root)}", did_you_mean(base, available)))
+        trail.pop()
+        placed.add(_folder_key(folder))
         order.append(folder)
 
     for ref in requested:
-        visit(ref)
+        folder = folder_for(ref)
+        if folder is not None:
+            visit(folder)
     return order
+
+
+def _folder_key(folder: Path) -> str:
+    try:
+        return str(folder.resolve())
+    except (OSError, RuntimeError):  # a symlink loop: the folder as named
+        return str(folder)
+
+
+def _cycle(closing_id: str, trail: list[tuple[PackInfo, int]]) -> Diagnostic:
+    """`a → b → a`, at the `builds_on` entry of the last pack that leads back to the first."""
+    ids = [info.id for info, _ in trail]
+    names = ids[ids.index(closing_id):] + [closing_id]
+    last, _ = trail[-1]
+    what = f"pack `{closing_id}` builds on itself" if len(names) == 2 else "packs build on each other in a cycle"
+    return _entry_problem(last, trail[-1][1], "content/cycle", f"{what}: {' → '.join(names)}",
+                          f"remove `{closing_id}` from the builds_on of `{last.id}`")
+
+
+def _entry_problem(info: PackInfo, index: int, code: str, message: str, hint: str | None) -> Diagnostic:
+    """A diagnostic at entry `index` of a manifest's `builds_on` list."""
+    line, column = info.builds_on_positions[index] if index < len(info.builds_on_positions) else (1, 1)
+    name = info.builds_on[index] if index < len(info.builds_on) else ""
+    return Diagnostic(code, message, _display(info.folder / MANIFEST), line, column, column + len(name), hint=hint)
 
 
 def load_ruleset(packs: Iterable[str | Path] = ("base",), root: Path | None = None) -> Ruleset:
@@ -282,7 +376,11 @@ def load_ruleset_collecting(packs: Iterable[str | Path] = ("base",), root: Path 
         pack = load_pack_folder(folder, diagnostics)
         if pack is not None:
             loaded.append(pack)
-    ruleset = layer(loaded, diagnostics)
+    try:
+        ruleset = layer(loaded, diagnostics)
+    except Exception as error:  # noqa: BLE001 - a fault of the tool is reported, never raised at the caller
+        where = _display(loaded[-1].info.folder / MANIFEST) if loaded else "<packs>"
+        return None, diagnostics + [internal_error(where, error)]
     return (None if diagnostics else ruleset), diagnostics
 
 

@@ -27,6 +27,8 @@ class PackInfo:
     path: str
     kind: str = "base"
     description: str = ""
+    # Where each `builds_on` entry sits in pack.yaml (1-based line, column): for errors about it.
+    builds_on_positions: tuple[tuple[int, int], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def folder(self) -> Path:

@@ -3,7 +3,9 @@
 - `load_schema(name)`, `validate(instance, schema_name, file=..., locate=...)` -> Diagnostics
 - `schema_name_for_kind(kind)` picks the schema of a declaration kind
 - `validate_declaration(decl)` validates a parsed declaration with source positions
-- `load_yaml_with_positions(text, file)` loads YAML safely with a path -> (line, column) map
+- `load_yaml_with_positions(text, file)` loads YAML safely, within the input limits, with a
+  path -> (line, column) map; `compose_yaml(text, file)` gives the bounded node graph (for editing
+  a file's text in place). Hostile YAML is a positioned `SchemaError`, never a traceback.
 """
 
 from .validate import (
@@ -19,11 +21,12 @@ from .validate import (
     validate_declaration,
     validator_for,
 )
-from .yaml_positions import load_yaml_with_positions
+from .yaml_positions import compose_yaml, load_yaml_with_positions
 
 __all__ = [
     "DATA_SCHEMAS",
     "DECLARATION_SCHEMAS",
+    "compose_yaml",
     "declaration_positions",
     "format_path",
     "load_schema",

@@ -4,7 +4,9 @@
 them). `load_packs` layers the chosen packs (and the packs they build on) into a Ruleset, keyed by
 the pack ids and a fingerprint of every file in those packs' folders, so an edit on disk is picked
 up at the next call while an unchanged selection costs only a directory walk. Load problems come
-back as positioned diagnostics, never as exceptions.
+back as positioned diagnostics, never as exceptions: whatever the packs' files hold (they are read
+confined to their pack folders, within the limits of `limits.py`, by the loader), and whatever ids
+are asked for (only the ids of packs under the content root are loaded, never a path).
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from ..content.loader import MANIFEST, _read_manifest, is_set_aside, load_ruleset_collecting
+from ..content.loader import MANIFEST, _display, _read_manifest, internal_error, is_set_aside, load_ruleset_collecting
 from ..content.ruleset import PackInfo, Ruleset
-from ..errors import Diagnostic
+from ..errors import Diagnostic, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -94,24 +96,41 @@ _LOCK = threading.Lock()
 
 
 def load_packs(ids: Sequence[str], content_root: Path) -> LoadResult:
-    """Load and layer the packs (by id) from the content root; cached until any of their files change."""
-    root = Path(content_root)
+    """Load and layer the packs (by id) from the content root; cached until any of their files change.
+    Never raises: every problem, even a fault of the tool itself, is a diagnostic of the result."""
+    try:
+        return _load_packs(tuple(str(i) for i in ids), Path(content_root))
+    except Exception as error:  # noqa: BLE001 - documented never to raise: the editor shows it as a problem
+        return LoadResult(None, [internal_error(_display(Path(content_root)), error)])
+
+
+def _load_packs(ids: tuple[str, ...], root: Path) -> LoadResult:
     summaries = available_packs(root)
+    folders = {p.id: p.folder for p in summaries}
+    unknown = [_unknown_pack(i, root, folders) for i in ids if i not in folders]
+    if unknown:
+        return LoadResult(None, unknown)
     closure = pack_closure(ids, summaries)
     fingerprint = tuple((str(p.folder), folder_fingerprint(p.folder)) for p in closure)
-    key = (tuple(ids), str(root.resolve()), fingerprint)
+    key = (ids, os.path.abspath(root), fingerprint)
     with _LOCK:  # the editor serves several sessions from threads
         cached = _CACHE.get(key)
         if cached is not None:
             _CACHE.move_to_end(key)
             return cached
-    ruleset, diagnostics = load_ruleset_collecting(list(ids), root)
+    # The folders found under the root, not the ids: an id is never taken for a path.
+    ruleset, diagnostics = load_ruleset_collecting([folders[i] for i in ids], root)
     result = LoadResult(ruleset, list(diagnostics))
     with _LOCK:
         _CACHE[key] = result
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
     return result
+
+
+def _unknown_pack(ident: str, root: Path, folders: dict[str, Path]) -> Diagnostic:
+    return Diagnostic("content/unknown_pack", f"no pack `{ident}` under {_display(root)}", "<packs>",
+                      hint=did_you_mean(ident, folders))
 
 
 def clear_cache() -> None:
