@@ -4,7 +4,7 @@ Packs come from strangers. Every layer that reads content (the file reader, the 
 parser, the checker, schema validation) honours the same numbers, so a hostile file is refused early
 with a positioned error instead of exhausting time or memory in a later layer. The numbers are far
 above anything real content needs (the base box's largest file is about 10 KB, its deepest script
-nests 6 levels, its longest identifier has 30 characters); docs/security.md lists each one with where
+nests 15 levels as the parser counts them, its longest identifier has 30 characters); docs/security.md lists each one with where
 it is enforced.
 
 The engine's run-time budgets (steps per script, trigger depth, the largest number a script may

@@ -8,11 +8,17 @@ Types are plain strings: `number`, `bool`, `text`, `helot`, `location`, `square`
 `direction`, `state`, `trait`, `resource`, `pile`, `object_type`, `roll_side`, `purpose`,
 `outcome`, `list`, `any`. A `helot` is accepted where a `pile` (its lanista's cred) or a `square`
 (where it stands) is expected.
+
+Where a number argument only makes sense within a range (a die has at least 2 sides, a radius is
+not negative), its signature says so (`Signature.ranges`); the checker refuses a constant outside
+it, and the engine can hold computed values to the same ranges.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from .limits import MAX_NUMBER
 
 # ---------------------------------------------------------------- enumerations (canonical ids)
 LOCATIONS = ("head", "chest", "midsection", "left_upper", "right_upper", "left_lower", "right_lower")
@@ -84,6 +90,33 @@ COMMAND_ATTRIBUTES: dict[str, str] = {"id": "text", "group": "text", "tags": "li
 
 
 @dataclass(frozen=True)
+class NumberRange:
+    """The values a number may take where it stands, and what it is there (for messages)."""
+
+    low: int
+    high: int
+    what: str  # e.g. "a die's number of sides"
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, int) and self.low <= value <= self.high
+
+    def describe(self) -> str:
+        """`at least 2`, `at most 6` or `1 to 6`."""
+        if self.high >= MAX_NUMBER:
+            return f"at least {self.low}"
+        if self.low <= -MAX_NUMBER:
+            return f"at most {self.high}"
+        return f"{self.low} to {self.high}"
+
+
+def at_least(low: int, what: str) -> NumberRange:
+    return NumberRange(low, MAX_NUMBER, what)
+
+
+D6_TARGET = NumberRange(1, 6, "a target on a d6")
+
+
+@dataclass(frozen=True)
 class Signature:
     """Positional argument types, then preposition arguments (name -> type), which are required."""
 
@@ -92,19 +125,24 @@ class Signature:
     required_preps: tuple[str, ...] = ()
     optional_positional: int = 0  # how many trailing positionals may be left out
     doc: str = ""
+    # The range of a number argument, by its position (0, 1...) or its preposition (`by`).
+    ranges: dict[int | str, NumberRange] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------- primitives (effects)
 PRIMITIVES: dict[str, Signature] = {
     "damage": Signature(
         ("helot",), {"by": "number", "at": "location", "to": "pile"}, ("by",),
+        ranges={"by": at_least(0, "an amount of damage")},
         doc="Deal damage: `at` a location also hits overall condition unless that location was already "
             "depleted. Coins go `to` a pile; by default to the acting helot's lanista, or the crowd.",
     ),
     "heal": Signature(("helot",), {"by": "number", "at": "location", "from": "pile"}, ("by", "from"),
-                      doc="Move coins from a pile back onto a helot's overall (or a location's) condition."),
+                      doc="Move coins from a pile back onto a helot's overall (or a location's) condition.",
+                      ranges={"by": at_least(0, "a number of coins")}),
     "transfer": Signature(("number",), {"from": "pile", "to": "pile"}, ("from", "to"),
-                          doc="Move up to N cred coins between piles (as many as the source holds)."),
+                          doc="Move up to N cred coins between piles (as many as the source holds).",
+                          ranges={0: at_least(0, "a number of coins")}),
     "add_state": Signature(("helot", "state"), doc="Give a helot a state."),
     "remove_state": Signature(("helot", "state"), doc="Take a state from a helot."),
     "move": Signature(("helot", "direction"), doc="Move a helot one square, keeping its facing."),
@@ -114,7 +152,8 @@ PRIMITIVES: dict[str, Signature] = {
     "place": Signature(("object_type",), {"at": "square"}, ("at",), doc="Place a board object."),
     "remove": Signature(("object_type",), {"at": "square"}, ("at",), doc="Remove a board object."),
     "grant": Signature(("number", "resource"), {"to": "helot", "against": "helot"},
-                       doc="Add AP or MP to a helot's reserve; `against` a helot: only for commands aimed at it."),
+                       doc="Add AP or MP to a helot's reserve; `against` a helot: only for commands aimed at it.",
+                       ranges={0: at_least(0, "a number of points granted")}),
     "forfeit": Signature(("resource",), {"from": "helot"}, doc="Empty a helot's AP or MP reserve."),
     "modify_sds": Signature(("roll_side",), {"by": "number"}, ("by",),
                             doc="Slide the current attack or defense roll up or down the SDS."),
@@ -154,15 +193,18 @@ PRIMITIVES: dict[str, Signature] = {
     "ignore_overall": Signature((), doc="The damage about to be dealt spares overall condition."),
     "roll_check": Signature(("helot",), {"by": "number", "into": "name"}, ("by", "into"),
                             doc="The helot rolls a d6 check (purpose `check`), re-rollable in `after_check`; "
-                                "binds the `into` name to true on `by` or more."),
+                                "binds the `into` name to true on `by` or more.",
+                            ranges={"by": D6_TARGET}),
     "reduce_damage": Signature((), {"by": "number"}, ("by",),
-                               doc="While `damage_incoming` is heard: the hit about to land is this much smaller."),
+                               doc="While `damage_incoming` is heard: the hit about to land is this much smaller.",
+                               ranges={"by": at_least(0, "an amount of damage")}),
     "add_trait": Signature(("helot", "trait"), {"by": "number"}, ("by",), doc="Raise or lower a trait reserve (0..cap)."),
     "take_off_board": Signature(("helot",), doc="Remove a fallen helot's figure from the board."),
     "move_condition": Signature(("helot",), {"by": "number", "to": "location"}, ("by", "to"),
                                 doc="Move coins from a helot's overall condition onto one of its body locations, "
                                     "never above the location's starting condition and never the last overall "
-                                    "coin (Helot Aid)."),
+                                    "coin (Helot Aid).",
+                                ranges={"by": at_least(0, "a number of coins")}),
     "destroy": Signature(("object_type",), {"at": "square"}, ("at",),
                          doc="Remove a board object as destroyed by the acting helot (or by none) and raise "
                              "`object_destroyed` with `self`, `object` and `at` (also bound as `square`: `at` is a keyword, "
@@ -178,7 +220,8 @@ FUNCTIONS: dict[str, Signature] = {
     "step": Signature(("helot", "direction"), doc="The square one step away in a direction (empty at the wall)."),
     "can_enter": Signature(("helot", "direction"), doc="Whether the helot could step in that direction."),
     "random_location": Signature((), doc="Roll the random body location d6 (purpose `location`)."),
-    "die": Signature(("purpose", "number"), optional_positional=1, doc="Roll one named die (default d6)."),
+    "die": Signature(("purpose", "number"), optional_positional=1, doc="Roll one named die (default d6).",
+                     ranges={1: at_least(2, "a die's number of sides")}),
     "opponents": Signature(("helot",), doc="Every other helot still in the bout."),
     "helots": Signature((), doc="Every helot in the bout, in seat order."),
     "distance": Signature(("helot", "helot"), doc="Squares between two helots (king's moves)."),
@@ -186,7 +229,8 @@ FUNCTIONS: dict[str, Signature] = {
     "objects_at": Signature(("any",), doc="The object types on a square (or a helot's), or on any square of an area "
                                              "(`objects_at(front_arc(self))`; none for an empty area)."),
     "check": Signature(("number",), doc="Roll a d6 (purpose `check`): true on this number or more. No window "
-                                        "opens; use the `roll_check` effect where Perseverance may re-roll it."),
+                                        "opens; use the `roll_check` effect where Perseverance may re-roll it.",
+                       ranges={0: D6_TARGET}),
     "compass": Signature((), doc="Roll the compass die: a direction."),
     "random_square": Signature((), doc="A Randomly Placed Object's square: orange d8 column, green d8 row."),
     "square_at": Signature(("any", "direction"), doc="The square one step from a square (empty at the wall); "
@@ -194,8 +238,10 @@ FUNCTIONS: dict[str, Signature] = {
     "helot_on": Signature(("any",), doc="The helot standing on a square (or a one-square area such as `step(...)`), or none."),
     "squares_of": Signature(("object_type",), doc="Every square holding that object, west column first, "
                                                    "south to north in each column."),
-    "area": Signature(("square", "number"), doc="The squares within a radius of a square."),
-    "area_of": Signature(("object_type", "number"), doc="The squares within a radius of any such object."),
+    "area": Signature(("square", "number"), doc="The squares within a radius of a square.",
+                      ranges={1: at_least(0, "a radius")}),
+    "area_of": Signature(("object_type", "number"), doc="The squares within a radius of any such object.",
+                         ranges={1: at_least(0, "a radius")}),
     "in_sight": Signature(("helot", "helot"), doc="Line of sight: within 45 degrees of the facing, no cover between."),
     "forward_distance": Signature(("helot", "helot"), doc="Squares to the target counted forward only."),
     "helots_clockwise": Signature(("helot",), doc="Every helot still on the board, starting with this one, clockwise."),
@@ -228,7 +274,8 @@ FUNCTIONS: dict[str, Signature] = {
                                                     "initiative order (wrapping round to the first), or none."),
     "squares_toward": Signature(("any", "direction", "number"),
                                 doc="Up to N squares in a straight line from a square (not included) in a compass "
-                                    "direction, nearest first; fewer when the wall comes first (a Floor Saw's path)."),
+                                    "direction, nearest first; fewer when the wall comes first (a Floor Saw's path).",
+                                ranges={2: at_least(0, "a number of squares")}),
     "random_weapon": Signature(("text",), doc="A weapon card of that type (`two_handed`, `shield`...) drawn at random "
                                               "(purpose `weapon_card`) from those no helot holds, in load order; "
                                               "none when every such card is held."),
@@ -347,10 +394,23 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     "command": ("property", "arg", "cost", "requires", "roll", "on", "effect", "param"),
     "trait_ability": ("property", "arg", "cost", "requires", "window", "roll", "on", "effect", "param", "when"),
     "hazard": ("property", "param", "when", "arg", "requires", "effect"),
-    "turning_point": ("property", "param", "requires", "effect", "when", "cost", "arg"),
+    # No `arg`: a card played when it is drawn asks no one for an argument.
+    "turning_point": ("property", "param", "requires", "effect", "when", "cost"),
     "influence": ("property", "arg", "cost", "requires", "window", "effect", "when", "param", "roll", "on"),
     "weapon": ("property", "param", "when", "requires"),
     "rule": ("property", "param", "when", "requires"),
+}
+
+# The numbers a property holds: the engine reads each as a number written out (`damage 2`), so the
+# checker wants a plain number within its range there.
+PROPERTY_RANGES: dict[str, NumberRange] = {
+    "damage": at_least(0, "a weapon's damage"),
+    "durability": at_least(0, "a weapon's durability"),
+    "ammo": at_least(0, "a weapon's ammo"),
+    "optimal": at_least(0, "a weapon's optimal range"),
+    "draw": at_least(0, "the AP to draw a weapon"),
+    "block": at_least(0, "a shield's block"),
+    "store": at_least(0, "the AP to store a weapon"),
 }
 
 # Symbolic values a property accepts (checked by the checker; open where packs may add their own).
@@ -361,4 +421,6 @@ PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
     "activation": ("duplicate", "always_active", "turning_point", "player_activated"),
 }
 
+#: The largest amount a cost may name (a literal is held to it by the JSON Schema too).
 MAX_COST = 12
+COST_RANGE = NumberRange(0, MAX_COST, "a cost")

@@ -3,18 +3,38 @@
 The checker walks a declaration with a chain of scopes (ruleset -> declaration -> clause -> local
 bindings) and records every problem it finds as a `Diagnostic` — it never stops at the first, so a
 file with several mistakes reports them all in one run.
+
+It also refuses what is wrong whatever happens in a bout: numbers it can work out while reading
+(literals, arithmetic on them, `min`/`max`/`abs` of them, and the names bound to them by `param` and
+`let`) that leave ±`MAX_NUMBER`, a division by a constant zero, a cost outside 0..`MAX_COST`, and a
+constant argument outside the range its vocabulary signature gives (`die(d8, 0)`, `area(self, -1)`).
+
+Checking is linear in the length of the script: each node is visited once (a number's value is
+worked out from its operands' values as they are visited), and "did you mean" hints, which compare
+a word with every name in scope, are given for the first `MAX_SUGGESTIONS` unknown names only.
 """
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from .. import vocabulary as V
 from ..errors import Diagnostic, did_you_mean
+from ..limits import MAX_NUMBER
 from ..syntax import ast_nodes as A
 
 ANY = "any"
+
+#: Unknown names (per file) that get a "did you mean" hint drawn from the names in scope. Each hint
+#: compares the word with every name in scope, which grows with the script; past this many, the
+#: unknown names are still reported, without a hint, so a file of many misspellings stays linear.
+MAX_SUGGESTIONS = 100
+
+# Arithmetic as the engine does it (`/` rounds down).
+_ARITHMETIC: dict[str, Callable[[int, int], int]] = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.floordiv}
 
 
 @dataclass(frozen=True)
@@ -27,10 +47,13 @@ class CheckContext:
 
 
 class Scope:
-    """A chain of name -> type maps (ruleset -> declaration -> clause -> locals)."""
+    """A chain of name -> type maps (ruleset -> declaration -> clause -> locals), with the numbers
+    known while reading (`param reach = 2`, `let n = 3`) beside the names bound to them."""
 
-    def __init__(self, names: Mapping[str, str], parent: Scope | None = None):
+    def __init__(self, names: Mapping[str, str], parent: Scope | None = None,
+                 constants: Mapping[str, int] | None = None):
         self.names = dict(names)
+        self.constants = dict(constants or {})
         self.parent = parent
 
     def lookup(self, name: str) -> str | None:
@@ -41,6 +64,22 @@ class Scope:
             scope = scope.parent
         return None
 
+    def constant(self, name: str) -> int | None:
+        """The number `name` is bound to, where it is bound, if it is known while reading."""
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.constants.get(name)
+            scope = scope.parent
+        return None
+
+    def bind(self, name: str, type_name: str, constant: int | None = None) -> None:
+        self.names[name] = type_name
+        if constant is None:
+            self.constants.pop(name, None)
+        else:
+            self.constants[name] = constant
+
     def all_names(self) -> set[str]:
         names: set[str] = set()
         scope: Scope | None = self
@@ -49,8 +88,8 @@ class Scope:
             scope = scope.parent
         return names
 
-    def child(self, names: Mapping[str, str] | None = None) -> Scope:
-        return Scope(names or {}, self)
+    def child(self, names: Mapping[str, str] | None = None, constants: Mapping[str, int] | None = None) -> Scope:
+        return Scope(names or {}, self, constants)
 
 
 def compatible(expected: str, actual: str) -> bool:
@@ -84,6 +123,16 @@ class Checker:
         self.context = context or CheckContext()
         self.diagnostics: list[Diagnostic] = []
         self.globals = self._global_scope()
+        self.suggestions_left = MAX_SUGGESTIONS
+        # The value of each number expression known while reading, by node (visited children first).
+        self.values: dict[int, int] = {}
+
+    def suggest(self, word: str, names: Callable[[], Iterable[str]]) -> str | None:
+        """A "did you mean" hint drawn from `names` (a scope's names), while the budget lasts."""
+        if self.suggestions_left <= 0:
+            return None
+        self.suggestions_left -= 1
+        return did_you_mean(word, names())
 
     # ---------------------------------------------------------------- reporting
     def error(self, node: A.Node, code: str, message: str, hint: str | None = None, width: int = 0) -> None:
@@ -112,7 +161,7 @@ class Checker:
         kind = declaration.kind
         allowed = V.CLAUSES[kind]
         params = self._params(declaration)
-        base = self.globals.child(params)
+        base = self.globals.child(params, self._param_values(declaration))
         args = self._args(declaration)
         roll = None
         for clause in declaration.clauses:
@@ -125,12 +174,15 @@ class Checker:
                     self.error(clause, "duplicate_clause", "only one `roll` clause is allowed per declaration")
                 roll = clause
         actor = self._actor_scope(declaration, base, args)
+        window_names = self._window_names(declaration)  # once: a declaration may hold thousands of clauses
         for clause in declaration.clauses:
-            self._check_clause(declaration, clause, base, actor, roll)
+            self._check_clause(declaration, clause, base, actor, window_names)
         self._check_required(declaration)
         return self.diagnostics[start:]
 
     def _params(self, declaration: A.Declaration) -> dict[str, str]:
+        """The type of each param. Each value is checked here, once, against the global names only:
+        the engine works a param out before any other name of the declaration exists."""
         params: dict[str, str] = {}
         for param in declaration.clauses_of(A.Param):
             if param.name in params:
@@ -141,6 +193,15 @@ class Checker:
     def _literal_type(self, expr: A.Expr) -> str:
         scope = self.globals
         return self.expr_type(expr, scope)
+
+    def _param_values(self, declaration: A.Declaration) -> dict[str, int]:
+        """The params whose values are numbers known while reading (their types were worked out first)."""
+        values: dict[str, int] = {}
+        for param in declaration.clauses_of(A.Param):
+            value = self.values.get(id(param.value))
+            if value is not None:
+                values.setdefault(param.name, value)
+        return values
 
     def _args(self, declaration: A.Declaration) -> dict[str, str]:
         args: dict[str, str] = {}
@@ -159,7 +220,7 @@ class Checker:
                 for option in arg_type.options:
                     if self.globals.lookup(option) is None:
                         self.error(arg_type, "unknown_name", f"unknown choice `{option}`",
-                                   did_you_mean(option, self.globals.all_names()))
+                                   self.suggest(option, self.globals.all_names))
                 args[arg.name] = kinds.pop() if len(kinds) == 1 and None not in kinds else ANY
             else:
                 if arg_type.name != "number":
@@ -191,7 +252,7 @@ class Checker:
 
     # ---------------------------------------------------------------- clauses
     def _check_clause(self, declaration: A.Declaration, clause: A.Clause, base: Scope, actor: Scope,
-                      roll: A.Roll | None) -> None:
+                      window_names: Mapping[str, str]) -> None:
         kind = declaration.kind
         if isinstance(clause, A.Property):
             self._check_property(kind, clause, base)
@@ -204,13 +265,16 @@ class Checker:
                 if kind == "trait_ability" and item.resource not in V.TRAITS:
                     self.error(item, "wrong_type", f"a trait ability is paid from trait reserves, not `{item.resource}`",
                                "e.g. `cost 5 PHYS`", width=len(item.resource))
-                # Ranges of literal amounts are the JSON Schema's business (schema/out_of_range).
                 self.expect(item.amount, "number", actor)
+                # A literal amount out of range is the JSON Schema's to report (schema/out_of_range);
+                # any other amount known while reading (`-5`, `6 * 3`, a param) is refused here.
+                if not isinstance(item.amount, A.Num):
+                    self._check_range(item.amount, V.COST_RANGE)
         elif isinstance(clause, A.Requires):
             if kind == "rule":  # a rule's requirement applies to every command a helot gives
                 scope = base.child({"self": "helot", "target": ANY, "command": "command"})
             elif kind in ("trait_ability", "influence"):  # the names of its windows are known when it is offered
-                scope = actor.child(self._window_names(declaration))
+                scope = actor.child(window_names)
             else:
                 scope = actor.child({"command": "command"}) if kind == "command" else actor
             self.expect(clause.condition, "bool", scope)
@@ -234,7 +298,6 @@ class Checker:
             self.check_block(clause.body, actor.child(dict(V.ROLL_NAMES)))
         elif isinstance(clause, A.Effect):
             names = dict(V.ROLL_NAMES) if kind in ("trait_ability", "influence") else {}
-            window_names = self._window_names(declaration)
             names.update(window_names)
             self.check_block(clause.body, actor.child(names))
         elif isinstance(clause, A.When):
@@ -258,8 +321,6 @@ class Checker:
             if clause.by is not None and clause.by not in V.WINDOW_ROLES:
                 self.error(clause, "unknown_name", f"unknown window role `{clause.by}`",
                            did_you_mean(clause.by, V.WINDOW_ROLES) or "use `by self`, `by opponent` or `by any`")
-        elif isinstance(clause, A.Param):
-            self.expr_type(clause.value, base)
 
     def _window_names(self, declaration: A.Declaration) -> dict[str, str]:
         names: dict[str, str] = {}
@@ -280,12 +341,33 @@ class Checker:
         for value in prop.values:
             if value_type == "number":
                 self.expect(value, "number", scope)
+                self._check_written_number(prop, value)
             elif isinstance(value, A.Name):
                 if symbols is not None and value.id not in symbols:
                     self.error(value, "unknown_name", f"unknown {prop.name} `{value.id}`",
                                did_you_mean(value.id, symbols) or "one of: " + ", ".join(symbols), width=len(value.id))
             elif not isinstance(value, A.Str):
                 self.error(value, "wrong_type", f"`{prop.name}` takes a word or quoted text")
+
+    def _check_written_number(self, prop: A.Property, value: A.Expr) -> None:
+        """A number property is read by the engine as a number written out, within its range."""
+        number_range = V.PROPERTY_RANGES.get(prop.name)
+        if number_range is None:
+            return
+        if self._check_range(value, number_range):
+            return
+        if not isinstance(value, A.Num):
+            self.error(value, "not_constant", f"`{prop.name}` is read as a number written out",
+                       f"write {number_range.what} as a plain number ({number_range.describe()}), "
+                       f"e.g. `{prop.name} {max(number_range.low, 1)}`")
+
+    def _check_range(self, expr: A.Expr, number_range: V.NumberRange) -> bool:
+        """Refuse `expr` if its value is known while reading and outside `number_range`; whether refused."""
+        value = self.values.get(id(expr))
+        if value is None or value in number_range:
+            return False
+        self.error(expr, "out_of_range", f"{number_range.what} must be {number_range.describe()}, not {value:,}")
+        return True
 
     # ---------------------------------------------------------------- statements
     def check_block(self, block: A.Block, scope: Scope) -> None:
@@ -295,7 +377,7 @@ class Checker:
 
     def check_statement(self, stmt: A.Stmt, scope: Scope) -> None:
         if isinstance(stmt, A.Let):
-            scope.names[stmt.name] = self.expr_type(stmt.value, scope)
+            scope.bind(stmt.name, self.expr_type(stmt.value, scope), self.values.get(id(stmt.value)))
         elif isinstance(stmt, A.If):
             for branch in stmt.branches:
                 self.expect(branch.condition, "bool", scope)
@@ -334,7 +416,7 @@ class Checker:
             expected = signature.preps.get(prep.prep)
             if expected == "name":
                 if isinstance(prep.value, A.Name):
-                    scope.names[prep.value.id] = ANY  # `choose ... into pick` binds `pick`
+                    scope.bind(prep.value.id, ANY)  # `choose ... into pick` binds `pick`
                 else:
                     self.error(prep.value, "wrong_type", f"`{prep.prep}` takes a plain name to bind the choice to")
                 continue
@@ -345,6 +427,8 @@ class Checker:
                 self.expr_type(prep.value, scope)
             else:
                 self.expect(prep.value, expected, scope)
+                if prep.prep in signature.ranges:
+                    self._check_range(prep.value, signature.ranges[prep.prep])
         for required in signature.required_preps:
             if required not in seen:
                 self.error(action, "missing_argument", f"`{action.verb}` needs a `{required}` argument",
@@ -359,7 +443,11 @@ class Checker:
             expected = str(most) if least == most else f"{least} to {most}"
             self.error(node, "wrong_arity", f"`{name}` takes {expected} argument{'s' if most != 1 else ''}, got {len(args)}",
                        _usage(name, signature), width=len(name))
-        for arg, expected_type in zip(args, signature.positional):
+        for position, (arg, expected_type) in enumerate(zip(args, signature.positional)):
+            if position in signature.ranges:
+                self.expect(arg, expected_type, scope)
+                self._check_range(arg, signature.ranges[position])
+                continue
             if expected_type == "object_type" and isinstance(arg, A.Name) and scope.lookup(arg.id) is None:
                 self.error(arg, "unknown_name", f"unknown object type `{arg.id}`",
                            did_you_mean(arg.id, self.context.object_types), width=len(arg.id))
@@ -393,7 +481,11 @@ class Checker:
         return actual
 
     def expr_type(self, expr: A.Expr, scope: Scope) -> str:
-        if isinstance(expr, (A.Num, A.Sds)):
+        if isinstance(expr, A.Num):
+            self.values[id(expr)] = expr.value
+            return "number"
+        if isinstance(expr, A.Sds):
+            self.values[id(expr)] = expr.level
             return "number"
         if isinstance(expr, A.Str):
             return "text"
@@ -405,8 +497,9 @@ class Checker:
             found = scope.lookup(expr.id)
             if found is None:
                 self.error(expr, "unknown_name", f"unknown name `{expr.id}`",
-                           did_you_mean(expr.id, scope.all_names()), width=len(expr.id))
+                           self.suggest(expr.id, scope.all_names), width=len(expr.id))
                 return ANY
+            self._known(expr, scope.constant(expr.id))
             return found
         if isinstance(expr, A.ListLit):
             for item in expr.items:
@@ -439,6 +532,8 @@ class Checker:
             return self._call_type(expr, scope)
         if isinstance(expr, A.Neg):
             self.expect(expr.operand, "number", scope)
+            operand = self.values.get(id(expr.operand))
+            self._known(expr, None if operand is None else -operand)
             return "number"
         if isinstance(expr, A.Not):
             self.expect(expr.operand, "bool", scope)
@@ -450,10 +545,33 @@ class Checker:
                 return "bool"
             self.expect(expr.left, "number", scope)
             self.expect(expr.right, "number", scope)
+            self._fold(expr)
             return "number"
         if isinstance(expr, A.Compare):
             return self._compare_type(expr, scope)
         raise TypeError(f"unknown expression node {type(expr).__name__}")
+
+    def _known(self, expr: A.Expr, value: int | None) -> None:
+        if value is not None:
+            self.values[id(expr)] = value
+
+    def _fold(self, expr: A.Binary) -> None:
+        """Work out `left op right` when both are known; refuse a constant zero divisor and a value
+        beyond ±MAX_NUMBER (where it first leaves the range)."""
+        left, right = self.values.get(id(expr.left)), self.values.get(id(expr.right))
+        if expr.op == "/" and right == 0:
+            self.error(expr, "division_by_zero", "this divides by zero", "the engine would stop the script here")
+            return
+        if left is None or right is None:
+            return
+        self._known_within_range(expr, _ARITHMETIC[expr.op](left, right))
+
+    def _known_within_range(self, expr: A.Expr, value: int) -> None:
+        if -MAX_NUMBER <= value <= MAX_NUMBER:
+            self.values[id(expr)] = value
+        else:  # left unknown, so the expressions around it are not refused again
+            self.error(expr, "out_of_range", f"this comes to {value:,}, beyond the largest number a script may use",
+                       f"numbers stay within ±{MAX_NUMBER:,}")
 
     def _compare_type(self, expr: A.Compare, scope: Scope) -> str:
         if expr.op in ("is", "is not"):
@@ -490,7 +608,18 @@ class Checker:
         for kwarg in call.kwargs:
             self.error(kwarg, "unexpected_argument", f"`{call.func}` takes no `{kwarg.name}:` argument", width=len(kwarg.name))
         self._check_positional(call, call.func, signature, call.args, scope)
+        self._fold_call(call)
         return V.FUNCTION_RESULTS.get(call.func, ANY)
+
+    def _fold_call(self, call: A.Call) -> None:
+        """`min`, `max` and `abs` of numbers known while reading are known too."""
+        arguments = [self.values.get(id(arg)) for arg in call.args]
+        if call.kwargs or None in arguments:
+            return
+        if call.func in ("min", "max") and len(arguments) == 2:
+            self._known(call, min(arguments) if call.func == "min" else max(arguments))
+        elif call.func == "abs" and len(arguments) == 1:
+            self._known(call, abs(arguments[0]))
 
 
 def _is_helot_list(expr: A.Expr) -> bool:

@@ -1,17 +1,25 @@
 """Parse rule-script text into the typed syntax tree (`ast_nodes`).
 
 The grammar lives in `nexus_dsl/grammar/nexus.lark` and is compiled once per process (LALR,
-contextual lexer). A small post-lexer makes newlines meaningful only where they end a clause or
-statement. A `v_args(inline=True)` Transformer turns the Lark tree into frozen dataclasses that
-carry their source positions.
+basic lexer). A small post-lexer makes newlines meaningful only where they end a clause or
+statement, and holds every token against the input limits (`nexus_dsl/limits.py`): nesting depth,
+the length of names, text and numbers, and the number of declarations. Those are checked in the
+token stream, before Lark builds any tree, so every later layer (the tree transformer, the
+checker, canonical form, JSON Schema validation, the printer and the engine's interpreter) only
+ever sees input no deeper than `INPUT_LIMITS.max_depth`, which each of them is tested to handle.
+A `v_args(inline=True)` Transformer turns the Lark tree into frozen dataclasses that carry their
+source positions.
 
 Syntax errors are collected per declaration: when a file fails to parse, each declaration is parsed
-on its own, so one run reports every broken declaration, each as a positioned `Diagnostic`.
+on its own, so one run reports every broken declaration, each as a positioned `Diagnostic`. The
+whole of it is linear in the length of the text.
 """
 
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, Iterator
 
@@ -20,14 +28,184 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.lark import PostLex
 
 from ..errors import Diagnostic, SyntaxLayerError
+from ..files import position_of_offset
+from ..limits import INPUT_LIMITS, MAX_NUMBER, InputLimits
 from . import ast_nodes as A
 
 _CLOSERS_THAT_SWALLOW_NEWLINE = {"RBRACE", "ELSE", "ELIF"}
 _OPENERS_THAT_SWALLOW_NEWLINE = {"LBRACE", "COMMA"}
 
+#: The limits of the parse under way (`parse(..., limits=...)`); the post-lexer is shared by every
+#: parse of the process, so it reads them from here rather than holding them itself.
+_ACTIVE_LIMITS: ContextVar[InputLimits] = ContextVar("nexus_parse_limits", default=INPUT_LIMITS)
+
+MAX_DIGITS = len(str(MAX_NUMBER))  # a literal may be as large as the largest number a script computes
+
+
+class _LimitExceeded(Exception):
+    """A token beyond one of the input limits, raised from the token stream; becomes a syntax
+    Diagnostic at the token. `final` problems concern the whole file, so the parser does not go on
+    to look at each declaration."""
+
+    def __init__(self, token: Token, code: str, message: str, hint: str, final: bool = False):
+        super().__init__(message)
+        self.token = token
+        self.code = code
+        self.message = message
+        self.hint = hint
+        self.final = final
+
+    def diagnostic(self, file: str) -> Diagnostic:
+        column = self.token.column or 0
+        return Diagnostic(f"syntax/{self.code}", self.message, file, self.token.line or 0, column,
+                          column + max(1, len(str(self.token))), self.hint)
+
+
+# ---------------------------------------------------------------- nesting depth
+_OPENERS = {"LBRACE", "LPAR", "LSQB"}
+_CLOSERS = {"RBRACE", "RPAR", "RSQB"}
+# Each of these makes one node of the syntax tree with the expression before or after it inside:
+# `a + b + c` is `(a + b) + c`, `not not x` is `not (not x)`, `a.b.c` is `(a.b).c`.
+_OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR", "NOT", "IN", "IS", "DOT"}
+_OPERANDS = {"NAME", "NUMBER", "STRING", "SDS_LEVEL", "THRESHOLD", "TRUE", "FALSE", "NONE"}
+# After one of these a `[` indexes the value before it (`xs[0]`) rather than starting a list.
+_VALUE_ENDS = {"NAME", "NUMBER", "STRING", "SDS_LEVEL", "TRUE", "FALSE", "NONE", "RPAR", "RSQB"}
+
+
+@dataclass
+class _Frame:
+    """The tokens inside one pair of brackets (or the file itself), as they nest the syntax tree.
+
+    Within one expression, an operator chain nests its first operand under every operator of the
+    chain (`((a + b) + c) + d`), so a bracketed group met early may end up under operators read
+    after it. The bound of an expression is therefore its operator count plus its deepest group,
+    whenever each was seen; a keyword, `,` or a new line ends the expression (what follows is a
+    sibling, never nested inside it).
+    """
+
+    bracket: int  # 1 for a frame opened by `{`, `(` or `[`; 0 for the file itself
+    operators: int = 0  # in the current expression of this frame
+    deepest_group: int = 0  # the deepest bracketed group closed in the current expression
+    peak: int = 0  # the deepest bound of any expression of this frame so far
+
+    def bound(self, open_group: int = 0) -> int:
+        return max(self.peak, self.operators + max(self.deepest_group, open_group))
+
+    def end_expression(self) -> None:
+        self.peak = self.bound()
+        self.operators = 0
+        self.deepest_group = 0
+
+
+class _DepthGauge:
+    """A bound on how deeply the tokens read so far nest the syntax tree: one level per open
+    bracket and per operator of a chain. It never underestimates: the tree built from the tokens
+    is at most this deep (plus one for its leaves), whatever the tokens still to come."""
+
+    def __init__(self) -> None:
+        self.frames = [_Frame(bracket=0)]
+        self.previous: str | None = None
+
+    @property
+    def at_top_level(self) -> bool:
+        return len(self.frames) == 1
+
+    def depth(self) -> int:
+        inner = 0
+        for frame in reversed(self.frames):
+            inner = frame.bracket + frame.bound(inner)
+        return inner
+
+    def read(self, token: Token) -> bool:
+        """Take one token; whether it made the tree deeper."""
+        kind = token.type
+        deeper = False
+        if kind in _OPENERS:
+            current = self.frames[-1]
+            if kind == "LBRACE":  # a block or a declaration's body is never part of an expression
+                current.end_expression()
+            elif kind == "LSQB" and self.previous in _VALUE_ENDS:
+                current.operators += 1  # indexing: `xs[0][1]` is `(xs[0])[1]`
+            self.frames.append(_Frame(bracket=1))
+            deeper = True
+        elif kind in _CLOSERS:
+            if len(self.frames) > 1:  # an unmatched closer is the parser's to report
+                closed = self.frames.pop()
+                closed.end_expression()
+                parent = self.frames[-1]
+                parent.deepest_group = max(parent.deepest_group, 1 + closed.peak)
+                if kind == "RBRACE":
+                    parent.end_expression()
+        elif kind in _OPERATORS:
+            if not (kind == "NOT" and (self.previous in _VALUE_ENDS or self.previous == "IS")):
+                self.frames[-1].operators += 1  # (`not in` and `is not` are one operator each)
+                deeper = True
+        elif kind not in _OPERANDS:
+            self.frames[-1].end_expression()
+        self.previous = kind
+        return deeper
+
+
+class _InputGuard:
+    """Holds each token against the input limits as the lexer hands it over."""
+
+    def __init__(self, limits: InputLimits):
+        self.limits = limits
+        self.gauge = _DepthGauge()
+        self.declarations = 0
+        self.expecting_declaration = True
+
+    def admit(self, token: Token) -> None:
+        kind = token.type
+        if self.expecting_declaration and self.gauge.at_top_level and kind != "_NL":
+            self._count_declaration(token)
+        if kind == "NAME":
+            self._check_length(token, len(token), self.limits.max_identifier_length, "name",
+                               "names (ids, params, arguments, local names)")
+        elif kind == "STRING":
+            self._check_length(token, len(token) - 2, self.limits.max_string_length, "quoted text",
+                               "quoted text (between its quotes)")
+        elif kind in ("NUMBER", "THRESHOLD"):
+            self._check_digits(token)
+        if self.gauge.read(token):
+            self._check_depth(token)
+        if kind == "RBRACE" and self.gauge.at_top_level:
+            self.expecting_declaration = True
+
+    def _count_declaration(self, token: Token) -> None:
+        self.declarations += 1
+        self.expecting_declaration = False
+        if self.declarations > self.limits.max_declarations_per_file:
+            raise _LimitExceeded(token, "too_many_declarations", too_many_declarations_message(self.limits),
+                                 "split the declarations over several files of the pack", final=True)
+
+    def _check_length(self, token: Token, length: int, most: int, what: str, which: str) -> None:
+        if length > most:
+            raise _LimitExceeded(token, "too_long", f"this {what} is {length:,} characters long",
+                                 f"{which} may be at most {most:,} characters long")
+
+    def _check_digits(self, token: Token) -> None:
+        digits = str(token).rstrip("+")
+        if len(digits) > MAX_DIGITS:
+            raise _LimitExceeded(token, "number_too_large", f"the number {digits[:12]}... is too large",
+                                 f"numbers have at most {MAX_DIGITS} digits (the largest is {MAX_NUMBER:,})")
+
+    def _check_depth(self, token: Token) -> None:
+        depth = self.gauge.depth()
+        if depth > self.limits.max_depth:
+            raise _LimitExceeded(
+                token, "too_deep", f"this nests {depth} levels deep; scripts may nest at most {self.limits.max_depth}",
+                "each `{`, `(` and `[` opens a level, and so does each operator of a chain (`not`, `-`, `+`, `and`, "
+                "`.`...); name a part with `let`, or split the chain")
+
+
+def too_many_declarations_message(limits: InputLimits) -> str:
+    return f"a file may hold at most {limits.max_declarations_per_file:,} declarations; this is one more"
+
 
 class _NewlinePostLex(PostLex):
-    """Keeps a newline only where it separates two clauses or statements.
+    """Keeps a newline only where it separates two clauses or statements, and holds every token
+    against the input limits of the parse under way.
 
     Dropped: newlines inside () and [], at the top level between declarations, right after `{` or
     `,`, right before `}`, `else` and `elif`, and repeats. What remains is exactly one `_NL` between
@@ -37,28 +215,36 @@ class _NewlinePostLex(PostLex):
     always_accept = ("_NL",)
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
-        bracket_depth = 0
-        brace_depth = 0
-        pending: Token | None = None
-        previous_type: str | None = None
-        for token in stream:
-            if token.type == "_NL":
-                if bracket_depth == 0 and brace_depth > 0 and previous_type not in _OPENERS_THAT_SWALLOW_NEWLINE:
-                    pending = pending or token
-                continue
-            if pending is not None and token.type not in _CLOSERS_THAT_SWALLOW_NEWLINE:
-                yield pending
-            pending = None
-            if token.type in ("LPAR", "LSQB"):
-                bracket_depth += 1
-            elif token.type in ("RPAR", "RSQB"):
-                bracket_depth = max(0, bracket_depth - 1)
-            elif token.type == "LBRACE":
-                brace_depth += 1
-            elif token.type == "RBRACE":
-                brace_depth = max(0, brace_depth - 1)
-            previous_type = token.type
+        guard = _InputGuard(_ACTIVE_LIMITS.get())
+        for token in _significant_newlines(stream):
+            guard.admit(token)
             yield token
+
+
+def _significant_newlines(stream: Iterator[Token]) -> Iterator[Token]:
+    """The tokens with only the newlines that separate clauses or statements (see `_NewlinePostLex`)."""
+    bracket_depth = 0
+    brace_depth = 0
+    pending: Token | None = None
+    previous_type: str | None = None
+    for token in stream:
+        if token.type == "_NL":
+            if bracket_depth == 0 and brace_depth > 0 and previous_type not in _OPENERS_THAT_SWALLOW_NEWLINE:
+                pending = pending or token
+            continue
+        if pending is not None and token.type not in _CLOSERS_THAT_SWALLOW_NEWLINE:
+            yield pending
+        pending = None
+        if token.type in ("LPAR", "LSQB"):
+            bracket_depth += 1
+        elif token.type in ("RPAR", "RSQB"):
+            bracket_depth = max(0, bracket_depth - 1)
+        elif token.type == "LBRACE":
+            brace_depth += 1
+        elif token.type == "RBRACE":
+            brace_depth = max(0, brace_depth - 1)
+        previous_type = token.type
+        yield token
 
 
 @lru_cache(maxsize=1)
@@ -95,10 +281,6 @@ _ESCAPE = re.compile(r'\\(["\\n])')
 def _unescape(token: str) -> str:
     """Undo the string escapes in one pass, so `\\n` (a backslash, then n) stays two characters."""
     return _ESCAPE.sub(lambda m: "\n" if m.group(1) == "n" else m.group(1), token[1:-1])
-
-
-MAX_DIGITS = 9
-MAX_DEPTH = 64  # nesting of expressions and blocks; deeper scripts are refused, never crash
 
 
 class _PositionedError(Exception):
@@ -366,10 +548,7 @@ class _ToAst(Transformer):
         return A.KeywordArg(name=str(name), value=value, pos=self._tpos(name))
 
     def number(self, children: list) -> A.Num:
-        token = children[0]
-        if len(str(token)) > MAX_DIGITS:
-            raise self._fail(token, "number_too_large", f"the number {str(token)[:12]}... is too large",
-                             f"numbers have at most {MAX_DIGITS} digits")
+        token = children[0]  # at most MAX_DIGITS digits: the post-lexer refuses longer numbers
         return A.Num(value=int(token), pos=self._tpos(token))
 
     def string(self, children: list) -> A.Str:
@@ -495,80 +674,120 @@ def _diagnostic_for(error: UnexpectedInput, file: str, source: str) -> Diagnosti
 _DECLARATION_START = re.compile(r"^(command|trait_ability|hazard|turning_point|influence|weapon|rule)\b", re.M)
 
 
-def _chunks(source: str) -> list[tuple[int, str]]:
+@dataclass(frozen=True)
+class _Chunk:
+    """A piece of a file that failed to parse: one declaration, or what precedes the first."""
+
+    text: str
+    line_offset: int  # lines of the file before the chunk
+    is_declaration: bool
+
+
+def _chunks(source: str) -> Iterator[_Chunk]:
     """Split a file at lines starting with a declaration keyword, keeping line numbers."""
     starts = [m.start() for m in _DECLARATION_START.finditer(source)]
     if not starts or starts[0] != 0:
-        starts = [0] + starts
-    chunks = []
+        yield _Chunk(source[: starts[0] if starts else len(source)], 0, False)
+    line_offset = source.count("\n", 0, starts[0]) if starts else 0
     for i, begin in enumerate(starts):
         end = starts[i + 1] if i + 1 < len(starts) else len(source)
-        line_offset = source.count("\n", 0, begin)
-        chunks.append((line_offset, source[begin:end]))
-    return chunks
-
-
-class _TooDeep(Exception):
-    pass
+        text = source[begin:end]
+        yield _Chunk(text, line_offset, True)
+        line_offset += text.count("\n")  # counted once per chunk: the whole split stays linear
 
 
 def _parse_tree(text: str, file: str) -> A.Module:
     tree = grammar_parser().parse(text)
     try:
-        if _tree_depth(tree) > MAX_DEPTH * 4:  # a tree level per grammar rule: roughly 4 per construct
-            raise _TooDeep()
-        module = _ToAst(file).transform(tree)
+        return _ToAst(file).transform(tree)
     except VisitError as error:
         if isinstance(error.orig_exc, _PositionedError):
             raise SyntaxLayerError(error.orig_exc.diagnostic) from None
         raise error.orig_exc from error  # a transformer bug, not a user mistake: surface the original
-    except RecursionError:
-        raise _TooDeep() from None
-    return module
 
 
-def _tree_depth(tree: Any) -> int:
-    """The depth of a Lark tree, measured without recursion."""
-    deepest = 0
-    stack = [(tree, 1)]
-    while stack:
-        node, depth = stack.pop()
-        deepest = max(deepest, depth)
-        for child in getattr(node, "children", ()):
-            if hasattr(child, "children"):
-                stack.append((child, depth + 1))
-    return deepest
+_PROBLEMS = (UnexpectedInput, UnexpectedEOF, SyntaxLayerError, _LimitExceeded)
 
 
-def parse(source: str, file: str = "<input>") -> A.Module:
-    """Parse a whole file. Raises SyntaxLayerError listing every broken declaration."""
+def parse(source: str, file: str = "<input>", limits: InputLimits = INPUT_LIMITS) -> A.Module:
+    """Parse a whole file. Raises SyntaxLayerError listing every broken declaration.
+
+    The text is held to `limits` (`nexus_dsl/limits.py`): its size, and in the token stream the
+    number of declarations, the length of names, text and numbers, and the nesting depth."""
+    _refuse_oversized(source, file, limits)
+    active = _ACTIVE_LIMITS.set(limits)
+    try:
+        return _parse_file(source, file, limits)
+    finally:
+        _ACTIVE_LIMITS.reset(active)
+
+
+def _refuse_oversized(source: str, file: str, limits: InputLimits) -> None:
+    """Text larger than `limits.max_file_bytes` (in UTF-8) is refused before it is lexed; the
+    editor hands its text straight to the parser, so the file reader's check is not enough."""
+    if len(source) * 4 <= limits.max_file_bytes:  # a character takes at most 4 bytes
+        return
+    head = source[: limits.max_file_bytes + 1].encode("utf-8", errors="surrogatepass")
+    if len(head) <= limits.max_file_bytes:
+        return  # the whole text is this head: longer text would have more bytes than characters
+    line, column = position_of_offset(head, limits.max_file_bytes)
+    raise SyntaxLayerError(Diagnostic(
+        "syntax/too_large", f"the text is larger than {limits.max_file_bytes:,} bytes", file, line, column, column + 1,
+        "split it into several files; content files are usually a few kilobytes"))
+
+
+def _parse_file(source: str, file: str, limits: InputLimits) -> A.Module:
     try:
         return _parse_tree(source, file)
-    except (UnexpectedInput, UnexpectedEOF, SyntaxLayerError, _TooDeep) as first_error:
-        diagnostics: list[Diagnostic] = []
-        for line_offset, chunk in _chunks(source):
-            padded = "\n" * line_offset + chunk
-            try:
-                _parse_tree(padded, file)
-            except (UnexpectedInput, UnexpectedEOF, SyntaxLayerError, _TooDeep) as error:
-                diagnostics.append(_problem(error, file, padded, line_offset + 1))
-        if not diagnostics:  # splitting hid the problem (e.g. a keyword mid-line): report the original
-            diagnostics.append(_problem(first_error, file, source, 1))
-        raise SyntaxLayerError(diagnostics) from None
+    except _LimitExceeded as error:
+        if error.final:
+            raise SyntaxLayerError(error.diagnostic(file)) from None
+        first_error: Exception = error
+    except (UnexpectedInput, UnexpectedEOF, SyntaxLayerError) as error:
+        first_error = error
+    raise SyntaxLayerError(_every_broken_declaration(source, file, limits, first_error)) from None
 
 
-def _problem(error: Exception, file: str, source: str, first_line: int) -> Diagnostic:
+def _every_broken_declaration(source: str, file: str, limits: InputLimits, first_error: Exception) -> list[Diagnostic]:
+    """Parse each declaration on its own and report each one that fails, at its place in the file."""
+    diagnostics: list[Diagnostic] = []
+    declarations = 0
+    for chunk in _chunks(source):
+        if chunk.is_declaration:
+            declarations += 1
+            if declarations > limits.max_declarations_per_file:
+                kind = _DECLARATION_START.match(chunk.text)
+                diagnostics.append(Diagnostic(
+                    "syntax/too_many_declarations", too_many_declarations_message(limits), file, chunk.line_offset + 1,
+                    1, 1 + (len(kind.group(0)) if kind else 1), "split the declarations over several files of the pack"))
+                break
+        try:
+            _parse_tree(chunk.text, file)
+        except _PROBLEMS as error:
+            diagnostics.append(_below(_problem(error, file, chunk.text), chunk.line_offset))
+    if not diagnostics:  # splitting hid the problem (e.g. a keyword mid-line): report the original
+        diagnostics.append(_problem(first_error, file, source))
+    return diagnostics
+
+
+def _below(diagnostic: Diagnostic, line_offset: int) -> Diagnostic:
+    """A chunk's diagnostic at its line in the whole file."""
+    if not line_offset or not diagnostic.line:
+        return diagnostic
+    return replace(diagnostic, line=diagnostic.line + line_offset)
+
+
+def _problem(error: Exception, file: str, source: str) -> Diagnostic:
     if isinstance(error, SyntaxLayerError):
         return error.diagnostics[0]
-    if isinstance(error, _TooDeep):
-        return Diagnostic("syntax/too_deep", "this declaration nests too deeply", file, first_line, 1, 2,
-                          f"expressions and blocks may nest at most about {MAX_DEPTH} levels; split it with `let`")
+    if isinstance(error, _LimitExceeded):
+        return error.diagnostic(file)
     assert isinstance(error, UnexpectedInput)
     return _diagnostic_for(error, file, source)
 
 
-def parse_declaration(source: str, file: str = "<input>") -> A.Declaration:
-    module = parse(source, file)
+def parse_declaration(source: str, file: str = "<input>", limits: InputLimits = INPUT_LIMITS) -> A.Declaration:
+    module = parse(source, file, limits)
     if len(module.declarations) != 1:
         raise SyntaxLayerError(
             Diagnostic("syntax/declaration_count", f"expected exactly one declaration, found {len(module.declarations)}", file)
@@ -576,9 +795,10 @@ def parse_declaration(source: str, file: str = "<input>") -> A.Declaration:
     return module.declarations[0]
 
 
-def parse_expression(source: str, file: str = "<expr>") -> A.Expr:
-    """Parse a lone expression (used by YAML data that embeds small conditions)."""
-    module = parse(f'rule _expr "_" {{ param value = {source} }}', file)
+def parse_expression(source: str, file: str = "<expr>", limits: InputLimits = INPUT_LIMITS) -> A.Expr:
+    """Parse a lone expression (used by YAML data that embeds small conditions). It stands one
+    level deep, inside the braces of the declaration it is parsed in."""
+    module = parse(f'rule _expr "_" {{ param value = {source} }}', file, limits)
     param = module.declarations[0].clauses[0]
     assert isinstance(param, A.Param)
     return param.value

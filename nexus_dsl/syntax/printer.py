@@ -7,8 +7,10 @@ statement per line, single spaces around operators, and only the parentheses the
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
+from ..limits import INPUT_LIMITS, InputLimits
 from . import ast_nodes as A
 
 INDENT = "    "
@@ -24,9 +26,15 @@ class Comment:
 
 @dataclass
 class CommentQueue:
-    """Source comments, handed back to the printer in order so `nexus fmt` never drops one."""
+    """Source comments, handed back to the printer in order so `nexus fmt` never drops one.
 
-    pending: list[Comment] = field(default_factory=list)
+    The printer asks for them in the order of the source lines, so the queue only ever looks at its
+    front: printing a file costs time linear in its length, however many comments it holds."""
+
+    pending: deque[Comment] = field(default_factory=deque)
+
+    def __post_init__(self) -> None:
+        self.pending = deque(sorted(self.pending, key=lambda c: c.line))
 
     @classmethod
     def scan(cls, source: str) -> CommentQueue:
@@ -37,19 +45,19 @@ class CommentQueue:
             if column is not None:
                 blank_after = number < len(lines) and not lines[number].strip()
                 comments.append(Comment(number, line[column:].rstrip(), bool(line[:column].strip()), blank_after))
-        return cls(comments)
+        return cls(deque(comments))
 
     def before(self, line: int) -> list[Comment]:
         """Comments standing on lines before `line` (and trailing ones the printer could not attach)."""
-        taken = [c for c in self.pending if c.line < line]
-        self.pending = [c for c in self.pending if c.line >= line]
+        taken = []
+        while self.pending and self.pending[0].line < line:
+            taken.append(self.pending.popleft())
         return taken
 
     def trailing(self, line: int) -> Comment | None:
-        for comment in self.pending:
-            if comment.line == line and comment.trailing:
-                self.pending.remove(comment)
-                return comment
+        """The comment written after code at the end of `line`, if it is next in the queue."""
+        if self.pending and self.pending[0].line == line and self.pending[0].trailing:
+            return self.pending.popleft()
         return None
 
 
@@ -275,8 +283,9 @@ def print_module(module: A.Module, comments: CommentQueue | None = None) -> str:
     return text
 
 
-def format_source(source: str, file: str = "<input>") -> str:
-    """Canonical text for a whole file, keeping every comment (`nexus fmt`)."""
+def format_source(source: str, file: str = "<input>", limits: InputLimits = INPUT_LIMITS) -> str:
+    """Canonical text for a whole file, keeping every comment (`nexus fmt`). The text is held to
+    `limits` as `parse` holds it, so printing recurses no deeper than the parser allows."""
     from .parser import parse
 
-    return print_module(parse(source, file), CommentQueue.scan(source))
+    return print_module(parse(source, file, limits), CommentQueue.scan(source))

@@ -60,3 +60,20 @@ def test_object_types_come_from_the_loaded_content():
 
 def test_settings_are_names_and_params_are_local():
     assert problems('command c "C" {\n    param reach = 2\n    cost reach AP\n    requires sds_cap > reach\n}\n') == []
+
+
+def test_every_unknown_name_is_reported_and_the_first_hundred_get_a_hint():
+    """A "did you mean" hint compares a word with every name in scope; past MAX_SUGGESTIONS of them
+    a file of misspellings is still reported in full, in time linear in its length."""
+    from nexus_dsl.check.checker import MAX_SUGGESTIONS
+
+    uses = "\n".join(f"        log owd{i}" for i in range(MAX_SUGGESTIONS + 1))
+    diagnostics = check_declarations(parse(
+        f'rule r "R" {{\n    when round_ends {{\n        let owed = "x"\n{uses}\n    }}\n}}\n', "t.nexus").declarations, CONTEXT)
+    assert [d.code for d in diagnostics] == ["check/unknown_name"] * (MAX_SUGGESTIONS + 1)
+    assert all(d.hint and "`owed`" in d.hint for d in diagnostics[:MAX_SUGGESTIONS])
+    assert diagnostics[-1].hint is None
+
+
+def test_a_param_is_checked_once():
+    assert problems('rule r "R" {\n    param p = foo\n}\n') == [("check/unknown_name", 2, "unknown name `foo`")]

@@ -1,7 +1,10 @@
-"""Property tests: printing, parsing and the canonical form agree on every reachable tree.
+"""Property tests: printing, parsing and the canonical form agree on every reachable tree, and no
+text — arbitrary, or a real content script damaged — makes parsing or checking fail other than with
+positioned diagnostics.
 
 The trees come from `strategies.py` (next to this file), which generates exactly the syntax trees
-the parser can produce.
+the parser can produce. Every property runs deterministically (`derandomize=True`, no example
+database): the same examples on every run.
 """
 
 from __future__ import annotations
@@ -14,11 +17,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from nexus_dsl import cached_ruleset
 from nexus_dsl.errors import SyntaxLayerError
+from nexus_dsl.limits import INPUT_LIMITS
 from nexus_dsl.syntax import ast_nodes as A
 from nexus_dsl.syntax.canonical import from_canonical, to_canonical
 from nexus_dsl.syntax.parser import parse
 from nexus_dsl.syntax.printer import print_declaration, print_expr, print_module
+from nexus_dsl.validate_files import check_script_text
 
 
 def _load_strategies():
@@ -37,8 +43,13 @@ S = _load_strategies()
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE_SCRIPTS = sorted((ROOT / "content" / "base").rglob("*.nexus"))
+CONTENT_SCRIPTS = sorted((ROOT / "content").rglob("*.nexus"))
 
-PROPERTY_SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PROPERTY_SETTINGS = settings(max_examples=300, deadline=None, derandomize=True, database=None,
+                             suppress_health_check=[HealthCheck.too_slow])
+# Checking a whole file is slower than parsing one declaration: fewer examples.
+FILE_SETTINGS = settings(max_examples=60, deadline=None, derandomize=True, database=None,
+                         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 def _reparse(declaration: A.Declaration) -> A.Declaration:
@@ -115,6 +126,7 @@ def test_base_content_is_present() -> None:
 
 # ---------------------------------------------------------------- fuzzing
 def _parses_or_reports(text: str) -> None:
+    """`parse` returns, or raises a SyntaxLayerError whose every diagnostic is positioned."""
     try:
         parse(text, "<fuzz>")
     except SyntaxLayerError as error:
@@ -122,6 +134,8 @@ def _parses_or_reports(text: str) -> None:
         for diagnostic in error.diagnostics:
             assert diagnostic.code.startswith("syntax/")
             assert diagnostic.file == "<fuzz>"
+            assert diagnostic.line >= 1 and diagnostic.column >= 1, diagnostic
+            assert diagnostic.end_column >= diagnostic.column, diagnostic
             diagnostic.format(text)  # formatting never fails either
 
 
@@ -151,6 +165,51 @@ def test_a_damaged_declaration_parses_or_raises_a_syntax_error(declaration: A.De
     insert = data.draw(st.sampled_from(["", "{", "}", "(", '"', "\n", "else", "$", "vs", ","]), label="insert")
     drop = data.draw(st.integers(0, 3), label="drop")
     _parses_or_reports(text[:cut] + insert + text[cut + drop:])
+
+
+# Edits that damage a real script: what typing, pasting or a hostile hand may do, including input
+# beyond every limit (deep nesting, long names and numbers, stray brackets and keywords).
+_PIECES = [
+    "", "{", "}", "(", ")", "[", "]", '"', "\n", ";", ",", ".", "#", "else", "elif", "for each x in", "vs", "$",
+    "not ", "-", "+ 1", "and", " if ", "rule r \"R\" {", "@", "\t", "\r\n", "\u00e9", "\u2028",
+    "(" * 40, "{\n" * 40, "not " * 40, "[" * 40, " + 1" * 40, ".a" * 40,
+    "n" * (INPUT_LIMITS.max_identifier_length + 1), "9" * 12, '"' + "t" * (INPUT_LIMITS.max_string_length + 1) + '"',
+]
+_CONTENT_TEXTS = [path.read_text(encoding="utf-8") for path in CONTENT_SCRIPTS]
+
+
+@st.composite
+def damaged_content_scripts(draw: st.DrawFn) -> str:
+    text = draw(st.sampled_from(_CONTENT_TEXTS), label="script")
+    for _ in range(draw(st.integers(1, 4), label="edits")):
+        at = draw(st.integers(0, len(text)), label="at")
+        drop = draw(st.integers(0, 40), label="drop")
+        text = text[:at] + draw(st.sampled_from(_PIECES), label="insert") + text[at + drop:]
+    return text
+
+
+@PROPERTY_SETTINGS
+@given(st.text(max_size=400))
+def test_any_text_parses_or_raises_positioned_syntax_errors(text: str) -> None:
+    _parses_or_reports(text)
+
+
+@PROPERTY_SETTINGS
+@given(damaged_content_scripts())
+def test_a_damaged_content_script_parses_or_raises_positioned_syntax_errors(text: str) -> None:
+    _parses_or_reports(text)
+
+
+@FILE_SETTINGS
+@given(damaged_content_scripts())
+def test_checking_a_damaged_content_script_never_raises(text: str) -> None:
+    diagnostics = check_script_text(text, "<fuzz>", cached_ruleset(("base",)))
+    for diagnostic in diagnostics:
+        diagnostic.format(text)
+
+
+def test_the_content_scripts_were_found() -> None:
+    assert len(_CONTENT_TEXTS) >= 20
 
 
 # ---------------------------------------------------------------- once bugs, now regression tests
