@@ -47,6 +47,13 @@ def diagnostic_text(diagnostic: Diagnostic) -> str:
     return f"{where}{diagnostic.message}{hint}"
 
 
+def not_saved_text(error: Exception, what: str = "Not saved") -> str:
+    """A refused save as the flash says it: the store's own words when they already say what was not
+    saved, else `Not saved: ...` before them."""
+    message = str(error)
+    return message if "was not saved" in message else f"{what}: {message}"
+
+
 def show_diagnostics(diagnostics: Sequence[Diagnostic], *, with_file: bool = False) -> None:
     """Errors in red, warnings in yellow, one line each."""
     for diagnostic in diagnostics:

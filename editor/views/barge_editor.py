@@ -46,6 +46,11 @@ def new_barge() -> None:
     put_draft(barge_edit.BargeDraft(id=ident, name=ident.replace("_", " ").title()))
 
 
+def fingerprint_key(path: Path) -> str:
+    """How the fingerprints of barges files are keyed: the file's real path."""
+    return str(Path(path).resolve())
+
+
 def load_barge() -> None:
     rules = state.ruleset()
     ident = st.session_state.get("bg_load_id")
@@ -56,10 +61,20 @@ def load_barge() -> None:
         return
     for item in rules.find(ident):
         if isinstance(item, DataItem) and item.type == "barges":
-            path = Path(item.origin.file).resolve()
-            st.session_state.setdefault(FINGERPRINTS, {})[str(path)] = store.open_for_edit(path).fingerprint
+            remember_fingerprint(Path(item.origin.file))
             st.session_state["bg_pack"] = item.origin.pack
     state.flash("info", f"Loaded barge `{ident}`")
+
+
+def remember_fingerprint(path: Path) -> None:
+    """The version of the file a barge was loaded from, read the way a save would write it back
+    (confined to the content root); a file that cannot be is noted, and a save will say why."""
+    try:
+        opened = store.open_for_edit(path, state.content_root())
+    except store.StoreError as error:
+        state.flash("warning", f"The barge's file cannot be saved back: {error}")
+        return
+    st.session_state.setdefault(FINGERPRINTS, {})[fingerprint_key(path)] = opened.fingerprint
 
 
 def click_square(col: int, row: int) -> None:
@@ -86,16 +101,9 @@ def save_barge(overwrite: bool = False) -> None:
         return
     try:
         pack_id = pack_choice.target("bg")
-    except store.StoreError as error:
-        state.flash("error", f"Not saved: {error}")
-        return
-    folder = widgets.pack_folder(pack_id)
-    if folder is None:
-        state.flash("error", f"no pack `{pack_id}` under {root}")
-        return
-    path = barge_edit.barges_file(folder).resolve()
-    expected = st.session_state.get(FINGERPRINTS, {}).get(str(path)) or store.open_for_edit(path).fingerprint
-    try:
+        path = barge_edit.barges_path(root, pack_id)  # confined: a symlinked barges.yaml is refused
+        expected = (st.session_state.get(FINGERPRINTS, {}).get(fingerprint_key(path))
+                    or store.open_for_edit(path, root).fingerprint)
         saved = barge_edit.save_barge(current, path, expected, overwrite=overwrite, content_root=root)
     except store.ConflictError as error:
         st.session_state[CONFLICT] = str(error)
@@ -104,9 +112,9 @@ def save_barge(overwrite: bool = False) -> None:
         state.flash("error", "Not saved: " + "; ".join(widgets.diagnostic_text(d) for d in error.diagnostics[:5]))
         return
     except (store.StoreError, NexusError) as error:
-        state.flash("error", f"Not saved: {error}")
+        state.flash("error", widgets.not_saved_text(error))
         return
-    st.session_state.setdefault(FINGERPRINTS, {})[str(path)] = saved.fingerprint
+    st.session_state.setdefault(FINGERPRINTS, {})[fingerprint_key(path)] = saved.fingerprint
     st.session_state.pop(CONFLICT, None)
     state.add_loaded_pack(pack_id)
     state.flash("success", f"Saved barge `{current.id}` into {saved.path}")

@@ -65,12 +65,21 @@ def begin(kind: str, text: str, ident: str, target: dict[str, Any] | None) -> No
     st.session_state[TARGET] = target
     st.session_state.pop(CONFLICT, None)
     if target and target.get("pack"):
-        folder = widgets.pack_folder(target["pack"])
         st.session_state[PACK] = target["pack"]
-        st.session_state[FILE] = (Path(target["path"]).relative_to(folder).as_posix() if folder
-                                  else default_file(kind, ident))
+        st.session_state[FILE] = file_in_pack(Path(target["path"]), target["pack"]) or default_file(kind, ident)
     else:
         st.session_state[FILE] = default_file(kind, ident)
+
+
+def file_in_pack(path: Path, pack_id: str) -> str | None:
+    """`path` as a name inside its pack's folder, None when it does not lie there."""
+    folder = widgets.pack_folder(pack_id)
+    if folder is None:
+        return None
+    for base in (folder, folder.resolve()):
+        if path.is_relative_to(base):
+            return path.relative_to(base).as_posix()
+    return None
 
 
 # ---------------------------------------------------------------- starting an item
@@ -116,8 +125,12 @@ def open_existing() -> None:
     name = item.declaration.name if isinstance(item, ScriptItem) else str(item.data.get("name", ident))
     text = authoring.duplicate(rules, ident, ident, name)  # the item's own text under its own id
     path = resolved(item.origin.file)
-    begin(kind, text, ident, {"path": str(path), "fingerprint": store.open_for_edit(path).fingerprint,
-                              "pack": item.origin.pack})
+    try:  # read the way a save writes it back: confined to the content root
+        fingerprint = store.open_for_edit(path, state.content_root()).fingerprint
+    except store.StoreError as error:
+        state.flash("error", f"`{ident}` cannot be edited in its file: {error}")
+        return
+    begin(kind, text, ident, {"path": str(path), "fingerprint": fingerprint, "pack": item.origin.pack})
 
 
 def source_picker(rules, kind: str) -> None:
@@ -193,11 +206,13 @@ def _target_path(root: Path) -> tuple[str, Path]:
     return pack_id, store.safe_path(root, pack_id, st.session_state.get(FILE, ""))
 
 
-def _expected(path: Path) -> str:
+def _expected(path: Path, root: Path) -> str:
+    """The version of `path` the text was opened from (the same file however its path was
+    written: the content root may be given through a link), else the version on disk now."""
     target = st.session_state.get(TARGET) or {}
-    if target.get("path") == str(path):
+    if target.get("path") and Path(target["path"]).resolve() == path.resolve():
         return target["fingerprint"]
-    return store.open_for_edit(path).fingerprint
+    return store.open_for_edit(path, root).fingerprint
 
 
 def save_item(overwrite: bool = False) -> None:
@@ -205,7 +220,7 @@ def save_item(overwrite: bool = False) -> None:
     try:
         pack_id, path = _target_path(root)
         writer = store.save_declaration if authoring.is_script_kind(kind) else store.save_data_item
-        saved = writer(path, text, _expected(path), overwrite=overwrite, content_root=root)
+        saved = writer(path, text, _expected(path, root), overwrite=overwrite, content_root=root)
     except store.ConflictError as error:
         st.session_state[CONFLICT] = {"path": str(error.path), "disk_text": error.disk_text, "message": str(error)}
         return
@@ -214,7 +229,7 @@ def save_item(overwrite: bool = False) -> None:
         state.flash("error", f"Not saved: {details}. Fix it, or save it as a draft.")
         return
     except (store.StoreError, NexusError) as error:
-        state.flash("error", f"Not saved: {error}")
+        state.flash("error", widgets.not_saved_text(error))
         return
     st.session_state[TARGET] = {"path": str(saved.path), "fingerprint": saved.fingerprint, "pack": pack_id}
     st.session_state.pop(CONFLICT, None)
@@ -226,9 +241,9 @@ def save_as_draft() -> None:
     text, root = st.session_state.get(TEXT, ""), state.content_root()
     try:
         _, path = _target_path(root)
-        draft = store.save_draft(path, text)
+        draft = store.save_draft(path, text, content_root=root)
     except store.StoreError as error:
-        state.flash("error", f"Draft not saved: {error}")
+        state.flash("error", widgets.not_saved_text(error, "Draft not saved"))
         return
     state.flash("warning", f"DRAFT saved (never loaded until saved properly): {draft}")
 
@@ -244,8 +259,17 @@ def chosen_path() -> Path | None:
         return None
 
 
+def draft_text(path: Path) -> str | None:
+    """The draft of `path`, read the way it is written (confined to the content root); None when
+    there is none or it cannot be read."""
+    try:
+        return store.load_draft(path, state.content_root())
+    except store.StoreError:
+        return None
+
+
 def open_draft(path: str) -> None:
-    draft = store.load_draft(Path(path))
+    draft = draft_text(Path(path))
     if draft is not None:
         set_text(draft)
         state.flash("warning", f"Opened the DRAFT {store.draft_path(Path(path))}; it is not loaded until saved.")
@@ -253,7 +277,7 @@ def open_draft(path: str) -> None:
 
 def draft_notice() -> None:
     path = chosen_path()
-    if path is None or store.load_draft(path) is None:
+    if path is None or draft_text(path) is None:
         return
     left, right = st.columns([3, 1])
     left.warning(f"There is an unsaved DRAFT of this file: {store.draft_path(path).name}")
@@ -269,8 +293,13 @@ def reload_from_disk() -> None:
     except (authoring.AuthoringError, NexusError):
         ident = None
     item = origin_of(rules, kind, ident) if rules is not None and ident else None
-    target = {"path": str(path), "fingerprint": store.open_for_edit(path).fingerprint,
-              "pack": st.session_state.get(PACK)}
+    try:
+        fingerprint = store.open_for_edit(path, state.content_root()).fingerprint
+    except store.StoreError as error:
+        st.session_state[CONFLICT] = conflict
+        state.flash("error", f"The file cannot be reloaded: {error}")
+        return
+    target = {"path": str(path), "fingerprint": fingerprint, "pack": st.session_state.get(PACK)}
     if item is None:
         st.session_state[TARGET] = target
         state.flash("warning", "The item is no longer on disk; your text is kept.")

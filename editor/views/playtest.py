@@ -6,7 +6,6 @@ Everything is `nexus_dsl.workbench.playtest`; pictures are `.board_svg`."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -15,7 +14,7 @@ import streamlit as st
 from editor import state, widgets
 from nexus_dsl.agents.base import AGENT_NAMES
 from nexus_dsl.errors import NexusError, RulesError
-from nexus_dsl.workbench import playtest
+from nexus_dsl.workbench import playtest, store
 from nexus_dsl.workbench.board_svg import bout_svg
 from nexus_dsl.workbench.packs import load_packs
 
@@ -35,10 +34,11 @@ def session_path(name: str) -> Path:
 
 # ---------------------------------------------------------------- opening and saving
 def open_session(name: str) -> playtest.PlaySession | None:
-    """The saved session `name`, replayed with the packs it was played with."""
-    path = session_path(name)
+    """The saved session `name`, replayed with the packs it was played with. The file is read the
+    way it will be written back (`playtest.read_session`: confined to the sessions folder)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        path = session_path(name)
+        data, fingerprint = playtest.read_session(path)
         settings = playtest.PlaySettings.from_json(data.get("settings") or {})
         root = Path(settings.content_root) if settings.content_root else state.content_root()
         loaded = load_packs(list(settings.packs), root)
@@ -46,8 +46,8 @@ def open_session(name: str) -> playtest.PlaySession | None:
             st.error(f"The packs of session `{name}` no longer load.")
             widgets.show_diagnostics(loaded.diagnostics[:5], with_file=True)
             return None
-        return playtest.PlaySession.from_json(data, loaded.ruleset, str(path))
-    except (OSError, ValueError, TypeError, AttributeError) as error:
+        return playtest.PlaySession.from_json(data, loaded.ruleset, str(path), fingerprint)
+    except (OSError, ValueError, TypeError, AttributeError, store.StoreError) as error:
         st.error(f"Session `{name}` cannot be opened: {error}")
     except NexusError as error:
         st.error(f"Session `{name}` cannot be resumed: {error}")
@@ -67,7 +67,15 @@ def current_session() -> playtest.PlaySession | None:
 
 
 def save(session: playtest.PlaySession) -> None:
-    session.save(session_path(st.session_state[NAME]))
+    """Save after an action; a session played on meanwhile elsewhere is not overwritten."""
+    name = st.session_state[NAME]
+    try:
+        session.save(session_path(name))
+    except store.ConflictError:
+        state.flash("error", f"Session `{name}` was not saved: it was played on in another window since. "
+                             f"Leave it and resume it to go on from what was saved there.")
+    except store.StoreError as error:
+        state.flash("error", f"Session `{name}` was not saved: {error}")
 
 
 def start_session() -> None:
@@ -87,7 +95,10 @@ def start_session() -> None:
         session = playtest.PlaySession(settings, ruleset=rules)
         session.advance_agents()
         session.save(path)
-    except (ValueError, NexusError) as error:
+    except store.ConflictError:
+        state.flash("error", f"There is already a session named `{name}`: resume it, or choose another name.")
+        return
+    except (ValueError, NexusError, store.StoreError) as error:
         state.flash("error", f"The session cannot start: {error}")
         return
     st.session_state[SESSION], st.session_state[NAME] = session, name

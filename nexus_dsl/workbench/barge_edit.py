@@ -23,9 +23,10 @@ from ..content.ruleset import Ruleset
 from ..errors import Diagnostic, did_you_mean
 from ..schema.validate import validate
 from ..schema.yaml_positions import load_yaml_with_positions
-from .store import Saved, save_data_item
+from .store import Saved, safe_path, save_data_item
 
-__all__ = ["BargeDraft", "BoxCount", "Edit", "barges_file", "load_barge", "placeable_types", "save_barge"]
+__all__ = ["BargeDraft", "BoxCount", "Edit", "barges_file", "barges_path", "load_barge", "placeable_types",
+           "save_barge"]
 
 Cell = tuple[int, int]
 
@@ -260,16 +261,28 @@ def load_barge(ruleset: Ruleset, barge_id: str) -> BargeDraft:
 
 # ---------------------------------------------------------------- saving
 
+BARGES_FILE = "barges.yaml"
+
+
 def barges_file(pack_folder: str | Path) -> Path:
-    """Where a pack keeps its barges: `barges.yaml` at the top of its folder."""
-    return Path(pack_folder) / "barges.yaml"
+    """Where a pack keeps its barges: `barges.yaml` at the top of its folder (not yet confined: save
+    through `barges_path`)."""
+    return Path(pack_folder) / BARGES_FILE
+
+
+def barges_path(content_root: str | Path, pack_id: str) -> Path:
+    """The barges file of a pack under the content root, confined (`store.safe_path`): a pack that
+    is not a plain folder inside the root, or a `barges.yaml` that is a symbolic link, is a
+    `StoreError`, never written through."""
+    return safe_path(Path(content_root), pack_id, BARGES_FILE)
 
 
 def save_barge(draft: BargeDraft, path: str | Path, expected_fingerprint: str, *, overwrite: bool = False,
                context: Ruleset | None = None, content_root: Path | None = None) -> Saved:
     """Replace the entry with the draft's id in a barges file, or append it, through the safe store:
-    atomic, the previous version kept, a file changed on disk since it was opened refused
-    (`ConflictError`), a barge that does not validate refused (`InvalidContentError`). Open the file
-    with `store.open_for_edit` to get `expected_fingerprint`."""
+    confined to the content root (or the file's pack) with no symbolic link on the way, atomic, under
+    the file's lock, the previous version kept, a file changed on disk since it was opened refused
+    (`ConflictError`), a barge that does not validate refused (`InvalidContentError`). Find the file
+    with `barges_path` and open it with `store.open_for_edit` to get `expected_fingerprint`."""
     return save_data_item(Path(path), draft.to_yaml(), expected_fingerprint, overwrite=overwrite,
                           context=context, content_root=content_root)

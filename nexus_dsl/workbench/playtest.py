@@ -15,7 +15,10 @@ What a page shows comes from here, never from rules of its own:
 * `dice_since(index)` and `log_lines()` — the dice as they fell and the narration.
 
 Sessions live in a folder the caller chooses (`session_file`, `list_sessions`): the editor keeps
-them per user, outside the content root.
+them per user, outside the content root. A session file is written through the safe store, confined
+to its folder and under its lock: a session remembers the fingerprint of the file it last read or
+wrote, so a session played on meanwhile in another window (or a new session given the name of a
+saved one) is a `ConflictError`, never overwritten.
 """
 
 from __future__ import annotations
@@ -40,11 +43,12 @@ from ..errors import Diagnostic, NexusError, RulesError
 from ..narrate import narrate
 from ..syntax import ast_nodes as A
 from .packs import load_packs
-from .store import atomic_write
+from .store import ABSENT, StoreError, open_for_edit
+from .store import save as store_save
 
 __all__ = [
     "PERSON", "DiceShown", "OptionButton", "OptionGroup", "Pending", "PlaySession", "PlaySettings",
-    "SessionError", "list_sessions", "refusal_message", "session_file",
+    "SessionError", "SessionNameError", "list_sessions", "read_session", "refusal_message", "session_file",
 ]
 
 PERSON = "person"  # a seat played by someone at the screen; any other seat names an agent
@@ -56,11 +60,15 @@ MAX_AGENT_STEPS = 20_000  # a safety net: the engine's cycle limit ends every bo
 BUTTON_KINDS = {COMMAND: "command", ABILITY: "ability", CARD: "card"}
 GROUP_TITLES = {"ability": "Abilities", "card": "Influence cards", "control": "Round"}
 RESOURCE_WORDS = {"overall": "condition", "cred": "cred"}
-SESSION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _-]{0,79}$")
+SESSION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9 _-]{0,79}")  # used with fullmatch: `$` would let a newline through
 
 
 class SessionError(NexusError):
     """A session file that cannot be read or no longer replays (e.g. the content changed)."""
+
+
+class SessionNameError(StoreError, ValueError):
+    """A session name that cannot name a file in the sessions folder."""
 
 
 def _session_error(message: str, file: str = "<session>", hint: str | None = None) -> SessionError:
@@ -187,6 +195,9 @@ class PlaySession:
         self._labels: list[str] = []
         self._bout = self._new_bout()
         self._agents: dict[str, Any] = {}
+        # The fingerprint of the session file as this session last read or wrote it: a new session
+        # expects no file, so it never overwrites a saved one of the same name.
+        self.fingerprint = ABSENT
         for action in actions:
             self.apply(action)
 
@@ -347,13 +358,21 @@ class PlaySession:
                 "actions": [action.to_json() for action in self.actions]}
 
     def save(self, path: str | Path) -> Path:
-        """Write the session (settings and actions) as JSON, atomically."""
+        """Write the session (settings and actions) as JSON through the safe store: atomically,
+        confined to the session file's folder, under its lock. `ConflictError` when the file is no
+        longer what this session last read or wrote; `StoreError` when the path or the write is
+        refused."""
         path = Path(path)
-        atomic_write(path, json.dumps(self.to_json(), indent=1, sort_keys=True) + "\n")
+        text = json.dumps(self.to_json(), indent=1, sort_keys=True) + "\n"
+        saved = store_save(path, text, self.fingerprint, check=False, root=path.parent, keep_history=False)
+        self.fingerprint = saved.fingerprint
         return path
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], ruleset: Ruleset | None = None, file: str = "<session>") -> PlaySession:
+    def from_json(cls, data: Mapping[str, Any], ruleset: Ruleset | None = None, file: str = "<session>",
+                  fingerprint: str = ABSENT) -> PlaySession:
+        """The session `data` holds, replayed; `fingerprint` is that of the file it was read from
+        (`read_session`), which its next save compares against."""
         if not isinstance(data, Mapping) or data.get("format") != SESSION_FORMAT:
             raise _session_error("this is not a saved playtest session", file)
         if data.get("version") != SESSION_VERSION:
@@ -365,6 +384,7 @@ class PlaySession:
         session = cls(settings, ruleset=ruleset)
         for index, saved in enumerate(data.get("actions") or []):
             session._replay_saved(index, saved, file)
+        session.fingerprint = fingerprint
         return session
 
     def _replay_saved(self, index: int, saved: Any, file: str) -> None:
@@ -380,15 +400,8 @@ class PlaySession:
 
     @classmethod
     def load(cls, path: str | Path, ruleset: Ruleset | None = None) -> PlaySession:
-        path = Path(path)
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as error:
-            raise _session_error(f"cannot read the session: {error}", str(path)) from None
-        except json.JSONDecodeError as error:
-            raise SessionError(Diagnostic("playtest/bad_session", f"the session is not valid JSON: {error.msg}",
-                                          str(path), error.lineno, error.colno)) from None
-        return cls.from_json(data, ruleset, str(path))
+        data, fingerprint = read_session(path)
+        return cls.from_json(data, ruleset, str(path), fingerprint)
 
     # ---------------------------------------------------------------- buttons
     def _button(self, action: Action) -> OptionButton:
@@ -520,10 +533,30 @@ def _describe_saved(saved: Any) -> str:
 # ---------------------------------------------------------------- where sessions are kept
 
 def session_file(folder: str | Path, name: str) -> Path:
-    """The file of the session called `name` in `folder` (letters, digits, space, `_`, `-`)."""
-    if not isinstance(name, str) or not SESSION_NAME.match(name) or name != name.strip():
-        raise ValueError("name the session with letters, digits, spaces, `_` and `-` (at most 80 characters)")
+    """The file of the session called `name` in `folder` (letters, digits, space, `_`, `-`): never
+    outside it. `SessionNameError` (a `StoreError` and a `ValueError`) for any other name."""
+    if not isinstance(name, str) or not SESSION_NAME.fullmatch(name) or name != name.strip():
+        raise SessionNameError("name the session with letters, digits, spaces, `_` and `-` (at most 80 "
+                               "characters, starting with a letter or digit); nothing was saved")
     return Path(folder) / f"{name}{SESSION_SUFFIX}"
+
+
+def read_session(path: str | Path) -> tuple[Any, str]:
+    """The JSON a session file holds and the file's fingerprint (for `PlaySession.from_json`). The file
+    is read as a save would write it: confined to its folder, never through a symbolic link.
+    `SessionError` when it cannot be read or is not JSON."""
+    path = Path(path)
+    try:
+        opened = open_for_edit(path, root=path.parent)
+    except StoreError as error:
+        raise _session_error(f"cannot read the session: {error}", str(path)) from None
+    if opened.fingerprint == ABSENT:
+        raise _session_error("there is no saved session of that name", str(path))
+    try:
+        return json.loads(opened.text), opened.fingerprint
+    except json.JSONDecodeError as error:
+        raise SessionError(Diagnostic("playtest/bad_session", f"the session is not valid JSON: {error.msg}",
+                                      str(path), error.lineno, error.colno)) from None
 
 
 def list_sessions(folder: str | Path) -> list[str]:
