@@ -17,6 +17,7 @@ from editor.code_editor import code_editor
 from nexus_dsl.cards import KIND_TITLES
 from nexus_dsl.content.ruleset import ScriptItem
 from nexus_dsl.errors import NexusError
+from nexus_dsl.schema import load_yaml_with_positions
 from nexus_dsl.workbench import authoring, store
 
 TEXT = "ed_text"  # the text being edited (what the code editor last reported, or what the app put there)
@@ -169,9 +170,10 @@ def apply_form(kind: str, names: list[str], originals: dict[str, Any], version: 
             values[name] = typed
         else:
             try:
-                values[name] = yaml.safe_load(typed) if typed.strip() else None
-            except yaml.YAMLError as error:
-                state.flash("error", f"{name}: not readable YAML ({error.problem})")
+                values[name] = load_yaml_with_positions(typed, name)[0] if typed.strip() else None
+            except NexusError as error:
+                problem = error.diagnostics[0]
+                state.flash("error", f"{name}: not readable YAML ({problem.message}, column {problem.column})")
                 return
     try:
         set_text(authoring.apply_fields(kind, st.session_state.get(TEXT, ""), values))

@@ -44,9 +44,9 @@ import yaml
 from ..content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, discover_packs, is_set_aside
 from ..content.ruleset import Ruleset
 from ..errors import ContentError, Diagnostic, NexusError
-from ..files import confine, display_path, inside
+from ..files import confine, display_path, inside, read_content
 from ..limits import INPUT_LIMITS
-from ..schema import load_yaml_with_positions, validate
+from ..schema import compose_yaml, load_yaml_with_positions, validate
 from ..syntax.parser import parse
 from ..validate_files import check_script_text, check_yaml_text
 from .packs import load_packs, pack_of
@@ -583,8 +583,8 @@ def _context_for(path: Path, content_root: Path | None) -> Ruleset | None:
     if folder is None:
         return None
     try:
-        data = yaml.safe_load((folder / MANIFEST).read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError):
+        data, _ = load_yaml_with_positions(read_content(folder / MANIFEST, folder), str(folder / MANIFEST))
+    except NexusError:  # a manifest that does not load gives no context; saving reports the file's own problems
         return None
     if not isinstance(data, dict):
         return None
@@ -873,8 +873,8 @@ def replace_data_item(file_text: str, item_text: str, file: str = "<file>") -> s
     if not file_text.strip():
         return entry
     try:
-        document = yaml.compose(file_text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+        document, _ = compose_yaml(file_text, file)
+    except NexusError:
         raise _refuse(f"{Path(file).name} is not readable YAML, so its entries cannot be found; fix it first") from None
     if document is None:
         return file_text.rstrip("\n") + "\n" + entry
