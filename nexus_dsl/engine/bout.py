@@ -112,6 +112,9 @@ class Bout(Mechanics, Commands, Abilities):
         return state
 
     def _new_helot(self, spec: HelotSetup, settings: Any) -> Helot:
+        from .setup import (PROTECTED_LOCATION_MARK, STATUSES, SetupError, grappler_of, starting_states,
+                            weapon_in_hand)
+
         locations = {loc: settings.get(f"{loc}_condition", 0) for loc in LOCATIONS}
         locations.update(spec.locations)
         traits = {t: 0 for t in TRAITS}
@@ -120,29 +123,44 @@ class Bout(Mechanics, Commands, Abilities):
         elif spec.motivation:
             motivation = self.ruleset.data_item("motivations", spec.motivation)
             if motivation is None:
-                raise NexusError(Diagnostic("setup/unknown_motivation", f"no motivation `{spec.motivation}`", "<setup>"))
+                raise SetupError(f"no motivation `{spec.motivation}` in the loaded packs", spec.label, "motivation",
+                                 "setup/unknown_motivation")
             traits.update(motivation.get("advantages", {}))
         lanista = self.ruleset.data_item("lanistas", spec.lanista) if spec.lanista else None
         if spec.lanista and lanista is None:
-            raise NexusError(Diagnostic("setup/unknown_lanista", f"no lanista `{spec.lanista}`", "<setup>"))
+            raise SetupError(f"no lanista `{spec.lanista}` in the loaded packs", spec.label, "lanista",
+                             "setup/unknown_lanista")
         assert spec.at is not None and spec.facing is not None
         weapon = self.ruleset.declaration("weapon", spec.weapon) if spec.weapon else None
         if spec.weapon and weapon is None:
-            raise NexusError(Diagnostic("setup/unknown_weapon", f"no weapon `{spec.weapon}`", "<setup>"))
-        states = set(spec.states) | ({"armed"} if weapon is not None else set())
+            raise SetupError(f"no weapon `{spec.weapon}` in the loaded packs", spec.label, "weapon", "setup/unknown_weapon")
+        unknown_cards = [card for card in spec.influence or () if self.ruleset.declaration("influence", card) is None]
+        if unknown_cards:
+            raise SetupError(f"no influence card `{unknown_cards[0]}` in the loaded packs", spec.label, "influence",
+                             "setup/unknown_card")
+        if spec.status not in STATUSES:
+            raise SetupError(f"`status: {spec.status}` is not one of {', '.join(STATUSES)}", spec.label, "status")
+        status = Status(spec.status)
+        held = weapon_in_hand(spec, weapon)
+        grappler = grappler_of(spec, self.setup.helots)
+        if spec.overall is not None:
+            overall = spec.overall
+        else:  # a helot is incapacitated because its overall condition ran out (pg.13)
+            overall = 0 if status == Status.INCAPACITATED else settings.get("overall_condition", 50)
         helot = Helot(
-            label=spec.label, seat=spec.seat, square=spec.at, facing=spec.facing,
-            overall=spec.overall if spec.overall is not None else settings.get("overall_condition", 50),
+            label=spec.label, seat=spec.seat, square=spec.at, facing=spec.facing, overall=overall,
             locations=locations, motivation=spec.motivation, lanista=spec.lanista,
-            states=states, traits=traits, cred=spec.cred, ap=spec.ap, mp=spec.mp,
-            weapon=spec.weapon, tpdm=spec.tpdm, tp_counter=set(spec.tp_counter),
+            states=starting_states(spec, held, grappler is not None), traits=traits, cred=spec.cred, ap=spec.ap,
+            mp=spec.mp, status=status, weapon=spec.weapon, tpdm=spec.tpdm, tp_counter=set(spec.tp_counter),
             command_tokens=spec.command_tokens if spec.command_tokens is not None else (lanista or {}).get("command", 0),
             deception=spec.deception if spec.deception is not None else (lanista or {}).get("deception", 0),
             influence=list(spec.influence or []), ratio=spec.ratio, marks=dict(spec.marks),
+            grappling=spec.grappling, grappler=grappler,
         )
-        if weapon is not None:
-            helot.ammo = self.weapon_number(weapon, "ammo")
-            helot.durability = self.weapon_number(weapon, "durability")
+        if held is not None:
+            helot.ammo, helot.durability = held.ammo, held.durability
+            if held.protects is not None:
+                helot.marks[PROTECTED_LOCATION_MARK] = held.protects
         return helot
 
     def weapon_number(self, weapon: A.Declaration, name: str) -> int:
@@ -623,6 +641,8 @@ class Bout(Mechanics, Commands, Abilities):
 
     def snapshot(self) -> dict[str, Any]:
         """The scenario snapshot (SCENARIOS.md): every key the contract names, and a few more."""
+        from .setup import DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK
+
         state = self.state
         snap: dict[str, Any] = {
             "crowd": state.crowd,
@@ -634,6 +654,12 @@ class Bout(Mechanics, Commands, Abilities):
             "box_drawn": state.box_drawn,
         }
         for label, helot in state.helots.items():
+            weapon = self.ruleset.declaration("weapon", helot.weapon) if helot.weapon else None
+            drawn = DRAWN_WEAPON_STATE in helot.states if weapon is not None else None
+            protects = helot.marks.get(PROTECTED_LOCATION_MARK) if drawn else None
+            # Durability and ammo apply to a weapon whose card declares them; otherwise they are null.
+            counted = {name for name in ("durability", "ammo")
+                       if weapon is not None and weapon.property(name) is not None}
             snap[label] = {
                 "overall": helot.overall,
                 "locations": dict(helot.locations),
@@ -645,6 +671,10 @@ class Bout(Mechanics, Commands, Abilities):
                 "at": helot.square.as_list(),
                 "facing": helot.facing.name,
                 "weapon": helot.weapon,
+                "weapon_drawn": drawn,
+                "durability": helot.durability if "durability" in counted else None,
+                "ammo": helot.ammo if "ammo" in counted else None,
+                "protects": protects if protects in LOCATIONS else None,
                 "tpdm": helot.tpdm,
                 "tp_counter": sorted(helot.tp_counter),
                 "command_tokens": helot.command_tokens,
@@ -654,8 +684,7 @@ class Bout(Mechanics, Commands, Abilities):
                 "seat": helot.seat,
                 "marks": sorted(helot.marks),
                 "grappling": helot.grappling,
-                "ammo": helot.ammo,
-                "durability": helot.durability,
+                "grappler": helot.grappler,
                 "on_board": helot.on_board,
             }
         snap["board"] = {square.key(): list(objects) for square, objects in sorted(state.objects.items())}

@@ -8,9 +8,12 @@ facing away from the player. Scenarios build a `BoutSetup` of their own to start
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
-from .board import Direction, Square
+from ..errors import Diagnostic, NexusError
+from ..syntax import ast_nodes as A
+from ..vocabulary import LOCATIONS
+from .board import Direction, Grid, Square
 
 # Seat -> (entry square, facing): "closest leftmost square, facing away from the player" (pg.9).
 SEAT_ENTRY: dict[str, tuple[Square, Direction]] = {
@@ -23,6 +26,25 @@ SEAT_ENTRY: dict[str, tuple[Square, Direction]] = {
 SEAT_ORDER = ("south", "north", "west", "east")
 # `BoutSetup.barge` naming no barge but this: a schematic picked at random (pg.38), see `pick_random_barge`.
 RANDOM_BARGE = "random"
+# How the base box's scripts record what a setup may give a helot directly: a drawn weapon is the
+# `armed` state and a held helot the `grappled` state (rules/states.nexus); the body location a
+# drawn shield protects is the value of the `shield_location` mark (weapons/weapon_rules.nexus).
+DRAWN_WEAPON_STATE = "armed"
+GRAPPLED_STATE = "grappled"
+PROTECTED_LOCATION_MARK = "shield_location"
+# A helot's status: fighting, or out of the fight (pg.13). Not states: damage sets them.
+STATUSES = ("fighting", "incapacitated", "dead")
+
+
+class SetupError(NexusError):
+    """A setup no bout can start from. It names the helot and the setup key at fault, so a
+    scenario can point at the line that set it."""
+
+    def __init__(self, message: str, helot: str | None = None, key: str | None = None,
+                 code: str = "setup/impossible"):
+        self.helot = helot
+        self.key = key
+        super().__init__(Diagnostic(code, f"helot `{helot}`: {message}" if helot else message, "<setup>"))
 
 
 @dataclass
@@ -52,6 +74,18 @@ class HelotSetup:
     deception: int | None = None
     marks: dict[str, object] = field(default_factory=dict)
     ratio: int = 3  # the ratio die of a helot whose round follows a scenario's mid-round start
+    # With `weapon`: None leaves the card's own values (drawn, full durability and ammo).
+    weapon_drawn: bool | None = None  # False: the weapon is stored, the helot is not Armed
+    durability: int | None = None  # durability left on a melee weapon or shield
+    ammo: int | None = None  # ammunition left on a ranged or thrown weapon
+    protects: str | None = None  # the body location a drawn shield protects
+    status: str = "fighting"  # or out of the fight already: `incapacitated`, `dead`
+    grappling: str | None = None  # the label of the helot this one is grappling (holds)
+
+    def __post_init__(self) -> None:
+        # A hand set outright (even an empty one) is the whole hand: nothing of the deal is kept.
+        if self.influence is not None and self.keep is None:
+            self.keep = 0
 
 
 @dataclass
@@ -100,3 +134,124 @@ def pick_random_barge(barge_ids: list[str], roll: Callable[[str, int], int]) -> 
         face = roll(purpose, sides)
         if face <= len(barge_ids):
             return barge_ids[face - 1]
+
+
+# ---------------------------------------------------------------- a helot set up mid-bout
+@dataclass(frozen=True)
+class WeaponInHand:
+    """A held weapon as a setup leaves it: drawn or stored, with what is left of its card's numbers."""
+
+    drawn: bool
+    durability: int  # 0 when the card has no durability
+    ammo: int  # 0 when the card has no ammo
+    protects: str | None
+
+
+def declared_number(weapon: A.Declaration, name: str) -> int | None:
+    """A weapon card's number (`durability`, `ammo`, `block`...): None when the card does not
+    declare it, so the number does not apply to that weapon."""
+    prop = weapon.property(name)
+    if prop is None:
+        return None
+    value = prop.values[0] if prop.values else None
+    return value.value if isinstance(value, A.Num) else 0
+
+
+def weapon_in_hand(spec: HelotSetup, weapon: A.Declaration | None) -> WeaponInHand | None:
+    """The helot's weapon as its setup asks, or a `SetupError` for what the card cannot be:
+    durability or ammo it does not have, more than it starts with, a location protected by a
+    weapon that protects none or is not drawn."""
+    if weapon is None:
+        for key in ("weapon_drawn", "durability", "ammo", "protects"):
+            if getattr(spec, key) is not None:
+                raise SetupError(f"`{key}` needs a `weapon`", spec.label, key)
+        return None
+    drawn = spec.weapon_drawn is not False
+    return WeaponInHand(drawn=drawn, durability=_weapon_counter(spec, weapon, "durability"),
+                        ammo=_weapon_counter(spec, weapon, "ammo"), protects=_protected(spec, weapon, drawn))
+
+
+def _weapon_counter(spec: HelotSetup, weapon: A.Declaration, name: str) -> int:
+    """Durability or ammo left: the card's own unless the setup names what is left (at least 1:
+    a weapon with none left is already gone)."""
+    full = declared_number(weapon, name)
+    wanted = getattr(spec, name)
+    if wanted is None:
+        return full or 0
+    if full is None:
+        raise SetupError(f"`{name}` does not apply to `{weapon.id}`: its card has no {name}", spec.label, name)
+    if wanted < 1 or 0 < full < wanted:  # a card whose number is no literal (0 here) bounds nothing
+        bound = f"1 to {full} (its card's {name})" if full > 0 else "at least 1"
+        raise SetupError(f"`{name}` left on `{weapon.id}` is {bound}, not {wanted}", spec.label, name)
+    return int(wanted)
+
+
+def _protected(spec: HelotSetup, weapon: A.Declaration, drawn: bool) -> str | None:
+    if spec.protects is None:
+        return None
+    if (declared_number(weapon, "block") or 0) <= 0:
+        raise SetupError(f"`protects` needs a shield that protects a location; `{weapon.id}` has no block value",
+                         spec.label, "protects")
+    if not drawn:
+        raise SetupError("`protects` needs the shield drawn: a stored shield protects nothing", spec.label, "protects")
+    if spec.protects not in LOCATIONS:
+        raise SetupError(f"`protects: {spec.protects}` is not a body location ({', '.join(LOCATIONS)})",
+                         spec.label, "protects")
+    return spec.protects
+
+
+def grappler_of(spec: HelotSetup, helots: Sequence[HelotSetup]) -> str | None:
+    """The label of the helot grappling `spec` (its grappler), after checking that every hold
+    `spec` takes part in could stand on the board (a `SetupError` otherwise)."""
+    if spec.grappling is not None:
+        _check_hold(spec, helots)
+    holders = [h for h in helots if h.grappling == spec.label]
+    if len(holders) > 1:
+        raise SetupError(f"is held by {holders[0].label} and {holders[1].label}: a helot is held by one grappler",
+                         spec.label)
+    return holders[0].label if holders else None
+
+
+def _check_hold(holder: HelotSetup, helots: Sequence[HelotSetup]) -> None:
+    """Grappling takes the opponent in the front-centre square, and neither a grappled helot nor
+    one grappling can be grappled by a third (pg.22)."""
+    by_label = {h.label: h for h in helots}
+    held = by_label.get(str(holder.grappling))
+    if held is None:
+        raise SetupError(f"`grappling: {holder.grappling}` is not one of the helots", holder.label, "grappling")
+    if held.label == holder.label:
+        raise SetupError("a helot cannot be grappling itself", holder.label, "grappling")
+    if held.grappling is not None:
+        raise SetupError(f"cannot hold {held.label}, which holds {held.grappling} itself: "
+                         "no one grapples a grappler", holder.label, "grappling")
+    if any(h.grappling == holder.label for h in helots):
+        raise SetupError(f"cannot hold {held.label} while held itself: a grappled helot grapples no one",
+                         holder.label, "grappling")
+    placed = holder.at is not None and holder.facing is not None
+    front = Grid().step(holder.at, holder.facing) if placed else None  # type: ignore[arg-type]
+    if front is None or held.at != front:
+        square = f"[{front.col}, {front.row}]" if front is not None else "(off the board)"
+        raise SetupError(f"is grappling {held.label}, so {held.label} must stand in its front-centre "
+                         f"square {square}, not at {_shown(held.at)}", holder.label, "grappling")
+
+
+def _shown(square: Square | None) -> str:
+    return f"[{square.col}, {square.row}]" if square is not None else "no square"
+
+
+def starting_states(spec: HelotSetup, weapon: WeaponInHand | None, held: bool) -> set[str]:
+    """The setup's states, with Armed for a drawn weapon and Grappled for a held helot; Armed
+    without a drawn weapon is refused (a drawn weapon is what Armed means)."""
+    states = set(spec.states)
+    drawn = weapon is not None and weapon.drawn
+    if DRAWN_WEAPON_STATE in states and not drawn:
+        raise SetupError(f"`states` lists {DRAWN_WEAPON_STATE}, but the helot holds no drawn weapon: "
+                         "give it a drawn `weapon` instead", spec.label, "states")
+    ended = sorted(states & set(STATUSES))
+    if ended:
+        raise SetupError(f"`{ended[0]}` is a status, not a state: set `status: {ended[0]}`", spec.label, "states")
+    if drawn:
+        states.add(DRAWN_WEAPON_STATE)
+    if held:
+        states.add(GRAPPLED_STATE)
+    return states
