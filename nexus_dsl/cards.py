@@ -282,6 +282,16 @@ def data_face(item: DataItem, ruleset: Ruleset | None = None) -> CardFace:
     return face
 
 
+def card_types(ruleset: Ruleset) -> list[str]:
+    """Every value `all_faces` takes as a kind: each declaration kind, each data type (also
+    without its plural `s`), whether or not the loaded packs hold any of it."""
+    from .content.ruleset import DATA_TYPES
+    from .syntax.ast_nodes import DECLARATION_KINDS
+
+    data_types = sorted(set(DATA_TYPES) | set(ruleset.data))
+    return sorted(set(DECLARATION_KINDS) | set(ruleset.scripts) | set(data_types) | {t.rstrip("s") for t in data_types})
+
+
 def all_faces(ruleset: Ruleset, kind: str | None = None) -> list[CardFace]:
     faces = []
     for script_kind, items in ruleset.scripts.items():

@@ -1,6 +1,8 @@
 """The `nexus` command line: check, fmt, play, scenario.
 
-A user's mistake is always a positioned message and a non-zero exit, never a traceback.
+A user's mistake is always a positioned message and a non-zero exit, never a traceback. An option
+that names content (a type, a barge, an agent) names something that exists, or the command stops
+with a suggestion. A bout stopped by a script fault prints the fault, positioned in its script.
 """
 
 from __future__ import annotations
@@ -13,11 +15,30 @@ import tempfile
 from pathlib import Path
 from typing import Sequence
 
-from .errors import NexusError, format_all
+from .errors import NexusError, did_you_mean, format_all
 
 
 def _err(message: str) -> None:
     print(message, file=sys.stderr)
+
+
+def _known(what: str, value: str, known: Sequence[str]) -> None:
+    """Stop with a usage error unless `value` is one of `known` (with a suggestion when one is close)."""
+    if value in known:
+        return
+    hint = did_you_mean(value, known)
+    raise ValueError(f"unknown {what} `{value}`" + (f" ({hint})" if hint else "") + f"; choose from {', '.join(known)}")
+
+
+def _check_options(ruleset: object, barge: str | None = None, agents: Sequence[str] = ()) -> None:
+    """The content and agents the options name must exist in the loaded packs."""
+    from .agents.base import AGENT_NAMES
+    from .engine.setup import RANDOM_BARGE
+
+    for agent in agents:
+        _known("agent", agent, AGENT_NAMES)
+    if barge is not None and barge != RANDOM_BARGE:
+        _known("barge", barge, sorted(ruleset.data.get("barges", {})))  # type: ignore[attr-defined]
 
 
 # ---------------------------------------------------------------- check
@@ -105,31 +126,39 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     ruleset = load_ruleset(args.packs.split(","))
     agent_names = args.agents.split(",")
+    _check_options(ruleset, args.barge, agent_names)
     setup = standard_setup(players=args.players, barge=args.barge)
     labels = [h.label for h in setup.helots]
     agents = {label: make_agent(agent_names[i % len(agent_names)], seed=args.seed * 31 + i) for i, label in enumerate(labels)}
     bout = Bout(ruleset, setup, seed=args.seed)
     printed = 0
-    while bout.pending is not None:
-        bout.apply(next_action(bout, agents))
+    while True:
         if not args.quiet:
             for event in bout.log[printed:]:
                 line = describe(event)
                 if line:
                     print(line)
         printed = len(bout.log)
+        if bout.pending is None:
+            break
+        bout.apply(next_action(bout, agents))
     if args.log:
         with open(args.log, "w", encoding="utf-8") as out:
             for event in bout.events_json():
                 out.write(json.dumps(event) + "\n")
     print(summary(bout))
+    if bout.fault is not None:
+        _err(bout.fault.format(ruleset.sources.get(bout.fault.file)))
+        return 1
     return 0
 
 
 # ---------------------------------------------------------------- simulate
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from .content.loader import cached_ruleset
     from .sim.batch import BoutSpec, run_batch, summarise
 
+    _check_options(cached_ruleset(tuple(args.packs.split(","))), args.barge, args.agents.split(","))
     specs = [BoutSpec(seed=args.seed + i, players=args.players, packs=tuple(args.packs.split(",")),
                       agents=tuple(args.agents.split(",")), barge=args.barge) for i in range(args.bouts)]
     results = []
@@ -142,13 +171,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     summary = summarise(results)
     for line in summary.lines():
         print(line)
-    return 0 if not summary.errors and not summary.unbalanced else 1
+    return 0 if not summary.errors and not summary.faults and not summary.unbalanced else 1
 
 
 # ---------------------------------------------------------------- balance
 def cmd_balance(args: argparse.Namespace) -> int:
     from .content.loader import load_ruleset
     from .sim.balance import markdown, run_balance
+    from .sim.batch import fault_lines
 
     packs = tuple(args.packs.split(","))
     ruleset = load_ruleset(list(packs))
@@ -171,17 +201,24 @@ def cmd_balance(args: argparse.Namespace) -> int:
     for result in report.errors[:10]:
         first = (result.error or "").splitlines()[0]
         _err(f"engine error (seed {result.seed}): {first}")
+    if report.faults:
+        _err(f"{len(report.faults)} bout(s) stopped by a script fault:")
+        for line in fault_lines(report.faults):
+            _err(line)
     if report.dominant:
         _err(f"a motivation wins more than 60% of its bouts against the field: {', '.join(report.dominant)}")
-    return 1 if report.errors or report.dominant else 0
+    return 1 if report.errors or report.faults or report.dominant else 0
 
 
 # ---------------------------------------------------------------- cards
 def cmd_cards(args: argparse.Namespace) -> int:
-    from .cards import all_faces
+    from .cards import all_faces, card_types
     from .content.loader import load_ruleset
 
-    faces = all_faces(load_ruleset(args.packs.split(",")), args.type)
+    ruleset = load_ruleset(args.packs.split(","))
+    if args.type is not None:
+        _known("content type", args.type, card_types(ruleset))
+    faces = all_faces(ruleset, args.type)
     if args.format == "json":
         print(json.dumps([f.to_json() for f in faces], indent=2))
     elif args.format == "markdown":

@@ -54,6 +54,11 @@ def describe(event: Event) -> str | None:
     if t == "round_end":
         unspent = d["unspent_ap"] + d["unspent_mp"]
         return f"   {d['helot']} ends the round" + (f" with {unspent} unspent" if unspent else "")
+    if t == "hold_broken":
+        return f"      {d['helot']} is no longer held by {d['grappler']} ({d['reason']})"
+    if t == "fault":
+        where = f"{d['file']}:{d['line']}:{d['column']}" if d.get("line") else d.get("file", "")
+        return f"!! The bout stopped on a script fault: {where}: {d['message']}"
     if t == "bout_end":
         totals = ", ".join(f"{k} {v}" for k, v in d["totals"].items())
         result = f"{d['winner']} wins" if d["winner"] != "draw" else "a draw"
@@ -70,6 +75,6 @@ def summary(bout: Any) -> str:
     if outcome is None:
         return "bout unfinished"
     totals = " ".join(f"{k}={v}" for k, v in outcome.totals.items())
-    winner = outcome.winner or "draw"
+    winner = outcome.winner or ("none" if getattr(bout, "fault", None) is not None else "draw")
     return (f"seed={bout.seed} winner={winner} termination={outcome.termination.value} cycles={bout.state.cycle} "
             f"{totals} crowd={outcome.crowd} events={len(bout.log)}")

@@ -30,4 +30,7 @@ def make_agent(name: str, seed: int = 0) -> Agent:
         return HeuristicAgent()
     if name == "random":
         return RandomAgent(seed)
-    raise ValueError(f"unknown agent `{name}`: choose from {', '.join(AGENT_NAMES)}")
+    from ..errors import did_you_mean
+
+    hint = did_you_mean(name, AGENT_NAMES)
+    raise ValueError(f"unknown agent `{name}`" + (f" ({hint})" if hint else "") + f": choose from {', '.join(AGENT_NAMES)}")

@@ -6,7 +6,8 @@ box's trait abilities by id only to decide *when* they are worth their reserves.
 motivation abilities, influence cards, an expansion's content — it judges by previewing it: played
 when the state it leaves is worth clearly more than the reserves or the card it costs (see
 `standing`). In a timing window it uses what the window offers, since windows are made for the
-moment. Everything it may do comes from the engine's legal options.
+moment. Everything it may do comes from the engine's legal options. An option whose preview
+faults (content whose scripts fail at run time) is judged as bad: never chosen for its preview.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.actions import ABILITY, CARD, CONTROL, END_ROUND, PASS, Action, Decision
 from ..engine.board import Grid, Square
 from ..engine.state import BoutState, Helot, Status
+from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
 
 if TYPE_CHECKING:
@@ -153,6 +155,14 @@ def standing(state: BoutState, me: Helot) -> float:
     return worth(me) - rival + 0.05 * position_score(state, me)
 
 
+def _previewed(bout: Bout, option: Action) -> BoutState | None:
+    """The state `option` would leave, or None when its scripts fault (an option to avoid)."""
+    try:
+        return bout.preview(option)
+    except ScriptRuntimeError:
+        return None
+
+
 def _new_marks(before: BoutState, after: BoutState) -> bool:
     """Whether any helot carries a mark it did not carry before: an instruction left for later."""
     return any(set(after.helots[label].marks) - set(helot.marks) for label, helot in before.helots.items())
@@ -252,7 +262,9 @@ class HeuristicAgent:
         current = position_score(state, me, distances)
         best, best_score = None, current
         for option in moves:
-            after = bout.preview(option)
+            after = _previewed(bout, option)
+            if after is None:
+                continue
             score = position_score(after, after.helots[me.label], distances)
             if score > best_score:
                 best, best_score = option, score
@@ -354,7 +366,10 @@ class HeuristicAgent:
             key = (moment, option.kind, option.name, option.args)
             if key in self._declined:
                 continue
-            after = bout.preview(option)
+            after = _previewed(bout, option)
+            if after is None:
+                self._declined.add(key)
+                continue
             gain = standing(after, after.helots[me.label]) - now
             if _new_marks(state, after):
                 gain += LATER_EFFECT

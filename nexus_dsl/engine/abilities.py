@@ -140,13 +140,16 @@ class Abilities:
         try:
             start = self.state.active or (subject.label if subject else next(iter(self.state.helots)))
             for helot in self.state.clockwise_from(start):
-                while not frame.prevented:
+                # A round that has had its fill of actions offers no more uses (free abilities
+                # could otherwise be used at a window forever).
+                while not frame.prevented and self.round_actions < self.limits.max_actions_per_round:
                     uses = self.ability_uses(helot, name, frame)
                     if not uses:
                         break
                     action = yield Decision(helot.label, f"window:{name}", tuple(uses) + (Action.make(PASS, helot.label),))
                     if action.kind == PASS:
                         break
+                    self.round_actions += 1
                     yield from self.use_ability(action, frame)
         finally:
             self.windows.pop()
@@ -161,15 +164,19 @@ class Abilities:
         env = self.action_env(helot, declaration, action, names)
         self.emit("ability" if kind == "trait_ability" else "card", helot=helot.label, name=declaration.id,
                   args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
-        yield from self.pay_costs(helot, declaration, env)
-        if kind == "influence":
-            helot.influence.remove(declaration.id)
-            self.state.discards.setdefault("influence", []).append(declaration.id)
-            played = yield from self.open_window("card_played", helot, player=helot)
-            if played.prevented:
-                self.emit("card_cancelled", helot=helot.label, name=declaration.id)
-                return
-        yield from self.run_declaration_body(helot, declaration, env)
+        self.triggers.append(helot.label)
+        try:
+            yield from self.pay_costs(helot, declaration, env)
+            if kind == "influence":
+                helot.influence.remove(declaration.id)
+                self.state.discards.setdefault("influence", []).append(declaration.id)
+                played = yield from self.open_window("card_played", helot, player=helot)
+                if played.prevented:
+                    self.emit("card_cancelled", helot=helot.label, name=declaration.id)
+                    return
+            yield from self.run_declaration_body(helot, declaration, env)
+        finally:
+            self.triggers.pop()
 
     def current_window(self: Bout, node: A.Node) -> WindowFrame:
         if not self.windows:

@@ -6,6 +6,11 @@ checks the action against the legal options (refusing anything else with a `Rule
 changing nothing), runs the game to the next decision, and returns the events it caused. The seed
 plus the list of applied actions replays a bout exactly.
 
+A script that faults while an action resolves (a runtime error: a budget exceeded, a value of the
+wrong kind, a number beyond the limit...) stops the bout: its state is put back as it was before
+that action, `fault` holds the positioned diagnostic and the outcome's termination is
+`script_fault`. Half an effect is never left applied, and the ledger stays balanced.
+
 Which commands exist, what they cost and do, and every rule that adds a bonus or a penalty are
 content: they arrive through the Ruleset as rule scripts and run in the interpreter.
 """
@@ -17,21 +22,32 @@ from dataclasses import dataclass
 from typing import Any, Generator, Iterator
 
 from ..content.ruleset import Ruleset
-from ..errors import Diagnostic, NexusError, RulesError
+from ..errors import Diagnostic, NexusError, RulesError, ScriptRuntimeError, did_you_mean
 from ..vocabulary import LOCATIONS, TRAITS
 from ..syntax import ast_nodes as A
 from .abilities import Abilities, index_by_window
 from .actions import ABILITY, CARD, CHOICE, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from .board import Grid, Square
 from .commands import Commands
-from .dice import Dice
-from .interpreter import Env, Interpreter, Limits
+from .dice import Dice, DiceState
+from .interpreter import Env, Interpreter, Limits, declaration_label, fault
 from .mechanics import Mechanics
 from .script_api import bind
 from .setup import RANDOM_BARGE, BoutSetup, HelotSetup, pick_random_barge
 from .state import BoutState, Helot, Outcome, Status, Termination
 
 Game = Generator[Decision, Action, None]
+
+# Decisions between a player's own moves: a script's step budget starts again at each of these
+# (inside an action — a timing window, a `choose` — the steps keep counting).
+BETWEEN_MOVES = frozenset({"command", "allocate", "between_rounds", "keep_influence", "deception", "block_deception"})
+# The rule params the engine itself reads, with the kind of value each must hold.
+ENGINE_SETTINGS: dict[str, str] = {
+    "command_points": "count", "trait_cap": "count", "sds_cap": "count", "overall_condition": "count",
+    "crowd_coins_per_player": "count", "deception_block_cost": "count", "motivation_button_cost": "count",
+    "fatal_locations": "locations", "random_location_table": "location_table", "initiative_rank": "traits",
+    **{f"{location}_condition": "count" for location in LOCATIONS},
+}
 
 
 @dataclass
@@ -65,6 +81,10 @@ class Bout(Mechanics, Commands, Abilities):
         self.cards: list = []  # Turning Point cards being played
         self.damage_frames: list = []  # hits about to land (`reduce_damage`)
         self.trigger_depth = 0
+        self.nesting: list[str] = []  # the events and performed commands under way, outermost first
+        self.triggers: list[str] = []  # whose command, ability or card is resolving (pg.15's triggering player)
+        self.round_actions = 0  # commands, abilities and cards given in the current Command Round
+        self.fault: Diagnostic | None = None  # the script fault that stopped the bout, if one did
         self._declaration_envs: dict[int, Env] = {}
         self._legality_plans: dict[int, Any] = {}  # per command: which requirements read its arguments
         self.object_types = frozenset(ruleset.data.get("objects", {}))
@@ -76,7 +96,7 @@ class Bout(Mechanics, Commands, Abilities):
         self.interpreter.functions, self.interpreter.primitives = bind(self)
         self.pending: Decision | None = None
         self._game = self._play()
-        self.pending = self._advance(None)
+        self._run_to_decision(None)
 
     # ---------------------------------------------------------------- setup
     def _initial_state(self, setup: BoutSetup) -> BoutState:
@@ -91,7 +111,9 @@ class Bout(Mechanics, Commands, Abilities):
         if barge_id:
             barge = self.ruleset.data_item("barges", barge_id)
             if barge is None:
-                raise NexusError(Diagnostic("setup/unknown_barge", f"no barge `{barge_id}` in the loaded packs", "<setup>"))
+                known = list(self.ruleset.data.get("barges", {}))
+                raise NexusError(Diagnostic("setup/unknown_barge", f"no barge `{barge_id}` in the loaded packs", "<setup>",
+                                            hint=did_you_mean(barge_id, known)))
             for obj in barge.get("objects", []):
                 state.place(obj["type"], Square(*obj["at"]))
             state.meta["hazards"] = list(barge.get("hazards", []))
@@ -237,23 +259,109 @@ class Bout(Mechanics, Commands, Abilities):
         return list(self.pending.options) if self.pending else []
 
     def apply(self, action: Action) -> list[Event]:
+        """Apply one of the pending decision's options and run the bout to its next decision.
+        Returns the events it caused. A refused action raises `RulesError` and changes nothing;
+        an action whose scripts fault stops the bout (`fault`, see the module docstring)."""
         if self.pending is None:
-            raise RulesError(Diagnostic("rules/bout_over", "the bout is over", "<bout>"))
+            raise RulesError(Diagnostic("rules/bout_over", self._over(), "<bout>"))
         if action not in self.pending.options:
-            raise RulesError(Diagnostic(f"rules/{self._refusal_code(action)}", self.why_not(action), "<bout>"))
+            raise RulesError(Diagnostic(f"rules/{self._refusal_code(action)}", self._reason_refused(action), "<bout>"))
         start = len(self.log)
         self.history.append(action)
-        self.pending = self._advance(action)
+        self._run_to_decision(action)
         self._check_ledger()
         return self.log[start:]
+
+    def _reason_refused(self, action: Action) -> str:
+        """`why_not`, when working out the reason runs a script that faults too."""
+        try:
+            return self.why_not(action)
+        except ScriptRuntimeError as error:
+            problem = error.diagnostics[0]
+            return f"{action.describe()} is not allowed now ({problem.location()}: {problem.message})"
+
+    def _over(self) -> str:
+        if self.fault is not None:
+            return f"the bout stopped on a script fault: {self.fault.location()}: {self.fault.message}"
+        return "the bout is over"
+
+    def _run_to_decision(self, action: Action | None) -> None:
+        """Run the game until it waits for the next decision, as one transaction: a script fault
+        puts the state back as it was and stops the bout."""
+        before = (self.state.clone(), self.dice.state(), len(self.log))
+        try:
+            if action is None:
+                self._check_settings()
+            self.pending = self._advance(action)
+        except ScriptRuntimeError as error:
+            self._stop(error, before, action)
 
     def _advance(self, action: Action | None) -> Decision | None:
         try:
             decision = self._game.send(action) if action is not None else next(self._game)
         except StopIteration:
             return None
-        self.interpreter.reset_budget()
+        if decision.kind in BETWEEN_MOVES:
+            self.interpreter.reset_budget()
         return decision
+
+    def _stop(self, error: ScriptRuntimeError, before: tuple[BoutState, DiceState, int], action: Action | None) -> None:
+        """The bout stops on a script fault: the state, the dice and the log as they were before
+        the action (the game that raised is finished: its stacks are already unwound), the fault
+        recorded and logged, and an outcome without a winner."""
+        state, dice, log_length = before
+        self.state = state
+        self.dice = Dice.from_state(dice)
+        del self.log[log_length:]
+        self.rolls, self.windows, self.cards, self.damage_frames = [], [], [], []
+        self.triggers, self.nesting, self.trigger_depth = [], [], 0
+        self.fault = self.fault_diagnostic(error)
+        self.pending = None
+        self.state.ended = True
+        totals = {label: h.cred for label, h in self.state.helots.items()}
+        self.state.outcome = Outcome(Termination.SCRIPT_FAULT, None, totals, self.state.crowd)
+        self.emit("fault", **self.fault.to_json(), action=action.to_json() if action is not None else None)
+
+    def fault_diagnostic(self, error: ScriptRuntimeError) -> Diagnostic:
+        """The fault's diagnostic, naming its declaration (found by position when the script did
+        not say)."""
+        first = error.diagnostics[0]
+        if getattr(error, "located", False) or first.line <= 0:
+            return first
+        declaration = self.declaration_at(first.file, first.line)
+        if declaration is None:
+            return first
+        return Diagnostic(first.code, f"{declaration_label(declaration)}: {first.message}", first.file, first.line,
+                          first.column, first.end_column, first.hint, first.severity)
+
+    def declaration_at(self, file: str, line: int) -> A.Declaration | None:
+        """The loaded declaration whose text holds this line of this file."""
+        found = None
+        for items in self.ruleset.scripts.values():
+            for item in items.values():
+                pos = item.declaration.pos
+                if pos.file == file and pos.line <= line and (found is None or pos.line > found.pos.line):
+                    found = item.declaration
+        return found
+
+    def _check_settings(self) -> None:
+        """The rule params the engine reads must hold what it needs (a count, a list of body
+        locations or of traits); a pack setting one otherwise stops the bout at the param."""
+        for name, kind in ENGINE_SETTINGS.items():
+            if name not in self.ruleset.settings:
+                continue
+            value = self.ruleset.settings[name]
+            problem = _setting_problem(value, kind, self.limits)
+            if problem is not None:
+                node, env = self._param_node(name)
+                raise fault(node, env, "bad_value", f"the rule param `{name}` {problem}, got {value!r}")
+
+    def _param_node(self, name: str) -> tuple[A.Node | None, Env | None]:
+        for rule in reversed(self.ruleset.declarations("rule")):  # the last pack's param is the one in force
+            for param in rule.clauses_of(A.Param):
+                if param.name == name:
+                    return param, Env({}, declaration=rule)
+        return None, None
 
     def _check_ledger(self) -> None:
         if self.state.coins_in_play() != self.state.box_drawn:
@@ -311,6 +419,7 @@ class Bout(Mechanics, Commands, Abilities):
         for spec in self.setup.helots:
             self.state.helots[spec.label].influence.extend(spec.dealt)
         yield from self.fire("bout_starts")
+        yield from self.settle()
         if self.setup.phase == "command":
             active = self.state.active
             assert active is not None
@@ -364,8 +473,10 @@ class Bout(Mechanics, Commands, Abilities):
     def _cycle(self) -> Game:
         self.state.cycle += 1
         self.state.active = None
+        self.round_actions = 0
         self._initiative()
         yield from self.fire("cycle_starts")
+        yield from self.settle()
         for label in self.state.order:
             if self.state.ended:
                 return
@@ -415,26 +526,35 @@ class Bout(Mechanics, Commands, Abilities):
             ordered.extend(self._order_by_pairs([label for label in group if pairs[label] == total]))
         return ordered
 
+    def settle(self) -> Game:
+        """What waits until a command, ability, card or event has wholly resolved: holds whose
+        helots were separated break (ruling 85)."""
+        yield from self.settle_grapples()
+
     def _command_round(self, helot: Helot, mid_round: bool = False) -> Game:
         self.state.active = helot.label
+        self.round_actions = 0
         if not mid_round:
             if helot.status != Status.FIGHTING:
                 return
             self.emit("round_start", helot=helot.label)
             yield from self.fire("round_starts", self=helot)
+            yield from self.settle()
             if helot.status == Status.FIGHTING:
                 yield from self._allocate(helot)
-        given = 0
         while helot.status == Status.FIGHTING and not self.state.ended:
-            if given >= self.limits.max_actions_per_round:
-                self.emit("round_limit", helot=helot.label, actions=given)
+            yield from self.settle()
+            if helot.status != Status.FIGHTING:
+                break
+            if self.round_actions >= self.limits.max_actions_per_round:
+                self.emit("round_limit", helot=helot.label, actions=self.round_actions)
                 break
             options = (tuple(self.legal_commands(helot)) + tuple(self._token_options(helot))
                        + tuple(self.instant_options(helot)) + (Action.make(END_ROUND, helot.label),))
             action = yield Decision(helot.label, "command", options)
             if action.kind == END_ROUND:
                 break
-            given += 1
+            self.round_actions += 1
             if action.kind in (ABILITY, CARD):
                 yield from self.use_ability(action, None)
             elif action.kind == CONTROL:
@@ -443,6 +563,7 @@ class Bout(Mechanics, Commands, Abilities):
                 declaration = self.ruleset.declaration("command", action.name or "")
                 assert declaration is not None
                 yield from self.run_command(helot, declaration, action)
+        yield from self.settle()
         yield from self._end_round(helot)
 
     def _token_options(self, helot: Helot) -> list[Action]:
@@ -477,8 +598,11 @@ class Bout(Mechanics, Commands, Abilities):
             while True:
                 action = yield Decision(helot.label, "allocate", tuple(options))
                 if action.kind in (ABILITY, CARD):
+                    self.round_actions += 1
                     yield from self.use_ability(action, None)
-                    options = [o for o in options if o.kind == CONTROL] + self.instant_options(helot)
+                    yield from self.settle()
+                    within = self.round_actions < self.limits.max_actions_per_round
+                    options = [o for o in options if o.kind == CONTROL] + (self.instant_options(helot) if within else [])
                     continue
                 break
             if action.name == "motivation_button":
@@ -490,7 +614,7 @@ class Bout(Mechanics, Commands, Abilities):
                 self.emit("allocate", helot=helot.label, ap=helot.ap, mp=helot.mp)
                 return
             ratio_to = action.arg("ratio_to")
-        ratio = helot.ratio
+        ratio = min(helot.ratio, points)  # never more points than there are to split
         if ratio_to == "ap":
             helot.ap, helot.mp = ratio, points - ratio
         else:
@@ -527,6 +651,7 @@ class Bout(Mechanics, Commands, Abilities):
     def _end_round(self, helot: Helot) -> Game:
         self.emit("round_end", helot=helot.label, unspent_ap=helot.ap, unspent_mp=helot.mp)
         yield from self.fire("round_ends", self=helot)
+        yield from self.settle()
         helot.ap = helot.mp = 0  # points never carry over (pg.10)
         for other in self.state.helots.values():
             other.bonus_ap.clear()  # AP granted against a helot lasts for the round it was given in
@@ -600,10 +725,12 @@ class Bout(Mechanics, Commands, Abilities):
         # Damage done by a card's narrative goes to the crowd: the card is no helot (pg.12).
         env = Env({"self": helot, "command": declaration}, self.declaration_env(declaration), source=None)
         self.cards.append(declaration)
+        self.triggers.append(helot.label)
         try:
             yield from self.run_declaration_body(helot, declaration, env)
         finally:
             self.cards.pop()
+            self.triggers.pop()
         self.state.discards.setdefault(deck, []).append(card)
 
     def offer_negation(self, env: Env, helot: Helot) -> Game:
@@ -611,7 +738,8 @@ class Bout(Mechanics, Commands, Abilities):
         if not self.cards:
             raise self.runtime_error("no_card", "`offer_negation` is for Turning Point cards")
         card = self.cards[-1]
-        costs = [(self.interpreter.evaluate(i.amount, env), i.resource) for c in card.clauses_of(A.Cost) for i in c.items]
+        costs = [(self.interpreter.amount(self.interpreter.evaluate(i.amount, env), i.amount, env, f"the {i.resource} cost"),
+                  i.resource) for c in card.clauses_of(A.Cost) for i in c.items]
         if not costs or any(helot.traits.get(r, 0) < n for n, r in costs if r in TRAITS):
             return
         answer = yield Decision(helot.label, "negate_card", (
@@ -696,18 +824,10 @@ class Bout(Mechanics, Commands, Abilities):
     # ---------------------------------------------------------------- what-if
     def preview(self, action: Action) -> BoutState:
         """The state right after `action`, computed on a copy (for agents weighing their options).
-        Runs the action's effects to completion; later decisions are not taken."""
-        clone = copy.copy(self)
-        clone.state = self.state.clone()
-        # A separate stream: a preview must not foresee the bout's own next rolls.
-        clone.dice = Dice(self.seed * 1_000_003 + len(self.history) + 1)
-        clone.log = []
-        clone.rolls = []
-        clone.windows = []
-        clone.cards = []
-        clone.damage_frames = []
-        clone.interpreter = Interpreter(clone, self.limits)
-        clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
+        Runs the action's effects to completion; later decisions are not taken. The copy shares
+        nothing the bout changes (`_what_if`), so a preview leaves the bout exactly as it was.
+        Raises `ScriptRuntimeError` when the action's scripts fault: an option to judge as bad."""
+        clone = self._what_if()
         helot = clone.state.helots[action.helot]
         if action.kind in (ABILITY, CARD):
             game = clone.use_ability(action, None)
@@ -724,7 +844,50 @@ class Bout(Mechanics, Commands, Abilities):
                 decision = game.send(passing[0] if passing else decision.options[0])
         except StopIteration:
             pass
+        except ScriptRuntimeError as error:
+            raise ScriptRuntimeError(clone.fault_diagnostic(error)) from None
         return clone.state
+
+    def _what_if(self) -> Bout:
+        """A copy of this bout for a preview: its own state, dice, log, stacks, caches and
+        interpreter; only what never changes (the ruleset, the setup, the limits, the listeners)
+        is shared. It has no game of its own to resume."""
+        clone = copy.copy(self)
+        clone.state = self.state.clone()
+        # A separate stream: a preview must not foresee the bout's own next rolls.
+        clone.dice = Dice(self.seed * 1_000_003 + len(self.history) + 1)
+        clone.log = []
+        clone.history = list(self.history)
+        clone.rolls, clone.windows, clone.cards, clone.damage_frames = [], [], [], []
+        clone.triggers, clone.nesting = list(self.triggers), list(self.nesting)
+        clone.forced_dice = dict(self.forced_dice)
+        clone._declaration_envs = dict(self._declaration_envs)
+        clone._legality_plans = dict(self._legality_plans)
+        clone.pending = None
+        clone._game = _no_game()
+        clone.interpreter = Interpreter(clone, self.limits)
+        clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
+        return clone
+
+
+def _no_game() -> Game:
+    """The game of a preview's copy: there is none to resume."""
+    return
+    yield  # a generator that ends at once
+
+
+def _setting_problem(value: Any, kind: str, limits: Limits) -> str | None:
+    """What is wrong with an engine-read rule param's value, or None."""
+    if kind == "count":
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limits.max_number:
+            return f"must be a whole number from 0 to {limits.max_number}"
+        return None
+    names = LOCATIONS if kind in ("locations", "location_table") else TRAITS
+    if not isinstance(value, tuple) or any(item not in names for item in value):
+        return f"must be a list of {'body locations' if names is LOCATIONS else 'traits'}"
+    if kind == "location_table" and not value:
+        return "must name at least one body location"
+    return None
 
 
 def next_action(bout: Bout, agents: dict[str, Any]) -> Action:

@@ -19,7 +19,7 @@ from ..syntax.printer import print_expr
 from ..vocabulary import LOCATIONS, TRAITS
 from .actions import COMMAND, Action
 from .board import Direction
-from .interpreter import Dynamic, Env, Run
+from .interpreter import Dynamic, Env, Run, fault, fault_at
 from .mechanics import CROWD
 from .state import Helot, Status
 
@@ -129,6 +129,8 @@ class Commands:
         if isinstance(arg_type, A.ChoiceType):
             return list(arg_type.options)
         if isinstance(arg_type, A.RangeType):
+            if arg_type.high - arg_type.low >= self.limits.max_options:  # refused before it is listed
+                raise self._too_many_options(arg_type, arg_type.high - arg_type.low + 1)
             return list(range(arg_type.low, arg_type.high + 1))
         name = arg_type.name
         if name == "location":
@@ -145,10 +147,26 @@ class Commands:
             return list(self.state.grid.squares())
         return []
 
+    def _too_many_options(self: Bout, node: A.Node, count: int, declaration: A.Declaration | None = None) -> Exception:
+        env = Env({}, declaration=declaration) if declaration is not None else None
+        return fault(node, env, "too_many_options", f"its arguments make {count} combinations to check, more than "
+                                                    f"the limit of {self.limits.max_options}")
+
+    def _checked_domains(self: Bout, helot: Helot, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
+        """The declaration's argument domains, refused when their combinations are too many to check."""
+        domains = self.arg_domains(helot, declaration)
+        combinations = 1
+        for _, domain in domains:
+            combinations *= len(domain)
+        if combinations > self.limits.max_options:
+            args = declaration.clauses_of(A.Arg)
+            raise self._too_many_options(args[0] if args else declaration, combinations, declaration)
+        return domains
+
     def enumerate_actions(self: Bout, kind: str, helot: Helot, declaration: A.Declaration,
                           problem: Any) -> Iterator[Action]:
         """Every argument combination of a declaration for which `problem(action)` finds nothing."""
-        domains = self.arg_domains(helot, declaration)
+        domains = self._checked_domains(helot, declaration)
         names = [n for n, _ in domains]
         for values in itertools.product(*(d for _, d in domains)):
             action = Action.make(kind, helot.label, declaration.id, **dict(zip(names, values)))
@@ -168,7 +186,7 @@ class Commands:
             env = Env({"self": helot, "command": declaration}, self.declaration_env(declaration))
             if not self._passes(plan.fixed, env):
                 continue
-            domains = self.arg_domains(helot, declaration)
+            domains = self._checked_domains(helot, declaration)
             targets: list[Any] = [None]
             if domains and domains[0][0] == "target":
                 targets = domains.pop(0)[1]
@@ -234,15 +252,23 @@ class Commands:
             return False
 
     def cost_items(self: Bout, helot: Helot, declaration: A.Declaration, env: Env) -> list[tuple[int, str]]:
+        """Each cost as (amount, resource): a whole number from 0 to the number limit, or the
+        script stops (a cost worked out below 0 would pay the helot for its command)."""
         items = []
         multiplier = None  # looked up only for an MP cost: most costs are AP or reserves
+        interpreter = self.interpreter
         for cost in declaration.clauses_of(A.Cost):
             for item in cost.items:
-                amount = item.amount.value if isinstance(item.amount, A.Num) else self.interpreter.evaluate(item.amount, env)
+                node = item.amount
+                if isinstance(node, A.Num) and 0 <= node.value <= self.limits.max_number:
+                    amount = node.value
+                else:
+                    amount = interpreter.amount(interpreter.evaluate(node, env), node, env, f"the {item.resource} cost")
                 if item.resource == "MP":
                     if multiplier is None:
                         multiplier = self.mp_multiplier(helot)
-                    amount *= multiplier  # e.g. guts double MP costs inside their square (object data)
+                    # e.g. guts double MP costs inside their square (object data)
+                    amount = interpreter.bounded(amount * multiplier, node, env, "the MP cost")
                 items.append((amount, item.resource))
         return items
 
@@ -295,7 +321,8 @@ class Commands:
     def mp_multiplier(self: Bout, helot: Helot) -> int:
         factor = 1
         for obj in self.state.objects_at(helot.square):
-            factor *= int(self.ruleset.object_flags(obj).get("mp_multiplier", 1))
+            # Bounded at every step: a square stacked with many multiplying objects stays a number.
+            factor = min(factor * int(self.ruleset.object_flags(obj).get("mp_multiplier", 1)), self.limits.max_number + 1)
         return factor
 
     # ---------------------------------------------------------------- execution
@@ -323,16 +350,33 @@ class Commands:
         self.emit("command", helot=helot.label, command=declaration.id,
                   args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
         helot.cred_gained = 0
-        yield from self.pay_costs(helot, declaration, env)
-        yield from self.fire("command_used", self=helot, command=declaration)
-        yield from self.run_declaration_body(helot, declaration, env)
+        self.triggers.append(helot.label)
+        try:
+            yield from self.pay_costs(helot, declaration, env)
+            yield from self.fire("command_used", self=helot, command=declaration)
+            yield from self.run_declaration_body(helot, declaration, env)
+        finally:
+            self.triggers.pop()
 
     def perform(self: Bout, env: Env, declaration: A.Declaration) -> Run:
-        """Resolve another command's body for the same helot and target, without cost or requirement."""
+        """Resolve another command's body for the same helot and target, without cost or requirement.
+        A command performed inside another nests like an event, within the same depth limit."""
         helot = env.lookup("self")[1]
+        if not isinstance(helot, Helot):
+            raise self.runtime_error("wrong_type", f"`perform {declaration.id}` needs an acting helot (`self`)")
+        if self.trigger_depth >= self.limits.max_trigger_depth:
+            raise self.runtime_error("budget_exceeded", f"commands and events nested more than "
+                                                        f"{self.limits.max_trigger_depth} deep: this statement performs "
+                                                        f"`{declaration.id}` inside {self._nesting()}")
         names = {"self": helot, "command": declaration, "target": env.lookup("target")[1]}
         inner = Env(names, self.declaration_env(declaration), source=helot)
-        yield from self.run_declaration_body(helot, declaration, inner)
+        self.trigger_depth += 1
+        self.nesting.append(f"perform {declaration.id}")
+        try:
+            yield from self.run_declaration_body(helot, declaration, inner)
+        finally:
+            self.trigger_depth -= 1
+            self.nesting.pop()
 
     def run_declaration_body(self: Bout, helot: Helot, declaration: A.Declaration, env: Env) -> Run:
         """`effect` blocks, then the roll, then the matching `on success` / `on failure` blocks."""
@@ -346,7 +390,10 @@ class Commands:
                               command=declaration)
         self.rolls.append(context)
         try:
-            success = yield from self.resolve_roll(rolls[0], context, env)
+            try:
+                success = yield from self.resolve_roll(rolls[0], context, env)
+            except ScriptRuntimeError as error:  # e.g. an opposed roll without a target: at the roll clause
+                raise fault_at(error, rolls[0], env) from None
             outcome = "success" if success else "failure"
             outcome_env = env.child({
                 "margin": Dynamic(lambda: context.margin),
@@ -380,7 +427,8 @@ class Commands:
         if defender is None:
             raise self.runtime_error("no_target", "an opposed roll needs a target")
         command = context.command
-        context.sds["attack"] = self.interpreter.evaluate(spec.level, env)
+        level = self.interpreter.evaluate(spec.level, env)
+        context.sds["attack"] = self.interpreter.amount(level, spec.level, env, "the attack's SDS", negative=True)
         yield from self.open_window("before_rolls", attacker, attacker=attacker, defender=defender, command=command)
         yield from self.fire("attack_roll", attacker=attacker, defender=defender, self=attacker, command=command)
         totals: dict[str, int] = {}

@@ -4,16 +4,26 @@ Expressions are evaluated by dispatching on node type; statements run as generat
 effect can open a timing window and wait for a player's decision. Every statement and loop
 iteration spends one step of a per-execution budget (`Limits`), so even a script that slipped past
 the checker cannot run away: it stops with a clear `ScriptRuntimeError`.
+
+Every value a script computes is checked where it is used: arithmetic stays within
+`Limits.max_number`, and each argument of a function or an effect must be of the kind the
+vocabulary declares (a helot where a helot is needed, a number where a number is...). Whatever goes
+wrong while a script runs — here, inside a function or an effect, or in the mechanisms an effect
+sets off — leaves as a `ScriptRuntimeError` positioned at the innermost expression or statement
+that caused it and naming its declaration (`fault_at`), never as a Python exception.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping
 
 from ..errors import Diagnostic, ScriptRuntimeError
+from ..limits import MAX_NUMBER
 from ..syntax import ast_nodes as A
-from ..vocabulary import EVENTS as VOCABULARY_EVENTS
+from ..vocabulary import COMPASS, EVENTS as VOCABULARY_EVENTS
+from ..vocabulary import FUNCTIONS as VOCABULARY_FUNCTIONS
+from ..vocabulary import LOCATIONS, PILES, RELATIVE, RESOURCES, ROLL_SIDES, TRAITS
 from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
@@ -31,13 +41,22 @@ Run = Generator["Decision", "Action", None]
 class Limits:
     """Budgets that keep every script finite, per Ruleset (never module globals)."""
 
-    max_steps: int = 20_000  # statements and loop iterations in one top-level execution
+    max_steps: int = 20_000  # statements and loop iterations between two of a player's own decisions
     max_trigger_depth: int = 8  # events raised by effects raised by events ...
     max_repeat: int = 100  # the largest `repeat N`
-    max_collection: int = 256  # the largest list a `for each` walks
-    # A Command Round given this many commands, abilities and cards ends by itself: a safety net
-    # for content whose free commands could be repeated forever (a bout must always end).
+    max_collection: int = 256  # the largest list a `for each` walks, a `choose` offers or a mark holds
+    # A Command Round given this many commands, abilities and cards (timing-window uses included)
+    # ends by itself: a safety net for content whose free commands could be repeated forever.
     max_actions_per_round: int = 200
+    # The largest number a script may compute or hold, either sign: the parser's literal limit, so
+    # no script can grow a number (a cost, a mark, a pile) without bound by computing it.
+    max_number: int = MAX_NUMBER
+    # Argument combinations one command, ability or card may offer (each one is checked for
+    # legality): the base box's largest is Throw, 64 squares for each of up to 3 targets.
+    max_options: int = 4_096
+    # Objects on the board at once: the base box holds fewer than 60 pieces; a script placing
+    # objects at every event must not fill memory.
+    max_board_objects: int = 1_024
 
 
 class Dynamic:
@@ -77,6 +96,114 @@ class Env:
         self.names[name] = value
 
 
+# ---------------------------------------------------------------- faults
+# Python errors a function, an effect or a mechanism may raise on values a script computed: they
+# become positioned runtime diagnostics. (Dice errors are not among them: forced dice running out
+# belong to the scenario that forced them, and every die a script rolls is checked beforehand.)
+VALUE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError)
+
+
+def fault(node: A.Node | None, env: Env | None, code: str, message: str, hint: str | None = None) -> ScriptRuntimeError:
+    """A runtime diagnostic at `node`, naming the declaration `env` runs for."""
+    error = ScriptRuntimeError(Diagnostic(f"runtime/{code}", message, "<engine>", hint=hint))
+    return fault_at(error, node, env)
+
+
+def fault_at(error: ScriptRuntimeError, node: A.Node | None, env: Env | None) -> ScriptRuntimeError:
+    """`error` positioned at `node` and naming `env`'s declaration, unless an inner expression or
+    statement already did (the innermost place that knows is the one to report)."""
+    if getattr(error, "located", False):
+        return error
+    first = error.diagnostics[0]
+    changes: dict[str, Any] = {}
+    if first.line <= 0 and node is not None and node.pos.line > 0:
+        pos = node.pos
+        end = pos.end_column if pos.end_line == pos.line else 0
+        changes.update(file=pos.file, line=pos.line, column=pos.column, end_column=end)
+    if env is not None and env.declaration is not None:
+        changes["message"] = f"{declaration_label(env.declaration)}: {first.message}"
+    if first.line <= 0 and "line" not in changes:
+        return error  # nothing positions it here: an enclosing statement will
+    located = ScriptRuntimeError([replace(first, **changes), *error.diagnostics[1:]])
+    located.located = True  # type: ignore[attr-defined]
+    return located
+
+
+def declaration_label(declaration: A.Declaration) -> str:
+    return f"in {declaration.kind} `{declaration.id}`"
+
+
+# ---------------------------------------------------------------- argument kinds
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _one_square(value: Any) -> bool:
+    return isinstance(value, (Square, Helot)) or isinstance(value, frozenset) and len(value) == 1
+
+
+DIRECTIONS = frozenset(COMPASS + RELATIVE)
+# What a value must be for each argument type of the vocabulary (`any`, `bool` and `name` take anything).
+KIND_TESTS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "number": (_is_number, "a number"),
+    "text": (lambda v: isinstance(v, str), "text"),
+    "helot": (lambda v: isinstance(v, Helot), "a helot"),
+    "location": (lambda v: isinstance(v, str) and v in LOCATIONS, "a body location"),
+    "square": (_one_square, "a square"),
+    "squares": (lambda v: isinstance(v, frozenset), "a set of squares"),
+    "direction": (lambda v: isinstance(v, str) and v in DIRECTIONS, "a direction"),
+    "state": (lambda v: isinstance(v, str), "a state"),
+    "trait": (lambda v: isinstance(v, str) and v in TRAITS, "a trait"),
+    "resource": (lambda v: isinstance(v, str) and v in RESOURCES, "AP or MP"),
+    "pile": (lambda v: isinstance(v, Helot) or isinstance(v, str) and v in PILES, "a coin pile (a helot, crowd or box)"),
+    "object_type": (lambda v: isinstance(v, str), "an object type"),
+    "roll_side": (lambda v: isinstance(v, str) and v in ROLL_SIDES, "a roll side (attack, defense or check)"),
+    "purpose": (lambda v: isinstance(v, str), "a dice purpose"),
+    "list": (lambda v: isinstance(v, (tuple, frozenset)), "a list"),
+    "event": (lambda v: isinstance(v, str), "an event"),
+    "command": (lambda v: isinstance(v, str), "a command"),
+    "deck": (lambda v: isinstance(v, str), "a deck"),
+}
+
+
+def describe_value(value: Any) -> str:
+    """A script value in a message, as a script writer would name it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Helot):
+        return f"helot {value.label}"
+    if isinstance(value, Square):
+        return f"square [{value.col}, {value.row}]"
+    if isinstance(value, frozenset):
+        return "an empty set of squares" if not value else f"a set of {len(value)} square(s)"
+    if isinstance(value, tuple):
+        return f"a list of {len(value)}"
+    if isinstance(value, A.Declaration):
+        return f"{value.kind} `{value.id}`"
+    if isinstance(value, str):
+        return f"`{value}`"
+    return repr(value)
+
+
+@dataclass(frozen=True)
+class ArgumentCheck:
+    """Where each argument of one function or effect must be checked, by its vocabulary type."""
+
+    positional: tuple[tuple[Callable[[Any], bool], str] | None, ...]
+    preps: dict[str, tuple[Callable[[Any], bool], str]]
+
+
+def _argument_check(positional: tuple[str, ...], preps: Mapping[str, str]) -> ArgumentCheck:
+    return ArgumentCheck(tuple(KIND_TESTS.get(kind) for kind in positional),
+                         {name: KIND_TESTS[kind] for name, kind in preps.items() if kind in KIND_TESTS})
+
+
+FUNCTION_CHECKS = {name: _argument_check(sig.positional, {}) for name, sig in VOCABULARY_FUNCTIONS.items()}
+PRIMITIVE_CHECKS = {name: _argument_check(sig.positional, sig.preps) for name, sig in VOCABULARY_PRIMITIVES.items()}
+
+
 class Interpreter:
     def __init__(self, bout: Bout, limits: Limits):
         self.bout = bout
@@ -89,26 +216,47 @@ class Interpreter:
     def reset_budget(self) -> None:
         self.steps = 0
 
-    def _spend(self, node: A.Node) -> None:
+    def _spend(self, node: A.Node, env: Env) -> None:
         self.steps += 1
         if self.steps > self.limits.max_steps:
-            raise _runtime(node, "budget_exceeded", f"the script ran more than {self.limits.max_steps} steps")
+            raise fault(node, env, "budget_exceeded", f"the script ran more than {self.limits.max_steps} steps")
+
+    # ---------------------------------------------------------------- numbers
+    def bounded(self, value: int, node: A.Node | None, env: Env | None, what: str = "the result") -> int:
+        """`value` if it lies within ±max_number; beyond it the script stops."""
+        limit = self.limits.max_number
+        if -limit <= value <= limit:
+            return value
+        raise fault(node, env, "number_too_large", f"{what} is {_magnitude(value)}, beyond the limit of ±{limit}",
+                    hint="scripts compute with numbers up to the engine's `max_number`")
+
+    def amount(self, value: Any, node: A.Node | None, env: Env | None, what: str, negative: bool = False) -> int:
+        """A number a mechanism will use (a cost, an amount of coins or points): whole, within
+        ±max_number, and not below 0 unless `negative` allows it."""
+        if not _is_number(value):
+            raise fault(node, env, "wrong_type", f"{what} must be a number, got {describe_value(value)}")
+        self.bounded(value, node, env, what)
+        if value < 0 and not negative:
+            raise fault(node, env, "negative_amount", f"{what} must be 0 or more, got {value}")
+        return value
 
     # ---------------------------------------------------------------- expressions
     def evaluate(self, expr: A.Expr, env: Env) -> Any:
         # One dictionary look-up by node type (the engine's hottest call: legality asks it per option).
         evaluator = _EVALUATORS.get(type(expr))
         if evaluator is None:
-            raise _runtime(expr, "feature_not_available", f"{type(expr).__name__} cannot be evaluated")
+            raise fault(expr, env, "feature_not_available", f"{type(expr).__name__} cannot be evaluated")
         return evaluator(self, expr, env)
 
     def _index(self, expr: A.Index, env: Env) -> Any:
         container = self.evaluate(expr.obj, env)
         index = self.evaluate(expr.index, env)
+        if not isinstance(container, tuple) or not _is_number(index):
+            raise fault(expr, env, "bad_index", f"cannot index {describe_value(container)} with {describe_value(index)}")
         try:
             return container[index]
-        except (TypeError, IndexError, KeyError):
-            raise _runtime(expr, "bad_index", f"cannot index {_show(container)} with {_show(index)}") from None
+        except IndexError:
+            raise fault(expr, env, "bad_index", f"cannot index {describe_value(container)} with {index}") from None
 
     def resolve(self, name: A.Name, env: Env) -> Any:
         found, value = env.lookup(name.id)
@@ -120,12 +268,12 @@ class Interpreter:
         if (is_symbol(name.id) or name.id in self.bout.object_types or self.bout.is_declaration_id(name.id)
                 or name.id in VOCABULARY_EVENTS or name.id in VOCABULARY_PURPOSES):  # `signal <event>`, `die(d8, 8)`
             return name.id
-        raise _runtime(name, "unknown_name", f"`{name.id}` has no value here")
+        raise fault(name, env, "unknown_name", f"`{name.id}` has no value here")
 
     def _number(self, expr: A.Expr, env: Env) -> int:
         value = self.evaluate(expr, env)
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise _runtime(expr, "wrong_type", f"expected a number, got {_show(value)}")
+        if not _is_number(value):
+            raise fault(expr, env, "wrong_type", f"expected a number, got {describe_value(value)}")
         return value
 
     def _binary(self, expr: A.Binary, env: Env) -> Any:
@@ -136,104 +284,164 @@ class Interpreter:
         left = self._number(expr.left, env)
         right = self._number(expr.right, env)
         if expr.op == "+":
-            return left + right
-        if expr.op == "-":
-            return left - right
-        if expr.op == "*":
-            return left * right
-        if right == 0:
-            raise _runtime(expr, "division_by_zero", "division by zero")
-        return left // right
+            result = left + right
+        elif expr.op == "-":
+            result = left - right
+        elif expr.op == "*":
+            result = left * right
+        elif right == 0:
+            raise fault(expr, env, "division_by_zero", "division by zero")
+        else:
+            result = left // right
+        # Operands are bounded, so the result is at most the square of the limit: cheap to make
+        # and to refuse. Refusing it here keeps every later number bounded.
+        return self.bounded(result, expr, env, f"the result of `{expr.op}`")
+
+    def _negate(self, expr: A.Neg, env: Env) -> int:
+        return -self._number(expr.operand, env)
 
     def _compare(self, expr: A.Compare, env: Env) -> bool:
         left = self.evaluate(expr.left, env)
         if expr.op in ("is", "is not"):
-            assert isinstance(expr.right, A.Name)
+            if not isinstance(expr.right, A.Name):
+                raise fault(expr, env, "wrong_type", "`is` is followed by a state")
             result = self.bout.has_state(left, expr.right.id)
             return result if expr.op == "is" else not result
         right = self.evaluate(expr.right, env)
         if expr.op in ("in", "not in"):
+            if not isinstance(right, (tuple, frozenset)):
+                raise fault(expr, env, "wrong_type", f"`{expr.op}` needs a list or a set of squares on its right, "
+                                                     f"got {describe_value(right)}")
             member = left.square if isinstance(left, Helot) and isinstance(right, frozenset) else left
-            result = member in right
+            try:
+                result = member in right
+            except TypeError:  # an unhashable value looked up in a set of squares: not in it
+                result = False
             return result if expr.op == "in" else not result
         if expr.op == "==":
             return bool(left == right)
         if expr.op == "!=":
             return bool(left != right)
-        try:
-            if expr.op == "<":
-                return bool(left < right)
-            if expr.op == "<=":
-                return bool(left <= right)
-            if expr.op == ">":
-                return bool(left > right)
-            return bool(left >= right)
-        except TypeError:
-            raise _runtime(expr, "wrong_type", f"cannot compare {_show(left)} with {_show(right)}") from None
+        if not (_is_number(left) and _is_number(right) or isinstance(left, str) and isinstance(right, str)):
+            raise fault(expr, env, "wrong_type", f"cannot compare {describe_value(left)} with {describe_value(right)}")
+        if expr.op == "<":
+            return bool(left < right)
+        if expr.op == "<=":
+            return bool(left <= right)
+        if expr.op == ">":
+            return bool(left > right)
+        return bool(left >= right)
 
     def _attr(self, expr: A.Attr, env: Env) -> Any:
         obj = self.evaluate(expr.obj, env)
-        if isinstance(obj, Helot):
-            return self.bout.helot_attribute(obj, expr.name)
-        if isinstance(obj, Square) and expr.name in ("col", "row"):
-            return getattr(obj, expr.name)
-        if isinstance(obj, A.Declaration) and expr.name in ("id", "group", "tags"):
-            return self.bout.declaration_attribute(obj, expr.name)
-        raise _runtime(expr, "wrong_type", f"{_show(obj)} has no attribute `{expr.name}`")
+        try:
+            if isinstance(obj, Helot):
+                return self.bout.helot_attribute(obj, expr.name)
+            if isinstance(obj, Square) and expr.name in ("col", "row"):
+                return getattr(obj, expr.name)
+            if isinstance(obj, A.Declaration) and expr.name in ("id", "group", "tags"):
+                return self.bout.declaration_attribute(obj, expr.name)
+        except AttributeError:
+            pass
+        raise fault(expr, env, "wrong_type", f"{describe_value(obj)} has no attribute `{expr.name}`")
 
     def _call(self, call: A.Call, env: Env) -> Any:
         function = self.functions.get(call.func)
         if function is None:
-            raise _runtime(call, "feature_not_available", f"function `{call.func}` is not available")
+            raise fault(call, env, "feature_not_available", f"function `{call.func}` is not available")
         args = [self.evaluate(a, env) for a in call.args]
-        return function(env, *args)
+        checks = FUNCTION_CHECKS.get(call.func)
+        if checks is not None:
+            self._check_arguments(call.func, checks.positional, args, call.args, env)
+        try:
+            return function(env, *args)
+        except ScriptRuntimeError as error:
+            raise fault_at(error, call, env) from None
+        except VALUE_ERRORS as error:
+            raise fault(call, env, "bad_value", f"`{call.func}` cannot work with "
+                                                f"{', '.join(describe_value(a) for a in args) or 'no arguments'}: {error}") from None
+
+    def _check_arguments(self, name: str, tests: tuple[tuple[Callable[[Any], bool], str] | None, ...],
+                         values: list[Any], nodes: tuple[A.Expr, ...], env: Env) -> None:
+        for test, value, node in zip(tests, values, nodes):
+            if test is not None and not test[0](value):
+                raise fault(node, env, "wrong_type", f"`{name}` needs {test[1]} here, got {describe_value(value)}")
 
     # ---------------------------------------------------------------- statements
     def execute(self, block: A.Block, env: Env) -> Run:
         local = env.child()
         for stmt in block.statements:
-            self._spend(stmt)
-            if isinstance(stmt, A.Action):
-                yield from self._action(stmt, local)
-            elif isinstance(stmt, A.Let):
-                local.assign(stmt.name, self.evaluate(stmt.value, local))
-            elif isinstance(stmt, A.If):
-                for branch in stmt.branches:
-                    if self.evaluate(branch.condition, local):
-                        yield from self.execute(branch.body, local)
-                        break
+            self._spend(stmt, local)
+            try:
+                if isinstance(stmt, A.Action):
+                    yield from self._action(stmt, local)
+                elif isinstance(stmt, A.Let):
+                    local.assign(stmt.name, self.evaluate(stmt.value, local))
+                elif isinstance(stmt, A.If):
+                    for branch in stmt.branches:
+                        if self.evaluate(branch.condition, local):
+                            yield from self.execute(branch.body, local)
+                            break
+                    else:
+                        if stmt.otherwise is not None:
+                            yield from self.execute(stmt.otherwise, local)
+                elif isinstance(stmt, A.ForEach):
+                    yield from self._for_each(stmt, local)
+                elif isinstance(stmt, A.Repeat):
+                    count = self._number(stmt.count, local)
+                    if count > self.limits.max_repeat:
+                        raise fault(stmt, local, "budget_exceeded",
+                                    f"`repeat {count}` is more than the limit of {self.limits.max_repeat}")
+                    for _ in range(max(0, count)):
+                        self._spend(stmt, local)
+                        yield from self.execute(stmt.body, local)
                 else:
-                    if stmt.otherwise is not None:
-                        yield from self.execute(stmt.otherwise, local)
-            elif isinstance(stmt, A.ForEach):
-                items = self.evaluate(stmt.iterable, local)
-                items = sorted(items) if isinstance(items, frozenset) else items
-                if len(items) > self.limits.max_collection:
-                    raise _runtime(stmt, "budget_exceeded", f"`for each` over {len(items)} items (limit {self.limits.max_collection})")
-                for item in items:
-                    self._spend(stmt)
-                    yield from self.execute(stmt.body, local.child({stmt.var: item}))
-            elif isinstance(stmt, A.Repeat):
-                count = self._number(stmt.count, local)
-                if count > self.limits.max_repeat:
-                    raise _runtime(stmt, "budget_exceeded", f"`repeat {count}` is more than the limit of {self.limits.max_repeat}")
-                for _ in range(max(0, count)):
-                    self._spend(stmt)
-                    yield from self.execute(stmt.body, local)
-            else:
-                raise _runtime(stmt, "feature_not_available", f"{type(stmt).__name__} cannot be executed")
+                    raise fault(stmt, local, "feature_not_available", f"{type(stmt).__name__} cannot be executed")
+            except ScriptRuntimeError as error:
+                raise fault_at(error, stmt, local) from None
+
+    def _for_each(self, stmt: A.ForEach, local: Env) -> Run:
+        items = self.evaluate(stmt.iterable, local)
+        if not isinstance(items, (tuple, frozenset)):
+            raise fault(stmt.iterable, local, "wrong_type", f"`for each` walks a list or a set of squares, "
+                                                            f"got {describe_value(items)}")
+        if len(items) > self.limits.max_collection:
+            raise fault(stmt, local, "budget_exceeded",
+                        f"`for each` over {len(items)} items (limit {self.limits.max_collection})")
+        ordered = sorted(items) if isinstance(items, frozenset) else items
+        for item in ordered:
+            self._spend(stmt, local)
+            yield from self.execute(stmt.body, local.child({stmt.var: item}))
 
     def _action(self, action: A.Action, env: Env) -> Run:
         primitive = self.primitives.get(action.verb)
         if primitive is None:
-            raise _runtime(action, "feature_not_available", f"effect `{action.verb}` is not available")
+            raise fault(action, env, "feature_not_available", f"effect `{action.verb}` is not available")
         args = [self.evaluate(a, env) for a in action.args]
         binds = VOCABULARY_PRIMITIVES[action.verb].preps
         # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
         preps = {p.prep: (p.value if binds.get(p.prep) == "name" else self.evaluate(p.value, env)) for p in action.preps}
-        result = primitive(env, action, *args, **preps)
-        if result is not None:
-            yield from result
+        checks = PRIMITIVE_CHECKS[action.verb]
+        self._check_arguments(action.verb, checks.positional, args, action.args, env)
+        for prep in action.preps:
+            test = checks.preps.get(prep.prep)
+            if test is not None and not test[0](preps[prep.prep]):
+                raise fault(prep.value, env, "wrong_type",
+                            f"`{action.verb} ... {prep.prep}` needs {test[1]}, got {describe_value(preps[prep.prep])}")
+        try:
+            result = primitive(env, action, *args, **preps)
+            if result is not None:
+                yield from result
+        except ScriptRuntimeError as error:
+            raise fault_at(error, action, env) from None
+        except VALUE_ERRORS as error:
+            raise fault(action, env, "bad_value", f"`{action.verb}` failed: {error}") from None
+
+
+def _magnitude(value: int) -> str:
+    """A huge number in a message: its sign and number of digits, not all of them."""
+    digits = len(str(abs(value)))
+    return str(value) if digits <= 30 else f"{'-' if value < 0 else ''}a number of {digits} digits"
 
 
 _EVALUATORS: dict[type, Callable[[Interpreter, Any, Env], Any]] = {
@@ -244,7 +452,7 @@ _EVALUATORS: dict[type, Callable[[Interpreter, Any, Env], Any]] = {
     A.Attr: Interpreter._attr,
     A.Call: Interpreter._call,
     A.Not: lambda interpreter, expr, env: not interpreter.evaluate(expr.operand, env),
-    A.Neg: lambda interpreter, expr, env: -interpreter._number(expr.operand, env),
+    A.Neg: Interpreter._negate,
     A.Bool: lambda _, expr, env: expr.value,
     A.Str: lambda _, expr, env: expr.value,
     A.Sds: lambda _, expr, env: expr.level,
@@ -252,16 +460,3 @@ _EVALUATORS: dict[type, Callable[[Interpreter, Any, Env], Any]] = {
     A.ListLit: lambda interpreter, expr, env: tuple(interpreter.evaluate(i, env) for i in expr.items),
     A.Index: Interpreter._index,
 }
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, Helot):
-        return f"helot {value.label}"
-    if isinstance(value, frozenset):
-        return "a set of squares"
-    return repr(value)
-
-
-def _runtime(node: A.Node, code: str, message: str) -> ScriptRuntimeError:
-    pos = node.pos
-    return ScriptRuntimeError(Diagnostic(f"runtime/{code}", message, pos.file, pos.line, pos.column))

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+from ..limits import INPUT_LIMITS
 from ..syntax import ast_nodes as A
 from ..vocabulary import LOCATIONS, TRAITS
 from .actions import CHOICE, PASS, Action, Decision
 from .board import Direction, Grid, Square
-from .interpreter import Env, Run
+from .interpreter import Env, Run, describe_value
 from .state import Helot, Status
 
 if TYPE_CHECKING:
@@ -27,19 +28,55 @@ def _squares(*squares: Square | None) -> frozenset[Square]:
     return frozenset(s for s in squares if s is not None)
 
 
-def _square(value: Any) -> Square:
+def square_value(value: Any) -> Square | None:
+    """The one square a value stands for: a square, a helot's square, or a one-square area such as
+    `square_at(...)` or `front_center(...)`; None for anything else (an empty or larger area...)."""
+    if isinstance(value, Square):
+        return value
     if isinstance(value, Helot):
         return value.square
-    if isinstance(value, frozenset):  # a one-square area such as `square_at(...)` or `front_center(...)`
-        if len(value) != 1:
-            raise ValueError("an area of several squares where one square is needed")
+    if isinstance(value, frozenset) and len(value) == 1:
         return next(iter(value))
-    return value
+    return None
 
 
 def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[..., Any]]]:
     grid: Grid = bout.state.grid
     flags = bout.ruleset.object_flags
+    limits = bout.limits
+
+    def _square(value: Any) -> Square:
+        square = square_value(value)
+        if square is None:
+            raise bout.runtime_error("wrong_type", f"one square is needed here, got {describe_value(value)}")
+        return square
+
+    def _on_board(value: Any) -> Square:
+        square = _square(value)
+        if not grid.contains(square):
+            raise bout.runtime_error("bad_value", f"square [{square.col}, {square.row}] is beyond the arena wall")
+        return square
+
+    def _compass(direction: str) -> Direction:
+        if direction not in Direction.__members__:
+            raise bout.runtime_error("wrong_type", f"a compass direction (N, NE, ... NW) is needed, got `{direction}`")
+        return Direction[direction]
+
+    def _radius(radius: int) -> int:
+        if radius < 0:
+            raise bout.runtime_error("bad_value", f"an area's radius must be 0 or more, got {radius}")
+        return radius
+
+    def _actor(env: Env, helot: Any, effect: str) -> Helot:
+        """The helot an effect is for: the one named, else the acting one (`self`)."""
+        chosen = helot if helot is not None else acting(env)
+        if not isinstance(chosen, Helot):
+            raise bout.runtime_error("wrong_type", f"`{effect}` needs a helot: there is no acting helot here, "
+                                                   f"name one")
+        return chosen
+
+    def _amount(value: int, what: str, negative: bool = False) -> int:
+        return bout.interpreter.amount(value, None, None, what, negative)
 
     # ---------------------------------------------------------------- functions
     def front_center(env: Env, helot: Helot) -> frozenset[Square]:
@@ -65,13 +102,16 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return str(table[bout.roll("location", len(table)) - 1])
 
     def die(env: Env, purpose: str, sides: int = 6) -> int:
+        if sides < 1:
+            raise bout.runtime_error("bad_value", f"a die needs 1 or more sides, got {sides}")
         return bout.roll(purpose, sides)
 
+    # Helots affected together are met from the triggering player clockwise (pg.15).
     def opponents(env: Env, helot: Helot) -> tuple[Helot, ...]:
-        return tuple(h for h in bout.state.helots.values() if h != helot and h.on_board and h.status != Status.DEAD)
+        return tuple(h for h in bout.helots_in_turn() if h != helot and h.on_board and h.status != Status.DEAD)
 
     def helots(env: Env) -> tuple[Helot, ...]:
-        return tuple(bout.state.helots.values())
+        return tuple(bout.helots_in_turn())
 
     def distance(env: Env, a: Helot, b: Helot) -> int:
         return grid.chebyshev(a.square, b.square)
@@ -98,7 +138,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def square_at(env: Env, where: Any, direction: str) -> frozenset[Square]:
         if isinstance(where, frozenset) and not where:
             return frozenset()  # one step from nowhere (e.g. from beyond the wall) is nowhere
-        return _squares(grid.step(_square(where), Direction[direction]))
+        return _squares(grid.step(_square(where), _compass(direction)))
 
     def helot_on(env: Env, where: Any) -> Helot | None:
         if isinstance(where, frozenset) and not where:
@@ -111,12 +151,12 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return tuple(sorted(found, key=lambda sq: (sq.col, -sq.row)))
 
     def area(env: Env, where: Any, radius: int) -> frozenset[Square]:
-        return frozenset(grid.area(_square(where), radius))
+        return frozenset(grid.area(_square(where), _radius(radius)))
 
     def area_of(env: Env, object_type: str, radius: int) -> frozenset[Square]:
         around: set[Square] = set()
         for sq in squares_of(env, object_type):
-            around.update(grid.area(sq, radius))
+            around.update(grid.area(sq, _radius(radius)))
         return frozenset(around)
 
     def in_sight(env: Env, helot: Helot, other: Helot) -> bool:
@@ -135,7 +175,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return helot.marks.get(name)
 
     def opposite(env: Env, direction: str) -> str:
-        return Direction[direction].opposite.name
+        return _compass(direction).opposite.name
 
     def blocks(env: Env, object_type: str) -> bool:
         return bool(flags(object_type).get("blocks", False))
@@ -144,10 +184,9 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return bool(flags(object_type).get("destructible", False))
 
     def free(env: Env, where: Any) -> bool:
-        try:
-            return not bout.blocked(_square(where))
-        except ValueError:
-            return False
+        if isinstance(where, frozenset) and len(where) != 1:
+            return False  # no single square to stand on
+        return not bout.blocked(_square(where))
 
     def square_of(env: Env, helot: Helot) -> Square:
         return helot.square
@@ -193,12 +232,12 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
 
     def squares_toward(env: Env, where: Any, direction: str, count: int) -> tuple[Square, ...]:
         line: list[Square] = []
-        try:
-            current: Square | None = _square(where)
-        except ValueError:
+        if isinstance(where, frozenset) and len(where) != 1:
             return ()
+        current: Square | None = _square(where)
+        way = _compass(direction)
         for _ in range(max(0, min(count, grid.size))):
-            current = grid.step(current, Direction[direction]) if current is not None else None
+            current = grid.step(current, way) if current is not None else None
             if current is None or not grid.contains(current):
                 break
             line.append(current)
@@ -209,10 +248,9 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return tuple(loc for loc in LOCATIONS if helot.locations[loc] < settings.get(f"{loc}_condition", 0))
 
     def indestructible_at(env: Env, where: Any) -> bool:
-        try:
-            square = _square(where)
-        except ValueError:
+        if isinstance(where, frozenset) and len(where) != 1:
             return True  # an empty area: beyond the wall
+        square = _square(where)
         if not grid.contains(square):
             return True
         return any(not flags(obj).get("destructible", False) for obj in bout.state.objects_at(square))
@@ -234,6 +272,11 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
             return cards[0] if cards else None
         return cards[bout.roll("weapon_card", len(cards)) - 1]
 
+    def count(env: Env, items: Any) -> int:
+        if not isinstance(items, (tuple, frozenset)):
+            raise bout.runtime_error("wrong_type", f"`count` counts a list or a set of squares, got {describe_value(items)}")
+        return len(items)
+
     functions: dict[str, Callable[..., Any]] = {
         "random_weapon": random_weapon, "weapons_left": weapons_left, "crowd_coins": crowd_coins,
         "next_in_initiative": next_in_initiative, "squares_toward": squares_toward,
@@ -249,7 +292,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         "active": active,
         "trait_reserve": trait_reserve, "location_condition": location_condition,
         "min": lambda env, a, b: min(a, b), "max": lambda env, a, b: max(a, b),
-        "abs": lambda env, a: abs(a), "count": lambda env, items: len(items),
+        "abs": lambda env, a: abs(a), "count": count,
         "pick": pick, "heading": heading,
     }
 
@@ -257,19 +300,21 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def acting(env: Env) -> Helot | None:
         return env.lookup("self")[1]
 
+    # Damage, healing and transfers move "up to" an amount: one worked out below 0 moves nothing.
     def damage(env: Env, node: A.Action, victim: Helot, by: int, at: str | None = None, to: Any = None) -> Run:
-        if at is not None and at not in LOCATIONS:
-            raise bout.runtime_error("wrong_type", f"`{at}` is not a body location")
-        yield from bout.deal_damage(victim, by, location=at, to=to, source=env.source, reason=_reason(env))
+        amount = _amount(by, "the damage", negative=True)
+        yield from bout.deal_damage(victim, amount, location=at, to=to, source=env.source, reason=_reason(env))
 
     def heal(env: Env, node: A.Action, helot: Helot, by: int, **preps: Any) -> None:
+        amount = _amount(by, "the healing", negative=True)
         source = bout.as_pile(preps["from"])
         location = preps.get("at")
         dest = ("location", helot.label, location) if location else ("overall", helot.label)
-        bout.transfer_coins(by, source, dest, _reason(env))
+        bout.transfer_coins(amount, source, dest, _reason(env))
 
     def transfer(env: Env, node: A.Action, amount: int, **preps: Any) -> None:
-        bout.transfer_coins(amount, bout.as_pile(preps["from"]), bout.as_pile(preps["to"]), _reason(env))
+        coins = _amount(amount, "the coins to transfer", negative=True)
+        bout.transfer_coins(coins, bout.as_pile(preps["from"]), bout.as_pile(preps["to"]), _reason(env))
 
     def add_state(env: Env, node: A.Action, helot: Helot, state: str) -> Run:
         yield from bout.add_state(helot, state, by=env.source)
@@ -283,15 +328,17 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def rotate_(env: Env, node: A.Action, helot: Helot, side: str) -> Run:
         yield from bout.rotate_helot(helot, side, mover=env.source)
 
-    def face(env: Env, node: A.Action, helot: Helot, direction: str) -> None:
-        helot.facing = bout.absolute_direction(helot, direction)
-        bout.emit("rotate", helot=helot.label, facing=helot.facing.name)
+    def face(env: Env, node: A.Action, helot: Helot, direction: str) -> Run:
+        yield from bout.face_helot(helot, bout.absolute_direction(helot, direction))
 
     def relocate(env: Env, node: A.Action, helot: Helot, to: Any) -> Run:
-        yield from bout.place_helot(helot, _square(to), mover=env.source if env.source != helot else None)
+        yield from bout.place_helot(helot, _on_board(to), mover=env.source if env.source != helot else None)
 
     def place(env: Env, node: A.Action, object_type: str, at: Any) -> None:
-        square = _square(at)
+        square = _on_board(at)
+        if sum(len(objects) for objects in bout.state.objects.values()) >= limits.max_board_objects:
+            raise bout.runtime_error("budget_exceeded", f"the board already holds {limits.max_board_objects} objects, "
+                                                        "the most a bout allows")
         bout.state.place(object_type, square)
         bout.emit("object", placed=object_type, at=square.as_list())
 
@@ -301,8 +348,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
             bout.emit("object", removed=object_type, at=square.as_list())
 
     def move_condition(env: Env, node: A.Action, helot: Helot, by: int, to: str) -> None:
-        if to not in LOCATIONS:
-            raise bout.runtime_error("wrong_type", f"`{to}` is not a body location")
+        _amount(by, "the condition to move", negative=True)
         room = bout.ruleset.settings.get(f"{to}_condition", 0) - helot.locations[to]
         amount = max(0, min(by, room, helot.overall - 1))
         bout.transfer_coins(amount, ("overall", helot.label), ("location", helot.label, to), _reason(env))
@@ -315,31 +361,48 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
 
     def grant(env: Env, node: A.Action, amount: int, resource: str, to: Helot | None = None,
               against: Helot | None = None) -> None:
-        helot = to or acting(env)
+        points = _amount(amount, f"the {resource} granted")  # `forfeit` takes points away
+        helot = _actor(env, to, "grant")
         if against is not None and resource == "AP":
-            helot.bonus_ap[against.label] = helot.bonus_ap.get(against.label, 0) + amount
+            total = bout.interpreter.bounded(helot.bonus_ap.get(against.label, 0) + points, None, None,
+                                             f"{helot.label}'s AP against {against.label}")
+            helot.bonus_ap[against.label] = total
         else:
-            setattr(helot, resource.lower(), getattr(helot, resource.lower()) + amount)
-        bout.emit("points", helot=helot.label, resource=resource, change=amount,
+            total = bout.interpreter.bounded(getattr(helot, resource.lower()) + points, None, None,
+                                             f"{helot.label}'s {resource}")
+            setattr(helot, resource.lower(), total)
+        bout.emit("points", helot=helot.label, resource=resource, change=points,
                   against=against.label if against is not None else None)
 
     def forfeit(env: Env, node: A.Action, resource: str, **preps: Any) -> None:
-        helot = preps.get("from") or acting(env)
+        helot = _actor(env, preps.get("from"), "forfeit")
         lost = getattr(helot, resource.lower())
         setattr(helot, resource.lower(), 0)
         bout.emit("points", helot=helot.label, resource=resource, change=-lost)
 
+    def _opposed_side(side: str, effect: str) -> str:
+        if side not in ("attack", "defense"):
+            raise bout.runtime_error("bad_value", f"`{effect}` acts on the attack or the defense, not `{side}`")
+        return side
+
     def modify_sds(env: Env, node: A.Action, side: str, by: int) -> None:
-        bout.current_roll(node).sds[side] += by
+        roll = bout.current_roll(node)
+        side = _opposed_side(side, "modify_sds")
+        roll.sds[side] = bout.interpreter.bounded(roll.sds[side] + by, None, None, f"the {side} SDS")
 
     def fix_roll(env: Env, node: A.Action, side: str, to: int) -> None:
-        bout.current_roll(node).fixed[side] = to
+        bout.current_roll(node).fixed[_opposed_side(side, "fix_roll")] = _amount(to, "the fixed total", negative=True)
 
     def add_damage(env: Env, node: A.Action, amount: int) -> None:
-        bout.current_roll(node).damage_bonus += amount
+        roll = bout.current_roll(node)
+        roll.damage_bonus = bout.interpreter.bounded(roll.damage_bonus + amount, None, None, "the damage bonus")
 
     def mark(env: Env, node: A.Action, helot: Helot, name: str, **preps: Any) -> None:
-        helot.marks[name] = preps.get("with", True)
+        value = preps.get("with", True)
+        problem = mark_value_problem(value, limits)
+        if problem is not None:
+            raise bout.runtime_error(*problem)
+        helot.marks[name] = value
 
     def unmark(env: Env, node: A.Action, helot: Helot, name: str) -> None:
         helot.marks.pop(name, None)
@@ -354,7 +417,11 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         yield from bout.perform(env, declaration)
 
     def choose(env: Env, node: A.Action, helot: Helot, **preps: Any) -> Run:
-        choices = tuple(preps["from"])
+        offered = preps["from"]
+        choices = tuple(sorted(offered)) if isinstance(offered, frozenset) else tuple(offered)
+        if len(choices) > limits.max_collection:
+            raise bout.runtime_error("budget_exceeded", f"`choose` from {len(choices)} options "
+                                                        f"(limit {limits.max_collection})")
         target = node.prep("into")
         assert isinstance(target, A.Name)
         if not choices:
@@ -410,17 +477,10 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
             yield from lose_weapon(helot)
 
     def hold(env: Env, node: A.Action, helot: Helot, by: Helot) -> Run:
-        helot.grappler = by.label
-        by.grappling = helot.label
-        yield from bout.add_state(helot, "grappled", by=by)
+        yield from bout.take_hold(by, helot)
 
     def release(env: Env, node: A.Action, helot: Helot) -> Run:
-        if helot.grappler is not None:
-            holder = bout.state.helots[helot.grappler]
-            if holder.grappling == helot.label:
-                holder.grappling = None
-        helot.grappler = None
-        yield from bout.remove_state(helot, "grappled")
+        yield from bout.release_hold(helot)
 
     def signal(env: Env, node: A.Action, event: str) -> Run:
         yield from bout.fire(event, self=acting(env))
@@ -428,27 +488,20 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def mark_counter(env: Env, node: A.Action, helot: Helot, number: int) -> None:
         if number in helot.tp_counter:
             return
-        source = ("crowd",) if bout.state.crowd > 0 else ("box",)  # the box only when the crowd is empty (pg.12)
-        helot.tp_counter.add(number)
-        bout.state.crowd -= 1 if source == ("crowd",) else 0
-        if source == ("box",):
-            bout.state.box_drawn += 1
-        bout.emit("coins", amount=1, source=source[0], dest=f"tp_counter:{helot.label}", reason=f"turning point {number}")
+        if len(helot.tp_counter) >= limits.max_collection:
+            raise bout.runtime_error("budget_exceeded", f"{helot.label}'s Turning Point Counter already holds "
+                                                        f"{limits.max_collection} numbers")
+        bout.mark_counter_coin(helot, number, f"turning point {number}")
 
     def collect_counter(env: Env, node: A.Action, helot: Helot, to: Any) -> None:
-        coins = len(helot.tp_counter)
-        helot.tp_counter.clear()
-        dest = bout.as_pile(to)
-        bout._pile_add(dest, coins)
-        bout.emit("coins", amount=coins, source=f"tp_counter:{helot.label}", dest=":".join(dest), reason=_reason(env))
+        bout.collect_counter_coins(helot, bout.as_pile(to), _reason(env))
 
     def set_tpdm(env: Env, node: A.Action, helot: Helot, to: bool) -> None:
         helot.tpdm = bool(to)
         bout.emit("tpdm", helot=helot.label, holds=helot.tpdm)
 
     def draw(env: Env, node: A.Action, deck: str, **preps: Any) -> Run:
-        helot = preps.get("for") or acting(env)
-        yield from bout.draw_card(deck, helot)
+        yield from bout.draw_card(deck, _actor(env, preps.get("for"), "draw"))
 
     def offer_negation(env: Env, node: A.Action, helot: Helot) -> Run:
         yield from bout.offer_negation(env, helot)
@@ -466,14 +519,13 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def reduce_damage(env: Env, node: A.Action, by: int) -> None:
         if not bout.damage_frames:
             raise bout.runtime_error("no_damage", "`reduce_damage` is for `when damage_incoming` listeners")
-        bout.damage_frames[-1].amount -= max(0, by)
+        bout.damage_frames[-1].amount -= max(0, _amount(by, "the reduction", negative=True))
 
     def ignore_overall(env: Env, node: A.Action) -> None:
         bout.current_window(node).prevented = True
 
     def add_trait(env: Env, node: A.Action, helot: Helot, trait: str, by: int) -> None:
-        if trait not in TRAITS:
-            raise bout.runtime_error("wrong_type", f"`{trait}` is not a trait")
+        _amount(by, "the change of trait reserve", negative=True)
         cap = bout.ruleset.settings.get("trait_cap", 5)
         helot.traits[trait] = max(0, min(cap, helot.traits.get(trait, 0) + by))
         bout.emit("trait", helot=helot.label, trait=trait, value=helot.traits[trait])
@@ -497,6 +549,34 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         "add_trait": add_trait, "take_off_board": take_off_board, "destroy": destroy, "move_condition": move_condition,
     }
     return functions, primitives
+
+
+def mark_value_problem(value: Any, limits: Any) -> tuple[str, str] | None:
+    """Why a value cannot be held by a mark, or None: marks outlive the script that sets them, so
+    what they hold stays small — a number within the limit, text, a helot, a square, or a list of
+    at most `max_collection` such values in all, nested no deeper than scripts nest."""
+    budget = [limits.max_collection]
+
+    def problem(item: Any, depth: int) -> tuple[str, str] | None:
+        if isinstance(item, bool) or item is None or isinstance(item, (str, Helot, Square)):
+            return None
+        if isinstance(item, int):
+            if abs(item) > limits.max_number:
+                return ("number_too_large", f"a mark cannot hold {item}: beyond the limit of ±{limits.max_number}")
+            return None
+        if isinstance(item, (tuple, frozenset)):
+            budget[0] -= len(item)
+            if budget[0] < 0 or depth > INPUT_LIMITS.max_depth:
+                return ("budget_exceeded", f"a mark holds at most {limits.max_collection} values, "
+                                           f"nested at most {INPUT_LIMITS.max_depth} deep")
+            for member in item:
+                found = problem(member, depth + 1)
+                if found is not None:
+                    return found
+            return None
+        return ("wrong_type", f"a mark cannot hold {describe_value(item)}")
+
+    return problem(value, 0)
 
 
 def _plain(value: Any) -> Any:

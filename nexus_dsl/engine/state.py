@@ -27,6 +27,9 @@ class Termination(str, Enum):
     LAST_HELOT_STANDING = "last_helot_standing"
     ALL_EXPIRED = "all_expired"
     CYCLE_LIMIT = "cycle_limit"
+    # A script faulted: the bout stopped, its state as it was before the action that faulted
+    # (`Bout.fault` holds the positioned diagnostic). No one wins.
+    SCRIPT_FAULT = "script_fault"
 
 
 @dataclass(frozen=True)
@@ -111,11 +114,20 @@ class BoutState:
     discards: dict[str, list[str]] = field(default_factory=dict)
 
     def clone(self) -> BoutState:
+        """A copy sharing nothing mutable with this state: what one copy does (an agent's preview,
+        an action undone after a script fault) never shows in the other. A helot a mark holds is
+        the copy's helot of that label, not the original's."""
+        helots = {label: h.clone() for label, h in self.helots.items()}
+        for helot in helots.values():
+            if helot.marks:
+                helot.marks = {name: _rebound(value, helots) for name, value in helot.marks.items()}
         return replace(
-            self, helots={label: h.clone() for label, h in self.helots.items()},
+            self, helots=helots,
             objects={sq: list(objs) for sq, objs in self.objects.items()}, order=list(self.order),
-            meta=dict(self.meta), decks={k: list(v) for k, v in self.decks.items()},
+            meta={key: _rebound(value, helots) for key, value in self.meta.items()},
+            decks={k: list(v) for k, v in self.decks.items()},
             discards={k: list(v) for k, v in self.discards.items()},
+            seen_objects=set(self.seen_objects),
         )
 
     def helot_at(self, square: Square) -> Helot | None:
@@ -154,3 +166,18 @@ class BoutState:
         for helot in self.helots.values():
             total += helot.cred + helot.overall + sum(helot.locations.values()) + len(helot.tp_counter)
         return total
+
+
+def _rebound(value: Any, helots: dict[str, Helot]) -> Any:
+    """`value` copied for a cloned state: containers copied, helots replaced by the clone's own."""
+    if isinstance(value, Helot):
+        return helots.get(value.label, value)
+    if isinstance(value, list):
+        return [_rebound(item, helots) for item in value]
+    if isinstance(value, tuple):
+        return tuple(_rebound(item, helots) for item in value)
+    if isinstance(value, dict):
+        return {key: _rebound(item, helots) for key, item in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return type(value)(_rebound(item, helots) for item in value)
+    return value

@@ -94,6 +94,7 @@ class BalanceReport:
     card_bouts: dict[str, dict[str, int]] = field(default_factory=dict)  # card -> kept/played/drawn
     uses: dict[str, int] = field(default_factory=dict)  # how often each trait ability was used
     seats: dict[str, int] = field(default_factory=dict)  # helots of each motivation, over all bouts
+    faults: list[BoutResult] = field(default_factory=list)  # bouts a script fault stopped (not in the figures)
 
     @property
     def dominant(self) -> list[str]:
@@ -116,7 +117,7 @@ def _rates(results: list[tuple[Matchup, BoutResult]], side: Callable[[Matchup], 
 
 def summarise(matchups: list[Matchup], results: list[BoutResult], packs: tuple[str, ...], seed: int) -> BalanceReport:
     paired = list(zip(matchups, results))
-    finished = [(m, r) for m, r in paired if r.error is None]
+    finished = [(m, r) for m, r in paired if r.finished]
     cards: dict[str, dict[str, int]] = {}
     for _, result in finished:
         for column, counter in (("kept", result.cards_kept), ("played", result.cards_played), ("drawn", result.cards_drawn)):
@@ -134,6 +135,7 @@ def summarise(matchups: list[Matchup], results: list[BoutResult], packs: tuple[s
     return BalanceReport(
         bouts=len(results), seed=seed, packs=packs,
         errors=[r for r in results if r.error is not None],
+        faults=[r for r in results if r.fault is not None],
         by_motivation=_rates(finished, lambda m: m.motivations),
         by_lanista=_rates(finished, lambda m: m.lanistas),
         by_barge=by_barge,
@@ -175,7 +177,7 @@ def markdown(report: BalanceReport, ruleset: Ruleset, command: str) -> str:
     for kind in ("influence", "turning_point", "trait_ability"):
         for declaration in ruleset.declarations(kind):
             names[declaration.id] = declaration.name or declaration.id
-    finished = report.bouts - len(report.errors)
+    finished = report.bouts - len(report.errors) - len(report.faults)
     lines = [
         "# Balance baseline",
         "",
@@ -189,7 +191,8 @@ def markdown(report: BalanceReport, ruleset: Ruleset, command: str) -> str:
         "",
         "## Summary",
         "",
-        f"- Bouts finished: {finished} of {report.bouts} (engine errors: {len(report.errors)})",
+        f"- Bouts finished: {finished} of {report.bouts} (engine errors: {len(report.errors)}"
+        + (f", script faults: {len(report.faults)})" if report.faults else ")"),
         f"- Median bout length: {report.median_cycles:g} Command Cycles",
         f"- Draws: {report.draws} ({_percent(report.draws / finished if finished else 0.0)})",
         f"- Most winning motivation: "

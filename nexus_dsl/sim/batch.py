@@ -1,9 +1,11 @@
 """Run many seeded bouts (on several cores) and collect what each one did.
 
 Every bout is reproducible from its seed, its settings and the loaded packs; a worker loads the
-Ruleset once and plays its share. A bout that raises is reported as an error with its seed, never
-hidden, so a batch doubles as a random-playout invariant test (the engine checks the coin ledger
-after every action).
+Ruleset once and plays its share. A bout that raises is reported as an engine error with its seed,
+never hidden, so a batch doubles as a random-playout invariant test (the engine checks the coin
+ledger after every action). A bout stopped by a script fault (content that faults at run time) is
+counted apart from engine errors, with its positioned diagnostic: it is the content's problem,
+not the engine's.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from ..agents import make_agent
 from ..content.loader import cached_ruleset
 from ..content.ruleset import Ruleset
 from ..engine.bout import Bout, Event, next_action
+from ..errors import Diagnostic
 from ..engine.setup import BoutSetup, standard_setup
 
 
@@ -74,8 +77,14 @@ class BoutResult:
     cards_kept: dict[str, int] = field(default_factory=dict)  # influence cards kept at the deal
     abilities: dict[str, int] = field(default_factory=dict)  # trait abilities used
     error: str | None = None
+    fault: Diagnostic | None = None  # the script fault that stopped the bout (not an engine error)
     watched: dict[str, WatchedUse] = field(default_factory=dict)  # the spec's watched ids that were used or drawn
     barge: str | None = None  # the barge played on (a random pick resolved)
+
+    @property
+    def finished(self) -> bool:
+        """Played to its end: neither an engine error nor a script fault stopped it."""
+        return self.error is None and self.fault is None
 
 
 # Rulesets handed to `run_batch`, by (packs, root): forked workers inherit them, so a batch plays
@@ -120,6 +129,7 @@ def play_one(spec: BoutSpec) -> BoutResult:
         bout = Bout(ruleset, setup, seed=spec.seed, strict_ledger=spec.strict_ledger)
         while bout.pending is not None:
             bout.apply(next_action(bout, agents))
+        result.fault = bout.fault
         outcome = bout.outcome
         assert outcome is not None
         result.winner = outcome.winner
@@ -236,6 +246,10 @@ def _process_context() -> multiprocessing.context.BaseContext:
     return context
 
 
+#: How many diagnostics of script faults a summary prints (the rest are counted).
+FAULTS_SHOWN = 5
+
+
 @dataclass
 class BatchSummary:
     bouts: int
@@ -244,17 +258,28 @@ class BatchSummary:
     wins: dict[str, int]
     draws: int
     median_cycles: float
+    faults: list[BoutResult] = field(default_factory=list)
 
     def lines(self) -> list[str]:
-        out = [f"{self.bouts} bouts: {len(self.errors)} engine errors, {len(self.unbalanced)} unbalanced ledgers, "
-               f"{self.draws} draws, median {self.median_cycles:g} cycles"]
+        out = [f"{self.bouts} bouts: {len(self.errors)} engine errors, {len(self.faults)} script faults, "
+               f"{len(self.unbalanced)} unbalanced ledgers, {self.draws} draws, median {self.median_cycles:g} cycles"]
         out += [f"  {label}: {count} wins" for label, count in sorted(self.wins.items())]
         out += [f"  error (seed {r.seed}): {r.error.splitlines()[0] if r.error else ''}" for r in self.errors[:10]]
+        out += fault_lines(self.faults)
         return out
 
 
+def fault_lines(faulted: list[BoutResult], shown: int = FAULTS_SHOWN) -> list[str]:
+    """The first few script faults of a batch, each positioned, and how many more there were."""
+    out = [f"  script fault (seed {r.seed}): {r.fault.location()}: {r.fault.message}"
+           for r in faulted[:shown] if r.fault is not None]
+    if len(faulted) > shown:
+        out.append(f"  ... and {len(faulted) - shown} more bouts stopped by a script fault")
+    return out
+
+
 def summarise(results: list[BoutResult]) -> BatchSummary:
-    finished = [r for r in results if r.error is None]
+    finished = [r for r in results if r.finished]
     wins: dict[str, int] = {}
     for result in finished:
         if result.winner:
@@ -262,6 +287,7 @@ def summarise(results: list[BoutResult]) -> BatchSummary:
     return BatchSummary(
         bouts=len(results),
         errors=[r for r in results if r.error is not None],
+        faults=[r for r in results if r.fault is not None],
         unbalanced=[r.seed for r in finished if not r.ledger_balanced],
         wins=wins,
         draws=sum(1 for r in finished if r.winner is None),

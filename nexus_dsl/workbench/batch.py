@@ -2,8 +2,9 @@
 
 `run_batch` plays bouts seeded `settings.seed + i` on worker processes (`sim/batch.py`) and reports
 per-player win rates with 95% Wilson intervals, draws, every bout's final cred (each player's and the
-crowd's), bout lengths in cycles, engine errors with their seeds, and for "watched" card and
-ability ids how often each was played or drawn and what followed it (damage, cred, states).
+crowd's), bout lengths in cycles, engine errors with their seeds, bouts stopped by a script fault
+with their seeds and positioned diagnostics, and for "watched" card and ability ids how often each
+was played or drawn and what followed it (damage, cred, states).
 
 `compare` plays the same seeds under two settings (typically B = A plus a pack, or A with a card
 stacked or dealt) and tests each difference: win rates with a two-proportion z-test, mean final cred
@@ -23,8 +24,9 @@ from typing import Callable, Sequence
 from scipy import stats
 
 from ..content.ruleset import Ruleset
+from ..errors import Diagnostic
 from ..sim.balance import Z95, Rate
-from ..sim.batch import BoutResult, WatchedUse
+from ..sim.batch import BoutResult, WatchedUse, fault_lines
 from ..sim.batch import run_batch as run_specs
 from .testrun import TestRunSettings, checked_ruleset
 
@@ -88,7 +90,8 @@ class WatchedSummary:
 
 @dataclass
 class BatchReport:
-    """What a batch of bouts with one settings did. Bouts that raised are in `errors`, not in the figures."""
+    """What a batch of bouts with one settings did. Bouts that raised are in `errors`, bouts a script
+    fault stopped in `faults`; neither is in the figures."""
 
     settings: TestRunSettings
     results: list[BoutResult]
@@ -101,7 +104,12 @@ class BatchReport:
 
     @property
     def finished(self) -> list[BoutResult]:
-        return [r for r in self.results if r.error is None]
+        return [r for r in self.results if r.finished]
+
+    @property
+    def faults(self) -> list[tuple[int, Diagnostic]]:
+        """(seed, the positioned diagnostic) of every bout a script fault stopped."""
+        return [(r.seed, r.fault) for r in self.results if r.fault is not None]
 
     @property
     def errors(self) -> list[tuple[int, str]]:
@@ -139,7 +147,7 @@ class BatchReport:
         """A plain-text summary (the CLI's)."""
         cycles = self.cycles
         out = [f"{self.bouts} bouts (seeds {self.settings.seed}..{self.settings.seed + self.bouts - 1}): "
-               f"{len(self.errors)} engine errors, {self.draws.wins} draws, "
+               f"{len(self.errors)} engine errors, {len(self.faults)} script faults, {self.draws.wins} draws, "
                f"median {statistics.median(cycles) if cycles else 0:g} cycles"]
         means = self.mean_cred()
         for label, rate in self.wins.items():
@@ -148,6 +156,7 @@ class BatchReport:
         out.append(f"  crowd: mean cred {means[CROWD]:.1f}")
         out += [f"  {summary.line()}" for summary in self.watched.values()]
         out += [f"  error (seed {seed}): {message}" for seed, message in self.errors[:10]]
+        out += fault_lines([r for r in self.results if r.fault is not None])
         return out
 
 

@@ -7,6 +7,8 @@ has resolved and the bout waits for the next one, and returns a `StepView` of wh
 events, readable lines, the dice) and where things stand (a snapshot, every helot's conditions,
 cred, states, weapon, trait reserves, AP and MP). The same settings always play the same steps;
 `Stepper.actions` (the applied actions) saves a run and `Stepper(settings, script=...)` replays it.
+A bout stopped by a script fault ends there: the last step's view carries the positioned
+diagnostic (`StepView.fault`), with the state as it was before the action that faulted.
 
 The settings build the same `BoutSpec` a batch plays (`sim/batch.py`), so seed N of a batch is the
 bout a Stepper with seed N steps through.
@@ -220,6 +222,7 @@ class StepView:
     active: str | None
     waiting_for: Decision | None  # the decision the bout waits at, None once it is over
     outcome: Outcome | None
+    fault: Diagnostic | None = None  # the script fault that stopped the bout, positioned in its script
 
     @property
     def finished(self) -> bool:
@@ -233,6 +236,8 @@ class StepView:
                 return f"{event.data['helot']}: {event.data['command']}"
             if event.type in ("ability", "card"):
                 return f"{event.data['helot']}: {event.data['name']} ({event.type})"
+        if self.fault is not None:
+            return "the bout stopped on a script fault"
         if self.outcome is not None:
             return "the bout ends"
         return "setup"
@@ -287,6 +292,16 @@ class Stepper:
     def outcome(self) -> Outcome | None:
         return self.bout.outcome
 
+    @property
+    def fault(self) -> Diagnostic | None:
+        """The script fault that stopped the bout, if one did."""
+        return self.bout.fault
+
+    def fault_text(self) -> str | None:
+        """The fault as `nexus check` prints a problem: position, message, the script line and a caret."""
+        fault = self.bout.fault
+        return None if fault is None else fault.format(self.ruleset.sources.get(fault.file))
+
     def actions_json(self) -> list[dict[str, Any]]:
         """The applied actions as plain data, to save and replay with `script=`."""
         return [action.to_json() for action in self.actions]
@@ -334,7 +349,7 @@ class Stepper:
         return StepView(
             index=self._steps, actions=applied, events=events, lines=tuple(narrate(events)), dice=_dice(events),
             snapshot=bout.snapshot(), helots=_helot_views(bout), crowd=bout.state.crowd, cycle=bout.state.cycle,
-            active=bout.state.active, waiting_for=bout.pending, outcome=bout.outcome)
+            active=bout.state.active, waiting_for=bout.pending, outcome=bout.outcome, fault=bout.fault)
 
 
 __all__ = ["DEAL_MODES", "DieRoll", "HelotView", "PLAYER_LABELS", "SettingsError", "StepView", "Stepper",

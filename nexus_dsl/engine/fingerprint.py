@@ -1,0 +1,176 @@
+"""The whole state of a bout as plain, comparable data: hidden state included.
+
+"Seed plus actions replays a bout exactly", and "a preview leaves the bout as it was", are claims
+about *all* of a bout's state, not only what a snapshot shows. `whole_state(bout)` reads all of it:
+
+* every field of the `BoutState` and of each `Helot` (read generically, field by field, so a field
+  added later is read too);
+* the engine's own mutable attributes: the log, the history, the pending decision, the stacks of
+  rolls, windows, cards and damage frames, the events under way, the trigger depth, the round's
+  action count, the fault, the interpreter's step budget, and the dice with the random generator's
+  internal state;
+* the suspended game itself: each generator frame of the Command Cycle, from the outermost to the
+  innermost, with the line it waits at and its local variables.
+
+What is not read is listed in `NOT_STATE`: inputs that never change during a bout (the ruleset, the
+setup, the limits) and what is derived from them once (the listeners, the declarations' params,
+the legality plans). A test holds every attribute of a `Bout` to one list or the other.
+
+A helot referred to from anywhere but the state's own table (a mark's value, a decision's
+subject, a local variable) is written as its label and whether it is the state's own object
+("live") or an orphan ("stale", e.g. one a preview or an undone action left behind).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import types
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from ..content.ruleset import Ruleset
+from ..syntax import ast_nodes as A
+from .board import Square
+from .dice import Dice
+from .interpreter import Dynamic, Env, Interpreter
+from .state import BoutState, Helot
+
+if TYPE_CHECKING:
+    from .bout import Bout
+
+#: Bout attributes that are the bout's state, read by `whole_state`.
+STATE: tuple[str, ...] = (
+    "state", "log", "history", "pending", "rolls", "windows", "cards", "damage_frames", "trigger_depth",
+    "nesting", "triggers", "round_actions", "fault", "dice", "seed", "forced_dice", "strict_ledger", "interpreter",
+    "_game",
+)
+#: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
+#: once (or memoised) without ever changing what the bout does.
+NOT_STATE: frozenset[str] = frozenset({
+    "ruleset", "setup", "limits", "object_types", "listeners", "global_requirements", "_by_window",
+    "_hazard_objects", "_declaration_envs", "_legality_plans",
+})
+
+
+EventMemo = dict[int, tuple[Any, Any]]
+
+
+def whole_state(bout: Bout, memo: EventMemo | None = None) -> dict[str, Any]:
+    """Every part of the bout's state, each as nested tuples of plain values. `memo` (one dict
+    per bout, kept between calls) remembers the form of each logged event: the log only grows,
+    and its events are never changed once emitted, so reading a long bout step by step stays fast."""
+    canon = _Canon(bout, memo if memo is not None else {})
+    return {name: canon.value(getattr(bout, name)) for name in STATE}
+
+
+def fingerprint(bout: Bout, memo: EventMemo | None = None) -> str:
+    """A digest of `whole_state`: equal for two bouts exactly when their whole states are equal."""
+    return hashlib.sha256(repr(whole_state(bout, memo)).encode()).hexdigest()
+
+
+def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
+    """The parts in which two whole states differ (by name, for a readable test failure)."""
+    return [name for name in a if a[name] != b.get(name)] + [name for name in b if name not in a]
+
+
+_PLAIN = (type(None), bool, int, float, str)
+
+
+class _Canon:
+    """Turns any value a bout holds into nested tuples of plain values."""
+
+    def __init__(self, bout: Bout, memo: EventMemo):
+        from .actions import Action
+        from .bout import Event
+
+        self.bout = bout
+        self.helots = bout.state.helots
+        self.memo = memo
+        self.immutable = (Event, Action)
+
+    def value(self, value: Any) -> Any:
+        kind = type(value)
+        if kind in _PLAIN:
+            return value
+        if kind in self.immutable:  # logged events and applied actions: read once per bout
+            remembered = self.memo.get(id(value))
+            if remembered is None or remembered[0] is not value:
+                remembered = self.memo[id(value)] = (value, self._object(value))
+            return remembered[1]
+        if value is None or isinstance(value, (bool, int, float, str)):
+            return value
+        if isinstance(value, Enum):
+            return (type(value).__name__, value.name)
+        if isinstance(value, Square):
+            return ("square", value.col, value.row)
+        if isinstance(value, Helot):
+            return ("helot", value.label, "live" if self.helots.get(value.label) is value else "stale")
+        if isinstance(value, A.Declaration):
+            return ("declaration", value.kind, value.id)
+        if isinstance(value, A.Node):
+            return ("node", type(value).__name__, value.pos.file, value.pos.line, value.pos.column)
+        if isinstance(value, (list, tuple)):
+            return (type(value).__name__, tuple(self.value(item) for item in value))
+        if isinstance(value, (dict, types.MappingProxyType)):
+            return ("dict", tuple((self.value(k), self.value(v)) for k, v in value.items()))
+        if isinstance(value, (set, frozenset)):
+            return ("set", tuple(sorted((self.value(item) for item in value), key=repr)))
+        return self._object(value)
+
+    def _object(self, value: Any) -> Any:
+        from .bout import Bout, Event
+
+        if isinstance(value, Bout):
+            return ("bout", "this" if value is self.bout else "another")
+        if isinstance(value, Event):
+            return ("event", value.seq, value.cycle, value.round, value.type, self.value(value.data))
+        if isinstance(value, Ruleset):
+            return ("ruleset", value.pack_ids)
+        if isinstance(value, Dice):
+            return ("dice", self.value(value.state()))
+        if isinstance(value, Interpreter):
+            return ("interpreter", value.steps, value.pure)
+        if isinstance(value, Env):
+            return ("env", self.value(value.names), self.value(value.source), self.value(value.declaration),
+                    self.value(value.parent))
+        if isinstance(value, Dynamic):
+            return ("dynamic", self.value(value.read()))
+        if isinstance(value, BoutState):
+            return ("BoutState", tuple((f.name, self._helots(value.helots) if f.name == "helots" else
+                                        self.value(getattr(value, f.name))) for f in dataclasses.fields(value)))
+        if isinstance(value, types.GeneratorType):
+            return self._generator(value)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            if isinstance(value, Helot):  # pragma: no cover - handled above; kept for clarity of order
+                raise AssertionError
+            return (type(value).__name__, tuple((f.name, self.value(getattr(value, f.name)))
+                                                for f in dataclasses.fields(value)))
+        if hasattr(type(value), "__slots__") and not callable(value):
+            return (type(value).__name__, tuple((name, self.value(getattr(value, name, None)))
+                                                for name in type(value).__slots__))
+        if callable(value):
+            return ("callable", getattr(value, "__qualname__", type(value).__name__))
+        if hasattr(value, "__next__"):
+            # A loop under way (a list, tuple, dict or range iterator, an itertools product):
+            # what it walks, and how far it has gone.
+            _, args, *rest = value.__reduce__()
+            return ("iterator", type(value).__name__, self.value(args), self.value(rest[0] if rest else None))
+        raise TypeError(f"no canonical form for a {type(value).__name__} in a bout's state")
+
+    def _helots(self, helots: dict[str, Helot]) -> Any:
+        """The state's own table of helots: every field of each (elsewhere a helot is a reference)."""
+        return ("helots", tuple((label, tuple((f.name, self.value(getattr(helot, f.name)))
+                                              for f in dataclasses.fields(helot)))
+                                for label, helot in helots.items()))
+
+    def _generator(self, generator: types.GeneratorType) -> Any:
+        frame = generator.gi_frame
+        if frame is None:
+            return ("generator", generator.__qualname__, "finished")
+        local = {name: value for name, value in frame.f_locals.items() if name != "self"}
+        return ("generator", generator.__qualname__, frame.f_lineno, self.value(local),
+                self.value(generator.gi_yieldfrom))
+
+
+__all__ = ["NOT_STATE", "STATE", "differences", "fingerprint", "whole_state"]
