@@ -677,6 +677,10 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
         result.mismatches.append(f"internal error while setting up: {type(error).__name__}: {error}")
         result.internal_error = error
         return result
+    if bout.fault is not None:  # a script faulted while the bout was being set up
+        result.mismatches.append(f"cannot load: the engine stopped on a script fault: {bout.fault.location()}: "
+                                 f"{bout.fault.message}")
+        return result
 
     expect_error = data.get("error")
     steps = list(data.get("steps") or [])
@@ -691,6 +695,9 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
                 before = bout.snapshot()
                 bout.apply(action)
                 runner.settle_after()
+                if bout.fault is not None:  # the state was rolled back: comparing it would prove nothing
+                    raise ScenarioError(f"the engine stopped on a script fault: {bout.fault.location()}: "
+                                        f"{bout.fault.message}")
             except RulesError as refusal:
                 message = refusal.diagnostics[0].message
                 if last and expect_error:
