@@ -1,4 +1,5 @@
-"""docs/language.md stays true: every example parses and checks, and the vocabulary is all there."""
+"""docs/language.md stays true: every example passes every layer `nexus check` runs (parse, check,
+JSON Schema) and survives `nexus fmt`, and the vocabulary is all there."""
 
 from __future__ import annotations
 
@@ -7,22 +8,19 @@ from pathlib import Path
 
 import pytest
 
+from nexus_dsl import cached_ruleset
 from nexus_dsl import vocabulary as V
 from nexus_dsl.check.checker import CheckContext, check_declarations
 from nexus_dsl.errors import SyntaxLayerError, format_all
+from nexus_dsl.limits import INPUT_LIMITS, MAX_NUMBER
 from nexus_dsl.syntax import ast_nodes as A
 from nexus_dsl.syntax.parser import parse
 from nexus_dsl.syntax.printer import print_declaration
+from nexus_dsl.validate_files import check_script_text
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "language.md"
 GRAMMAR = ROOT / "nexus_dsl" / "grammar" / "nexus.lark"
-# Rule params are global settings wherever the rule is declared (weapons/weapon_rules.nexus too).
-BASE_FILES = sorted((ROOT / "content" / "base").rglob("*.nexus"))
-
-# The base box's object types (content/base/objects.yaml).
-OBJECT_TYPES = frozenset({"wall", "pillar", "crate", "blood", "guts", "brazier", "brazier_down", "fire", "floor_saw",
-                          "floor_spikes"})
 
 DOC_TEXT = DOC.read_text(encoding="utf-8")
 DOC_LINES = DOC_TEXT.splitlines()
@@ -59,42 +57,9 @@ def parse_block(line: int, code: str) -> A.Module:
     return parse("\n" * line + code, "docs/language.md")
 
 
-def _setting_type(value: A.Expr) -> str:
-    if isinstance(value, (A.Num, A.Sds)) or (isinstance(value, A.Neg) and isinstance(value.operand, (A.Num, A.Sds))):
-        return "number"
-    if isinstance(value, A.Bool):
-        return "bool"
-    if isinstance(value, A.ListLit):
-        return "list"
-    return "any"
-
-
-def rule_settings(declarations) -> dict[str, str]:
-    """Rule params are global settings (as the content loader collects them), name -> type."""
-    return {
-        param.name: _setting_type(param.value)
-        for declaration in declarations
-        if declaration.kind == "rule"
-        for param in declaration.clauses_of(A.Param)
-    }
-
-
-BASE_DECLARATIONS = [
-    declaration for path in BASE_FILES for declaration in parse(path.read_text(encoding="utf-8"), str(path)).declarations
-]
-BASE_SETTINGS = rule_settings(BASE_DECLARATIONS)
-
-
 # ---------------------------------------------------------------- the examples
 def test_the_document_has_plenty_of_examples() -> None:
     assert len(NEXUS_BLOCKS) >= 40
-
-
-def test_base_settings_were_found() -> None:
-    assert {"sds_cap", "command_points", "trait_cap", "fatal_locations"} <= set(BASE_SETTINGS)
-    assert BASE_SETTINGS["sds_cap"] == "number"
-    assert BASE_SETTINGS["fatal_locations"] == "list"
-    assert BASE_SETTINGS["winner_must_beat_crowd"] == "bool"
 
 
 @pytest.mark.parametrize(("line", "code"), NEXUS_BLOCKS, ids=BLOCK_IDS)
@@ -107,14 +72,12 @@ def test_example_parses(line: int, code: str) -> None:
 
 
 @pytest.mark.parametrize(("line", "code"), NEXUS_BLOCKS, ids=BLOCK_IDS)
-def test_example_passes_the_checker(line: int, code: str) -> None:
-    module = parse_block(line, code)
-    settings = {**BASE_SETTINGS, **rule_settings(module.declarations)}
-    # As the content loader does, the ids of the file's own declarations resolve (`perform standard_attack`).
-    ids = frozenset(declaration.id for declaration in module.declarations)
-    context = CheckContext(object_types=OBJECT_TYPES, settings=settings, declaration_ids=ids)
-    diagnostics = check_declarations(module.declarations, context)
-    assert not diagnostics, "\n" + format_all(diagnostics, {"docs/language.md": "\n" * line + code})
+def test_example_passes_every_layer_of_nexus_check(line: int, code: str) -> None:
+    """As `nexus check <file>.nexus` checks a script: parsed, checked and validated against the JSON
+    Schema of its kind, on top of the base pack (its object types, settings and ids)."""
+    source = "\n" * line + code
+    diagnostics = check_script_text(source, "docs/language.md", cached_ruleset(("base",)))
+    assert not diagnostics, "\n" + format_all(diagnostics, {"docs/language.md": source})
 
 
 @pytest.mark.parametrize(("line", "code"), NEXUS_BLOCKS, ids=BLOCK_IDS)
@@ -349,3 +312,37 @@ def test_words_that_were_once_limitations_now_work() -> None:
     parse('rule r "R" {\n    when bout_starts {\n        let n = 4+ 2\n    }\n}\n')
     declaration = parse('rule r "R" {\n    text "C:\\\\new"\n}\n').declarations[0]
     assert declaration.property("text").values[0].value == "C:\\new"
+
+
+# ---------------------------------------------------------------- limits and ranges are the code's
+def _table(header: str) -> list[list[str]]:
+    (index,) = [i for i, line in enumerate(DOC_LINES) if line.startswith(header)]
+    rows = []
+    for row in DOC_LINES[index + 2:]:
+        if not row.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in row.strip("|").split("|")])
+    return rows
+
+
+def test_the_limits_table_states_the_input_limits() -> None:
+    values = {limit: value for limit, value, _ in _table("| Limit | Value | Error |")}
+    assert values["the size of a file"].startswith(f"{INPUT_LIMITS.max_file_bytes:,} bytes")
+    assert values["declarations in one file"] == f"{INPUT_LIMITS.max_declarations_per_file:,}"
+    assert values["the length of a name"] == f"{INPUT_LIMITS.max_identifier_length} characters"
+    assert values["the length of quoted text"].startswith(f"{INPUT_LIMITS.max_string_length:,} characters")
+    assert values["a number"] == f"{len(str(MAX_NUMBER))} digits (so at most {MAX_NUMBER:,})"
+    assert values["nesting"] == f"{INPUT_LIMITS.max_depth} levels"
+
+
+def test_the_ranges_table_matches_the_vocabulary() -> None:
+    ordinals = ["first", "second", "third", "fourth"]
+    expected = []
+    for table in (V.PRIMITIVES, V.FUNCTIONS):
+        for name, signature in table.items():
+            for key, number_range in signature.ranges.items():
+                which = f"the {ordinals[key]} argument of `{name}`" if isinstance(key, int) else f"the `{key}` of `{name}`"
+                expected.append([which, number_range.what, number_range.describe()])
+    for name, number_range in V.PROPERTY_RANGES.items():
+        expected.append([f"the `{name}` of a weapon", number_range.what, f"{number_range.describe()}, written out"])
+    assert _table("| Number | What it is | Must be |") == expected
