@@ -222,8 +222,8 @@ FUNCTIONS: dict[str, Signature] = {
     "random_location": Signature((), doc="Roll the random body location d6 (purpose `location`)."),
     "die": Signature(("purpose", "number"), optional_positional=1, doc="Roll one named die (default d6).",
                      ranges={1: at_least(2, "a die's number of sides")}),
-    "opponents": Signature(("helot",), doc="Every other helot still in the bout."),
-    "helots": Signature((), doc="Every helot in the bout, in seat order."),
+    "opponents": Signature(("helot",), doc="Every other helot still in the bout, from the triggering player clockwise (pg.15)."),
+    "helots": Signature((), doc="Every helot in the bout, from the triggering player clockwise (pg.15)."),
     "distance": Signature(("helot", "helot"), doc="Squares between two helots (king's moves)."),
     "has_mark": Signature(("helot", "text"), doc="Whether a helot carries a named marker."),
     "objects_at": Signature(("any",), doc="The object types on a square (or a helot's), or on any square of an area "

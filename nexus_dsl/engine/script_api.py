@@ -102,8 +102,8 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return str(table[bout.roll("location", len(table)) - 1])
 
     def die(env: Env, purpose: str, sides: int = 6) -> int:
-        if sides < 1:
-            raise bout.runtime_error("bad_value", f"a die needs 1 or more sides, got {sides}")
+        if sides < 2:  # the checker's range for a constant (vocabulary `die`), for a computed value
+            raise bout.runtime_error("bad_value", f"a die's number of sides must be at least 2, not {sides}")
         return bout.roll(purpose, sides)
 
     # Helots affected together are met from the triggering player clockwise (pg.15).

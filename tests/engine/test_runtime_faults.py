@@ -81,7 +81,7 @@ def assert_stopped_cleanly(bout: Bout, before: dict, log_length: int) -> None:
 
 PROBES = {
     # name: (script with `<<` before the faulting text, code, words the message must hold)
-    "a die of no sides": (command("let rolled = <<die(d8, self.cred)"), "bad_value", "1 or more sides"),
+    "a die of no sides": (command("let rolled = <<die(d8, self.cred)"), "bad_value", "at least 2, not 0"),
     "an area of negative radius": (command("let ring = <<area(self, self.cred - 1)"), "bad_value", "radius"),
     "arithmetic beyond the limit": (command("let huge = <<self.overall * 999999999"), "number_too_large", "`*`"),
     "a sum beyond the limit": (command("let huge = <<999999999 + self.ap"), "number_too_large", "`+`"),

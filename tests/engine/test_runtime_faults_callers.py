@@ -22,7 +22,7 @@ from nexus_dsl.workbench.testrun import Stepper, TestRunSettings
 
 PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
 ZERO_DIE = PACKS / "adversarial_zero_die"
-WHERE = "adversarial_zero_die/rules.nexus:7:22: error: in rule `broken_die`: a die needs 1 or more sides, got 0"
+WHERE = "adversarial_zero_die/rules.nexus:7:22: error: in rule `broken_die`: a die's number of sides must be at least 2, not 0"
 
 
 def test_play_prints_the_positioned_fault_and_exits_non_zero(capsys, tmp_path):
