@@ -221,7 +221,8 @@ class Checker:
                     if self.globals.lookup(option) is None:
                         self.error(arg_type, "unknown_name", f"unknown choice `{option}`",
                                    self.suggest(option, self.globals.all_names))
-                args[arg.name] = kinds.pop() if len(kinds) == 1 and None not in kinds else ANY
+                kind = kinds.pop() if len(kinds) == 1 else None
+                args[arg.name] = kind if kind is not None else ANY
             else:
                 if arg_type.name != "number":
                     self.error(arg_type, "unknown_type", f"a range argument must be a `number`, not `{arg_type.name}`")
@@ -613,8 +614,9 @@ class Checker:
 
     def _fold_call(self, call: A.Call) -> None:
         """`min`, `max` and `abs` of numbers known while reading are known too."""
-        arguments = [self.values.get(id(arg)) for arg in call.args]
-        if call.kwargs or None in arguments:
+        known = [self.values.get(id(arg)) for arg in call.args]
+        arguments = [value for value in known if value is not None]
+        if call.kwargs or len(arguments) != len(known):
             return
         if call.func in ("min", "max") and len(arguments) == 2:
             self._known(call, min(arguments) if call.func == "min" else max(arguments))

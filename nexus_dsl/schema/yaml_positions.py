@@ -95,6 +95,11 @@ for _first, _resolvers in Resolver.yaml_implicit_resolvers.items():
                 _PATTERNS[_tag].append(_regexp)
 
 
+def _mark(mark: Any) -> yaml.Mark:
+    """An event's mark as a node's: libyaml's marks have the same fields as PyYAML's own."""
+    return mark  # type: ignore[no-any-return]
+
+
 def _looks_like(tag: str, value: str) -> bool:
     """Whether `value` is written the way a plain scalar of type `tag` is."""
     return any(pattern.match(value) for pattern in _PATTERNS.get(tag, ()))
@@ -114,7 +119,9 @@ class _Lines:
         return line, index - self.starts[line - 1] + 1
 
     def of(self, node_or_event: Node | Event) -> tuple[int, int]:
-        return self.at(node_or_event.start_mark.index)
+        mark = node_or_event.start_mark
+        assert mark is not None  # the parser marks every event, and nodes take their event's marks
+        return self.at(mark.index)
 
 
 class _Refused(Exception):
@@ -145,7 +152,9 @@ class _EventParser:
     reader_counts_bytes: bool
 
 
-_LIBYAML_EVENTS = _EventParser(yaml.cyaml.CParser, True) if getattr(yaml, "__with_libyaml__", False) else None
+# CParser is libyaml's event parser; the stubs leave it out of the module's exports.
+_LIBYAML_EVENTS = (_EventParser(yaml.cyaml.CParser, True)  # type: ignore[attr-defined]
+                   if getattr(yaml, "__with_libyaml__", False) else None)
 _PURE_PYTHON_EVENTS = _EventParser(_PurePythonEvents, False)
 _EVENTS = _LIBYAML_EVENTS or _PURE_PYTHON_EVENTS
 
@@ -214,7 +223,7 @@ class _Composer:
             tag = _resolve_plain(event.value) if event.implicit[0] else _STR
         else:
             self.check_tag(event, tag, ScalarNode)
-        node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+        node = ScalarNode(tag, event.value, _mark(event.start_mark), _mark(event.end_mark), style=event.style)
         if event.tag is not None and event.tag != _NON_SPECIFIC:
             self.explicit.add(id(node))
         self.count_nodes(event, 1)
@@ -236,10 +245,10 @@ class _Composer:
             tag = _SEQ if kind is SequenceNode else _MAP
         else:
             self.check_tag(event, tag, kind)
-        node = kind(tag, [], event.start_mark, event.end_mark, flow_style=event.flow_style)
+        node = kind(tag, [], _mark(event.start_mark), _mark(event.end_mark), flow_style=event.flow_style)
         self.count_nodes(event, 1)
         anchored = event.anchor is not None
-        if anchored:
+        if event.anchor is not None:
             self.anchors[event.anchor] = node
             self.open_ids.add(id(node))
         self.stack.append(_Open(node, anchored))
@@ -350,6 +359,7 @@ class _Builder:
                 positions[path + (index,)] = self.lines.of(item)
                 items.append(self.build(item, path + (index,), positions))
             return items
+        assert isinstance(node, MappingNode)  # the composer makes only these three kinds
         return self.mapping(node, path, positions)
 
     def mapping(self, node: MappingNode, path: tuple[Any, ...], positions: Positions) -> dict[Any, Any]:
@@ -431,18 +441,24 @@ class _Builder:
     def integer(self, node: ScalarNode) -> int | None:
         text = node.value.replace("_", "")
         if len(text) > _LONGEST_INTEGER_TEXT:
-            return self.too_large(node)
+            self.too_large(node)
+            return None
         try:
             number = _integer(text)
         except ValueError:
-            return self.not_a(node, "integer")
-        return number if abs(number) <= _LARGEST_INTEGER else self.too_large(node)
+            self.not_a(node, "integer")
+            return None
+        if abs(number) > _LARGEST_INTEGER:
+            self.too_large(node)
+            return None
+        return number
 
     def real(self, node: ScalarNode) -> float | None:
         try:
             number = _real(node.value.replace("_", "").lower())
         except (ValueError, OverflowError):
-            return self.not_a(node, "number")
+            self.not_a(node, "number")
+            return None
         if not math.isfinite(number):
             self.problem(node, "yaml/not_finite", f"{_shown(node.value)} is not a finite number",
                          "content data holds finite numbers only (JSON has no infinity or NaN)")
