@@ -1,11 +1,12 @@
-"""The charts of the test run's batches and A/B comparisons (Altair), built from workbench reports.
-Pure functions of their data, so they are tested without a page."""
+"""The charts and tables of the test run's batches and A/B comparisons (Altair, pandas), built from
+workbench reports. Pure functions of their data, so they are tested without a page."""
 
 from __future__ import annotations
 
 import altair as alt
 import pandas as pd
 
+from nexus_dsl.errors import Diagnostic
 from nexus_dsl.workbench import batch
 
 CHART_HEIGHT = 240
@@ -80,3 +81,13 @@ def difference_chart(differences: list[batch.Difference], percent: bool) -> alt.
 
 
 ROW_HEIGHT = 34  # pixels per difference in the forest plot
+
+
+FAULT_COLUMNS = ["seed", "where", "message"]
+
+
+def fault_table(faults: list[tuple[int, Diagnostic]]) -> pd.DataFrame:
+    """The bouts a script fault stopped, one row each: the seed (to replay it step by step), where
+    the script faulted (file:line:column) and what went wrong."""
+    rows = [{"seed": seed, "where": fault.location(), "message": fault.message} for seed, fault in faults]
+    return pd.DataFrame(rows, columns=FAULT_COLUMNS)

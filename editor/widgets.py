@@ -1,4 +1,4 @@
-"""Widgets more than one page uses: the sidebar, diagnostics, card faces and pictures."""
+"""Widgets more than one page uses: the sidebar, diagnostics, script faults, card faces and pictures."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from nexus_dsl.engine.setup import RANDOM_BARGE
 from nexus_dsl.errors import Diagnostic
 from nexus_dsl.workbench import packs as packs_api
 from nexus_dsl.workbench.authoring import card_face_html
+from nexus_dsl.workbench.testrun import faulting_item
 
-from . import state
+from . import navigation, state
 
 
 # Choices of the bout-setting forms (Test run, Playtest). A helot may have no motivation or lanista
@@ -135,3 +136,34 @@ def outcome_text(outcome) -> str:
     verdict = f"winner: {winner}" if winner else "no winner (a draw)"
     return (f"{termination.replace('_', ' ')}; {verdict}; cred: {piles}"
             + (f", crowd {crowd}" if crowd is not None else ""))
+
+
+# Where a page shows a bout stopped by a script fault, the state it draws is the engine's rolled-back one.
+FAULT_STATE_NOTE = ("The board and the figures below show the state before the action that faulted (the "
+                    "bout as set up, when it faulted before any): the engine put everything back as it was.")
+
+
+def script_fault(rules, fault: Diagnostic, text: str, key: str) -> None:
+    """A bout stopped by a script fault, in place of its outcome: the positioned diagnostic with its
+    script line and caret, what the state shown is, and the faulting declaration to open in the card
+    editor. `rules` is the ruleset the bout was played with."""
+    st.error(f"The bout stopped on a script fault: {fault.location()}: {fault.message}")
+    st.code(text, language=None)
+    st.caption(FAULT_STATE_NOTE)
+    open_fault_button(rules, fault, key)
+
+
+def open_fault_button(rules, fault: Diagnostic, key: str) -> None:
+    """A button opening the declaration the fault names in the card editor, when the packs loaded in
+    the sidebar hold that very declaration (the card editor opens items of the loaded packs)."""
+    item = faulting_item(rules, fault)
+    if item is None:
+        return
+    kind, ident = item.declaration.kind, item.declaration.id
+    loaded = state.ruleset()
+    same = loaded.scripts.get(kind, {}).get(ident) if loaded is not None else None
+    if same is None or same.origin != item.origin:
+        st.caption(f"Load pack `{item.origin.pack}` in the sidebar to open {kind} `{ident}` in the card editor.")
+        return
+    if st.button(f"Open {kind.replace('_', ' ')} `{ident}` in the card editor", key=key):
+        navigation.open_in_editor(kind, ident)

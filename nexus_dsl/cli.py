@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import Sequence
 
@@ -70,50 +68,77 @@ def _default_content() -> Path:
 
 
 # ---------------------------------------------------------------- fmt
-def _atomic_write(path: Path, text: str) -> None:
-    """Write to a temporary file beside the target, then rename: a crash never leaves half a file."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+def _fmt_targets(raw_paths: Sequence[str]) -> tuple[list[tuple[Path, Path]], int]:
+    """Each script to format with its root, the folder it is read and written under: the folder
+    named on the command line, or a file's own folder; and how many paths named nothing."""
+    targets: list[tuple[Path, Path]] = []
+    missing = 0
+    for raw in raw_paths:
+        path = Path(raw)
+        if path.is_dir():
+            targets.extend((found, path) for found in sorted(path.rglob("*.nexus")))
+        elif path.exists() or path.is_symlink():  # a link is reported by the read, not skipped
+            targets.append((path, path.parent))
+        else:
+            _err(f"{raw}: error: no such file or folder")
+            missing += 1
+    return targets, missing
+
+
+def _atomic_write(path: Path, source: str, formatted: str, root: Path) -> None:
+    """Write `formatted` over `path` the way the editor saves (`workbench.store.save`): under the
+    file's lock, atomically (a temporary beside it, fsynced, renamed), keeping the file's mode and
+    its previous version in `.history/`, never through a symbolic link nor outside `root`. The file
+    must still hold `source`: it is opened again and its fingerprint taken from the very bytes
+    compared, so an edit made meanwhile is never overwritten. Raises `StoreError`."""
+    from .workbench.store import StoreError, open_for_edit, save
+
+    opened = open_for_edit(path, root)
+    if opened.text.removeprefix("\ufeff") != source:  # a byte-order mark is dropped when reading content
+        raise StoreError(f"{path.name} was not saved: it changed while being formatted; run `nexus fmt` again")
+    save(path, formatted, opened.fingerprint, check=False, root=root)
+
+
+def _fmt_one(path: Path, root: Path, check: bool) -> str:
+    """Format one script: `unchanged`, `changed` (written, or only reported with `check`) or
+    `failed` (its problems printed, the file left as it was)."""
+    from .files import read_content
+    from .syntax.printer import format_source
+    from .workbench.store import StoreError
+
+    try:  # confined to `root`, bounded, UTF-8: a positioned error, and the file's text never shown
+        source = read_content(path, root, str(path))
+    except NexusError as error:
+        print(format_all(error.diagnostics))
+        return "failed"
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+        formatted = format_source(source, str(path))
+    except NexusError as error:
+        print(format_all(error.diagnostics, {str(path): source}))
+        return "failed"
+    if formatted == source:
+        return "unchanged"
+    if check:
+        print(f"would reformat {path}")
+        return "changed"
+    try:
+        _atomic_write(path, source, formatted, root)
+    except StoreError as error:
+        print(f"{path}: error: {error}")
+        return "failed"
+    print(f"reformatted {path}")
+    return "changed"
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
-    from .syntax.printer import format_source
-
-    files: list[Path] = []
-    for raw in args.paths:
-        path = Path(raw)
-        if path.is_dir():
-            files.extend(sorted(path.rglob("*.nexus")))
-        elif path.exists():
-            files.append(path)
-        else:
-            _err(f"{raw}: no such file or folder")
-            return 1
-    failed = changed = 0
-    for path in files:
-        source = path.read_text(encoding="utf-8")
-        try:
-            formatted = format_source(source, str(path))
-        except NexusError as error:
-            print(format_all(error.diagnostics, {str(path): source}))
-            failed += 1
-            continue
-        if formatted != source:
-            changed += 1
-            if args.check:
-                print(f"would reformat {path}")
-            else:
-                _atomic_write(path, formatted)
-                print(f"reformatted {path}")
+    """Format every script named (folders: every `*.nexus` below them). A file that cannot be read,
+    parsed or written is reported and left alone; the others are still formatted."""
+    targets, missing = _fmt_targets(args.paths)
+    results = [_fmt_one(path, root, args.check) for path, root in targets]
+    changed = results.count("changed")
     if args.check and changed:
         _err(f"{changed} file(s) would be reformatted")
-    return 1 if failed or (args.check and changed) else 0
+    return 1 if missing or "failed" in results or (args.check and changed) else 0
 
 
 # ---------------------------------------------------------------- play

@@ -1,8 +1,10 @@
 """Playtest: hot seat for 2-4 people, or people against the agents. The legal options of each
 decision are buttons with their costs, the board is drawn, the dice are shown as they fall, and
 influence hands are shown only to the player whose view is chosen. The session is saved after
-every action (per user, outside the content) and resumed from the `session` query parameter.
-Everything is `nexus_dsl.workbench.playtest`; pictures are `.board_svg`."""
+every action (per user, outside the content) and resumed from the `session` query parameter. A
+script fault (during anyone's turn, an agent's too) ends the play: the page shows the positioned
+fault instead of options, and the saved session keeps it. Everything is
+`nexus_dsl.workbench.playtest`; pictures are `.board_svg`."""
 
 from __future__ import annotations
 
@@ -120,6 +122,9 @@ def leave() -> None:
 
 def act(viewer: str, index: int) -> None:
     session = st.session_state.get(SESSION)
+    if session is not None and session.fault is not None:  # e.g. a button left over from before the fault
+        state.flash("error", "The bout stopped on a script fault: no further action is accepted.")
+        return
     buttons = session.buttons(viewer) if session else []
     if index >= len(buttons):
         state.flash("warning", "That option is no longer available.")
@@ -231,7 +236,9 @@ def play(rules, session: playtest.PlaySession) -> None:
     top = st.columns([3, 1])
     top[0].subheader(f"Session `{st.session_state[NAME]}`")
     top[1].button("Leave the session", on_click=leave, key="pt_leave")
-    if pending is None:
+    if session.fault is not None:
+        widgets.script_fault(session.ruleset, session.fault, session.fault_text() or "", key="pt_open_fault")
+    elif pending is None:
         st.success(f"The bout is over: {widgets.outcome_text(session.bout.outcome)}")
     else:
         who = "a person" if pending.person else f"the {pending.seat} agent"

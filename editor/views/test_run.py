@@ -1,7 +1,9 @@
 """Test run: one bout stepped through command by command (the board, conditions, piles, states,
 the dice and the log of each step), a seed replayed, cards forced onto the Turning Point deck or
 into a hand; and batch mode, many bouts with charts, and an A/B comparison with and without the new
-content. Everything is `nexus_dsl.workbench.testrun` and `.batch`; pictures are `.board_svg`."""
+content. A bout stopped by a script fault shows the positioned fault where its outcome would be, and a
+batch lists its faulted bouts by seed, apart from engine errors. Everything is
+`nexus_dsl.workbench.testrun` and `.batch`; pictures are `.board_svg`."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 from editor import state, widgets
-from editor.charts import CRED_BIN, LENGTH_BIN, difference_chart, histogram, win_chart
+from editor.charts import CRED_BIN, LENGTH_BIN, difference_chart, fault_table, histogram, win_chart
 from nexus_dsl.agents.base import AGENT_NAMES
 from nexus_dsl.errors import NexusError
 from nexus_dsl.workbench import batch, testrun
@@ -83,7 +85,9 @@ def start(settings: testrun.TestRunSettings) -> None:
         state.flash("error", f"The bout cannot start: {error}")
         return
     st.session_state[STEPPER] = stepper
-    st.session_state[STEPS] = []
+    # A bout can stop before its first decision (a rule param the engine cannot use): that step is
+    # shown at once, since there is nothing left to press Step for.
+    st.session_state[STEPS] = [stepper.step()] if stepper.finished else []
 
 
 def step(to_end: bool = False) -> None:
@@ -123,11 +127,14 @@ def helot_table(view: testrun.StepView) -> pd.DataFrame:
 
 
 def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) -> None:
+    """One step: `rules` is the ruleset the bout is played with (the stepper's)."""
     waiting = view.waiting_for
     st.subheader(f"Step {view.index}: {view.headline}")
     st.caption(f"Cycle {view.cycle}; active: {view.active or '—'}; crowd {view.crowd} cred; "
                + (f"waiting for {waiting.helot}: {waiting.kind}" if waiting else "the bout is over"))
-    if view.outcome is not None:
+    if view.fault is not None:
+        widgets.script_fault(rules, view.fault, testrun.fault_text(rules, view.fault), key="tr_open_fault")
+    elif view.outcome is not None:
         st.success(f"The bout is over: {widgets.outcome_text(view.outcome)}")
     board, details = st.columns([3, 2])
     with board:
@@ -163,7 +170,7 @@ def step_panel(rules, settings: testrun.TestRunSettings) -> None:
     elif not history:
         st.info(f"Seed {stepper.settings.seed} set up; press Step.")
     else:
-        show_step(rules, history[-1], history)
+        show_step(stepper.ruleset, history[-1], history)
 
 
 # ---------------------------------------------------------------- batches
@@ -213,9 +220,25 @@ def watched_view(report: batch.BatchReport) -> None:
         st.markdown(f"- {summary.line()}")
 
 
+def problems_view(report: batch.BatchReport, side: str = "") -> None:
+    """The bouts left out of the figures: engine errors (the engine's problem) and, apart, script
+    faults (the content's), each by seed so it can be replayed step by step."""
+    for seed, message in report.errors[:10]:
+        st.error(f"{side}seed {seed}: engine error: {message}")
+    if report.faults:
+        st.markdown(f"**{side}Script faults: {widgets.counted(len(report.faults), 'bout')} stopped** "
+                    "(left out of the figures; replay a seed in Step through one bout)")
+        st.dataframe(fault_table(report.faults), hide_index=True)
+
+
 def report_view(report: batch.BatchReport) -> None:
     st.markdown(f"**{report.bouts} bouts**, seeds {report.settings.seed}..{report.settings.seed + report.bouts - 1}; "
-                f"{len(report.errors)} engine errors; draws {report.draws.share:.1%}")
+                f"{widgets.counted(len(report.errors), 'engine error')}, "
+                f"{widgets.counted(len(report.faults), 'script fault')}; draws {report.draws.share:.1%}")
+    problems_view(report)
+    if not report.finished:
+        st.warning("No bout played to its end, so there are no figures to show.")
+        return
     rows = []
     for label, rate in report.wins.items():
         low, high = rate.interval()
@@ -239,14 +262,20 @@ def report_view(report: batch.BatchReport) -> None:
             st.altair_chart(chart, width="stretch")
     if report.watched:
         watched_view(report)
-    for seed, message in report.errors[:10]:
-        st.error(f"seed {seed}: {message}")
 
 
 def comparison_view(comparison: batch.Comparison) -> None:
     first = comparison.b.settings.seed
     st.markdown(f"**{comparison.b.bouts} bouts each**, the same seeds {first}..{first + comparison.b.bouts - 1} "
                 "for A and B; a difference is significant when its p-value is under 0.05.")
+    for side, report in (("A", comparison.a), ("B", comparison.b)):
+        st.markdown(f"{side}: {widgets.counted(len(report.finished), 'bout')} played to the end, "
+                    f"{widgets.counted(len(report.errors), 'engine error')}, "
+                    f"{widgets.counted(len(report.faults), 'script fault')}")
+        problems_view(report, f"{side}: ")
+    if not comparison.a.finished or not comparison.b.finished:
+        st.warning("A or B has no bout played to its end, so there is nothing to compare.")
+        return
     rows = [{"figure": d.name, "A": d.shown(d.a), "B": d.shown(d.b), "B − A": d.shown(d.difference, signed=True),
              "95% CI": f"{d.shown(d.interval[0], signed=True)} to {d.shown(d.interval[1], signed=True)}",
              "p-value": f"{d.p_value:.3g}", "verdict": d.verdict, "test": d.test} for d in comparison.differences]

@@ -12,7 +12,14 @@ What a page shows comes from here, never from rules of its own:
 * `apply(action)` — refused actions raise the engine's `RulesError` with its message;
 * `advance_agents()` — the agents decide until a person must;
 * `visible_state(viewer)` — the snapshot with the other players' influence hands reduced to counts;
-* `dice_since(index)` and `log_lines()` — the dice as they fell and the narration.
+* `dice_since(index)` and `log_lines()` — the dice as they fell and the narration;
+* `fault` and `fault_text()` — the script fault that stopped the bout, if one did.
+
+A script fault (content that fails at run time, during a person's action or an agent's) ends the
+session's play: the engine puts the state back as it was before the faulting action and stops the
+bout; the session keeps that action (replaying it faults again), `apply` refuses anything more with
+a `RulesError` saying why, and the saved file records the fault, which `load` checks the replay
+reproduces.
 
 Sessions live in a folder the caller chooses (`session_file`, `list_sessions`): the editor keeps
 them per user, outside the content root. A session file is written through the safe store, confined
@@ -45,6 +52,7 @@ from ..syntax import ast_nodes as A
 from .packs import load_packs
 from .store import ABSENT, StoreError, open_for_edit
 from .store import save as store_save
+from .testrun import fault_text
 
 __all__ = [
     "PERSON", "DiceShown", "OptionButton", "OptionGroup", "Pending", "PlaySession", "PlaySettings",
@@ -236,6 +244,16 @@ class PlaySession:
     def ended(self) -> bool:
         return self._bout.pending is None
 
+    @property
+    def fault(self) -> Diagnostic | None:
+        """The script fault that stopped the bout, positioned in its script; None if none did."""
+        return self._bout.fault
+
+    def fault_text(self) -> str | None:
+        """The fault with its script line and a caret, as `nexus check` prints a problem."""
+        fault = self._bout.fault
+        return None if fault is None else fault_text(self.ruleset, fault)
+
     def pending_decision(self) -> Pending | None:
         decision = self._bout.pending
         if decision is None:
@@ -261,15 +279,28 @@ class PlaySession:
 
     # ---------------------------------------------------------------- acting
     def apply(self, action: Action | OptionButton) -> list[Any]:
-        """Apply one action; a refused action raises the engine's `RulesError` and changes nothing."""
+        """Apply one action; a refused action raises the engine's `RulesError` and changes nothing.
+        After a script fault every action is refused, with the fault's position in the message."""
         if isinstance(action, OptionButton):
             action = action.action
+        if self.fault is not None:
+            raise RulesError(self._stopped())
         events = self._bout.apply(action)
         self.actions.append(action)
         return events
 
+    def _stopped(self) -> Diagnostic:
+        """Why any action is refused once a script fault stopped the bout."""
+        fault = self.fault
+        assert fault is not None
+        return Diagnostic("playtest/stopped_by_fault",
+                          f"the bout stopped on a script fault ({fault.location()}: {fault.message}); "
+                          "no further action is accepted", "<session>",
+                          hint="fix the script, then start a new session")
+
     def advance_agents(self, max_steps: int = MAX_AGENT_STEPS, people_pass: bool = False) -> int:
-        """Let the agents decide until a person must (or the bout ends); returns the actions taken.
+        """Let the agents decide until a person must (or the bout ends, a script fault included);
+        returns the actions taken.
 
         With `stop_for_interjections`, an agent's decision where a person could use an ability or
         card stops here too; `people_pass=True` lets the first such decision go on without them."""
@@ -354,11 +385,17 @@ class PlaySession:
 
     # ---------------------------------------------------------------- saving
     def to_json(self) -> dict[str, Any]:
-        return {"format": SESSION_FORMAT, "version": SESSION_VERSION, "settings": self.settings.to_json(),
-                "actions": [action.to_json() for action in self.actions]}
+        """The settings and the actions, and the script fault that stopped the bout (a record for
+        whoever reads the file; loading replays the actions and checks the fault comes back)."""
+        data: dict[str, Any] = {"format": SESSION_FORMAT, "version": SESSION_VERSION,
+                                "settings": self.settings.to_json(),
+                                "actions": [action.to_json() for action in self.actions]}
+        if self.fault is not None:
+            data["fault"] = self.fault.to_json()
+        return data
 
     def save(self, path: str | Path) -> Path:
-        """Write the session (settings and actions) as JSON through the safe store: atomically,
+        """Write the session (settings, actions and any script fault) as JSON through the safe store: atomically,
         confined to the session file's folder, under its lock. `ConflictError` when the file is no
         longer what this session last read or wrote; `StoreError` when the path or the write is
         refused."""
@@ -384,8 +421,25 @@ class PlaySession:
         session = cls(settings, ruleset=ruleset)
         for index, saved in enumerate(data.get("actions") or []):
             session._replay_saved(index, saved, file)
+        session._check_saved_fault(data.get("fault"), file)
         session.fingerprint = fingerprint
         return session
+
+    def _check_saved_fault(self, saved: Any, file: str) -> None:
+        """A session saved as stopped by a script fault must stop on the same fault when replayed: if
+        it plays on instead, the content changed since, and the saved play no longer means what it did.
+        (A replay that faults where the saved session did not is the content's fault now: it stands.)"""
+        if saved is None:
+            return
+        if not isinstance(saved, Mapping):
+            raise _session_error("the session's saved script fault is not readable", file)
+        fault = self.fault
+        if fault is not None and _fault_key(fault.to_json()) == _fault_key(saved):
+            return
+        where = f"{saved.get('file')}:{saved.get('line')}:{saved.get('column')}: {saved.get('message')}"
+        raise _session_error(f"the session was saved stopped by a script fault ({where}), but its replay no "
+                             "longer stops there", file,
+                             hint="the content changed since the session was saved; start a new session")
 
     def _replay_saved(self, index: int, saved: Any, file: str) -> None:
         """Apply a saved action: the pending option it names (actions are matched by their JSON
@@ -520,6 +574,12 @@ def _control_words(action: Action, name_of: Any) -> str:
         return f"Choose {name_of(str(pick)) if isinstance(pick, str) else pick} ({(action.name or '').replace('_', ' ')})"
     words = " ".join(_arg_words(name, value) for name, value in _ordered_args(action))
     return " ".join([(action.name or action.kind).replace("_", " ").capitalize(), words]).strip()
+
+
+def _fault_key(fault: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What identifies a fault across a save: its code, position in its file and message (the file's
+    path is left out: the same content root may be named differently on resume)."""
+    return tuple(fault.get(key) for key in ("code", "line", "column", "message"))
 
 
 def _describe_saved(saved: Any) -> str:

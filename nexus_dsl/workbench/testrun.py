@@ -9,6 +9,8 @@ cred, states, weapon, trait reserves, AP and MP). The same settings always play 
 `Stepper.actions` (the applied actions) saves a run and `Stepper(settings, script=...)` replays it.
 A bout stopped by a script fault ends there: the last step's view carries the positioned
 diagnostic (`StepView.fault`), with the state as it was before the action that faulted.
+`fault_text` formats such a fault with its script line and a caret, and `faulting_item` finds the
+loaded declaration it names (for a page to open it in the card editor); the playtest uses both.
 
 The settings build the same `BoutSpec` a batch plays (`sim/batch.py`), so seed N of a batch is the
 bout a Stepper with seed N steps through.
@@ -22,7 +24,7 @@ from typing import Any, Mapping, Sequence
 
 from ..agents.base import AGENT_NAMES
 from ..content.loader import default_content_root
-from ..content.ruleset import Ruleset
+from ..content.ruleset import Ruleset, ScriptItem
 from ..engine.actions import Action, Decision
 from ..engine.bout import Bout, Event, next_action
 from ..engine.setup import RANDOM_BARGE
@@ -174,6 +176,29 @@ def checked_ruleset(settings: TestRunSettings, ruleset: Ruleset | None = None) -
     return ruleset
 
 
+# ---------------------------------------------------------------- script faults
+def fault_text(ruleset: Ruleset, fault: Diagnostic) -> str:
+    """A script fault as `nexus check` prints a problem: position, message, the script line and a caret."""
+    return fault.format(ruleset.sources.get(fault.file))
+
+
+def faulting_item(ruleset: Ruleset, fault: Diagnostic) -> ScriptItem | None:
+    """The loaded script item whose text holds the fault's line: the last declaration of the fault's
+    file that starts on or before that line. None when the fault names no line of a loaded script
+    (e.g. a problem with the setup itself)."""
+    if fault.line <= 0:
+        return None
+    found: ScriptItem | None = None
+    for items in ruleset.scripts.values():
+        for item in items.values():
+            origin = item.origin
+            if origin.file != fault.file or origin.line > fault.line:
+                continue
+            if found is None or origin.line > found.origin.line:
+                found = item
+    return found
+
+
 # ---------------------------------------------------------------- what a step shows
 @dataclass(frozen=True)
 class DieRoll:
@@ -300,7 +325,7 @@ class Stepper:
     def fault_text(self) -> str | None:
         """The fault as `nexus check` prints a problem: position, message, the script line and a caret."""
         fault = self.bout.fault
-        return None if fault is None else fault.format(self.ruleset.sources.get(fault.file))
+        return None if fault is None else fault_text(self.ruleset, fault)
 
     def actions_json(self) -> list[dict[str, Any]]:
         """The applied actions as plain data, to save and replay with `script=`."""
@@ -353,4 +378,5 @@ class Stepper:
 
 
 __all__ = ["DEAL_MODES", "DieRoll", "HelotView", "PLAYER_LABELS", "SettingsError", "StepView", "Stepper",
-           "TestRunSettings", "checked_ruleset", "load_settings_ruleset", "settings_problems"]
+           "TestRunSettings", "checked_ruleset", "fault_text", "faulting_item", "load_settings_ruleset",
+           "settings_problems"]
