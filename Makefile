@@ -5,7 +5,7 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: editor test chromium screenshots play check bench clean
+.PHONY: editor test chromium screenshots play check bench clean fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,9 +27,14 @@ $(VENV)/.installed-editor: pyproject.toml $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# The editor in the browser: prints the address to open.
+# The editor in the browser: prints the address to open. It listens on this machine only; whoever
+# can open it can read and write the content, and it has no login. `make editor ADDRESS=0.0.0.0` (or
+# NEXUS_EDITOR_ADDRESS in the environment) shares it on the network: see the README's Editor section.
+# `:=` so that a stray ADDRESS in the environment never opens it up: only the command line does.
+ADDRESS := $(or $(NEXUS_EDITOR_ADDRESS),127.0.0.1)
 editor: $(VENV)/.installed-editor
-	$(BIN)/streamlit run editor/app.py --server.headless true --browser.gatherUsageStats false
+	@case "$(ADDRESS)" in 127.*|localhost|::1) ;; *) echo "WARNING: the editor listens on $(ADDRESS): anyone who can reach this port can read and write the content under its content root.";; esac
+	$(BIN)/streamlit run editor/app.py --server.headless true --browser.gatherUsageStats false --server.address $(ADDRESS)
 
 chromium:
 	@[ -x $(CHROMIUM) ] || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
@@ -46,6 +51,15 @@ check: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/run.py
+
+# The full fuzzing campaign (tests/fuzz): 20,000 mutated rule scripts, 5,000 mutated YAML data files
+# and 2,000 mutated scenarios through the real pipeline on every core, then the hypothesis properties.
+# Prints inputs per second and failures by kind; minimised failing inputs go to build/fuzz/.
+# `make test` plays a seeded share of the same inputs.
+fuzz: $(VENV)/.installed-test
+	NEXUS_FUZZ_SCRIPTS=20000 NEXUS_FUZZ_DATA=5000 NEXUS_FUZZ_SCENARIOS=2000 NEXUS_FUZZ_EXAMPLES=500 \
+		NEXUS_FUZZ_MINIMISE_SECONDS=30 \
+		$(BIN)/python -m pytest tests/fuzz -q -s -p no:cacheprovider
 
 clean:
 	rm -rf $(VENV) build *.egg-info
