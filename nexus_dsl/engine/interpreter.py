@@ -101,6 +101,11 @@ class Env:
 # become positioned runtime diagnostics. (Dice errors are not among them: forced dice running out
 # belong to the scenario that forced them, and every die a script rolls is checked beforehand.)
 VALUE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError)
+# Arguments are checked against the vocabulary before a function or effect runs, so a Python error
+# inside one is the engine's own failure, not the script's: it still stops the bout at the statement
+# (no traceback for a stranger's pack), but under its own code, which the test suites treat as a bug.
+INTERNAL = "internal"
+INTERNAL_HINT = "the engine failed on this statement; this is a fault of the engine, not of the script"
 
 
 def fault(node: A.Node | None, env: Env | None, code: str, message: str, hint: str | None = None) -> ScriptRuntimeError:
@@ -358,8 +363,9 @@ class Interpreter:
         except ScriptRuntimeError as error:
             raise fault_at(error, call, env) from None
         except VALUE_ERRORS as error:
-            raise fault(call, env, "bad_value", f"`{call.func}` cannot work with "
-                                                f"{', '.join(describe_value(a) for a in args) or 'no arguments'}: {error}") from None
+            raise fault(call, env, INTERNAL, f"`{call.func}` failed with "
+                        f"{', '.join(describe_value(a) for a in args) or 'no arguments'}: "
+                        f"{type(error).__name__}: {error}", INTERNAL_HINT) from None
 
     def _check_arguments(self, name: str, tests: tuple[tuple[Callable[[Any], bool], str] | None, ...],
                          values: list[Any], nodes: tuple[A.Expr, ...], env: Env) -> None:
@@ -435,7 +441,8 @@ class Interpreter:
         except ScriptRuntimeError as error:
             raise fault_at(error, action, env) from None
         except VALUE_ERRORS as error:
-            raise fault(action, env, "bad_value", f"`{action.verb}` failed: {error}") from None
+            raise fault(action, env, INTERNAL, f"`{action.verb}` failed: {type(error).__name__}: {error}",
+                        INTERNAL_HINT) from None
 
 
 def _magnitude(value: int) -> str:

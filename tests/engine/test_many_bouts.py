@@ -1,5 +1,5 @@
 """Random-playout invariants at scale (pg.13 ending, the coin ledger): 1,000 seeded 2-player and
-200 seeded 4-player heuristic bouts finish without an engine error, each with a balanced ledger.
+200 seeded 4-player heuristic bouts finish without an engine error or a script fault, each with a balanced ledger.
 Every bout runs with the ledger proved after every event (`strict_ledger`)."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ def run(specs: list[BoutSpec]) -> None:
     results = list(run_batch(specs, workers=2))
     summary = summarise(results)
     assert summary.errors == [], "\n".join(r.error or "" for r in summary.errors[:3])
+    assert summary.faults == [], "\n".join(str(r.fault) for r in summary.faults[:3])  # base content never faults
     assert summary.unbalanced == []
     assert summary.bouts == len(specs)
     assert all(r.termination is not None for r in results)
