@@ -7,7 +7,7 @@ A pack from a stranger may hold a link to `/etc/passwd` or to another user's fil
 refused (and its text never shown in an error excerpt), never read.
 
 Positions follow the parser's convention: lines are counted by `\\n` only, columns in characters,
-both 1-based.
+both 1-based; a problem with the whole file (it leads outside, it cannot be read) is at 1:1.
 """
 
 from __future__ import annotations
@@ -48,11 +48,11 @@ def confine(path: Path, root: Path, file: str | None = None) -> Path:
         resolved_root = Path(root).resolve()
     except (OSError, RuntimeError) as error:  # a symlink loop, a name the platform refuses
         raise ContentError(Diagnostic("content/unreadable", f"cannot follow the path: {_reason(error)}",
-                                      file or str(path))) from None
+                                      file or str(path), 1, 1)) from None
     if not inside(resolved, resolved_root):
         raise ContentError(Diagnostic(
             "content/outside_root", "this file leads outside its folder (a symbolic link?) and is not read",
-            file or str(path), hint=f"content is read only from inside {display_path(resolved_root)}"))
+            file or str(path), 1, 1, hint=f"content is read only from inside {display_path(resolved_root)}"))
     return resolved
 
 
@@ -62,12 +62,12 @@ def read_content(path: Path, root: Path, file: str | None = None, limits: InputL
     file = file or display_path(path)
     target = confine(path, root, file)
     if not os.path.isfile(target):  # before opening: opening a named pipe would wait forever
-        raise ContentError(Diagnostic("content/unreadable", "this is not a regular file", file))
+        raise ContentError(Diagnostic("content/unreadable", "this is not a regular file", file, 1, 1))
     try:
         with open(target, "rb") as stream:
             data = stream.read(limits.max_file_bytes + 1)
     except OSError as error:
-        raise ContentError(Diagnostic("content/unreadable", f"cannot read the file: {_reason(error)}", file)) from None
+        raise ContentError(Diagnostic("content/unreadable", f"cannot read the file: {_reason(error)}", file, 1, 1)) from None
     if len(data) > limits.max_file_bytes:
         line, column = position_of_offset(data, limits.max_file_bytes)
         raise ContentError(Diagnostic(

@@ -514,6 +514,9 @@ def step_action(bout: Bout, step: Any) -> Action:
         raise ScenarioError(f"step names unknown helot `{helot}`")
     step.pop("reactions", None)
     step.pop("choices", None)
+    for key in ("command", "ability", "card", "control"):
+        if key in step and not isinstance(step[key], str):
+            raise ScenarioError(f"`{key}` names a {key} by its id, got {step[key]!r}")
     if "command" in step:
         name = step.pop("command")
         declaration = bout.ruleset.declaration("command", name)
@@ -662,7 +665,7 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
     where = _Where(scenario.file, scenario.positions)
     folder = Path(scenario.file).parent
     try:
-        ruleset = cached_ruleset(_pack_refs(data.get("packs") or ["base"], folder, scenario.root or folder))
+        ruleset = cached_ruleset(_pack_refs(data.get("packs") or ["base"], folder, scenario.root or folder, where))
         _check_ids(data, ruleset, where)
         bout = Bout(ruleset, build_setup(data, where), seed=int(data.get("seed", 0)),
                     forced_dice=data.get("dice") or {}, strict_ledger=True)
@@ -736,16 +739,19 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
     return result
 
 
-def _pack_refs(packs: list[Any], folder: Path, tree: Path) -> tuple[str, ...]:
+def _pack_refs(packs: list[Any], folder: Path, tree: Path, where: _Where) -> tuple[str, ...]:
     """The packs to load: ids of the content root, and (an extension of the contract, for test-only
     packs) folders named by their path from the scenario's folder. A folder must lie inside the
     scenario's folder tree or the content root, links followed: a scenario from a stranger cannot
     load a pack from anywhere else on the disk."""
     refs = []
-    for pack in packs:
+    for index, pack in enumerate(packs):
         ref = str(pack)
         if _is_path(ref) or (folder / ref / MANIFEST).is_file():
-            refs.append(str(_pack_folder(folder / ref, ref, folder, tree)))
+            try:
+                refs.append(str(_pack_folder(folder / ref, ref, folder, tree)))
+            except ScenarioError as error:
+                raise ScenarioError(f"{where('packs', index)}: {error}") from None
         else:
             refs.append(ref)
     return tuple(refs)

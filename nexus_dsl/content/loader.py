@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from ..check.checker import CheckContext, check_declarations
 from ..errors import ContentError, Diagnostic, NexusError, did_you_mean
-from ..files import read_content
+from ..files import inside, read_content
 from ..limits import INPUT_LIMITS, InputLimits
 from ..schema import load_yaml_with_positions, schema_name_for_kind, validate
 from ..syntax import ast_nodes as A
@@ -93,6 +93,34 @@ def discover_packs(root: Path | None = None) -> dict[str, Path]:
         if isinstance(data, dict) and isinstance(data.get("id"), str):
             found.setdefault(data["id"], manifest.parent)
     return found
+
+
+def linked_pack_folders(root: Path) -> dict[str, Path]:
+    """Folders under the content root, by name, that are symbolic links leading outside it and look
+    like packs. Discovery never follows them (their files would be read from outside the root); they
+    are listed only so that asking for one by name says why it is not there."""
+    resolved_root = root.resolve()
+    found: dict[str, Path] = {}
+    for folder, subfolders, _ in os.walk(root):
+        subfolders[:] = [name for name in subfolders if not name.startswith(".")]
+        for name in subfolders:
+            candidate = Path(folder) / name
+            if candidate.is_symlink() and (candidate / MANIFEST).exists() \
+                    and not inside(candidate.resolve(), resolved_root):
+                found.setdefault(name, candidate)
+    return found
+
+
+def unknown_pack(ident: str, root: Path, available: Mapping[str, Path]) -> Diagnostic:
+    """Why the pack asked for by `ident` cannot be loaded: its folder is a link leading outside the
+    root (its manifest is not read, so only the folder's name tells), or there is no such pack."""
+    linked = linked_pack_folders(root).get(ident)
+    if linked is not None:
+        return Diagnostic("content/outside_root", f"the pack folder `{ident}` is a symbolic link leading outside "
+                          f"the content root; it is not read", _display(linked / MANIFEST), 1, 1,
+                          hint=f"copy the pack into {_display(root)} instead of linking to it")
+    return Diagnostic("content/unknown_pack", f"no pack `{ident}` under {_display(root)}", "<packs>",
+                      hint=did_you_mean(ident, available))
 
 
 def _read_manifest(folder: Path, diagnostics: list[Diagnostic]) -> PackInfo | None:
@@ -300,8 +328,7 @@ def _resolve_order(requested: Iterable[str | Path], root: Path, diagnostics: lis
             return as_path
         if str(ref) in available:
             return available[str(ref)]
-        diagnostics.append(Diagnostic("content/unknown_pack", f"no pack `{ref}` under {_display(root)}",
-                                      "<packs>", hint=did_you_mean(str(ref), available)))
+        diagnostics.append(unknown_pack(str(ref), root, available))
         return None
 
     def visit(folder: Path) -> None:

@@ -18,9 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from ..content.loader import MANIFEST, _display, _read_manifest, internal_error, is_set_aside, load_ruleset_collecting
+from ..content.loader import (MANIFEST, _display, _read_manifest, internal_error, is_set_aside, load_ruleset_collecting,
+                              unknown_pack)
 from ..content.ruleset import PackInfo, Ruleset
-from ..errors import Diagnostic, did_you_mean
+from ..errors import Diagnostic
 
 
 @dataclass(frozen=True)
@@ -107,7 +108,7 @@ def load_packs(ids: Sequence[str], content_root: Path) -> LoadResult:
 def _load_packs(ids: tuple[str, ...], root: Path) -> LoadResult:
     summaries = available_packs(root)
     folders = {p.id: p.folder for p in summaries}
-    unknown = [_unknown_pack(i, root, folders) for i in ids if i not in folders]
+    unknown = [unknown_pack(i, root, folders) for i in ids if i not in folders]
     if unknown:
         return LoadResult(None, unknown)
     closure = pack_closure(ids, summaries)
@@ -126,11 +127,6 @@ def _load_packs(ids: tuple[str, ...], root: Path) -> LoadResult:
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
     return result
-
-
-def _unknown_pack(ident: str, root: Path, folders: dict[str, Path]) -> Diagnostic:
-    return Diagnostic("content/unknown_pack", f"no pack `{ident}` under {_display(root)}", "<packs>",
-                      hint=did_you_mean(ident, folders))
 
 
 def clear_cache() -> None:
