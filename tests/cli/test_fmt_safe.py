@@ -54,7 +54,7 @@ def test_a_link_out_of_the_folder_is_refused_and_its_target_left_alone(linked_ou
     before = outside.stat()
     assert main(["fmt", str(folder)]) == 1
     out, _ = capsys.readouterr()
-    assert f"{folder / 'link.nexus'}: error: this file leads outside its folder" in out
+    assert f"{folder / 'link.nexus'}:1:1: error: this file leads outside its folder" in out
     assert "hidden_value" not in out  # the outside file's text is never shown
     assert outside.read_text() == SECRET and outside.stat().st_mtime_ns == before.st_mtime_ns
     assert not (outside.parent / ".history").exists()

@@ -46,7 +46,8 @@ def run_child(case: Case, folder: Path) -> dict[str, Any]:
 def measured(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
     """Every selected case's child, run two at a time the first time any case asks."""
     selected = [item.callspec.params["case"] for item in request.session.items
-                if item.module is request.module and "case" in getattr(getattr(item, "callspec", None), "params", {})]
+                if getattr(item, "module", None) is request.module  # scenario files are items with no module
+                and "case" in getattr(getattr(item, "callspec", None), "params", {})]
     root = tmp_path_factory.mktemp("hostile")
     with ThreadPoolExecutor(CHILDREN_AT_ONCE) as pool:
         results = pool.map(lambda case: run_child(case, root / case.id), selected)
