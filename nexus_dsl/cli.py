@@ -284,12 +284,12 @@ def cmd_scenario(args: argparse.Namespace) -> int:
             _err("nexus scenario snapshot takes exactly one FILE")
             return 2
         try:
-            print(json.dumps(snapshot_of(args.paths[0]), indent=2, sort_keys=True))
+            print(json.dumps(snapshot_of(args.paths[0], args.tree), indent=2, sort_keys=True))
         except ScenarioError as error:
             _err(f"FAIL {args.paths[0]}: {error}")
             return 1
         return 0
-    results = run_paths(args.paths)
+    results = run_paths(args.paths, args.tree)
     for result in results:
         print(result.report())
     passed = sum(r.passed for r in results)
@@ -359,6 +359,9 @@ def build_parser() -> argparse.ArgumentParser:
     scenario = sub.add_parser("scenario", help="run rules scenarios or print a scenario's final state")
     scenario.add_argument("action", choices=("run", "snapshot"))
     scenario.add_argument("paths", nargs="+")
+    scenario.add_argument("--tree", default=None, metavar="FOLDER",
+                          help="the folder tree the scenarios' test packs may be loaded from (default: the folder "
+                               "named, or a file's own folder)")
     scenario.set_defaults(run=cmd_scenario)
     return parser
 

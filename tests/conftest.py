@@ -29,9 +29,10 @@ class ScenarioFailed(Exception):
 class ScenarioItem(pytest.Item):
     def runtest(self) -> None:
         try:
-            scenario = load_scenario(self.path)
+            # The project's scenarios share their test packs across folders (tests/scenarios/packs).
+            scenario = load_scenario(self.path, root=SCENARIO_ROOT)
         except ScenarioError as error:
-            raise ScenarioFailed(f"cannot load: {error}") from None
+            raise ScenarioFailed("\n".join(f"cannot load: {problem}" for problem in error.problems)) from None
         result = run_scenario(scenario)
         if result.internal_error is not None:
             raise result.internal_error

@@ -55,45 +55,45 @@ def failure(result: ScenarioResult) -> str:
 # ---------------------------------------------------------------- wrong values of the setup keys
 WRONG_SETUPS = [
     # (red's keys, blue's keys, what the FAIL says)
-    ('weapon: shiv, weapon_drawn: "yes"', "", 'weapon_drawn: expected true or false, got "yes"'),
+    ('weapon: shiv, weapon_drawn: "yes"', "", 'helots.red.weapon_drawn: expected boolean, got string "yes"'),
     ("weapon_drawn: false", "", "`weapon_drawn` needs a `weapon`"),
-    ("weapon: shiv, durability: two", "", 'durability: expected a whole number, got "two"'),
-    ("weapon: shiv, durability: 0", "", "durability: expected a whole number of 1 or more, got 0"),
-    ("weapon: shiv, durability: 1.5", "", "durability: expected a whole number, got 1.5"),
+    ("weapon: shiv, durability: two", "", 'helots.red.durability: expected integer, got string "two"'),
+    ("weapon: shiv, durability: 0", "", "helots.red.durability: 0 is less than the minimum of 1"),
+    ("weapon: shiv, durability: 1.5", "", "helots.red.durability: expected integer, got number 1.5"),
     ("weapon: shiv, durability: 5", "", "`durability` left on `shiv` is 1 to 2 (its card's durability), not 5"),
     ("weapon: ranged_weapon, durability: 1", "", "`durability` does not apply to `ranged_weapon`: its card has no durability"),
     ("durability: 1", "", "`durability` needs a `weapon`"),
-    ("weapon: ranged_weapon, ammo: -1", "", "ammo: expected a whole number of 1 or more, got -1"),
+    ("weapon: ranged_weapon, ammo: -1", "", "helots.red.ammo: -1 is less than the minimum of 1"),
     ("weapon: ranged_weapon, ammo: 4", "", "`ammo` left on `ranged_weapon` is 1 to 3 (its card's ammo), not 4"),
     ("weapon: shiv, ammo: 1", "", "`ammo` does not apply to `shiv`: its card has no ammo"),
     ("ammo: 2", "", "`ammo` needs a `weapon`"),
-    ("weapon: shield, protects: knee", "", "`knee` is not one of head, chest, midsection"),
-    ("weapon: shield, protects: [chest]", "", "protects: expected a name, got [\"chest\"]"),
+    ("weapon: shield, protects: knee", "", 'helots.red.protects: "knee" is not allowed here; one of: head, chest'),
+    ("weapon: shield, protects: [chest]", "", "helots.red.protects: [\"chest\"] is not allowed here; one of: head, chest"),
     ("weapon: shiv, protects: chest", "", "`protects` needs a shield that protects a location; `shiv` has no block value"),
     ("weapon: buckler, protects: chest", "", "`buckler` has no block value"),
     ("weapon: shield, weapon_drawn: false, protects: chest", "", "`protects` needs the shield drawn"),
     ("protects: chest", "", "`protects` needs a `weapon`"),
-    ("deception: -1", "", "deception: expected a whole number of 0 or more, got -1"),
-    ("deception: lots", "", 'deception: expected a whole number, got "lots"'),
-    ("status: asleep", "", "`asleep` is not one of fighting, incapacitated, dead"),
-    ("status: 3", "", "status: expected a name, got 3"),
+    ("deception: -1", "", "helots.red.deception: -1 is less than the minimum of 0"),
+    ("deception: lots", "", 'helots.red.deception: expected integer, got string "lots"'),
+    ("status: asleep", "", "helots.red.status: \"asleep\" is not allowed here; one of: fighting, incapacitated, dead"),
+    ("status: 3", "", "helots.red.status: 3 is not allowed here; one of: fighting"),
     ("status: fighting, states: [dead]", "", "`states` lists dead, but the helot's status is fighting"),
     ("grappling: green", "", "`grappling: green` is not one of the helots"),
     ("grappling: red", "", "a helot cannot be grappling itself"),
-    ("grappling: 7", "", "grappling: expected a name, got 7"),
+    ("grappling: 7", "", "helots.red.grappling: expected string, got integer 7"),
     ("grappling: blue", "grappling: red", "no one grapples a grappler"),
     ("facing: E, grappling: blue", "", "blue must stand in its front-centre square [5, 5], not at [4, 4]"),
-    ('influence: "crossed_signals"', "", "influence: expected a list of names"),
+    ('influence: "crossed_signals"', "", "helots.red.influence: expected array, got string \"crossed_signals\""),
     ("influence: [no_such_card]", "", "no influence card `no_such_card` in the loaded packs"),
     ("weapon: no_such_weapon", "", "no weapon `no_such_weapon` in the loaded packs"),
     ("states: [armed]", "", "`states` lists armed, but the helot holds no drawn weapon"),
     ("weapon: shiv, weapon_drawn: false, states: [armed]", "", "`states` lists armed, but the helot holds no drawn weapon"),
-    ("states: [sleepy]", "", "`sleepy` is not one of prone, grappled, armed"),
-    ("tp_counter: [1, 1]", "", "a number is marked on the Turning Point Counter once"),
-    ("locations: {knee: 3}", "", "`knee` is not one of head, chest"),
-    ("traits: {STR: 3}", "", "`STR` is not one of WILL, INST"),
-    ("seat: middle", "", "`middle` is not one of south, north, west, east"),
-    ("wings: 2", "", "unknown key(s) wings"),
+    ("states: [sleepy]", "", "helots.red.states[0]: \"sleepy\" is not allowed here; one of: prone, grappled, armed"),
+    ("tp_counter: [1, 1]", "", "helots.red.tp_counter: [1, 1] has non-unique elements; each item may appear only once"),
+    ("locations: {knee: 3}", "", "helots.red.locations: unknown key `knee`; one of: head, chest"),
+    ("traits: {STR: 3}", "", "helots.red.traits: unknown key `STR`; one of: WILL, INST"),
+    ("seat: middle", "", "helots.red.seat: \"middle\" is not allowed here; one of: south, north, west, east"),
+    ("wings: 2", "", "helots.red: unknown key `wings`; allowed keys: seat, motivation"),
     ("motivation: no_such_motivation", "", "no motivation `no_such_motivation` in the loaded packs"),
     ("lanista: no_such_lanista", "", "no lanista `no_such_lanista` in the loaded packs"),
 ]
@@ -164,33 +164,40 @@ def test_every_odd_value_of_every_scenario_key_fails_cleanly(tmp_path: Path) -> 
 WRONG_SCENARIOS = [
     # (text, what the FAIL says)
     ("name: [unclosed\n", "scenario.yaml:2:1: "),  # the YAML reader's own words follow the position
-    ("- a list\n", "a scenario is a mapping"),
-    (two_helots("", extra="seed: many\n"), 'scenario.yaml:2:1: seed: expected a whole number, got "many"'),
-    (two_helots("", extra="crowd: -3\n"), "crowd: expected a whole number of 0 or more, got -3"),
-    (two_helots("", extra="dice: [6, 5]\n"), "dice: expected a mapping of purposes to lists of results"),
-    (two_helots("", extra="dice: {attack: 6}\n"), "dice.attack: expected a list of die results, got 6"),
-    (two_helots("", extra="dice: {attack: [6, 0]}\n"), "dice.attack[2]: expected a whole number of 1 or more, got 0"),
-    (two_helots("", extra="packs: base\n"), "packs: expected a list of pack ids or folders"),
-    (two_helots("", extra="phase: later\n"), "`later` is not one of command, cycle"),
-    (two_helots("", extra="error: 3\n"), "error: expected true, false or the text of the refusal"),
+    ("- a list\n", "scenario.yaml:1:1: expected object, got array [\"a list\"]"),
+    (two_helots("", extra="seed: many\n"), 'scenario.yaml:2:1: seed: expected integer, got string "many"'),
+    (two_helots("", extra="crowd: -3\n"), "crowd: -3 is less than the minimum of 0"),
+    (two_helots("", extra="dice: [6, 5]\n"), "dice: expected object or null, got array [6, 5]"),
+    (two_helots("", extra="dice: {attack: 6}\n"), "dice.attack: expected array, got integer 6"),
+    (two_helots("", extra="dice: {attack: [6, 0]}\n"), "scenario.yaml:2:20: dice.attack[1]: 0 is less than the minimum of 1"),
+    (two_helots("", extra="packs: base\n"), "packs: expected array, got string \"base\""),
+    (two_helots("", extra="phase: later\n"), "phase: \"later\" is not allowed here; one of: command, cycle"),
+    (two_helots("", extra="error: 3\n"), "error: expected boolean or string, got integer 3"),
     (two_helots("", extra="active: green\n"), "`green` is not one of the helots (red, blue)"),
-    (two_helots("", extra="barge: [pillar]\n"), "barge: expected a mapping of `id` and `objects`"),
-    (two_helots("", extra="barge: {objects: [{type: pillar, at: [9, 1]}]}\n"), "off the 8x8 board"),
+    (two_helots("", extra="barge: [pillar]\n"), "barge: expected object or null, got array [\"pillar\"]"),
+    (two_helots("", extra="barge: {objects: [{type: pillar, at: [9, 1]}]}\n"),
+     "barge.objects[0].at: [9, 1] is not allowed here; The square is off the 8x8 board"),
     (two_helots("", extra="barge: {objects: [{type: no_such_thing, at: [2, 2]}]}\n"), "no object type `no_such_thing`"),
     (two_helots("", extra="barge: {id: no_such_barge}\n"), "no barge `no_such_barge` in the loaded packs"),
     (two_helots("", extra="decks: {influence: [no_such_card]}\n"), "no influence card `no_such_card` in the loaded packs"),
-    (two_helots("", extra="decks: {graveyard: []}\n"), "`graveyard` is not one of turning_point, influence"),
-    (two_helots("", extra="wobble: 1\n"), "unknown key(s) wobble"),
-    (two_helots("", steps="steps: {helot: red}"), "steps: expected a list of steps"),
-    (two_helots("", steps="steps:\n  - {command: feint}"), "a step is `end_round`, `next_round` or a mapping with `helot`"),
-    (two_helots("", steps="steps:\n  - {helot: green, command: feint}"), "`green` is not one of red, blue"),
-    (two_helots("", steps="steps:\n  - {helot: red, command: feint, ability: elusive}"), "not command and ability"),
-    (two_helots("", steps="steps:\n  - {helot: red, command: throw, to: [0, 3]}"), "off the 8x8 board"),
-    (two_helots("", steps="steps:\n  - {helot: red, command: feint, reactions: [elusive]}"), "a reaction is {helot"),
-    (two_helots("", steps="steps:\n  - {helot: red, command: feint, target: {a: 1}}"), "expected a name, a number or a list"),
-    (two_helots("", steps="steps: []\nexpect: [red.ap]"), "expect: expected a mapping of snapshot keys"),
-    ("name: a label that hides a snapshot key\nhelots:\n  crowd: {}\n  blue: {}\nsteps: []\n", "a helot's label is a name"),
-    ("name: no helots\nhelots: {}\nsteps: []\n", "`helots` must map labels to helots"),
+    (two_helots("", extra="decks: {graveyard: []}\n"), "decks: unknown key `graveyard`; one of: turning_point, influence"),
+    (two_helots("", extra="wobble: 1\n"), "unknown key `wobble`; allowed keys: name, rulebook"),
+    (two_helots("", steps="steps: {helot: red}"), "steps: expected array or null, got object"),
+    (two_helots("", steps="steps:\n  - {command: feint}"), "steps[0]: missing required key `helot`"),
+    (two_helots("", steps="steps:\n  - {helot: green, command: feint}"),
+     "steps[0].helot: `green` is not one of the helots (red, blue)"),
+    (two_helots("", steps="steps:\n  - {helot: red, command: feint, ability: elusive}"),
+     "gives one of `command`, `ability`, `card` or `control`, not two"),
+    (two_helots("", steps="steps:\n  - {helot: red, command: throw, to: [0, 3]}"),
+     "steps[0].to: [0, 3] is not allowed here; The square is off the 8x8 board"),
+    (two_helots("", steps="steps:\n  - {helot: red, command: feint, reactions: [elusive]}"),
+     "steps[0].reactions[0]: expected object, got string \"elusive\""),
+    (two_helots("", steps="steps:\n  - {helot: red, command: feint, target: {a: 1}}"),
+     "steps[0].target: expected string or integer or boolean or null or array, got object"),
+    (two_helots("", steps="steps: []\nexpect: [red.ap]"), "expect: expected object or null, got array"),
+    ("name: a label that hides a snapshot key\nhelots:\n  crowd: {}\n  blue: {}\nsteps: []\n",
+     "helots: key \"crowd\" is not allowed here; A helot's label is a name"),
+    ("name: no helots\nhelots: {}\nsteps: []\n", "helots: {} should be non-empty"),
 ]
 
 
@@ -294,10 +301,10 @@ def test_a_choice_left_over_fails(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("choices", "message"), [
-    ("chest", "choices: expected a list of choices"),
-    ("[{a: 1}]", "expected a name, a number or a square [col, row]"),
-    ("[[9, 9]]", "off the 8x8 board"),
-    ("[true]", "expected a name, a number or a square [col, row], got true"),
+    ("chest", "steps[0].choices: expected array, got string \"chest\""),
+    ("[{a: 1}]", "steps[0].choices[0]: expected string or integer or array, got object"),
+    ("[[9, 9]]", "steps[0].choices[0]: [9, 9] is not allowed here; The square is off the 8x8 board"),
+    ("[true]", "steps[0].choices[0]: expected string or integer or array, got boolean true"),
 ])
 def test_a_choices_value_of_the_wrong_type_fails_at_load(tmp_path: Path, choices: str, message: str) -> None:
     steps = f"steps:\n  - {{helot: red, command: draw_weapon, choices: {choices}}}"
@@ -441,6 +448,35 @@ def test_a_pack_beside_the_scenarios_folder_is_loaded_when_the_run_names_the_fol
     assert from_above.passed, from_above.report()
     [on_its_own] = run_paths([path])
     assert "`packs`: `../packs/cards` lies outside the scenario's folder tree" in failure(on_its_own)
+
+
+def test_the_caller_names_the_tree_a_lone_scenario_may_load_packs_from(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    _test_pack(tmp_path / "packs" / "cards")
+    path = tmp_path / "rules" / "scenario.yaml"
+    path.parent.mkdir()
+    path.write_text(_uses_pack("../packs/cards"), encoding="utf-8")
+    [with_tree] = run_paths([path], tree=tmp_path)
+    assert with_tree.passed, with_tree.report()
+    assert main(["scenario", "run", "--tree", str(tmp_path), str(path)]) == 0
+    assert main(["scenario", "snapshot", "--tree", str(tmp_path), str(path)]) == 0
+    assert '"tmp_card"' in capsys.readouterr().out
+    assert main(["scenario", "run", str(path)]) == 1
+    assert "lies outside the scenario's folder tree" in capsys.readouterr().out
+
+
+def test_the_project_scenarios_load_shared_test_packs_only_from_the_tree_they_are_given(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = Path(__file__).parent / "scenarios" / "hazards" / "saw_collision.yaml"
+    assert "../packs/arena_test" in path.read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # run from elsewhere: only the file's own folder is its tree
+    [alone] = run_paths([path])
+    assert "`packs`: `../packs/arena_test` lies outside the scenario's folder tree" in failure(alone)
+    [in_its_tree] = run_paths([path], tree=path.parents[1])
+    assert in_its_tree.passed, in_its_tree.report()
+    monkeypatch.chdir(path.parents[3])  # run from the project's folder, which holds it: that is its tree
+    [from_the_project] = run_paths([path])
+    assert from_the_project.passed, from_the_project.report()
 
 
 @pytest.mark.parametrize("ref", ["../../elsewhere/cards", "/ABSOLUTE/cards", "linked"])
