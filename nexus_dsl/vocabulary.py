@@ -10,8 +10,10 @@ Types are plain strings: `number`, `bool`, `text`, `helot`, `location`, `square`
 (where it stands) is expected.
 
 Where a number argument only makes sense within a range (a die has at least 2 sides, a radius is
-not negative), its signature says so (`Signature.ranges`); the checker refuses a constant outside
-it, and the engine can hold computed values to the same ranges.
+not negative), its signature says so (`Signature.ranges`): one definition both layers hold values
+to, the checker a number it can work out while reading, the interpreter every value in play. An
+amount moved "up to" a number (damage, coins) is a range that clamps (`NumberRange.clamp`): below
+its low end it means the low end, moving nothing, in both layers alike.
 """
 
 from __future__ import annotations
@@ -96,9 +98,20 @@ class NumberRange:
     low: int
     high: int
     what: str  # e.g. "a die's number of sides"
+    # True for an amount moved "up to" a number: a value below `low` means `low` (nothing moves),
+    # so the checker accepts it and the engine takes it as `low`; False: it is refused by both.
+    clamp: bool = False
 
     def __contains__(self, value: object) -> bool:
         return isinstance(value, int) and self.low <= value <= self.high
+
+    def accepts(self, value: int) -> bool:
+        """Whether `value` may stand here: within the range, or below it where the range clamps."""
+        return value <= self.high and (value >= self.low or self.clamp)
+
+    def refusal(self, value: int) -> str:
+        """What is wrong with a value this range does not accept (the same words in both layers)."""
+        return f"{self.what} must be {self.describe()}, not {value:,}"
 
     def describe(self) -> str:
         """`at least 2`, `at most 6` or `1 to 6`."""
@@ -111,6 +124,11 @@ class NumberRange:
 
 def at_least(low: int, what: str) -> NumberRange:
     return NumberRange(low, MAX_NUMBER, what)
+
+
+def up_to(what: str) -> NumberRange:
+    """An amount moved up to a number: 0 or more, a value below 0 moving nothing."""
+    return NumberRange(0, MAX_NUMBER, what, clamp=True)
 
 
 D6_TARGET = NumberRange(1, 6, "a target on a d6")
@@ -127,22 +145,47 @@ class Signature:
     doc: str = ""
     # The range of a number argument, by its position (0, 1...) or its preposition (`by`).
     ranges: dict[int | str, NumberRange] = field(default_factory=dict)
+    # A function that rolls dice: never part of a question (a `cost` or a `requires`), which must
+    # leave the bout as it found it; the checker refuses it there and the engine stops it.
+    rolls: bool = False
+
+
+# ---------------------------------------------------------------- rule params the engine reads
+# The rule params (global settings) the engine itself reads, by the kind of value each must hold:
+# `count` a whole number written out, 0 to MAX_NUMBER; `flag` true or false; `locations` and
+# `traits` a list of body locations or of traits (`location_table` the same, with at least one:
+# a die is rolled over it). The checker refuses any other value where the rule declares the param,
+# so a Ruleset that loaded holds only values the engine can use.
+SETTING_KINDS: dict[str, str] = {
+    "count": f"a whole number from 0 to {MAX_NUMBER:,}, written out",
+    "flag": "`true` or `false`",
+    "locations": "a list of body locations, e.g. `[head, chest]`",
+    "location_table": "a list of at least one body location, e.g. `[chest, midsection]`",
+    "traits": "a list of traits, e.g. `[INST, DEFT]`",
+}
+ENGINE_SETTINGS: dict[str, str] = {
+    "command_points": "count", "trait_cap": "count", "sds_cap": "count", "overall_condition": "count",
+    "crowd_coins_per_player": "count", "deception_block_cost": "count", "motivation_button_cost": "count",
+    "winner_must_beat_crowd": "flag", "all_expired_is_draw": "flag",
+    "fatal_locations": "locations", "random_location_table": "location_table", "initiative_rank": "traits",
+    **{f"{location}_condition": "count" for location in LOCATIONS},
+}
 
 
 # ---------------------------------------------------------------- primitives (effects)
 PRIMITIVES: dict[str, Signature] = {
     "damage": Signature(
         ("helot",), {"by": "number", "at": "location", "to": "pile"}, ("by",),
-        ranges={"by": at_least(0, "an amount of damage")},
+        ranges={"by": up_to("an amount of damage")},
         doc="Deal damage: `at` a location also hits overall condition unless that location was already "
             "depleted. Coins go `to` a pile; by default to the acting helot's lanista, or the crowd.",
     ),
     "heal": Signature(("helot",), {"by": "number", "at": "location", "from": "pile"}, ("by", "from"),
                       doc="Move coins from a pile back onto a helot's overall (or a location's) condition.",
-                      ranges={"by": at_least(0, "a number of coins")}),
+                      ranges={"by": up_to("a number of coins")}),
     "transfer": Signature(("number",), {"from": "pile", "to": "pile"}, ("from", "to"),
                           doc="Move up to N cred coins between piles (as many as the source holds).",
-                          ranges={0: at_least(0, "a number of coins")}),
+                          ranges={0: up_to("a number of coins")}),
     "add_state": Signature(("helot", "state"), doc="Give a helot a state."),
     "remove_state": Signature(("helot", "state"), doc="Take a state from a helot."),
     "move": Signature(("helot", "direction"), doc="Move a helot one square, keeping its facing."),
@@ -197,14 +240,14 @@ PRIMITIVES: dict[str, Signature] = {
                             ranges={"by": D6_TARGET}),
     "reduce_damage": Signature((), {"by": "number"}, ("by",),
                                doc="While `damage_incoming` is heard: the hit about to land is this much smaller.",
-                               ranges={"by": at_least(0, "an amount of damage")}),
+                               ranges={"by": up_to("an amount of damage")}),
     "add_trait": Signature(("helot", "trait"), {"by": "number"}, ("by",), doc="Raise or lower a trait reserve (0..cap)."),
     "take_off_board": Signature(("helot",), doc="Remove a fallen helot's figure from the board."),
     "move_condition": Signature(("helot",), {"by": "number", "to": "location"}, ("by", "to"),
                                 doc="Move coins from a helot's overall condition onto one of its body locations, "
                                     "never above the location's starting condition and never the last overall "
                                     "coin (Helot Aid).",
-                                ranges={"by": at_least(0, "a number of coins")}),
+                                ranges={"by": up_to("a number of coins")}),
     "destroy": Signature(("object_type",), {"at": "square"}, ("at",),
                          doc="Remove a board object as destroyed by the acting helot (or by none) and raise "
                              "`object_destroyed` with `self`, `object` and `at` (also bound as `square`: `at` is a keyword, "
@@ -219,9 +262,9 @@ FUNCTIONS: dict[str, Signature] = {
     "adjacent": Signature(("helot",), doc="The eight squares around a helot."),
     "step": Signature(("helot", "direction"), doc="The square one step away in a direction (empty at the wall)."),
     "can_enter": Signature(("helot", "direction"), doc="Whether the helot could step in that direction."),
-    "random_location": Signature((), doc="Roll the random body location d6 (purpose `location`)."),
+    "random_location": Signature((), doc="Roll the random body location d6 (purpose `location`).", rolls=True),
     "die": Signature(("purpose", "number"), optional_positional=1, doc="Roll one named die (default d6).",
-                     ranges={1: at_least(2, "a die's number of sides")}),
+                     ranges={1: at_least(2, "a die's number of sides")}, rolls=True),
     "opponents": Signature(("helot",), doc="Every other helot still in the bout, from the triggering player clockwise (pg.15)."),
     "helots": Signature((), doc="Every helot in the bout, from the triggering player clockwise (pg.15)."),
     "distance": Signature(("helot", "helot"), doc="Squares between two helots (king's moves)."),
@@ -230,9 +273,10 @@ FUNCTIONS: dict[str, Signature] = {
                                              "(`objects_at(front_arc(self))`; none for an empty area)."),
     "check": Signature(("number",), doc="Roll a d6 (purpose `check`): true on this number or more. No window "
                                         "opens; use the `roll_check` effect where Perseverance may re-roll it.",
-                       ranges={0: D6_TARGET}),
-    "compass": Signature((), doc="Roll the compass die: a direction."),
-    "random_square": Signature((), doc="A Randomly Placed Object's square: orange d8 column, green d8 row."),
+                       ranges={0: D6_TARGET}, rolls=True),
+    "compass": Signature((), doc="Roll the compass die: a direction.", rolls=True),
+    "random_square": Signature((), doc="A Randomly Placed Object's square: orange d8 column, green d8 row.",
+                               rolls=True),
     "square_at": Signature(("any", "direction"), doc="The square one step from a square (empty at the wall); "
                                                      "from a one-square area such as `step(...)` too (empty from an empty area)."),
     "helot_on": Signature(("any",), doc="The helot standing on a square (or a one-square area such as `step(...)`), or none."),
@@ -275,10 +319,10 @@ FUNCTIONS: dict[str, Signature] = {
     "squares_toward": Signature(("any", "direction", "number"),
                                 doc="Up to N squares in a straight line from a square (not included) in a compass "
                                     "direction, nearest first; fewer when the wall comes first (a Floor Saw's path).",
-                                ranges={2: at_least(0, "a number of squares")}),
+                                ranges={2: up_to("a number of squares")}),
     "random_weapon": Signature(("text",), doc="A weapon card of that type (`two_handed`, `shield`...) drawn at random "
                                               "(purpose `weapon_card`) from those no helot holds, in load order; "
-                                              "none when every such card is held."),
+                                              "none when every such card is held.", rolls=True),
     "crowd_coins": Signature((), doc="How many cred coins the Crowd Coin Pile holds."),
     "weapons_left": Signature(("text",), doc="The weapon cards of that type no helot holds, in load order (a "
                                              "question: `requires count(weapons_left(\"ranged\")) > 0`)."),

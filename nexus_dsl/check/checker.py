@@ -6,8 +6,10 @@ file with several mistakes reports them all in one run.
 
 It also refuses what is wrong whatever happens in a bout: numbers it can work out while reading
 (literals, arithmetic on them, `min`/`max`/`abs` of them, and the names bound to them by `param` and
-`let`) that leave ±`MAX_NUMBER`, a division by a constant zero, a cost outside 0..`MAX_COST`, and a
-constant argument outside the range its vocabulary signature gives (`die(d8, 0)`, `area(self, -1)`).
+`let`) that leave ±`MAX_NUMBER`, a division by a constant zero, a cost outside 0..`MAX_COST`, a
+constant argument outside the range its vocabulary signature gives (`die(d8, 0)`, `area(self, -1)`;
+the interpreter holds values worked out in play to the same ranges), a function that rolls dice in a
+question (a `cost` or a `requires`), and a rule param the engine reads holding a value of the wrong kind.
 
 Checking is linear in the length of the script: each node is visited once (a number's value is
 worked out from its operands' values as they are visited), and "did you mean" hints, which compare
@@ -126,6 +128,9 @@ class Checker:
         self.suggestions_left = MAX_SUGGESTIONS
         # The value of each number expression known while reading, by node (visited children first).
         self.values: dict[int, int] = {}
+        # What is being asked while a `cost` or a `requires` is checked ("a cost"...), else None:
+        # a question must leave the bout as it found it, so it may not roll dice.
+        self.question: str | None = None
 
     def suggest(self, word: str, names: Callable[[], Iterable[str]]) -> str | None:
         """A "did you mean" hint drawn from `names` (a scope's names), while the budget lasts."""
@@ -187,8 +192,23 @@ class Checker:
         for param in declaration.clauses_of(A.Param):
             if param.name in params:
                 self.error(param, "duplicate_name", f"param `{param.name}` is declared twice", width=len(param.name))
+            reported = len(self.diagnostics)
             params[param.name] = self._literal_type(param.value)
+            if declaration.kind == "rule" and param.name in V.ENGINE_SETTINGS and len(self.diagnostics) == reported:
+                self._check_engine_setting(param)  # (a value already reported, e.g. an unknown name, once)
         return params
+
+    def _check_engine_setting(self, param: A.Param) -> None:
+        """A rule param the engine reads (a global setting) must hold what the engine reads it as,
+        written out: refused here, where it is declared, rather than met by every bout."""
+        kind = V.ENGINE_SETTINGS[param.name]
+        code = engine_setting_problem(param.value, kind)
+        if code is None:
+            return
+        wanted = V.SETTING_KINDS[kind]
+        self.error(param.value, code, f"the rule param `{param.name}` is read by the engine as {wanted}, "
+                                      f"not `{_short(param.value)}`",
+                   f"e.g. `param {param.name} = {_SETTING_EXAMPLES[kind]}`")
 
     def _literal_type(self, expr: A.Expr) -> str:
         scope = self.globals
@@ -266,7 +286,7 @@ class Checker:
                 if kind == "trait_ability" and item.resource not in V.TRAITS:
                     self.error(item, "wrong_type", f"a trait ability is paid from trait reserves, not `{item.resource}`",
                                "e.g. `cost 5 PHYS`", width=len(item.resource))
-                self.expect(item.amount, "number", actor)
+                self._ask("a cost", item.amount, "number", actor)
                 # A literal amount out of range is the JSON Schema's to report (schema/out_of_range);
                 # any other amount known while reading (`-5`, `6 * 3`, a param) is refused here.
                 if not isinstance(item.amount, A.Num):
@@ -278,7 +298,7 @@ class Checker:
                 scope = actor.child(window_names)
             else:
                 scope = actor.child({"command": "command"}) if kind == "command" else actor
-            self.expect(clause.condition, "bool", scope)
+            self._ask("a requirement", clause.condition, "bool", scope)
         elif isinstance(clause, A.Roll):
             if clause.kind not in V.ROLL_KINDS:
                 self.error(clause, "unknown_name", f"unknown roll `{clause.kind}`",
@@ -323,6 +343,14 @@ class Checker:
                 self.error(clause, "unknown_name", f"unknown window role `{clause.by}`",
                            did_you_mean(clause.by, V.WINDOW_ROLES) or "use `by self`, `by opponent` or `by any`")
 
+    def _ask(self, question: str, expr: A.Expr, expected: str, scope: Scope) -> None:
+        """Check `expr` as `question` ("a cost", "a requirement"): no function in it may roll dice."""
+        self.question = question
+        try:
+            self.expect(expr, expected, scope)
+        finally:
+            self.question = None
+
     def _window_names(self, declaration: A.Declaration) -> dict[str, str]:
         names: dict[str, str] = {}
         for window in declaration.clauses_of(A.Window):
@@ -365,9 +393,9 @@ class Checker:
     def _check_range(self, expr: A.Expr, number_range: V.NumberRange) -> bool:
         """Refuse `expr` if its value is known while reading and outside `number_range`; whether refused."""
         value = self.values.get(id(expr))
-        if value is None or value in number_range:
+        if value is None or number_range.accepts(value):
             return False
-        self.error(expr, "out_of_range", f"{number_range.what} must be {number_range.describe()}, not {value:,}")
+        self.error(expr, "out_of_range", number_range.refusal(value))
         return True
 
     # ---------------------------------------------------------------- statements
@@ -608,6 +636,10 @@ class Checker:
             return ANY
         for kwarg in call.kwargs:
             self.error(kwarg, "unexpected_argument", f"`{call.func}` takes no `{kwarg.name}:` argument", width=len(kwarg.name))
+        if signature.rolls and self.question is not None:
+            self.error(call, "impure", f"`{call.func}` rolls dice, and {self.question} is a question: asking it "
+                                       "must not change the bout", "roll in an `effect` or with a `roll` clause",
+                       width=len(call.func))
         self._check_positional(call, call.func, signature, call.args, scope)
         self._fold_call(call)
         return V.FUNCTION_RESULTS.get(call.func, ANY)
@@ -622,6 +654,27 @@ class Checker:
             self._known(call, min(arguments) if call.func == "min" else max(arguments))
         elif call.func == "abs" and len(arguments) == 1:
             self._known(call, abs(arguments[0]))
+
+
+_SETTING_EXAMPLES = {"count": "5", "flag": "true", "locations": "[head, chest]",
+                     "location_table": "[chest, midsection]", "traits": "[INST, DEFT]"}
+
+
+def engine_setting_problem(value: A.Expr, kind: str) -> str | None:
+    """The check code for a rule param the engine reads that does not hold a value of its kind
+    (`vocabulary.ENGINE_SETTINGS`) written out, or None when it does."""
+    if kind == "count":
+        if isinstance(value, A.Num):
+            return None if 0 <= value.value <= MAX_NUMBER else "out_of_range"
+        if isinstance(value, A.Neg) and isinstance(value.operand, A.Num):
+            return None if value.operand.value == 0 else "out_of_range"  # `-0` is 0
+        return "wrong_type"
+    if kind == "flag":
+        return None if isinstance(value, A.Bool) else "wrong_type"
+    members = V.TRAITS if kind == "traits" else V.LOCATIONS
+    if not isinstance(value, A.ListLit) or not all(isinstance(i, A.Name) and i.id in members for i in value.items):
+        return "wrong_type"
+    return "out_of_range" if kind == "location_table" and not value.items else None
 
 
 def _is_helot_list(expr: A.Expr) -> bool:

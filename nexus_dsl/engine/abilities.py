@@ -17,7 +17,7 @@ from ..syntax import ast_nodes as A
 from ..vocabulary import TRAITS, WINDOWS
 from .actions import ABILITY, CARD, PASS, Action, Decision
 from .commands import targets_opponent
-from .interpreter import Dynamic, Env, Run
+from .interpreter import Run
 from .state import Helot, Status
 
 if TYPE_CHECKING:

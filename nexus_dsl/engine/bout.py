@@ -28,12 +28,13 @@ from ..syntax import ast_nodes as A
 from .abilities import Abilities, index_by_window
 from .actions import ABILITY, CARD, CHOICE, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from .board import Grid, Square
-from .commands import Commands
+from .commands import Commands, declaration_group, declaration_tags
 from .dice import Dice, DiceState
-from .interpreter import Env, Interpreter, Limits, declaration_label, fault
+from .interpreter import Env, Interpreter, Limits, faulting_declaration
 from .mechanics import Mechanics
 from .script_api import bind
-from .setup import RANDOM_BARGE, BoutSetup, HelotSetup, pick_random_barge
+from .setup import (DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, HelotSetup,
+                    SetupError, declared_number, grappler_of, pick_random_barge, starting_states, weapon_in_hand)
 from .state import BoutState, Helot, Outcome, Status, Termination
 
 Game = Generator[Decision, Action, None]
@@ -41,13 +42,6 @@ Game = Generator[Decision, Action, None]
 # Decisions between a player's own moves: a script's step budget starts again at each of these
 # (inside an action — a timing window, a `choose` — the steps keep counting).
 BETWEEN_MOVES = frozenset({"command", "allocate", "between_rounds", "keep_influence", "deception", "block_deception"})
-# The rule params the engine itself reads, with the kind of value each must hold.
-ENGINE_SETTINGS: dict[str, str] = {
-    "command_points": "count", "trait_cap": "count", "sds_cap": "count", "overall_condition": "count",
-    "crowd_coins_per_player": "count", "deception_block_cost": "count", "motivation_button_cost": "count",
-    "fatal_locations": "locations", "random_location_table": "location_table", "initiative_rank": "traits",
-    **{f"{location}_condition": "count" for location in LOCATIONS},
-}
 
 
 @dataclass
@@ -85,6 +79,7 @@ class Bout(Mechanics, Commands, Abilities):
         self.triggers: list[str] = []  # whose command, ability or card is resolving (pg.15's triggering player)
         self.round_actions = 0  # commands, abilities and cards given in the current Command Round
         self.fault: Diagnostic | None = None  # the script fault that stopped the bout, if one did
+        self.fault_declaration: A.Declaration | None = None  # the declaration whose script faulted
         self._declaration_envs: dict[int, Env] = {}
         self._legality_plans: dict[int, Any] = {}  # per command: which requirements read its arguments
         self.object_types = frozenset(ruleset.data.get("objects", {}))
@@ -121,7 +116,7 @@ class Bout(Mechanics, Commands, Abilities):
         for object_type, square in setup.objects:
             state.place(object_type, square)
         for spec in setup.helots:
-            state.helots[spec.label] = self._new_helot(spec, settings)
+            state.helots[spec.label] = self._new_helot(spec, settings, state.grid)
         for helot in state.helots.values():  # condition and counter coins come out of the box (pg.5)
             state.box_drawn += helot.overall + sum(helot.locations.values()) + helot.cred + len(helot.tp_counter)
         self._shuffle_decks(state, setup)
@@ -133,10 +128,7 @@ class Bout(Mechanics, Commands, Abilities):
             state.cycle = 1
         return state
 
-    def _new_helot(self, spec: HelotSetup, settings: Any) -> Helot:
-        from .setup import (PROTECTED_LOCATION_MARK, STATUSES, SetupError, grappler_of, starting_states,
-                            weapon_in_hand)
-
+    def _new_helot(self, spec: HelotSetup, settings: Any, grid: Grid) -> Helot:
         locations = {loc: settings.get(f"{loc}_condition", 0) for loc in LOCATIONS}
         locations.update(spec.locations)
         traits = {t: 0 for t in TRAITS}
@@ -164,7 +156,7 @@ class Bout(Mechanics, Commands, Abilities):
             raise SetupError(f"`status: {spec.status}` is not one of {', '.join(STATUSES)}", spec.label, "status")
         status = Status(spec.status)
         held = weapon_in_hand(spec, weapon)
-        grappler = grappler_of(spec, self.setup.helots)
+        grappler = grappler_of(spec, self.setup.helots, grid)
         if spec.overall is not None:
             overall = spec.overall
         else:  # a helot is incapacitated because its overall condition ran out (pg.13)
@@ -184,11 +176,6 @@ class Bout(Mechanics, Commands, Abilities):
             if held.protects is not None:
                 helot.marks[PROTECTED_LOCATION_MARK] = held.protects
         return helot
-
-    def weapon_number(self, weapon: A.Declaration, name: str) -> int:
-        prop = weapon.property(name)
-        value = prop.values[0] if prop and prop.values else None
-        return value.value if isinstance(value, A.Num) else 0
 
     def weapon_word(self, weapon: A.Declaration, name: str) -> str | None:
         prop = weapon.property(name)
@@ -251,7 +238,7 @@ class Bout(Mechanics, Commands, Abilities):
 
     def roll(self, purpose: str, sides: int = 6) -> int:
         if self.interpreter.pure:
-            raise self.runtime_error("impure", "a requirement cannot roll dice")
+            raise self.runtime_error("impure", "a cost or a requirement is a question: it cannot roll dice")
         return self.dice.roll(purpose, sides)
 
     # ---------------------------------------------------------------- the one way to change state
@@ -290,8 +277,6 @@ class Bout(Mechanics, Commands, Abilities):
         puts the state back as it was and stops the bout."""
         before = (self.state.clone(), self.dice.state(), len(self.log))
         try:
-            if action is None:
-                self._check_settings()
             self.pending = self._advance(action)
         except ScriptRuntimeError as error:
             self._stop(error, before, action)
@@ -315,53 +300,13 @@ class Bout(Mechanics, Commands, Abilities):
         del self.log[log_length:]
         self.rolls, self.windows, self.cards, self.damage_frames = [], [], [], []
         self.triggers, self.nesting, self.trigger_depth = [], [], 0
-        self.fault = self.fault_diagnostic(error)
+        self.fault = error.diagnostics[0]
+        self.fault_declaration = faulting_declaration(error)
         self.pending = None
         self.state.ended = True
         totals = {label: h.cred for label, h in self.state.helots.items()}
         self.state.outcome = Outcome(Termination.SCRIPT_FAULT, None, totals, self.state.crowd)
         self.emit("fault", **self.fault.to_json(), action=action.to_json() if action is not None else None)
-
-    def fault_diagnostic(self, error: ScriptRuntimeError) -> Diagnostic:
-        """The fault's diagnostic, naming its declaration (found by position when the script did
-        not say)."""
-        first = error.diagnostics[0]
-        if getattr(error, "located", False) or first.line <= 0:
-            return first
-        declaration = self.declaration_at(first.file, first.line)
-        if declaration is None:
-            return first
-        return Diagnostic(first.code, f"{declaration_label(declaration)}: {first.message}", first.file, first.line,
-                          first.column, first.end_column, first.hint, first.severity)
-
-    def declaration_at(self, file: str, line: int) -> A.Declaration | None:
-        """The loaded declaration whose text holds this line of this file."""
-        found = None
-        for items in self.ruleset.scripts.values():
-            for item in items.values():
-                pos = item.declaration.pos
-                if pos.file == file and pos.line <= line and (found is None or pos.line > found.pos.line):
-                    found = item.declaration
-        return found
-
-    def _check_settings(self) -> None:
-        """The rule params the engine reads must hold what it needs (a count, a list of body
-        locations or of traits); a pack setting one otherwise stops the bout at the param."""
-        for name, kind in ENGINE_SETTINGS.items():
-            if name not in self.ruleset.settings:
-                continue
-            value = self.ruleset.settings[name]
-            problem = _setting_problem(value, kind, self.limits)
-            if problem is not None:
-                node, env = self._param_node(name)
-                raise fault(node, env, "bad_value", f"the rule param `{name}` {problem}, got {value!r}")
-
-    def _param_node(self, name: str) -> tuple[A.Node | None, Env | None]:
-        for rule in reversed(self.ruleset.declarations("rule")):  # the last pack's param is the one in force
-            for param in rule.clauses_of(A.Param):
-                if param.name == name:
-                    return param, Env({}, declaration=rule)
-        return None, None
 
     def _check_ledger(self) -> None:
         if self.state.coins_in_play() != self.state.box_drawn:
@@ -699,7 +644,7 @@ class Bout(Mechanics, Commands, Abilities):
                 return None if name == "weapon_type" else 0
             if name == "weapon_type":
                 return self.weapon_word(weapon, "type")
-            return self.weapon_number(weapon, name.removeprefix("weapon_"))
+            return declared_number(weapon, name.removeprefix("weapon_")) or 0
         return getattr(helot, name)
 
     # ---------------------------------------------------------------- cards
@@ -738,8 +683,10 @@ class Bout(Mechanics, Commands, Abilities):
         if not self.cards:
             raise self.runtime_error("no_card", "`offer_negation` is for Turning Point cards")
         card = self.cards[-1]
-        costs = [(self.interpreter.amount(self.interpreter.evaluate(i.amount, env), i.amount, env, f"the {i.resource} cost"),
-                  i.resource) for c in card.clauses_of(A.Cost) for i in c.items]
+        with self.interpreter.asking():
+            costs = [(self.interpreter.amount(self.interpreter.evaluate(i.amount, env), i.amount, env,
+                                              f"the {i.resource} cost"), i.resource)
+                     for c in card.clauses_of(A.Cost) for i in c.items]
         if not costs or any(helot.traits.get(r, 0) < n for n, r in costs if r in TRAITS):
             return
         answer = yield Decision(helot.label, "negate_card", (
@@ -755,8 +702,6 @@ class Bout(Mechanics, Commands, Abilities):
         return any(name in items for items in self.ruleset.scripts.values())
 
     def declaration_attribute(self, declaration: A.Declaration, name: str) -> Any:
-        from .commands import declaration_group, declaration_tags
-
         if name == "id":
             return declaration.id
         if name == "group":
@@ -769,8 +714,6 @@ class Bout(Mechanics, Commands, Abilities):
 
     def snapshot(self) -> dict[str, Any]:
         """The scenario snapshot (SCENARIOS.md): every key the contract names, and a few more."""
-        from .setup import DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK
-
         state = self.state
         snap: dict[str, Any] = {
             "crowd": state.crowd,
@@ -844,8 +787,6 @@ class Bout(Mechanics, Commands, Abilities):
                 decision = game.send(passing[0] if passing else decision.options[0])
         except StopIteration:
             pass
-        except ScriptRuntimeError as error:
-            raise ScriptRuntimeError(clone.fault_diagnostic(error)) from None
         return clone.state
 
     def _what_if(self) -> Bout:
@@ -874,20 +815,6 @@ def _no_game() -> Game:
     """The game of a preview's copy: there is none to resume."""
     return
     yield  # a generator that ends at once
-
-
-def _setting_problem(value: Any, kind: str, limits: Limits) -> str | None:
-    """What is wrong with an engine-read rule param's value, or None."""
-    if kind == "count":
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= limits.max_number:
-            return f"must be a whole number from 0 to {limits.max_number}"
-        return None
-    names = LOCATIONS if kind in ("locations", "location_table") else TRAITS
-    if not isinstance(value, tuple) or any(item not in names for item in value):
-        return f"must be a list of {'body locations' if names is LOCATIONS else 'traits'}"
-    if kind == "location_table" and not value:
-        return "must name at least one body location"
-    return None
 
 
 def next_action(bout: Bout, agents: dict[str, Any]) -> Action:

@@ -21,7 +21,7 @@ from .actions import COMMAND, Action
 from .board import Direction
 from .interpreter import Dynamic, Env, Run, fault, fault_at
 from .mechanics import CROWD
-from .state import Helot, Status
+from .state import Helot
 
 if TYPE_CHECKING:
     from .bout import Bout
@@ -122,15 +122,15 @@ class Commands:
             targets = [h.label for h in self.state.helots.values() if h != helot and h.on_board]
             domains.append(("target", targets))
         for arg in declaration.clauses_of(A.Arg):
-            domains.append((player_arg_name(arg.name), self._domain(arg.type, helot)))
+            domains.append((player_arg_name(arg.name), self._domain(arg.type, helot, declaration)))
         return domains
 
-    def _domain(self: Bout, arg_type: A.ArgType, helot: Helot) -> list[Any]:
+    def _domain(self: Bout, arg_type: A.ArgType, helot: Helot, declaration: A.Declaration) -> list[Any]:
         if isinstance(arg_type, A.ChoiceType):
             return list(arg_type.options)
         if isinstance(arg_type, A.RangeType):
             if arg_type.high - arg_type.low >= self.limits.max_options:  # refused before it is listed
-                raise self._too_many_options(arg_type, arg_type.high - arg_type.low + 1)
+                raise self._too_many_options(arg_type, arg_type.high - arg_type.low + 1, declaration)
             return list(range(arg_type.low, arg_type.high + 1))
         name = arg_type.name
         if name == "location":
@@ -147,9 +147,8 @@ class Commands:
             return list(self.state.grid.squares())
         return []
 
-    def _too_many_options(self: Bout, node: A.Node, count: int, declaration: A.Declaration | None = None) -> Exception:
-        env = Env({}, declaration=declaration) if declaration is not None else None
-        return fault(node, env, "too_many_options", f"its arguments make {count} combinations to check, more than "
+    def _too_many_options(self: Bout, node: A.Node, count: int, declaration: A.Declaration) -> Exception:
+        return fault(node, Env({}, declaration=declaration), "too_many_options", f"its arguments make {count} combinations to check, more than "
                                                     f"the limit of {self.limits.max_options}")
 
     def _checked_domains(self: Bout, helot: Helot, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
@@ -215,8 +214,7 @@ class Commands:
 
     def _passes(self: Bout, checks: tuple[Check, ...], env: Env) -> bool:
         """Whether every requirement holds; a rule's requirement sees only self, target and command."""
-        self.interpreter.pure = True  # requirements are questions: they may not roll dice
-        try:
+        with self.interpreter.asking():
             for rule, requirement in checks:
                 if rule is None:
                     check_env = env
@@ -227,8 +225,6 @@ class Commands:
                     check_env = Env(names, self.declaration_env(rule))
                 if not self.interpreter.evaluate(requirement.condition, check_env):
                     return False
-        finally:
-            self.interpreter.pure = False
         return True
 
     def _argument_problem(self: Bout, helot: Helot, declaration: A.Declaration, action: Action,
@@ -253,7 +249,9 @@ class Commands:
 
     def cost_items(self: Bout, helot: Helot, declaration: A.Declaration, env: Env) -> list[tuple[int, str]]:
         """Each cost as (amount, resource): a whole number from 0 to the number limit, or the
-        script stops (a cost worked out below 0 would pay the helot for its command)."""
+        script stops (a cost worked out below 0 would pay the helot for its command). A cost is a
+        question, asked before the command is offered and again when it is paid: the same answer
+        both times, and no dice rolled for it."""
         items = []
         multiplier = None  # looked up only for an MP cost: most costs are AP or reserves
         interpreter = self.interpreter
@@ -263,7 +261,9 @@ class Commands:
                 if isinstance(node, A.Num) and 0 <= node.value <= self.limits.max_number:
                     amount = node.value
                 else:
-                    amount = interpreter.amount(interpreter.evaluate(node, env), node, env, f"the {item.resource} cost")
+                    with interpreter.asking():
+                        value = interpreter.evaluate(node, env)
+                    amount = interpreter.amount(value, node, env, f"the {item.resource} cost")
                 if item.resource == "MP":
                     if multiplier is None:
                         multiplier = self.mp_multiplier(helot)
@@ -292,8 +292,7 @@ class Commands:
         return self.requirement_problem(declaration, env, rules=True)
 
     def requirement_problem(self: Bout, declaration: A.Declaration, env: Env, rules: bool) -> str | None:
-        self.interpreter.pure = True  # requirements are questions: they may not roll dice
-        try:
+        with self.interpreter.asking():
             for requirement in declaration.clauses_of(A.Requires):
                 if not self.interpreter.evaluate(requirement.condition, env):
                     return requirement.message or f"{declaration.name} requires {print_expr(requirement.condition)}"
@@ -305,8 +304,6 @@ class Commands:
                     rule_env = Env(names, self.declaration_env(rule))
                     if not self.interpreter.evaluate(requirement.condition, rule_env):
                         return requirement.message or f"{rule.name}: {print_expr(requirement.condition)}"
-        finally:
-            self.interpreter.pure = False
         return None
 
     def resource_amount(self: Bout, helot: Helot, resource: str) -> int:

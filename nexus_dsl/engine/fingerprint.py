@@ -42,7 +42,8 @@ if TYPE_CHECKING:
 #: Bout attributes that are the bout's state, read by `whole_state`.
 STATE: tuple[str, ...] = (
     "state", "log", "history", "pending", "rolls", "windows", "cards", "damage_frames", "trigger_depth",
-    "nesting", "triggers", "round_actions", "fault", "dice", "seed", "forced_dice", "strict_ledger", "interpreter",
+    "nesting", "triggers", "round_actions", "fault", "fault_declaration", "dice", "seed", "forced_dice",
+    "strict_ledger", "interpreter",
     "_game",
 )
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them

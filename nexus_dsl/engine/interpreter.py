@@ -23,7 +23,7 @@ from ..limits import MAX_NUMBER
 from ..syntax import ast_nodes as A
 from ..vocabulary import COMPASS, EVENTS as VOCABULARY_EVENTS
 from ..vocabulary import FUNCTIONS as VOCABULARY_FUNCTIONS
-from ..vocabulary import LOCATIONS, PILES, RELATIVE, RESOURCES, ROLL_SIDES, TRAITS
+from ..vocabulary import LOCATIONS, PILES, RELATIVE, RESOURCES, ROLL_SIDES, TRAITS, NumberRange, Signature
 from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
@@ -57,6 +57,11 @@ class Limits:
     # Objects on the board at once: the base box holds fewer than 60 pieces; a script placing
     # objects at every event must not fill memory.
     max_board_objects: int = 1_024
+    # How deep lists a mark holds may nest (a list of lists...): marks outlive the script that sets
+    # them and are copied with the state at every action, so a value nested without bound would
+    # slow every later copy. As deep as the parser lets a script nest its own lists, so any list a
+    # script can write fits.
+    max_mark_depth: int = 32
 
 
 class Dynamic:
@@ -116,7 +121,8 @@ def fault(node: A.Node | None, env: Env | None, code: str, message: str, hint: s
 
 def fault_at(error: ScriptRuntimeError, node: A.Node | None, env: Env | None) -> ScriptRuntimeError:
     """`error` positioned at `node` and naming `env`'s declaration, unless an inner expression or
-    statement already did (the innermost place that knows is the one to report)."""
+    statement already did (the innermost place that knows is the one to report). The located error
+    keeps that declaration (`faulting_declaration`), so no one has to search for it by position."""
     if getattr(error, "located", False):
         return error
     first = error.diagnostics[0]
@@ -131,7 +137,13 @@ def fault_at(error: ScriptRuntimeError, node: A.Node | None, env: Env | None) ->
         return error  # nothing positions it here: an enclosing statement will
     located = ScriptRuntimeError([replace(first, **changes), *error.diagnostics[1:]])
     located.located = True  # type: ignore[attr-defined]
+    located.declaration = env.declaration if env is not None else None  # type: ignore[attr-defined]
     return located
+
+
+def faulting_declaration(error: ScriptRuntimeError) -> A.Declaration | None:
+    """The declaration a located fault names (`fault_at`), or None (a fault no script caused)."""
+    return getattr(error, "declaration", None)
 
 
 def declaration_label(declaration: A.Declaration) -> str:
@@ -194,19 +206,45 @@ def describe_value(value: Any) -> str:
 
 @dataclass(frozen=True)
 class ArgumentCheck:
-    """Where each argument of one function or effect must be checked, by its vocabulary type."""
+    """How each argument of one function or effect is checked: by its vocabulary type, and a number
+    by its vocabulary range (`Signature.ranges`, the very ranges the checker holds constants to)."""
 
     positional: tuple[tuple[Callable[[Any], bool], str] | None, ...]
     preps: dict[str, tuple[Callable[[Any], bool], str]]
+    positional_ranges: tuple[tuple[int, NumberRange], ...]
+    prep_ranges: tuple[tuple[str, NumberRange], ...]
 
 
-def _argument_check(positional: tuple[str, ...], preps: Mapping[str, str]) -> ArgumentCheck:
-    return ArgumentCheck(tuple(KIND_TESTS.get(kind) for kind in positional),
-                         {name: KIND_TESTS[kind] for name, kind in preps.items() if kind in KIND_TESTS})
+def _argument_check(signature: Signature) -> ArgumentCheck:
+    ranges = signature.ranges.items()
+    return ArgumentCheck(tuple(KIND_TESTS.get(kind) for kind in signature.positional),
+                         {name: KIND_TESTS[kind] for name, kind in signature.preps.items() if kind in KIND_TESTS},
+                         tuple((key, r) for key, r in ranges if isinstance(key, int)),
+                         tuple((key, r) for key, r in ranges if isinstance(key, str)))
 
 
-FUNCTION_CHECKS = {name: _argument_check(sig.positional, {}) for name, sig in VOCABULARY_FUNCTIONS.items()}
-PRIMITIVE_CHECKS = {name: _argument_check(sig.positional, sig.preps) for name, sig in VOCABULARY_PRIMITIVES.items()}
+FUNCTION_CHECKS = {name: _argument_check(sig) for name, sig in VOCABULARY_FUNCTIONS.items()}
+PRIMITIVE_CHECKS = {name: _argument_check(sig) for name, sig in VOCABULARY_PRIMITIVES.items()}
+RANGE_HINT = "the checker holds a number written in the script to the same range; this one was worked out in play"
+
+
+class Asking:
+    """The context in which a question is asked (`with interpreter.asking():`): costs and
+    requirements are questions, so while one is evaluated nothing may roll dice (`Bout.roll`
+    refuses), and asking leaves the bout as it was. Questions nest; each restores the mode it found."""
+
+    __slots__ = ("interpreter", "outer")
+
+    def __init__(self, interpreter: Interpreter):
+        self.interpreter = interpreter
+        self.outer: list[bool] = []
+
+    def __enter__(self) -> None:
+        self.outer.append(self.interpreter.pure)
+        self.interpreter.pure = True
+
+    def __exit__(self, *_: object) -> None:
+        self.interpreter.pure = self.outer.pop()
 
 
 class Interpreter:
@@ -214,9 +252,14 @@ class Interpreter:
         self.bout = bout
         self.limits = limits
         self.steps = 0
-        self.pure = False  # while True, evaluating may not roll dice (requirements are questions)
+        self.pure = False  # True while a question is asked (`asking`): evaluating may not roll dice
+        self._asking = Asking(self)
         self.functions: dict[str, Callable[..., Any]] = {}
         self.primitives: dict[str, Callable[..., Any]] = {}
+
+    def asking(self) -> Asking:
+        """`with interpreter.asking():` around every evaluation of a cost or a requirement."""
+        return self._asking
 
     def reset_budget(self) -> None:
         self.steps = 0
@@ -358,6 +401,9 @@ class Interpreter:
         checks = FUNCTION_CHECKS.get(call.func)
         if checks is not None:
             self._check_arguments(call.func, checks.positional, args, call.args, env)
+            for position, number_range in checks.positional_ranges:
+                if position < len(args):
+                    args[position] = self._within(number_range, args[position], call, env)
         try:
             return function(env, *args)
         except ScriptRuntimeError as error:
@@ -372,6 +418,16 @@ class Interpreter:
         for test, value, node in zip(tests, values, nodes):
             if test is not None and not test[0](value):
                 raise fault(node, env, "wrong_type", f"`{name}` needs {test[1]} here, got {describe_value(value)}")
+
+    @staticmethod
+    def _within(number_range: NumberRange, value: int, node: A.Node, env: Env) -> int:
+        """A number argument held to its vocabulary range (its type is already checked): the value
+        itself, the low end for a value below a range that clamps, or a fault at the call or effect."""
+        if number_range.low <= value <= number_range.high:
+            return value
+        if number_range.accepts(value):
+            return number_range.low
+        raise fault(node, env, "bad_value", number_range.refusal(value), RANGE_HINT)
 
     # ---------------------------------------------------------------- statements
     def execute(self, block: A.Block, env: Env) -> Run:
@@ -426,7 +482,8 @@ class Interpreter:
         args = [self.evaluate(a, env) for a in action.args]
         binds = VOCABULARY_PRIMITIVES[action.verb].preps
         # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
-        preps = {p.prep: (p.value if binds.get(p.prep) == "name" else self.evaluate(p.value, env)) for p in action.preps}
+        preps: dict[str, Any] = {p.prep: (p.value if binds.get(p.prep) == "name" else self.evaluate(p.value, env))
+                                 for p in action.preps}
         checks = PRIMITIVE_CHECKS[action.verb]
         self._check_arguments(action.verb, checks.positional, args, action.args, env)
         for prep in action.preps:
@@ -434,6 +491,12 @@ class Interpreter:
             if test is not None and not test[0](preps[prep.prep]):
                 raise fault(prep.value, env, "wrong_type",
                             f"`{action.verb} ... {prep.prep}` needs {test[1]}, got {describe_value(preps[prep.prep])}")
+        for position, number_range in checks.positional_ranges:
+            if position < len(args):
+                args[position] = self._within(number_range, args[position], action, env)
+        for name, number_range in checks.prep_ranges:
+            if name in preps:
+                preps[name] = self._within(number_range, preps[name], action, env)
         try:
             result = primitive(env, action, *args, **preps)
             if result is not None:

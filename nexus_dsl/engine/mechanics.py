@@ -88,8 +88,7 @@ class Mechanics:
             else:
                 helot.locations[pile[2]] += amount
 
-    def _move_coins(self: Bout, moved: int, source: Pile, dest: Pile, reason: str, slot: int | None = None,
-                    dest_name: str | None = None) -> None:
+    def _move_coins(self: Bout, moved: int, source: Pile, dest: Pile, reason: str, slot: int | None = None) -> None:
         """The ledger: `moved` coins (already known to be in `source`) go to `dest`, logged."""
         limit = self.limits.max_number
         if dest[0] != "box" and self._pile_amount(dest) + moved > limit:
@@ -97,7 +96,7 @@ class Mechanics:
                                                          f"{self._pile_amount(dest) + moved} coins, beyond the limit of {limit}")
         self._pile_add(source, -moved)
         self._pile_add(dest, moved, slot)
-        self.emit("coins", amount=moved, source=pile_name(source), dest=dest_name or pile_name(dest), reason=reason)
+        self.emit("coins", amount=moved, source=pile_name(source), dest=pile_name(dest), reason=reason)
 
     def transfer_coins(self: Bout, amount: int, source: Pile, dest: Pile, reason: str) -> int:
         """Move up to `amount` coins (as many as the source holds). Returns how many moved."""

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..limits import INPUT_LIMITS
 from ..syntax import ast_nodes as A
-from ..vocabulary import LOCATIONS, TRAITS
-from .actions import CHOICE, PASS, Action, Decision
+from ..vocabulary import LOCATIONS
+from .actions import CHOICE, Action, Decision
 from .board import Direction, Grid, Square
-from .interpreter import Env, Run, describe_value
+from .interpreter import Env, Limits, Run, describe_value
+from .setup import declared_number
 from .state import Helot, Status
 
 if TYPE_CHECKING:
@@ -62,11 +62,6 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
             raise bout.runtime_error("wrong_type", f"a compass direction (N, NE, ... NW) is needed, got `{direction}`")
         return Direction[direction]
 
-    def _radius(radius: int) -> int:
-        if radius < 0:
-            raise bout.runtime_error("bad_value", f"an area's radius must be 0 or more, got {radius}")
-        return radius
-
     def _actor(env: Env, helot: Any, effect: str) -> Helot:
         """The helot an effect is for: the one named, else the acting one (`self`)."""
         chosen = helot if helot is not None else acting(env)
@@ -74,9 +69,6 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
             raise bout.runtime_error("wrong_type", f"`{effect}` needs a helot: there is no acting helot here, "
                                                    f"name one")
         return chosen
-
-    def _amount(value: int, what: str, negative: bool = False) -> int:
-        return bout.interpreter.amount(value, None, None, what, negative)
 
     # ---------------------------------------------------------------- functions
     def front_center(env: Env, helot: Helot) -> frozenset[Square]:
@@ -102,8 +94,6 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return str(table[bout.roll("location", len(table)) - 1])
 
     def die(env: Env, purpose: str, sides: int = 6) -> int:
-        if sides < 2:  # the checker's range for a constant (vocabulary `die`), for a computed value
-            raise bout.runtime_error("bad_value", f"a die's number of sides must be at least 2, not {sides}")
         return bout.roll(purpose, sides)
 
     # Helots affected together are met from the triggering player clockwise (pg.15).
@@ -151,12 +141,12 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return tuple(sorted(found, key=lambda sq: (sq.col, -sq.row)))
 
     def area(env: Env, where: Any, radius: int) -> frozenset[Square]:
-        return frozenset(grid.area(_square(where), _radius(radius)))
+        return frozenset(grid.area(_square(where), radius))
 
     def area_of(env: Env, object_type: str, radius: int) -> frozenset[Square]:
         around: set[Square] = set()
         for sq in squares_of(env, object_type):
-            around.update(grid.area(sq, _radius(radius)))
+            around.update(grid.area(sq, radius))
         return frozenset(around)
 
     def in_sight(env: Env, helot: Helot, other: Helot) -> bool:
@@ -204,13 +194,9 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return bout.active_helot
 
     def trait_reserve(env: Env, helot: Helot, trait: str) -> int:
-        if trait not in TRAITS:
-            raise bout.runtime_error("wrong_type", f"`{trait}` is not a trait")
         return helot.traits.get(trait, 0)
 
     def location_condition(env: Env, helot: Helot, location: str) -> int:
-        if location not in LOCATIONS:
-            raise bout.runtime_error("wrong_type", f"`{location}` is not a body location")
         return helot.locations[location]
 
     def pick(env: Env, condition: Any, if_true: Any, if_false: Any) -> Any:
@@ -236,7 +222,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
             return ()
         current: Square | None = _square(where)
         way = _compass(direction)
-        for _ in range(max(0, min(count, grid.size))):
+        for _ in range(min(count, grid.size)):
             current = grid.step(current, way) if current is not None else None
             if current is None or not grid.contains(current):
                 break
@@ -300,21 +286,19 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def acting(env: Env) -> Helot | None:
         return env.lookup("self")[1]
 
-    # Damage, healing and transfers move "up to" an amount: one worked out below 0 moves nothing.
+    # Every number argument arrives checked against its vocabulary type and range (the interpreter):
+    # damage, healing and transfers move "up to" an amount, and one worked out below 0 arrives as 0.
     def damage(env: Env, node: A.Action, victim: Helot, by: int, at: str | None = None, to: Any = None) -> Run:
-        amount = _amount(by, "the damage", negative=True)
-        yield from bout.deal_damage(victim, amount, location=at, to=to, source=env.source, reason=_reason(env))
+        yield from bout.deal_damage(victim, by, location=at, to=to, source=env.source, reason=_reason(env))
 
     def heal(env: Env, node: A.Action, helot: Helot, by: int, **preps: Any) -> None:
-        amount = _amount(by, "the healing", negative=True)
         source = bout.as_pile(preps["from"])
         location = preps.get("at")
         dest = ("location", helot.label, location) if location else ("overall", helot.label)
-        bout.transfer_coins(amount, source, dest, _reason(env))
+        bout.transfer_coins(by, source, dest, _reason(env))
 
     def transfer(env: Env, node: A.Action, amount: int, **preps: Any) -> None:
-        coins = _amount(amount, "the coins to transfer", negative=True)
-        bout.transfer_coins(coins, bout.as_pile(preps["from"]), bout.as_pile(preps["to"]), _reason(env))
+        bout.transfer_coins(amount, bout.as_pile(preps["from"]), bout.as_pile(preps["to"]), _reason(env))
 
     def add_state(env: Env, node: A.Action, helot: Helot, state: str) -> Run:
         yield from bout.add_state(helot, state, by=env.source)
@@ -348,7 +332,6 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
             bout.emit("object", removed=object_type, at=square.as_list())
 
     def move_condition(env: Env, node: A.Action, helot: Helot, by: int, to: str) -> None:
-        _amount(by, "the condition to move", negative=True)
         room = bout.ruleset.settings.get(f"{to}_condition", 0) - helot.locations[to]
         amount = max(0, min(by, room, helot.overall - 1))
         bout.transfer_coins(amount, ("overall", helot.label), ("location", helot.label, to), _reason(env))
@@ -361,7 +344,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
 
     def grant(env: Env, node: A.Action, amount: int, resource: str, to: Helot | None = None,
               against: Helot | None = None) -> None:
-        points = _amount(amount, f"the {resource} granted")  # `forfeit` takes points away
+        points = amount  # 0 or more (its range): `forfeit` takes points away
         helot = _actor(env, to, "grant")
         if against is not None and resource == "AP":
             total = bout.interpreter.bounded(helot.bonus_ap.get(against.label, 0) + points, None, None,
@@ -391,7 +374,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         roll.sds[side] = bout.interpreter.bounded(roll.sds[side] + by, None, None, f"the {side} SDS")
 
     def fix_roll(env: Env, node: A.Action, side: str, to: int) -> None:
-        bout.current_roll(node).fixed[_opposed_side(side, "fix_roll")] = _amount(to, "the fixed total", negative=True)
+        bout.current_roll(node).fixed[_opposed_side(side, "fix_roll")] = to
 
     def add_damage(env: Env, node: A.Action, amount: int) -> None:
         roll = bout.current_roll(node)
@@ -442,8 +425,8 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         if helot.weapon is not None:
             yield from lose_weapon(helot)
         helot.weapon = weapon.id
-        helot.ammo = bout.weapon_number(weapon, "ammo")
-        helot.durability = bout.weapon_number(weapon, "durability")
+        helot.ammo = declared_number(weapon, "ammo") or 0
+        helot.durability = declared_number(weapon, "durability") or 0
         bout.emit("weapon", helot=helot.label, equipped=weapon.id)
         yield from bout.add_state(helot, "armed")
 
@@ -519,13 +502,12 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def reduce_damage(env: Env, node: A.Action, by: int) -> None:
         if not bout.damage_frames:
             raise bout.runtime_error("no_damage", "`reduce_damage` is for `when damage_incoming` listeners")
-        bout.damage_frames[-1].amount -= max(0, _amount(by, "the reduction", negative=True))
+        bout.damage_frames[-1].amount -= by
 
     def ignore_overall(env: Env, node: A.Action) -> None:
         bout.current_window(node).prevented = True
 
     def add_trait(env: Env, node: A.Action, helot: Helot, trait: str, by: int) -> None:
-        _amount(by, "the change of trait reserve", negative=True)
         cap = bout.ruleset.settings.get("trait_cap", 5)
         helot.traits[trait] = max(0, min(cap, helot.traits.get(trait, 0) + by))
         bout.emit("trait", helot=helot.label, trait=trait, value=helot.traits[trait])
@@ -551,10 +533,10 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     return functions, primitives
 
 
-def mark_value_problem(value: Any, limits: Any) -> tuple[str, str] | None:
+def mark_value_problem(value: Any, limits: Limits) -> tuple[str, str] | None:
     """Why a value cannot be held by a mark, or None: marks outlive the script that sets them, so
     what they hold stays small — a number within the limit, text, a helot, a square, or a list of
-    at most `max_collection` such values in all, nested no deeper than scripts nest."""
+    at most `max_collection` such values in all, nested at most `max_mark_depth` deep."""
     budget = [limits.max_collection]
 
     def problem(item: Any, depth: int) -> tuple[str, str] | None:
@@ -566,9 +548,9 @@ def mark_value_problem(value: Any, limits: Any) -> tuple[str, str] | None:
             return None
         if isinstance(item, (tuple, frozenset)):
             budget[0] -= len(item)
-            if budget[0] < 0 or depth > INPUT_LIMITS.max_depth:
+            if budget[0] < 0 or depth > limits.max_mark_depth:
                 return ("budget_exceeded", f"a mark holds at most {limits.max_collection} values, "
-                                           f"nested at most {INPUT_LIMITS.max_depth} deep")
+                                           f"nested at most {limits.max_mark_depth} deep")
             for member in item:
                 found = problem(member, depth + 1)
                 if found is not None:

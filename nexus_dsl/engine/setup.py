@@ -148,8 +148,9 @@ class WeaponInHand:
 
 
 def declared_number(weapon: A.Declaration, name: str) -> int | None:
-    """A weapon card's number (`durability`, `ammo`, `block`...): None when the card does not
-    declare it, so the number does not apply to that weapon."""
+    """A weapon card's number (`damage`, `durability`, `ammo`, `block`...): None when the card does
+    not declare it, so the number does not apply to that weapon (0 when it is no number written
+    out, which the checker refuses)."""
     prop = weapon.property(name)
     if prop is None:
         return None
@@ -200,11 +201,11 @@ def _protected(spec: HelotSetup, weapon: A.Declaration, drawn: bool) -> str | No
     return spec.protects
 
 
-def grappler_of(spec: HelotSetup, helots: Sequence[HelotSetup]) -> str | None:
+def grappler_of(spec: HelotSetup, helots: Sequence[HelotSetup], grid: Grid) -> str | None:
     """The label of the helot grappling `spec` (its grappler), after checking that every hold
-    `spec` takes part in could stand on the board (a `SetupError` otherwise)."""
+    `spec` takes part in could stand on the bout's board (a `SetupError` otherwise)."""
     if spec.grappling is not None:
-        _check_hold(spec, helots)
+        _check_hold(spec, helots, grid)
     holders = [h for h in helots if h.grappling == spec.label]
     if len(holders) > 1:
         raise SetupError(f"is held by {holders[0].label} and {holders[1].label}: a helot is held by one grappler",
@@ -212,7 +213,7 @@ def grappler_of(spec: HelotSetup, helots: Sequence[HelotSetup]) -> str | None:
     return holders[0].label if holders else None
 
 
-def _check_hold(holder: HelotSetup, helots: Sequence[HelotSetup]) -> None:
+def _check_hold(holder: HelotSetup, helots: Sequence[HelotSetup], grid: Grid) -> None:
     """Grappling takes the opponent in the front-centre square, and neither a grappled helot nor
     one grappling can be grappled by a third (pg.22)."""
     by_label = {h.label: h for h in helots}
@@ -228,7 +229,7 @@ def _check_hold(holder: HelotSetup, helots: Sequence[HelotSetup]) -> None:
         raise SetupError(f"cannot hold {held.label} while held itself: a grappled helot grapples no one",
                          holder.label, "grappling")
     placed = holder.at is not None and holder.facing is not None
-    front = Grid().step(holder.at, holder.facing) if placed else None  # type: ignore[arg-type]
+    front = grid.front_center(holder.at, holder.facing) if placed else None  # type: ignore[arg-type]
     if front is None or held.at != front:
         square = f"[{front.col}, {front.row}]" if front is not None else "(off the board)"
         raise SetupError(f"is grappling {held.label}, so {held.label} must stand in its front-centre "

@@ -9,8 +9,9 @@ cred, states, weapon, trait reserves, AP and MP). The same settings always play 
 `Stepper.actions` (the applied actions) saves a run and `Stepper(settings, script=...)` replays it.
 A bout stopped by a script fault ends there: the last step's view carries the positioned
 diagnostic (`StepView.fault`), with the state as it was before the action that faulted.
-`fault_text` formats such a fault with its script line and a caret, and `faulting_item` finds the
-loaded declaration it names (for a page to open it in the card editor); the playtest uses both.
+`fault_text` formats such a fault with its script line and a caret, and `faulting_item` gives the
+loaded item of the declaration that faulted (`StepView.fault_declaration`, kept by the bout: for a
+page to open it in the card editor); the playtest uses both.
 
 The settings build the same `BoutSpec` a batch plays (`sim/batch.py`), so seed N of a batch is the
 bout a Stepper with seed N steps through.
@@ -31,6 +32,7 @@ from ..engine.setup import RANDOM_BARGE
 from ..engine.state import Outcome
 from ..errors import Diagnostic, NexusError, did_you_mean
 from ..narrate import narrate
+from ..syntax import ast_nodes as A
 from ..sim.batch import BoutSpec, spec_agents, spec_setup
 
 #: The labels of the players, in seat order (the standard setup's).
@@ -182,21 +184,14 @@ def fault_text(ruleset: Ruleset, fault: Diagnostic) -> str:
     return fault.format(ruleset.sources.get(fault.file))
 
 
-def faulting_item(ruleset: Ruleset, fault: Diagnostic) -> ScriptItem | None:
-    """The loaded script item whose text holds the fault's line: the last declaration of the fault's
-    file that starts on or before that line. None when the fault names no line of a loaded script
-    (e.g. a problem with the setup itself)."""
-    if fault.line <= 0:
+def faulting_item(ruleset: Ruleset, declaration: A.Declaration | None) -> ScriptItem | None:
+    """The loaded script item of the declaration whose script faulted (`Bout.fault_declaration`):
+    None when no declaration faulted, or when `ruleset` does not hold that very declaration (e.g.
+    other packs are loaded now than the bout was played with)."""
+    if declaration is None:
         return None
-    found: ScriptItem | None = None
-    for items in ruleset.scripts.values():
-        for item in items.values():
-            origin = item.origin
-            if origin.file != fault.file or origin.line > fault.line:
-                continue
-            if found is None or origin.line > found.origin.line:
-                found = item
-    return found
+    item = ruleset.scripts.get(declaration.kind, {}).get(declaration.id)
+    return item if item is not None and item.declaration is declaration else None
 
 
 # ---------------------------------------------------------------- what a step shows
@@ -248,6 +243,7 @@ class StepView:
     waiting_for: Decision | None  # the decision the bout waits at, None once it is over
     outcome: Outcome | None
     fault: Diagnostic | None = None  # the script fault that stopped the bout, positioned in its script
+    fault_declaration: A.Declaration | None = None  # the declaration whose script faulted (`faulting_item`)
 
     @property
     def finished(self) -> bool:
@@ -322,6 +318,11 @@ class Stepper:
         """The script fault that stopped the bout, if one did."""
         return self.bout.fault
 
+    @property
+    def fault_declaration(self) -> A.Declaration | None:
+        """The declaration whose script faulted, if one did (`faulting_item` finds its loaded item)."""
+        return self.bout.fault_declaration
+
     def fault_text(self) -> str | None:
         """The fault as `nexus check` prints a problem: position, message, the script line and a caret."""
         fault = self.bout.fault
@@ -374,7 +375,8 @@ class Stepper:
         return StepView(
             index=self._steps, actions=applied, events=events, lines=tuple(narrate(events)), dice=_dice(events),
             snapshot=bout.snapshot(), helots=_helot_views(bout), crowd=bout.state.crowd, cycle=bout.state.cycle,
-            active=bout.state.active, waiting_for=bout.pending, outcome=bout.outcome, fault=bout.fault)
+            active=bout.state.active, waiting_for=bout.pending, outcome=bout.outcome, fault=bout.fault,
+            fault_declaration=bout.fault_declaration)
 
 
 __all__ = ["DEAL_MODES", "DieRoll", "HelotView", "PLAYER_LABELS", "SettingsError", "StepView", "Stepper",

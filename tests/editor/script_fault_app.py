@@ -2,8 +2,8 @@
 content root, opening a page with one loaded, and what a page showing the fault must show.
 
 Both packs build on base. `fault_at_round_end`'s rule `dud_die` rolls a die of no sides when the
-first Command Round ends (rules.nexus:6:17); `fault_at_setup` overrides the rule `command_cycle`
-with a negative number of command points, which stops a bout before its first decision."""
+first Command Round ends (rules.nexus:6:17); `fault_at_setup`'s rule `opening_roll` does the same
+as the bout starts (rules.nexus:7:17), which stops a bout before its first decision."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ SETUP_PACK_ID = "fault_at_setup"
 WHERE = "rules.nexus:6:17"
 MESSAGE = "in rule `dud_die`: a die's number of sides must be at least 2, not 0"
 SCRIPT_LINE = "let x = die(d8, self.cred - self.cred)"
-SETUP_WHERE = "rules.nexus:4:11"
-SETUP_MESSAGE = "in rule `command_cycle`: the rule param `command_points` must be a whole number"
-SETUP_LINE = "param command_points = -1"
+SETUP_WHERE = "rules.nexus:7:17"
+SETUP_MESSAGE = "in rule `opening_roll`: a die's number of sides must be at least 2, not 0"
+SETUP_LINE = "let x = die(check, crowd_coins() - crowd_coins())"
 
 
 @pytest.fixture

@@ -67,7 +67,7 @@ def test_a_session_whose_bout_stops_at_setup_shows_the_fault_at_start(faulty_env
     at = start("stopped-at-setup", 0, SETUP_PACK_ID)
     assert_fault_shown(at, SETUP_WHERE, SETUP_MESSAGE, SETUP_LINE)
     assert not option_buttons(at) and at.session_state["pt_session"].actions == []
-    assert saved_fault(faulty_env, "stopped-at-setup")["line"] == 4
+    assert saved_fault(faulty_env, "stopped-at-setup")["line"] == 7
 
 
 def test_a_resumed_session_shows_its_fault_again(faulty_env: Path) -> None:

@@ -48,7 +48,7 @@ EXPECTED = {
     "adversarial_many_options": Expected("runtime/too_many_options", "in command `triangulate`"),
     "adversarial_board_flood": Expected("runtime/budget_exceeded", "in rule `bleeding_sky`"),
     "adversarial_growing_mark": Expected("runtime/budget_exceeded", "in rule `russian_doll`"),
-    "adversarial_negative_grant": Expected("runtime/negative_amount", "in rule `sapping_heat`"),
+    "adversarial_negative_grant": Expected("runtime/bad_value", "in rule `sapping_heat`"),
 }
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from nexus_dsl import Action, Bout, RulesError, load_ruleset
+from nexus_dsl import Action, Bout, ContentError, RulesError, load_ruleset
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.fingerprint import whole_state
 from nexus_dsl.engine.interpreter import Limits
@@ -96,7 +96,8 @@ PROBES = {
     "an index beyond the list": (command("let picked = <<[1, 2][self.ap]"), "bad_index", "index"),
     "a division by zero": (command("let share = <<self.ap / self.cred"), "division_by_zero", "division"),
     "a count of a number": (command("let n = <<count(self.overall)"), "wrong_type", "count"),
-    "a grant below 0": (command("let sap = self.cred - 3\n<<grant sap AP"), "negative_amount", "AP granted"),
+    "a grant below 0": (command("let sap = self.cred - 3\n<<grant sap AP"), "bad_value",
+                        "a number of points granted must be at least 0, not -3"),
     "an opposite of a relative direction": (command("let back = <<opposite(left)"), "wrong_type", "compass"),
     "a repeat beyond the limit": (command("<<repeat self.ap * 20 {\n    log \"x\"\n}"), "budget_exceeded", "repeat"),
     "a roll effect with no roll": (command("<<modify_sds attack by 1"), "no_roll", "roll"),
@@ -208,15 +209,17 @@ def test_a_cost_worked_out_from_arguments_is_checked_when_commands_are_listed(tm
     assert (bout.fault.line, bout.fault.column) == (line, column)
 
 
-def test_an_engine_param_of_the_wrong_kind_stops_the_bout_at_the_param(tmp_path):
+def test_an_engine_param_of_the_wrong_kind_never_reaches_a_bout(tmp_path):
+    """A fact about the Ruleset, refused once where the param is declared (tests/check/test_engine_settings.py)."""
     core = (Path(__file__).resolve().parents[2] / "content/base/rules/core.nexus").read_text()
     rule = core[core.index("rule command_cycle"):core.index("rule helot_condition")]
-    broken = rule.replace("param sds_cap = 3", "param <<sds_cap = [head]")
+    broken = rule.replace("param sds_cap = 3", "param sds_cap = <<[head]")
     path, (line, column) = write_pack(tmp_path, broken)
-    bout = Bout(load_ruleset(["base", str(path.parent)]), face_to_face(), seed=1)
-    assert bout.fault is not None and bout.fault.code == "runtime/bad_value"
-    assert (bout.fault.file, bout.fault.line, bout.fault.column) == (str(path), line, column)
-    assert "`sds_cap`" in bout.fault.message and bout.fault.message.startswith("in rule `command_cycle`: ")
+    with pytest.raises(ContentError) as raised:
+        load_ruleset(["base", str(path.parent)])
+    (diagnostic,) = raised.value.diagnostics
+    assert diagnostic.code == "check/wrong_type" and "`sds_cap`" in diagnostic.message
+    assert (diagnostic.file, diagnostic.line, diagnostic.column) == (str(path), line, column)
 
 
 def test_too_many_argument_combinations_are_refused_before_they_are_listed(tmp_path):
