@@ -143,20 +143,20 @@ FAULT_STATE_NOTE = ("The board and the figures below show the state before the a
                     "bout as set up, when it faulted before any): the engine put everything back as it was.")
 
 
-def script_fault(rules, fault: Diagnostic, text: str, key: str) -> None:
+def script_fault(rules, fault: Diagnostic, declaration, text: str, key: str) -> None:
     """A bout stopped by a script fault, in place of its outcome: the positioned diagnostic with its
-    script line and caret, what the state shown is, and the faulting declaration to open in the card
-    editor. `rules` is the ruleset the bout was played with."""
+    script line and caret, what the state shown is, and the faulting declaration (the bout's
+    `fault_declaration`) to open in the card editor. `rules` is the ruleset the bout was played with."""
     st.error(f"The bout stopped on a script fault: {fault.location()}: {fault.message}")
     st.code(text, language=None)
     st.caption(FAULT_STATE_NOTE)
-    open_fault_button(rules, fault, key)
+    open_fault_button(rules, declaration, key)
 
 
-def open_fault_button(rules, fault: Diagnostic, key: str) -> None:
-    """A button opening the declaration the fault names in the card editor, when the packs loaded in
-    the sidebar hold that very declaration (the card editor opens items of the loaded packs)."""
-    item = faulting_item(rules, fault)
+def open_fault_button(rules, declaration, key: str) -> None:
+    """A button opening the declaration whose script faulted in the card editor, when the packs loaded
+    in the sidebar hold that very declaration (the card editor opens items of the loaded packs)."""
+    item = faulting_item(rules, declaration)
     if item is None:
         return
     kind, ident = item.declaration.kind, item.declaration.id

@@ -85,36 +85,30 @@ def _fmt_targets(raw_paths: Sequence[str]) -> tuple[list[tuple[Path, Path]], int
     return targets, missing
 
 
-def _atomic_write(path: Path, source: str, formatted: str, root: Path) -> None:
-    """Write `formatted` over `path` the way the editor saves (`workbench.store.save`): under the
-    file's lock, atomically (a temporary beside it, fsynced, renamed), keeping the file's mode and
-    its previous version in `.history/`, never through a symbolic link nor outside `root`. The file
-    must still hold `source`: it is opened again and its fingerprint taken from the very bytes
-    compared, so an edit made meanwhile is never overwritten. Raises `StoreError`."""
-    from .workbench.store import StoreError, open_for_edit, save
-
-    opened = open_for_edit(path, root)
-    if opened.text.removeprefix("\ufeff") != source:  # a byte-order mark is dropped when reading content
-        raise StoreError(f"{path.name} was not saved: it changed while being formatted; run `nexus fmt` again")
-    save(path, formatted, opened.fingerprint, check=False, root=root)
-
-
 def _fmt_one(path: Path, root: Path, check: bool) -> str:
     """Format one script: `unchanged`, `changed` (written, or only reported with `check`) or
-    `failed` (its problems printed, the file left as it was)."""
-    from .files import read_content
-    from .syntax.printer import format_source
-    from .workbench.store import StoreError
+    `failed` (its problems printed, the file left as it was).
 
+    The file is read once, confined to `root` and bounded (`files.read_content_bytes`); it is
+    written the way the editor saves (`workbench.store.save`): under the file's lock, atomically,
+    keeping its mode and its previous version in `.history/`, never through a symbolic link nor
+    outside `root`, and only if the file still holds the very bytes that were formatted (their
+    fingerprint is compared under the lock), so an edit made meanwhile is never overwritten."""
+    from .files import decode_content, read_content_bytes
+    from .syntax.printer import format_source
+    from .workbench.store import ConflictError, StoreError, fingerprint_of_data, save
+
+    file = str(path)
     try:  # confined to `root`, bounded, UTF-8: a positioned error, and the file's text never shown
-        source = read_content(path, root, str(path))
+        data = read_content_bytes(path, root, file)
+        source = decode_content(data, file)
     except NexusError as error:
         print(format_all(error.diagnostics))
         return "failed"
     try:
-        formatted = format_source(source, str(path))
+        formatted = format_source(source, file)
     except NexusError as error:
-        print(format_all(error.diagnostics, {str(path): source}))
+        print(format_all(error.diagnostics, {file: source}))
         return "failed"
     if formatted == source:
         return "unchanged"
@@ -122,7 +116,10 @@ def _fmt_one(path: Path, root: Path, check: bool) -> str:
         print(f"would reformat {path}")
         return "changed"
     try:
-        _atomic_write(path, source, formatted, root)
+        save(path, formatted, fingerprint_of_data(data), check=False, root=root)
+    except ConflictError:
+        print(f"{path}: error: {path.name} was not saved: it changed while being formatted; run `nexus fmt` again")
+        return "failed"
     except StoreError as error:
         print(f"{path}: error: {error}")
         return "failed"

@@ -66,17 +66,16 @@ class Diagnostic:
 def _excerpt(source: str | None, line: int, column: int, end_column: int) -> list[str]:
     """The named line of `source` and a caret under the named columns.
 
-    Lines are counted by `\\n` only, as the parser and the YAML loader count them (`splitlines()`
-    would also break at U+2028, NEL, VT, FF... and show a different line from the one named). A
+    Lines are counted by `\\n` only (`source_lines`), as the parser and the YAML loader count them. A
     character that would move or hide the rest of the line is shown as one visible character and a
     tab as four spaces, so the caret stays under the column; a very long line is cut around it.
     """
     if not source or line <= 0:
         return []
-    source_lines = _lines_of(source)
-    if line > len(source_lines):
+    lines = _lines_of(source)
+    if line > len(lines):
         return []
-    raw = source_lines[line - 1]
+    raw = lines[line - 1]
     if raw.endswith("\r"):  # the rest of a Windows line ending
         raw = raw[:-1]
     shown = raw.translate(_VISIBLE)
@@ -92,9 +91,22 @@ def _excerpt(source: str | None, line: int, column: int, end_column: int) -> lis
 
 @lru_cache(maxsize=8)
 def _lines_of(source: str) -> tuple[str, ...]:
-    """A source's lines, split once however many diagnostics it has (a final `\\n` ends the last
-    line; it does not start another)."""
-    return tuple(source.removesuffix("\n").split("\n"))
+    """A source's lines, split once however many diagnostics it has."""
+    return tuple(source_lines(source))
+
+
+def source_lines(text: str, keepends: bool = False) -> list[str]:
+    """The lines of a source text as the parser, the YAML loader and every diagnostic count them:
+    broken at `\\n` only. `str.splitlines()` also breaks at `\\r`, form feed, NEL, U+2028 and U+2029,
+    which may stand inside a comment or a quoted value, so its line N is not the line a diagnostic
+    or a syntax tree names. As with `splitlines`, a final `\\n` ends the last line rather than
+    starting another, and `keepends` keeps each line's `\\n` (a `\\r` before it always stays)."""
+    pieces = text.split("\n")
+    last = pieces.pop()
+    lines = [piece + "\n" for piece in pieces] if keepends else pieces
+    if last:
+        lines.append(last)
+    return lines
 
 
 def _visible_table() -> dict[int, str]:

@@ -18,7 +18,8 @@ from pathlib import Path
 from .errors import ContentError, Diagnostic
 from .limits import INPUT_LIMITS, InputLimits
 
-__all__ = ["confine", "inside", "read_content", "position_of_offset", "display_path"]
+__all__ = ["check_text_size", "confine", "decode_content", "display_path", "inside", "position_of_offset",
+           "read_content", "read_content_bytes"]
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -60,6 +61,13 @@ def read_content(path: Path, root: Path, file: str | None = None, limits: InputL
     """The text of a content file under `root`: confined, at most `limits.max_file_bytes`, UTF-8
     (a leading byte-order mark is dropped). Raises `ContentError` with a positioned diagnostic."""
     file = file or display_path(path)
+    return decode_content(read_content_bytes(path, root, file, limits), file)
+
+
+def read_content_bytes(path: Path, root: Path, file: str | None = None, limits: InputLimits = INPUT_LIMITS) -> bytes:
+    """The bytes of a content file under `root`, as `read_content` reads them (confined, at most
+    `limits.max_file_bytes`), not yet decoded: for a reader that counts them (a pack's total)."""
+    file = file or display_path(path)
     target = confine(path, root, file)
     if not os.path.isfile(target):  # before opening: opening a named pipe would wait forever
         raise ContentError(Diagnostic("content/unreadable", "this is not a regular file", file, 1, 1))
@@ -68,12 +76,31 @@ def read_content(path: Path, root: Path, file: str | None = None, limits: InputL
             data = stream.read(limits.max_file_bytes + 1)
     except OSError as error:
         raise ContentError(Diagnostic("content/unreadable", f"cannot read the file: {_reason(error)}", file, 1, 1)) from None
-    if len(data) > limits.max_file_bytes:
-        line, column = position_of_offset(data, limits.max_file_bytes)
-        raise ContentError(Diagnostic(
-            "content/too_large", f"the file is larger than {limits.max_file_bytes:,} bytes", file, line, column,
-            hint="split it into several files; content files are usually a few kilobytes"))
-    return decode_content(data, file)
+    too_large = check_text_size(data, file, limits)
+    if too_large is not None:
+        raise ContentError(too_large)
+    return data
+
+
+def check_text_size(text: str | bytes, file: str, limits: InputLimits = INPUT_LIMITS,
+                    code: str = "content/too_large") -> Diagnostic | None:
+    """Why `text` is larger than a content file may be (`limits.max_file_bytes` of UTF-8), at the
+    character in which the limit falls; None when it is not. The one size check of every layer:
+    the file reader (bytes as read), the parser and the YAML loader (text handed to them directly,
+    as the editor does). No more of a long text is measured than the limit."""
+    most = limits.max_file_bytes
+    if isinstance(text, str):
+        if len(text) * 4 <= most:  # no character takes more than 4 bytes of UTF-8
+            return None
+        data = text[: most + 1].encode("utf-8", errors="surrogatepass")
+    else:
+        data = text
+    if len(data) <= most:
+        return None  # a longer text would have had more bytes than this head of it
+    line, column = position_of_offset(data, most)
+    what = "text" if isinstance(text, str) else "file"
+    return Diagnostic(code, f"the {what} is larger than {most:,} bytes", file, line, column, column + 1,
+                      hint="split it into several files; content files are usually a few kilobytes")
 
 
 def decode_content(data: bytes, file: str) -> str:

@@ -20,12 +20,12 @@ from dataclasses import dataclass
 class InputLimits:
     """Bounds on one content file and on one pack."""
 
-    max_file_bytes: int = 512 * 1024  # one script or YAML file
+    max_file_bytes: int = 512 * 1024  # one script or YAML file; also a saved playtest session (10-25 KB a bout)
     max_pack_bytes: int = 8 * 1024 * 1024  # every content file of one pack together
     max_pack_files: int = 1_000  # content files in one pack
     max_identifier_length: int = 64  # ids, names of states, params, bindings
     max_string_length: int = 4_000  # a quoted string: a display name, a card's text
-    max_depth: int = 32  # nesting of blocks and expressions in a script; of lists and mappings in YAML
+    max_depth: int = 32  # nesting of blocks and expressions in a script; of lists and mappings in YAML and JSON
     max_declarations_per_file: int = 500  # declarations in one script file
     max_items_per_file: int = 1_000  # items in one YAML data file
     max_yaml_aliases: int = 100  # `*alias` uses in one YAML file (each expands to a copy of its anchor)

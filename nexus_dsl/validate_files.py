@@ -11,7 +11,6 @@ it. A file that cannot be read or checked is reported, and every other file and 
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
@@ -19,11 +18,11 @@ from typing import Iterable
 from .check.checker import CheckContext, check_declarations
 from .content.barge_checks import barge_problems
 from .content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, _data_type_of, _display, _script_locator
-from .content.loader import SET_ASIDE_FOLDERS, barge_warnings, content_files, internal_error, is_set_aside
-from .content.loader import load_ruleset_collecting
+from .content.loader import barge_warnings, internal_error, is_set_aside, linked_pack_folders, linked_pack_problem
+from .content.loader import load_collecting_sources, load_ruleset_collecting
 from .content.ruleset import DATA_TYPES, Ruleset
 from .errors import Diagnostic, NexusError
-from .files import confine, read_content
+from .files import read_content
 from .limits import INPUT_LIMITS, InputLimits
 from .schema import load_yaml_with_positions, schema_name_for_kind, validate
 from .syntax import ast_nodes as A
@@ -78,12 +77,18 @@ def value_type(value: object) -> str:
     return "any"
 
 
-def check_script_text(text: str, file: str, base: Ruleset | None = None) -> list[Diagnostic]:
+def check_script_text(text: str, file: str, base: Ruleset | None = None,
+                      limits: InputLimits = INPUT_LIMITS) -> list[Diagnostic]:
     """Parse, check and schema-validate one script file on top of `base` (e.g. the base pack)."""
     try:
-        module = parse(text, file)
+        module = parse(text, file, limits)
     except NexusError as error:
         return list(error.diagnostics)
+    return check_script_module(module, file, base)
+
+
+def check_script_module(module: A.Module, file: str, base: Ruleset | None = None) -> list[Diagnostic]:
+    """Check and schema-validate one parsed script file on top of `base` (e.g. the base pack)."""
     local_settings = {
         p.name: "any" for d in module.declarations if d.kind == "rule" for p in d.clauses_of(A.Param)
     }
@@ -131,8 +136,8 @@ def check_paths(paths: Iterable[str | Path], packs_for_files: tuple[str, ...] = 
         if not path.exists():
             report.add([Diagnostic("content/not_found", f"{raw}: no such file or folder", str(raw))])
             continue
-        if path.is_dir():
-            report.add(_packs_linked_outside(path))
+        if path.is_dir():  # the search for packs never enters a linked folder: say so, never pass one over in silence
+            report.add(linked_pack_problem(linked, path) for linked in linked_pack_folders(path))
         pack_folders = _pack_folders(path)
         if pack_folders:
             for folder in pack_folders:
@@ -162,13 +167,13 @@ class _Base:
 
 
 def _check_pack(folder: Path, report: CheckReport) -> None:
-    ruleset, diagnostics = load_ruleset_collecting([folder])
-    report.add(diagnostics)
+    outcome = load_collecting_sources([folder])
+    report.add(outcome.diagnostics)
     report.checked.append(str(folder))
+    report.sources.update(outcome.sources)  # what the loader read, within the pack limits, loaded or not
+    ruleset = outcome.ruleset
     if ruleset is None:
-        _remember_sources(folder, report)
         return
-    report.sources.update(ruleset.sources)
     try:
         report.add(barge_warnings(ruleset))
     except Exception as error:  # noqa: BLE001 - a fault of the tool is reported, the other packs still checked
@@ -201,32 +206,3 @@ def _pack_folders(path: Path) -> list[Path]:
     if (path / MANIFEST).is_file():
         return [path]
     return sorted(manifest.parent for manifest in path.rglob(MANIFEST) if not is_set_aside(manifest, path))
-
-
-def _packs_linked_outside(folder: Path) -> list[Diagnostic]:
-    """Pack folders below `folder` that are symbolic links leading outside it. The search for packs
-    never enters a linked folder; these are reported so that checking a content root does not pass
-    over a pack in silence."""
-    problems: list[Diagnostic] = []
-    for here, folders, _ in os.walk(folder):  # links to folders are listed, never entered
-        folders[:] = [name for name in folders if not name.startswith(".") and name not in SET_ASIDE_FOLDERS]
-        for name in folders:
-            manifest = Path(here) / name / MANIFEST
-            if os.path.islink(Path(here) / name) and manifest.is_file():
-                try:
-                    confine(manifest, folder, _display(manifest))
-                except NexusError as error:
-                    problems.extend(error.diagnostics)
-    return problems
-
-
-def _remember_sources(folder: Path, report: CheckReport) -> None:
-    """The texts of a pack that did not load, for the excerpts under its errors: each read confined
-    to the pack, so a file leading outside it is never shown."""
-    for file_path in [folder / MANIFEST, *content_files(folder)]:
-        try:
-            text = read_content(file_path, folder, str(file_path))
-        except NexusError:
-            continue
-        report.sources[str(file_path)] = text
-        report.sources[_display(file_path)] = text

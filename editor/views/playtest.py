@@ -37,11 +37,12 @@ def session_path(name: str) -> Path:
 # ---------------------------------------------------------------- opening and saving
 def open_session(name: str) -> playtest.PlaySession | None:
     """The saved session `name`, replayed with the packs it was played with. The file is read the
-    way it will be written back (`playtest.read_session`: confined to the sessions folder)."""
+    way it will be written back (`playtest.read_session`: confined to the sessions folder, bounded);
+    whatever it holds, a problem is shown on the page, never a traceback."""
     try:
         path = session_path(name)
-        data, fingerprint = playtest.read_session(path)
-        settings = playtest.PlaySettings.from_json(data.get("settings") or {})
+        data, fingerprint = playtest.read_session(path)  # bounded; a malformed file is a SessionError
+        settings = playtest.session_settings(data, str(path))
         root = Path(settings.content_root) if settings.content_root else state.content_root()
         loaded = load_packs(list(settings.packs), root)
         if loaded.ruleset is None:
@@ -49,8 +50,10 @@ def open_session(name: str) -> playtest.PlaySession | None:
             widgets.show_diagnostics(loaded.diagnostics[:5], with_file=True)
             return None
         return playtest.PlaySession.from_json(data, loaded.ruleset, str(path), fingerprint)
-    except (OSError, ValueError, TypeError, AttributeError, store.StoreError) as error:
+    except store.StoreError as error:  # a name that cannot name a session file
         st.error(f"Session `{name}` cannot be opened: {error}")
+    except playtest.SessionError as error:
+        st.error(f"Session `{name}` cannot be opened or resumed: {error}")
     except NexusError as error:
         st.error(f"Session `{name}` cannot be resumed: {error}")
     return None
@@ -237,7 +240,8 @@ def play(rules, session: playtest.PlaySession) -> None:
     top[0].subheader(f"Session `{st.session_state[NAME]}`")
     top[1].button("Leave the session", on_click=leave, key="pt_leave")
     if session.fault is not None:
-        widgets.script_fault(session.ruleset, session.fault, session.fault_text() or "", key="pt_open_fault")
+        widgets.script_fault(session.ruleset, session.fault, session.fault_declaration, session.fault_text() or "",
+                             key="pt_open_fault")
     elif pending is None:
         st.success(f"The bout is over: {widgets.outcome_text(session.bout.outcome)}")
     else:

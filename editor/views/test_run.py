@@ -133,7 +133,8 @@ def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) ->
     st.caption(f"Cycle {view.cycle}; active: {view.active or '—'}; crowd {view.crowd} cred; "
                + (f"waiting for {waiting.helot}: {waiting.kind}" if waiting else "the bout is over"))
     if view.fault is not None:
-        widgets.script_fault(rules, view.fault, testrun.fault_text(rules, view.fault), key="tr_open_fault")
+        widgets.script_fault(rules, view.fault, view.fault_declaration, testrun.fault_text(rules, view.fault),
+                             key="tr_open_fault")
     elif view.outcome is not None:
         st.success(f"The bout is over: {widgets.outcome_text(view.outcome)}")
     board, details = st.columns([3, 2])

@@ -9,8 +9,12 @@ Packs come from strangers. Every file is read through `files.read_content` with 
 the root: a file that leads outside the pack (a symbolic link) is refused (`content/outside_root`)
 and its text is never kept in `sources`, so no error excerpt can show it. A pack holds at most
 `max_pack_files` content files of at most `max_pack_bytes` together, a data file at most
-`max_items_per_file` items (`limits.py`). A file that cannot be read or loaded is reported and the
-other files and packs are still loaded and checked.
+`max_items_per_file` items (`limits.py`); the limits a caller hands over reach every read, parse
+and YAML load of the packs, manifests included. A pack's files are walked lazily, so a folder of a
+million files costs no more than its first `max_pack_files` + 1. A file that cannot be read or
+loaded is reported and the other files and packs are still loaded and checked; the texts that were
+read are kept (`LoadOutcome.sources`) whether or not the packs loaded, for the excerpts under
+their errors. Each manifest is read once per load (`find_manifests`) and handed on (`Manifest`).
 """
 
 from __future__ import annotations
@@ -20,11 +24,11 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from ..check.checker import CheckContext, check_declarations
 from ..errors import ContentError, Diagnostic, NexusError, did_you_mean
-from ..files import inside, read_content
+from ..files import decode_content, inside, read_content, read_content_bytes
 from ..limits import INPUT_LIMITS, InputLimits
 from ..schema import load_yaml_with_positions, schema_name_for_kind, validate
 from ..syntax import ast_nodes as A
@@ -50,7 +54,19 @@ class LoadedPack:
     info: PackInfo
     scripts: list[ScriptItem] = field(default_factory=list)
     data: list[DataItem] = field(default_factory=list)
-    sources: dict[str, str] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)  # the texts read, the manifest's included
+
+
+@dataclass(frozen=True)
+class LoadOutcome:
+    """What loading packs gave: the ruleset (None when anything is wrong), every problem, and the
+    text of every file read, by the name diagnostics give it, for the excerpts under the problems.
+    The sources are kept whether or not the ruleset loaded, and hold only what was read: never a
+    file that leads outside its pack, and no more than the pack limits let the loader read."""
+
+    ruleset: Ruleset | None
+    diagnostics: list[Diagnostic]
+    sources: dict[str, str]
 
 
 def _display(path: Path) -> str:
@@ -77,74 +93,108 @@ def is_set_aside(path: Path, folder: Path) -> bool:
     return any(part.startswith(".") or part in SET_ASIDE_FOLDERS for part in parts[:-1]) or path.name.startswith(".")
 
 
-def discover_packs(root: Path | None = None) -> dict[str, Path]:
-    """Every pack under the content root, by id (a pack is a folder holding pack.yaml). A manifest
-    that cannot be read or loaded is passed over here; loading that pack reports why."""
-    root = root or default_content_root()
-    found: dict[str, Path] = {}
-    for manifest in sorted(root.rglob(MANIFEST)):
-        if is_set_aside(manifest, root):
-            continue
-        try:
-            text = read_content(manifest, manifest.parent, _display(manifest))
-            data, _ = load_yaml_with_positions(text, _display(manifest))
-        except NexusError:
-            continue
-        if isinstance(data, dict) and isinstance(data.get("id"), str):
-            found.setdefault(data["id"], manifest.parent)
-    return found
+@dataclass(frozen=True)
+class Manifest:
+    """A pack's `pack.yaml`, read, loaded and validated once (when packs are discovered, or when a
+    pack is named by its folder) and handed to every step that needs it: ordering the packs,
+    loading the pack, the editor's list of packs."""
+
+    folder: Path
+    file: str  # as messages name it
+    text: str | None  # None when it could not be read
+    data: Any  # the YAML it holds; None when it could not be loaded
+    info: PackInfo | None  # None when it is not a valid manifest: `problems` say why
+    problems: tuple[Diagnostic, ...] = ()
+
+    @property
+    def ident(self) -> str | None:
+        """The id it gives, even when the rest of it is not valid (loading the pack says why)."""
+        ident = self.data.get("id") if isinstance(self.data, dict) else None
+        return ident if isinstance(ident, str) else None
 
 
-def linked_pack_folders(root: Path) -> dict[str, Path]:
-    """Folders under the content root, by name, that are symbolic links leading outside it and look
-    like packs. Discovery never follows them (their files would be read from outside the root); they
-    are listed only so that asking for one by name says why it is not there."""
-    resolved_root = root.resolve()
-    found: dict[str, Path] = {}
-    for folder, subfolders, _ in os.walk(root):
-        subfolders[:] = [name for name in subfolders if not name.startswith(".")]
-        for name in subfolders:
-            candidate = Path(folder) / name
-            if candidate.is_symlink() and (candidate / MANIFEST).exists() \
-                    and not inside(candidate.resolve(), resolved_root):
-                found.setdefault(name, candidate)
-    return found
-
-
-def unknown_pack(ident: str, root: Path, available: Mapping[str, Path]) -> Diagnostic:
-    """Why the pack asked for by `ident` cannot be loaded: its folder is a link leading outside the
-    root (its manifest is not read, so only the folder's name tells), or there is no such pack."""
-    linked = linked_pack_folders(root).get(ident)
-    if linked is not None:
-        return Diagnostic("content/outside_root", f"the pack folder `{ident}` is a symbolic link leading outside "
-                          f"the content root; it is not read", _display(linked / MANIFEST), 1, 1,
-                          hint=f"copy the pack into {_display(root)} instead of linking to it")
-    return Diagnostic("content/unknown_pack", f"no pack `{ident}` under {_display(root)}", "<packs>",
-                      hint=did_you_mean(ident, available))
-
-
-def _read_manifest(folder: Path, diagnostics: list[Diagnostic]) -> PackInfo | None:
+def read_manifest(folder: Path, limits: InputLimits = INPUT_LIMITS) -> Manifest:
+    """The manifest of the pack in `folder`, read confined to the folder and within `limits`."""
     manifest = folder / MANIFEST
     file = _display(manifest)
     if not manifest.is_file():
-        diagnostics.append(Diagnostic("content/no_manifest", f"{_display(folder)} is not a pack: it has no {MANIFEST}", file))
-        return None
+        return Manifest(folder, file, None, None, None, (Diagnostic(
+            "content/no_manifest", f"{_display(folder)} is not a pack: it has no {MANIFEST}", file),))
     try:
-        data, positions = load_yaml_with_positions(read_content(manifest, folder, file), file, empty_allowed=False)
+        text = read_content(manifest, folder, file, limits)
     except NexusError as error:
-        diagnostics.extend(error.diagnostics)
-        return None
+        return Manifest(folder, file, None, None, None, tuple(error.diagnostics))
+    try:
+        data, positions = load_yaml_with_positions(text, file, limits=limits, empty_allowed=False)
+    except NexusError as error:
+        return Manifest(folder, file, text, None, None, tuple(error.diagnostics))
     problems = validate(data, "pack", file=file, locate=positions.get)
     if problems:
-        diagnostics.extend(problems)
-        return None
+        return Manifest(folder, file, text, data, None, tuple(problems))
     builds_on = tuple(data.get("builds_on", []))
-    return PackInfo(
+    info = PackInfo(
         id=data["id"], name=data["name"], version=str(data["version"]),
         builds_on=builds_on, path=str(folder), kind=data.get("kind", "base"),
         description=data.get("description", ""),
         builds_on_positions=tuple(positions.get(("builds_on", i), (1, 1)) for i in range(len(builds_on))),
     )
+    return Manifest(folder, file, text, data, info)
+
+
+def find_manifests(root: Path | None = None, limits: InputLimits = INPUT_LIMITS) -> dict[str, Manifest]:
+    """The manifest of every pack under the content root, by the id it gives (the first found, in
+    the order of their paths, when two give the same id). A manifest that gives no id is passed
+    over here; loading that pack by its folder reports why."""
+    root = root or default_content_root()
+    found: dict[str, Manifest] = {}
+    for path in sorted(root.rglob(MANIFEST)):
+        if is_set_aside(path, root):
+            continue
+        manifest = read_manifest(path.parent, limits)
+        if manifest.ident is not None:
+            found.setdefault(manifest.ident, manifest)
+    return found
+
+
+def discover_packs(root: Path | None = None) -> dict[str, Path]:
+    """Every pack under the content root, by id (a pack is a folder holding pack.yaml). A manifest
+    that cannot be read or loaded is passed over here; loading that pack reports why."""
+    return {ident: manifest.folder for ident, manifest in find_manifests(root).items()}
+
+
+def linked_pack_folders(root: Path) -> list[Path]:
+    """Folders under `root` (outside hidden and `drafts/` folders) that are symbolic links leading
+    outside it and hold a pack.yaml. Discovery never follows them (their files would be read from
+    outside the root); they are listed only to say why such a pack is not loaded: `nexus check`
+    reports each (`linked_pack_problem`), and asking for one by name says so (`unknown_pack`)."""
+    resolved_root = root.resolve()
+    found: list[Path] = []
+    for folder, subfolders, _ in os.walk(root):  # links to folders are listed, never entered
+        subfolders[:] = sorted(name for name in subfolders
+                               if not name.startswith(".") and name not in SET_ASIDE_FOLDERS)
+        for name in subfolders:
+            candidate = Path(folder) / name
+            if candidate.is_symlink() and (candidate / MANIFEST).is_file() \
+                    and not inside(candidate.resolve(), resolved_root):
+                found.append(candidate)
+    return found
+
+
+def linked_pack_problem(linked: Path, root: Path) -> Diagnostic:
+    """A pack folder that is a symbolic link leading outside `root`, at its manifest (which is not read)."""
+    return Diagnostic("content/outside_root", f"the pack folder `{linked.name}` is a symbolic link leading outside "
+                      f"{_display(root)}; it is not read", _display(linked / MANIFEST), 1, 1,
+                      hint=f"copy the pack into {_display(root)} instead of linking to it")
+
+
+def unknown_pack(ident: str, root: Path, available: Mapping[str, Any]) -> Diagnostic:
+    """Why the pack asked for by `ident` cannot be loaded: its folder is a link leading outside the
+    root (its manifest is not read, so only the folder's name tells), or there is no such pack."""
+    linked = next((folder for folder in linked_pack_folders(root) if folder.name == ident), None)
+    if linked is not None:
+        return linked_pack_problem(linked, root)
+    return Diagnostic("content/unknown_pack", f"no pack `{ident}` under {_display(root)}", "<packs>",
+                      hint=did_you_mean(ident, available))
 
 
 def _script_locator(declaration: A.Declaration):
@@ -163,12 +213,16 @@ def _script_locator(declaration: A.Declaration):
     return locate
 
 
-def load_pack_folder(folder: Path, diagnostics: list[Diagnostic], limits: InputLimits = INPUT_LIMITS
-                     ) -> LoadedPack | None:
-    info = _read_manifest(folder, diagnostics)
-    if info is None:
+def load_pack_folder(folder: Path, diagnostics: list[Diagnostic], limits: InputLimits = INPUT_LIMITS,
+                     manifest: Manifest | None = None) -> LoadedPack | None:
+    """The pack in `folder`, every file read within `limits` (`manifest`: its manifest, when already
+    read); None when its manifest is not valid. Every problem is added to `diagnostics`."""
+    manifest = manifest or read_manifest(folder, limits)
+    diagnostics.extend(manifest.problems)
+    if manifest.info is None:
         return None
-    pack = LoadedPack(info)
+    info = manifest.info
+    pack = LoadedPack(info, sources={manifest.file: manifest.text} if manifest.text is not None else {})
     seen: dict[tuple[str, str], Origin] = {}
     total_bytes = 0
     for count, path in enumerate(content_files(folder), start=1):
@@ -179,33 +233,67 @@ def load_pack_folder(folder: Path, diagnostics: list[Diagnostic], limits: InputL
                 "this one and those after it are not loaded", file, hint="split the pack into several packs"))
             break
         try:
-            text = read_content(path, folder, file, limits)
+            data = read_content_bytes(path, folder, file, limits)
         except NexusError as error:
             diagnostics.extend(error.diagnostics)
             continue
-        total_bytes += len(text.encode("utf-8"))
+        total_bytes += len(data)
         if total_bytes > limits.max_pack_bytes:
             diagnostics.append(Diagnostic(
                 "content/pack_too_large", f"pack `{info.id}` holds more than {limits.max_pack_bytes:,} bytes of content; "
                 "this file and those after it are not loaded", file, hint="split the pack into several packs"))
             break
+        try:
+            text = decode_content(data, file)
+        except NexusError as error:
+            diagnostics.extend(error.diagnostics)
+            continue
         pack.sources[file] = text
         _guarded(file, diagnostics, lambda: _load_file(pack, path, text, file, seen, diagnostics, limits))
     return pack
 
 
-def content_files(folder: Path) -> list[Path]:
-    """The files of a pack the loader reads, in order: rule scripts and YAML data, not the manifest,
-    nothing set aside (`is_set_aside`)."""
-    return [path for path in sorted(folder.rglob("*"))
-            if (path.suffix == SCRIPT_SUFFIX or path.suffix in YAML_SUFFIXES) and path.name != MANIFEST
-            and not is_set_aside(path, folder) and path.is_file()]
+def content_files(folder: Path) -> Iterator[Path]:
+    """The files of a pack the loader reads, in the order of their paths: rule scripts and YAML
+    data, not the manifest, nothing set aside (`is_set_aside`), no folder entered through a link.
+    The walk is lazy: it goes no further than its caller asks (the loader stops one file beyond
+    `max_pack_files`), and lists one folder at a time."""
+    pending = [iter(_entries(folder))]  # the folders being walked, innermost last
+    while pending:
+        entry = next(pending[-1], None)
+        if entry is None:
+            pending.pop()
+        elif entry.is_dir(follow_symlinks=False):
+            if not entry.name.startswith(".") and entry.name not in SET_ASIDE_FOLDERS:
+                pending.append(iter(_entries(Path(entry.path))))
+        elif _is_content_file(entry):
+            yield Path(entry.path)
+
+
+def _entries(folder: Path) -> list[os.DirEntry[str]]:
+    """A folder's entries sorted by name: walked depth-first, they come in the order of their paths."""
+    try:
+        with os.scandir(folder) as entries:
+            return sorted(entries, key=lambda entry: entry.name)
+    except OSError:  # a folder that cannot be listed holds nothing the loader can read
+        return []
+
+
+def _is_content_file(entry: os.DirEntry[str]) -> bool:
+    name = entry.name
+    suffix = os.path.splitext(name)[1]
+    if suffix not in (SCRIPT_SUFFIX, *YAML_SUFFIXES) or name == MANIFEST or name.startswith("."):
+        return False
+    try:
+        return entry.is_file()  # a link to a file counts: reading it refuses it when it leads outside the pack
+    except OSError:  # a link to itself, say: nothing to read
+        return False
 
 
 def _load_file(pack: LoadedPack, path: Path, text: str, file: str, seen: dict, diagnostics: list[Diagnostic],
                limits: InputLimits) -> None:
     if path.suffix == SCRIPT_SUFFIX:
-        _load_script_file(pack, text, file, seen, diagnostics)
+        _load_script_file(pack, text, file, seen, diagnostics, limits)
     else:
         _load_data_file(pack, path, text, file, seen, diagnostics, limits)
 
@@ -227,9 +315,10 @@ def internal_error(file: str, error: BaseException) -> Diagnostic:
                       hint="this is a fault of the tool, not of the file's author; please report it with the file")
 
 
-def _load_script_file(pack: LoadedPack, text: str, file: str, seen: dict, diagnostics: list[Diagnostic]) -> None:
+def _load_script_file(pack: LoadedPack, text: str, file: str, seen: dict, diagnostics: list[Diagnostic],
+                      limits: InputLimits) -> None:
     try:
-        module = parse(text, file)
+        module = parse(text, file, limits)
     except NexusError as error:
         diagnostics.extend(error.diagnostics)
         return
@@ -314,30 +403,33 @@ def _load_data_file(pack: LoadedPack, path: Path, text: str, file: str, seen: di
 
 
 # ---------------------------------------------------------------- layering
-def _resolve_order(requested: Iterable[str | Path], root: Path, diagnostics: list[Diagnostic]) -> list[Path]:
-    """Packs in load order: each after the packs it builds on, otherwise in the order asked. A pack
-    asked for may be named by id or folder; a pack built on, by id only."""
-    available = discover_packs(root)
-    order: list[Path] = []
+def _resolve_order(requested: Iterable[str | Path], root: Path, diagnostics: list[Diagnostic],
+                   manifests: Mapping[str, Manifest], limits: InputLimits) -> list[Manifest]:
+    """The manifests of the packs to load, in load order: each after the packs it builds on,
+    otherwise in the order asked. A pack asked for may be named by id or folder; a pack built on,
+    by id only. `manifests` are those discovered under the root: each is read once."""
+    by_folder = {_folder_key(manifest.folder): manifest for manifest in manifests.values()}
+    order: list[Manifest] = []
     placed: set[str] = set()
     trail: list[tuple[PackInfo, int]] = []  # the packs being visited, each with the builds_on entry followed
 
-    def folder_for(ref: str | Path) -> Path | None:
+    def manifest_for(ref: str | Path) -> Manifest | None:
         as_path = Path(ref)
         if (as_path / MANIFEST).is_file():
-            return as_path
-        if str(ref) in available:
-            return available[str(ref)]
-        diagnostics.append(unknown_pack(str(ref), root, available))
+            return by_folder.get(_folder_key(as_path)) or read_manifest(as_path, limits)
+        if str(ref) in manifests:
+            return manifests[str(ref)]
+        diagnostics.append(unknown_pack(str(ref), root, manifests))
         return None
 
-    def visit(folder: Path) -> None:
-        if _folder_key(folder) in placed:
+    def visit(manifest: Manifest) -> None:
+        key = _folder_key(manifest.folder)
+        if key in placed:
             return
-        info = _read_manifest(folder, [])
+        info = manifest.info
         if info is None:
-            placed.add(_folder_key(folder))
-            order.append(folder)  # loading it reports the manifest problems
+            placed.add(key)
+            order.append(manifest)  # loading it reports the manifest problems
             return
         if any(info.id == visiting.id for visiting, _ in trail):
             diagnostics.append(_cycle(info.id, trail))
@@ -345,20 +437,20 @@ def _resolve_order(requested: Iterable[str | Path], root: Path, diagnostics: lis
         trail.append((info, 0))
         for index, base in enumerate(info.builds_on):
             trail[-1] = (info, index)
-            if base in available:
-                visit(available[base])
+            if base in manifests:
+                visit(manifests[base])
             else:
                 diagnostics.append(_entry_problem(
                     info, index, "content/unknown_pack", f"pack `{info.id}` builds on `{base}`, and there is no such pack "
-                    f"under {_display(root)}", did_you_mean(base, available)))
+                    f"under {_display(root)}", did_you_mean(base, manifests)))
         trail.pop()
-        placed.add(_folder_key(folder))
-        order.append(folder)
+        placed.add(key)
+        order.append(manifest)
 
     for ref in requested:
-        folder = folder_for(ref)
-        if folder is not None:
-            visit(folder)
+        manifest = manifest_for(ref)
+        if manifest is not None:
+            visit(manifest)
     return order
 
 
@@ -386,29 +478,48 @@ def _entry_problem(info: PackInfo, index: int, code: str, message: str, hint: st
     return Diagnostic(code, message, _display(info.folder / MANIFEST), line, column, column + len(name), hint=hint)
 
 
-def load_ruleset(packs: Iterable[str | Path] = ("base",), root: Path | None = None) -> Ruleset:
+def load_ruleset(packs: Iterable[str | Path] = ("base",), root: Path | None = None,
+                 limits: InputLimits = INPUT_LIMITS) -> Ruleset:
     """Load and layer packs (ids or folders). Raises ContentError listing every problem."""
-    ruleset, diagnostics = load_ruleset_collecting(packs, root)
+    ruleset, diagnostics = load_ruleset_collecting(packs, root, limits)
     if diagnostics or ruleset is None:
         raise ContentError(diagnostics)
     return ruleset
 
 
-def load_ruleset_collecting(packs: Iterable[str | Path] = ("base",), root: Path | None = None
-                            ) -> tuple[Ruleset | None, list[Diagnostic]]:
+def load_ruleset_collecting(packs: Iterable[str | Path] = ("base",), root: Path | None = None,
+                            limits: InputLimits = INPUT_LIMITS) -> tuple[Ruleset | None, list[Diagnostic]]:
+    """Load and layer packs (ids or folders): the ruleset (None when anything is wrong) and every
+    problem found. `load_collecting_sources` also gives the text of every file read."""
+    outcome = load_collecting_sources(packs, root, limits)
+    return outcome.ruleset, outcome.diagnostics
+
+
+def load_collecting_sources(packs: Iterable[str | Path] = ("base",), root: Path | None = None,
+                            limits: InputLimits = INPUT_LIMITS, manifests: Mapping[str, Manifest] | None = None
+                            ) -> LoadOutcome:
+    """Load and layer packs (ids or folders) from the content root, every file of every pack read
+    and parsed within `limits`. `manifests`: those already discovered under the root
+    (`find_manifests`), so that no manifest is read twice."""
     root = root or default_content_root()
+    if manifests is None:
+        manifests = find_manifests(root, limits)
     diagnostics: list[Diagnostic] = []
+    sources: dict[str, str] = {}
     loaded: list[LoadedPack] = []
-    for folder in _resolve_order(list(packs), root, diagnostics):
-        pack = load_pack_folder(folder, diagnostics)
+    for manifest in _resolve_order(list(packs), root, diagnostics, manifests, limits):
+        if manifest.text is not None:
+            sources[manifest.file] = manifest.text
+        pack = load_pack_folder(manifest.folder, diagnostics, limits, manifest)
         if pack is not None:
             loaded.append(pack)
+            sources.update(pack.sources)
     try:
         ruleset = layer(loaded, diagnostics)
     except Exception as error:  # noqa: BLE001 - a fault of the tool is reported, never raised at the caller
         where = _display(loaded[-1].info.folder / MANIFEST) if loaded else "<packs>"
-        return None, diagnostics + [internal_error(where, error)]
-    return (None if diagnostics else ruleset), diagnostics
+        return LoadOutcome(None, diagnostics + [internal_error(where, error)], sources)
+    return LoadOutcome(None if diagnostics else ruleset, diagnostics, sources)
 
 
 def layer(loaded: list[LoadedPack], diagnostics: list[Diagnostic]) -> Ruleset:

@@ -57,8 +57,8 @@ from yaml.events import (AliasEvent, CollectionStartEvent, DocumentStartEvent, E
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from yaml.resolver import Resolver
 
-from ..errors import Diagnostic, SchemaError
-from ..files import position_of_offset
+from ..errors import Diagnostic, SchemaError, source_lines
+from ..files import check_text_size, position_of_offset
 from ..limits import INPUT_LIMITS, InputLimits
 
 __all__ = ["Positions", "compose_yaml", "load_yaml_with_positions"]
@@ -118,8 +118,9 @@ class _Lines:
         line = bisect_right(self.starts, index)
         return line, index - self.starts[line - 1] + 1
 
-    def of(self, node_or_event: Node | Event) -> tuple[int, int]:
-        mark = node_or_event.start_mark
+    def of(self, where: Node | Event | yaml.Mark) -> tuple[int, int]:
+        """The position of a node or event (where it starts), or of a mark (e.g. a node's end)."""
+        mark = where.start_mark if isinstance(where, (Node, Event)) else where  # libyaml's marks are its own type
         assert mark is not None  # the parser marks every event, and nodes take their event's marks
         return self.at(mark.index)
 
@@ -526,7 +527,7 @@ def _parser_error(error: yaml.YAMLError, text: str, lines: _Lines, file: str) ->
     if problem:
         message = f"{problem} ({context})" if context else str(problem)
     else:
-        message = str(error).strip().splitlines()[0] if str(error).strip() else "invalid YAML"
+        message = source_lines(str(error).strip())[0] if str(error).strip() else "invalid YAML"
     line, column = lines.at(mark.index) if mark is not None else (1, 1)
     index = mark.index if mark is not None else -1
     tab = "\t" in message or "\\t" in message or (0 <= index < len(text) and text[index] == "\t")
@@ -552,23 +553,6 @@ def _character_diagnostic(character: int | str, file: str, line: int, column: in
 
 
 # ---------------------------------------------------------------- entry points
-def _check_size(text: str, file: str, limits: InputLimits) -> None:
-    """A text longer than a content file may be is refused before any parsing, at the character in
-    which the limit falls, measuring no more of it than the limit."""
-    most = limits.max_file_bytes
-    if len(text) * 4 <= most:  # no UTF-8 character is longer than 4 bytes
-        return
-    head = text[: most + 1]
-    data = head.encode("utf-8", errors="surrogatepass")
-    if len(data) <= most:
-        return
-    beyond = len(data[:most].decode("utf-8", errors="ignore"))  # the first character not wholly within
-    line = head.count("\n", 0, beyond) + 1
-    column = beyond - head.rfind("\n", 0, beyond)
-    raise SchemaError(Diagnostic("content/too_large", f"the text is larger than {most:,} bytes", file, line, column,
-                                 hint="split it into several files; content files are usually a few kilobytes"))
-
-
 def _check_encodable(text: str, lines: _Lines, file: str) -> None:
     try:
         text.encode("utf-8")
@@ -578,15 +562,19 @@ def _check_encodable(text: str, lines: _Lines, file: str) -> None:
 
 
 def compose_yaml(text: str, file: str, *, limits: InputLimits = INPUT_LIMITS, max_items: int | None = None
-                 ) -> tuple[Node | None, Callable[[Node], tuple[int, int]]]:
-    """The node graph of `text` (None when it holds no document) and a function giving a node's
-    1-based (line, column); every limit of the module docstring applied. Raises `SchemaError`."""
+                 ) -> tuple[Node | None, Callable[[Node | yaml.Mark], tuple[int, int]]]:
+    """The node graph of `text` (None when it holds no document) and a function giving the 1-based
+    (line, column) where a node starts, or of a mark (`node.end_mark`), lines counted by `\\n` only
+    (a node's own `mark.line` counts YAML's line breaks, which include U+2028 and NEL); every limit
+    of the module docstring applied. Raises `SchemaError`."""
     root, lines, _ = _compose(text, file, limits, max_items)
     return root, lines.of
 
 
 def _compose(text: str, file: str, limits: InputLimits, max_items: int | None) -> tuple[Node | None, _Lines, set[int]]:
-    _check_size(text, file, limits)
+    too_large = check_text_size(text, file, limits)  # before any parsing
+    if too_large is not None:
+        raise SchemaError(too_large)
     shift = 1 if text.startswith(_BOM) else 0
     body = text[shift:]
     lines = _Lines(text, shift)

@@ -27,8 +27,8 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lark import PostLex
 
-from ..errors import Diagnostic, SyntaxLayerError
-from ..files import position_of_offset
+from ..errors import Diagnostic, SyntaxLayerError, source_lines
+from ..files import check_text_size
 from ..limits import INPUT_LIMITS, MAX_NUMBER, InputLimits
 from . import ast_nodes as A
 
@@ -62,14 +62,24 @@ class _LimitExceeded(Exception):
 
 
 # ---------------------------------------------------------------- nesting depth
-_OPENERS = {"LBRACE", "LPAR", "LSQB"}
-_CLOSERS = {"RBRACE", "RPAR", "RSQB"}
+# Every terminal of the grammar is in exactly one of the five classes below (a test holds them to
+# `nexus.lark`). A token of a kind in none of them, which only a grammar change can bring, is
+# counted as an operator: the gauge may then overestimate the depth, never underestimate it.
+_OPENERS = frozenset({"LBRACE", "LPAR", "LSQB"})
+_CLOSERS = frozenset({"RBRACE", "RPAR", "RSQB"})
 # Each of these makes one node of the syntax tree with the expression before or after it inside:
 # `a + b + c` is `(a + b) + c`, `not not x` is `not (not x)`, `a.b.c` is `(a.b).c`.
-_OPERATORS = {"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR", "NOT", "IN", "IS", "DOT"}
-_OPERANDS = {"NAME", "NUMBER", "STRING", "SDS_LEVEL", "THRESHOLD", "TRUE", "FALSE", "NONE"}
+_OPERATORS = frozenset({"ADD_OP", "MUL_OP", "COMPARE", "AND", "OR", "NOT", "IN", "IS", "DOT"})
+_OPERANDS = frozenset({"NAME", "NUMBER", "STRING", "SDS_LEVEL", "THRESHOLD", "TRUE", "FALSE", "NONE"})
+# Each of these ends the expression before it: what follows is a sibling, never nested inside it.
+# `__ANON_0` is Lark's name for the grammar's one unnamed terminal, the `..` of a range type.
+_SEPARATORS = frozenset({
+    "_NL", "COMMA", "COLON", "EQUAL", "__ANON_0",
+    "COST", "REQUIRES", "ELSE", "ROLL", "VS", "AUTOMATIC", "ON", "WHEN", "IF", "WINDOW", "BY", "PARAM", "ARG",
+    "EFFECT", "LET", "ELIF", "FOR", "EACH", "REPEAT", "TO", "FROM", "AT", "INTO", "WITH", "AGAINST",
+})
 # After one of these a `[` indexes the value before it (`xs[0]`) rather than starting a list.
-_VALUE_ENDS = {"NAME", "NUMBER", "STRING", "SDS_LEVEL", "TRUE", "FALSE", "NONE", "RPAR", "RSQB"}
+_VALUE_ENDS = frozenset({"NAME", "NUMBER", "STRING", "SDS_LEVEL", "TRUE", "FALSE", "NONE", "RPAR", "RSQB"})
 
 
 @dataclass
@@ -136,12 +146,12 @@ class _DepthGauge:
                 parent.deepest_group = max(parent.deepest_group, 1 + closed.peak)
                 if kind == "RBRACE":
                     parent.end_expression()
-        elif kind in _OPERATORS:
+        elif kind in _SEPARATORS:
+            self.frames[-1].end_expression()
+        elif kind not in _OPERANDS:  # an operator, or a kind no class names (counted as one: see above)
             if not (kind == "NOT" and (self.previous in _VALUE_ENDS or self.previous == "IS")):
                 self.frames[-1].operators += 1  # (`not in` and `is not` are one operator each)
                 deeper = True
-        elif kind not in _OPERANDS:
-            self.frames[-1].end_expression()
         self.previous = kind
         return deeper
 
@@ -608,7 +618,7 @@ _FRIENDLY: dict[str, str] = {
 
 
 def _friendly_hint(source: str, line: int, column: int) -> str | None:
-    lines = source.splitlines()
+    lines = source_lines(source)
     if not 1 <= line <= len(lines):
         return None
     text = lines[line - 1][: max(0, column - 1)]
@@ -714,26 +724,15 @@ def parse(source: str, file: str = "<input>", limits: InputLimits = INPUT_LIMITS
 
     The text is held to `limits` (`nexus_dsl/limits.py`): its size, and in the token stream the
     number of declarations, the length of names, text and numbers, and the nesting depth."""
-    _refuse_oversized(source, file, limits)
+    # The editor hands its text straight to the parser, so the file reader's check is not enough.
+    too_large = check_text_size(source, file, limits, "syntax/too_large")
+    if too_large is not None:
+        raise SyntaxLayerError(too_large)
     active = _ACTIVE_LIMITS.set(limits)
     try:
         return _parse_file(source, file, limits)
     finally:
         _ACTIVE_LIMITS.reset(active)
-
-
-def _refuse_oversized(source: str, file: str, limits: InputLimits) -> None:
-    """Text larger than `limits.max_file_bytes` (in UTF-8) is refused before it is lexed; the
-    editor hands its text straight to the parser, so the file reader's check is not enough."""
-    if len(source) * 4 <= limits.max_file_bytes:  # a character takes at most 4 bytes
-        return
-    head = source[: limits.max_file_bytes + 1].encode("utf-8", errors="surrogatepass")
-    if len(head) <= limits.max_file_bytes:
-        return  # the whole text is this head: longer text would have more bytes than characters
-    line, column = position_of_offset(head, limits.max_file_bytes)
-    raise SyntaxLayerError(Diagnostic(
-        "syntax/too_large", f"the text is larger than {limits.max_file_bytes:,} bytes", file, line, column, column + 1,
-        "split it into several files; content files are usually a few kilobytes"))
 
 
 def _parse_file(source: str, file: str, limits: InputLimits) -> A.Module:
@@ -793,12 +792,3 @@ def parse_declaration(source: str, file: str = "<input>", limits: InputLimits = 
             Diagnostic("syntax/declaration_count", f"expected exactly one declaration, found {len(module.declarations)}", file)
         )
     return module.declarations[0]
-
-
-def parse_expression(source: str, file: str = "<expr>", limits: InputLimits = INPUT_LIMITS) -> A.Expr:
-    """Parse a lone expression (used by YAML data that embeds small conditions). It stands one
-    level deep, inside the braces of the declaration it is parsed in."""
-    module = parse(f'rule _expr "_" {{ param value = {source} }}', file, limits)
-    param = module.declarations[0].clauses[0]
-    assert isinstance(param, A.Param)
-    return param.value

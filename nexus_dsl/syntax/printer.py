@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
+from ..errors import source_lines
 from ..limits import INPUT_LIMITS, InputLimits
 from . import ast_nodes as A
 
@@ -38,8 +39,10 @@ class CommentQueue:
 
     @classmethod
     def scan(cls, source: str) -> CommentQueue:
+        """Every comment of `source`, at the line the parser gives the code around it: lines are
+        counted by `\\n` only, so a comment holding a form feed, NEL or U+2028 stays one comment."""
         comments = []
-        lines = source.splitlines()
+        lines = source_lines(source)
         for number, line in enumerate(lines, start=1):
             column = _comment_column(line)
             if column is not None:

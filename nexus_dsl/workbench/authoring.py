@@ -22,7 +22,7 @@ from ..check.checker import CheckContext, check_declarations
 from ..content.barge_checks import barge_problems
 from ..content.loader import _script_locator, internal_error
 from ..content.ruleset import DataItem, Origin, Ruleset, ScriptItem, freeze_mapping, thaw
-from ..errors import Diagnostic, NexusError, did_you_mean
+from ..errors import Diagnostic, NexusError, did_you_mean, source_lines
 from ..schema import compose_yaml, load_yaml_with_positions, schema_name_for_kind, validate
 from ..syntax import ast_nodes as A
 from ..syntax.canonical import to_canonical
@@ -542,17 +542,17 @@ def _parsed_clause(source: str, cls: type) -> Any:
 
 def _apply_yaml_fields(text: str, fields: Mapping[str, Any]) -> str:
     try:
-        document, _ = compose_yaml(text, ITEM_FILE)
+        document, locate = compose_yaml(text, ITEM_FILE)
     except NexusError:
         raise AuthoringError("the item is not readable YAML; fix it before using the form") from None
     if document is not None and not isinstance(document, yaml.MappingNode):
         raise AuthoringError("a data item is a YAML mapping of keys (id, name, ...)")
-    lines = text.splitlines(keepends=True)
-    spans: dict[str, tuple[int, int]] = {}
+    lines = source_lines(text, keepends=True)  # the lines `locate` counts
+    spans: dict[str, tuple[int, int]] = {}  # a key's lines, as a slice of `lines`
     if document is not None:
         for key, value in document.value:
             if isinstance(key, yaml.ScalarNode):
-                spans[key.value] = (key.start_mark.line, max(last_line(key), last_line(value)) + 1)
+                spans[key.value] = (locate(key)[0] - 1, max(last_line(key, locate), last_line(value, locate)))
     appended: list[str] = []
     for key in sorted(fields, key=lambda k: -spans.get(k, (-1, -1))[0]):
         value = fields[key]

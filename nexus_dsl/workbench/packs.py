@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from ..content.loader import (MANIFEST, _display, _read_manifest, internal_error, is_set_aside, load_ruleset_collecting,
+from ..content.loader import (MANIFEST, Manifest, _display, find_manifests, internal_error, load_collecting_sources,
                               unknown_pack)
 from ..content.ruleset import PackInfo, Ruleset
 from ..errors import Diagnostic
@@ -37,18 +37,12 @@ class LoadResult:
 
 
 def available_packs(content_root: Path) -> list[PackInfo]:
-    """Every pack folder under the content root with a readable manifest, sorted by id."""
-    root = Path(content_root)
-    found: dict[str, PackInfo] = {}
-    for manifest in sorted(root.rglob(MANIFEST)):
-        if is_set_aside(manifest, root):
-            continue
-        problems: list[Diagnostic] = []
-        info = _read_manifest(manifest.parent, problems)
-        if info is None or info.id in found:
-            continue
-        found[info.id] = info
-    return sorted(found.values(), key=lambda p: p.id)
+    """Every pack folder under the content root with a valid manifest, sorted by id."""
+    return _valid(find_manifests(Path(content_root)))
+
+
+def _valid(manifests: dict[str, Manifest]) -> list[PackInfo]:
+    return sorted((m.info for m in manifests.values() if m.info is not None), key=lambda info: info.id)
 
 
 def pack_closure(ids: Sequence[str], packs: Sequence[PackInfo]) -> list[PackInfo]:
@@ -106,7 +100,8 @@ def load_packs(ids: Sequence[str], content_root: Path) -> LoadResult:
 
 
 def _load_packs(ids: tuple[str, ...], root: Path) -> LoadResult:
-    summaries = available_packs(root)
+    manifests = find_manifests(root)  # read once: for the closure, the cache key and the load
+    summaries = _valid(manifests)
     folders = {p.id: p.folder for p in summaries}
     unknown = [unknown_pack(i, root, folders) for i in ids if i not in folders]
     if unknown:
@@ -120,8 +115,8 @@ def _load_packs(ids: tuple[str, ...], root: Path) -> LoadResult:
             _CACHE.move_to_end(key)
             return cached
     # The folders found under the root, not the ids: an id is never taken for a path.
-    ruleset, diagnostics = load_ruleset_collecting([folders[i] for i in ids], root)
-    result = LoadResult(ruleset, list(diagnostics))
+    outcome = load_collecting_sources([folders[i] for i in ids], root, manifests=manifests)
+    result = LoadResult(outcome.ruleset, list(outcome.diagnostics))
     with _LOCK:
         _CACHE[key] = result
         while len(_CACHE) > _CACHE_SIZE:

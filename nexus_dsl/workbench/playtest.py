@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -49,14 +49,16 @@ from ..engine.setup import standard_setup
 from ..errors import Diagnostic, NexusError, RulesError
 from ..narrate import narrate
 from ..syntax import ast_nodes as A
+from ..limits import INPUT_LIMITS, InputLimits
 from .packs import load_packs
-from .store import ABSENT, StoreError, open_for_edit
+from .store import ABSENT, NotEditableError, StoreError, open_for_edit
 from .store import save as store_save
 from .testrun import fault_text
 
 __all__ = [
     "PERSON", "DiceShown", "OptionButton", "OptionGroup", "Pending", "PlaySession", "PlaySettings",
     "SessionError", "SessionNameError", "list_sessions", "read_session", "refusal_message", "session_file",
+    "session_settings",
 ]
 
 PERSON = "person"  # a seat played by someone at the screen; any other seat names an agent
@@ -122,13 +124,41 @@ class PlaySettings:
         return {key: (list(value) if isinstance(value, tuple) else value) for key, value in asdict(self).items()}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> PlaySettings:
-        known = set(cls.__dataclass_fields__)
-        unknown = sorted(set(data) - known)
+    def from_json(cls, data: Any) -> PlaySettings:
+        """The settings a session file holds; ValueError saying what is wrong with them (a value of
+        the wrong type is refused here, never met later by the engine)."""
+        if not isinstance(data, Mapping):
+            raise ValueError("the settings are not a mapping of names to values")
+        unknown = sorted(str(key) for key in set(data) - set(cls.__dataclass_fields__))
         if unknown:
             raise ValueError(f"unknown setting `{unknown[0]}`")
-        values = {key: (tuple(value) if isinstance(value, list) else value) for key, value in data.items()}
+        for key, value in data.items():
+            _check_setting(key, value)
+        values: dict[str, Any] = {key: tuple(value) if isinstance(value, list) else value
+                                  for key, value in data.items()}
         return cls(**values)
+
+
+# The JSON form of each setting: a list of texts (True: an item may also be null), a text or null,
+# a whole number, true or false.
+_LISTS_OF_TEXT = {"seats": False, "packs": False, "labels": False, "motivations": True, "lanistas": True}
+_TEXT_OR_NULL = ("barge", "content_root")
+
+
+def _check_setting(key: str, value: Any) -> None:
+    """ValueError when the JSON value of setting `key` is not of its type."""
+    if key in _LISTS_OF_TEXT:
+        nullable = _LISTS_OF_TEXT[key]
+        if not isinstance(value, list) or not all(isinstance(v, str) or (nullable and v is None) for v in value):
+            raise ValueError(f"`{key}` is not a list of names")
+    elif key in _TEXT_OR_NULL:
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"`{key}` is not a name")
+    elif key == "seed":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError("`seed` is not a whole number")
+    elif not isinstance(value, bool):  # stop_for_interjections
+        raise ValueError(f"`{key}` is not true or false")
 
 
 def _padded(values: Sequence[str | None], count: int) -> list[str | None]:
@@ -248,6 +278,11 @@ class PlaySession:
     def fault(self) -> Diagnostic | None:
         """The script fault that stopped the bout, positioned in its script; None if none did."""
         return self._bout.fault
+
+    @property
+    def fault_declaration(self) -> A.Declaration | None:
+        """The declaration whose script faulted (`testrun.faulting_item` finds its loaded item)."""
+        return self._bout.fault_declaration
 
     def fault_text(self) -> str | None:
         """The fault with its script line and a caret, as `nexus check` prints a problem."""
@@ -406,20 +441,22 @@ class PlaySession:
         return path
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any], ruleset: Ruleset | None = None, file: str = "<session>",
+    def from_json(cls, data: Any, ruleset: Ruleset | None = None, file: str = "<session>",
                   fingerprint: str = ABSENT) -> PlaySession:
         """The session `data` holds, replayed; `fingerprint` is that of the file it was read from
         (`read_session`), which its next save compares against."""
-        if not isinstance(data, Mapping) or data.get("format") != SESSION_FORMAT:
-            raise _session_error("this is not a saved playtest session", file)
-        if data.get("version") != SESSION_VERSION:
-            raise _session_error(f"session format version {data.get('version')!r} is not supported", file)
+        settings = session_settings(data, file)
+        actions = data.get("actions") or []
+        if not isinstance(actions, list):
+            raise _session_error("the session's actions are not a list", file)
         try:
-            settings = PlaySettings.from_json(data.get("settings") or {})
-        except (TypeError, ValueError) as error:
-            raise _session_error(f"the session's settings are not usable: {error}", file) from None
-        session = cls(settings, ruleset=ruleset)
-        for index, saved in enumerate(data.get("actions") or []):
+            session = cls(settings, ruleset=ruleset)
+        except SessionError:
+            raise
+        except NexusError as error:  # settings its packs cannot set up: an unknown barge, motivation or lanista
+            raise _session_error(f"the session's settings do not fit its packs: {error.diagnostics[0].message}", file,
+                                 hint="the content changed since the session was saved; start a new session") from None
+        for index, saved in enumerate(actions):
             session._replay_saved(index, saved, file)
         session._check_saved_fault(data.get("fault"), file)
         session.fingerprint = fingerprint
@@ -601,22 +638,71 @@ def session_file(folder: str | Path, name: str) -> Path:
     return Path(folder) / f"{name}{SESSION_SUFFIX}"
 
 
-def read_session(path: str | Path) -> tuple[Any, str]:
+def read_session(path: str | Path, limits: InputLimits = INPUT_LIMITS) -> tuple[Any, str]:
     """The JSON a session file holds and the file's fingerprint (for `PlaySession.from_json`). The file
-    is read as a save would write it: confined to its folder, never through a symbolic link.
-    `SessionError` when it cannot be read or is not JSON."""
+    is read as a save would write it: confined to its folder, never through a symbolic link, and
+    within `limits`: at most `max_file_bytes` (a whole bout's session is 10 to 25 KB) of UTF-8,
+    lists and mappings nested at most `max_depth` deep (a session nests 5). `SessionError`,
+    positioned where it can be, when it cannot be read or is not such JSON."""
     path = Path(path)
+    file = str(path)
     try:
-        opened = open_for_edit(path, root=path.parent)
+        opened = open_for_edit(path, root=path.parent, limits=limits)
+    except NotEditableError as error:  # too large, or not UTF-8
+        problem = error.diagnostics[0]
+        raise SessionError(replace(problem, code="playtest/bad_session", file=file,
+                                   message=f"cannot read the session: {problem.message}")) from None
     except StoreError as error:
-        raise _session_error(f"cannot read the session: {error}", str(path)) from None
+        raise _session_error(f"cannot read the session: {error}", file) from None
     if opened.fingerprint == ABSENT:
-        raise _session_error("there is no saved session of that name", str(path))
+        raise _session_error("there is no saved session of that name", file)
     try:
-        return json.loads(opened.text), opened.fingerprint
+        data = json.loads(opened.text)
     except json.JSONDecodeError as error:
         raise SessionError(Diagnostic("playtest/bad_session", f"the session is not valid JSON: {error.msg}",
-                                      str(path), error.lineno, error.colno)) from None
+                                      file, error.lineno, error.colno)) from None
+    except RecursionError:  # nested beyond what the JSON reader follows, long before memory is at stake
+        raise _session_error(_TOO_DEEP.format(limits.max_depth), file) from None
+    except ValueError as error:  # a number of more than 4,300 digits
+        raise _session_error(f"the session is not usable JSON: {error}", file) from None
+    if _depth(data) > limits.max_depth:
+        raise _session_error(_TOO_DEEP.format(limits.max_depth), file)
+    return data, opened.fingerprint
+
+
+_TOO_DEEP = "the session nests lists and mappings more than {} deep; a saved session nests 5"
+
+
+def _depth(data: Any) -> int:
+    """How deeply lists and mappings nest in `data` (JSON), counted without recursion."""
+    deepest = 0
+    pending = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else None
+        if children is not None:
+            deepest = max(deepest, depth)
+            pending.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def session_settings(data: Any, file: str = "<session>") -> PlaySettings:
+    """The settings of a session as `read_session` gave it, or `SessionError` saying what is wrong
+    with them (also for what is not a session at all)."""
+    if not isinstance(data, Mapping) or data.get("format") != SESSION_FORMAT:
+        raise _session_error("this is not a saved playtest session", file)
+    if data.get("version") != SESSION_VERSION:
+        raise _session_error(f"session format version {_shown(data.get('version'))} is not supported", file)
+    try:
+        return PlaySettings.from_json(data.get("settings") or {})
+    except (TypeError, ValueError) as error:
+        raise _session_error(f"the session's settings are not usable: {error}", file) from None
+
+
+def _shown(value: Any) -> str:
+    """A value from a session file as a message shows it: cut short when long."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:39] + "…"
 
 
 def list_sessions(folder: str | Path) -> list[str]:

@@ -20,6 +20,10 @@
   the rest of the file, comments included.
 - Whatever the operating system refuses (a name too long, no permission, a full disk) becomes a
   `StoreError` saying the file was not saved, with the text still on the error.
+- A file is opened for editing (`open_for_edit`) as the loader reads content: at most
+  `max_file_bytes`, UTF-8 with a byte-order mark dropped. A file that is not UTF-8 text is not
+  opened (`NotEditableError`, positioned): text decoded with replacement characters would lose its
+  bytes once saved back; a whole new text may still replace it, its bytes kept in the history.
 """
 
 from __future__ import annotations
@@ -41,14 +45,15 @@ from typing import Any, Callable, Iterator, Sequence
 
 import yaml
 
-from ..content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, discover_packs, is_set_aside
+from ..content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, discover_packs, read_manifest
 from ..content.ruleset import Ruleset
-from ..errors import ContentError, Diagnostic, NexusError
-from ..files import confine, display_path, inside, read_content
-from ..limits import INPUT_LIMITS
+from ..errors import ContentError, Diagnostic, NexusError, source_lines
+from ..files import check_text_size, confine, decode_content, display_path, inside
+from ..limits import INPUT_LIMITS, InputLimits
 from ..schema import compose_yaml, load_yaml_with_positions, validate
+from ..syntax import ast_nodes as A
 from ..syntax.parser import parse
-from ..validate_files import check_script_text, check_yaml_text
+from ..validate_files import check_script_module, check_yaml_text
 from .packs import load_packs, pack_of
 
 HISTORY_FOLDER = ".history"
@@ -90,6 +95,19 @@ class ConflictError(StoreError):
         what = "was deleted" if disk_text is None else "was changed"
         super().__init__(f"{path.name} {what} on disk since you opened it; keep yours (overwrite) or reload theirs",
                          your_text)
+
+
+class NotEditableError(StoreError):
+    """A file that cannot be opened for editing: larger than a content file may be, or not UTF-8
+    text (text decoded with replacement characters would lose the file's bytes once saved back).
+    `diagnostics` say where, as loading the file would."""
+
+    def __init__(self, path: Path, diagnostic: Diagnostic):
+        self.path = path
+        self.diagnostics = [diagnostic]
+        where = f" (line {diagnostic.line}, column {diagnostic.column})" if diagnostic.line else ""
+        advice = f"; {diagnostic.hint}" if diagnostic.hint else ""
+        super().__init__(f"{shown_name(path.name)} cannot be opened for editing: {diagnostic.message}{where}{advice}")
 
 
 class InvalidContentError(StoreError):
@@ -162,20 +180,26 @@ def _saving(path: Path, text: str | None, done: str = "saved") -> Iterator[None]
         raise
 
 
-# ---------------------------------------------------------------- fingerprints
+# ---------------------------------------------------------------- reading
 def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
 def fingerprint_of(path: Path) -> str:
     """A digest of the file's bytes (ABSENT when it does not exist): equal exactly when the content is."""
-    data = _read_bytes(Path(path))
-    return ABSENT if data is None else _digest(data)
+    return _on_disk(Path(path)).fingerprint
 
 
-def _read_bytes(path: Path) -> bytes | None:
-    """The file's bytes, None when it does not exist. A symbolic link is not followed (ELOOP), and a
-    named pipe does not make the read wait."""
+def fingerprint_of_data(data: bytes) -> str:
+    """The fingerprint of a file holding exactly `data` (bytes read by another reader, such as
+    `files.read_content_bytes`), for a save that must find the file unchanged since."""
+    return _digest(data)
+
+
+def _read_bytes(path: Path, limit: int | None = None) -> bytes | None:
+    """The file's bytes, None when it does not exist; given a `limit`, at most one byte more than
+    it (the caller refuses a longer file without reading the rest). A symbolic link is not followed
+    (ELOOP), and a named pipe does not make the read wait."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
@@ -183,23 +207,65 @@ def _read_bytes(path: Path) -> bytes | None:
     with os.fdopen(descriptor, "rb") as stream:
         if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
             raise IsADirectoryError(errno.EISDIR, "not a regular file", str(path))
-        return stream.read()
+        return stream.read() if limit is None else stream.read(limit + 1)
 
 
-def _opened(data: bytes | None) -> Opened:
-    if data is None:
-        return Opened("", ABSENT)
-    return Opened(data.decode("utf-8", errors="replace"), _digest(data))
+def _text_of(data: bytes, path: Path, limits: InputLimits = INPUT_LIMITS) -> str:
+    """`data` as text to edit, decoded as the loader decodes content (`files.decode_content`: a
+    byte-order mark dropped); NotEditableError, positioned, when it is larger than `limits` allow or
+    not UTF-8."""
+    file = display_path(path)
+    too_large = check_text_size(data, file, limits)
+    if too_large is not None:
+        raise NotEditableError(path, too_large)
+    try:
+        return decode_content(data, file)
+    except ContentError as error:
+        raise NotEditableError(path, error.diagnostics[0]) from None
 
 
-def open_for_edit(path: Path, root: Path | None = None) -> Opened:
+@dataclass(frozen=True)
+class _OnDisk:
+    """What a save finds at its target: the bytes (None when there is no file) and their fingerprint."""
+
+    path: Path
+    data: bytes | None
+    fingerprint: str
+
+    def text(self) -> str:
+        """The text a new version is composed from (NotEditableError when it is not UTF-8 text)."""
+        return "" if self.data is None else _text_of(self.data, self.path)
+
+    def shown(self) -> str | None:
+        """The text shown beside a conflict, None when there is no file. Shown only, never saved:
+        bytes that are not UTF-8 are shown as U+FFFD."""
+        if self.data is None:
+            return None
+        try:
+            return decode_content(self.data, str(self.path))
+        except ContentError:
+            return self.data.decode("utf-8", errors="replace")
+
+
+def _on_disk(path: Path) -> _OnDisk:
+    data = _read_bytes(path)
+    return _OnDisk(path, data, ABSENT if data is None else _digest(data))
+
+
+def open_for_edit(path: Path, root: Path | None = None, limits: InputLimits = INPUT_LIMITS) -> Opened:
     """The file's text and fingerprint; a file that does not exist yet opens empty. The file is first
     confined like a write to it (`confine_write`; `root` defaults to its pack, else its folder): what
-    is opened for editing is what a save would write back. StoreError when refused."""
+    is opened for editing is what a save would write back. It is read as content is (at most
+    `limits.max_file_bytes`, UTF-8, a byte-order mark dropped: a save writes the file without one,
+    its previous version kept in the history); the fingerprint is that of the very bytes read.
+    StoreError when refused; NotEditableError (a StoreError) when too large or not UTF-8 text."""
     path = Path(path)
     with _saving(path, None, "opened"):
         confine_write(path, _write_root(path, root, None), "opened")
-        return _opened(_read_bytes(path))
+        data = _read_bytes(path, limits.max_file_bytes)
+    if data is None:
+        return Opened("", ABSENT)
+    return Opened(_text_of(data, path, limits), _digest(data))
 
 
 # ---------------------------------------------------------------- atomic writes
@@ -239,14 +305,6 @@ def _write_whole(target: Path, data: bytes, mode: int | None, owner: str | None 
         _remove_quietly(temporary)
         raise
     _fsync_folder(target.parent)
-
-
-def atomic_write(path: Path, text: str) -> None:
-    """Write all of `text` or nothing (no lock, no history: `save` adds those), keeping the mode of
-    the file it replaces. Raises OSError."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _write_whole(path, text.encode("utf-8"), _mode_of(path))
 
 
 def _fsync_folder(folder: Path) -> None:
@@ -547,7 +605,8 @@ def check_file_text(path: Path, text: str, context: Ruleset | None = None,
     file = str(path)
     try:
         if path.suffix == SCRIPT_SUFFIX:
-            return check_script_text(text, file, context) + _defined_elsewhere(path, text, context)
+            module = parse(text, file)  # once, for both checks
+            return check_script_module(module, file, context) + _defined_elsewhere(path, module, context)
         if path.suffix in YAML_SUFFIXES:
             return check_yaml_text(text, file, path, context)
     except NexusError as error:
@@ -555,17 +614,13 @@ def check_file_text(path: Path, text: str, context: Ruleset | None = None,
     return [Diagnostic("content/unknown_file", f"{path.name} is not a content file (.nexus or .yaml)", file)]
 
 
-def _defined_elsewhere(path: Path, text: str, context: Ruleset | None) -> list[Diagnostic]:
+def _defined_elsewhere(path: Path, module: A.Module, context: Ruleset | None) -> list[Diagnostic]:
     """Declarations that another file of the same pack already defines (the pack would not load)."""
     folder = pack_of(path)
     if context is None or folder is None:
         return []
-    try:
-        declarations = parse(text, str(path)).declarations
-    except NexusError:
-        return []
     problems = []
-    for declaration in declarations:
+    for declaration in module.declarations:
         existing = context.scripts.get(declaration.kind, {}).get(declaration.id)
         if existing is None:
             continue
@@ -582,11 +637,8 @@ def _context_for(path: Path, content_root: Path | None) -> Ruleset | None:
     folder = pack_of(path)
     if folder is None:
         return None
-    try:
-        data, _ = load_yaml_with_positions(read_content(folder / MANIFEST, folder), str(folder / MANIFEST))
-    except NexusError:  # a manifest that does not load gives no context; saving reports the file's own problems
-        return None
-    if not isinstance(data, dict):
+    data = read_manifest(folder).data
+    if not isinstance(data, dict):  # no context: saving reports the file's own problems
         return None
     builds_on = [str(b) for b in data.get("builds_on") or [] if isinstance(b, str)]
     root = Path(content_root) if content_root else _guess_root(folder, builds_on)
@@ -616,7 +668,7 @@ def _errors(diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
 
 
 # ---------------------------------------------------------------- saving
-Compose = Callable[[Opened], tuple[str, list[Diagnostic]]]
+Compose = Callable[[_OnDisk], tuple[str, list[Diagnostic]]]
 
 
 def _commit(target: Path, expected: str | None, your_text: str, compose: Compose, *,
@@ -628,28 +680,26 @@ def _commit(target: Path, expected: str | None, your_text: str, compose: Compose
     target.parent.mkdir(parents=True, exist_ok=True)
     with file_lock(target):
         clean_stale_temporaries(target)
-        data = _read_bytes(target)
-        current = _opened(data)
+        current = _on_disk(target)
         if expected is not None and current.fingerprint != expected:
-            raise ConflictError(target, None if data is None else current.text, your_text, current.fingerprint)
+            raise ConflictError(target, current.shown(), your_text, current.fingerprint)
         text, warnings = compose(current)
         encoded = text.encode("utf-8")
         fingerprint = _digest(encoded)
-        if data is not None and fingerprint == current.fingerprint:
+        if current.data is not None and fingerprint == current.fingerprint:
             return Saved(target, fingerprint, None, warnings)  # nothing changed: no write, no history entry
         mode = _mode_of(target)
-        backup = _keep_copy(target, data, mode) if keep_history and data is not None else None
+        backup = _keep_copy(target, current.data, mode) if keep_history and current.data is not None else None
         _write_whole(target, encoded, mode)
         return Saved(target, fingerprint, backup, warnings)
 
 
-def _early_conflict(path: Path, your_text: str, expected: str, overwrite: bool) -> Opened:
+def _early_conflict(path: Path, your_text: str, expected: str, overwrite: bool) -> _OnDisk:
     """What is on disk now, or ConflictError: a conflict is reported before a slow validation (the
     check under the lock in `_commit` is the one that counts)."""
-    current = _opened(_read_bytes(path))
+    current = _on_disk(path)
     if not overwrite and current.fingerprint != expected:
-        raise ConflictError(path, None if current.fingerprint == ABSENT else current.text, your_text,
-                            current.fingerprint)
+        raise ConflictError(path, current.shown(), your_text, current.fingerprint)
     return current
 
 
@@ -677,8 +727,10 @@ def save(path: Path, text: str, expected_fingerprint: str, *, overwrite: bool = 
     path = Path(path)
     with _saving(path, text):
         confine_write(path, _write_root(path, root, content_root))
-        _early_conflict(path, text, expected_fingerprint, overwrite)
-        warnings = _validated(path, text, context, content_root) if check else []
+        warnings: list[Diagnostic] = []
+        if check:  # unchecked, the commit's own comparison under the lock is the only read needed
+            _early_conflict(path, text, expected_fingerprint, overwrite)
+            warnings = _validated(path, text, context, content_root)
         return _commit(path, None if overwrite else expected_fingerprint, text, lambda current: (text, warnings),
                        keep_history=keep_history)
 
@@ -702,12 +754,10 @@ def save_draft(path: Path, text: str, expected_fingerprint: str | None = None, *
 
 
 def load_draft(path: Path, root: Path | None = None) -> str | None:
-    """The text of a file's draft, None when it has none (confined like a write to it)."""
-    target = draft_path(path)
-    with _saving(target, None, "opened"):
-        confine_write(target, _write_root(Path(path), root, None), "opened")
-        data = _read_bytes(target)
-    return None if data is None else data.decode("utf-8", errors="replace")
+    """The text of a file's draft, None when it has none; opened as `open_for_edit` opens a file
+    (confined like a write to it, bounded, UTF-8)."""
+    opened = open_for_edit(draft_path(path), _write_root(Path(path), root, None))
+    return None if opened.fingerprint == ABSENT else opened.text
 
 
 def discard_draft(path: Path, root: Path | None = None) -> bool:
@@ -825,13 +875,13 @@ def _save_one(path: Path, item_text: str, expected_fingerprint: str, replace: Ca
         confine_write(path, _write_root(path, None, content_root))
         prepared: dict[str, tuple[str, list[Diagnostic]]] = {}
 
-        def compose(current: Opened) -> tuple[str, list[Diagnostic]]:
+        def compose(current: _OnDisk) -> tuple[str, list[Diagnostic]]:
             if current.fingerprint not in prepared:
-                new_text = replace(current.text, item_text, str(path))
+                new_text = replace(current.text(), item_text, str(path))
                 prepared[current.fingerprint] = (new_text, _validated(path, new_text, context, content_root, item_text))
             return prepared[current.fingerprint]
 
-        compose(_early_conflict(path, item_text, expected_fingerprint, overwrite))
+        compose(_early_conflict(path, item_text, expected_fingerprint, overwrite))  # validated before the lock
         return _commit(path, None if overwrite else expected_fingerprint, item_text, compose)
 
 
@@ -852,7 +902,7 @@ def replace_declaration(file_text: str, declaration_text: str, file: str = "<fil
     except NexusError:
         raise _refuse(f"{Path(file).name} does not parse, so its declarations cannot be found; fix it "
                       f"or save the whole file") from None
-    lines = file_text.splitlines(keepends=True)
+    lines = source_lines(file_text, keepends=True)  # the lines the declarations' positions count
     for old in existing:
         if old.id == declaration.id and old.kind == declaration.kind:
             start, end = old.pos.line - 1, old.pos.end_line
@@ -873,19 +923,18 @@ def replace_data_item(file_text: str, item_text: str, file: str = "<file>") -> s
     if not file_text.strip():
         return entry
     try:
-        document, _ = compose_yaml(file_text, file)
+        document, locate = compose_yaml(file_text, file)
     except NexusError:
         raise _refuse(f"{Path(file).name} is not readable YAML, so its entries cannot be found; fix it first") from None
     if document is None:
         return file_text.rstrip("\n") + "\n" + entry
     if not isinstance(document, yaml.SequenceNode) or document.flow_style:
         raise _refuse(f"{Path(file).name} does not hold a list of items; save the item into its own list file")
-    lines = file_text.splitlines(keepends=True)
+    lines = source_lines(file_text, keepends=True)  # the lines `locate` counts
     for node in document.value:
         if isinstance(node, yaml.MappingNode) and _id_of(node) == item["id"]:
-            start = node.start_mark.line
-            end = last_line(node) + 1
-            return "".join(lines[:start]) + entry + "".join(lines[end:])
+            start, end = locate(node)[0], last_line(node, locate)
+            return "".join(lines[:start - 1]) + entry + "".join(lines[end:])
     return file_text.rstrip("\n") + "\n" + entry
 
 
@@ -896,20 +945,26 @@ def _id_of(node: yaml.MappingNode) -> str | None:
     return None
 
 
-def last_line(node: yaml.Node) -> int:
-    """The 0-based line of the last character of a node's own text (not of what follows it)."""
+Locate = Callable[[Any], tuple[int, int]]  # `compose_yaml`'s: a node's or a mark's (line, column)
+
+
+def last_line(node: yaml.Node, locate: Locate) -> int:
+    """The 1-based line of the last character of a node's own text (not of what follows it), lines
+    counted by `\n` as `locate` (from `compose_yaml`) counts them."""
+    start = locate(node)[0]
     if isinstance(node, yaml.MappingNode) and not node.flow_style:
-        return max((max(last_line(k), last_line(v)) for k, v in node.value), default=node.start_mark.line)
+        return max((max(last_line(k, locate), last_line(v, locate)) for k, v in node.value), default=start)
     if isinstance(node, yaml.SequenceNode) and not node.flow_style:
-        return max((last_line(v) for v in node.value), default=node.start_mark.line)
-    end = node.end_mark
-    line = end.line - 1 if end.column == 0 and end.line > node.start_mark.line else end.line
-    return max(line, node.start_mark.line)
+        return max((last_line(v, locate) for v in node.value), default=start)
+    line, column = locate(node.end_mark)
+    if column == 1 and line > start:  # the end is the start of the next line: the text ended before it
+        line -= 1
+    return max(line, start)
 
 
 def _as_list_entry(item_text: str) -> str:
     """A mapping's text as an entry of a block list: `- ` before the first line, the rest indented."""
-    lines = [line.rstrip() for line in item_text.strip("\n").splitlines()]
+    lines = [line.rstrip() for line in source_lines(item_text.strip("\n"))]
     out = []
     first = True
     for line in lines:
@@ -919,9 +974,3 @@ def _as_list_entry(item_text: str) -> str:
         else:
             out.append(("  " + line) if line.strip() else "")
     return "\n".join(out) + "\n"
-
-
-def in_pack_files(folder: Path) -> list[Path]:
-    """The files of a pack the loader reads (not drafts, history or temporary files)."""
-    return sorted(p for p in Path(folder).rglob("*") if p.is_file() and not is_set_aside(p, folder)
-                  and (p.suffix == SCRIPT_SUFFIX or p.suffix in YAML_SUFFIXES))

@@ -17,25 +17,12 @@ from nexus_dsl.content.loader import discover_packs, load_pack_folder, load_rule
 from nexus_dsl.errors import Diagnostic, format_all
 from nexus_dsl.limits import InputLimits
 from nexus_dsl.validate_files import check_paths
+from support import write_pack
 
 MEASURE = Path(__file__).resolve().parents[1] / "fixtures" / "hostile_yaml" / "measure.py"
 SECRET = "the-secret-text-of-another-user"
 RULE = 'rule {id} "A Rule" {{\n    text "Nothing happens."\n}}\n'
 LANISTA = "- id: {id}\n  name: A Lanista\n  influence: 1\n  deception: 1\n  command: 1\n"
-
-
-def write_pack(folder: Path, pack_id: str, files: dict[str, str | bytes] | None = None, builds_on: str = "[]") -> Path:
-    """A pack that builds on nothing (so nothing else is loaded) with the given files."""
-    folder.mkdir(parents=True)
-    (folder / "pack.yaml").write_text(f"id: {pack_id}\nname: {pack_id}\nversion: 1.0.0\nbuilds_on: {builds_on}\n")
-    for name, content in (files or {}).items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return folder
 
 
 def secret_file(tmp_path: Path, name: str) -> Path:

@@ -22,7 +22,7 @@ from nexus_dsl.content.loader import load_ruleset
 from nexus_dsl.errors import Diagnostic, SyntaxLayerError
 from nexus_dsl.limits import INPUT_LIMITS, InputLimits
 from nexus_dsl.syntax.canonical import from_canonical, to_canonical
-from nexus_dsl.syntax.parser import parse, parse_expression
+from nexus_dsl.syntax.parser import parse
 from nexus_dsl.syntax.printer import format_source
 from nexus_dsl.validate_files import check_script_text
 
@@ -239,10 +239,13 @@ def test_every_layer_leaves_frames_to_spare_at_the_limit(form: Callable[[int], s
     within_frames(FRAMES_FOR_A_LAYER, lambda: format_source(text))
 
 
-def test_an_expression_is_parsed_one_level_inside_its_declaration() -> None:
-    assert parse_expression("(" * (LIMIT - 1) + "1" + ")" * (LIMIT - 1))
+def test_a_param_value_stands_one_level_inside_its_declaration() -> None:
+    def param(levels: int) -> str:
+        return 'rule r "R" { param p = ' + "(" * levels + "1" + ")" * levels + " }"
+
+    assert parse(param(LIMIT - 1))
     with pytest.raises(SyntaxLayerError) as caught:
-        parse_expression("(" * LIMIT + "1" + ")" * LIMIT)
+        parse(param(LIMIT))
     assert caught.value.code == "syntax/too_deep"
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from nexus_dsl.errors import SyntaxLayerError
 from nexus_dsl.syntax import ast_nodes as A
-from nexus_dsl.syntax.parser import parse, parse_declaration, parse_expression
+from nexus_dsl.syntax.parser import parse, parse_declaration
 
 N = A.Name
 
@@ -35,7 +35,11 @@ def one_statement(body: str) -> A.Stmt:
     return stmt
 
 
-e = parse_expression
+def e(source: str) -> A.Expr:
+    """A lone expression, parsed as the value of a rule's param."""
+    param = parse(f'rule expression "E" {{ param value = {source} }}').declarations[0].clauses[0]
+    assert isinstance(param, A.Param)
+    return param.value
 
 
 # ---------------------------------------------------------------- files and declarations
@@ -511,6 +515,6 @@ def test_parse_declaration_wants_exactly_one() -> None:
         parse_declaration("")
 
 
-def test_parse_expression_rejects_a_statement() -> None:
+def test_a_param_value_cannot_be_a_statement() -> None:
     with pytest.raises(SyntaxLayerError):
-        parse_expression("damage target by 1")
+        e("damage target by 1")

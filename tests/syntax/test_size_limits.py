@@ -16,7 +16,7 @@ import pytest
 
 from nexus_dsl.errors import Diagnostic, SyntaxLayerError
 from nexus_dsl.limits import INPUT_LIMITS, MAX_NUMBER, InputLimits
-from nexus_dsl.syntax.parser import grammar_parser, parse, parse_declaration, parse_expression
+from nexus_dsl.syntax.parser import grammar_parser, parse, parse_declaration
 
 LIMITS = INPUT_LIMITS
 
@@ -193,7 +193,7 @@ def test_smaller_limits_handed_to_the_parser_are_honoured() -> None:
     assert only_problem('rule r "R" {\n    param p = ((((1))))\n}\n', small).code == "syntax/too_deep"
     assert parse_declaration('rule r "R" {}\n', limits=small).id == "r"
     with pytest.raises(SyntaxLayerError):
-        parse_expression("[[[1]]]", limits=small)
+        parse('rule r "R" { param p = [[[1]]] }', limits=small)
 
 
 def test_the_limits_of_one_parse_do_not_leak_into_the_next() -> None:

@@ -168,16 +168,11 @@ def test_a_fault_the_saved_file_does_not_record_stands_on_resume(faulty, tmp_pat
 
 
 # ---------------------------------------------------------------- the helpers the pages share
-def test_faulting_item_is_the_declaration_the_fault_names(faulty):
-    stepper = Stepper(TestRunSettings(packs=("base", str(PACK)), seed=1), ruleset=faulty)
-    stepper.run_to_end()
-    item = faulting_item(faulty, stepper.fault)
+def test_the_session_gives_the_faulting_declaration_and_its_item(faulty):
+    session = session_of(faulty, PERSON, PERSON, seed=PEOPLE_SEED)
+    play_to_the_fault(session)
+    assert session.fault_declaration is faulty.declaration("rule", "dud_die")
+    item = faulting_item(faulty, session.fault_declaration)
     assert item is not None and (item.declaration.kind, item.declaration.id) == ("rule", "dud_die")
-    assert item.origin.file == stepper.fault.file and item.origin.line < FAULT_LINE
-    assert fault_text(faulty, stepper.fault) == stepper.fault_text()
-
-
-def test_faulting_item_is_none_without_a_script_line(faulty):
-    assert faulting_item(faulty, Diagnostic("runtime/bad_value", "no place", "<setup>")) is None
-    elsewhere = Diagnostic("runtime/bad_value", "not loaded", "nowhere.nexus", 3, 1)
-    assert faulting_item(faulty, elsewhere) is None
+    assert item.origin.file == session.fault.file and item.origin.line < FAULT_LINE
+    assert fault_text(faulty, session.fault) == session.fault_text()

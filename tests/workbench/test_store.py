@@ -258,18 +258,20 @@ def test_save_finds_its_own_context_and_refuses_ids_defined_elsewhere_in_the_pac
     assert load_packs(["my_house"], content_root).ok
 
 
-def test_atomic_write_leaves_the_old_file_when_writing_fails(tmp_path: Path, monkeypatch) -> None:
+def test_a_save_that_fails_midway_leaves_the_old_file_and_no_temporary(tmp_path: Path, monkeypatch) -> None:
     path = tmp_path / "x.nexus"
     path.write_text("old")
+    opened = open_for_edit(path)
 
     def broken_replace(*args, **kwargs):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", broken_replace)
-    with pytest.raises(OSError):
-        store.atomic_write(path, "new")
+    with pytest.raises(StoreError, match="was not saved"):
+        save(path, "new", opened.fingerprint, check=False)
     assert path.read_text() == "old"
-    assert [p.name for p in tmp_path.iterdir()] == ["x.nexus"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".history", "x.nexus"]
+    assert [p.name for p in (tmp_path / ".history").iterdir()] == [".x.nexus.lock"]  # no copy, no temporary
 
 
 def test_saving_unchanged_text_writes_nothing_and_history_is_per_file(house: Path, base) -> None:

@@ -96,10 +96,11 @@ NOT_UTF8 = b"# caf\xe9 in Latin-1, \xff\xfe and a lone \x80\r\nrule x \"X\" {}\n
 def test_the_history_copy_of_a_file_that_is_not_utf8_is_its_original_bytes(house: Path) -> None:
     path = house / "cards.nexus"
     path.write_bytes(NOT_UTF8)
-    opened = open_for_edit(path)
-    assert "\ufffd" in opened.text  # shown with replacement characters ...
-    saved = store.save(path, GOOD_INFLUENCE, opened.fingerprint, check=False)
-    assert saved.backup.read_bytes() == NOT_UTF8  # ... but kept exactly
+    with pytest.raises(store.NotEditableError) as refused:  # never edited as text with replacement characters ...
+        open_for_edit(path)
+    assert (refused.value.diagnostics[0].line, refused.value.diagnostics[0].column) == (1, 6)
+    saved = store.save(path, GOOD_INFLUENCE, store.fingerprint_of(path), check=False)
+    assert saved.backup.read_bytes() == NOT_UTF8  # ... and kept exactly when a whole new text replaces it
     store.draft_path(path).write_bytes(NOT_UTF8)
     store.save_draft(path, "a draft")
     assert store.history_of(store.draft_path(path))[-1].read_bytes() == NOT_UTF8
