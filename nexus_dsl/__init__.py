@@ -7,7 +7,7 @@ from .agents import HeuristicAgent, RandomAgent, make_agent
 from .check.checker import CheckContext, check_declarations
 from .content.barge_checks import barge_problems
 from .content.loader import cached_ruleset, discover_packs, load_ruleset, load_ruleset_collecting
-from .content.ruleset import Ruleset
+from .model.ruleset import Ruleset
 from .engine.actions import Action, Decision
 from .engine.bout import Bout, Event, play
 from .engine.dice import Dice

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .content.ruleset import DataItem, Ruleset, ScriptItem
+from .model.ruleset import DataItem, Ruleset, ScriptItem
 from .syntax import ast_nodes as A
 from .syntax.printer import print_declaration, print_expr, sds_text
 
@@ -171,7 +171,7 @@ def _property_text(declaration: A.Declaration, name: str) -> str | None:
 
 
 def script_face(item: ScriptItem, settings: Known | None = None) -> CardFace:
-    from .engine.values import constant_value
+    from .model.values import constant_value
 
     d = item.declaration
     known: Known = dict(settings or {})
@@ -285,7 +285,7 @@ def data_face(item: DataItem, ruleset: Ruleset | None = None) -> CardFace:
 def card_types(ruleset: Ruleset) -> list[str]:
     """Every value `all_faces` takes as a kind: each declaration kind, each data type (also
     without its plural `s`), whether or not the loaded packs hold any of it."""
-    from .content.ruleset import DATA_TYPES
+    from .model.ruleset import DATA_TYPES
     from .syntax.ast_nodes import DECLARATION_KINDS
 
     data_types = sorted(set(DATA_TYPES) | set(ruleset.data))

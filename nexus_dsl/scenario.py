@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .content.loader import MANIFEST, cached_ruleset, default_content_root
-from .content.ruleset import Ruleset
+from .model.ruleset import Ruleset
 from .engine.actions import ABILITY, CARD, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from .engine.board import parse_direction, parse_square
 from .engine.bout import Bout

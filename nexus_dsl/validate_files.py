@@ -20,7 +20,7 @@ from .content.barge_checks import barge_problems
 from .content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, _data_type_of, _display, _script_locator
 from .content.loader import barge_warnings, internal_error, is_set_aside, linked_pack_folders, linked_pack_problem
 from .content.loader import load_collecting_sources, load_ruleset_collecting
-from .content.ruleset import DATA_TYPES, Ruleset
+from .model.ruleset import DATA_TYPES, Ruleset
 from .errors import Diagnostic, NexusError
 from .files import read_content
 from .limits import INPUT_LIMITS, InputLimits

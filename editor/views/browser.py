@@ -10,7 +10,7 @@ import yaml
 
 from editor import navigation, widgets
 from nexus_dsl.cards import KIND_TITLES, CardFace, all_faces, show
-from nexus_dsl.content.ruleset import thaw
+from nexus_dsl.model.ruleset import thaw
 from nexus_dsl.workbench.highlight import highlight_html
 
 PAGE_SIZE = 40

@@ -1,6 +1,6 @@
 """Content packs: discovery, loading, layering, and the immutable Ruleset."""
 
 from .loader import cached_ruleset, discover_packs, load_ruleset, load_ruleset_collecting
-from .ruleset import Ruleset
+from ..model.ruleset import Ruleset
 
 __all__ = ["Ruleset", "cached_ruleset", "discover_packs", "load_ruleset", "load_ruleset_collecting"]

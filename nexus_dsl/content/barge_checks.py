@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Mapping
 from ..engine.board import DEFAULT_SIZE
 from ..engine.setup import SEAT_ENTRY, SEAT_ORDER
 from ..errors import Diagnostic
-from .ruleset import Ruleset
+from ..model.ruleset import Ruleset
 
 __all__ = ["HAZARD_TYPES_USUAL", "barge_problems", "starting_squares"]
 

@@ -34,7 +34,8 @@ from ..schema import load_yaml_with_positions, schema_name_for_kind, validate
 from ..syntax import ast_nodes as A
 from ..syntax.canonical import to_canonical
 from ..syntax.parser import parse
-from .ruleset import DATA_TYPES, DataItem, Origin, PackInfo, Ruleset, ScriptItem, freeze_mapping
+from ..model.ruleset import DATA_TYPES, DataItem, Origin, PackInfo, Ruleset, ScriptItem, freeze_mapping
+from ..model.values import constant_value
 
 SCRIPT_SUFFIX = ".nexus"
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -559,8 +560,6 @@ def layer(loaded: list[LoadedPack], diagnostics: list[Diagnostic]) -> Ruleset:
 def _collect_settings(scripts: Mapping[str, Mapping[str, ScriptItem]], diagnostics: list[Diagnostic]
                       ) -> tuple[dict[str, Any], dict[str, str]]:
     """Every rule's params, evaluated: the numbers a house rule changes by overriding the rule."""
-    from ..engine.values import constant_value  # local: the engine imports content, not the reverse
-
     settings: dict[str, Any] = {}
     types: dict[str, str] = {}
     owners: dict[str, ScriptItem] = {}

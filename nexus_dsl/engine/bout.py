@@ -21,7 +21,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Generator, Iterator
 
-from ..content.ruleset import Ruleset
+from ..model.ruleset import Ruleset
 from ..errors import Diagnostic, NexusError, RulesError, ScriptRuntimeError, did_you_mean
 from ..vocabulary import LOCATIONS, TRAITS
 from ..syntax import ast_nodes as A

@@ -29,7 +29,7 @@ import types
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from ..content.ruleset import Ruleset
+from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .board import Square
 from .dice import Dice

@@ -28,7 +28,7 @@ from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
 from .state import Helot
-from .values import is_symbol
+from ..model.values import is_symbol
 
 if TYPE_CHECKING:
     from .bout import Bout

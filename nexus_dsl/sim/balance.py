@@ -16,7 +16,7 @@ import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..content.ruleset import Ruleset
+from ..model.ruleset import Ruleset
 from ..engine.dice import Dice
 from .batch import BoutResult, BoutSpec, run_batch
 

@@ -21,7 +21,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from ..agents import make_agent
 from ..content.loader import cached_ruleset
-from ..content.ruleset import Ruleset
+from ..model.ruleset import Ruleset
 from ..engine.bout import Bout, Event, next_action
 from ..errors import Diagnostic
 from ..engine.setup import BoutSetup, standard_setup

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..content.barge_checks import BOARD_SIZE, barge_problems, starting_squares
-from ..content.ruleset import Ruleset
+from ..model.ruleset import Ruleset
 from ..errors import Diagnostic, did_you_mean
 from ..schema.validate import validate
 from ..schema.yaml_positions import load_yaml_with_positions

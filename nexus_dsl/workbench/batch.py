@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 from scipy import stats
 
-from ..content.ruleset import Ruleset
+from ..model.ruleset import Ruleset
 from ..errors import Diagnostic
 from ..sim.balance import Z95, Rate
 from ..sim.batch import BoutResult, WatchedUse, fault_lines

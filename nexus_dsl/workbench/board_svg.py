@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping
 from xml.sax.saxutils import escape, quoteattr
 
 from ..content.barge_checks import BOARD_SIZE, starting_squares
-from ..content.ruleset import Ruleset
+from ..model.ruleset import Ruleset
 
 __all__ = ["CELL", "OBJECT_KINDS", "barge_svg", "bout_svg", "square_origin"]
 

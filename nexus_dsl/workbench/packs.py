@@ -20,7 +20,7 @@ from typing import Sequence
 
 from ..content.loader import (MANIFEST, Manifest, _display, find_manifests, internal_error, load_collecting_sources,
                               unknown_pack)
-from ..content.ruleset import PackInfo, Ruleset
+from ..model.ruleset import PackInfo, Ruleset
 from ..errors import Diagnostic
 
 

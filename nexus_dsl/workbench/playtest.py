@@ -39,7 +39,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..agents import make_agent
 from ..agents.base import AGENT_NAMES
 from ..content.loader import default_content_root
-from ..content.ruleset import Ruleset
+from ..model.ruleset import Ruleset
 from ..engine.abilities import window_defaults
 from ..engine.actions import ABILITY, CARD, CHOICE, COMMAND, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from ..engine.board import Square

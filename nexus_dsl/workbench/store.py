@@ -46,7 +46,7 @@ from typing import Any, Callable, Iterator, Sequence
 import yaml
 
 from ..content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, discover_packs, read_manifest
-from ..content.ruleset import Ruleset
+from ..model.ruleset import Ruleset
 from ..errors import ContentError, Diagnostic, NexusError, source_lines
 from ..files import check_text_size, confine, decode_content, display_path, inside
 from ..limits import INPUT_LIMITS, InputLimits

@@ -25,7 +25,7 @@ from typing import Any, Mapping, Sequence
 
 from ..agents.base import AGENT_NAMES
 from ..content.loader import default_content_root
-from ..content.ruleset import Ruleset, ScriptItem
+from ..model.ruleset import Ruleset, ScriptItem
 from ..engine.actions import Action, Decision
 from ..engine.bout import Bout, Event, next_action
 from ..engine.setup import RANDOM_BARGE

@@ -18,7 +18,7 @@ from nexus_dsl import Bout, ContentError, cached_ruleset, check_declarations, lo
 from nexus_dsl import vocabulary as V
 from nexus_dsl.agents.random_agent import RandomAgent
 from nexus_dsl.engine.bout import next_action
-from nexus_dsl.engine.values import constant_value
+from nexus_dsl.model.values import constant_value
 from nexus_dsl.validate_files import check_script_text
 
 # Values of every shape a param can be written with (the loader evaluates each as a constant).

@@ -67,7 +67,7 @@ def test_card_texts_state_the_numbers_their_scripts_use():
     the cost is printed from the script itself (`nexus show`)."""
     import re
 
-    from nexus_dsl.engine.values import constant_value
+    from nexus_dsl.model.values import constant_value
     from nexus_dsl.syntax import ast_nodes as A
 
     ruleset = cached_ruleset(("base",))

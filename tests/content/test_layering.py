@@ -9,7 +9,7 @@ import json
 import pytest
 
 from nexus_dsl import load_ruleset
-from nexus_dsl.content.ruleset import Ruleset, thaw
+from nexus_dsl.model.ruleset import Ruleset, thaw
 from nexus_dsl.sim.batch import BoutSpec, play_one
 from nexus_dsl.syntax import ast_nodes as A
 from nexus_dsl.syntax.canonical import to_canonical

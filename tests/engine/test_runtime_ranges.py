@@ -16,7 +16,7 @@ import pytest
 
 from nexus_dsl import Action, Bout, check_declarations, load_ruleset, parse
 from nexus_dsl import vocabulary as V
-from nexus_dsl.content.ruleset import Ruleset
+from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.setup import BoutSetup, HelotSetup
 from nexus_dsl.limits import MAX_NUMBER

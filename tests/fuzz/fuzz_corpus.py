@@ -3,7 +3,7 @@
 Three kinds of input:
 - `script`: a rule script from `content/**/*.nexus`;
 - `data`: a YAML data file of one of the types a pack holds: the `pack.yaml` manifest, barges,
-  lanistas, motivations, objects (`content.ruleset.DATA_TYPES`); each type is drawn equally often,
+  lanistas, motivations, objects (`model.ruleset.DATA_TYPES`); each type is drawn equally often,
   so the five manifests are fuzzed as much as the one lanistas file;
 - `scenario`: a rules scenario from `tests/scenarios/` (run by `nexus_dsl.scenario`).
 
@@ -22,7 +22,7 @@ from pathlib import Path
 from fuzz_mutators import SCRIPT_MUTATORS, YAML_MUTATORS, Corpus, mutate
 
 from nexus_dsl.content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, is_set_aside
-from nexus_dsl.content.ruleset import DATA_TYPES
+from nexus_dsl.model.ruleset import DATA_TYPES
 from nexus_dsl.scenario import is_pack_file
 
 REPOSITORY = Path(__file__).resolve().parents[2]

@@ -42,7 +42,7 @@ from fuzz_corpus import CONTENT, SCENARIOS, FuzzInput
 
 from nexus_dsl.agents import make_agent
 from nexus_dsl.content.loader import MANIFEST, LoadedPack, cached_ruleset, layer, load_pack_folder
-from nexus_dsl.content.ruleset import Ruleset
+from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.engine.bout import Bout, next_action
 from nexus_dsl.engine.setup import standard_setup
 from nexus_dsl.errors import Diagnostic, NexusError

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nexus_dsl.content.loader import cached_ruleset
-from nexus_dsl.content.ruleset import DATA_TYPES
+from nexus_dsl.model.ruleset import DATA_TYPES
 from nexus_dsl.schema.validate import _surely_valid, schema_name_for_kind, validate, validator_for
 from nexus_dsl.syntax.canonical import to_canonical
 from nexus_dsl.syntax.parser import parse

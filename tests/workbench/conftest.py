@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from nexus_dsl.content.loader import cached_ruleset
-from nexus_dsl.content.ruleset import Ruleset
+from nexus_dsl.model.ruleset import Ruleset
 
 CONTENT = Path(__file__).resolve().parents[2] / "content"
 

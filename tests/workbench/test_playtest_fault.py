@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from nexus_dsl import RulesError, load_ruleset
-from nexus_dsl.content.ruleset import Ruleset
+from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.engine.state import Termination
 from nexus_dsl.errors import Diagnostic
 from nexus_dsl.workbench.playtest import PERSON, PlaySession, PlaySettings, SessionError, refusal_message

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from nexus_dsl import cached_ruleset, load_ruleset
-from nexus_dsl.content.ruleset import Ruleset
+from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.workbench.testrun import Stepper, TestRunSettings, faulting_item
 
 PACK = Path(__file__).resolve().parents[1] / "fixtures" / "packs" / "fault_at_round_end"
