@@ -7,7 +7,6 @@ from .agents import HeuristicAgent, RandomAgent, make_agent
 from .check.checker import CheckContext, check_declarations
 from .content.barge_checks import barge_problems
 from .content.loader import cached_ruleset, discover_packs, load_ruleset, load_ruleset_collecting
-from .model.ruleset import Ruleset
 from .engine.actions import Action, Decision
 from .engine.bout import Bout, Event, play
 from .engine.dice import Dice
@@ -15,6 +14,7 @@ from .engine.setup import BoutSetup, HelotSetup, standard_setup
 from .engine.state import Outcome, Status, Termination
 from .errors import (CheckError, ContentError, Diagnostic, NexusError, RulesError, SchemaError,
                      ScriptRuntimeError, SyntaxLayerError)
+from .model.ruleset import Ruleset
 from .scenario import run_paths as run_scenarios
 from .syntax.canonical import from_canonical, to_canonical
 from .syntax.parser import parse, parse_declaration

@@ -17,14 +17,15 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from .content.loader import MANIFEST, cached_ruleset, default_content_root
-from .model.ruleset import Ruleset
 from .engine.actions import ABILITY, CARD, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from .engine.board import parse_direction, parse_square
 from .engine.bout import Bout
 from .engine.dice import DiceError, ForcedDiceExhausted
-from .engine.setup import RANDOM_BARGE, SEAT_ENTRY, SEAT_ORDER, STATUSES, BoutSetup, HelotSetup, SetupError
+from .engine.setup import RANDOM_BARGE, SEAT_ENTRY, STATUSES, BoutSetup, HelotSetup, SetupError
 from .errors import ContentError, Diagnostic, NexusError, RulesError
 from .files import confine, display_path, read_content
+from .model.ruleset import Ruleset
+from .model.seats import SEAT_ORDER
 from .schema import format_path, load_yaml_with_positions, validate
 
 SCENARIO_SCHEMA = "scenario"  # schemas/scenario.schema.json

@@ -20,10 +20,10 @@ from .content.barge_checks import barge_problems
 from .content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, _data_type_of, _display, _script_locator
 from .content.loader import barge_warnings, internal_error, is_set_aside, linked_pack_folders, linked_pack_problem
 from .content.loader import load_collecting_sources, load_ruleset_collecting
-from .model.ruleset import DATA_TYPES, Ruleset
 from .errors import Diagnostic, NexusError
 from .files import read_content
 from .limits import INPUT_LIMITS, InputLimits
+from .model.ruleset import DATA_TYPES, Ruleset
 from .schema import load_yaml_with_positions, schema_name_for_kind, validate
 from .syntax import ast_nodes as A
 from .syntax.canonical import to_canonical

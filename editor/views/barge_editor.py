@@ -12,8 +12,8 @@ import streamlit as st
 
 from editor import navigation, pack_choice, state, widgets
 from nexus_dsl.content.barge_checks import BOARD_SIZE, starting_squares
-from nexus_dsl.model.ruleset import DataItem
 from nexus_dsl.errors import NexusError
+from nexus_dsl.model.ruleset import DataItem
 from nexus_dsl.workbench import barge_edit, store
 from nexus_dsl.workbench.board_svg import barge_svg
 

@@ -15,8 +15,8 @@ import yaml
 from editor import navigation, pack_choice, state, widgets
 from editor.code_editor import code_editor
 from nexus_dsl.cards import KIND_TITLES
-from nexus_dsl.model.ruleset import ScriptItem
 from nexus_dsl.errors import NexusError
+from nexus_dsl.model.ruleset import ScriptItem
 from nexus_dsl.schema import load_yaml_with_positions
 from nexus_dsl.workbench import authoring, store
 

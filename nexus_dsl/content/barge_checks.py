@@ -21,16 +21,14 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Callable, Iterable, Mapping
 
-from ..engine.board import DEFAULT_SIZE
-from ..engine.setup import SEAT_ENTRY, SEAT_ORDER
 from ..errors import Diagnostic
 from ..model.ruleset import Ruleset
+from ..model.seats import BOARD_SIZE, SEAT_ENTRY_CELLS, SEAT_ORDER
 
 __all__ = ["HAZARD_TYPES_USUAL", "barge_problems", "starting_squares"]
 
 # "Generally, players will encounter 2-3 different types of hazards, depending on the barge" (pg.3).
 HAZARD_TYPES_USUAL = (2, 3)
-BOARD_SIZE = DEFAULT_SIZE  # the schema keeps every square on the base game's 8x8 board
 
 Locate = Callable[[tuple], "tuple[int, int] | None"]
 Cell = tuple[int, int]  # (col, row)
@@ -38,7 +36,7 @@ Cell = tuple[int, int]  # (col, row)
 
 def starting_squares() -> dict[Cell, str]:
     """Each seat's entry square (pg.9), as `(col, row)` -> seat, in the order seats are taken."""
-    return {(SEAT_ENTRY[seat][0].col, SEAT_ENTRY[seat][0].row): seat for seat in SEAT_ORDER}
+    return {SEAT_ENTRY_CELLS[seat][0]: seat for seat in SEAT_ORDER}
 
 
 class _Reporter:

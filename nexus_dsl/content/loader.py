@@ -30,12 +30,12 @@ from ..check.checker import CheckContext, check_declarations
 from ..errors import ContentError, Diagnostic, NexusError, did_you_mean
 from ..files import decode_content, inside, read_content, read_content_bytes
 from ..limits import INPUT_LIMITS, InputLimits
+from ..model.ruleset import DATA_TYPES, DataItem, Origin, PackInfo, Ruleset, ScriptItem, freeze_mapping
+from ..model.values import constant_value
 from ..schema import load_yaml_with_positions, schema_name_for_kind, validate
 from ..syntax import ast_nodes as A
 from ..syntax.canonical import to_canonical
 from ..syntax.parser import parse
-from ..model.ruleset import DATA_TYPES, DataItem, Origin, PackInfo, Ruleset, ScriptItem, freeze_mapping
-from ..model.values import constant_value
 
 SCRIPT_SUFFIX = ".nexus"
 YAML_SUFFIXES = (".yaml", ".yml")

@@ -21,6 +21,8 @@ from enum import Enum
 from fractions import Fraction
 from typing import cast
 
+from ..model.seats import BOARD_SIZE
+
 __all__ = [
     "DEFAULT_SIZE",
     "Direction",
@@ -36,7 +38,7 @@ __all__ = [
 ]
 
 #: The base game's barge is 8x8.
-DEFAULT_SIZE = 8
+DEFAULT_SIZE = BOARD_SIZE
 
 
 # --------------------------------------------------------------------------------------------

@@ -21,10 +21,10 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Generator, Iterator
 
-from ..model.ruleset import Ruleset
 from ..errors import Diagnostic, NexusError, RulesError, ScriptRuntimeError, did_you_mean
-from ..vocabulary import LOCATIONS, TRAITS
+from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
+from ..vocabulary import LOCATIONS, TRAITS
 from .abilities import Abilities, index_by_window
 from .actions import ABILITY, CARD, CHOICE, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from .board import Grid, Square

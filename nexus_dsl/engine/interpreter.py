@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping
 
 from ..errors import Diagnostic, ScriptRuntimeError
 from ..limits import MAX_NUMBER
+from ..model.values import is_symbol
 from ..syntax import ast_nodes as A
 from ..vocabulary import COMPASS, EVENTS as VOCABULARY_EVENTS
 from ..vocabulary import FUNCTIONS as VOCABULARY_FUNCTIONS
@@ -28,11 +29,10 @@ from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
 from .state import Helot
-from ..model.values import is_symbol
 
 if TYPE_CHECKING:
-    from .bout import Bout
     from .actions import Action, Decision
+    from .bout import Bout
 
 Run = Generator["Decision", "Action", None]
 

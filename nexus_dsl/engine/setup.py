@@ -11,19 +11,15 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from ..errors import Diagnostic, NexusError
+from ..model.seats import SEAT_ENTRY_CELLS, SEAT_ORDER
 from ..syntax import ast_nodes as A
 from ..vocabulary import LOCATIONS
 from .board import Direction, Grid, Square
 
-# Seat -> (entry square, facing): "closest leftmost square, facing away from the player" (pg.9).
+# Seat -> (entry square, facing) (pg.9), and the order players take seats in (`model/seats.py`).
 SEAT_ENTRY: dict[str, tuple[Square, Direction]] = {
-    "south": (Square(1, 8), Direction.N),
-    "north": (Square(8, 1), Direction.S),
-    "west": (Square(1, 1), Direction.E),
-    "east": (Square(8, 8), Direction.W),
+    seat: (Square(*cell), Direction[facing]) for seat, (cell, facing) in SEAT_ENTRY_CELLS.items()
 }
-# The order players take seats in: two across the board first, then east and west (pg.9).
-SEAT_ORDER = ("south", "north", "west", "east")
 # `BoutSetup.barge` naming no barge but this: a schematic picked at random (pg.38), see `pick_random_barge`.
 RANDOM_BARGE = "random"
 # How the base box's scripts record what a setup may give a helot directly: a drawn weapon is the

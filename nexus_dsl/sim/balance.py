@@ -16,8 +16,8 @@ import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from ..model.ruleset import Ruleset
 from ..engine.dice import Dice
+from ..model.ruleset import Ruleset
 from .batch import BoutResult, BoutSpec, run_batch
 
 #: The 95% normal quantile for Wilson score intervals.

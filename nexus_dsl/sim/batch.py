@@ -21,10 +21,10 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from ..agents import make_agent
 from ..content.loader import cached_ruleset
-from ..model.ruleset import Ruleset
 from ..engine.bout import Bout, Event, next_action
-from ..errors import Diagnostic
 from ..engine.setup import BoutSetup, standard_setup
+from ..errors import Diagnostic
+from ..model.ruleset import Ruleset
 
 
 @dataclass(frozen=True)

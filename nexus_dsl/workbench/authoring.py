@@ -21,8 +21,8 @@ from ..cards import KIND_TITLES, CardFace, data_face, script_face
 from ..check.checker import CheckContext, check_declarations
 from ..content.barge_checks import barge_problems
 from ..content.loader import _script_locator, internal_error
-from ..model.ruleset import DataItem, Origin, Ruleset, ScriptItem, freeze_mapping, thaw
 from ..errors import Diagnostic, NexusError, did_you_mean, source_lines
+from ..model.ruleset import DataItem, Origin, Ruleset, ScriptItem, freeze_mapping, thaw
 from ..schema import compose_yaml, load_yaml_with_positions, schema_name_for_kind, validate
 from ..syntax import ast_nodes as A
 from ..syntax.canonical import to_canonical

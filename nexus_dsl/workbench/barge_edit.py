@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..content.barge_checks import BOARD_SIZE, barge_problems, starting_squares
-from ..model.ruleset import Ruleset
 from ..errors import Diagnostic, did_you_mean
+from ..model.ruleset import Ruleset
 from ..schema.validate import validate
 from ..schema.yaml_positions import load_yaml_with_positions
 from .store import Saved, safe_path, save_data_item

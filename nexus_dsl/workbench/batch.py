@@ -23,8 +23,8 @@ from typing import Callable, Sequence
 
 from scipy import stats
 
-from ..model.ruleset import Ruleset
 from ..errors import Diagnostic
+from ..model.ruleset import Ruleset
 from ..sim.balance import Z95, Rate
 from ..sim.batch import BoutResult, WatchedUse, fault_lines
 from ..sim.batch import run_batch as run_specs
@@ -306,4 +306,4 @@ def compare(settings_a: TestRunSettings, settings_b: TestRunSettings, bouts: int
 
 
 __all__ = ["ALPHA", "BatchReport", "Comparison", "Difference", "WatchedSummary", "compare", "mean_difference",
-           "proportion_difference", "run_batch", "summarise", "t_cdf", "t_quantile"]
+           "proportion_difference", "run_batch", "summarise"]

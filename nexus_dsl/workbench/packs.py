@@ -20,8 +20,8 @@ from typing import Sequence
 
 from ..content.loader import (MANIFEST, Manifest, _display, find_manifests, internal_error, load_collecting_sources,
                               unknown_pack)
-from ..model.ruleset import PackInfo, Ruleset
 from ..errors import Diagnostic
+from ..model.ruleset import PackInfo, Ruleset
 
 
 @dataclass(frozen=True)

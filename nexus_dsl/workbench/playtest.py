@@ -39,7 +39,6 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..agents import make_agent
 from ..agents.base import AGENT_NAMES
 from ..content.loader import default_content_root
-from ..model.ruleset import Ruleset
 from ..engine.abilities import window_defaults
 from ..engine.actions import ABILITY, CARD, CHOICE, COMMAND, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from ..engine.board import Square
@@ -47,9 +46,10 @@ from ..engine.bout import Bout
 from ..engine.commands import declaration_group
 from ..engine.setup import standard_setup
 from ..errors import Diagnostic, NexusError, RulesError
+from ..limits import INPUT_LIMITS, InputLimits
+from ..model.ruleset import Ruleset
 from ..narrate import narrate
 from ..syntax import ast_nodes as A
-from ..limits import INPUT_LIMITS, InputLimits
 from .packs import load_packs
 from .store import ABSENT, NotEditableError, StoreError, open_for_edit
 from .store import save as store_save

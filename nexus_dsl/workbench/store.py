@@ -46,10 +46,10 @@ from typing import Any, Callable, Iterator, Sequence
 import yaml
 
 from ..content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, discover_packs, read_manifest
-from ..model.ruleset import Ruleset
 from ..errors import ContentError, Diagnostic, NexusError, source_lines
 from ..files import check_text_size, confine, decode_content, display_path, inside
 from ..limits import INPUT_LIMITS, InputLimits
+from ..model.ruleset import Ruleset
 from ..schema import compose_yaml, load_yaml_with_positions, validate
 from ..syntax import ast_nodes as A
 from ..syntax.parser import parse

@@ -25,15 +25,15 @@ from typing import Any, Mapping, Sequence
 
 from ..agents.base import AGENT_NAMES
 from ..content.loader import default_content_root
-from ..model.ruleset import Ruleset, ScriptItem
 from ..engine.actions import Action, Decision
 from ..engine.bout import Bout, Event, next_action
 from ..engine.setup import RANDOM_BARGE
 from ..engine.state import Outcome
 from ..errors import Diagnostic, NexusError, did_you_mean
+from ..model.ruleset import Ruleset, ScriptItem
 from ..narrate import narrate
-from ..syntax import ast_nodes as A
 from ..sim.batch import BoutSpec, spec_agents, spec_setup
+from ..syntax import ast_nodes as A
 
 #: The labels of the players, in seat order (the standard setup's).
 PLAYER_LABELS = ("red", "blue", "green", "yellow")

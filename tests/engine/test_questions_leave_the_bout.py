@@ -14,10 +14,10 @@ from dataclasses import replace
 import pytest
 
 from nexus_dsl import Action, Bout, RulesError, cached_ruleset, parse
-from nexus_dsl.model.ruleset import Origin, Ruleset, ScriptItem
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.fingerprint import differences, whole_state
 from nexus_dsl.engine.setup import BoutSetup, HelotSetup
+from nexus_dsl.model.ruleset import Origin, Ruleset, ScriptItem
 
 GAMBLES = '''
 command gamble "Gamble" {

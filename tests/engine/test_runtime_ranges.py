@@ -16,10 +16,10 @@ import pytest
 
 from nexus_dsl import Action, Bout, check_declarations, load_ruleset, parse
 from nexus_dsl import vocabulary as V
-from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.setup import BoutSetup, HelotSetup
 from nexus_dsl.limits import MAX_NUMBER
+from nexus_dsl.model.ruleset import Ruleset
 
 MANIFEST = "id: range_pack\nname: Ranges\nversion: 1.0.0\nkind: house_rules\nbuilds_on: [base]\n"
 SAMPLES = {

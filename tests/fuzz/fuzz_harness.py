@@ -42,10 +42,10 @@ from fuzz_corpus import CONTENT, SCENARIOS, FuzzInput
 
 from nexus_dsl.agents import make_agent
 from nexus_dsl.content.loader import MANIFEST, LoadedPack, cached_ruleset, layer, load_pack_folder
-from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.engine.bout import Bout, next_action
 from nexus_dsl.engine.setup import standard_setup
 from nexus_dsl.errors import Diagnostic, NexusError
+from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.scenario import run_paths
 from nexus_dsl.validate_files import check_paths, check_script_text, check_yaml_text
 

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.errors import Diagnostic
+from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.workbench.authoring import DATA_KINDS, ITEM_FILE, KINDS, SCRIPT_KINDS, Validation, template, validate_item
 from nexus_dsl.workbench.packs import LoadResult, clear_cache, load_packs
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from nexus_dsl import RulesError, load_ruleset
-from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.engine.state import Termination
 from nexus_dsl.errors import Diagnostic
+from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.workbench.playtest import PERSON, PlaySession, PlaySettings, SessionError, refusal_message
 from nexus_dsl.workbench.testrun import Stepper, TestRunSettings, fault_text, faulting_item
 
