@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from .check.checker import CheckContext, check_declarations
 from .content.barge_checks import barge_problems
@@ -57,13 +57,18 @@ def _key(d: Diagnostic) -> tuple:
     return (d.file, d.line, d.column, d.code, d.message)
 
 
-def _context_from(ruleset: Ruleset | None, extra_settings: dict[str, str]) -> CheckContext:
-    if ruleset is None:
-        return CheckContext(settings=extra_settings)
-    settings = {name: value_type(value) for name, value in ruleset.settings.items()}
-    settings.update(extra_settings)
-    return CheckContext(object_types=frozenset(ruleset.data.get("objects", {})), settings=settings,
-                        declaration_ids=frozenset(i for items in ruleset.scripts.values() for i in items))
+def check_context(ruleset: Ruleset | None, local: Sequence[A.Declaration]) -> CheckContext:
+    """What declarations checked on their own may name: the words of `ruleset` (e.g. the base pack)
+    and those the `local` declarations themselves declare (their ids, a rule's params, states).
+    `nexus check` of a lone script file and the editor's item validation both check this way."""
+    settings = {name: value_type(value) for name, value in ruleset.settings.items()} if ruleset else {}
+    settings.update({p.name: "any" for d in local if d.kind == "rule" for p in d.clauses_of(A.Param)})
+    ids = {i for items in ruleset.scripts.values() for i in items} if ruleset else set()
+    ids.update(d.id for d in local)
+    states = tuple(ruleset.scripts.get("state", {})) if ruleset else ()
+    states += tuple(d.id for d in local if d.kind == "state" and d.id not in states)
+    objects = frozenset(ruleset.data.get("objects", {})) if ruleset else frozenset()
+    return CheckContext(object_types=objects, settings=settings, declaration_ids=frozenset(ids), states=states)
 
 
 def value_type(value: object) -> str:
@@ -89,10 +94,7 @@ def check_script_text(text: str, file: str, base: Ruleset | None = None,
 
 def check_script_module(module: A.Module, file: str, base: Ruleset | None = None) -> list[Diagnostic]:
     """Check and schema-validate one parsed script file on top of `base` (e.g. the base pack)."""
-    local_settings = {
-        p.name: "any" for d in module.declarations if d.kind == "rule" for p in d.clauses_of(A.Param)
-    }
-    diagnostics = check_declarations(module.declarations, _context_from(base, local_settings))
+    diagnostics = check_declarations(module.declarations, check_context(base, module.declarations))
     for declaration in module.declarations:
         diagnostics.extend(validate(to_canonical(declaration), schema_name_for_kind(declaration.kind), file=file,
                                     locate=_script_locator(declaration)))

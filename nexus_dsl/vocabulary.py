@@ -24,7 +24,6 @@ from .limits import MAX_NUMBER
 
 # ---------------------------------------------------------------- enumerations (canonical ids)
 LOCATIONS = ("head", "chest", "midsection", "left_upper", "right_upper", "left_lower", "right_lower")
-STATES = ("prone", "grappled", "armed", "bleeding", "flaming", "incapacitated", "dead")
 TRAITS = ("WILL", "INST", "PHYS", "DEFT", "SWAG", "CUNN")
 RESOURCES = ("AP", "MP")
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
@@ -39,7 +38,6 @@ DECKS = ("turning_point", "influence")  # the decks a `draw` can name
 # Every enumeration member is a global name of the enumeration's type.
 ENUM_TYPES: dict[str, tuple[str, ...]] = {
     "location": LOCATIONS,
-    "state": STATES,
     "trait": TRAITS,
     "resource": RESOURCES,
     "direction": COMPASS + RELATIVE,
@@ -431,6 +429,9 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
                "tags": ("text", "many")},
     "rule": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
              "rulebook": ("text", "one"), "motivation": ("text", "one")},
+    # `badge` (one or two characters) and `colour` (`#rrggbb`) mark a helot in the state on the board.
+    "state": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
+              "rulebook": ("text", "one"), "badge": ("text", "one"), "colour": ("text", "one")},
 }
 
 # Which clause types each declaration kind may hold.
@@ -443,6 +444,9 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     "influence": ("property", "arg", "cost", "requires", "window", "effect", "when", "param", "roll", "on"),
     "weapon": ("property", "param", "when", "requires"),
     "rule": ("property", "param", "when", "requires"),
+    # A state is declared by content (the base game's seven in content/base/states.nexus); the rules
+    # that make it matter may live in its own `when` clauses or in rules that name it.
+    "state": ("property", "param", "when"),
 }
 
 # The numbers a property holds: the engine reads each as a number written out (`damage 2`), so the
@@ -463,6 +467,12 @@ PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
     "targets": ("opponent",),
     "type": ("melee", "two_handed", "one_handed", "shield", "shiv", "net", "bola", "ranged", "thrown"),
     "activation": ("duplicate", "always_active", "turning_point", "player_activated"),
+}
+
+# Quoted text a property must match, with how to write it (a state's board badge and its colour).
+PROPERTY_PATTERNS: dict[str, tuple[str, str]] = {
+    "badge": (r"[^\s\x00-\x1f]{1,2}", "one or two visible characters, e.g. `badge \"P\"`"),
+    "colour": (r"#[0-9a-fA-F]{6}", "a colour as `#rrggbb`, e.g. `colour \"#5d4037\"`"),
 }
 
 #: The largest amount a cost may name (a literal is held to it by the JSON Schema too).

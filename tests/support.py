@@ -42,3 +42,8 @@ def record_calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, key: C
 
     monkeypatch.setattr(module, name, wrapper)
     return calls
+
+
+# The base game's states (content/base/states/states.nexus; canonical ids of the contract), for
+# tests that draw script words without loading the content.
+BASE_STATES = ("prone", "grappled", "armed", "bleeding", "flaming", "incapacitated", "dead")

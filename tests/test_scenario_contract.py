@@ -88,7 +88,7 @@ WRONG_SETUPS = [
     ("weapon: no_such_weapon", "", "no weapon `no_such_weapon` in the loaded packs"),
     ("states: [armed]", "", "`states` lists armed, but the helot holds no drawn weapon"),
     ("weapon: shiv, weapon_drawn: false, states: [armed]", "", "`states` lists armed, but the helot holds no drawn weapon"),
-    ("states: [sleepy]", "", "helots.red.states[0]: \"sleepy\" is not allowed here; one of: prone, grappled, armed"),
+    ("states: [sleepy]", "", "helot `red`: `states` lists sleepy, which no loaded pack declares (states: prone,"),
     ("tp_counter: [1, 1]", "", "helots.red.tp_counter: [1, 1] has non-unique elements; each item may appear only once"),
     ("locations: {knee: 3}", "", "helots.red.locations: unknown key `knee`; one of: head, chest"),
     ("traits: {STR: 3}", "", "helots.red.traits: unknown key `STR`; one of: WILL, INST"),

@@ -19,6 +19,7 @@ a word with every name in scope, are given for the first `MAX_SUGGESTIONS` unkno
 from __future__ import annotations
 
 import operator
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
@@ -46,6 +47,8 @@ class CheckContext:
     object_types: frozenset[str] = frozenset()
     settings: Mapping[str, str] = field(default_factory=dict)  # global rule params -> type
     declaration_ids: frozenset[str] = frozenset()
+    # The states content declares (`state` declarations), in load order: the members of the `state` type.
+    states: tuple[str, ...] = ()
 
 
 class Scope:
@@ -153,6 +156,8 @@ class Checker:
         for type_name, members in V.ENUM_TYPES.items():
             for member in members:
                 names.setdefault(member, type_name)
+        for state in self.context.states:
+            names.setdefault(state, "state")
         for object_type in self.context.object_types:
             names.setdefault(object_type, "object_type")
         names.update({k: v for k, v in self.context.settings.items() if k not in names})
@@ -377,6 +382,9 @@ class Checker:
                                did_you_mean(value.id, symbols) or "one of: " + ", ".join(symbols), width=len(value.id))
             elif not isinstance(value, A.Str):
                 self.error(value, "wrong_type", f"`{prop.name}` takes a word or quoted text")
+            elif prop.name in V.PROPERTY_PATTERNS and not re.fullmatch(V.PROPERTY_PATTERNS[prop.name][0], value.value):
+                self.error(value, "out_of_range", f"`{prop.name}` is {V.PROPERTY_PATTERNS[prop.name][1].split(', e.g.')[0]}",
+                           V.PROPERTY_PATTERNS[prop.name][1])
 
     def _check_written_number(self, prop: A.Property, value: A.Expr) -> None:
         """A number property is read by the engine as a number written out, within its range."""
@@ -497,8 +505,13 @@ class Checker:
 
     # ---------------------------------------------------------------- expressions
     def expect(self, expr: A.Expr, expected: str, scope: Scope) -> str:
+        if isinstance(expr, A.Name) and scope.lookup(expr.id) is None and expected == "state":
+            states = self.context.states
+            self.error(expr, "unknown_name", f"unknown state `{expr.id}`",
+                       did_you_mean(expr.id, states) or _declared_states(states), width=len(expr.id))
+            return expected
         if isinstance(expr, A.Name) and scope.lookup(expr.id) is None and expected in V.ENUM_TYPES:
-            # An unknown word where a location, state, trait... belongs: name the choices.
+            # An unknown word where a location, trait, direction... belongs: name the choices.
             members = V.ENUM_TYPES[expected]
             self.error(expr, "unknown_name", f"unknown {describe(expected).removeprefix('a ').removeprefix('an ')} `{expr.id}`",
                        did_you_mean(expr.id, members) or "one of: " + ", ".join(members), width=len(expr.id))
@@ -606,9 +619,10 @@ class Checker:
         if expr.op in ("is", "is not"):
             self.expect(expr.left, "helot", scope)
             assert isinstance(expr.right, A.Name)
-            if expr.right.id not in V.STATES:
+            states = self.context.states
+            if expr.right.id not in states:
                 self.error(expr.right, "unknown_name", f"unknown state `{expr.right.id}`",
-                           did_you_mean(expr.right.id, V.STATES) or "states: " + ", ".join(V.STATES), width=len(expr.right.id))
+                           did_you_mean(expr.right.id, states) or _declared_states(states), width=len(expr.right.id))
             return "bool"
         left = self.expr_type(expr.left, scope)
         right = self.expr_type(expr.right, scope)
@@ -675,6 +689,13 @@ def engine_setting_problem(value: A.Expr, kind: str) -> str | None:
     if not isinstance(value, A.ListLit) or not all(isinstance(i, A.Name) and i.id in members for i in value.items):
         return "wrong_type"
     return "out_of_range" if kind == "location_table" and not value.items else None
+
+
+def _declared_states(states: tuple[str, ...]) -> str:
+    """The hint naming the states a script may use: those its packs declare."""
+    if not states:
+        return "no state is declared: declare one with `state <id> \"<Name>\" { ... }`"
+    return "states: " + ", ".join(states)
 
 
 def _is_helot_list(expr: A.Expr) -> bool:

@@ -538,6 +538,7 @@ def layer(loaded: list[LoadedPack], diagnostics: list[Diagnostic]) -> Ruleset:
         object_types=frozenset(data.get("objects", {})),
         settings=setting_types,
         declaration_ids=frozenset(i for items in scripts.values() for i in items),
+        states=tuple(scripts.get("state", {})),
     )
     all_declarations = [item.declaration for items in scripts.values() for item in items.values()]
     diagnostics.extend(check_declarations(all_declarations, context))

@@ -161,10 +161,11 @@ class Bout(Mechanics, Commands, Abilities):
             overall = spec.overall
         else:  # a helot is incapacitated because its overall condition ran out (pg.13)
             overall = 0 if status == Status.INCAPACITATED else settings.get("overall_condition", 50)
+        states = starting_states(spec, held, grappler is not None, tuple(self.ruleset.scripts.get("state", {})))
         helot = Helot(
             label=spec.label, seat=spec.seat, square=spec.at, facing=spec.facing, overall=overall,
             locations=locations, motivation=spec.motivation, lanista=spec.lanista,
-            states=starting_states(spec, held, grappler is not None), traits=traits, cred=spec.cred, ap=spec.ap,
+            states=states, traits=traits, cred=spec.cred, ap=spec.ap,
             mp=spec.mp, status=status, weapon=spec.weapon, tpdm=spec.tpdm, tp_counter=set(spec.tp_counter),
             command_tokens=spec.command_tokens if spec.command_tokens is not None else (lanista or {}).get("command", 0),
             deception=spec.deception if spec.deception is not None else (lanista or {}).get("deception", 0),

@@ -375,11 +375,12 @@ class Mechanics:
         return " > ".join(f"`{name}`" for name in self.nesting)
 
     def listeners_for(self: Bout, declaration: Any) -> list[Helot | None]:
-        """Who a `when` clause listens for: rules, hazards and Turning Point cards for the whole
+        """Who a `when` clause listens for: rules, states, hazards and Turning Point cards for the whole
         bout; abilities, weapons and influence cards for each helot that owns them, from the
         triggering player clockwise (pg.15). A rule with a `motivation` property (a motivation's
         talent) listens for each helot of that motivation."""
-        if declaration.kind in ("hazard", "turning_point") or declaration.kind == "rule" and declaration.property("motivation") is None:
+        kind = declaration.kind
+        if kind in ("hazard", "turning_point", "state") or kind == "rule" and declaration.property("motivation") is None:
             return [None]
         return [h for h in self.helots_in_turn() if self.owns(h, declaration)]
 

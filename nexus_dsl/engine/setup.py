@@ -236,10 +236,15 @@ def _shown(square: Square | None) -> str:
     return f"[{square.col}, {square.row}]" if square is not None else "no square"
 
 
-def starting_states(spec: HelotSetup, weapon: WeaponInHand | None, held: bool) -> set[str]:
+def starting_states(spec: HelotSetup, weapon: WeaponInHand | None, held: bool, declared: Sequence[str]) -> set[str]:
     """The setup's states, with Armed for a drawn weapon and Grappled for a held helot; Armed
-    without a drawn weapon is refused (a drawn weapon is what Armed means)."""
+    without a drawn weapon is refused (a drawn weapon is what Armed means), and so is a state the
+    loaded packs do not declare (`declared`)."""
     states = set(spec.states)
+    unknown = [state for state in spec.states if state not in declared and state not in STATUSES]
+    if unknown:
+        raise SetupError(f"`states` lists {unknown[0]}, which no loaded pack declares "
+                         f"(states: {', '.join(declared) or 'none'})", spec.label, "states")
     drawn = weapon is not None and weapon.drawn
     if DRAWN_WEAPON_STATE in states and not drawn:
         raise SetupError(f"`states` lists {DRAWN_WEAPON_STATE}, but the helot holds no drawn weapon: "

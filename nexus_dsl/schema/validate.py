@@ -22,6 +22,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from ..errors import Diagnostic, SchemaError, did_you_mean
+from ..syntax import ast_nodes as A
 
 __all__ = [
     "SCHEMA_DIR",
@@ -43,9 +44,7 @@ SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 SCHEMA_BASE_URI = "https://nexus-dsl.dev/schemas/"
 
 #: Declaration kind -> schema name (one schema per kind).
-DECLARATION_SCHEMAS: dict[str, str] = {
-    kind: kind for kind in ("command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule")
-}
+DECLARATION_SCHEMAS: dict[str, str] = {kind: kind for kind in A.DECLARATION_KINDS}
 #: The YAML data schemas (each validates one item of a file).
 DATA_SCHEMAS = ("pack", "barge", "lanista", "motivation")
 

@@ -329,7 +329,7 @@ class Module(Node):
     file: str = field(default="<input>", compare=False)
 
 
-DECLARATION_KINDS = ("command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule")
+DECLARATION_KINDS = ("command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule", "state")
 
 
 def names_used(node: object) -> frozenset[str]:

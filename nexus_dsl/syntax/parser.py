@@ -681,7 +681,7 @@ def _diagnostic_for(error: UnexpectedInput, file: str, source: str) -> Diagnosti
     return Diagnostic(code=code, message=message, file=file, line=line, column=column, end_column=end, hint=hint)
 
 
-_DECLARATION_START = re.compile(r"^(command|trait_ability|hazard|turning_point|influence|weapon|rule)\b", re.M)
+_DECLARATION_START = re.compile(r"^(" + "|".join(A.DECLARATION_KINDS) + r")\b", re.M)
 
 
 @dataclass(frozen=True)

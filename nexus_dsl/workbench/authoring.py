@@ -18,7 +18,7 @@ from typing import Any, Mapping
 import yaml
 
 from ..cards import KIND_TITLES, CardFace, data_face, script_face
-from ..check.checker import CheckContext, check_declarations
+from ..check.checker import check_declarations
 from ..content.barge_checks import barge_problems
 from ..content.loader import _script_locator, internal_error
 from ..errors import Diagnostic, NexusError, did_you_mean, source_lines
@@ -28,11 +28,11 @@ from ..syntax import ast_nodes as A
 from ..syntax.canonical import to_canonical
 from ..syntax.parser import parse
 from ..syntax.printer import CommentQueue, print_declaration, print_module, quote
-from ..validate_files import value_type
+from ..validate_files import check_context
 from .store import last_line
 
 ITEM_FILE = "<item>"
-SCRIPT_KINDS = ("command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule")
+SCRIPT_KINDS = A.DECLARATION_KINDS
 # YAML kinds by schema name -> the data type (and list file name) the loader files them under.
 DATA_KINDS = {"lanista": "lanistas", "motivation": "motivations", "barge": "barges", "object_type": "objects"}
 KINDS = SCRIPT_KINDS + tuple(DATA_KINDS)
@@ -159,6 +159,11 @@ _SCRIPT_TEMPLATES = {
     param {id}_amount = 1
 }}
 ''',
+    "state": '''state {id} {name} {{
+    flavor "One line of colour from the arena."
+    text "What a helot in this state can and cannot do, and how it ends."
+}}
+''',
 }
 
 _DATA_TEMPLATES = {
@@ -281,17 +286,6 @@ def _problem(code: str, message: str, line: int = 1, column: int = 1, hint: str 
     return Diagnostic(code, message, ITEM_FILE, line, column, hint=hint)
 
 
-def _context(ruleset: Ruleset | None, extra_ids: set[str], extra_settings: Mapping[str, str]) -> CheckContext:
-    if ruleset is None:
-        return CheckContext(settings=dict(extra_settings), declaration_ids=frozenset(extra_ids))
-    settings = {name: value_type(value) for name, value in ruleset.settings.items()}
-    settings.update(extra_settings)
-    ids = {i for items in ruleset.scripts.values() for i in items} | extra_ids
-    return CheckContext(object_types=frozenset(ruleset.data.get("objects", {})), settings=settings,
-                        declaration_ids=frozenset(ids))
-
-
-
 def _validate_script(kind: str, text: str, ruleset: Ruleset | None) -> Validation:
     declarations = parse(text, ITEM_FILE).declarations
     if len(declarations) != 1:
@@ -301,8 +295,7 @@ def _validate_script(kind: str, text: str, ruleset: Ruleset | None) -> Validatio
         return Validation(kind, declaration.id, [_problem(
             "authoring/wrong_kind", f"this is a {declaration.kind}, not a {kind}",
             declaration.pos.line, declaration.pos.column, hint=f"start the declaration with `{kind}`")])
-    local_settings = {p.name: "any" for p in declaration.clauses_of(A.Param)} if kind == "rule" else {}
-    diagnostics = check_declarations([declaration], _context(ruleset, {declaration.id}, local_settings))
+    diagnostics = check_declarations([declaration], check_context(ruleset, [declaration]))
     diagnostics += validate(to_canonical(declaration), schema_name_for_kind(kind), file=ITEM_FILE,
                             locate=_script_locator(declaration))
     diagnostics.sort(key=lambda d: (d.line, d.column))

@@ -20,6 +20,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..content.barge_checks import BOARD_SIZE, starting_squares
 from ..model.ruleset import Ruleset
+from ..syntax import ast_nodes as A
 
 __all__ = ["CELL", "OBJECT_KINDS", "barge_svg", "bout_svg", "square_origin"]
 
@@ -52,9 +53,8 @@ KIND_COLOURS: dict[str, tuple[str, str]] = {
 # Helot tokens: one colour per seat, in the order seats are taken (pg.9).
 SEAT_COLOURS = {"south": "#d32f2f", "north": "#1976d2", "west": "#388e3c", "east": "#fbc02d"}
 TOKEN_FALLBACK = "#6a1b9a"
-# The badge letter of each helot state (IDS.md); an unknown state shows its first letter.
-STATE_BADGES = {"prone": ("P", "#5d4037"), "grappled": ("G", "#4527a0"), "armed": ("A", "#37474f"),
-                "bleeding": ("B", "#b71c1c"), "flaming": ("F", "#e65100")}
+# A state's badge where its declaration gives none: its first letter on grey.
+BADGE_FALLBACK_COLOUR = "#424242"
 # Arrow offsets (dx, dy) per facing, with north up: dy grows southwards.
 FACING_VECTORS = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1),
                   "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1)}
@@ -259,7 +259,21 @@ def _helots_of(snapshot: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]
             if isinstance(value, Mapping) and "at" in value and "facing" in value]
 
 
-def _token(index: int, label: str, helot: Mapping[str, Any]) -> str:
+def state_badges(ruleset: Ruleset) -> dict[str, tuple[str, str]]:
+    """Each declared state with a `badge`: its letters and colour, in load order (content/base
+    declares the base game's: `states/states.nexus`)."""
+    badges: dict[str, tuple[str, str]] = {}
+    for state in ruleset.declarations("state"):
+        badge = state.property("badge")
+        if badge is None or not badge.values or not isinstance(badge.values[0], A.Str):
+            continue
+        colour = state.property("colour")
+        fill = colour.values[0].value if colour and colour.values and isinstance(colour.values[0], A.Str) else None
+        badges[state.id] = (badge.values[0].value, fill or BADGE_FALLBACK_COLOUR)
+    return badges
+
+
+def _token(index: int, label: str, helot: Mapping[str, Any], badges: Mapping[str, tuple[str, str]]) -> str:
     col, row = int(helot["at"][0]), int(helot["at"][1])
     x, y = square_origin(col, row)
     cx, cy = x + CELL // 2, y + CELL // 2
@@ -287,7 +301,7 @@ def _token(index: int, label: str, helot: Mapping[str, Any]) -> str:
             _element("line", x1=cx - radius, y1=cy + radius, x2=cx + radius, y2=cy - radius, stroke="#000000", stroke_width=2),
         ], class_="fallen-mark", data_status=status))
     for slot, state in enumerate(helot.get("states", [])):
-        letter, fill = STATE_BADGES.get(state, (state[:1].upper(), "#424242"))
+        letter, fill = badges.get(state, (state[:1].upper(), BADGE_FALLBACK_COLOUR))
         bx, by = x + 7 + 11 * (slot % 4), y + 7 + 11 * (slot // 4)
         parts.append(_group([
             _element("circle", cx=bx, cy=by, r=5, fill=fill, stroke="#ffffff"),
@@ -313,8 +327,10 @@ def bout_svg(bout_state: Any, ruleset: Ruleset) -> str:
     types = _ordered_types(pieces, ruleset)
     helots = _helots_of(snapshot)
     # A fallen helot whose figure gave way to guts is still drawn (faded, crossed) where it fell.
-    tokens = [_token(index, label, helot) for index, (label, helot) in enumerate(helots) if _on_board(helot.get("at"))]
-    extra = [(f"state-{state}", letter, state) for state, (letter, _fill) in STATE_BADGES.items()]
+    badges = state_badges(ruleset)
+    tokens = [_token(index, label, helot, badges) for index, (label, helot) in enumerate(helots)
+              if _on_board(helot.get("at"))]
+    extra = [(f"state-{state}", letter, state) for state, (letter, _fill) in badges.items()]
     extra.append(("fallen", "X", "incapacitated or dead"))
     title = f"Bout, cycle {snapshot.get('cycle', '?')}"
     parts = [ARROWHEAD] + _board(title) + _starting_squares() + [_group(_pieces(pieces, ruleset), class_="objects")]

@@ -21,11 +21,12 @@ from typing import Any, Iterable, Literal, TypedDict
 from lark import Lark
 from lark.exceptions import LarkError, UnexpectedCharacters
 
+from ..syntax import ast_nodes as A
 from ..syntax import parser as _parser_module
 
 # Declaration kinds are plain names to the grammar (so they stay free for attributes); they are
 # shown as keywords all the same.
-DECLARATION_KINDS = frozenset({"command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule"})
+DECLARATION_KINDS = frozenset(A.DECLARATION_KINDS)
 _PATTERN_CLASSES = {
     "NAME": "name", "NUMBER": "num", "THRESHOLD": "num", "STRING": "str", "SDS_LEVEL": "sds",
     "COMMENT": "com", "COMPARE": "op", "ADD_OP": "op", "MUL_OP": "op",

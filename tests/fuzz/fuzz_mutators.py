@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from nexus_dsl import vocabulary as V
+from support import BASE_STATES
 
 ENCODING_ERRORS = "surrogateescape"
 
@@ -257,9 +258,9 @@ NAME = re.compile(r"(?<![A-Za-z0-9_\"])[A-Za-z_][A-Za-z0-9_]*")
 NUMBER = re.compile(r"(?<![A-Za-z0-9_])[0-9]+(?![A-Za-z0-9_])")
 VOCABULARY_WORDS: tuple[str, ...] = tuple(sorted({
     *V.PRIMITIVES, *V.FUNCTIONS, *V.EVENTS, *V.WINDOWS, *V.HELOT_ATTRIBUTES, *V.ROLL_NAMES, *V.PROPERTIES,
-    *V.CLAUSES, *V.LOCATIONS, *V.STATES, *V.TRAITS, *V.RESOURCES, *V.COMPASS, *V.RELATIVE, *V.PILES, *V.PURPOSES,
+    *V.CLAUSES, *V.LOCATIONS, *BASE_STATES, *V.TRAITS, *V.RESOURCES, *V.COMPASS, *V.RELATIVE, *V.PILES, *V.PURPOSES,
     *V.COST_RESOURCES, *V.ARG_TYPES, "self", "target", "opponent", "attacker", "defender", "margin", "success",
-    "failure", "command", "rule", "hazard", "weapon", "influence", "turning_point", "trait_ability", "cost",
+    "failure", "command", "rule", "hazard", "weapon", "influence", "turning_point", "trait_ability", "state", "cost",
     "requires", "roll", "on", "when", "window", "param", "arg", "effect", "let", "if", "elif", "else", "for",
     "each", "repeat", "not", "and", "or", "in", "is", "vs", "true", "false", "none", "automatic",
 }))

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from nexus_dsl import vocabulary as V
 from nexus_dsl.syntax import ast_nodes as A
+from support import BASE_STATES
 
 GRAMMAR = Path(__file__).resolve().parents[2] / "nexus_dsl" / "grammar" / "nexus.lark"
 
@@ -54,7 +55,7 @@ _VOCABULARY_WORDS = sorted(
     w
     for w in {
         *V.PRIMITIVES, *V.FUNCTIONS, *V.EVENTS, *V.WINDOWS, *V.HELOT_ATTRIBUTES, *V.ROLL_NAMES,
-        *V.LOCATIONS, *V.STATES, *V.TRAITS, *V.RESOURCES, *V.COMPASS, *V.RELATIVE, *V.PILES,
+        *V.LOCATIONS, *BASE_STATES, *V.TRAITS, *V.RESOURCES, *V.COMPASS, *V.RELATIVE, *V.PILES,
         "self", "target", "opponent", "attack", "defense", "success", "failure", "check",
     }
     if is_valid_name(w)

@@ -17,6 +17,7 @@ from nexus_dsl.syntax import ast_nodes as A
 from nexus_dsl.syntax.parser import parse
 from nexus_dsl.syntax.printer import print_declaration
 from nexus_dsl.validate_files import check_script_text
+from support import BASE_STATES
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "language.md"
@@ -227,7 +228,7 @@ def test_every_event_and_window_row_lists_the_names_it_binds() -> None:
     ("what", "names"),
     [
         ("locations", V.LOCATIONS),
-        ("states", V.STATES),
+        ("base states", BASE_STATES),
         ("traits", V.TRAITS),
         ("resources", V.RESOURCES),
         ("compass directions", V.COMPASS),
@@ -298,7 +299,7 @@ def test_the_documented_check_error_is_what_the_checker_prints() -> None:
         "    effect {\n        add_damage 4\n        add_state defender pron\n    }\n}\n"
     )
     module = parse(source, "content/house/abilities/physicality.nexus")
-    (diagnostic,) = check_declarations(module.declarations, CheckContext())
+    (diagnostic,) = check_declarations(module.declarations, CheckContext(states=BASE_STATES))
     assert diagnostic.code == "check/unknown_name"
     assert diagnostic.format(source) == _first_text_block_after("A check error")
 

@@ -8,7 +8,7 @@ import pytest
 
 from nexus_dsl import Bout, BoutSetup, HelotSetup, cached_ruleset, standard_setup
 from nexus_dsl.engine.board import Direction, Square
-from nexus_dsl.workbench.board_svg import CELL, KIND_COLOURS, barge_svg, bout_svg, square_origin
+from nexus_dsl.workbench.board_svg import CELL, KIND_COLOURS, barge_svg, bout_svg, square_origin, state_badges
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 
@@ -156,3 +156,19 @@ def test_a_fallen_helot_is_drawn_differently(base):
         assert token.find("svg:line[@class='facing']", NS) is None
     fighting = parse(bout_svg(bout, base))
     assert not fighting.findall(".//svg:g[@class='fallen-mark']", NS)
+
+
+def test_a_state_s_badge_and_colour_come_from_its_declaration() -> None:
+    """The Poison Gallery's `poisoned` shows its own badge and colour, in the legend too; base's
+    states keep theirs, read from content/base/states/states.nexus."""
+    ruleset = cached_ruleset(("base", "poison_gallery"))
+    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(3, 6), Direction.N, states=["poisoned", "prone"]),
+                              HelotSetup("blue", "north", Square(6, 2), Direction.S)])
+    root = parse(bout_svg(Bout(ruleset, setup, seed=1), ruleset))
+    red = {g.get("data-label"): g for g in groups(root, "helot")}["red"]
+    badges = {b.get("data-state"): b for b in red.findall("svg:g[@class='badge']", NS)}
+    assert set(badges) == {"poisoned", "prone"}
+    assert texts(badges["poisoned"]) == ["Po"] and badges["poisoned"].find("svg:circle", NS).get("fill") == "#558b2f"
+    assert texts(badges["prone"]) == ["P"] and badges["prone"].find("svg:circle", NS).get("fill") == "#5d4037"
+    assert state_badges(ruleset)["poisoned"] == ("Po", "#558b2f")
+    assert "poisoned" not in state_badges(cached_ruleset(("base",)))
