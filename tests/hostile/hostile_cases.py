@@ -323,6 +323,9 @@ CASES: tuple[Case, ...] = (
     yaml_check("recursive_alias_list", ALIASES, lanista_with("name", "&r [*r]")),
     yaml_check("recursive_alias_mapping", ALIASES,
                "- &m {id: rec, name: Rec, influence: 1, deception: 1, command: 1, itself: *m}\n"),
+    # A merge key copies a large anchored mapping: the copy must cost time linear in its size.
+    yaml_check("a_large_merged_mapping", ALIASES,
+               lambda: "- &b\n" + "".join(f"  k{i}: {{v: {i}}}\n" for i in range(6_000)) + "- <<: *b\n  own: 1\n"),
     # 2. malformed YAML
     yaml_check("tag_bool_maybe", MALFORMED, lanista_with("id", "!!bool maybe")),
     yaml_check("tag_timestamp_not_a_date", MALFORMED, lanista_with("name", "!!timestamp notadate")),

@@ -12,7 +12,6 @@ import json
 import math
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -345,12 +344,12 @@ def test_any_text_loads_or_is_refused_with_positions(text: str) -> None:
             assert diagnostic.line <= text.count("\n") + 1, diagnostic
 
 
-def test_a_large_merged_mapping_costs_linear_time() -> None:
+def test_a_large_merged_mapping_is_copied_with_positions() -> None:
+    """(What it costs is measured in a child process by the hostile catalogue:
+    `a_large_merged_mapping` in tests/hostile/hostile_cases.py.)"""
     keys = "".join(f"  k{i}: {{v: {i}}}\n" for i in range(6_000))
     text = "base: &b\n" + keys + "copy:\n  <<: *b\n  own: 1\n"
-    started = time.process_time()
     data, positions = load_yaml_with_positions(text, "merge.yaml")
-    assert time.process_time() - started < 1.0
     assert len(data["copy"]) == 6_001 and list(data["copy"])[:2] == ["k0", "k1"]
     assert positions[("copy", "k5")] == (6_003, 3)  # at the `<<`
     assert positions[("copy", "k5", "v")] == (7, 8)  # in the anchor's text
