@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from ..check.checker import CheckContext, check_declarations
+from ..check.checker import CheckContext, Checker
 from ..errors import ContentError, Diagnostic, NexusError, did_you_mean
 from ..files import decode_content, inside, read_content, read_content_bytes
 from ..limits import INPUT_LIMITS, InputLimits
@@ -533,15 +533,15 @@ def layer(loaded: list[LoadedPack], diagnostics: list[Diagnostic]) -> Ruleset:
             scripts.setdefault(item.declaration.kind, {})[item.declaration.id] = item
         for data_item in pack.data:
             data.setdefault(data_item.type, {})[data_item.id] = data_item
-    settings, setting_types = _collect_settings(scripts, diagnostics)
-    context = CheckContext(
-        object_types=frozenset(data.get("objects", {})),
-        settings=setting_types,
-        declaration_ids=frozenset(i for items in scripts.values() for i in items),
-        states=tuple(scripts.get("state", {})),
-    )
+    settings, _setting_types = _collect_settings(scripts, diagnostics)
+    checkers = _pack_checkers(loaded)
+    for items in scripts.values():
+        for item in items.values():
+            checker = checkers[item.origin.pack]
+            reported = len(checker.diagnostics)
+            checker.check(item.declaration)
+            diagnostics.extend(checker.diagnostics[reported:])
     all_declarations = [item.declaration for items in scripts.values() for item in items.values()]
-    diagnostics.extend(check_declarations(all_declarations, context))
     diagnostics.extend(_check_references(scripts, data))
     diagnostics.extend(_check_barges(scripts, data))
     triggers: dict[str, list[tuple[A.Declaration, A.When]]] = {}
@@ -556,6 +556,32 @@ def layer(loaded: list[LoadedPack], diagnostics: list[Diagnostic]) -> Ruleset:
         triggers=freeze_mapping({k: tuple(v) for k, v in triggers.items()}),
         sources=freeze_mapping(sources),
     )
+
+
+def _pack_checkers(loaded: list[LoadedPack]) -> dict[str, Checker]:
+    """A checker per pack, knowing only the words of the pack and of the packs it builds on,
+    directly or through others: their declarations (each id as its last pack among them leaves
+    it), settings, states and object types. A pack that builds on nothing knows only its own."""
+    visible: dict[str, frozenset[str]] = {}
+    for pack in loaded:  # in load order, every pack after the packs it builds on
+        visible[pack.info.id] = frozenset({pack.info.id}.union(*(visible.get(dep, ()) for dep in pack.info.builds_on)))
+    checkers: dict[str, Checker] = {}
+    for pack in loaded:
+        in_view = [seen for seen in loaded if seen.info.id in visible[pack.info.id]]  # in load order
+        scripts: dict[str, dict[str, ScriptItem]] = {}
+        objects: set[str] = set()
+        for seen in in_view:
+            for item in seen.scripts:
+                scripts.setdefault(item.declaration.kind, {})[item.declaration.id] = item
+            objects.update(d.id for d in seen.data if d.type == "objects")
+        _settings, setting_types = _collect_settings(scripts, [])  # duplicates are reported once, above
+        checkers[pack.info.id] = Checker(CheckContext(
+            object_types=frozenset(objects),
+            settings=setting_types,
+            declaration_ids=frozenset(i for items in scripts.values() for i in items),
+            states=tuple(scripts.get("state", {})),
+        ))
+    return checkers
 
 
 def _collect_settings(scripts: Mapping[str, Mapping[str, ScriptItem]], diagnostics: list[Diagnostic]
