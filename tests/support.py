@@ -29,6 +29,18 @@ def write_pack(folder: Path, pack_id: str, files: dict[str, str | bytes] | None 
     return folder
 
 
+def value_paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The path of every value inside a JSON-like value (itself first), as jsonschema names them."""
+    found = [path]
+    if isinstance(value, dict):
+        for key, child in value.items():
+            found += value_paths(child, path + (key,))
+    elif isinstance(value, list):
+        for index, child in enumerate(value):
+            found += value_paths(child, path + (index,))
+    return found
+
+
 def record_calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, key: Callable[..., Any],
                  calls: list[Any] | None = None) -> list[Any]:
     """Replace `module.name` by a wrapper that records `key(*args, **kwargs)` of every call in

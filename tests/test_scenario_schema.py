@@ -26,6 +26,7 @@ from nexus_dsl.scenario import DECK_KINDS, ScenarioResult, build_setup, is_pack_
 from nexus_dsl.schema import load_schema, load_yaml_with_positions, registry, validate
 from nexus_dsl.schema.validate import _surely_valid, validator_for
 from nexus_dsl.vocabulary import LOCATIONS, TRAITS
+from support import value_paths
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 SCHEMA = load_schema("scenario")
@@ -127,17 +128,6 @@ def test_every_project_scenario_is_valid_to_both_validators() -> None:
         assert validator_for("scenario").is_valid(data), name
 
 
-def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    found = [path]
-    if isinstance(value, dict):
-        for key, child in value.items():
-            found += _paths(child, path + (key,))
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            found += _paths(child, path + (index,))
-    return found
-
-
 def _replace(value: Any, path: tuple[Any, ...], new: Any) -> Any:
     if not path:
         return new
@@ -162,7 +152,7 @@ scenario_values = st.recursive(
 @given(st.integers(0, len(PROJECT) - 1), st.integers(0, 10**6), scenario_values)
 def test_a_damaged_scenario_gets_the_same_verdict_from_both(which: int, where: int, new: Any) -> None:
     _, original = PROJECT[which]
-    paths = _paths(original)
+    paths = value_paths(original)
     damaged = _replace(copy.deepcopy(original), paths[where % len(paths)], new)
     assert _surely_valid(damaged, "scenario") == validator_for("scenario").is_valid(damaged)
 

@@ -17,6 +17,7 @@ from nexus_dsl.model.ruleset import DATA_TYPES
 from nexus_dsl.schema.validate import _surely_valid, schema_name_for_kind, validate, validator_for
 from nexus_dsl.syntax.canonical import to_canonical
 from nexus_dsl.syntax.parser import parse
+from support import value_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,17 +52,6 @@ def test_every_real_item_is_valid_to_both():
         assert validator_for(schema).is_valid(item)
 
 
-def _paths(value: Any, path: tuple = ()) -> list[tuple]:
-    found = [path]
-    if isinstance(value, dict):
-        for key, child in value.items():
-            found += _paths(child, path + (key,))
-    elif isinstance(value, list):
-        for index, child in enumerate(value):
-            found += _paths(child, path + (index,))
-    return found
-
-
 def _replace(value: Any, path: tuple, new: Any) -> Any:
     if not path:
         return new
@@ -82,7 +72,7 @@ json_values = st.recursive(
 @given(st.integers(0, len(REAL) - 1), st.integers(0, 10**6), json_values)
 def test_a_damaged_item_gets_the_same_verdict_from_both(which, where, new):
     schema, original = REAL[which]
-    paths = _paths(original)
+    paths = value_paths(original)
     damaged = _replace(copy.deepcopy(original), paths[where % len(paths)], new)
     assert _surely_valid(damaged, schema) == validator_for(schema).is_valid(damaged)
 
