@@ -293,7 +293,7 @@ def card_types(ruleset: Ruleset) -> list[str]:
 
 
 def all_faces(ruleset: Ruleset, kind: str | None = None) -> list[CardFace]:
-    faces = []
+    faces: list[CardFace] = []
     for script_kind, items in ruleset.scripts.items():
         if kind in (None, script_kind):
             faces.extend(script_face(item, dict(ruleset.settings)) for item in items.values())
@@ -305,7 +305,7 @@ def all_faces(ruleset: Ruleset, kind: str | None = None) -> list[CardFace]:
 
 def show(ruleset: Ruleset, ident: str) -> list[tuple[CardFace, str | None]]:
     """Every item with this id: its face and, for scripts, its canonical script text."""
-    found = []
+    found: list[tuple[CardFace, str | None]] = []
     for item in ruleset.find(ident):
         if isinstance(item, ScriptItem):
             found.append((script_face(item, dict(ruleset.settings)), print_declaration(item.declaration)))

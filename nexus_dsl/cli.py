@@ -166,8 +166,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         bout.apply(next_action(bout, agents))
     if args.log:
         with open(args.log, "w", encoding="utf-8") as out:
-            for event in bout.events_json():
-                out.write(json.dumps(event) + "\n")
+            for record in bout.events_json():
+                out.write(json.dumps(record) + "\n")
     print(summary(bout))
     if bout.fault is not None:
         _err(bout.fault.format(ruleset.sources.get(bout.fault.file)))

@@ -25,6 +25,8 @@ from .files import read_content
 from .limits import INPUT_LIMITS, InputLimits
 from .model.ruleset import DATA_TYPES, Ruleset
 from .schema import load_yaml_with_positions, schema_name_for_kind, validate
+from .schema.validate import Locate
+from .schema.yaml_positions import Positions
 from .syntax import ast_nodes as A
 from .syntax.canonical import to_canonical
 from .syntax.parser import parse
@@ -119,15 +121,23 @@ def check_yaml_text(text: str, file: str, path: Path, base: Ruleset | None = Non
     items = data if isinstance(data, list) else [data]
     problems: list[Diagnostic] = []
     for index, item in enumerate(items):
-        prefix: tuple = (index,) if isinstance(data, list) else ()
-        item_problems = validate(item, DATA_TYPES[data_type], file=file,
-                                 locate=lambda p, prefix=prefix: positions.get(prefix + tuple(p)))
+        locate = _item_locator(positions, (index,) if isinstance(data, list) else ())
+        item_problems = validate(item, DATA_TYPES[data_type], file=file, locate=locate)
         problems.extend(item_problems)
         if data_type == "barges" and base is not None and not item_problems:
-            line = (positions.get(prefix) or (0, 0))[0]
-            problems.extend(barge_problems(item, base, file=file, line=line,
-                                           locate=lambda p, prefix=prefix: positions.get(prefix + tuple(p))))
+            line = (locate(()) or (0, 0))[0]
+            problems.extend(barge_problems(item, base, file=file, line=line, locate=locate))
     return problems
+
+
+def _item_locator(positions: Positions, prefix: tuple[int, ...]) -> Locate:
+    """Where a path inside one item of a YAML file is: `prefix` is the item's place in the file
+    (its index when the file holds a list of items, nothing when it holds one)."""
+
+    def locate(path: tuple[str | int, ...]) -> tuple[int, int] | None:
+        return positions.get(prefix + tuple(path))
+
+    return locate
 
 
 def check_paths(paths: Iterable[str | Path], packs_for_files: tuple[str, ...] = ("base",)) -> CheckReport:

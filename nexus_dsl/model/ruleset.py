@@ -81,12 +81,12 @@ class Ruleset:
     def find(self, ident: str) -> list[ScriptItem | DataItem]:
         """Every item with this id, whatever its kind (an id may name e.g. an object and a hazard)."""
         found: list[ScriptItem | DataItem] = []
-        for items in self.scripts.values():
-            if ident in items:
-                found.append(items[ident])
-        for items in self.data.values():
-            if ident in items:
-                found.append(items[ident])
+        for scripts_of_kind in self.scripts.values():
+            if ident in scripts_of_kind:
+                found.append(scripts_of_kind[ident])
+        for data_of_type in self.data.values():
+            if ident in data_of_type:
+                found.append(data_of_type[ident])
         return found
 
     def data_items(self, data_type: str) -> list[Mapping[str, Any]]:

@@ -275,7 +275,10 @@ def _diagnostics_for(
     category = _category(error)
     validator = str(error.validator)
     schema = error.schema if isinstance(error.schema, Mapping) else {}
-    instance = error.instance
+    # Any JSON value each. The stubs also allow jsonschema's `Unset`, which only a hand-built error
+    # carries: every error a validator reports has both.
+    instance: Any = error.instance
+    keyword_value: Any = error.validator_value
     hint: str | None = None
 
     if _is_property_name_error(error):
@@ -283,7 +286,7 @@ def _diagnostics_for(
         key_path = path + (instance,)
         line, column = _locate(locate, key_path)
         if validator == "enum":
-            options = [str(o) for o in error.validator_value]
+            options = [str(o) for o in keyword_value]
             close = did_you_mean(str(instance), options)
             hint = f"{close} ({_one_of(options)})" if close else _one_of(options)
             return [Diagnostic("schema/unknown_key", _prefixed(where, f"unknown key `{instance}`"), file, line, column, hint=hint)]
@@ -309,18 +312,18 @@ def _diagnostics_for(
         return out
 
     if validator == "required":
-        missing = [k for k in error.validator_value if isinstance(instance, Mapping) and k not in instance]
+        missing = [k for k in keyword_value if isinstance(instance, Mapping) and k not in instance]
         key = next((k for k in missing if f"{k!r} is a required" in error.message), missing[0] if missing else None)
         message = _prefixed(where, f"missing required key `{key}`" if key is not None else error.message)
         description = (schema.get("properties", {}).get(key, {}) or {}).get("description") if key else None
         if description:
             hint = f"`{key}`: {description}"
     elif validator == "type":
-        expected = error.validator_value
+        expected = keyword_value
         expected_text = " or ".join(expected) if isinstance(expected, list) else str(expected)
         message = _prefixed(where, f"expected {expected_text}, got {_json_type(instance)} {_show(instance)}")
     elif validator == "enum":
-        options = list(error.validator_value)
+        options = list(keyword_value)
         message = _prefixed(where, f"{_show(instance)} is not allowed here")
         # A clause type the declaration kind does not allow: say which kind.
         if rel_path and rel_path[-1] == "clause" and isinstance(root, Mapping) and isinstance(root.get("kind"), str):
@@ -331,12 +334,12 @@ def _diagnostics_for(
             close = did_you_mean(str(instance), [str(o) for o in options]) if isinstance(instance, str) else None
             hint = f"{close} ({_one_of(options)})" if close else _one_of(options)
     elif validator == "const":
-        message = _prefixed(where, f"expected {_show(error.validator_value)}, got {_show(instance)}")
+        message = _prefixed(where, f"expected {_show(keyword_value)}, got {_show(instance)}")
     elif validator in ("pattern", "not"):
         message = _prefixed(where, f"{_show(instance)} is not allowed here")
         hint = schema.get("description")
         if validator == "pattern" and not hint:
-            hint = f"must match {error.validator_value}"
+            hint = f"must match {keyword_value}"
     elif validator in ("contains", "minContains"):
         minimum = schema.get("minContains", 1)
         wanted = (schema.get("contains") or {}).get("description", "matching item") if isinstance(schema.get("contains"), Mapping) else "matching item"
@@ -349,7 +352,7 @@ def _diagnostics_for(
             hint = "each item may appear only once"
         elif validator == "oneOf":  # valid under more than one alternative
             message = _prefixed(where, "matches more than one alternative; exactly one is expected")
-            described = [o.get("description") for o in error.validator_value if isinstance(o, Mapping)]
+            described = [o.get("description") for o in keyword_value if isinstance(o, Mapping)]
             hint = "exactly one of: " + "; ".join(d for d in described if d) if any(described) else None
         elif validator is None or validator == "False":
             hint = schema.get("description") if schema else None

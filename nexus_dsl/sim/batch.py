@@ -143,7 +143,8 @@ def play_one(spec: BoutSpec) -> BoutResult:
             result.watched = watched_uses(bout.log, frozenset(spec.watched))
         for event in bout.log:
             if event.type in ("command", "ability", "card"):
-                key = event.data.get("command") or event.data.get("name")
+                # A command's event names it under `command`; an ability's or a card's under `name`.
+                key = event.data.get("command") or event.data["name"]
                 result.commands[key] = result.commands.get(key, 0) + 1
             if event.type == "card":
                 _count(result.cards_played, event.data["name"])

@@ -667,7 +667,9 @@ def _diagnostic_for(error: UnexpectedInput, file: str, source: str) -> Diagnosti
         end = column + max(1, len(str(token))) if token.type not in ("$END", "_NL") else column + 1
         code = "syntax/unexpected_token"
     elif isinstance(error, UnexpectedCharacters):
-        message = f"unexpected character `{source[error.pos_in_stream] if error.pos_in_stream < len(source) else ''}`"
+        # lark types the position as optional on every error; the lexer always sets it on this one.
+        position = error.pos_in_stream or 0
+        message = f"unexpected character `{source[position] if position < len(source) else ''}`"
         hint = "characters allowed in scripts: letters, digits, _ and the symbols of the language (see docs/language.md)"
         line, column, end = error.line, error.column, error.column + 1
         code = "syntax/unexpected_character"

@@ -91,7 +91,8 @@ def token_spans(source: str) -> list[Span]:
                 spans.append((start, end, kind))
             break
         except UnexpectedCharacters as error:
-            bad = offset + error.pos_in_stream
+            # lark types the position as optional on every error; the lexer always sets it on this one.
+            bad = offset + (error.pos_in_stream or 0)
             spans.append((bad, bad + 1, "err"))
             offset = bad + 1
             skipped += 1

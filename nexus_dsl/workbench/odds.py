@@ -78,7 +78,10 @@ def _kept_pairs(level: int) -> dict[tuple[int, int], Fraction]:
     """The two kept dice (sorted) of an SDS roll at `level`, with their probabilities."""
     pool = icepool.d6.pool(2 + abs(level))
     kept = pool.highest(2) if level >= 0 else pool.lowest(2)
-    return _exact(kept.expand())
+    expanded = kept.expand()
+    # `expand` gives a raw result only inside a `@multiset_function`; on a pool it is a die.
+    assert isinstance(expanded, icepool.Die)
+    return _exact(expanded)
 
 
 def side_odds(level: int) -> SideOdds:
