@@ -29,10 +29,6 @@ FILE = "ed_file"
 PACK = pack_choice.key("ed")
 NEW_PACK = pack_choice.NEW_PACK
 MODES = ("New", "Duplicate", "Open")
-# Where a new item goes in its pack by default (the base pack's layout).
-SCRIPT_FOLDERS = {"command": "commands", "trait_ability": "abilities", "hazard": "hazards",
-                  "turning_point": "turning_points", "influence": "influence", "weapon": "weapons", "rule": "rules",
-                  "state": "states"}
 
 
 def kind_title(kind: str) -> str:
@@ -46,8 +42,9 @@ def items_of(rules, kind: str) -> list[str]:
 
 
 def default_file(kind: str, ident: str) -> str:
+    """Where a new item goes in its pack: a script file of its own, or its data type's list file."""
     if authoring.is_script_kind(kind):
-        return f"{SCRIPT_FOLDERS.get(kind, kind + 's')}/{ident}.nexus"
+        return authoring.declaration_file(kind, ident)
     return f"{authoring.DATA_KINDS[kind]}.yaml"
 
 

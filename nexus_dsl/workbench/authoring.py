@@ -20,7 +20,7 @@ import yaml
 from ..cards import KIND_TITLES, CardFace, data_face, script_face
 from ..check.checker import check_declarations
 from ..content.barge_checks import barge_problems
-from ..content.loader import _script_locator, internal_error
+from ..content.loader import SCRIPT_SUFFIX, _script_locator, internal_error
 from ..errors import Diagnostic, NexusError, did_you_mean, source_lines
 from ..model.ruleset import DataItem, Origin, Ruleset, ScriptItem, freeze_mapping, thaw
 from ..schema import compose_yaml, load_yaml_with_positions, schema_name_for_kind, validate
@@ -36,6 +36,10 @@ SCRIPT_KINDS = A.DECLARATION_KINDS
 # YAML kinds by schema name -> the data type (and list file name) the loader files them under.
 DATA_KINDS = {"lanista": "lanistas", "motivation": "motivations", "barge": "barges", "object_type": "objects"}
 KINDS = SCRIPT_KINDS + tuple(DATA_KINDS)
+# The folder of its pack a new declaration's script file goes to, by kind (the base pack's layout).
+SCRIPT_FOLDERS: dict[str, str] = {"command": "commands", "trait_ability": "abilities", "hazard": "hazards",
+                                  "turning_point": "turning_points", "influence": "influence", "weapon": "weapons",
+                                  "rule": "rules", "state": "states"}
 SCRIPT_FIELDS = ("id", "name", "flavor", "text", "cost", "window", "tags")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -70,6 +74,12 @@ def _check_kind(kind: str) -> None:
 
 def is_script_kind(kind: str) -> bool:
     return kind in SCRIPT_KINDS
+
+
+def declaration_file(kind: str, ident: str) -> str:
+    """The file, relative to its pack's folder, that a new `kind` declaration `ident` is saved to by
+    default. A kind missing from `SCRIPT_FOLDERS` still gets a folder of its own: its plural."""
+    return f"{SCRIPT_FOLDERS.get(kind, kind + 's')}/{ident}{SCRIPT_SUFFIX}"
 
 
 # ---------------------------------------------------------------- templates

@@ -6,8 +6,11 @@ import pytest
 import yaml
 
 from nexus_dsl.syntax.parser import parse
-from nexus_dsl.workbench.authoring import (DATA_KINDS, KINDS, SCRIPT_KINDS, AuthoringError, apply_fields,
-                                           card_face_html, duplicate, fields_of, template, validate_item)
+from nexus_dsl.workbench.authoring import (DATA_KINDS, KINDS, SCRIPT_FOLDERS, SCRIPT_KINDS, AuthoringError,
+                                           apply_fields, card_face_html, declaration_file, duplicate, fields_of,
+                                           template, validate_item)
+
+from .conftest import CONTENT
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -147,3 +150,19 @@ def test_yaml_fields_round_trip_and_keep_comments(base) -> None:
     barge = template("barge", "b", "B")
     moved = apply_fields("barge", barge, {"objects": [{"type": "pillar", "at": [4, 4]}], "hazards": ["brazier"]})
     assert yaml.safe_load(moved)["objects"] == [{"type": "pillar", "at": [4, 4]}]
+
+
+@pytest.mark.parametrize("kind, ident, path", [
+    ("state", "dazed", "states/dazed.nexus"),
+    ("command", "lunge", "commands/lunge.nexus"),
+    ("trait_ability", "feint", "abilities/feint.nexus"),
+    ("influence", "bribe", "influence/bribe.nexus"),
+    ("spell", "fireball", "spells/fireball.nexus"),  # a kind without a folder in the table: its plural
+])
+def test_a_new_declaration_goes_to_its_kinds_folder(kind: str, ident: str, path: str) -> None:
+    assert declaration_file(kind, ident) == path
+
+
+@pytest.mark.parametrize("kind, folder", sorted(SCRIPT_FOLDERS.items()))
+def test_the_declaration_folders_are_the_base_packs(kind: str, folder: str) -> None:
+    assert (CONTENT / "base" / folder).is_dir(), f"{kind} declarations go to {folder}/, which the base pack lacks"
