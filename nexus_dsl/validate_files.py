@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from .check.checker import CheckContext, check_declarations
+from .check.context import context_of, setting_type
 from .content.barge_checks import barge_problems
 from .content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, _data_type_of, _display, _script_locator
 from .content.loader import barge_warnings, internal_error, is_set_aside, linked_pack_folders, linked_pack_problem
@@ -61,27 +62,15 @@ def _key(d: Diagnostic) -> tuple:
 
 def check_context(ruleset: Ruleset | None, local: Sequence[A.Declaration]) -> CheckContext:
     """What declarations checked on their own may name: the words of `ruleset` (e.g. the base pack)
-    and those the `local` declarations themselves declare (their ids, a rule's params, states).
-    `nexus check` of a lone script file and the editor's item validation both check this way."""
-    settings = {name: value_type(value) for name, value in ruleset.settings.items()} if ruleset else {}
+    and those the `local` declarations themselves declare (their ids, a rule's params, states,
+    stats, piles, events, windows). `nexus check` of a lone script file and the editor's item
+    validation both check this way; the loader builds each pack's context with the same
+    `context_of`."""
+    settings = {name: setting_type(value) for name, value in ruleset.settings.items()} if ruleset else {}
     settings.update({p.name: "any" for d in local if d.kind == "rule" for p in d.clauses_of(A.Param)})
-    ids = {i for items in ruleset.scripts.values() for i in items} if ruleset else set()
-    ids.update(d.id for d in local)
-    states = tuple(ruleset.scripts.get("state", {})) if ruleset else ()
-    states += tuple(d.id for d in local if d.kind == "state" and d.id not in states)
-    objects = frozenset(ruleset.data.get("objects", {})) if ruleset else frozenset()
-    return CheckContext(object_types=objects, settings=settings, declaration_ids=frozenset(ids), states=states)
-
-
-def value_type(value: object) -> str:
-    """The checker's type word for a setting's value."""
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "number"
-    if isinstance(value, tuple):
-        return "list"
-    return "any"
+    declarations = [item.declaration for items in ruleset.scripts.values() for item in items.values()] if ruleset else []
+    objects = ruleset.data.get("objects", {}) if ruleset else {}
+    return context_of([*declarations, *local], settings, objects)
 
 
 def check_script_text(text: str, file: str, base: Ruleset | None = None,

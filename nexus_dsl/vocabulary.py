@@ -23,12 +23,13 @@ from dataclasses import dataclass, field
 from .limits import MAX_NUMBER
 
 # ---------------------------------------------------------------- enumerations (canonical ids)
-LOCATIONS = ("head", "chest", "midsection", "left_upper", "right_upper", "left_lower", "right_lower")
-TRAITS = ("WILL", "INST", "PHYS", "DEFT", "SWAG", "CUNN")
+# The words every game has. A game's own enumerations are declared by its content: its states
+# (`state`), the stats of a piece (`stat`, each in a `group` that names a type, such as the base
+# game's traits and body locations), its coin piles (`pile`), its events (`event`) and timing
+# windows (`window`); the checker reads them from the loaded packs (check/context.py).
 RESOURCES = ("AP", "MP")
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 RELATIVE = ("forward", "forward_right", "right", "backward_right", "backward", "backward_left", "left", "forward_left")
-PILES = ("crowd", "box")
 ROLL_SIDES = ("attack", "defense", "check")
 PURPOSES = ("attack", "defense", "location", "check", "trait_die", "ratio_die", "tiebreak", "compass",
             "grid_col", "grid_row", "d8", "crate", "weapon_card", "barge")
@@ -37,17 +38,19 @@ DECKS = ("turning_point", "influence")  # the decks a `draw` can name
 
 # Every enumeration member is a global name of the enumeration's type.
 ENUM_TYPES: dict[str, tuple[str, ...]] = {
-    "location": LOCATIONS,
-    "trait": TRAITS,
     "resource": RESOURCES,
     "direction": COMPASS + RELATIVE,
-    "pile": PILES,
     "roll_side": ROLL_SIDES,
     "deck": DECKS,
 }
 
-# Cost resources: command points, trait reserves, and condition/cred paid to the crowd.
-COST_RESOURCES = RESOURCES + TRAITS + ("overall", "cred")
+# The stat groups the engine's primitives name: `damage ... at <location>` and `add_trait`, trait
+# costs and the initiative's trait die. Their members are the stats content declares in them.
+STAT_GROUPS = ("location", "trait")
+
+# Cost resources: command points and condition/cred paid to the crowd; and the stats of the `trait`
+# group (trait reserves), which content declares.
+COST_RESOURCES = RESOURCES + ("overall", "cred")
 
 # Attributes readable on a helot value (`target.overall`, `self.PHYS`, `target.head`).
 HELOT_ATTRIBUTES: dict[str, str] = {
@@ -78,9 +81,7 @@ HELOT_ATTRIBUTES: dict[str, str] = {
     "command_tokens": "number",
     "motivation": "any",
     "on_board": "bool",
-    **{loc: "number" for loc in LOCATIONS},
-    **{trait: "number" for trait in TRAITS},
-}
+}  # and every stat content declares, as a number (`self.PHYS`, `target.head`)
 
 # Argument types a command, ability or card can take from the player.
 ARG_TYPES = ("location", "direction", "helot", "trait", "square", "number", "resource")
@@ -166,8 +167,7 @@ ENGINE_SETTINGS: dict[str, str] = {
     "crowd_coins_per_player": "count", "deception_block_cost": "count", "motivation_button_cost": "count",
     "winner_must_beat_crowd": "flag", "all_expired_is_draw": "flag",
     "fatal_locations": "locations", "random_location_table": "location_table", "initiative_rank": "traits",
-    **{f"{location}_condition": "count" for location in LOCATIONS},
-}
+}  # and each rule param a stat's `start` names, a count
 
 
 # ---------------------------------------------------------------- primitives (effects)
@@ -351,49 +351,8 @@ FUNCTION_RESULTS: dict[str, str] = {
 
 
 # ---------------------------------------------------------------- events and windows
-# Each event binds these names for the `when` clauses that listen to it.
-EVENTS: dict[str, dict[str, str]] = {
-    "bout_starts": {},
-    "cycle_starts": {},
-    "round_starts": {"self": "helot"},
-    "round_ends": {"self": "helot"},
-    "command_used": {"self": "helot", "command": "command"},
-    "helot_moved": {"self": "helot", "origin": "square", "direction": "any", "mover": "any"},
-    "helot_rotated": {"self": "helot", "mover": "any"},
-    # `cause`: the helot whose action gave the state, or none (`by` is a keyword, so scripts read `cause`).
-    "state_added": {"self": "helot", "state": "state", "by": "any", "cause": "any"},
-    "state_removed": {"self": "helot", "state": "state"},
-    "turning_point": {"self": "helot"},
-    "turning_point_duplicate": {"self": "helot"},
-    "weapon_lost": {"self": "helot", "weapon": "any"},
-    "attack_roll": {"attacker": "helot", "defender": "helot", "self": "helot", "command": "command"},
-    "dice_rolled": {"roller": "helot", "side": "roll_side", "doubles": "bool", "total": "number"},
-    "attack_succeeds": {"attacker": "helot", "defender": "helot", "self": "helot", "margin": "number",
-                        "command": "command"},
-    "attack_fails": {"attacker": "helot", "defender": "helot", "self": "helot", "command": "command",
-                     "attack_total": "number", "defense_total": "number"},
-    "damage_incoming": {"victim": "helot", "attacker": "any", "amount": "number", "location": "any"},
-    "damage_dealt": {"victim": "helot", "attacker": "any", "amount": "number", "location": "any"},
-    "location_depleted": {"victim": "helot", "attacker": "any", "location": "location"},
-    "helot_incapacitated": {"victim": "helot", "attacker": "any"},
-    "helot_killed": {"victim": "helot", "attacker": "any", "was_incapacitated": "bool"},
-    "bout_ends": {"survivor": "any"},
-    "object_destroyed": {"self": "any", "object": "object_type", "at": "square", "square": "square"},  # `self`: the destroyer or none
-}
-
-# Timing windows at which instant abilities and cards may be used, with the names they bind.
-WINDOWS: dict[str, dict[str, str]] = {
-    "any_time": {},
-    "own_round": {},
-    "before_rolls": {"attacker": "helot", "defender": "helot", "command": "command"},
-    "after_rolls": {"attacker": "helot", "defender": "helot", "command": "command"},
-    "after_attack_succeeds": {"attacker": "helot", "defender": "helot", "margin": "number", "command": "command"},
-    "before_damage": {"victim": "helot", "amount": "number", "attacker": "any"},
-    "before_move": {"mover": "helot"},
-    "after_check": {"roller": "helot"},
-    "deception": {"deceiver": "helot", "deceived": "helot"},
-    "card_played": {"player": "helot"},
-}
+# The events and timing windows are declared by content (`event`, `window`), with the names each
+# binds; the roles a `window ... by` clause may name are the language's own.
 WINDOW_ROLES = ("self", "opponent", "any")
 
 # Names bound while a command's roll is resolved (in `on success` / `on failure`).
@@ -432,6 +391,15 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # `badge` (one or two characters) and `colour` (`#rrggbb`) mark a helot in the state on the board.
     "state": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
               "rulebook": ("text", "one"), "badge": ("text", "one"), "colour": ("text", "one")},
+    # `group` (a `name`: any word) makes the stat a word of the type of that name; `start` (an
+    # `amount`: a whole number written out, or the name of the rule param holding it) is its value
+    # when a piece enters play, 0 without one.
+    "stat": {"group": ("name", "one"), "start": ("amount", "one"), "flavor": ("text", "one"),
+             "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
+    "pile": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
+             "rulebook": ("text", "one")},
+    "event": {"text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
+    "window": {"text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
 }
 
 # Which clause types each declaration kind may hold.
@@ -447,7 +415,19 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     # A state is declared by content (the base game's seven in content/base/states.nexus); the rules
     # that make it matter may live in its own `when` clauses or in rules that name it.
     "state": ("property", "param", "when"),
+    # The words of a game: a stat of its pieces, a coin pile, an event (its `arg`s are the names it
+    # binds for the `when` clauses that listen to it) and a timing window (the names it binds for the
+    # `requires` and `effect` of what is used in it).
+    "stat": ("property",),
+    "pile": ("property",),
+    "event": ("property", "arg"),
+    "window": ("property", "arg"),
 }
+
+# The types a name an event or a window binds may have (`arg attacker: helot`), besides the types
+# content declares (a stat group such as `location`, `state`, `pile`).
+BOUND_TYPES = ("number", "bool", "text", "helot", "square", "squares", "direction", "resource", "roll_side",
+               "object_type", "command", "list", "any")
 
 # The numbers a property holds: the engine reads each as a number written out (`damage 2`), so the
 # checker wants a plain number within its range there.

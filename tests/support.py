@@ -6,10 +6,18 @@ Importable as `support` from every test module: pytest puts this folder on the i
 
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+
+from nexus_dsl.check.checker import CheckContext
+from nexus_dsl.check.context import context_of
+from nexus_dsl.model.words import GameWords, game_words
+from nexus_dsl.syntax import ast_nodes as A
+from nexus_dsl.syntax.parser import parse
 
 
 def write_pack(folder: Path, pack_id: str, files: dict[str, str | bytes] | None = None, builds_on: str = "[]",
@@ -56,6 +64,33 @@ def record_calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str, key: C
     return calls
 
 
-# The base game's states (content/base/states/states.nexus; canonical ids of the contract), for
-# tests that draw script words without loading the content.
+# The base game's words as the contract names them (canonical ids): its states
+# (content/base/states/), its traits in trait-die face order and its body locations (stats/).
 BASE_STATES = ("prone", "grappled", "armed", "bleeding", "flaming", "incapacitated", "dead")
+BASE_TRAITS = ("WILL", "INST", "PHYS", "DEFT", "SWAG", "CUNN")
+BASE_LOCATIONS = ("head", "chest", "midsection", "left_upper", "right_upper", "left_lower", "right_lower")
+
+# The folders of content/base that declare the game's words (not its cards or rules).
+_BASE = Path(__file__).resolve().parents[1] / "content" / "base"
+_WORD_FOLDERS = ("states", "stats", "piles", "events", "windows")
+
+
+@lru_cache(maxsize=1)
+def base_word_declarations() -> tuple[A.Declaration, ...]:
+    """The base game's word declarations (states, stats, piles, events, windows), parsed only: for
+    tests that check or draw script words without loading the whole pack."""
+    return tuple(declaration for folder in _WORD_FOLDERS for path in sorted((_BASE / folder).glob("*.nexus"))
+                 for declaration in parse(path.read_text(encoding="utf-8"), str(path)).declarations)
+
+
+def base_words() -> GameWords:
+    """The base game's words; every stat starts at 0 (the rule params are not read)."""
+    by_kind: dict[str, list[A.Declaration]] = {}
+    for declaration in base_word_declarations():
+        by_kind.setdefault(declaration.kind, []).append(declaration)
+    return game_words(by_kind, {})
+
+
+def base_context(**fields: Any) -> CheckContext:
+    """A checker's context knowing the base game's words, with `fields` (object types, settings...)."""
+    return replace(context_of(base_word_declarations()), **fields)

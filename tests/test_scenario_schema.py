@@ -25,7 +25,6 @@ from nexus_dsl.limits import INPUT_LIMITS, MAX_NUMBER
 from nexus_dsl.scenario import DECK_KINDS, ScenarioResult, build_setup, is_pack_file, run_paths
 from nexus_dsl.schema import load_schema, load_yaml_with_positions, registry, validate
 from nexus_dsl.schema.validate import _surely_valid, validator_for
-from nexus_dsl.vocabulary import LOCATIONS, TRAITS
 from support import value_paths
 
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -81,8 +80,9 @@ def test_the_helot_keys_name_the_vocabulary_and_the_setup() -> None:
     assert HELOT["seat"]["enum"] == list(SEAT_ORDER)
     assert HELOT["status"]["enum"] == list(STATUSES)
     assert HELOT["states"]["items"] == {"$ref": "#/$defs/name"}  # declared by content: checked at setup
-    assert HELOT["traits"]["propertyNames"]["enum"] == list(TRAITS)
-    assert DEFS["locations"]["enum"] == list(LOCATIONS)
+    # Traits and body locations are stats content declares: checked at setup, like states.
+    assert HELOT["traits"]["propertyNames"] == {"$ref": "#/$defs/name"}
+    assert DEFS["locations"]["$ref"] == "#/$defs/name"
     assert SCHEMA["properties"]["decks"]["propertyNames"]["enum"] == list(DECK_KINDS)
 
 
@@ -176,9 +176,9 @@ def test_each_problem_is_its_own_fail_line_at_its_key(tmp_path: Path) -> None:
 
 
 def test_a_hint_follows_its_message_on_the_same_line(tmp_path: Path) -> None:
-    [line] = load_failure(run_text(tmp_path, two_helots("protects: chset")))
-    assert line.endswith('helots.red.protects: "chset" is not allowed here; did you mean `chest`? (one of: head, chest, '
-                         'midsection, left_upper, right_upper, left_lower, right_lower)')
+    [line] = load_failure(run_text(tmp_path, two_helots("weapon: shield, protects: chset")))
+    assert line.endswith("helot `red`: `protects: chset` is not a location of the loaded packs; did you mean `chest`? "
+                         "(head, chest, midsection, left_upper, right_upper, left_lower, right_lower)")
 
 
 def test_an_empty_file_is_refused_at_its_first_line(tmp_path: Path) -> None:

@@ -47,8 +47,28 @@ class CheckContext:
     object_types: frozenset[str] = frozenset()
     settings: Mapping[str, str] = field(default_factory=dict)  # global rule params -> type
     declaration_ids: frozenset[str] = frozenset()
-    # The states content declares (`state` declarations), in load order: the members of the `state` type.
-    states: tuple[str, ...] = ()
+    # The enumerations content declares, type -> members in load order: `state` (the `state`
+    # declarations), `pile`, and each stat group (`trait`, `location` in the base game).
+    members: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    stats: tuple[str, ...] = ()  # every declared stat: a number read on a helot (`self.PHYS`)
+    events: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # event -> the names it binds
+    windows: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # window -> the names it binds
+    # Rule params the engine reads besides vocabulary.ENGINE_SETTINGS, by kind: a stat's `start`.
+    setting_kinds: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def states(self) -> tuple[str, ...]:
+        return self.members.get("state", ())
+
+    def members_of(self, type_name: str) -> tuple[str, ...] | None:
+        """The members of an enumeration type, the language's own or declared; None for another type."""
+        if type_name in V.ENUM_TYPES:
+            return V.ENUM_TYPES[type_name]
+        return self.members.get(type_name)
+
+    def setting_kind(self, name: str) -> str | None:
+        """How the engine reads the rule param `name` (`count`, `flag`...), or None if it does not."""
+        return V.ENGINE_SETTINGS.get(name) or self.setting_kinds.get(name)
 
 
 class Scope:
@@ -111,8 +131,8 @@ def compatible(expected: str, actual: str) -> bool:
 
 _TYPE_WORDS = {
     "number": "a number", "bool": "true or false", "text": "text", "helot": "a helot",
-    "location": "a body location", "square": "a square", "squares": "a set of squares",
-    "direction": "a direction", "state": "a state", "trait": "a trait", "resource": "AP or MP",
+    "square": "a square", "squares": "a set of squares",
+    "direction": "a direction", "state": "a state", "resource": "AP or MP",
     "pile": "a coin pile", "object_type": "an object type", "roll_side": "`attack` or `defense`",
     "purpose": "a dice purpose", "list": "a list", ANY: "a value", "command": "a command", "id": "an id",
     "event": "an event", "deck": "a deck", "name": "a name",
@@ -120,7 +140,10 @@ _TYPE_WORDS = {
 
 
 def describe(type_name: str) -> str:
-    return _TYPE_WORDS.get(type_name, type_name)
+    """`a number`, `a helot`; a type content declares (a stat group) as `a <its name>`."""
+    if type_name in _TYPE_WORDS:
+        return _TYPE_WORDS[type_name]
+    return ("an " if type_name[:1] in "aeiou" else "a ") + type_name.replace("_", " ")
 
 
 class Checker:
@@ -153,11 +176,10 @@ class Checker:
 
     def _global_scope(self) -> Scope:
         names: dict[str, str] = {}
-        for type_name, members in V.ENUM_TYPES.items():
-            for member in members:
-                names.setdefault(member, type_name)
-        for state in self.context.states:
-            names.setdefault(state, "state")
+        for enumerations in (V.ENUM_TYPES, self.context.members):
+            for type_name, members in enumerations.items():
+                for member in members:
+                    names.setdefault(member, type_name)
         for object_type in self.context.object_types:
             names.setdefault(object_type, "object_type")
         names.update({k: v for k, v in self.context.settings.items() if k not in names})
@@ -199,15 +221,17 @@ class Checker:
                 self.error(param, "duplicate_name", f"param `{param.name}` is declared twice", width=len(param.name))
             reported = len(self.diagnostics)
             params[param.name] = self._literal_type(param.value)
-            if declaration.kind == "rule" and param.name in V.ENGINE_SETTINGS and len(self.diagnostics) == reported:
+            if (declaration.kind == "rule" and self.context.setting_kind(param.name) is not None
+                    and len(self.diagnostics) == reported):
                 self._check_engine_setting(param)  # (a value already reported, e.g. an unknown name, once)
         return params
 
     def _check_engine_setting(self, param: A.Param) -> None:
         """A rule param the engine reads (a global setting) must hold what the engine reads it as,
         written out: refused here, where it is declared, rather than met by every bout."""
-        kind = V.ENGINE_SETTINGS[param.name]
-        code = engine_setting_problem(param.value, kind)
+        kind = self.context.setting_kind(param.name)
+        assert kind is not None
+        code = engine_setting_problem(param.value, kind, self.context)
         if code is None:
             return
         wanted = V.SETTING_KINDS[kind]
@@ -235,9 +259,11 @@ class Checker:
                 self.error(arg, "duplicate_name", f"arg `{arg.name}` is declared twice", width=len(arg.name))
             arg_type = arg.type
             if isinstance(arg_type, A.NamedType):
-                if arg_type.name not in V.ARG_TYPES:
-                    self.error(arg_type, "unknown_type", f"unknown argument type `{arg_type.name}`",
-                               did_you_mean(arg_type.name, V.ARG_TYPES) or "one of: " + ", ".join(V.ARG_TYPES),
+                types = self._arg_types(declaration.kind)
+                if arg_type.name not in types:
+                    what = "bound name" if declaration.kind in ("event", "window") else "argument"
+                    self.error(arg_type, "unknown_type", f"unknown {what} type `{arg_type.name}`",
+                               did_you_mean(arg_type.name, types) or "one of: " + ", ".join(types),
                                width=len(arg_type.name))
                 args[arg.name] = arg_type.name
             elif isinstance(arg_type, A.ChoiceType):
@@ -255,6 +281,13 @@ class Checker:
                     self.error(arg_type, "out_of_range", f"the range {arg_type.low}..{arg_type.high} is empty")
                 args[arg.name] = "number"
         return args
+
+    def _arg_types(self, kind: str) -> tuple[str, ...]:
+        """The types an `arg` may have: what a player can be asked for, or (for an event or a
+        window) any type of value, the declared enumerations' included."""
+        if kind in ("event", "window"):
+            return V.BOUND_TYPES + tuple(t for t in self.context.members if t not in V.BOUND_TYPES)
+        return V.ARG_TYPES
 
     def _actor_scope(self, declaration: A.Declaration, base: Scope, args: dict[str, str]) -> Scope:
         names: dict[str, str] = {"self": "helot"}
@@ -283,12 +316,14 @@ class Checker:
         if isinstance(clause, A.Property):
             self._check_property(kind, clause, base)
         elif isinstance(clause, A.Cost):
+            traits = self.context.members.get("trait", ())
+            resources = V.COST_RESOURCES + traits
             for item in clause.items:
-                if item.resource not in V.COST_RESOURCES:
+                if item.resource not in resources:
                     self.error(item, "unknown_name", f"unknown cost resource `{item.resource}`",
-                               did_you_mean(item.resource, V.COST_RESOURCES) or "one of: " + ", ".join(V.COST_RESOURCES),
+                               did_you_mean(item.resource, resources) or "one of: " + ", ".join(resources),
                                width=len(item.resource))
-                if kind == "trait_ability" and item.resource not in V.TRAITS:
+                elif kind == "trait_ability" and item.resource not in traits:
                     self.error(item, "wrong_type", f"a trait ability is paid from trait reserves, not `{item.resource}`",
                                "e.g. `cost 5 PHYS`", width=len(item.resource))
                 self._ask("a cost", item.amount, "number", actor)
@@ -327,12 +362,13 @@ class Checker:
             names.update(window_names)
             self.check_block(clause.body, actor.child(names))
         elif isinstance(clause, A.When):
-            if clause.event not in V.EVENTS:
+            events = self.context.events
+            if clause.event not in events:
                 self.error(clause, "unknown_event", f"unknown event `{clause.event}`",
-                           did_you_mean(clause.event, V.EVENTS) or "events: " + ", ".join(V.EVENTS), width=len(clause.event))
+                           did_you_mean(clause.event, events) or _declared("event", events), width=len(clause.event))
                 event_names: dict[str, str] = {}
             else:
-                event_names = dict(V.EVENTS[clause.event])
+                event_names = dict(events[clause.event])
             # A rule with a `motivation` (a talent) listens for each helot of it: `self` is that helot.
             owned = kind in ("trait_ability", "weapon", "influence", "turning_point") or declaration.property("motivation") is not None
             scope_base = actor if owned else base
@@ -341,9 +377,10 @@ class Checker:
                 self.expect(clause.condition, "bool", scope)
             self.check_block(clause.body, scope)
         elif isinstance(clause, A.Window):
-            if clause.name not in V.WINDOWS:
+            windows = self.context.windows
+            if clause.name not in windows:
                 self.error(clause, "unknown_window", f"unknown timing window `{clause.name}`",
-                           did_you_mean(clause.name, V.WINDOWS) or "windows: " + ", ".join(V.WINDOWS), width=len(clause.name))
+                           did_you_mean(clause.name, windows) or _declared("window", windows), width=len(clause.name))
             if clause.by is not None and clause.by not in V.WINDOW_ROLES:
                 self.error(clause, "unknown_name", f"unknown window role `{clause.by}`",
                            did_you_mean(clause.by, V.WINDOW_ROLES) or "use `by self`, `by opponent` or `by any`")
@@ -359,7 +396,7 @@ class Checker:
     def _window_names(self, declaration: A.Declaration) -> dict[str, str]:
         names: dict[str, str] = {}
         for window in declaration.clauses_of(A.Window):
-            names.update(V.WINDOWS.get(window.name, {}))
+            names.update(self.context.windows.get(window.name, {}))
         return names
 
     def _check_property(self, kind: str, prop: A.Property, scope: Scope) -> None:
@@ -373,7 +410,11 @@ class Checker:
             self.error(prop, "wrong_arity", f"`{prop.name}` takes one value, got {len(prop.values)}", width=len(prop.name))
         symbols = V.PROPERTY_VALUES.get(prop.name)
         for value in prop.values:
-            if value_type == "number":
+            if value_type == "name":
+                self._check_type_name(prop, value)
+            elif value_type == "amount":
+                self._check_amount(prop, value, scope)
+            elif value_type == "number":
                 self.expect(value, "number", scope)
                 self._check_written_number(prop, value)
             elif isinstance(value, A.Name):
@@ -385,6 +426,28 @@ class Checker:
             elif prop.name in V.PROPERTY_PATTERNS and not re.fullmatch(V.PROPERTY_PATTERNS[prop.name][0], value.value):
                 self.error(value, "out_of_range", f"`{prop.name}` is {V.PROPERTY_PATTERNS[prop.name][1].split(', e.g.')[0]}",
                            V.PROPERTY_PATTERNS[prop.name][1])
+
+    def _check_type_name(self, prop: A.Property, value: A.Expr) -> None:
+        """A stat's `group`: a word that becomes a type of the language, so not one it has."""
+        if not isinstance(value, A.Name):
+            self.error(value, "wrong_type", f"`{prop.name}` takes a word, e.g. `{prop.name} trait`")
+        elif value.id in _RESERVED_TYPES:
+            self.error(value, "duplicate_name", f"`{value.id}` is already a type of the language",
+                       "name the group for what its stats are, e.g. `group trait`", width=len(value.id))
+
+    def _check_amount(self, prop: A.Property, value: A.Expr, scope: Scope) -> None:
+        """A whole number written out (0 up), or the name of the rule param that holds one, which
+        the engine then reads as a count (`start head_condition`)."""
+        if isinstance(value, A.Name):
+            if self.context.settings.get(value.id) is None:
+                self.error(value, "unknown_name", f"`{value.id}` is not a rule param",
+                           self.suggest(value.id, lambda: self.context.settings), width=len(value.id))
+            return
+        self.expect(value, "number", scope)
+        known = self.values.get(id(value))
+        if not isinstance(value, A.Num) or known is None or not 0 <= known <= MAX_NUMBER:
+            self.error(value, "not_constant", f"`{prop.name}` is a whole number written out, or a rule param's name",
+                       f"e.g. `{prop.name} 10` or `{prop.name} head_condition`")
 
     def _check_written_number(self, prop: A.Property, value: A.Expr) -> None:
         """A number property is read by the engine as a number written out, within its range."""
@@ -490,9 +553,10 @@ class Checker:
                            did_you_mean(arg.id, self.context.object_types), width=len(arg.id))
                 continue
             if expected_type == "event" and isinstance(arg, A.Name):
-                if arg.id not in V.EVENTS:
+                events = self.context.events
+                if arg.id not in events:
                     self.error(arg, "unknown_event", f"unknown event `{arg.id}`",
-                               did_you_mean(arg.id, V.EVENTS) or "events: " + ", ".join(V.EVENTS), width=len(arg.id))
+                               did_you_mean(arg.id, events) or _declared("event", events), width=len(arg.id))
                 continue
             if expected_type == "purpose" and isinstance(arg, A.Name):
                 if arg.id not in V.PURPOSES:
@@ -505,17 +569,16 @@ class Checker:
 
     # ---------------------------------------------------------------- expressions
     def expect(self, expr: A.Expr, expected: str, scope: Scope) -> str:
-        if isinstance(expr, A.Name) and scope.lookup(expr.id) is None and expected == "state":
-            states = self.context.states
-            self.error(expr, "unknown_name", f"unknown state `{expr.id}`",
-                       did_you_mean(expr.id, states) or _declared_states(states), width=len(expr.id))
-            return expected
-        if isinstance(expr, A.Name) and scope.lookup(expr.id) is None and expected in V.ENUM_TYPES:
-            # An unknown word where a location, trait, direction... belongs: name the choices.
-            members = V.ENUM_TYPES[expected]
-            self.error(expr, "unknown_name", f"unknown {describe(expected).removeprefix('a ').removeprefix('an ')} `{expr.id}`",
-                       did_you_mean(expr.id, members) or "one of: " + ", ".join(members), width=len(expr.id))
-            return expected
+        if isinstance(expr, A.Name) and scope.lookup(expr.id) is None:
+            members = self.context.members_of(expected)
+            if members is not None or expected in ("state", "pile") + V.STAT_GROUPS:
+                # An unknown word where a state, a direction, a trait... belongs: name the choices.
+                members = members or ()
+                self.error(expr, "unknown_name", f"unknown {describe(expected).removeprefix('a ').removeprefix('an ')} `{expr.id}`",
+                           did_you_mean(expr.id, members) or (
+                               "one of: " + ", ".join(members) if expected in V.ENUM_TYPES else _declared(expected, members)),
+                           width=len(expr.id))
+                return expected
         actual = self.expr_type(expr, scope)
         if not compatible(expected, actual):
             self.error(expr, "wrong_type", f"expected {describe(expected)}, got {describe(actual)}",
@@ -550,11 +613,13 @@ class Checker:
         if isinstance(expr, A.Attr):
             obj = self.expr_type(expr.obj, scope)
             if obj == "helot":
-                if expr.name not in V.HELOT_ATTRIBUTES:
-                    self.error(expr, "unknown_name", f"a helot has no attribute `{expr.name}`",
-                               did_you_mean(expr.name, V.HELOT_ATTRIBUTES))
-                    return ANY
-                return V.HELOT_ATTRIBUTES[expr.name]
+                if expr.name in V.HELOT_ATTRIBUTES:
+                    return V.HELOT_ATTRIBUTES[expr.name]
+                if expr.name in self.context.stats:
+                    return "number"
+                self.error(expr, "unknown_name", f"a helot has no attribute `{expr.name}`",
+                           did_you_mean(expr.name, list(V.HELOT_ATTRIBUTES) + list(self.context.stats)))
+                return ANY
             if obj == "square" and expr.name in ("col", "row"):
                 return "number"
             if obj == "command":
@@ -622,7 +687,7 @@ class Checker:
             states = self.context.states
             if expr.right.id not in states:
                 self.error(expr.right, "unknown_name", f"unknown state `{expr.right.id}`",
-                           did_you_mean(expr.right.id, states) or _declared_states(states), width=len(expr.right.id))
+                           did_you_mean(expr.right.id, states) or _declared("state", states), width=len(expr.right.id))
             return "bool"
         left = self.expr_type(expr.left, scope)
         right = self.expr_type(expr.right, scope)
@@ -674,9 +739,10 @@ _SETTING_EXAMPLES = {"count": "5", "flag": "true", "locations": "[head, chest]",
                      "location_table": "[chest, midsection]", "traits": "[INST, DEFT]"}
 
 
-def engine_setting_problem(value: A.Expr, kind: str) -> str | None:
+def engine_setting_problem(value: A.Expr, kind: str, context: CheckContext) -> str | None:
     """The check code for a rule param the engine reads that does not hold a value of its kind
-    (`vocabulary.ENGINE_SETTINGS`) written out, or None when it does."""
+    (`vocabulary.ENGINE_SETTINGS`, or a count a stat starts at) written out, or None when it does;
+    lists of traits or locations hold the stats `context` declares in that group."""
     if kind == "count":
         if isinstance(value, A.Num):
             return None if 0 <= value.value <= MAX_NUMBER else "out_of_range"
@@ -685,17 +751,29 @@ def engine_setting_problem(value: A.Expr, kind: str) -> str | None:
         return "wrong_type"
     if kind == "flag":
         return None if isinstance(value, A.Bool) else "wrong_type"
-    members = V.TRAITS if kind == "traits" else V.LOCATIONS
+    members = context.members.get("trait" if kind == "traits" else "location", ())
     if not isinstance(value, A.ListLit) or not all(isinstance(i, A.Name) and i.id in members for i in value.items):
         return "wrong_type"
     return "out_of_range" if kind == "location_table" and not value.items else None
 
 
-def _declared_states(states: tuple[str, ...]) -> str:
-    """The hint naming the states a script may use: those its packs declare."""
-    if not states:
-        return "no state is declared: declare one with `state <id> \"<Name>\" { ... }`"
-    return "states: " + ", ".join(states)
+# The types of the language: no stat group may take one of their names.
+_RESERVED_TYPES = frozenset(V.BOUND_TYPES) | frozenset(V.ENUM_TYPES) | frozenset(_TYPE_WORDS) | {"state", "pile"}
+
+# How to declare a word of each kind content declares, for the hint when none is in view.
+_DECLARE_HOW = {"state": "`state <id> \"<Name>\" { ... }`", "pile": "`pile <id> \"<Name>\" { ... }`",
+                "event": "`event <id> \"<Name>\" { arg <name>: <type> }`",
+                "window": "`window <id> \"<Name>\" { arg <name>: <type> }`"}
+
+
+def _declared(kind: str, words: Iterable[str]) -> str:
+    """The hint naming the words of a kind a script may use: those its packs declare (or the
+    members of a type of the language itself)."""
+    words = list(words)
+    if not words:
+        how = _DECLARE_HOW.get(kind, f"`stat <id> \"<Name>\" {{ group {kind} }}`")
+        return f"no {kind} is declared: declare one with {how}"
+    return f"{kind.replace('_', ' ')}s: " + ", ".join(words)
 
 
 def _is_helot_list(expr: A.Expr) -> bool:

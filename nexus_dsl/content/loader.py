@@ -26,7 +26,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
-from ..check.checker import CheckContext, Checker
+from ..check.checker import Checker
+from ..check.context import context_of, setting_type
 from ..errors import ContentError, Diagnostic, NexusError, did_you_mean
 from ..files import decode_content, inside, read_content, read_content_bytes
 from ..limits import INPUT_LIMITS, InputLimits
@@ -561,7 +562,8 @@ def layer(loaded: list[LoadedPack], diagnostics: list[Diagnostic]) -> Ruleset:
 def _pack_checkers(loaded: list[LoadedPack]) -> dict[str, Checker]:
     """A checker per pack, knowing only the words of the pack and of the packs it builds on,
     directly or through others: their declarations (each id as its last pack among them leaves
-    it), settings, states and object types. A pack that builds on nothing knows only its own."""
+    it), settings, the words they declare (states, stats, piles, events, windows) and object types.
+    A pack that builds on nothing knows only its own."""
     visible: dict[str, frozenset[str]] = {}
     for pack in loaded:  # in load order, every pack after the packs it builds on
         visible[pack.info.id] = frozenset({pack.info.id}.union(*(visible.get(dep, ()) for dep in pack.info.builds_on)))
@@ -575,12 +577,8 @@ def _pack_checkers(loaded: list[LoadedPack]) -> dict[str, Checker]:
                 scripts.setdefault(item.declaration.kind, {})[item.declaration.id] = item
             objects.update(d.id for d in seen.data if d.type == "objects")
         _settings, setting_types = _collect_settings(scripts, [])  # duplicates are reported once, above
-        checkers[pack.info.id] = Checker(CheckContext(
-            object_types=frozenset(objects),
-            settings=setting_types,
-            declaration_ids=frozenset(i for items in scripts.values() for i in items),
-            states=tuple(scripts.get("state", {})),
-        ))
+        declarations = [item.declaration for items in scripts.values() for item in items.values()]
+        checkers[pack.info.id] = Checker(context_of(declarations, setting_types, objects))
     return checkers
 
 
@@ -608,8 +606,7 @@ def _collect_settings(scripts: Mapping[str, Mapping[str, ScriptItem]], diagnosti
                                               param.pos.column))
                 continue
             settings[param.name] = value
-            types[param.name] = "bool" if isinstance(value, bool) else "number" if isinstance(value, int) else \
-                "list" if isinstance(value, tuple) else "any"
+            types[param.name] = setting_type(value)
     return settings, types
 
 

@@ -11,10 +11,9 @@ way. `any_time` and `own_round` uses are offered alongside the active helot's co
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from ..syntax import ast_nodes as A
-from ..vocabulary import TRAITS, WINDOWS
 from .actions import ABILITY, CARD, PASS, Action, Decision
 from .commands import targets_opponent
 from .interpreter import Run
@@ -52,10 +51,11 @@ def window_role(declaration: A.Declaration, window: str) -> str:
     return "any"
 
 
-def window_defaults(declaration: A.Declaration) -> dict[str, Any]:
-    """Every name any of the declaration's windows binds, as `none`: a declaration with several
-    windows sees the names of the window that is not open as `none`."""
-    return {name: None for clause in declaration.clauses_of(A.Window) for name in WINDOWS.get(clause.name, {})}
+def window_defaults(declaration: A.Declaration, windows: Mapping[str, Mapping[str, str]]) -> dict[str, Any]:
+    """Every name any of the declaration's windows binds (`windows`: what each declared window
+    binds), as `none`: a declaration with several windows sees the names of the window that is not
+    open as `none`."""
+    return {name: None for clause in declaration.clauses_of(A.Window) for name in windows.get(clause.name, {})}
 
 
 class Abilities:
@@ -107,14 +107,14 @@ class Abilities:
     def _reserves_short(self: Bout, helot: Helot, declaration: A.Declaration) -> bool:
         for cost in declaration.clauses_of(A.Cost):
             for item in cost.items:
-                if item.resource in TRAITS and isinstance(item.amount, A.Num):
+                if item.resource in helot.traits and isinstance(item.amount, A.Num):
                     if helot.traits.get(item.resource, 0) < item.amount.value:
                         return True
         return False
 
     def ability_problem(self: Bout, helot: Helot, declaration: A.Declaration, action: Action,
                         names: dict[str, Any]) -> str | None:
-        env = self.action_env(helot, declaration, action, {**window_defaults(declaration), **names})
+        env = self.action_env(helot, declaration, action, {**window_defaults(declaration, self.ruleset.words.windows), **names})
         target = env.names.get("target")
         problem = self.cost_problem(helot, declaration, env, target)
         if problem:
@@ -160,7 +160,7 @@ class Abilities:
         kind = "influence" if action.kind == CARD else "trait_ability"
         declaration = self.ruleset.declaration(kind, action.name or "")
         assert declaration is not None
-        names = {**window_defaults(declaration), **(frame.names if frame else {})}
+        names = {**window_defaults(declaration, self.ruleset.words.windows), **(frame.names if frame else {})}
         env = self.action_env(helot, declaration, action, names)
         self.emit("ability" if kind == "trait_ability" else "card", helot=helot.label, name=declaration.id,
                   args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})

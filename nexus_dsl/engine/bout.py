@@ -24,7 +24,6 @@ from typing import Any, Generator, Iterator
 from ..errors import Diagnostic, NexusError, RulesError, ScriptRuntimeError, did_you_mean
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
-from ..vocabulary import LOCATIONS, TRAITS
 from .abilities import Abilities, index_by_window
 from .actions import ABILITY, CARD, CHOICE, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from .board import Grid, Square
@@ -34,7 +33,7 @@ from .interpreter import Env, Interpreter, Limits, faulting_declaration
 from .mechanics import Mechanics
 from .script_api import bind
 from .setup import (DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, HelotSetup,
-                    SetupError, declared_number, grappler_of, pick_random_barge, starting_states, weapon_in_hand)
+                    SetupError, declared_number, declared_only, grappler_of, pick_random_barge, starting_states, weapon_in_hand)
 from .state import BoutState, Helot, Outcome, Status, Termination
 
 Game = Generator[Decision, Action, None]
@@ -123,17 +122,21 @@ class Bout(Mechanics, Commands, Abilities):
         crowd = setup.crowd if setup.crowd is not None else settings.get("crowd_coins_per_player", 5) * len(setup.helots)
         state.crowd = crowd
         state.box_drawn += crowd
+        # `crowd` and `box` have their roles in the cycle and the verdict; any other declared pile
+        # starts empty and holds what scripts move into it.
+        state.piles = {pile: 0 for pile in self.ruleset.words.piles if pile not in ("crowd", "box")}
         if setup.phase == "command":
             state.active = setup.active or setup.helots[0].label
             state.cycle = 1
         return state
 
     def _new_helot(self, spec: HelotSetup, settings: Any, grid: Grid) -> Helot:
-        locations = {loc: settings.get(f"{loc}_condition", 0) for loc in LOCATIONS}
-        locations.update(spec.locations)
-        traits = {t: 0 for t in TRAITS}
+        words = self.ruleset.words
+        locations = {loc: words.starts[loc] for loc in words.group("location")}
+        locations.update(declared_only(spec.locations, locations, "location", spec.label, "locations"))
+        traits = {t: words.starts[t] for t in words.group("trait")}
         if spec.traits is not None:
-            traits.update(spec.traits)
+            traits.update(declared_only(spec.traits, traits, "trait", spec.label, "traits"))
         elif spec.motivation:
             motivation = self.ruleset.data_item("motivations", spec.motivation)
             if motivation is None:
@@ -155,13 +158,13 @@ class Bout(Mechanics, Commands, Abilities):
         if spec.status not in STATUSES:
             raise SetupError(f"`status: {spec.status}` is not one of {', '.join(STATUSES)}", spec.label, "status")
         status = Status(spec.status)
-        held = weapon_in_hand(spec, weapon)
+        held = weapon_in_hand(spec, weapon, self.ruleset.words.group("location"))
         grappler = grappler_of(spec, self.setup.helots, grid)
         if spec.overall is not None:
             overall = spec.overall
         else:  # a helot is incapacitated because its overall condition ran out (pg.13)
             overall = 0 if status == Status.INCAPACITATED else settings.get("overall_condition", 50)
-        states = starting_states(spec, held, grappler is not None, tuple(self.ruleset.scripts.get("state", {})))
+        states = starting_states(spec, held, grappler is not None, self.ruleset.words.states)
         helot = Helot(
             label=spec.label, seat=spec.seat, square=spec.at, facing=spec.facing, overall=overall,
             locations=locations, motivation=spec.motivation, lanista=spec.lanista,
@@ -434,13 +437,15 @@ class Bout(Mechanics, Commands, Abilities):
         settings = self.ruleset.settings
         rank = list(settings.get("initiative_rank", ()))
         cap = settings.get("trait_cap", 5)
+        traits = self.ruleset.words.group("trait")
         keys: dict[str, tuple[int, int]] = {}
         for helot in self.state.helots.values():
             if helot.status != Status.FIGHTING:
                 continue
-            face = self.dice.roll("trait_die")
+            # The trait die has a face per declared trait, in declaration order.
+            face = self.dice.roll("trait_die", len(traits))
             ratio = self.dice.roll("ratio_die")
-            trait = TRAITS[face - 1]
+            trait = traits[face - 1]
             helot.trait_die, helot.ratio = face, ratio
             before = helot.traits.get(trait, 0)
             helot.traits[trait] = min(cap, before + 1)
@@ -449,7 +454,7 @@ class Bout(Mechanics, Commands, Abilities):
         order = self._break_ties(order, keys)
         self.state.order = order
         self.emit("initiative", order=order, rolls={
-            label: {"trait": TRAITS[self.state.helots[label].trait_die - 1], "ratio": self.state.helots[label].ratio}
+            label: {"trait": traits[self.state.helots[label].trait_die - 1], "ratio": self.state.helots[label].ratio}
             for label in order})
 
     def _break_ties(self, order: list[str], keys: dict[str, tuple[int, int]]) -> list[str]:
@@ -624,9 +629,9 @@ class Bout(Mechanics, Commands, Abilities):
 
     # ---------------------------------------------------------------- reading state
     def helot_attribute(self, helot: Helot, name: str) -> Any:
-        if name in LOCATIONS:
+        if name in helot.locations:
             return helot.locations[name]
-        if name in TRAITS:
+        if name in self.ruleset.words.stats:  # a trait
             return helot.traits.get(name, 0)
         if name == "square":
             return helot.square
@@ -688,13 +693,14 @@ class Bout(Mechanics, Commands, Abilities):
             costs = [(self.interpreter.amount(self.interpreter.evaluate(i.amount, env), i.amount, env,
                                               f"the {i.resource} cost"), i.resource)
                      for c in card.clauses_of(A.Cost) for i in c.items]
-        if not costs or any(helot.traits.get(r, 0) < n for n, r in costs if r in TRAITS):
+        traits = self.ruleset.words.group("trait")
+        if not costs or any(helot.traits.get(r, 0) < n for n, r in costs if r in traits):
             return
         answer = yield Decision(helot.label, "negate_card", (
             Action.make(CONTROL, helot.label, "negate", card=card.id), Action.make(PASS, helot.label)))
         if answer.kind == CONTROL:
             for amount, resource in costs:
-                if resource in TRAITS:
+                if resource in traits:
                     helot.traits[resource] -= amount
             helot.marks["negated"] = card.id
             self.emit("negated", helot=helot.label, card=card.id)
@@ -725,6 +731,8 @@ class Bout(Mechanics, Commands, Abilities):
             "active": state.active,
             "box_drawn": state.box_drawn,
         }
+        if state.piles:
+            snap["piles"] = dict(state.piles)
         for label, helot in state.helots.items():
             weapon = self.ruleset.declaration("weapon", helot.weapon) if helot.weapon else None
             drawn = DRAWN_WEAPON_STATE in helot.states if weapon is not None else None
@@ -746,7 +754,7 @@ class Bout(Mechanics, Commands, Abilities):
                 "weapon_drawn": drawn,
                 "durability": helot.durability if "durability" in counted else None,
                 "ammo": helot.ammo if "ammo" in counted else None,
-                "protects": protects if protects in LOCATIONS else None,
+                "protects": protects if protects in helot.locations else None,
                 "tpdm": helot.tpdm,
                 "tp_counter": sorted(helot.tp_counter),
                 "command_tokens": helot.command_tokens,

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any, Iterator
 from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
 from ..syntax.printer import print_expr
-from ..vocabulary import LOCATIONS, TRAITS
 from .actions import COMMAND, Action
 from .board import Direction
 from .interpreter import Dynamic, Env, Run, fault, fault_at
@@ -133,10 +132,8 @@ class Commands:
                 raise self._too_many_options(arg_type, arg_type.high - arg_type.low + 1, declaration)
             return list(range(arg_type.low, arg_type.high + 1))
         name = arg_type.name
-        if name == "location":
-            return list(LOCATIONS)
-        if name == "trait":
-            return list(TRAITS)
+        if name in ("location", "trait"):  # the stats content declares in that group
+            return list(self.ruleset.words.group(name))
         if name == "resource":
             return ["AP", "MP"]
         if name == "direction":
@@ -309,8 +306,8 @@ class Commands:
     def resource_amount(self: Bout, helot: Helot, resource: str) -> int:
         if resource in ("AP", "MP"):
             return helot.ap if resource == "AP" else helot.mp
-        if resource in TRAITS:
-            return helot.traits.get(resource, 0)
+        if resource in helot.traits:
+            return helot.traits[resource]
         if resource == "overall":
             return helot.overall
         return helot.cred
@@ -334,7 +331,7 @@ class Commands:
                 helot.ap -= amount - from_bonus
             elif resource == "MP":
                 helot.mp -= amount
-            elif resource in TRAITS:
+            elif resource in helot.traits:
                 helot.traits[resource] -= amount
             elif resource == "cred":
                 self.transfer_coins(amount, ("cred", helot.label), CROWD, f"{declaration.id} cost")

@@ -17,14 +17,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping
+from weakref import WeakKeyDictionary
 
 from ..errors import Diagnostic, ScriptRuntimeError
 from ..limits import MAX_NUMBER
 from ..model.values import is_symbol
+from ..model.words import GameWords
 from ..syntax import ast_nodes as A
-from ..vocabulary import COMPASS, EVENTS as VOCABULARY_EVENTS
+from ..vocabulary import COMPASS
 from ..vocabulary import FUNCTIONS as VOCABULARY_FUNCTIONS
-from ..vocabulary import LOCATIONS, PILES, RELATIVE, RESOURCES, ROLL_SIDES, TRAITS, NumberRange, Signature
+from ..vocabulary import RELATIVE, RESOURCES, ROLL_SIDES, NumberRange, Signature
 from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
@@ -160,19 +162,18 @@ def _one_square(value: Any) -> bool:
 
 
 DIRECTIONS = frozenset(COMPASS + RELATIVE)
-# What a value must be for each argument type of the vocabulary (`any`, `bool` and `name` take anything).
-KIND_TESTS: dict[str, tuple[Callable[[Any], bool], str]] = {
+KindTest = tuple[Callable[[Any], bool], str]
+# What a value must be for each argument type of the vocabulary (`any`, `bool` and `name` take
+# anything); the types whose members content declares are added per Ruleset (`argument_checks`).
+KIND_TESTS: dict[str, KindTest] = {
     "number": (_is_number, "a number"),
     "text": (lambda v: isinstance(v, str), "text"),
     "helot": (lambda v: isinstance(v, Helot), "a helot"),
-    "location": (lambda v: isinstance(v, str) and v in LOCATIONS, "a body location"),
     "square": (_one_square, "a square"),
     "squares": (lambda v: isinstance(v, frozenset), "a set of squares"),
     "direction": (lambda v: isinstance(v, str) and v in DIRECTIONS, "a direction"),
     "state": (lambda v: isinstance(v, str), "a state"),
-    "trait": (lambda v: isinstance(v, str) and v in TRAITS, "a trait"),
     "resource": (lambda v: isinstance(v, str) and v in RESOURCES, "AP or MP"),
-    "pile": (lambda v: isinstance(v, Helot) or isinstance(v, str) and v in PILES, "a coin pile (a helot, crowd or box)"),
     "object_type": (lambda v: isinstance(v, str), "an object type"),
     "roll_side": (lambda v: isinstance(v, str) and v in ROLL_SIDES, "a roll side (attack, defense or check)"),
     "purpose": (lambda v: isinstance(v, str), "a dice purpose"),
@@ -215,16 +216,45 @@ class ArgumentCheck:
     prep_ranges: tuple[tuple[str, NumberRange], ...]
 
 
-def _argument_check(signature: Signature) -> ArgumentCheck:
+def _argument_check(signature: Signature, tests: Mapping[str, KindTest]) -> ArgumentCheck:
     ranges = signature.ranges.items()
-    return ArgumentCheck(tuple(KIND_TESTS.get(kind) for kind in signature.positional),
-                         {name: KIND_TESTS[kind] for name, kind in signature.preps.items() if kind in KIND_TESTS},
+    return ArgumentCheck(tuple(tests.get(kind) for kind in signature.positional),
+                         {name: tests[kind] for name, kind in signature.preps.items() if kind in tests},
                          tuple((key, r) for key, r in ranges if isinstance(key, int)),
                          tuple((key, r) for key, r in ranges if isinstance(key, str)))
 
 
-FUNCTION_CHECKS = {name: _argument_check(sig) for name, sig in VOCABULARY_FUNCTIONS.items()}
-PRIMITIVE_CHECKS = {name: _argument_check(sig) for name, sig in VOCABULARY_PRIMITIVES.items()}
+def _member_test(members: tuple[str, ...], what: str, helot_too: bool = False) -> KindTest:
+    allowed = frozenset(members)
+    if helot_too:  # a helot stands for its lanista's cred pile
+        return (lambda v: isinstance(v, Helot) or isinstance(v, str) and v in allowed, what)
+    return (lambda v: isinstance(v, str) and v in allowed, what)
+
+
+@dataclass(frozen=True)
+class ArgumentChecks:
+    functions: dict[str, ArgumentCheck]
+    primitives: dict[str, ArgumentCheck]
+
+
+# Built once per Ruleset (its words), shared by every bout and preview of it.
+_CHECKS_BY_WORDS: WeakKeyDictionary[GameWords, ArgumentChecks] = WeakKeyDictionary()
+
+
+def argument_checks(words: GameWords) -> ArgumentChecks:
+    """How each function's and effect's arguments are checked for a Ruleset: the vocabulary's tests,
+    and membership of the declared enumerations (each stat group, `pile`)."""
+    found = _CHECKS_BY_WORDS.get(words)
+    if found is None:
+        tests = dict(KIND_TESTS)
+        for group, stats in words.groups.items():
+            tests[group] = _member_test(stats, "a " + group.replace("_", " "))
+        tests["pile"] = _member_test(words.piles, "a coin pile (a helot, " + " or ".join(words.piles) + ")", True)
+        found = ArgumentChecks({name: _argument_check(sig, tests) for name, sig in VOCABULARY_FUNCTIONS.items()},
+                               {name: _argument_check(sig, tests) for name, sig in VOCABULARY_PRIMITIVES.items()})
+        _CHECKS_BY_WORDS[words] = found
+    return found
+
 RANGE_HINT = "the checker holds a number written in the script to the same range; this one was worked out in play"
 
 
@@ -256,6 +286,7 @@ class Interpreter:
         self._asking = Asking(self)
         self.functions: dict[str, Callable[..., Any]] = {}
         self.primitives: dict[str, Callable[..., Any]] = {}
+        self.checks = argument_checks(bout.ruleset.words)
 
     def asking(self) -> Asking:
         """`with interpreter.asking():` around every evaluation of a cost or a requirement."""
@@ -314,7 +345,7 @@ class Interpreter:
         if name.id in settings:
             return settings[name.id]
         if (is_symbol(name.id) or name.id in self.bout.object_types or self.bout.is_declaration_id(name.id)
-                or name.id in VOCABULARY_EVENTS or name.id in VOCABULARY_PURPOSES):  # `signal <event>`, `die(d8, 8)`
+                or name.id in VOCABULARY_PURPOSES):  # `signal <event>` (a declaration), `die(d8, 8)`
             return name.id
         raise fault(name, env, "unknown_name", f"`{name.id}` has no value here")
 
@@ -398,7 +429,7 @@ class Interpreter:
         if function is None:
             raise fault(call, env, "feature_not_available", f"function `{call.func}` is not available")
         args = [self.evaluate(a, env) for a in call.args]
-        checks = FUNCTION_CHECKS.get(call.func)
+        checks = self.checks.functions.get(call.func)
         if checks is not None:
             self._check_arguments(call.func, checks.positional, args, call.args, env)
             for position, number_range in checks.positional_ranges:
@@ -484,7 +515,7 @@ class Interpreter:
         # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
         preps: dict[str, Any] = {p.prep: (p.value if binds.get(p.prep) == "name" else self.evaluate(p.value, env))
                                  for p in action.preps}
-        checks = PRIMITIVE_CHECKS[action.verb]
+        checks = self.checks.primitives[action.verb]
         self._check_arguments(action.verb, checks.positional, args, action.args, env)
         for prep in action.preps:
             test = checks.preps.get(prep.prep)

@@ -21,7 +21,7 @@ from .state import Helot, Status
 if TYPE_CHECKING:
     from .bout import Bout
 
-Pile = tuple  # ("crowd",) ("box",) ("cred", label) ("overall", label) ("location", label, loc) ("tp_counter", label)
+Pile = tuple  # ("crowd",) ("box",) ("pile", name) ("cred", label) ("overall", label) ("location", label, loc) ("tp_counter", label)
 CROWD: Pile = ("crowd",)
 BOX: Pile = ("box",)
 
@@ -54,6 +54,8 @@ class Mechanics:
             return self.state.crowd
         if kind == "box":
             return 10**18  # the box never runs out (more than any amount a script may name)
+        if kind == "pile":
+            return self.state.piles[pile[1]]
         helot = self.state.helots[pile[1]]
         if kind == "cred":
             return helot.cred
@@ -72,6 +74,8 @@ class Mechanics:
             self.state.crowd += amount
         elif kind == "box":
             self.state.box_drawn -= amount
+        elif kind == "pile":
+            self.state.piles[pile[1]] += amount
         else:
             helot = self.state.helots[pile[1]]
             if kind == "cred":
@@ -134,6 +138,8 @@ class Mechanics:
             return CROWD
         if value == "box":
             return BOX
+        if isinstance(value, str) and value in self.state.piles:  # a pile content declares
+            return ("pile", value)
         raise self.runtime_error("wrong_type", f"{value!r} is not a coin pile")
 
     # ---------------------------------------------------------------- damage

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..syntax import ast_nodes as A
-from ..vocabulary import LOCATIONS
 from .actions import CHOICE, Action, Decision
 from .board import Direction, Grid, Square
 from .interpreter import Env, Limits, Run, describe_value
@@ -230,8 +229,8 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return tuple(line)
 
     def wounded_locations(env: Env, helot: Helot) -> tuple[str, ...]:
-        settings = bout.ruleset.settings
-        return tuple(loc for loc in LOCATIONS if helot.locations[loc] < settings.get(f"{loc}_condition", 0))
+        starts = bout.ruleset.words.starts
+        return tuple(loc for loc in helot.locations if helot.locations[loc] < starts[loc])
 
     def indestructible_at(env: Env, where: Any) -> bool:
         if isinstance(where, frozenset) and len(where) != 1:
@@ -332,7 +331,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
             bout.emit("object", removed=object_type, at=square.as_list())
 
     def move_condition(env: Env, node: A.Action, helot: Helot, by: int, to: str) -> None:
-        room = bout.ruleset.settings.get(f"{to}_condition", 0) - helot.locations[to]
+        room = bout.ruleset.words.starts[to] - helot.locations[to]
         amount = max(0, min(by, room, helot.overall - 1))
         bout.transfer_coins(amount, ("overall", helot.label), ("location", helot.label, to), _reason(env))
 
@@ -466,7 +465,10 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         yield from bout.release_hold(helot)
 
     def signal(env: Env, node: A.Action, event: str) -> Run:
-        yield from bout.fire(event, self=acting(env))
+        # The acting helot is `self`; any other name the event declares is bound, as `none`.
+        names = dict.fromkeys(bout.ruleset.words.events.get(event, {}))
+        names["self"] = acting(env)
+        yield from bout.fire(event, **names)
 
     def mark_counter(env: Env, node: A.Action, helot: Helot, number: int) -> None:
         if number in helot.tp_counter:

@@ -8,12 +8,11 @@ facing away from the player. Scenarios build a `BoutSetup` of their own to start
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..errors import Diagnostic, NexusError
+from ..errors import Diagnostic, NexusError, did_you_mean
 from ..model.seats import SEAT_ENTRY_CELLS, SEAT_ORDER
 from ..syntax import ast_nodes as A
-from ..vocabulary import LOCATIONS
 from .board import Direction, Grid, Square
 
 # Seat -> (entry square, facing) (pg.9), and the order players take seats in (`model/seats.py`).
@@ -154,10 +153,10 @@ def declared_number(weapon: A.Declaration, name: str) -> int | None:
     return value.value if isinstance(value, A.Num) else 0
 
 
-def weapon_in_hand(spec: HelotSetup, weapon: A.Declaration | None) -> WeaponInHand | None:
+def weapon_in_hand(spec: HelotSetup, weapon: A.Declaration | None, locations: Sequence[str]) -> WeaponInHand | None:
     """The helot's weapon as its setup asks, or a `SetupError` for what the card cannot be:
-    durability or ammo it does not have, more than it starts with, a location protected by a
-    weapon that protects none or is not drawn."""
+    durability or ammo it does not have, more than it starts with, a location (one of the declared
+    `locations`) protected by a weapon that protects none or is not drawn."""
     if weapon is None:
         for key in ("weapon_drawn", "durability", "ammo", "protects"):
             if getattr(spec, key) is not None:
@@ -165,7 +164,7 @@ def weapon_in_hand(spec: HelotSetup, weapon: A.Declaration | None) -> WeaponInHa
         return None
     drawn = spec.weapon_drawn is not False
     return WeaponInHand(drawn=drawn, durability=_weapon_counter(spec, weapon, "durability"),
-                        ammo=_weapon_counter(spec, weapon, "ammo"), protects=_protected(spec, weapon, drawn))
+                        ammo=_weapon_counter(spec, weapon, "ammo"), protects=_protected(spec, weapon, drawn, locations))
 
 
 def _weapon_counter(spec: HelotSetup, weapon: A.Declaration, name: str) -> int:
@@ -183,7 +182,7 @@ def _weapon_counter(spec: HelotSetup, weapon: A.Declaration, name: str) -> int:
     return int(wanted)
 
 
-def _protected(spec: HelotSetup, weapon: A.Declaration, drawn: bool) -> str | None:
+def _protected(spec: HelotSetup, weapon: A.Declaration, drawn: bool, locations: Sequence[str]) -> str | None:
     if spec.protects is None:
         return None
     if (declared_number(weapon, "block") or 0) <= 0:
@@ -191,9 +190,9 @@ def _protected(spec: HelotSetup, weapon: A.Declaration, drawn: bool) -> str | No
                          spec.label, "protects")
     if not drawn:
         raise SetupError("`protects` needs the shield drawn: a stored shield protects nothing", spec.label, "protects")
-    if spec.protects not in LOCATIONS:
-        raise SetupError(f"`protects: {spec.protects}` is not a body location ({', '.join(LOCATIONS)})",
-                         spec.label, "protects")
+    if spec.protects not in locations:
+        raise SetupError(f"`protects: {spec.protects}` is not a location of the loaded packs"
+                         + _choices(str(spec.protects), locations), spec.label, "protects")
     return spec.protects
 
 
@@ -234,6 +233,22 @@ def _check_hold(holder: HelotSetup, helots: Sequence[HelotSetup], grid: Grid) ->
 
 def _shown(square: Square | None) -> str:
     return f"[{square.col}, {square.row}]" if square is not None else "no square"
+
+
+def declared_only(values: Mapping[str, int], declared: Mapping[str, int], what: str, label: str, key: str
+                  ) -> Mapping[str, int]:
+    """`values` (a setup's `locations` or `traits`), or a `SetupError` naming the first key that is
+    not a stat the loaded packs declare in that group."""
+    for name in values:
+        if name not in declared:
+            raise SetupError(f"`{name}` is not a {what} of the loaded packs" + _choices(name, declared), label, key)
+    return values
+
+
+def _choices(word: str, declared: Iterable[str]) -> str:
+    """`; did you mean `chest`? (head, chest, ...)`: the closest declared names, then all of them."""
+    hint = did_you_mean(word, declared)
+    return (f"; {hint}" if hint else "") + f" ({', '.join(declared) or 'none declared'})"
 
 
 def starting_states(spec: HelotSetup, weapon: WeaponInHand | None, held: bool, declared: Sequence[str]) -> set[str]:

@@ -102,6 +102,8 @@ class BoutState:
     objects: dict[Square, list[str]] = field(default_factory=dict)
     crowd: int = 0
     box_drawn: int = 0  # coins taken out of the box so far: the ledger's conserved total
+    # The other piles content declares (`pile` declarations besides `crowd` and `box`), empty at first.
+    piles: dict[str, int] = field(default_factory=dict)
     cycle: int = 0
     order: list[str] = field(default_factory=list)  # initiative order of the current cycle
     active: str | None = None
@@ -127,7 +129,7 @@ class BoutState:
             meta={key: _rebound(value, helots) for key, value in self.meta.items()},
             decks={k: list(v) for k, v in self.decks.items()},
             discards={k: list(v) for k, v in self.discards.items()},
-            seen_objects=set(self.seen_objects),
+            seen_objects=set(self.seen_objects), piles=dict(self.piles),
         )
 
     def helot_at(self, square: Square) -> Helot | None:
@@ -162,7 +164,7 @@ class BoutState:
 
     def coins_in_play(self) -> int:
         """Every coin out of the box: piles, conditions and counters. Equals `box_drawn` always."""
-        total = self.crowd
+        total = self.crowd + sum(self.piles.values())
         for helot in self.helots.values():
             total += helot.cred + helot.overall + sum(helot.locations.values()) + len(helot.tp_counter)
         return total

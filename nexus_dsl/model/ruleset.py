@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping
 
 from ..syntax import ast_nodes as A
+from .words import GameWords, game_words
 
 # YAML data types a pack may hold, with the JSON Schema each item is validated against.
 DATA_TYPES = {
@@ -103,6 +105,12 @@ class Ruleset:
 
     def object_flags(self, object_type: str) -> Mapping[str, Any]:
         return self.data_item("objects", object_type) or {}
+
+    @cached_property
+    def words(self) -> GameWords:
+        """The game's declared words (states, stats, piles, events, windows), gathered once."""
+        return game_words({kind: self.declarations(kind) for kind in ("state", "stat", "pile", "event", "window")},
+                          self.settings)
 
     @property
     def pack_ids(self) -> tuple[str, ...]:

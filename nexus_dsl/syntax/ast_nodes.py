@@ -329,7 +329,8 @@ class Module(Node):
     file: str = field(default="<input>", compare=False)
 
 
-DECLARATION_KINDS = ("command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule", "state")
+DECLARATION_KINDS = ("command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule", "state",
+                     "stat", "pile", "event", "window")
 
 
 def names_used(node: object) -> frozenset[str]:

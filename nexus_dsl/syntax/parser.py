@@ -332,6 +332,10 @@ class _ToAst(Transformer):
                                            (token.column or 0) + len(str(token)), hint))
 
     @v_args(meta=True)
+    def window_kind(self, meta: Any, children: list) -> Token:
+        return Token("NAME", "window", line=meta.line, column=meta.column)
+
+    @v_args(meta=True)
     def declaration(self, meta: Any, children: list) -> A.Declaration:
         kind, ident, name, *clauses = children
         if str(kind) not in A.DECLARATION_KINDS:

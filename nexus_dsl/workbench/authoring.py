@@ -174,6 +174,26 @@ _SCRIPT_TEMPLATES = {
     text "What a helot in this state can and cannot do, and how it ends."
 }}
 ''',
+    "stat": '''stat {id} {name} {{
+    group location
+    start 10
+    text "A body location of its own: where damage can land, with the condition it starts with."
+}}
+''',
+    "pile": '''pile {id} {name} {{
+    text "What the coins in this pile stand for, and who moves them in and out."
+}}
+''',
+    "event": '''event {id} {name} {{
+    text "When it happens: a script raises it with `signal`, and `when` clauses listen to it."
+    arg self: helot
+}}
+''',
+    "window": '''window {id} {name} {{
+    text "The moment it opens, and whom it is about."
+    arg self: helot
+}}
+''',
 }
 
 _DATA_TEMPLATES = {

@@ -555,7 +555,7 @@ class PlaySession:
         bout = self._bout
         helot = bout.state.helots[action.helot]
         frame = bout.windows[-1] if bout.windows else None
-        extra = {**window_defaults(declaration), **(dict(frame.names) if frame else {})} if action.kind != COMMAND else None
+        extra = {**window_defaults(declaration, bout.ruleset.words.windows), **(dict(frame.names) if frame else {})} if action.kind != COMMAND else None
         interpreter = bout.interpreter
         was_pure = interpreter.pure
         interpreter.pure = True  # working out a cost may not roll dice

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from nexus_dsl import CheckContext, check_declarations, parse
+from support import base_context
 
-CONTEXT = CheckContext(object_types=frozenset({"pillar", "blood"}), settings={"sds_cap": "number"})
+from nexus_dsl import check_declarations, parse
+
+CONTEXT = base_context(object_types=frozenset({"pillar", "blood"}), settings={"sds_cap": "number"})
 
 
 def problems(source: str) -> list[tuple[str, int, str]]:

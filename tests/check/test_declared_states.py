@@ -36,11 +36,12 @@ def test_the_base_game_declares_its_seven_states_in_the_contract_s_order() -> No
 
 def test_a_pack_that_builds_on_nothing_knows_no_state(tmp_path: Path) -> None:
     pack = write_pack(tmp_path / "bare", "bare", {"rules.nexus": (
+        'event round_starts "Round Starts" { arg self: helot }\n'
         'rule lie_down "Lie Down" {\n    when round_starts {\n        add_state self prone\n    }\n}\n')})
     ruleset, diagnostics = load_ruleset_collecting([str(pack)])
     assert ruleset is None
     (problem,) = diagnostics
-    assert (problem.code, problem.line, problem.column) == ("check/unknown_name", 3, 24)
+    assert (problem.code, problem.line, problem.column) == ("check/unknown_name", 4, 24)
     assert problem.message == "unknown state `prone`" and "no state is declared" in (problem.hint or "")
 
 

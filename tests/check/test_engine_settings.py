@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from support import base_context
 
 from nexus_dsl import Bout, ContentError, cached_ruleset, check_declarations, load_ruleset, parse, standard_setup
 from nexus_dsl import vocabulary as V
@@ -40,12 +41,23 @@ def rule_with(name: str, value: str) -> str:
 
 def problems(name: str, value: str) -> list[tuple[str, int, int, str]]:
     declarations = parse(rule_with(name, value), "house.nexus").declarations
-    return [(d.code, d.line, d.column, d.message) for d in check_declarations(declarations)]
+    return [(d.code, d.line, d.column, d.message) for d in check_declarations(declarations, BASE)]
 
 
-@pytest.mark.parametrize("name", sorted(V.ENGINE_SETTINGS))
+# The base game's words: its traits and locations fill the lists, and each rule param a body
+# location's `start` names (`head_condition`...) is read by the engine as a count too.
+BASE = base_context()
+ENGINE_READ = sorted(set(V.ENGINE_SETTINGS) | set(BASE.setting_kinds))
+
+
+def test_the_params_a_stat_starts_at_are_engine_settings() -> None:
+    assert BASE.setting_kinds == {f"{location}_condition": "count" for location in BASE.members["location"]}
+
+
+@pytest.mark.parametrize("name", ENGINE_READ)
 def test_each_engine_setting_accepts_exactly_the_values_of_its_kind(name: str) -> None:
-    kind = V.ENGINE_SETTINGS[name]
+    kind = BASE.setting_kind(name)
+    assert kind is not None
     for value in HOSTILE_VALUES:
         found = problems(name, value)
         if value in WELL_TYPED[kind]:
@@ -91,7 +103,7 @@ def test_a_pack_overriding_a_setting_with_the_wrong_kind_does_not_load(tmp_path:
     assert (diagnostic.line, diagnostic.column) == (4, 36)
 
 
-@pytest.mark.parametrize("name", sorted(V.ENGINE_SETTINGS))
+@pytest.mark.parametrize("name", ENGINE_READ)
 def test_every_value_the_checker_accepts_starts_and_plays_a_bout(name: str) -> None:
     """No value of any engine setting gives a traceback: the checker refuses it, or a bout starts
     with it and plays (a script fault would be a diagnostic, not a traceback)."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from support import base_context
+
 from nexus_dsl import check_declarations, parse
 from nexus_dsl import vocabulary as V
 
@@ -23,7 +25,7 @@ AS_NUMBER = {"die": "{}", "check": "pick({}, 1, 2)", "random_location": "pick({}
 
 
 def found(source: str) -> list[tuple[str, int, int, int]]:
-    return [(d.code, d.line, d.column, d.end_column) for d in check_declarations(parse(source, "t.nexus").declarations)]
+    return [(d.code, d.line, d.column, d.end_column) for d in check_declarations(parse(source, "t.nexus").declarations, base_context())]
 
 
 def test_the_vocabulary_marks_every_function_that_rolls() -> None:

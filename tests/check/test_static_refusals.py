@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import pytest
 
-from nexus_dsl import CheckContext, check_declarations, parse
+from support import base_context
+
+from nexus_dsl import check_declarations, parse
 from nexus_dsl import vocabulary as V
 from nexus_dsl.errors import Diagnostic
 from nexus_dsl.limits import MAX_NUMBER
 from nexus_dsl.validate_files import check_script_text
 
-CONTEXT = CheckContext(object_types=frozenset({"pillar", "fire"}), settings={"sds_cap": "number"})
+CONTEXT = base_context(object_types=frozenset({"pillar", "fire"}), settings={"sds_cap": "number"})
 
 
 def diagnostics(source: str) -> list[Diagnostic]:

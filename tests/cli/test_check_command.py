@@ -46,7 +46,7 @@ def test_unknown_names_suggest_the_closest_word(capsys):
 def test_type_error_names_both_types(capsys):
     code, out, _ = run(capsys, "check", str(BROKEN / "type_error.nexus"))
     assert code == 1
-    assert "type_error.nexus:7:26: error: expected a number, got a body location" in out
+    assert "type_error.nexus:7:26: error: expected a number, got a location" in out
 
 
 def test_schema_violation_in_a_script(capsys):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from nexus_dsl import vocabulary as V
-from support import BASE_STATES
+from support import base_words
 
 ENCODING_ERRORS = "surrogateescape"
 
@@ -256,9 +256,11 @@ def whole_file(replacements: Sequence[str]) -> Mutator:
 # ---------------------------------------------------------------- rule-script mutators
 NAME = re.compile(r"(?<![A-Za-z0-9_\"])[A-Za-z_][A-Za-z0-9_]*")
 NUMBER = re.compile(r"(?<![A-Za-z0-9_])[0-9]+(?![A-Za-z0-9_])")
+_BASE_WORDS = base_words()
 VOCABULARY_WORDS: tuple[str, ...] = tuple(sorted({
-    *V.PRIMITIVES, *V.FUNCTIONS, *V.EVENTS, *V.WINDOWS, *V.HELOT_ATTRIBUTES, *V.ROLL_NAMES, *V.PROPERTIES,
-    *V.CLAUSES, *V.LOCATIONS, *BASE_STATES, *V.TRAITS, *V.RESOURCES, *V.COMPASS, *V.RELATIVE, *V.PILES, *V.PURPOSES,
+    *V.PRIMITIVES, *V.FUNCTIONS, *_BASE_WORDS.events, *_BASE_WORDS.windows, *V.HELOT_ATTRIBUTES, *V.ROLL_NAMES,
+    *V.PROPERTIES, *V.CLAUSES, *_BASE_WORDS.states, *_BASE_WORDS.stats, *V.RESOURCES, *V.COMPASS, *V.RELATIVE,
+    *_BASE_WORDS.piles, *V.PURPOSES,
     *V.COST_RESOURCES, *V.ARG_TYPES, "self", "target", "opponent", "attacker", "defender", "margin", "success",
     "failure", "command", "rule", "hazard", "weapon", "influence", "turning_point", "trait_ability", "state", "cost",
     "requires", "roll", "on", "when", "window", "param", "arg", "effect", "let", "if", "elif", "else", "for",

@@ -5,6 +5,9 @@ from __future__ import annotations
 import copy
 
 import pytest
+from support import base_context
+
+from nexus_dsl.check.checker import check_declarations
 
 from nexus_dsl.schema import schema_name_for_kind, validate, validate_declaration
 from nexus_dsl.syntax.canonical import to_canonical
@@ -197,10 +200,15 @@ def test_trait_ability_needs_trait_cost_and_window():
     assert diag.code == "schema/too_few"
     assert "window clause" in diag.message
 
-    ap_cost = canonical(source.replace("cost 5 PHYS", "cost 5 AP"))
-    (diag,) = validate(ap_cost, "trait_ability", file="x")
+    no_cost = canonical(source.replace("    cost 5 PHYS\n", ""))
+    (diag,) = validate(no_cost, "trait_ability", file="x")
     assert diag.code == "schema/too_few"
     assert "trait points" in diag.message
+    # Which resources are traits is content (stats of the `trait` group): the checker's to refuse.
+    ap_cost = source.replace("cost 5 PHYS", "cost 5 AP")
+    assert validate(canonical(ap_cost), "trait_ability", file="x") == []
+    (refused,) = check_declarations(parse(ap_cost, "x").declarations, base_context())
+    assert refused.code == "check/wrong_type" and "paid from trait reserves" in refused.message
 
     both = canonical(source.replace("cost 5 PHYS", "cost 2 WILL, 1 CUNN"))
     assert validate(both, "trait_ability", file="x") == []

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from support import base_words
 
 from nexus_dsl import vocabulary as V
 from nexus_dsl.schema import load_schema, validate
@@ -19,6 +20,7 @@ from nexus_dsl.syntax import ast_nodes as A
 from nexus_dsl.syntax.canonical import to_canonical
 from nexus_dsl.syntax.parser import parse
 
+WORDS = base_words()  # the base game's declared words
 GRAMMAR_TEXT = (Path(__file__).resolve().parents[2] / "nexus_dsl" / "grammar" / "nexus.lark").read_text(encoding="utf-8")
 
 # What every kind needs besides the clause under test (the schemas require these).
@@ -63,9 +65,10 @@ def test_every_function(function: str) -> None:
 
 
 def test_every_enumeration_member_helot_attribute_and_sds_level_as_a_value() -> None:
-    members = sorted({member for values in V.ENUM_TYPES.values() for member in values})
+    members = sorted({member for values in V.ENUM_TYPES.values() for member in values}
+                     | set(WORDS.states) | set(WORDS.stats) | set(WORDS.piles))
     assert schema_problems("rule", [f"param members = [{', '.join(members)}]"]) == []
-    attributes = ", ".join(f"self.{name}" for name in V.HELOT_ATTRIBUTES)
+    attributes = ", ".join(f"self.{name}" for name in (*V.HELOT_ATTRIBUTES, *WORDS.stats))
     assert schema_problems("rule", [f"param attributes = [{attributes}]"]) == []
     assert schema_problems("rule", ["param levels = [-3SDS, -2SDS, -SDS, SD, +SDS, +2SDS, +3SDS]"]) == []
 
@@ -103,20 +106,20 @@ def test_every_property_of_every_kind(kind: str) -> None:
     assert schema_problems(kind, [f"{name} 1" for name in V.PROPERTIES[kind]]) == []
 
 
-@pytest.mark.parametrize("event", sorted(V.EVENTS))
+@pytest.mark.parametrize("event", sorted(WORDS.events))
 def test_every_event(event: str) -> None:
     assert schema_problems("rule", [f"when {event} {{", "    log \"x\"", "}"]) == []
 
 
-@pytest.mark.parametrize("window", sorted(V.WINDOWS))
+@pytest.mark.parametrize("window", sorted(WORDS.windows))
 def test_every_window_and_role(window: str) -> None:
     for role in V.WINDOW_ROLES:
         assert schema_problems("influence", [f"window {window} by {role}"]) == []
 
 
-@pytest.mark.parametrize("resource", V.COST_RESOURCES)
+@pytest.mark.parametrize("resource", V.COST_RESOURCES + WORDS.group("trait"))
 def test_every_cost_resource(resource: str) -> None:
-    kind = "trait_ability" if resource in V.TRAITS else "command"
+    kind = "trait_ability" if resource in WORDS.group("trait") else "command"
     assert schema_problems(kind, [f"cost 2 {resource}"]) == []
 
 
@@ -131,14 +134,18 @@ def test_every_argument_type(arg_type: str) -> None:
     assert schema_problems("command", [f"arg a: {arg_type}"]) == []
 
 
-@pytest.mark.parametrize("enumeration", sorted(V.ENUM_TYPES))
+ENUMERATIONS = {**V.ENUM_TYPES, **WORDS.groups, "state": WORDS.states, "pile": WORDS.piles}
+
+
+@pytest.mark.parametrize("enumeration", sorted(ENUMERATIONS))
 def test_a_choice_of_every_enumeration_s_members(enumeration: str) -> None:
     """`arg direction: {N, E}` and `arg trait: {PHYS, DEFT}` are choices the checker accepts."""
-    options = ", ".join(V.ENUM_TYPES[enumeration])
+    options = ", ".join(ENUMERATIONS[enumeration])
     assert schema_problems("command", [f"arg a: {{{options}}}"]) == []
 
 
 def test_declaration_kinds_and_traits_match() -> None:
     definitions = load_schema("script")["$defs"]
     assert definitions["kind"]["enum"] == list(A.DECLARATION_KINDS)
-    assert definitions["trait"]["enum"] == list(V.TRAITS)
+    # A trait is any name: which ones exist is content (stats of the `trait` group), the checker's to hold.
+    assert definitions["trait"]["$ref"] == "#/$defs/identifier" and "enum" not in definitions["trait"]

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from nexus_dsl import vocabulary as V
 from nexus_dsl.syntax import ast_nodes as A
-from support import BASE_STATES
+from support import base_words
 
 GRAMMAR = Path(__file__).resolve().parents[2] / "nexus_dsl" / "grammar" / "nexus.lark"
 
@@ -54,8 +54,8 @@ def is_valid_name(text: str) -> bool:
 _VOCABULARY_WORDS = sorted(
     w
     for w in {
-        *V.PRIMITIVES, *V.FUNCTIONS, *V.EVENTS, *V.WINDOWS, *V.HELOT_ATTRIBUTES, *V.ROLL_NAMES,
-        *V.LOCATIONS, *BASE_STATES, *V.TRAITS, *V.RESOURCES, *V.COMPASS, *V.RELATIVE, *V.PILES,
+        *V.PRIMITIVES, *V.FUNCTIONS, *base_words().events, *base_words().windows, *V.HELOT_ATTRIBUTES, *V.ROLL_NAMES,
+        *base_words().stats, *base_words().states, *V.RESOURCES, *V.COMPASS, *V.RELATIVE, *base_words().piles,
         "self", "target", "opponent", "attack", "defense", "success", "failure", "check",
     }
     if is_valid_name(w)

@@ -10,14 +10,14 @@ import pytest
 
 from nexus_dsl import cached_ruleset
 from nexus_dsl import vocabulary as V
-from nexus_dsl.check.checker import CheckContext, check_declarations
+from nexus_dsl.check.checker import check_declarations
 from nexus_dsl.errors import SyntaxLayerError, format_all
 from nexus_dsl.limits import INPUT_LIMITS, MAX_NUMBER
 from nexus_dsl.syntax import ast_nodes as A
 from nexus_dsl.syntax.parser import parse
 from nexus_dsl.syntax.printer import print_declaration
 from nexus_dsl.validate_files import check_script_text
-from support import BASE_STATES
+from support import BASE_STATES, base_context, base_words
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "language.md"
@@ -25,6 +25,7 @@ GRAMMAR = ROOT / "nexus_dsl" / "grammar" / "nexus.lark"
 
 DOC_TEXT = DOC.read_text(encoding="utf-8")
 DOC_LINES = DOC_TEXT.splitlines()
+WORDS = base_words()  # the base game's declared words (content/base), documented in the doc
 
 
 def fenced_blocks(info: str) -> list[tuple[int, str]]:
@@ -161,7 +162,7 @@ def test_examples_use_every_effect_function_event_and_window() -> None:
     used: set[str] = set()
     for line, code in NEXUS_BLOCKS:
         used |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", code))
-    vocabulary = set(V.PRIMITIVES) | set(V.FUNCTIONS) | set(V.EVENTS) | set(V.WINDOWS)
+    vocabulary = set(V.PRIMITIVES) | set(V.FUNCTIONS) | set(WORDS.events) | set(WORDS.windows)
     assert vocabulary <= used, sorted(vocabulary - used)
 
 
@@ -188,15 +189,15 @@ def _table_rows(header: str) -> list[str]:
     [
         ("PRIMITIVES", sorted(V.PRIMITIVES)),
         ("FUNCTIONS", sorted(V.FUNCTIONS)),
-        ("EVENTS", sorted(V.EVENTS)),
-        ("WINDOWS", sorted(V.WINDOWS)),
+        ("base events", sorted(WORDS.events)),
+        ("base windows", sorted(WORDS.windows)),
     ],
 )
 def test_every_vocabulary_word_is_in_the_doc(table: str, names: list[str]) -> None:
     missing = [name for name in names if name not in DOC_TEXT]
-    assert not missing, f"vocabulary.{table} words missing from docs/language.md: {missing}"
+    assert not missing, f"{table} words missing from docs/language.md: {missing}"
     unquoted = [name for name in names if not _documented(name)]
-    assert not unquoted, f"vocabulary.{table} words never written as `code`: {unquoted}"
+    assert not unquoted, f"{table} words never written as `code`: {unquoted}"
 
 
 def test_every_primitive_and_function_has_a_table_row_with_its_signature() -> None:
@@ -215,7 +216,7 @@ def test_every_primitive_and_function_has_a_table_row_with_its_signature() -> No
 
 def test_every_event_and_window_row_lists_the_names_it_binds() -> None:
     table = _table_rows("| Event |") + _table_rows("| Window |")
-    for name, binds in list(V.EVENTS.items()) + list(V.WINDOWS.items()):
+    for name, binds in list(WORDS.events.items()) + list(WORDS.windows.items()):
         rows = [line for line in table if line.startswith(f"| `{name}` |")]
         assert len(rows) == 1, f"expected one table row for `{name}`"
         for bound, type_name in binds.items():
@@ -227,13 +228,13 @@ def test_every_event_and_window_row_lists_the_names_it_binds() -> None:
 @pytest.mark.parametrize(
     ("what", "names"),
     [
-        ("locations", V.LOCATIONS),
+        ("base locations", WORDS.group("location")),
         ("base states", BASE_STATES),
-        ("traits", V.TRAITS),
+        ("base traits", WORDS.group("trait")),
         ("resources", V.RESOURCES),
         ("compass directions", V.COMPASS),
         ("relative directions", V.RELATIVE),
-        ("piles", V.PILES),
+        ("base piles", WORDS.piles),
         ("roll sides", V.ROLL_SIDES),
         ("dice purposes", V.PURPOSES),
         ("cost resources", V.COST_RESOURCES),
@@ -299,7 +300,7 @@ def test_the_documented_check_error_is_what_the_checker_prints() -> None:
         "    effect {\n        add_damage 4\n        add_state defender pron\n    }\n}\n"
     )
     module = parse(source, "content/house/abilities/physicality.nexus")
-    (diagnostic,) = check_declarations(module.declarations, CheckContext(states=BASE_STATES))
+    (diagnostic,) = check_declarations(module.declarations, base_context())
     assert diagnostic.code == "check/unknown_name"
     assert diagnostic.format(source) == _first_text_block_after("A check error")
 
