@@ -39,7 +39,8 @@ KINDS = SCRIPT_KINDS + tuple(DATA_KINDS)
 # The folder of its pack a new declaration's script file goes to, by kind (the base pack's layout).
 SCRIPT_FOLDERS: dict[str, str] = {"command": "commands", "trait_ability": "abilities", "hazard": "hazards",
                                   "turning_point": "turning_points", "influence": "influence", "weapon": "weapons",
-                                  "rule": "rules", "state": "states"}
+                                  "rule": "rules", "state": "states", "stat": "stats", "pile": "piles",
+                                  "event": "events", "window": "windows"}
 SCRIPT_FIELDS = ("id", "name", "flavor", "text", "cost", "window", "tags")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
