@@ -399,6 +399,8 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     "pile": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
              "rulebook": ("text", "one")},
     "event": {"text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
+    "procedure": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
+                  "rulebook": ("text", "one")},
     "window": {"text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
 }
 
@@ -422,6 +424,10 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     "pile": ("property",),
     "event": ("property", "arg"),
     "window": ("property", "arg"),
+    # A procedure is an effect content declares: its `arg`s are the values a script passes it
+    # (`strike attacker defender 3`), in order; its `effect` runs with them and its params only.
+    # A procedure may run other procedures but never, even through others, itself.
+    "procedure": ("property", "param", "arg", "effect"),
 }
 
 # The types a name an event or a window binds may have (`arg attacker: helot`), besides the types

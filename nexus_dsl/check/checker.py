@@ -55,6 +55,10 @@ class CheckContext:
     windows: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # window -> the names it binds
     # Rule params the engine reads besides vocabulary.ENGINE_SETTINGS, by kind: a stat's `start`.
     setting_kinds: Mapping[str, str] = field(default_factory=dict)
+    # The procedures content declares: each one's signature (its args, in order) and the
+    # procedures its effects run, for the effects that run it and the refusal of recursion.
+    procedures: Mapping[str, V.Signature] = field(default_factory=dict)
+    procedure_calls: Mapping[str, tuple[A.Action, ...]] = field(default_factory=dict)
 
     @property
     def states(self) -> tuple[str, ...]:
@@ -285,11 +289,13 @@ class Checker:
     def _arg_types(self, kind: str) -> tuple[str, ...]:
         """The types an `arg` may have: what a player can be asked for, or (for an event or a
         window) any type of value, the declared enumerations' included."""
-        if kind in ("event", "window"):
+        if kind in ("event", "window", "procedure"):
             return V.BOUND_TYPES + tuple(t for t in self.context.members if t not in V.BOUND_TYPES)
         return V.ARG_TYPES
 
     def _actor_scope(self, declaration: A.Declaration, base: Scope, args: dict[str, str]) -> Scope:
+        if declaration.kind == "procedure":  # no one acts: it sees its args and params only
+            return base.child(args)
         names: dict[str, str] = {"self": "helot"}
         targets = declaration.property("targets")
         if targets is not None and targets.values and isinstance(targets.values[0], A.Name) and targets.values[0].id == "opponent":
@@ -308,6 +314,20 @@ class Checker:
         if declaration.clauses_of(A.On) and not declaration.clauses_of(A.Roll):
             on = declaration.clauses_of(A.On)[0]
             self.error(on, "missing_clause", "`on success`/`on failure` needs a `roll` clause", width=2)
+        if kind == "procedure":
+            self._check_no_recursion(declaration)
+
+    def _check_no_recursion(self, procedure: A.Declaration) -> None:
+        """A procedure may not run itself, directly or through other procedures: every script ends.
+        Refused at the first call of its effects that leads back to it."""
+        calls = self.context.procedure_calls
+        for call in calls.get(procedure.id, ()):
+            path = _path_to(call.verb, procedure.id, calls)
+            if path is not None:
+                through = " -> ".join([procedure.id, *path])
+                self.error(call, "recursion", f"procedure `{procedure.id}` would run itself ({through})",
+                           "a procedure may run other procedures, never itself", width=len(call.verb))
+                return
 
     # ---------------------------------------------------------------- clauses
     def _check_clause(self, declaration: A.Declaration, clause: A.Clause, base: Scope, actor: Scope,
@@ -497,10 +517,11 @@ class Checker:
             self.check_action(stmt, scope)
 
     def check_action(self, action: A.Action, scope: Scope) -> None:
-        signature = V.PRIMITIVES.get(action.verb)
+        signature = V.PRIMITIVES.get(action.verb) or self.context.procedures.get(action.verb)
         if signature is None:
+            effects = [*V.PRIMITIVES, *self.context.procedures]
             self.error(action, "unknown_name", f"unknown effect `{action.verb}`",
-                       did_you_mean(action.verb, V.PRIMITIVES) or "effects: " + ", ".join(sorted(V.PRIMITIVES)),
+                       did_you_mean(action.verb, effects) or "effects: " + ", ".join(sorted(effects)),
                        width=len(action.verb))
             for arg in action.args:
                 self.expr_type(arg, scope)
@@ -774,6 +795,26 @@ def _declared(kind: str, words: Iterable[str]) -> str:
         how = _DECLARE_HOW.get(kind, f"`stat <id> \"<Name>\" {{ group {kind} }}`")
         return f"no {kind} is declared: declare one with {how}"
     return f"{kind.replace('_', ' ')}s: " + ", ".join(words)
+
+
+def _path_to(start: str, goal: str, calls: Mapping[str, tuple[A.Action, ...]]) -> list[str] | None:
+    """The procedures from `start` to `goal` through the calls of each, or None if there is none."""
+    parents: dict[str, str] = {}
+    queue = [start]
+    seen = {start}
+    while queue:
+        current = queue.pop(0)
+        if current == goal:
+            path = [current]
+            while path[-1] in parents:
+                path.append(parents[path[-1]])
+            return path[::-1]
+        for call in calls.get(current, ()):
+            if call.verb not in seen:
+                seen.add(call.verb)
+                parents[call.verb] = current
+                queue.append(call.verb)
+    return None
 
 
 def _is_helot_list(expr: A.Expr) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from .. import vocabulary as V
 from ..model.words import bound_names, stat_group
 from ..syntax import ast_nodes as A
 from .checker import CheckContext
@@ -41,6 +42,10 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
                 start_settings[start.values[0].id] = "count"
         elif kind in ("event", "window"):
             (events if kind == "event" else windows)[ident] = bound_names(declaration)
+    procedures = {ident: procedure_signature(declaration)
+                  for (kind, ident), declaration in in_view.items() if kind == "procedure"}
+    calls = {ident: tuple(action for action in A.actions_in(tuple(declaration.clauses_of(A.Effect))) if action.verb in procedures)
+             for ident, declaration in ((i, in_view[("procedure", i)]) for i in procedures)}
     return CheckContext(
         object_types=frozenset(object_types),
         settings=dict(settings or {}),
@@ -50,7 +55,21 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         events=events,
         windows=windows,
         setting_kinds=start_settings,
+        procedures=procedures,
+        procedure_calls=calls,
     )
+
+
+def procedure_signature(procedure: A.Declaration) -> V.Signature:
+    """How a procedure is run: its args, in order, each a positional argument of its type."""
+    types = tuple(arg.type.name if isinstance(arg.type, A.NamedType) else "any" for arg in procedure.clauses_of(A.Arg))
+    return V.Signature(types, doc=_text(procedure))
+
+
+def _text(declaration: A.Declaration) -> str:
+    text = declaration.property("text")
+    value = text.values[0] if text is not None and text.values else None
+    return value.value if isinstance(value, A.Str) else ""
 
 
 def setting_type(value: Any) -> str:

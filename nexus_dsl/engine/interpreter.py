@@ -64,6 +64,9 @@ class Limits:
     # slow every later copy. As deep as the parser lets a script nest its own lists, so any list a
     # script can write fits.
     max_mark_depth: int = 32
+    # Procedures running procedures: the checker refuses any that could run itself, so this only
+    # bounds a Ruleset put together without the checker.
+    max_procedure_depth: int = 16
 
 
 class Dynamic:
@@ -235,6 +238,7 @@ def _member_test(members: tuple[str, ...], what: str, helot_too: bool = False) -
 class ArgumentChecks:
     functions: dict[str, ArgumentCheck]
     primitives: dict[str, ArgumentCheck]
+    tests: dict[str, KindTest]  # by type name: what a value of it must be (a procedure's args)
 
 
 # Built once per Ruleset (its words), shared by every bout and preview of it.
@@ -251,7 +255,8 @@ def argument_checks(words: GameWords) -> ArgumentChecks:
             tests[group] = _member_test(stats, "a " + group.replace("_", " "))
         tests["pile"] = _member_test(words.piles, "a coin pile (a helot, " + " or ".join(words.piles) + ")", True)
         found = ArgumentChecks({name: _argument_check(sig, tests) for name, sig in VOCABULARY_FUNCTIONS.items()},
-                               {name: _argument_check(sig, tests) for name, sig in VOCABULARY_PRIMITIVES.items()})
+                               {name: _argument_check(sig, tests) for name, sig in VOCABULARY_PRIMITIVES.items()},
+                               tests)
         _CHECKS_BY_WORDS[words] = found
     return found
 
@@ -287,6 +292,8 @@ class Interpreter:
         self.functions: dict[str, Callable[..., Any]] = {}
         self.primitives: dict[str, Callable[..., Any]] = {}
         self.checks = argument_checks(bout.ruleset.words)
+        self.procedures = bout.ruleset.scripts.get("procedure", {})
+        self.procedure_depth = 0
 
     def asking(self) -> Asking:
         """`with interpreter.asking():` around every evaluation of a cost or a requirement."""
@@ -424,6 +431,31 @@ class Interpreter:
             pass
         raise fault(expr, env, "wrong_type", f"{describe_value(obj)} has no attribute `{expr.name}`")
 
+    def _run_procedure(self, procedure: A.Declaration, action: A.Action, env: Env) -> Run:
+        """Run a procedure's effects with the values of the call bound to its args (each checked
+        against its arg's type), its params, and nothing of the caller's but who is acting."""
+        args = procedure.clauses_of(A.Arg)
+        if len(action.args) != len(args) or action.preps:
+            raise fault(action, env, "wrong_type", f"`{procedure.id}` takes {len(args)} argument(s), in order")
+        names: dict[str, Any] = {}
+        for arg, expr in zip(args, action.args):
+            value = self.evaluate(expr, env)
+            test = self.checks.tests.get(arg.type.name) if isinstance(arg.type, A.NamedType) else None
+            if test is not None and not test[0](value):
+                raise fault(expr, env, "wrong_type", f"`{procedure.id}` needs {test[1]} for `{arg.name}`, "
+                                                     f"got {describe_value(value)}")
+            names[arg.name] = value
+        if self.procedure_depth >= self.limits.max_procedure_depth:
+            raise fault(action, env, "budget_exceeded",
+                        f"procedures ran procedures more than {self.limits.max_procedure_depth} deep")
+        self.procedure_depth += 1
+        try:
+            body = Env(names, self.bout.declaration_env(procedure), source=env.source)
+            for effect in procedure.clauses_of(A.Effect):
+                yield from self.execute(effect.body, body)
+        finally:
+            self.procedure_depth -= 1
+
     def _call(self, call: A.Call, env: Env) -> Any:
         function = self.functions.get(call.func)
         if function is None:
@@ -509,7 +541,11 @@ class Interpreter:
     def _action(self, action: A.Action, env: Env) -> Run:
         primitive = self.primitives.get(action.verb)
         if primitive is None:
-            raise fault(action, env, "feature_not_available", f"effect `{action.verb}` is not available")
+            procedure = self.procedures.get(action.verb)
+            if procedure is None:
+                raise fault(action, env, "feature_not_available", f"effect `{action.verb}` is not available")
+            yield from self._run_procedure(procedure.declaration, action, env)
+            return
         args = [self.evaluate(a, env) for a in action.args]
         binds = VOCABULARY_PRIMITIVES[action.verb].preps
         # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.

@@ -330,7 +330,22 @@ class Module(Node):
 
 
 DECLARATION_KINDS = ("command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule", "state",
-                     "stat", "pile", "event", "window")
+                     "stat", "pile", "event", "window", "procedure")
+
+
+def actions_in(node: object) -> list[Action]:
+    """Every effect statement inside `node` (a declaration, a clause, a block), in source order."""
+    found: list[Action] = []
+    stack: list[object] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Action):
+            found.append(item)
+        if isinstance(item, Node):
+            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "pos")
+        elif isinstance(item, tuple):
+            stack.extend(item)
+    return sorted(found, key=lambda action: (action.pos.line, action.pos.column))
 
 
 def names_used(node: object) -> frozenset[str]:

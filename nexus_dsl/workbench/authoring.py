@@ -195,6 +195,15 @@ _SCRIPT_TEMPLATES = {
     arg self: helot
 }}
 ''',
+    "procedure": '''procedure {id} {name} {{
+    text "What it does to the helots it is given: rules run it with `{id} <helot> <number>`."
+    arg victim: helot
+    arg amount: number
+    effect {{
+        damage victim by amount
+    }}
+}}
+''',
 }
 
 _DATA_TEMPLATES = {
