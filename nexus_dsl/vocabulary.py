@@ -331,6 +331,23 @@ FUNCTIONS: dict[str, Signature] = {
     "max": Signature(("number", "number")),
     "abs": Signature(("number",)),
     "count": Signature(("any",), doc="How many members a list (or a set of squares) holds."),
+    # Lists (a set of squares reads west column first, north to south in each column).
+    "first": Signature(("list",), doc="The first member of a list, or none when it is empty."),
+    "last": Signature(("list",), doc="The last member of a list, or none when it is empty."),
+    "take": Signature(("list", "number"), doc="The first N members of a list (all of them when it holds fewer).",
+                      ranges={1: at_least(0, "a number of members")}),
+    "drop": Signature(("list", "number"), doc="A list without its first N members.",
+                      ranges={1: at_least(0, "a number of members")}),
+    "reverse": Signature(("list",), doc="A list in the opposite order."),
+    "sum": Signature(("list",), doc="The sum of a list of numbers (0 for an empty list)."),
+    "highest": Signature(("list",), doc="The highest of a list of numbers, or none when it is empty."),
+    "lowest": Signature(("list",), doc="The lowest of a list of numbers, or none when it is empty."),
+    "position": Signature(("list", "any"), doc="Where a value stands in a list, counting from 1; 0 when it is not there."),
+    "join": Signature(("list", "text"), doc="The members of a list (text, numbers, helots by label) as one text, "
+                                            "with the second argument between each two."),
+    "dice_pool": Signature(("purpose", "number", "number"),
+                           doc="Roll N d6 for a purpose and count the successes: the dice showing the target or more.",
+                           ranges={1: at_least(0, "a number of dice"), 2: D6_TARGET}, rolls=True),
 }
 
 FUNCTION_RESULTS: dict[str, str] = {
@@ -347,6 +364,8 @@ FUNCTION_RESULTS: dict[str, str] = {
     "pick": "any", "heading": "direction",
     "next_in_initiative": "any", "squares_toward": "list", "wounded_locations": "list",
     "indestructible_at": "bool", "random_weapon": "any", "weapons_left": "list", "crowd_coins": "number",
+    "first": "any", "last": "any", "take": "list", "drop": "list", "reverse": "list", "sum": "number",
+    "highest": "any", "lowest": "any", "position": "number", "join": "text", "dice_pool": "number",
 }
 
 

@@ -1,0 +1,94 @@
+"""The functions a script reads lists with, and the dice pool: what ordered zones of cards and
+games that count successes need, named for no game.
+
+A list is a tuple (in its order) or a set of squares (west column first, north to south in each
+column, so every reading of it is the same in every bout). Each function is handed what it needs:
+how to raise a positioned fault, the limits, and how to roll a die for a purpose.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..errors import ScriptRuntimeError
+from .board import Square
+from .interpreter import Env, Limits, describe_value
+from .state import Helot
+
+RuntimeError_ = Callable[[str, str], ScriptRuntimeError]
+Roll = Callable[[str, int], int]
+
+
+def ordered(items: Any) -> tuple[Any, ...]:
+    """A list as a tuple in its order; a set of squares in board order."""
+    if isinstance(items, frozenset):
+        return tuple(sorted(items, key=lambda square: (square.col, square.row) if isinstance(square, Square) else (0, 0)))
+    return tuple(items)
+
+
+def list_functions(runtime_error: RuntimeError_, limits: Limits, roll: Roll) -> dict[str, Callable[..., Any]]:
+    """The list functions and the dice pool, by their vocabulary names."""
+
+    def numbers(name: str, items: Any) -> tuple[int, ...]:
+        values = ordered(items)
+        for value in values:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise runtime_error("wrong_type", f"`{name}` reads a list of numbers, which holds {describe_value(value)}")
+        return values
+
+    def first(env: Env, items: Any) -> Any:
+        values = ordered(items)
+        return values[0] if values else None
+
+    def last(env: Env, items: Any) -> Any:
+        values = ordered(items)
+        return values[-1] if values else None
+
+    def take(env: Env, items: Any, count: int) -> tuple[Any, ...]:
+        return ordered(items)[:count]
+
+    def drop(env: Env, items: Any, count: int) -> tuple[Any, ...]:
+        return ordered(items)[count:]
+
+    def reverse(env: Env, items: Any) -> tuple[Any, ...]:
+        return ordered(items)[::-1]
+
+    def total(env: Env, items: Any) -> int:
+        result = sum(numbers("sum", items))
+        if abs(result) > limits.max_number:
+            raise runtime_error("number_too_large", f"the sum is beyond the limit of ±{limits.max_number}")
+        return result
+
+    def highest(env: Env, items: Any) -> int | None:
+        values = numbers("highest", items)
+        return max(values) if values else None
+
+    def lowest(env: Env, items: Any) -> int | None:
+        values = numbers("lowest", items)
+        return min(values) if values else None
+
+    def position(env: Env, items: Any, value: Any) -> int:
+        values = ordered(items)
+        return values.index(value) + 1 if value in values else 0
+
+    def join(env: Env, items: Any, separator: str) -> str:
+        words = []
+        for value in ordered(items):
+            if isinstance(value, Helot):
+                words.append(value.label)
+            elif isinstance(value, bool) or not isinstance(value, (str, int)):
+                raise runtime_error("wrong_type", f"`join` joins text and numbers, not {describe_value(value)}")
+            else:
+                words.append(str(value))
+        text = separator.join(words)
+        if len(text) > limits.max_collection * 64:  # as long as a list's largest worth of names
+            raise runtime_error("budget_exceeded", f"`join` would make text of {len(text):,} characters")
+        return text
+
+    def dice_pool(env: Env, purpose: str, count: int, target: int) -> int:
+        if count > limits.max_collection:
+            raise runtime_error("budget_exceeded", f"a pool of {count:,} dice is more than {limits.max_collection}")
+        return sum(1 for _ in range(count) if roll(purpose, 6) >= target)
+
+    return {"first": first, "last": last, "take": take, "drop": drop, "reverse": reverse, "sum": total,
+            "highest": highest, "lowest": lowest, "position": position, "join": join, "dice_pool": dice_pool}
