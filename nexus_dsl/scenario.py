@@ -213,7 +213,7 @@ def _helot_setup(index: int, label: str, spec: dict[str, Any], where: _Where) ->
         facing=parse_direction(spec["facing"]) if "facing" in spec else entry_facing,
         motivation=spec.get("motivation"), lanista=spec.get("lanista"), overall=spec.get("overall"),
         locations=dict(spec.get("locations") or {}), states=states,
-        traits=spec.get("traits"), cred=spec.get("cred", 0), ap=spec.get("ap", 0), mp=spec.get("mp", 0),
+        traits=spec.get("traits"), stats=dict(spec.get("stats") or {}), cred=spec.get("cred", 0), ap=spec.get("ap", 0), mp=spec.get("mp", 0),
         weapon=spec.get("weapon"), tpdm=spec.get("tpdm", False), tp_counter=list(spec.get("tp_counter") or []),
         command_tokens=spec.get("command_tokens"), influence=spec.get("influence"),
         deception=spec.get("deception"), ratio=spec.get("ratio", 3), marks=_marks(spec.get("marks")),

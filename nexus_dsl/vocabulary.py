@@ -45,7 +45,8 @@ ENUM_TYPES: dict[str, tuple[str, ...]] = {
 }
 
 # The stat groups the engine's primitives name: `damage ... at <location>` and `add_trait`, trait
-# costs and the initiative's trait die. Their members are the stats content declares in them.
+# costs and the initiative's trait die. Their members are the stats content declares in them; every
+# other declared stat is a word of the `stat` type, which `add_stat` and `set_stat` change.
 STAT_GROUPS = ("location", "trait")
 
 # Cost resources: command points and condition/cred paid to the crowd; and the stats of the `trait`
@@ -240,6 +241,10 @@ PRIMITIVES: dict[str, Signature] = {
                                doc="While `damage_incoming` is heard: the hit about to land is this much smaller.",
                                ranges={"by": up_to("an amount of damage")}),
     "add_trait": Signature(("helot", "trait"), {"by": "number"}, ("by",), doc="Raise or lower a trait reserve (0..cap)."),
+    "add_stat": Signature(("helot", "stat"), {"by": "number"}, ("by",),
+                          doc="Raise (or, negative, lower) a helot's stat, kept within its `low` and `high`."),
+    "set_stat": Signature(("helot", "stat"), {"to": "number"}, ("to",),
+                          doc="Set a helot's stat, kept within its `low` and `high`."),
     "take_off_board": Signature(("helot",), doc="Remove a fallen helot's figure from the board."),
     "move_condition": Signature(("helot",), {"by": "number", "to": "location"}, ("by", "to"),
                                 doc="Move coins from a helot's overall condition onto one of its body locations, "
@@ -331,6 +336,10 @@ FUNCTIONS: dict[str, Signature] = {
     "max": Signature(("number", "number")),
     "abs": Signature(("number",)),
     "count": Signature(("any",), doc="How many members a list (or a set of squares) holds."),
+    "stat_value": Signature(("helot", "stat"), doc="A helot's stat named by a value (`self.vigour` when the stat "
+                                                   "is known in advance)."),
+    "stat_level": Signature(("helot", "stat"), doc="The name of the level a helot's stat stands at (its `levels`, "
+                                                   "from `low` up), or none beyond them."),
     # Lists (a set of squares reads west column first, north to south in each column).
     "first": Signature(("list",), doc="The first member of a list, or none when it is empty."),
     "last": Signature(("list",), doc="The last member of a list, or none when it is empty."),
@@ -364,6 +373,7 @@ FUNCTION_RESULTS: dict[str, str] = {
     "pick": "any", "heading": "direction",
     "next_in_initiative": "any", "squares_toward": "list", "wounded_locations": "list",
     "indestructible_at": "bool", "random_weapon": "any", "weapons_left": "list", "crowd_coins": "number",
+    "stat_value": "number", "stat_level": "any",
     "first": "any", "last": "any", "take": "list", "drop": "list", "reverse": "list", "sum": "number",
     "highest": "any", "lowest": "any", "position": "number", "join": "text", "dice_pool": "number",
 }
@@ -413,7 +423,10 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # `group` (a `name`: any word) makes the stat a word of the type of that name; `start` (an
     # `amount`: a whole number written out, or the name of the rule param holding it) is its value
     # when a piece enters play, 0 without one.
-    "stat": {"group": ("name", "one"), "start": ("amount", "one"), "flavor": ("text", "one"),
+    # `low` and `high` (amounts) bound a stat outside the engine's groups (`stat` type: changed by
+    # `add_stat`, `set_stat`); `levels` names its values from `low` up (`stat_level`).
+    "stat": {"group": ("name", "one"), "start": ("amount", "one"), "low": ("amount", "one"),
+             "high": ("amount", "one"), "levels": ("text", "many"), "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
     "pile": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
              "rulebook": ("text", "one")},

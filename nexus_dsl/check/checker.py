@@ -26,6 +26,7 @@ from typing import Callable, Iterable, Mapping
 from .. import vocabulary as V
 from ..errors import Diagnostic, did_you_mean
 from ..limits import MAX_NUMBER
+from ..model.words import stat_group
 from ..syntax import ast_nodes as A
 
 ANY = "any"
@@ -53,7 +54,8 @@ class CheckContext:
     stats: tuple[str, ...] = ()  # every declared stat: a number read on a helot (`self.PHYS`)
     events: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # event -> the names it binds
     windows: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # window -> the names it binds
-    # Rule params the engine reads besides vocabulary.ENGINE_SETTINGS, by kind: a stat's `start`.
+    # Rule params the engine reads besides vocabulary.ENGINE_SETTINGS, by kind: a stat's `start`,
+    # `low` and `high`.
     setting_kinds: Mapping[str, str] = field(default_factory=dict)
     # The procedures content declares: each one's signature (its args, in order) and the
     # procedures its effects run, for the effects that run it and the refusal of recursion.
@@ -318,6 +320,25 @@ class Checker:
             self.error(on, "missing_clause", "`on success`/`on failure` needs a `roll` clause", width=2)
         if kind == "procedure":
             self._check_no_recursion(declaration)
+        if kind == "stat":
+            self._check_stat_bounds(declaration)
+
+    def _check_stat_bounds(self, stat: A.Declaration) -> None:
+        """Where a stat's `low`, `start` and `high` are written out, they are in that order."""
+        written = {name: prop.values[0] for name in ("low", "start", "high")
+                   if (prop := stat.property(name)) is not None and len(prop.values) == 1
+                   and isinstance(prop.values[0], A.Num)}
+        low, high = written.get("low"), written.get("high")
+        if isinstance(low, A.Num) and isinstance(high, A.Num) and low.value > high.value:
+            self.error(high, "out_of_range", f"`high` ({high.value}) is below `low` ({low.value})")
+        start = written.get("start")
+        if isinstance(start, A.Num) and ((isinstance(low, A.Num) and start.value < low.value)
+                                         or (isinstance(high, A.Num) and start.value > high.value)):
+            self.error(start, "out_of_range", f"`start` ({start.value}) lies outside `low` to `high`")
+        levels = stat.property("levels")
+        if levels is not None and stat_group(stat) in V.STAT_GROUPS:
+            self.error(levels, "unexpected_argument", f"a stat of the `{stat_group(stat)}` group has no levels",
+                       "levels name the values of a stat that `add_stat` changes", width=len("levels"))
 
     def _check_no_recursion(self, procedure: A.Declaration) -> None:
         """A procedure may not run itself, directly or through other procedures: every script ends.
@@ -781,7 +802,7 @@ def engine_setting_problem(value: A.Expr, kind: str, context: CheckContext) -> s
 
 
 # The types of the language: no stat group may take one of their names.
-_RESERVED_TYPES = frozenset(V.BOUND_TYPES) | frozenset(V.ENUM_TYPES) | frozenset(_TYPE_WORDS) | {"state", "pile"}
+_RESERVED_TYPES = frozenset(V.BOUND_TYPES) | frozenset(V.ENUM_TYPES) | frozenset(_TYPE_WORDS) | {"state", "pile", "stat"}
 
 # How to declare a word of each kind content declares, for the hint when none is in view.
 _DECLARE_HOW = {"state": "`state <id> \"<Name>\" { ... }`", "pile": "`pile <id> \"<Name>\" { ... }`",

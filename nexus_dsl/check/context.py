@@ -24,7 +24,7 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
     in_view: dict[tuple[str, str], A.Declaration] = {}
     for declaration in declarations:
         in_view[(declaration.kind, declaration.id)] = declaration
-    members: dict[str, list[str]] = {"state": [], "pile": []}
+    members: dict[str, list[str]] = {"state": [], "pile": [], "stat": []}
     stats: list[str] = []
     events: dict[str, dict[str, str]] = {}
     windows: dict[str, dict[str, str]] = {}
@@ -37,9 +37,12 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
             group = stat_group(declaration)
             if group is not None:
                 members.setdefault(group, []).append(ident)
-            start = declaration.property("start")
-            if start is not None and len(start.values) == 1 and isinstance(start.values[0], A.Name):
-                start_settings[start.values[0].id] = "count"
+            if group not in V.STAT_GROUPS:  # a stat the engine's groups do not hold: `add_stat` changes it
+                members["stat"].append(ident)
+            for name in ("start", "low", "high"):
+                amount = declaration.property(name)
+                if amount is not None and len(amount.values) == 1 and isinstance(amount.values[0], A.Name):
+                    start_settings[amount.values[0].id] = "count"
         elif kind in ("event", "window"):
             (events if kind == "event" else windows)[ident] = bound_names(declaration)
     procedures = {ident: procedure_signature(declaration)

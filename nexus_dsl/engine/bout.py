@@ -173,13 +173,22 @@ class Bout(Mechanics, Commands, Abilities):
             command_tokens=spec.command_tokens if spec.command_tokens is not None else (lanista or {}).get("command", 0),
             deception=spec.deception if spec.deception is not None else (lanista or {}).get("deception", 0),
             influence=list(spec.influence or []), ratio=spec.ratio, marks=dict(spec.marks),
-            grappling=spec.grappling, grappler=grappler,
+            grappling=spec.grappling, grappler=grappler, stats=self._plain_stats(spec),
         )
         if held is not None:
             helot.ammo, helot.durability = held.ammo, held.durability
             if held.protects is not None:
                 helot.marks[PROTECTED_LOCATION_MARK] = held.protects
         return helot
+
+    def _plain_stats(self, spec: HelotSetup) -> dict[str, int]:
+        """The helot's plain stats: each at its start, or at the setup's value within its bounds."""
+        words = self.ruleset.words
+        stats = {stat: words.starts[stat] for stat in words.plain}
+        for stat, value in declared_only(spec.stats, stats, "stat", spec.label, "stats").items():
+            low, high = words.bounds[stat]
+            stats[stat] = min(max(value, low), high)
+        return stats
 
     def weapon_word(self, weapon: A.Declaration, name: str) -> str | None:
         prop = weapon.property(name)
@@ -631,6 +640,8 @@ class Bout(Mechanics, Commands, Abilities):
     def helot_attribute(self, helot: Helot, name: str) -> Any:
         if name in helot.locations:
             return helot.locations[name]
+        if name in helot.stats:
+            return helot.stats[name]
         if name in self.ruleset.words.stats:  # a trait
             return helot.traits.get(name, 0)
         if name == "square":
@@ -767,6 +778,8 @@ class Bout(Mechanics, Commands, Abilities):
                 "grappler": helot.grappler,
                 "on_board": helot.on_board,
             }
+            if helot.stats:
+                snap[label]["stats"] = dict(helot.stats)
         snap["board"] = {square.key(): list(objects) for square, objects in sorted(state.objects.items())}
         return snap
 

@@ -254,6 +254,7 @@ def argument_checks(words: GameWords) -> ArgumentChecks:
         for group, stats in words.groups.items():
             tests[group] = _member_test(stats, "a " + group.replace("_", " "))
         tests["pile"] = _member_test(words.piles, "a coin pile (a helot, " + " or ".join(words.piles) + ")", True)
+        tests["stat"] = _member_test(words.plain, "a stat")
         found = ArgumentChecks({name: _argument_check(sig, tests) for name, sig in VOCABULARY_FUNCTIONS.items()},
                                {name: _argument_check(sig, tests) for name, sig in VOCABULARY_PRIMITIVES.items()},
                                tests)

@@ -516,6 +516,22 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         helot.traits[trait] = max(0, min(cap, helot.traits.get(trait, 0) + by))
         bout.emit("trait", helot=helot.label, trait=trait, value=helot.traits[trait])
 
+    def set_stat(env: Env, node: A.Action, helot: Helot, stat: str, to: int) -> None:
+        low, high = bout.ruleset.words.bounds[stat]
+        helot.stats[stat] = min(max(to, low), high)
+        bout.emit("stat", helot=helot.label, stat=stat, value=helot.stats[stat])
+
+    def add_stat(env: Env, node: A.Action, helot: Helot, stat: str, by: int) -> None:
+        set_stat(env, node, helot, stat, helot.stats[stat] + by)
+
+    def stat_value(env: Env, helot: Helot, stat: str) -> int:
+        return helot.stats[stat]
+
+    def stat_level(env: Env, helot: Helot, stat: str) -> str | None:
+        levels = bout.ruleset.words.levels.get(stat, ())
+        index = helot.stats[stat] - bout.ruleset.words.bounds[stat][0]
+        return levels[index] if 0 <= index < len(levels) else None
+
     def take_off_board(env: Env, node: A.Action, helot: Helot) -> None:
         if helot.on_board:
             helot.on_board = False
@@ -532,8 +548,9 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         "mark_counter": mark_counter, "collect_counter": collect_counter, "set_tpdm": set_tpdm, "draw": draw,
         "offer_negation": offer_negation, "prevent": prevent, "reroll": reroll, "ignore_overall": ignore_overall, "reduce_damage": reduce_damage,
         "roll_check": roll_check,
-        "add_trait": add_trait, "take_off_board": take_off_board, "destroy": destroy, "move_condition": move_condition,
+        "add_trait": add_trait, "add_stat": add_stat, "set_stat": set_stat, "take_off_board": take_off_board, "destroy": destroy, "move_condition": move_condition,
     }
+    functions.update({"stat_value": stat_value, "stat_level": stat_level})
     return functions, primitives
 
 

@@ -74,6 +74,7 @@ class Helot:
     bonus_ap: dict[str, int] = field(default_factory=dict)  # AP usable only against one helot (pg.30)
     cred_gained: int = 0  # cred taken from damage during the current command (Gloating doubles it)
     on_board: bool = True  # false once a fallen helot's figure is replaced by guts
+    stats: dict[str, int] = field(default_factory=dict)  # the plain stats content declares (`add_stat`)
 
     @property
     def fighting(self) -> bool:
@@ -83,7 +84,7 @@ class Helot:
         """A copy sharing nothing mutable (much cheaper than deepcopy, for agents' previews)."""
         return replace(self, locations=dict(self.locations), states=set(self.states), traits=dict(self.traits),
                        tp_counter=set(self.tp_counter), influence=list(self.influence), marks=dict(self.marks),
-                       bonus_ap=dict(self.bonus_ap))
+                       bonus_ap=dict(self.bonus_ap), stats=dict(self.stats))
 
     def __hash__(self) -> int:  # helots are identities inside one bout
         return hash(self.label)

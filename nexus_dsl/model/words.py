@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
+from ..limits import MAX_NUMBER
 from ..syntax import ast_nodes as A
+from ..vocabulary import STAT_GROUPS  # held by the engine in its own way; every other stat is plain
 
 
 def stat_group(declaration: A.Declaration) -> str | None:
@@ -22,16 +24,22 @@ def stat_group(declaration: A.Declaration) -> str | None:
     return group.values[0].id
 
 
-def stat_start(declaration: A.Declaration) -> int | str:
-    """What a stat starts at: a number written out, or the name of the rule param holding it (0 by
-    default). The checker holds `start` to these two forms."""
-    start = declaration.property("start")
-    if start is None or len(start.values) != 1:
-        return 0
-    value = start.values[0]
+def stat_amount(declaration: A.Declaration, name: str, default: int) -> int | str:
+    """A stat's `start`, `low` or `high`: a number written out, or the name of the rule param
+    holding it (`default` without one). The checker holds these properties to the two forms."""
+    prop = declaration.property(name)
+    if prop is None or len(prop.values) != 1:
+        return default
+    value = prop.values[0]
     if isinstance(value, A.Name):
         return value.id
-    return value.value if isinstance(value, A.Num) else 0
+    return value.value if isinstance(value, A.Num) else default
+
+
+def stat_levels(declaration: A.Declaration) -> tuple[str, ...]:
+    """The names of a stat's values from `low` up (`levels "calm", "angry"`)."""
+    levels = declaration.property("levels")
+    return tuple(v.value for v in levels.values if isinstance(v, A.Str)) if levels is not None else ()
 
 
 def bound_names(declaration: A.Declaration) -> dict[str, str]:
@@ -47,6 +55,10 @@ class GameWords:
     stats: tuple[str, ...]
     groups: Mapping[str, tuple[str, ...]]  # stat group -> its stats
     starts: Mapping[str, int]  # stat -> the value it starts at (a rule param's, resolved)
+    # The stats outside the engine's groups (the `stat` type), with their bounds and level names.
+    plain: tuple[str, ...]
+    bounds: Mapping[str, tuple[int, int]]
+    levels: Mapping[str, tuple[str, ...]]
     piles: tuple[str, ...]
     events: Mapping[str, Mapping[str, str]]  # event -> the names it binds
     windows: Mapping[str, Mapping[str, str]]  # window -> the names it binds
@@ -61,18 +73,30 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
     stats = list(declarations.get("stat", ()))
     groups: dict[str, list[str]] = {}
     starts: dict[str, int] = {}
+    bounds: dict[str, tuple[int, int]] = {}
+
+    def amount(stat: A.Declaration, name: str, default: int) -> int:
+        written = stat_amount(stat, name, default)
+        value = settings.get(written, default) if isinstance(written, str) else written
+        return value if isinstance(value, int) and not isinstance(value, bool) else default
+
     for stat in stats:
         group = stat_group(stat)
         if group is not None:
             groups.setdefault(group, []).append(stat.id)
-        start = stat_start(stat)
-        value = settings.get(start, 0) if isinstance(start, str) else start
-        starts[stat.id] = value if isinstance(value, int) and not isinstance(value, bool) else 0
+        low, high = amount(stat, "low", 0), amount(stat, "high", MAX_NUMBER)
+        bounds[stat.id] = (low, max(low, high))
+        starts[stat.id] = amount(stat, "start", 0)
+        if group not in STAT_GROUPS:
+            starts[stat.id] = min(max(starts[stat.id], low), max(low, high))
     return GameWords(
         states=tuple(d.id for d in declarations.get("state", ())),
         stats=tuple(s.id for s in stats),
         groups={name: tuple(ids) for name, ids in groups.items()},
         starts=starts,
+        plain=tuple(s.id for s in stats if stat_group(s) not in STAT_GROUPS),
+        bounds=bounds,
+        levels={s.id: stat_levels(s) for s in stats if stat_levels(s)},
         piles=tuple(d.id for d in declarations.get("pile", ())),
         events={d.id: bound_names(d) for d in declarations.get("event", ())},
         windows={d.id: bound_names(d) for d in declarations.get("window", ())},

@@ -148,3 +148,27 @@ def test_a_window_declaration_is_a_declaration_at_the_top_of_a_file() -> None:
     assert declaration.kind == "window" and declaration.id == "after_bell"
     ability = 'window after_bell "After" {\n}\ntrait_ability a "A" {\n    cost 1 PHYS\n    window after_bell by self\n}\n'
     assert found(ability) == []
+
+
+def test_a_plain_stat_is_a_stat_and_the_engine_s_groups_are_not() -> None:
+    nerve = 'stat nerve "Nerve" {\n    low 0\n    high 3\n    levels "calm", "tense"\n}\n'
+    use = nerve + ('rule r "R" {\n    when round_starts {\n        add_stat self nerve by 1\n'
+                   '        set_stat self nerve to stat_value(self, nerve) - 1\n        log stat_level(self, nerve)\n    }\n}\n')
+    assert found(use) == []
+    (problem,) = found('rule r "R" {\n    when round_starts {\n        add_stat self head by 1\n    }\n}\n')
+    assert problem[:3] == ("check/wrong_type", 3, 23) and problem[3] == "expected a stat, got a location"
+
+
+def test_a_stat_s_bounds_are_in_order_where_written() -> None:
+    assert [p[:3] for p in found('stat x "X" {\n    low 5\n    high 2\n}\n')] == [("check/out_of_range", 3, 10)]
+    assert [p[:3] for p in found('stat x "X" {\n    low 1\n    start 0\n}\n')] == [("check/out_of_range", 3, 11)]
+    (problem,) = found('stat x "X" {\n    group location\n    levels "a"\n}\n')
+    assert problem[:3] == ("check/unexpected_argument", 3, 5)
+
+
+def test_a_rule_param_a_bound_names_is_read_as_a_count(tmp_path: Path) -> None:
+    pack = write_pack(tmp_path / "capped", "capped", {"nerve.nexus": (
+        'stat nerve "Nerve" {\n    high nerve_cap\n}\nrule caps "Caps" {\n    param nerve_cap = true\n}\n')},
+        builds_on="[base]")
+    _ruleset, diagnostics = load_ruleset_collecting(["base", str(pack)])
+    assert [(d.code, d.line, d.column) for d in diagnostics] == [("check/wrong_type", 5, 23)]
