@@ -218,7 +218,7 @@ def _helot_setup(index: int, label: str, spec: dict[str, Any], where: _Where) ->
         command_tokens=spec.get("command_tokens"), influence=spec.get("influence"),
         deception=spec.get("deception"), ratio=spec.get("ratio", 3), marks=_marks(spec.get("marks")),
         weapon_drawn=spec.get("weapon_drawn"), durability=spec.get("durability"), ammo=spec.get("ammo"),
-        protects=spec.get("protects"), status=status, grappling=spec.get("grappling"),
+        protects=spec.get("protects"), status=status, grappling=spec.get("grappling"), side=spec.get("side"),
     )
 
 

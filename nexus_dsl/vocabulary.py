@@ -34,6 +34,9 @@ ROLL_SIDES = ("attack", "defense", "check")
 PURPOSES = ("attack", "defense", "location", "check", "trait_die", "ratio_die", "tiebreak", "compass",
             "grid_col", "grid_row", "d8", "crate", "weapon_card", "barge")
 SEATS = ("north", "south", "east", "west")
+# How the helots of a cycle take their turns (the `turn_order` rule param): by their initiative
+# rank, or by rank with the sides taking turns (the best of each side in turn, then the next).
+TURN_ORDERS = ("by_rank", "sides_alternate")
 DECKS = ("turning_point", "influence")  # the decks a `draw` can name
 
 # Every enumeration member is a global name of the enumeration's type.
@@ -42,6 +45,8 @@ ENUM_TYPES: dict[str, tuple[str, ...]] = {
     "direction": COMPASS + RELATIVE,
     "roll_side": ROLL_SIDES,
     "deck": DECKS,
+    "seat": SEATS,
+    "turn_order": TURN_ORDERS,
 }
 
 # The stat groups the engine's primitives name: `damage ... at <location>` and `add_trait`, trait
@@ -162,12 +167,17 @@ SETTING_KINDS: dict[str, str] = {
     "locations": "a list of body locations, e.g. `[head, chest]`",
     "location_table": "a list of at least one body location, e.g. `[chest, midsection]`",
     "traits": "a list of traits, e.g. `[INST, DEFT]`",
+    "seat_groups": "a list of sides, each a list of seats, no seat twice, e.g. `[[north, south], [east, west]]`",
+    "turn_order": "`by_rank` or `sides_alternate`",
 }
 ENGINE_SETTINGS: dict[str, str] = {
     "command_points": "count", "trait_cap": "count", "sds_cap": "count", "overall_condition": "count",
     "crowd_coins_per_player": "count", "deception_block_cost": "count", "motivation_button_cost": "count",
     "winner_must_beat_crowd": "flag", "all_expired_is_draw": "flag",
     "fatal_locations": "locations", "random_location_table": "location_table", "initiative_rank": "traits",
+    # Helots on the seats of one group are one side (friends: they win together and never target
+    # each other); a helot on a seat of no group is a side of its own.
+    "sides": "seat_groups", "turn_order": "turn_order",
 }  # and each rule param a stat's `start` names, a count
 
 
@@ -268,7 +278,11 @@ FUNCTIONS: dict[str, Signature] = {
     "random_location": Signature((), doc="Roll the random body location d6 (purpose `location`).", rolls=True),
     "die": Signature(("purpose", "number"), optional_positional=1, doc="Roll one named die (default d6).",
                      ranges={1: at_least(2, "a die's number of sides")}, rolls=True),
-    "opponents": Signature(("helot",), doc="Every other helot still in the bout, from the triggering player clockwise (pg.15)."),
+    "opponents": Signature(("helot",), doc="Every helot of another side still in the bout (each helot is a side of its "
+                                           "own unless the `sides` rule param groups seats), from the triggering "
+                                           "player clockwise (pg.15)."),
+    "friends": Signature(("helot",), doc="Every other helot of the helot's side still in the bout, from the "
+                                         "triggering player clockwise."),
     "helots": Signature((), doc="Every helot in the bout, from the triggering player clockwise (pg.15)."),
     "distance": Signature(("helot", "helot"), doc="Squares between two helots (king's moves)."),
     "has_mark": Signature(("helot", "text"), doc="Whether a helot carries a named marker."),
@@ -362,7 +376,7 @@ FUNCTIONS: dict[str, Signature] = {
 FUNCTION_RESULTS: dict[str, str] = {
     "front_center": "squares", "front_arc": "squares", "behind": "squares", "adjacent": "squares",
     "step": "squares", "can_enter": "bool", "random_location": "location", "die": "number",
-    "opponents": "list", "helots": "list", "distance": "number", "has_mark": "bool",
+    "opponents": "list", "friends": "list", "helots": "list", "distance": "number", "has_mark": "bool",
     "objects_at": "list", "check": "bool", "compass": "direction", "random_square": "square",
     "square_at": "squares", "helot_on": "any", "squares_of": "list", "area": "squares", "area_of": "squares",
     "in_sight": "bool", "forward_distance": "number", "helots_clockwise": "list", "mark_value": "any",

@@ -780,7 +780,8 @@ class Checker:
 
 
 _SETTING_EXAMPLES = {"count": "5", "flag": "true", "locations": "[head, chest]",
-                     "location_table": "[chest, midsection]", "traits": "[INST, DEFT]"}
+                     "location_table": "[chest, midsection]", "traits": "[INST, DEFT]",
+                     "seat_groups": "[[north, south], [east, west]]", "turn_order": "sides_alternate"}
 
 
 def engine_setting_problem(value: A.Expr, kind: str, context: CheckContext) -> str | None:
@@ -795,6 +796,15 @@ def engine_setting_problem(value: A.Expr, kind: str, context: CheckContext) -> s
         return "wrong_type"
     if kind == "flag":
         return None if isinstance(value, A.Bool) else "wrong_type"
+    if kind == "turn_order":
+        return None if isinstance(value, A.Name) and value.id in V.TURN_ORDERS else "wrong_type"
+    if kind == "seat_groups":
+        groups = value.items if isinstance(value, A.ListLit) else None
+        if groups is None or not all(isinstance(g, A.ListLit) and all(isinstance(s, A.Name) and s.id in V.SEATS
+                                                                        for s in g.items) for g in groups):
+            return "wrong_type"
+        seats = [s.id for g in groups if isinstance(g, A.ListLit) for s in g.items if isinstance(s, A.Name)]
+        return "out_of_range" if len(seats) != len(set(seats)) else None
     members = context.members.get("trait" if kind == "traits" else "location", ())
     if not isinstance(value, A.ListLit) or not all(isinstance(i, A.Name) and i.id in members for i in value.items):
         return "wrong_type"
@@ -841,7 +851,7 @@ def _path_to(start: str, goal: str, calls: Mapping[str, tuple[A.Action, ...]]) -
 
 
 def _is_helot_list(expr: A.Expr) -> bool:
-    return isinstance(expr, A.Call) and expr.func in ("opponents", "helots")
+    return isinstance(expr, A.Call) and expr.func in ("opponents", "friends", "helots")
 
 
 def _usage(name: str, signature: V.Signature) -> str:

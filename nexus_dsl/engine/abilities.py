@@ -91,7 +91,7 @@ class Abilities:
             role = window_role(declaration, window)
             if role == "self" and helot != subject:
                 continue
-            if role == "opponent" and helot == subject:
+            if role == "opponent" and subject is not None and not helot.foe_of(subject):  # a friend is no opponent
                 continue
             if not self.owns_ability(helot, declaration):
                 continue

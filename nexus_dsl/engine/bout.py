@@ -173,13 +173,23 @@ class Bout(Mechanics, Commands, Abilities):
             command_tokens=spec.command_tokens if spec.command_tokens is not None else (lanista or {}).get("command", 0),
             deception=spec.deception if spec.deception is not None else (lanista or {}).get("deception", 0),
             influence=list(spec.influence or []), ratio=spec.ratio, marks=dict(spec.marks),
-            grappling=spec.grappling, grappler=grappler, stats=self._plain_stats(spec),
+            grappling=spec.grappling, grappler=grappler, stats=self._plain_stats(spec), side=self._side_of(spec),
         )
         if held is not None:
             helot.ammo, helot.durability = held.ammo, held.durability
             if held.protects is not None:
                 helot.marks[PROTECTED_LOCATION_MARK] = held.protects
         return helot
+
+    def _side_of(self, spec: HelotSetup) -> str:
+        """The setup's side; else the group of seats its seat is in (the `sides` rule param, a side
+        named by its seats joined: `north_south`); else a side of its own, named by its label."""
+        if spec.side:
+            return spec.side
+        for group in self.ruleset.settings.get("sides", ()):
+            if spec.seat in group:
+                return "_".join(group)
+        return spec.label
 
     def _plain_stats(self, spec: HelotSetup) -> dict[str, int]:
         """The helot's plain stats: each at its start, or at the setup's value within its bounds."""
@@ -461,10 +471,25 @@ class Bout(Mechanics, Commands, Abilities):
             keys[helot.label] = (len(rank) - rank.index(trait) if trait in rank else 0, ratio)
         order = sorted(keys, key=lambda label: keys[label], reverse=True)
         order = self._break_ties(order, keys)
+        if settings.get("turn_order") == "sides_alternate":
+            order = self._sides_alternate(order)
         self.state.order = order
         self.emit("initiative", order=order, rolls={
             label: {"trait": traits[self.state.helots[label].trait_die - 1], "ratio": self.state.helots[label].ratio}
             for label in order})
+
+    def _sides_alternate(self, order: list[str]) -> list[str]:
+        """The ranked order with the sides taking turns: the best of the side of the best helot,
+        then the best of the next side to appear, and so on round the sides while any is left."""
+        queues: dict[str, list[str]] = {}
+        for label in order:
+            queues.setdefault(self.state.helots[label].side, []).append(label)
+        alternated: list[str] = []
+        while any(queues.values()):
+            for queue in queues.values():
+                if queue:
+                    alternated.append(queue.pop(0))
+        return alternated
 
     def _break_ties(self, order: list[str], keys: dict[str, tuple[int, int]]) -> list[str]:
         """Players still tied roll a pair of d6 each; the pairs order them, highest first, and only
@@ -585,7 +610,7 @@ class Bout(Mechanics, Commands, Abilities):
         """Returns the dictated side, or None. One Deception per Command Round (pg.6)."""
         block_cost = self.ruleset.settings.get("deception_block_cost", 2)
         for opponent in self.state.clockwise_from(helot.label)[1:]:
-            if opponent.deception <= 0 or not opponent.fighting:
+            if opponent.deception <= 0 or not opponent.fighting or not opponent.foe_of(helot):
                 continue
             options = tuple(Action.make(CONTROL, opponent.label, "deception", target=helot.label, ratio_to=side)
                             for side in ("ap", "mp")) + (Action.make(PASS, opponent.label),)
@@ -616,7 +641,7 @@ class Bout(Mechanics, Commands, Abilities):
         for other in self.state.helots.values():
             other.bonus_ap.clear()  # AP granted against a helot lasts for the round it was given in
         fighting = [h for h in self.state.helots.values() if h.status == Status.FIGHTING]
-        if len(fighting) <= 1:
+        if len({h.side for h in fighting}) <= 1:  # one side left standing, or none
             survivor = fighting[0] if fighting else None
             yield from self.fire("bout_ends", survivor=survivor)
             self._end_bout(Termination.LAST_HELOT_STANDING if survivor else Termination.ALL_EXPIRED)
@@ -624,10 +649,14 @@ class Bout(Mechanics, Commands, Abilities):
         yield Decision(helot.label, "between_rounds", (Action.make(NEXT_ROUND, helot.label),))
 
     def _end_bout(self, termination: Termination) -> None:
-        """The highest lanista wins only if their cred beats the crowd's pile; otherwise a draw (pg.13)."""
+        """The side with the most cred (its lanistas' together) wins only if that beats the crowd's
+        pile; otherwise a draw (pg.13). Each helot is a side of its own unless `sides` groups them."""
         totals = {label: h.cred for label, h in self.state.helots.items()}
-        best = max(totals.values())
-        leaders = [label for label, cred in totals.items() if cred == best]
+        sides: dict[str, int] = {}
+        for helot in self.state.helots.values():
+            sides[helot.side] = sides.get(helot.side, 0) + helot.cred
+        best = max(sides.values())
+        leaders = [side for side, cred in sides.items() if cred == best]
         must_beat = self.ruleset.settings.get("winner_must_beat_crowd", True)
         winner = leaders[0] if len(leaders) == 1 and (best > self.state.crowd or not must_beat) else None
         if termination == Termination.ALL_EXPIRED and self.ruleset.settings.get("all_expired_is_draw", False):
@@ -780,6 +809,8 @@ class Bout(Mechanics, Commands, Abilities):
             }
             if helot.stats:
                 snap[label]["stats"] = dict(helot.stats)
+            if helot.side != label:  # shown where sides group helots (a helot alone is its own side)
+                snap[label]["side"] = helot.side
         snap["board"] = {square.key(): list(objects) for square, objects in sorted(state.objects.items())}
         return snap
 

@@ -118,7 +118,7 @@ class Commands:
     def arg_domains(self: Bout, helot: Helot, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
         domains: list[tuple[str, list[Any]]] = []
         if targets_opponent(declaration):
-            targets = [h.label for h in self.state.helots.values() if h != helot and h.on_board]
+            targets = [h.label for h in self.state.helots.values() if helot.foe_of(h) and h.on_board]
             domains.append(("target", targets))
         for arg in declaration.clauses_of(A.Arg):
             domains.append((player_arg_name(arg.name), self._domain(arg.type, helot, declaration)))

@@ -98,7 +98,11 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
 
     # Helots affected together are met from the triggering player clockwise (pg.15).
     def opponents(env: Env, helot: Helot) -> tuple[Helot, ...]:
-        return tuple(h for h in bout.helots_in_turn() if h != helot and h.on_board and h.status != Status.DEAD)
+        return tuple(h for h in bout.helots_in_turn() if helot.foe_of(h) and h.on_board and h.status != Status.DEAD)
+
+    def friends(env: Env, helot: Helot) -> tuple[Helot, ...]:
+        return tuple(h for h in bout.helots_in_turn()
+                     if h != helot and not helot.foe_of(h) and h.on_board and h.status != Status.DEAD)
 
     def helots(env: Env) -> tuple[Helot, ...]:
         return tuple(bout.helots_in_turn())
@@ -269,7 +273,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         "wounded_locations": wounded_locations, "indestructible_at": indestructible_at,
         "front_center": front_center, "front_arc": front_arc, "behind": behind, "adjacent": adjacent,
         "step": step, "can_enter": can_enter, "random_location": random_location, "die": die,
-        "opponents": opponents, "helots": helots, "distance": distance, "has_mark": has_mark,
+        "opponents": opponents, "friends": friends, "helots": helots, "distance": distance, "has_mark": has_mark,
         "objects_at": objects_at, "check": check, "compass": compass, "random_square": random_square,
         "square_at": square_at, "helot_on": helot_on, "squares_of": squares_of, "area": area, "area_of": area_of,
         "in_sight": in_sight, "forward_distance": forward_distance, "helots_clockwise": helots_clockwise,

@@ -54,6 +54,7 @@ class HelotSetup:
     locations: dict[str, int] = field(default_factory=dict)
     states: list[str] = field(default_factory=list)
     traits: dict[str, int] | None = None
+    side: str | None = None  # the helot's side; else its seat's group (the `sides` rule param), else its own
     stats: dict[str, int] = field(default_factory=dict)  # the plain stats content declares, by id
     cred: int = 0
     ap: int = 0

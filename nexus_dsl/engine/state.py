@@ -75,10 +75,14 @@ class Helot:
     cred_gained: int = 0  # cred taken from damage during the current command (Gloating doubles it)
     on_board: bool = True  # false once a fallen helot's figure is replaced by guts
     stats: dict[str, int] = field(default_factory=dict)  # the plain stats content declares (`add_stat`)
+    side: str = ""  # helots of one side are friends: they win together and never target each other
 
     @property
     def fighting(self) -> bool:
         return self.status == Status.FIGHTING
+
+    def foe_of(self, other: Helot) -> bool:
+        return other.side != self.side
 
     def clone(self) -> Helot:
         """A copy sharing nothing mutable (much cheaper than deepcopy, for agents' previews)."""

@@ -1,5 +1,6 @@
 """Random-playout invariants at scale (pg.13 ending, the coin ledger): 1,000 seeded 2-player and
-200 seeded 4-player heuristic bouts finish without an engine error or a script fault, each with a balanced ledger.
+200 seeded 4-player heuristic bouts (and 200 team bouts of the Team Bouts expansion) finish without an
+engine error or a script fault, each with a balanced ledger.
 Every bout runs with the ledger proved after every event (`strict_ledger`)."""
 
 from __future__ import annotations
@@ -23,3 +24,9 @@ def test_a_thousand_two_player_bouts():
 
 def test_two_hundred_four_player_bouts():
     run([BoutSpec(seed=10_000 + seed, players=4, strict_ledger=True) for seed in range(200)])
+
+
+def test_two_hundred_team_bouts():
+    """The Team Bouts expansion: four lanistas in two sides that take turns and win together."""
+    run([BoutSpec(seed=20_000 + seed, players=4, packs=("base", "team_bouts"), strict_ledger=True)
+         for seed in range(200)])
