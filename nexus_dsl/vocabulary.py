@@ -37,6 +37,9 @@ SEATS = ("north", "south", "east", "west")
 # How the helots of a cycle take their turns (the `turn_order` rule param): by their initiative
 # rank, or by rank with the sides taking turns (the best of each side in turn, then the next).
 TURN_ORDERS = ("by_rank", "sides_alternate")
+# How long a helot's turn lasts within a cycle (the `turn_length` rule param): its whole Command
+# Round (it acts until it ends the round), or one action, the rounds of the cycle taking turns.
+TURN_LENGTHS = ("whole_round", "one_action")
 DECKS = ("turning_point", "influence")  # the decks a `draw` can name
 
 # Every enumeration member is a global name of the enumeration's type.
@@ -47,6 +50,7 @@ ENUM_TYPES: dict[str, tuple[str, ...]] = {
     "deck": DECKS,
     "seat": SEATS,
     "turn_order": TURN_ORDERS,
+    "turn_length": TURN_LENGTHS,
 }
 
 # The stat groups the engine's primitives name: `damage ... at <location>` and `add_trait`, trait
@@ -169,6 +173,7 @@ SETTING_KINDS: dict[str, str] = {
     "traits": "a list of traits, e.g. `[INST, DEFT]`",
     "seat_groups": "a list of sides, each a list of seats, no seat twice, e.g. `[[north, south], [east, west]]`",
     "turn_order": "`by_rank` or `sides_alternate`",
+    "turn_length": "`whole_round` or `one_action`",
 }
 ENGINE_SETTINGS: dict[str, str] = {
     "command_points": "count", "trait_cap": "count", "sds_cap": "count", "overall_condition": "count",
@@ -177,7 +182,7 @@ ENGINE_SETTINGS: dict[str, str] = {
     "fatal_locations": "locations", "random_location_table": "location_table", "initiative_rank": "traits",
     # Helots on the seats of one group are one side (friends: they win together and never target
     # each other); a helot on a seat of no group is a side of its own.
-    "sides": "seat_groups", "turn_order": "turn_order",
+    "sides": "seat_groups", "turn_order": "turn_order", "turn_length": "turn_length",
 }  # and each rule param a stat's `start` names, a count
 
 

@@ -781,7 +781,8 @@ class Checker:
 
 _SETTING_EXAMPLES = {"count": "5", "flag": "true", "locations": "[head, chest]",
                      "location_table": "[chest, midsection]", "traits": "[INST, DEFT]",
-                     "seat_groups": "[[north, south], [east, west]]", "turn_order": "sides_alternate"}
+                     "seat_groups": "[[north, south], [east, west]]", "turn_order": "sides_alternate",
+                     "turn_length": "one_action"}
 
 
 def engine_setting_problem(value: A.Expr, kind: str, context: CheckContext) -> str | None:
@@ -796,8 +797,9 @@ def engine_setting_problem(value: A.Expr, kind: str, context: CheckContext) -> s
         return "wrong_type"
     if kind == "flag":
         return None if isinstance(value, A.Bool) else "wrong_type"
-    if kind == "turn_order":
-        return None if isinstance(value, A.Name) and value.id in V.TURN_ORDERS else "wrong_type"
+    if kind in ("turn_order", "turn_length"):
+        allowed = V.TURN_ORDERS if kind == "turn_order" else V.TURN_LENGTHS
+        return None if isinstance(value, A.Name) and value.id in allowed else "wrong_type"
     if kind == "seat_groups":
         groups = value.items if isinstance(value, A.ListLit) else None
         if groups is None or not all(isinstance(g, A.ListLit) and all(isinstance(s, A.Name) and s.id in V.SEATS

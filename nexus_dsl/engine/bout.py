@@ -37,6 +37,9 @@ from .setup import (DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK, RANDOM_BARGE, S
 from .state import BoutState, Helot, Outcome, Status, Termination
 
 Game = Generator[Decision, Action, None]
+# What a Command Round yields, when the rounds of a cycle take turns, where the next helot's turn
+# comes: never shown to a player (compared by identity).
+TURN_BREAK = Decision("", "turn_break", ())
 
 # Decisions between a player's own moves: a script's step budget starts again at each of these
 # (inside an action — a timing window, a `choose` — the steps keep counting).
@@ -445,10 +448,46 @@ class Bout(Mechanics, Commands, Abilities):
         self._initiative()
         yield from self.fire("cycle_starts")
         yield from self.settle()
+        if self.ruleset.settings.get("turn_length") == "one_action":
+            yield from self._rounds_taking_turns([self.state.helots[label] for label in self.state.order])
+            return
         for label in self.state.order:
             if self.state.ended:
                 return
             yield from self._command_round(self.state.helots[label])
+
+    def _rounds_taking_turns(self, helots: list[Helot]) -> Game:
+        """The cycle's Command Rounds played one action at a time (`turn_length: one_action`):
+        every round starts in turn order (its start-of-round events and allocation), then the
+        helots still in their rounds take turns, one command, ability, card or control each, until
+        every round has ended. Each round is its own generator, paused where it would offer its
+        next action (`TURN_BREAK`), so what it offers is worked out when its turn comes."""
+        rounds = [(helot, self._command_round(helot, taking_turns=True)) for helot in helots]
+        live = []
+        for helot, round_ in rounds:
+            if self.state.ended:
+                return
+            if (yield from self._until_turn_break(round_)):
+                live.append((helot, round_))
+        while live and not self.state.ended:
+            for entry in list(live):
+                if self.state.ended:
+                    return
+                self.state.active = entry[0].label
+                if not (yield from self._until_turn_break(entry[1])):
+                    live.remove(entry)
+
+    @staticmethod
+    def _until_turn_break(round_: Game) -> Generator[Any, Any, bool]:
+        """Run a round on, passing every decision it asks up to the players, until it pauses for the
+        next helot's turn (True) or ends (False)."""
+        try:
+            asked = next(round_)
+            while asked is not TURN_BREAK:
+                asked = round_.send((yield asked))
+            return True
+        except StopIteration:
+            return False
 
     def _initiative(self) -> None:
         """Trait die + ratio die per helot; rank by trait (INST > DEFT > CUNN > the rest), then the
@@ -516,7 +555,7 @@ class Bout(Mechanics, Commands, Abilities):
         helots were separated break (ruling 85)."""
         yield from self.settle_grapples()
 
-    def _command_round(self, helot: Helot, mid_round: bool = False) -> Game:
+    def _command_round(self, helot: Helot, mid_round: bool = False, taking_turns: bool = False) -> Game:
         self.state.active = helot.label
         self.round_actions = 0
         if not mid_round:
@@ -528,6 +567,11 @@ class Bout(Mechanics, Commands, Abilities):
             if helot.status == Status.FIGHTING:
                 yield from self._allocate(helot)
         while helot.status == Status.FIGHTING and not self.state.ended:
+            if taking_turns:
+                yield TURN_BREAK  # the other rounds take their turns; this one goes on when its turn comes
+                self.state.active = helot.label
+                if helot.status != Status.FIGHTING or self.state.ended:
+                    break
             yield from self.settle()
             if helot.status != Status.FIGHTING:
                 break

@@ -26,7 +26,7 @@ from nexus_dsl.validate_files import check_script_text
 HOSTILE_VALUES = ("0", "1", "5", "999999999", "-1", "-0", '"many"', '""', "true", "none", "[]", "[head]",
                   "[INST]", "[head, chest]", "[INST, DEFT, CUNN]", "[head, INST]", "[1, 2]", "crowd", "SD",
                   "+SDS", "-2SDS", "[[head]]", "[[north, south], [east, west]]", "[[north], [north]]", "[[north, head]]",
-                  "by_rank", "sides_alternate", "north")
+                  "by_rank", "sides_alternate", "north", "one_action", "whole_round")
 WELL_TYPED = {
     "count": ("0", "1", "5", "999999999", "-0"),
     "flag": ("true",),
@@ -35,6 +35,7 @@ WELL_TYPED = {
     "traits": ("[]", "[INST]", "[INST, DEFT, CUNN]"),
     "seat_groups": ("[]", "[[north, south], [east, west]]"),
     "turn_order": ("by_rank", "sides_alternate"),
+    "turn_length": ("whole_round", "one_action"),
 }
 
 
