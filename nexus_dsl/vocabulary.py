@@ -261,6 +261,10 @@ PRIMITIVES: dict[str, Signature] = {
     "set_stat": Signature(("helot", "stat"), {"to": "number"}, ("to",),
                           doc="Set a helot's stat, kept within its `low` and `high`."),
     "take_off_board": Signature(("helot",), doc="Remove a fallen helot's figure from the board."),
+    "win": Signature(("helot",), doc="The helot's side wins: the bout ends at once with that verdict (the rest of "
+                                     "the action resolves, nothing after it)."),
+    "declare_draw": Signature((), doc="The bout ends at once as a draw (the rest of the action resolves, nothing "
+                                      "after it)."),
     "move_condition": Signature(("helot",), {"by": "number", "to": "location"}, ("by", "to"),
                                 doc="Move coins from a helot's overall condition onto one of its body locations, "
                                     "never above the location's starting condition and never the last overall "

@@ -678,9 +678,13 @@ class Bout(Mechanics, Commands, Abilities):
         return None
 
     def _end_round(self, helot: Helot) -> Game:
+        if self.state.ended:  # a script decided the bout during the round: nothing follows
+            return
         self.emit("round_end", helot=helot.label, unspent_ap=helot.ap, unspent_mp=helot.mp)
         yield from self.fire("round_ends", self=helot)
         yield from self.settle()
+        if self.state.ended:
+            return
         helot.ap = helot.mp = 0  # points never carry over (pg.10)
         for other in self.state.helots.values():
             other.bonus_ap.clear()  # AP granted against a helot lasts for the round it was given in
@@ -692,9 +696,24 @@ class Bout(Mechanics, Commands, Abilities):
             return
         yield Decision(helot.label, "between_rounds", (Action.make(NEXT_ROUND, helot.label),))
 
+    def decide(self, winner: Helot | None) -> None:
+        """A script decided the bout (`win`, `draw`): it ends with that verdict, unless it has
+        already ended. Whatever is resolving finishes; no round, cycle or decision follows."""
+        if self.state.ended:
+            return
+        totals = {label: h.cred for label, h in self.state.helots.items()}
+        side = winner.side if winner is not None else None
+        self.state.ended = True
+        self.state.outcome = Outcome(Termination.DECIDED, side, totals, self.state.crowd)
+        self.emit("bout_end", termination=Termination.DECIDED.value, winner=side or "draw", totals=totals,
+                  crowd=self.state.crowd)
+
     def _end_bout(self, termination: Termination) -> None:
         """The side with the most cred (its lanistas' together) wins only if that beats the crowd's
-        pile; otherwise a draw (pg.13). Each helot is a side of its own unless `sides` groups them."""
+        pile; otherwise a draw (pg.13). Each helot is a side of its own unless `sides` groups them.
+        A verdict a script has already given (`win`, `draw`) stands."""
+        if self.state.ended:
+            return
         totals = {label: h.cred for label, h in self.state.helots.items()}
         sides: dict[str, int] = {}
         for helot in self.state.helots.values():

@@ -520,6 +520,12 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         helot.traits[trait] = max(0, min(cap, helot.traits.get(trait, 0) + by))
         bout.emit("trait", helot=helot.label, trait=trait, value=helot.traits[trait])
 
+    def win(env: Env, node: A.Action, helot: Helot) -> None:
+        bout.decide(helot)
+
+    def declare_draw(env: Env, node: A.Action) -> None:
+        bout.decide(None)
+
     def set_stat(env: Env, node: A.Action, helot: Helot, stat: str, to: int) -> None:
         low, high = bout.ruleset.words.bounds[stat]
         helot.stats[stat] = min(max(to, low), high)
@@ -552,7 +558,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         "mark_counter": mark_counter, "collect_counter": collect_counter, "set_tpdm": set_tpdm, "draw": draw,
         "offer_negation": offer_negation, "prevent": prevent, "reroll": reroll, "ignore_overall": ignore_overall, "reduce_damage": reduce_damage,
         "roll_check": roll_check,
-        "add_trait": add_trait, "add_stat": add_stat, "set_stat": set_stat, "take_off_board": take_off_board, "destroy": destroy, "move_condition": move_condition,
+        "add_trait": add_trait, "add_stat": add_stat, "set_stat": set_stat, "win": win, "declare_draw": declare_draw, "take_off_board": take_off_board, "destroy": destroy, "move_condition": move_condition,
     }
     functions.update({"stat_value": stat_value, "stat_level": stat_level})
     return functions, primitives

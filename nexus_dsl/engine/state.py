@@ -27,6 +27,8 @@ class Termination(str, Enum):
     LAST_HELOT_STANDING = "last_helot_standing"
     ALL_EXPIRED = "all_expired"
     CYCLE_LIMIT = "cycle_limit"
+    # A script decided the bout (`win`, `draw`): a victory condition a pack declares.
+    DECIDED = "decided"
     # A script faulted: the bout stopped, its state as it was before the action that faulted
     # (`Bout.fault` holds the positioned diagnostic). No one wins.
     SCRIPT_FAULT = "script_fault"
