@@ -809,7 +809,7 @@ class Bout(Mechanics, Commands, Abilities):
             self.emit("negated", helot=helot.label, card=card.id)
 
     def is_declaration_id(self, name: str) -> bool:
-        return any(name in items for items in self.ruleset.scripts.values())
+        return name in self.ruleset.declaration_ids
 
     def declaration_attribute(self, declaration: A.Declaration, name: str) -> Any:
         if name == "id":

@@ -2,21 +2,27 @@
 games that count successes need, named for no game.
 
 A list is a tuple (in its order) or a set of squares (west column first, north to south in each
-column, so every reading of it is the same in every bout). Each function is handed what it needs:
-how to raise a positioned fault, the limits, and how to roll a die for a purpose.
+column, so every reading of it is the same in every bout). The list functions need only the
+limits, so they are made once per `Limits` and shared by every bout and preview; the dice pool
+rolls the bout's own dice (`dice_pool`).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable
 
-from ..errors import ScriptRuntimeError
+from ..errors import Diagnostic, ScriptRuntimeError
 from .board import Square
 from .interpreter import Env, Limits, describe_value
 from .state import Helot
 
-RuntimeError_ = Callable[[str, str], ScriptRuntimeError]
 Roll = Callable[[str, int], int]
+
+
+def runtime_error(code: str, message: str) -> ScriptRuntimeError:
+    """A fault of a value in play; the interpreter positions it at the call."""
+    return ScriptRuntimeError(Diagnostic(f"runtime/{code}", message, "<engine>"))
 
 
 def ordered(items: Any) -> tuple[Any, ...]:
@@ -26,8 +32,9 @@ def ordered(items: Any) -> tuple[Any, ...]:
     return tuple(items)
 
 
-def list_functions(runtime_error: RuntimeError_, limits: Limits, roll: Roll) -> dict[str, Callable[..., Any]]:
-    """The list functions and the dice pool, by their vocabulary names."""
+@lru_cache(maxsize=8)
+def list_functions(limits: Limits) -> dict[str, Callable[..., Any]]:
+    """The list functions, by their vocabulary names."""
 
     def numbers(name: str, items: Any) -> tuple[int, ...]:
         values = ordered(items)
@@ -85,10 +92,16 @@ def list_functions(runtime_error: RuntimeError_, limits: Limits, roll: Roll) -> 
             raise runtime_error("budget_exceeded", f"`join` would make text of {len(text):,} characters")
         return text
 
-    def dice_pool(env: Env, purpose: str, count: int, target: int) -> int:
+    return {"first": first, "last": last, "take": take, "drop": drop, "reverse": reverse, "sum": total,
+            "highest": highest, "lowest": lowest, "position": position, "join": join}
+
+
+def dice_pool(limits: Limits, roll: Roll) -> Callable[..., int]:
+    """The dice pool of one bout: N d6 rolled for a purpose, the successes counted."""
+
+    def pool(env: Env, purpose: str, count: int, target: int) -> int:
         if count > limits.max_collection:
             raise runtime_error("budget_exceeded", f"a pool of {count:,} dice is more than {limits.max_collection}")
         return sum(1 for _ in range(count) if roll(purpose, 6) >= target)
 
-    return {"first": first, "last": last, "take": take, "drop": drop, "reverse": reverse, "sum": total,
-            "highest": highest, "lowest": lowest, "position": position, "join": join, "dice_pool": dice_pool}
+    return pool

@@ -12,7 +12,7 @@ from ..syntax import ast_nodes as A
 from .actions import CHOICE, Action, Decision
 from .board import Direction, Grid, Square
 from .interpreter import Env, Limits, Run, describe_value
-from .list_functions import list_functions
+from .list_functions import dice_pool, list_functions
 from .setup import declared_number
 from .state import Helot, Status
 
@@ -284,7 +284,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         "min": lambda env, a, b: min(a, b), "max": lambda env, a, b: max(a, b),
         "abs": lambda env, a: abs(a), "count": count,
         "pick": pick, "heading": heading,
-        **list_functions(bout.runtime_error, limits, bout.roll),
+        **list_functions(limits), "dice_pool": dice_pool(limits, bout.roll),
     }
 
     # ---------------------------------------------------------------- primitives

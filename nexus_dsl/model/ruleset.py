@@ -107,6 +107,11 @@ class Ruleset:
         return self.data_item("objects", object_type) or {}
 
     @cached_property
+    def declaration_ids(self) -> frozenset[str]:
+        """Every declaration's id, whatever its kind: the names a script's bare word may stand for."""
+        return frozenset(ident for items in self.scripts.values() for ident in items)
+
+    @cached_property
     def words(self) -> GameWords:
         """The game's declared words (states, stats, piles, events, windows), gathered once."""
         return game_words({kind: self.declarations(kind) for kind in ("state", "stat", "pile", "event", "window")},
