@@ -29,7 +29,6 @@ from .model.seats import SEAT_ORDER
 from .schema import format_path, load_yaml_with_positions, validate
 
 SCENARIO_SCHEMA = "scenario"  # schemas/scenario.schema.json
-DECK_KINDS = {"turning_point": "turning_point", "influence": "influence"}  # deck -> declaration kind
 # Keys whose values are free text, or values compared with the snapshot: never handed to the engine.
 FREE_KEYS = ("name", "rulebook", "notes", "expect")
 # Decisions a step never addresses directly: they are answered by `reactions` and `choices`, or passed.
@@ -181,9 +180,14 @@ def _check_ids(data: dict[str, Any], ruleset: Ruleset, where: _Where) -> None:
         if item["type"] not in object_types:
             raise ScenarioError(_problem(where, ("barge", "objects", index, "type"),
                                          f"no object type `{item['type']}` in the loaded packs"))
+    zones = ruleset.words.zones
     for deck, cards in (data.get("decks") or {}).items():
+        zone = zones.get(deck)
+        if zone is None:
+            raise ScenarioError(_problem(where, ("decks", deck), f"no zone `{deck}` in the loaded packs"
+                                         + (f" (zones: {', '.join(zones)})" if zones else "")))
         for index, card in enumerate(cards):
-            if ruleset.declaration(DECK_KINDS[deck], card) is None:
+            if ruleset.declaration(zone.holds or "", card) is None:
                 raise ScenarioError(_problem(where, ("decks", deck, index),
                                              f"no {deck.replace('_', ' ')} card `{card}` in the loaded packs"))
 

@@ -34,20 +34,20 @@ ROLL_SIDES = ("attack", "defense", "check")
 PURPOSES = ("attack", "defense", "location", "check", "trait_die", "ratio_die", "tiebreak", "compass",
             "grid_col", "grid_row", "d8", "crate", "weapon_card", "barge")
 SEATS = ("north", "south", "east", "west")
+# What becomes of a card drawn from a zone (its `drawn` property): played at once, or kept in hand.
+DRAWN = ("played", "kept")
 # How the helots of a cycle take their turns (the `turn_order` rule param): by their initiative
 # rank, or by rank with the sides taking turns (the best of each side in turn, then the next).
 TURN_ORDERS = ("by_rank", "sides_alternate")
 # How long a helot's turn lasts within a cycle (the `turn_length` rule param): its whole Command
 # Round (it acts until it ends the round), or one action, the rounds of the cycle taking turns.
 TURN_LENGTHS = ("whole_round", "one_action")
-DECKS = ("turning_point", "influence")  # the decks a `draw` can name
 
 # Every enumeration member is a global name of the enumeration's type.
 ENUM_TYPES: dict[str, tuple[str, ...]] = {
     "resource": RESOURCES,
     "direction": COMPASS + RELATIVE,
     "roll_side": ROLL_SIDES,
-    "deck": DECKS,
     "seat": SEATS,
     "turn_order": TURN_ORDERS,
     "turn_length": TURN_LENGTHS,
@@ -241,8 +241,9 @@ PRIMITIVES: dict[str, Signature] = {
     "collect_counter": Signature(("helot",), {"to": "pile"}, ("to",),
                                  doc="Move the coins of the helot's Turning Point Counter to a pile and clear it."),
     "set_tpdm": Signature(("helot",), {"to": "bool"}, ("to",), doc="Give or take the Turning Point Damage Modifier."),
-    "draw": Signature(("deck",), {"for": "helot"}, doc="Draw the top card of a deck: a Turning Point card is played "
-                                                      "at once, an influence card goes to the hand."),
+    "draw": Signature(("zone",), {"for": "helot"}, doc="Draw the top card of a zone: as the zone's `drawn` says, played "
+                                                      "at once for the helot or kept in its hand (in the base game a "
+                                                      "Turning Point card is played, an influence card kept)."),
     "offer_negation": Signature(("helot",), doc="Offer a helot's lanista to pay the current card's cost to escape it "
                                                 "(marks the helot `negated` when paid)."),
     "prevent": Signature((), doc="Cancel what the current window is about (a move, a deception, a card)."),
@@ -457,6 +458,9 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     "procedure": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
                   "rulebook": ("text", "one")},
     "window": {"text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
+    # `holds` names the kind of declaration whose cards fill the zone; `drawn` what becomes of one drawn.
+    "zone": {"holds": ("text", "one"), "drawn": ("text", "one"), "flavor": ("text", "one"), "text": ("text", "one"),
+             "tags": ("text", "many"), "rulebook": ("text", "one")},
 }
 
 # Which clause types each declaration kind may hold.
@@ -479,6 +483,8 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     "pile": ("property",),
     "event": ("property", "arg"),
     "window": ("property", "arg"),
+    # An ordered pile of cards, shuffled at the start, drawn from the top: a deck.
+    "zone": ("property",),
     # A procedure is an effect content declares: its `arg`s are the values a script passes it
     # (`strike attacker defender 3`), in order; its `effect` runs with them and its params only.
     # A procedure may run other procedures but never, even through others, itself.
@@ -508,6 +514,7 @@ PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
     "targets": ("opponent",),
     "type": ("melee", "two_handed", "one_handed", "shield", "shiv", "net", "bola", "ranged", "thrown"),
     "activation": ("duplicate", "always_active", "turning_point", "player_activated"),
+    "drawn": DRAWN,
 }
 
 # Quoted text a property must match, with how to write it (a state's board badge and its colour).

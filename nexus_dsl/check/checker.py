@@ -143,7 +143,7 @@ _TYPE_WORDS = {
     "direction": "a direction", "state": "a state", "resource": "AP or MP",
     "pile": "a coin pile", "object_type": "an object type", "roll_side": "`attack` or `defense`",
     "purpose": "a dice purpose", "list": "a list", ANY: "a value", "command": "a command", "id": "an id",
-    "event": "an event", "deck": "a deck", "name": "a name",
+    "event": "an event", "zone": "a zone", "name": "a name",
 }
 
 
@@ -452,6 +452,8 @@ class Checker:
         if arity == "one" and len(prop.values) != 1:
             self.error(prop, "wrong_arity", f"`{prop.name}` takes one value, got {len(prop.values)}", width=len(prop.name))
         symbols = V.PROPERTY_VALUES.get(prop.name)
+        if prop.name == "holds":  # a zone holds the cards of one declaration kind
+            symbols = A.DECLARATION_KINDS
         for value in prop.values:
             if value_type == "name":
                 self._check_type_name(prop, value)
@@ -615,7 +617,7 @@ class Checker:
     def expect(self, expr: A.Expr, expected: str, scope: Scope) -> str:
         if isinstance(expr, A.Name) and scope.lookup(expr.id) is None:
             members = self.context.members_of(expected)
-            if members is not None or expected in ("state", "pile") + V.STAT_GROUPS:
+            if members is not None or expected in ("state", "pile", "stat", "zone") + V.STAT_GROUPS:
                 # An unknown word where a state, a direction, a trait... belongs: name the choices.
                 members = members or ()
                 self.error(expr, "unknown_name", f"unknown {describe(expected).removeprefix('a ').removeprefix('an ')} `{expr.id}`",
@@ -814,10 +816,11 @@ def engine_setting_problem(value: A.Expr, kind: str, context: CheckContext) -> s
 
 
 # The types of the language: no stat group may take one of their names.
-_RESERVED_TYPES = frozenset(V.BOUND_TYPES) | frozenset(V.ENUM_TYPES) | frozenset(_TYPE_WORDS) | {"state", "pile", "stat"}
+_RESERVED_TYPES = frozenset(V.BOUND_TYPES) | frozenset(V.ENUM_TYPES) | frozenset(_TYPE_WORDS) | {"state", "pile", "stat", "zone"}
 
 # How to declare a word of each kind content declares, for the hint when none is in view.
 _DECLARE_HOW = {"state": "`state <id> \"<Name>\" { ... }`", "pile": "`pile <id> \"<Name>\" { ... }`",
+                "zone": "`zone <id> \"<Name>\" { holds <kind> }`",
                 "event": "`event <id> \"<Name>\" { arg <name>: <type> }`",
                 "window": "`window <id> \"<Name>\" { arg <name>: <type> }`"}
 

@@ -24,13 +24,13 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
     in_view: dict[tuple[str, str], A.Declaration] = {}
     for declaration in declarations:
         in_view[(declaration.kind, declaration.id)] = declaration
-    members: dict[str, list[str]] = {"state": [], "pile": [], "stat": []}
+    members: dict[str, list[str]] = {"state": [], "pile": [], "stat": [], "zone": []}
     stats: list[str] = []
     events: dict[str, dict[str, str]] = {}
     windows: dict[str, dict[str, str]] = {}
     start_settings: dict[str, str] = {}
     for (kind, ident), declaration in in_view.items():
-        if kind in ("state", "pile"):
+        if kind in ("state", "pile", "zone"):
             members[kind].append(ident)
         elif kind == "stat":
             stats.append(ident)

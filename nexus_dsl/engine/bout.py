@@ -210,8 +210,8 @@ class Bout(Mechanics, Commands, Abilities):
 
     def _shuffle_decks(self, state: BoutState, setup: BoutSetup) -> None:
         """Every deck shuffled with the seed; a scenario may stack cards on top, top card first."""
-        for deck, kind in (("turning_point", "turning_point"), ("influence", "influence")):
-            cards = [d.id for d in self.ruleset.declarations(kind)]
+        for deck, zone in self.ruleset.words.zones.items():
+            cards = [d.id for d in self.ruleset.declarations(zone.holds)] if zone.holds else []
             stacked = [c for c in setup.decks.get(deck, []) if c in cards]
             rest = [c for c in cards if c not in stacked]
             for i in range(len(rest) - 1, 0, -1):  # Fisher-Yates with the bout's own dice
@@ -758,8 +758,8 @@ class Bout(Mechanics, Commands, Abilities):
 
     # ---------------------------------------------------------------- cards
     def draw_card(self, deck: str, helot: Helot) -> Game:
-        """Draw the top card: a Turning Point card is played at once for `helot`, an influence
-        card joins the hand. An empty deck is made again from its discards, shuffled."""
+        """Draw the top card of a zone: as its `drawn` says, played at once for `helot` (then
+        discarded), or kept in the hand. An empty deck is made again from its discards, shuffled."""
         cards = self.state.decks.setdefault(deck, [])
         if not cards:
             cards.extend(self.state.discards.pop(deck, []))
@@ -771,10 +771,11 @@ class Bout(Mechanics, Commands, Abilities):
             return
         card = cards.pop(0)
         self.emit("draw", deck=deck, helot=helot.label, card=card)
-        if deck == "influence":
+        zone = self.ruleset.words.zones[deck]
+        if zone.drawn == "kept":
             helot.influence.append(card)
             return
-        declaration = self.ruleset.declaration("turning_point", card)
+        declaration = self.ruleset.declaration(zone.holds or "", card)
         assert declaration is not None
         # Damage done by a card's narrative goes to the crowd: the card is no helot (pg.12).
         env = Env({"self": helot, "command": declaration}, self.declaration_env(declaration), source=None)

@@ -183,7 +183,7 @@ KIND_TESTS: dict[str, KindTest] = {
     "list": (lambda v: isinstance(v, (tuple, frozenset)), "a list"),
     "event": (lambda v: isinstance(v, str), "an event"),
     "command": (lambda v: isinstance(v, str), "a command"),
-    "deck": (lambda v: isinstance(v, str), "a deck"),
+
 }
 
 
@@ -255,6 +255,7 @@ def argument_checks(words: GameWords) -> ArgumentChecks:
             tests[group] = _member_test(stats, "a " + group.replace("_", " "))
         tests["pile"] = _member_test(words.piles, "a coin pile (a helot, " + " or ".join(words.piles) + ")", True)
         tests["stat"] = _member_test(words.plain, "a stat")
+        tests["zone"] = _member_test(tuple(words.zones), "a zone")
         found = ArgumentChecks({name: _argument_check(sig, tests) for name, sig in VOCABULARY_FUNCTIONS.items()},
                                {name: _argument_check(sig, tests) for name, sig in VOCABULARY_PRIMITIVES.items()},
                                tests)

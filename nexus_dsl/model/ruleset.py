@@ -114,7 +114,7 @@ class Ruleset:
     @cached_property
     def words(self) -> GameWords:
         """The game's declared words (states, stats, piles, events, windows), gathered once."""
-        return game_words({kind: self.declarations(kind) for kind in ("state", "stat", "pile", "event", "window")},
+        return game_words({kind: self.declarations(kind) for kind in ("state", "stat", "pile", "zone", "event", "window")},
                           self.settings)
 
     @property

@@ -47,6 +47,24 @@ def bound_names(declaration: A.Declaration) -> dict[str, str]:
     return {arg.name: arg.type.name for arg in declaration.clauses_of(A.Arg) if isinstance(arg.type, A.NamedType)}
 
 
+@dataclass(frozen=True)
+class Zone:
+    """A deck: the kind of declaration whose cards fill it, and what becomes of a card drawn from it
+    (`played` at once for the drawer, or `kept` in its hand)."""
+
+    holds: str | None
+    drawn: str
+
+
+def zone_of(declaration: A.Declaration) -> Zone:
+    def word(name: str) -> str | None:
+        prop = declaration.property(name)
+        value = prop.values[0] if prop is not None and prop.values else None
+        return value.id if isinstance(value, A.Name) else None
+
+    return Zone(holds=word("holds"), drawn=word("drawn") or "kept")
+
+
 @dataclass(frozen=True, eq=False)  # compared by identity: the engine keys what it compiles per Ruleset on it
 class GameWords:
     """The declared words of a loaded Ruleset, each kind in load order."""
@@ -60,6 +78,7 @@ class GameWords:
     bounds: Mapping[str, tuple[int, int]]
     levels: Mapping[str, tuple[str, ...]]
     piles: tuple[str, ...]
+    zones: Mapping[str, Zone]  # in load order
     events: Mapping[str, Mapping[str, str]]  # event -> the names it binds
     windows: Mapping[str, Mapping[str, str]]  # window -> the names it binds
 
@@ -98,6 +117,7 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
         bounds=bounds,
         levels={s.id: stat_levels(s) for s in stats if stat_levels(s)},
         piles=tuple(d.id for d in declarations.get("pile", ())),
+        zones={d.id: zone_of(d) for d in declarations.get("zone", ())},
         events={d.id: bound_names(d) for d in declarations.get("event", ())},
         windows={d.id: bound_names(d) for d in declarations.get("window", ())},
     )

@@ -40,7 +40,7 @@ KINDS = SCRIPT_KINDS + tuple(DATA_KINDS)
 SCRIPT_FOLDERS: dict[str, str] = {"command": "commands", "trait_ability": "abilities", "hazard": "hazards",
                                   "turning_point": "turning_points", "influence": "influence", "weapon": "weapons",
                                   "rule": "rules", "state": "states", "stat": "stats", "pile": "piles",
-                                  "event": "events", "window": "windows"}
+                                  "event": "events", "window": "windows", "zone": "zones"}
 SCRIPT_FIELDS = ("id", "name", "flavor", "text", "cost", "window", "tags")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -193,6 +193,12 @@ _SCRIPT_TEMPLATES = {
     "window": '''window {id} {name} {{
     text "The moment it opens, and whom it is about."
     arg self: helot
+}}
+''',
+    "zone": '''zone {id} {name} {{
+    holds influence
+    drawn kept
+    text "What the deck holds and who draws from it: rules draw with `draw {id} for <helot>`."
 }}
 ''',
     "procedure": '''procedure {id} {name} {{

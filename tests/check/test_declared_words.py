@@ -172,3 +172,11 @@ def test_a_rule_param_a_bound_names_is_read_as_a_count(tmp_path: Path) -> None:
         builds_on="[base]")
     _ruleset, diagnostics = load_ruleset_collecting(["base", str(pack)])
     assert [(d.code, d.line, d.column) for d in diagnostics] == [("check/wrong_type", 5, 23)]
+
+
+def test_a_zone_holds_a_declaration_kind_and_plays_or_keeps_what_is_drawn() -> None:
+    assert found('zone omens "Omens" {\n    holds turning_point\n    drawn played\n}\n') == []
+    problems = found('zone omens "Omens" {\n    holds spells\n    drawn burned\n}\n')
+    assert [p[:3] for p in problems] == [("check/unknown_name", 2, 11), ("check/unknown_name", 3, 11)]
+    (unknown,) = found('rule r "R" {\n    when round_starts {\n        draw omens for self\n    }\n}\n')
+    assert unknown[:3] == ("check/unknown_name", 3, 14) and unknown[3] == "unknown zone `omens`"
