@@ -11,7 +11,7 @@ way. `any_time` and `own_round` uses are offered alongside the active helot's co
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Generator, Mapping
 
 from ..syntax import ast_nodes as A
 from .actions import ABILITY, CARD, PASS, Action, Decision
@@ -130,7 +130,7 @@ class Abilities:
         return options
 
     # ---------------------------------------------------------------- windows
-    def open_window(self: Bout, name: str, subject: Helot | None, **names: Any) -> Iterator[Any]:
+    def open_window(self: Bout, name: str, subject: Helot | None, **names: Any) -> Generator[Any, Any, WindowFrame]:
         """Offer the window's uses to every helot, active player first, clockwise. Returns the frame
         so the caller can see whether an effect `prevent`ed what the window was about."""
         frame = WindowFrame(name, subject, names)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Generator, Iterator
+from typing import Any, Generator
 
 from ..errors import Diagnostic, NexusError, RulesError, ScriptRuntimeError, did_you_mean
 from ..model.ruleset import Ruleset
@@ -650,7 +650,7 @@ class Bout(Mechanics, Commands, Abilities):
             helot.mp, helot.ap = ratio, points - ratio
         self.emit("allocate", helot=helot.label, ap=helot.ap, mp=helot.mp)
 
-    def _deception(self, helot: Helot) -> Iterator[Any]:
+    def _deception(self, helot: Helot) -> Generator[Any, Any, str | None]:
         """Returns the dictated side, or None. One Deception per Command Round (pg.6)."""
         block_cost = self.ruleset.settings.get("deception_block_cost", 2)
         for opponent in self.state.clockwise_from(helot.label)[1:]:

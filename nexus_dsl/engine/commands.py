@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Generator, Iterator
 
 from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
@@ -407,7 +407,7 @@ class Commands:
             raise self.runtime_error("no_roll", f"`{getattr(node, 'verb', 'this effect')}` needs a roll in progress")
         return self.rolls[-1]
 
-    def resolve_roll(self: Bout, roll: A.Roll, context: RollContext, env: Env) -> Iterator[Any]:
+    def resolve_roll(self: Bout, roll: A.Roll, context: RollContext, env: Env) -> Generator[Any, Any, bool]:
         spec = roll.spec
         if isinstance(spec, A.AutomaticRoll):
             context.success = True
@@ -450,7 +450,7 @@ class Commands:
                                  attack_total=context.attack_total, defense_total=context.defense_total)
         return success
 
-    def _roll_side(self: Bout, side: str, helot: Helot, context: RollContext) -> Iterator[Any]:
+    def _roll_side(self: Bout, side: str, helot: Helot, context: RollContext) -> Generator[Any, Any, int]:
         if side in context.fixed:
             total = context.fixed[side]
             self.emit("roll", helot=helot.label, side=side, fixed=total, total=total)
@@ -461,7 +461,7 @@ class Commands:
         yield from self.fire("dice_rolled", roller=helot, side=side, doubles=result.is_double, total=result.total)
         return result.total
 
-    def check_roll(self: Bout, helot: Helot, target: int, reason: str | None) -> Iterator[Any]:
+    def check_roll(self: Bout, helot: Helot, target: int, reason: str | None) -> Generator[Any, Any, bool]:
         """A single d6 check (the 4+ rolls of advanced movement, prone checks...): success on `target` or more."""
         value = self.roll("check")
         context = RollContext(attacker=helot, defender=None)

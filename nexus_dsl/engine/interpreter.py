@@ -87,8 +87,10 @@ class Env:
                  declaration: A.Declaration | None = None):
         self.names = dict(names)
         self.parent = parent
-        self.source = source if source is not None or parent is None else parent.source
-        self.declaration = declaration if declaration is not None or parent is None else parent.declaration
+        # Who acts and whose script this is, inherited from the enclosing scope unless given.
+        self.source: Helot | None = source if source is not None or parent is None else parent.source
+        self.declaration: A.Declaration | None = (declaration if declaration is not None or parent is None
+                                                  else parent.declaration)
 
     def child(self, names: Mapping[str, Any] | None = None, source: Helot | None = None) -> Env:
         return Env(names or {}, self, source)
