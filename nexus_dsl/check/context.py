@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from .. import vocabulary as V
-from ..model.words import bound_names, stat_group
+from ..model.words import game_words, stat_amount
 from ..syntax import ast_nodes as A
 from .checker import CheckContext
 
@@ -24,27 +24,15 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
     in_view: dict[tuple[str, str], A.Declaration] = {}
     for declaration in declarations:
         in_view[(declaration.kind, declaration.id)] = declaration
-    members: dict[str, list[str]] = {"state": [], "pile": [], "stat": [], "zone": []}
-    stats: list[str] = []
-    events: dict[str, dict[str, str]] = {}
-    windows: dict[str, dict[str, str]] = {}
-    start_settings: dict[str, str] = {}
-    for (kind, ident), declaration in in_view.items():
-        if kind in ("state", "pile", "zone"):
-            members[kind].append(ident)
-        elif kind == "stat":
-            stats.append(ident)
-            group = stat_group(declaration)
-            if group is not None:
-                members.setdefault(group, []).append(ident)
-            if group not in V.STAT_GROUPS:  # a stat the engine's groups do not hold: `add_stat` changes it
-                members["stat"].append(ident)
-            for name in ("start", "low", "high"):
-                amount = declaration.property(name)
-                if amount is not None and len(amount.values) == 1 and isinstance(amount.values[0], A.Name):
-                    start_settings[amount.values[0].id] = "count"
-        elif kind in ("event", "window"):
-            (events if kind == "event" else windows)[ident] = bound_names(declaration)
+    by_kind: dict[str, list[A.Declaration]] = {}
+    for (kind, _ident), declaration in in_view.items():
+        by_kind.setdefault(kind, []).append(declaration)
+    words = game_words(by_kind, {})  # the same reading of the declarations as the engine's
+    members = {"state": words.states, "pile": words.piles, "stat": words.plain, "zone": tuple(words.zones),
+               **words.groups}
+    # The rule params a stat's `start`, `low` or `high` names are read by the engine as counts.
+    start_settings = {amount: "count" for stat in by_kind.get("stat", ()) for name in ("start", "low", "high")
+                      if isinstance(amount := stat_amount(stat, name, 0), str)}
     procedures = {ident: procedure_signature(declaration)
                   for (kind, ident), declaration in in_view.items() if kind == "procedure"}
     calls = {ident: tuple(action for action in A.actions_in(tuple(declaration.clauses_of(A.Effect))) if action.verb in procedures)
@@ -53,10 +41,10 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         object_types=frozenset(object_types),
         settings=dict(settings or {}),
         declaration_ids=frozenset(ident for _kind, ident in in_view),
-        members={name: tuple(ids) for name, ids in members.items()},
-        stats=tuple(stats),
-        events=events,
-        windows=windows,
+        members=members,
+        stats=words.stats,
+        events=words.events,
+        windows=words.windows,
         setting_kinds=start_settings,
         procedures=procedures,
         procedure_calls=calls,

@@ -699,14 +699,15 @@ class Bout(Mechanics, Commands, Abilities):
     def decide(self, winner: Helot | None) -> None:
         """A script decided the bout (`win`, `draw`): it ends with that verdict, unless it has
         already ended. Whatever is resolving finishes; no round, cycle or decision follows."""
-        if self.state.ended:
-            return
+        if not self.state.ended:
+            self._conclude(Termination.DECIDED, winner.side if winner is not None else None)
+
+    def _conclude(self, termination: Termination, winner: str | None) -> None:
+        """The bout ends: its outcome (the winning side, or None for a draw) recorded and logged."""
         totals = {label: h.cred for label, h in self.state.helots.items()}
-        side = winner.side if winner is not None else None
         self.state.ended = True
-        self.state.outcome = Outcome(Termination.DECIDED, side, totals, self.state.crowd)
-        self.emit("bout_end", termination=Termination.DECIDED.value, winner=side or "draw", totals=totals,
-                  crowd=self.state.crowd)
+        self.state.outcome = Outcome(termination, winner, totals, self.state.crowd)
+        self.emit("bout_end", termination=termination.value, winner=winner or "draw", totals=totals, crowd=self.state.crowd)
 
     def _end_bout(self, termination: Termination) -> None:
         """The side with the most cred (its lanistas' together) wins only if that beats the crowd's
@@ -714,7 +715,6 @@ class Bout(Mechanics, Commands, Abilities):
         A verdict a script has already given (`win`, `draw`) stands."""
         if self.state.ended:
             return
-        totals = {label: h.cred for label, h in self.state.helots.items()}
         sides: dict[str, int] = {}
         for helot in self.state.helots.values():
             sides[helot.side] = sides.get(helot.side, 0) + helot.cred
@@ -724,9 +724,7 @@ class Bout(Mechanics, Commands, Abilities):
         winner = leaders[0] if len(leaders) == 1 and (best > self.state.crowd or not must_beat) else None
         if termination == Termination.ALL_EXPIRED and self.ruleset.settings.get("all_expired_is_draw", False):
             winner = None  # a house rule: no winner when every helot expires
-        self.state.ended = True
-        self.state.outcome = Outcome(termination, winner, totals, self.state.crowd)
-        self.emit("bout_end", termination=termination.value, winner=winner or "draw", totals=totals, crowd=self.state.crowd)
+        self._conclude(termination, winner)
 
     # ---------------------------------------------------------------- reading state
     def helot_attribute(self, helot: Helot, name: str) -> Any:
