@@ -30,6 +30,7 @@ from .board import Grid, Square
 from .commands import Commands, declaration_group, declaration_tags
 from .dice import Dice, DiceState
 from .interpreter import Env, Interpreter, Limits, faulting_declaration
+from .ledger import Ledger
 from .mechanics import Mechanics
 from .script_api import bind
 from .setup import (DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, HelotSetup,
@@ -86,6 +87,7 @@ class Bout(Mechanics, Commands, Abilities):
         self._legality_plans: dict[int, Any] = {}  # per command: which requirements read its arguments
         self.object_types = frozenset(ruleset.data.get("objects", {}))
         self.state = self._initial_state(setup)
+        self.ledger = Ledger(self)
         self._by_window = index_by_window(ruleset)
         self.global_requirements = [(d, r) for d in ruleset.declarations("rule") for r in d.clauses_of(A.Requires)]
         self.listeners = self._order_listeners()
@@ -921,6 +923,8 @@ class Bout(Mechanics, Commands, Abilities):
         clone._legality_plans = dict(self._legality_plans)
         clone.pending = None
         clone._game = _no_game()
+        # The mechanisms hold their bout: the copy's are built anew for the copy.
+        clone.ledger = Ledger(clone)
         clone.interpreter = Interpreter(clone, self.limits)
         clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
         return clone

@@ -19,7 +19,7 @@ from ..syntax.printer import print_expr
 from .actions import COMMAND, Action
 from .board import Direction
 from .interpreter import Dynamic, Env, Run, fault, fault_at
-from .mechanics import CROWD
+from .ledger import CROWD
 from .state import Helot
 
 if TYPE_CHECKING:
@@ -334,7 +334,7 @@ class Commands:
             elif resource in helot.traits:
                 helot.traits[resource] -= amount
             elif resource == "cred":
-                self.transfer_coins(amount, ("cred", helot.label), CROWD, f"{declaration.id} cost")
+                self.ledger.transfer_coins(amount, ("cred", helot.label), CROWD, f"{declaration.id} cost")
             elif resource == "overall":
                 # Condition paid as a cost goes to the crowd (pg.12).
                 yield from self.deal_damage(helot, amount, to="crowd", reason=f"{declaration.id} cost")

@@ -5,16 +5,18 @@ about *all* of a bout's state, not only what a snapshot shows. `whole_state(bout
 
 * every field of the `BoutState` and of each `Helot` (read generically, field by field, so a field
   added later is read too);
-* the engine's own mutable attributes: the log, the history, the pending decision, the stacks of
-  rolls, windows, cards and damage frames, the events under way, the trigger depth, the round's
+* the engine's own mutable attributes: the log, the history, the pending decision, the round's
   action count, the fault, the interpreter's step budget, and the dice with the random generator's
   internal state;
+* the state each of the bout's mechanisms holds (`MECHANISMS`): the stacks of rolls, windows,
+  cards and damage frames, the events under way and the triggering players, the trigger depth;
 * the suspended game itself: each generator frame of the Command Cycle, from the outermost to the
   innermost, with the line it waits at and its local variables.
 
-What is not read is listed in `NOT_STATE`: inputs that never change during a bout (the ruleset, the
-setup, the limits) and what is derived from them once (the listeners, the declarations' params,
-the legality plans). A test holds every attribute of a `Bout` to one list or the other.
+What is not read is listed in `NOT_STATE` and `MECHANISMS_NOT_STATE`: inputs that never change
+during a bout (the ruleset, the setup, the limits), what is derived from them once (the listeners,
+the declarations' params, the legality plans), and the bout each mechanism holds. A test holds
+every attribute of a `Bout`, and of each of its mechanisms, to one list or the other.
 
 A helot referred to from anywhere but the state's own table (a mark's value, a decision's
 subject, a local variable) is written as its label and whether it is the state's own object
@@ -46,6 +48,15 @@ STATE: tuple[str, ...] = (
     "strict_ledger", "interpreter",
     "_game",
 )
+#: The bout's mechanisms (attributes of the bout), each with its attributes that are state: read by
+#: `whole_state` as `mechanism.attribute`.
+MECHANISMS: dict[str, tuple[str, ...]] = {
+    "ledger": (),
+}
+#: What each mechanism holds that is not state: the bout it works on, and what is worked out once.
+MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
+    "ledger": frozenset({"host"}),
+}
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
 #: once (or memoised) without ever changing what the bout does.
 NOT_STATE: frozenset[str] = frozenset({
@@ -62,7 +73,11 @@ def whole_state(bout: Bout, memo: EventMemo | None = None) -> dict[str, Any]:
     per bout, kept between calls) remembers the form of each logged event: the log only grows,
     and its events are never changed once emitted, so reading a long bout step by step stays fast."""
     canon = _Canon(bout, memo if memo is not None else {})
-    return {name: canon.value(getattr(bout, name)) for name in STATE}
+    whole = {name: canon.value(getattr(bout, name)) for name in STATE}
+    for mechanism, names in MECHANISMS.items():
+        held = getattr(bout, mechanism)
+        whole.update((f"{mechanism}.{name}", canon.value(getattr(held, name))) for name in names)
+    return whole
 
 
 def fingerprint(bout: Bout, memo: EventMemo | None = None) -> str:
@@ -89,6 +104,7 @@ class _Canon:
         self.helots = bout.state.helots
         self.memo = memo
         self.immutable = (Event, Action)
+        self.mechanisms = tuple(type(getattr(bout, name)) for name in MECHANISMS)
 
     def value(self, value: Any) -> Any:
         kind = type(value)
@@ -124,6 +140,9 @@ class _Canon:
 
         if isinstance(value, Bout):
             return ("bout", "this" if value is self.bout else "another")
+        if isinstance(value, self.mechanisms):
+            # A mechanism a suspended frame holds: its state is read under its own name.
+            return ("mechanism", type(value).__name__, "this" if value.host is self.bout else "another")
         if isinstance(value, Event):
             return ("event", value.seq, value.cycle, value.round, value.type, self.value(value.data))
         if isinstance(value, Ruleset):
@@ -174,4 +193,4 @@ class _Canon:
                 self.value(generator.gi_yieldfrom))
 
 
-__all__ = ["NOT_STATE", "STATE", "differences", "fingerprint", "whole_state"]
+__all__ = ["MECHANISMS", "MECHANISMS_NOT_STATE", "NOT_STATE", "STATE", "differences", "fingerprint", "whole_state"]

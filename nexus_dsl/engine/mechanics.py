@@ -1,8 +1,4 @@
-"""Mechanisms the rule scripts build on: coin piles, damage, states, movement, grapples, events.
-
-Every coin that moves goes through the ledger (`_move_coins`: `transfer_coins`, and the Turning
-Point Counter's `mark_counter_coin` and `collect_counter_coins`), which logs it with its source and
-destination pile, so the ledger can prove after every event that no coin was created or lost.
+"""Mechanisms the rule scripts build on: damage, states, movement, grapples, events.
 
 Helots affected together by one event are met from the triggering player clockwise (pg.15):
 `helots_in_turn` is that order, used by the script functions that list helots and by the
@@ -16,23 +12,11 @@ from typing import TYPE_CHECKING, Any
 from ..errors import Diagnostic, ScriptRuntimeError
 from .board import Direction, RelDir, Square, rotate
 from .interpreter import Env, Run
+from .ledger import CROWD, pile_name
 from .state import Helot, Status
 
 if TYPE_CHECKING:
     from .bout import Bout
-
-Pile = tuple  # ("crowd",) ("box",) ("pile", name) ("cred", label) ("overall", label) ("location", label, loc) ("tp_counter", label)
-CROWD: Pile = ("crowd",)
-BOX: Pile = ("box",)
-
-
-def pile_name(pile: Pile) -> str:
-    return ":".join(pile)
-
-
-def counter_pile(helot: Helot) -> Pile:
-    """A helot's Turning Point Counter: one coin on each number marked (pg.15)."""
-    return ("tp_counter", helot.label)
 
 
 class DamageFrame:
@@ -46,101 +30,6 @@ class DamageFrame:
 
 class Mechanics:
     """Mixin of `Bout`: the physical operations of the game."""
-
-    # ---------------------------------------------------------------- coins: the ledger
-    def _pile_amount(self: Bout, pile: Pile) -> int:
-        kind = pile[0]
-        if kind == "crowd":
-            return self.state.crowd
-        if kind == "box":
-            return 10**18  # the box never runs out (more than any amount a script may name)
-        if kind == "pile":
-            return self.state.piles[pile[1]]
-        helot = self.state.helots[pile[1]]
-        if kind == "cred":
-            return helot.cred
-        if kind == "overall":
-            return helot.overall
-        if kind == "tp_counter":
-            return len(helot.tp_counter)
-        return helot.locations[pile[2]]
-
-    def _pile_add(self: Bout, pile: Pile, amount: int, slot: int | None = None) -> None:
-        """Change one pile. Only the ledger (`_move_coins`) calls this: a coin taken from one pile
-        is always put on another in the same step. A counter takes a coin on the number `slot`
-        and gives up its coins lowest number first."""
-        kind = pile[0]
-        if kind == "crowd":
-            self.state.crowd += amount
-        elif kind == "box":
-            self.state.box_drawn -= amount
-        elif kind == "pile":
-            self.state.piles[pile[1]] += amount
-        else:
-            helot = self.state.helots[pile[1]]
-            if kind == "cred":
-                helot.cred += amount
-            elif kind == "overall":
-                helot.overall += amount
-            elif kind == "tp_counter":
-                if amount > 0:
-                    assert amount == 1 and slot is not None and slot not in helot.tp_counter
-                    helot.tp_counter.add(slot)
-                else:
-                    for number in sorted(helot.tp_counter)[:-amount]:
-                        helot.tp_counter.discard(number)
-            else:
-                helot.locations[pile[2]] += amount
-
-    def _move_coins(self: Bout, moved: int, source: Pile, dest: Pile, reason: str, slot: int | None = None) -> None:
-        """The ledger: `moved` coins (already known to be in `source`) go to `dest`, logged."""
-        limit = self.limits.max_number
-        if dest[0] != "box" and self._pile_amount(dest) + moved > limit:
-            raise self.runtime_error("number_too_large", f"the pile `{pile_name(dest)}` would hold "
-                                                         f"{self._pile_amount(dest) + moved} coins, beyond the limit of {limit}")
-        self._pile_add(source, -moved)
-        self._pile_add(dest, moved, slot)
-        self.emit("coins", amount=moved, source=pile_name(source), dest=pile_name(dest), reason=reason)
-
-    def transfer_coins(self: Bout, amount: int, source: Pile, dest: Pile, reason: str) -> int:
-        """Move up to `amount` coins (as many as the source holds). Returns how many moved."""
-        moved = max(0, min(amount, self._pile_amount(source)))
-        if moved == 0 or source == dest:
-            return 0
-        if dest[0] == "tp_counter":
-            raise self.runtime_error("bad_value", "coins reach a Turning Point Counter only by `mark_counter`")
-        self._move_coins(moved, source, dest, reason)
-        return moved
-
-    def mark_counter_coin(self: Bout, helot: Helot, number: int, reason: str) -> None:
-        """Mark `number` on the helot's Turning Point Counter with a coin from the crowd, or from the
-        box when the crowd is empty (pg.12). A number already marked is left alone."""
-        if number in helot.tp_counter:
-            return
-        source = CROWD if self.state.crowd > 0 else BOX
-        self._move_coins(1, source, counter_pile(helot), reason, slot=number)
-
-    def collect_counter_coins(self: Bout, helot: Helot, dest: Pile, reason: str) -> int:
-        """Every coin of the helot's Turning Point Counter goes to `dest`; the counter starts again."""
-        coins = len(helot.tp_counter)
-        if coins == 0:
-            self.emit("coins", amount=0, source=pile_name(counter_pile(helot)), dest=pile_name(dest), reason=reason)
-            return 0
-        if dest[0] == "tp_counter":
-            raise self.runtime_error("bad_value", "a Turning Point Counter's coins cannot go to a counter")
-        self._move_coins(coins, counter_pile(helot), dest, reason)
-        return coins
-
-    def as_pile(self: Bout, value: Any) -> Pile:
-        if isinstance(value, Helot):
-            return ("cred", value.label)
-        if value == "crowd":
-            return CROWD
-        if value == "box":
-            return BOX
-        if isinstance(value, str) and value in self.state.piles:  # a pile content declares
-            return ("pile", value)
-        raise self.runtime_error("wrong_type", f"{value!r} is not a coin pile")
 
     # ---------------------------------------------------------------- damage
     def deal_damage(self: Bout, victim: Helot, amount: int, *, location: str | None = None,
@@ -166,7 +55,7 @@ class Mechanics:
         frame = yield from self.open_window("before_damage", victim, victim=victim, amount=amount, attacker=source)
         spare_overall = frame.prevented  # `ignore_overall` (e.g. Merely a Flesh Wound) spares overall
         if to is not None:
-            credit = self.as_pile(to)
+            credit = self.ledger.as_pile(to)
         elif source is not None and source != victim:
             credit = ("cred", source.label)
         else:
@@ -178,10 +67,10 @@ class Mechanics:
             before = victim.locations[location]
             was_depleted = before == 0
             hits_overall = not was_depleted
-            location_taken = self.transfer_coins(amount, ("location", victim.label, location), credit, reason)
+            location_taken = self.ledger.transfer_coins(amount, ("location", victim.label, location), credit, reason)
         overall_taken = 0
         if hits_overall and not spare_overall:
-            overall_taken = self.transfer_coins(amount, ("overall", victim.label), credit, reason)
+            overall_taken = self.ledger.transfer_coins(amount, ("overall", victim.label), credit, reason)
         if credit[0] == "cred":
             self.state.helots[credit[1]].cred_gained += location_taken + overall_taken
         self.emit("damage", victim=victim.label, amount=amount, location=location,

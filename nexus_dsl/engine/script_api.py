@@ -297,13 +297,13 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         yield from bout.deal_damage(victim, by, location=at, to=to, source=env.source, reason=_reason(env))
 
     def heal(env: Env, node: A.Action, helot: Helot, by: int, **preps: Any) -> None:
-        source = bout.as_pile(preps["from"])
+        source = bout.ledger.as_pile(preps["from"])
         location = preps.get("at")
         dest = ("location", helot.label, location) if location else ("overall", helot.label)
-        bout.transfer_coins(by, source, dest, _reason(env))
+        bout.ledger.transfer_coins(by, source, dest, _reason(env))
 
     def transfer(env: Env, node: A.Action, amount: int, **preps: Any) -> None:
-        bout.transfer_coins(amount, bout.as_pile(preps["from"]), bout.as_pile(preps["to"]), _reason(env))
+        bout.ledger.transfer_coins(amount, bout.ledger.as_pile(preps["from"]), bout.ledger.as_pile(preps["to"]), _reason(env))
 
     def add_state(env: Env, node: A.Action, helot: Helot, state: str) -> Run:
         yield from bout.add_state(helot, state, by=env.source)
@@ -339,7 +339,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def move_condition(env: Env, node: A.Action, helot: Helot, by: int, to: str) -> None:
         room = bout.ruleset.words.starts[to] - helot.locations[to]
         amount = max(0, min(by, room, helot.overall - 1))
-        bout.transfer_coins(amount, ("overall", helot.label), ("location", helot.label, to), _reason(env))
+        bout.ledger.transfer_coins(amount, ("overall", helot.label), ("location", helot.label, to), _reason(env))
 
     def destroy(env: Env, node: A.Action, object_type: str, at: Any) -> Run:
         square = _square(at)
@@ -482,10 +482,10 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         if len(helot.tp_counter) >= limits.max_collection:
             raise bout.runtime_error("budget_exceeded", f"{helot.label}'s Turning Point Counter already holds "
                                                         f"{limits.max_collection} numbers")
-        bout.mark_counter_coin(helot, number, f"turning point {number}")
+        bout.ledger.mark_counter_coin(helot, number, f"turning point {number}")
 
     def collect_counter(env: Env, node: A.Action, helot: Helot, to: Any) -> None:
-        bout.collect_counter_coins(helot, bout.as_pile(to), _reason(env))
+        bout.ledger.collect_counter_coins(helot, bout.ledger.as_pile(to), _reason(env))
 
     def set_tpdm(env: Env, node: A.Action, helot: Helot, to: bool) -> None:
         helot.tpdm = bool(to)

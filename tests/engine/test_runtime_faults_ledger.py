@@ -2,7 +2,7 @@
 
 The piles are the crowd, each lanista's cred, each helot's overall and location conditions, each
 Turning Point Counter, and the box (`box_drawn`, the conserved total). Only the ledger
-(`Mechanics._pile_add`, called by `_move_coins`) changes them during a bout; the bout's setup
+(`Ledger._pile_add`, called by `_move_coins`) changes them during a bout; the bout's setup
 fills them once. A pile that would leave the number limit stops the script that moves the coins.
 """
 
