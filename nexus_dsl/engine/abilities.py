@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Generator, Mapping
 
 from ..syntax import ast_nodes as A
 from .actions import ABILITY, CARD, PASS, Action, Decision
-from .commands import targets_opponent
+from .legality import targets_opponent
 from .interpreter import Run
 from .state import Helot, Status
 
@@ -62,21 +62,6 @@ class Abilities:
     """Mixin of `Bout`."""
 
     # ---------------------------------------------------------------- who has what
-    def owns_ability(self: Bout, helot: Helot, declaration: A.Declaration) -> bool:
-        """Trait abilities (and rules) without a `motivation` are everyone's; the others belong to
-        helots of that motivation (or whose motivation lists them). Influence cards are in a
-        lanista's hand."""
-        if declaration.kind == "influence":
-            return declaration.id in helot.influence
-        prop = declaration.property("motivation")
-        if prop is None:
-            return True
-        owner = prop.values[0].id if prop.values and isinstance(prop.values[0], A.Name) else None
-        if owner is not None and owner == helot.motivation:
-            return True
-        motivation = self.ruleset.data_item("motivations", helot.motivation) if helot.motivation else None
-        return bool(motivation and (declaration.id in motivation.get("abilities", ())
-                                    or declaration.id == motivation.get("talent")))
 
     def usable_declarations(self: Bout, window: str) -> list[A.Declaration]:
         return self._by_window.get(window, [])
@@ -93,13 +78,13 @@ class Abilities:
                 continue
             if role == "opponent" and subject is not None and not helot.foe_of(subject):  # a friend is no opponent
                 continue
-            if not self.owns_ability(helot, declaration):
+            if not self.legality.owns_ability(helot, declaration):
                 continue
             if self._reserves_short(helot, declaration):
                 continue
             kind = CARD if declaration.kind == "influence" else ABILITY
             names = dict(frame.names) if frame else {}
-            uses.extend(self.enumerate_actions(
+            uses.extend(self.legality.enumerate_actions(
                 kind, helot, declaration,
                 lambda action, d=declaration, n=names: self.ability_problem(helot, d, action, n)))
         return uses
@@ -114,12 +99,12 @@ class Abilities:
 
     def ability_problem(self: Bout, helot: Helot, declaration: A.Declaration, action: Action,
                         names: dict[str, Any]) -> str | None:
-        env = self.action_env(helot, declaration, action, {**window_defaults(declaration, self.ruleset.words.windows), **names})
+        env = self.legality.action_env(helot, declaration, action, {**window_defaults(declaration, self.ruleset.words.windows), **names})
         target = env.names.get("target")
-        problem = self.cost_problem(helot, declaration, env, target)
+        problem = self.legality.cost_problem(helot, declaration, env, target)
         if problem:
             return problem
-        return self.requirement_problem(declaration, env, rules=False)
+        return self.legality.requirement_problem(declaration, env, rules=False)
 
     def instant_options(self: Bout, active: Helot) -> list[Action]:
         """Uses offered beside the active helot's commands: its own-round abilities, and everyone's
@@ -161,7 +146,7 @@ class Abilities:
         declaration = self.ruleset.declaration(kind, action.name or "")
         assert declaration is not None
         names = {**window_defaults(declaration, self.ruleset.words.windows), **(frame.names if frame else {})}
-        env = self.action_env(helot, declaration, action, names)
+        env = self.legality.action_env(helot, declaration, action, names)
         self.emit("ability" if kind == "trait_ability" else "card", helot=helot.label, name=declaration.id,
                   args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
         self.triggers.append(helot.label)

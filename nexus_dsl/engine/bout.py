@@ -27,10 +27,11 @@ from ..syntax import ast_nodes as A
 from .abilities import Abilities, index_by_window
 from .actions import ABILITY, CARD, CHOICE, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from .board import Grid, Square
-from .commands import Commands, declaration_group, declaration_tags
+from .commands import Commands
 from .dice import Dice, DiceState
 from .interpreter import Env, Interpreter, Limits, faulting_declaration
 from .ledger import Ledger
+from .legality import Legality, declaration_group, declaration_tags
 from .mechanics import Mechanics
 from .script_api import bind
 from .setup import (DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, HelotSetup,
@@ -83,13 +84,11 @@ class Bout(Mechanics, Commands, Abilities):
         self.round_actions = 0  # commands, abilities and cards given in the current Command Round
         self.fault: Diagnostic | None = None  # the script fault that stopped the bout, if one did
         self.fault_declaration: A.Declaration | None = None  # the declaration whose script faulted
-        self._declaration_envs: dict[int, Env] = {}
-        self._legality_plans: dict[int, Any] = {}  # per command: which requirements read its arguments
         self.object_types = frozenset(ruleset.data.get("objects", {}))
         self.state = self._initial_state(setup)
         self.ledger = Ledger(self)
+        self.legality = Legality(self)
         self._by_window = index_by_window(ruleset)
-        self.global_requirements = [(d, r) for d in ruleset.declarations("rule") for r in d.clauses_of(A.Requires)]
         self.listeners = self._order_listeners()
         self.interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = bind(self)
@@ -362,7 +361,7 @@ class Bout(Mechanics, Commands, Abilities):
             if declaration is None:
                 return f"there is no {'influence card' if action.kind == CARD else 'trait ability'} `{action.name}`"
             helot = self.state.helots[action.helot]
-            if not self.owns_ability(helot, declaration):
+            if not self.legality.owns_ability(helot, declaration):
                 return f"{helot.label} cannot use {declaration.name}"
             frame = self.windows[-1] if self.windows else None
             windows = {clause.name for clause in declaration.clauses_of(A.Window)}
@@ -379,11 +378,11 @@ class Bout(Mechanics, Commands, Abilities):
             if decision.kind != "command":
                 return f"{action.name} cannot be given now: the bout is waiting for {decision.kind.replace('_', ' ')}"
             helot = self.state.helots[action.helot]
-            for name, domain in self.arg_domains(helot, declaration):
+            for name, domain in self.legality.arg_domains(helot, declaration):
                 value = action.arg(name)
                 if value not in domain:
                     return f"{declaration.name}: `{name}` cannot be {value!r}"
-            return self.command_problem(helot, declaration, action) or f"{declaration.name} is not allowed now"
+            return self.legality.command_problem(helot, declaration, action) or f"{declaration.name} is not allowed now"
         return f"{action.describe()} is not allowed now (waiting for {decision.kind.replace('_', ' ')})"
 
     # ---------------------------------------------------------------- the cycle
@@ -580,7 +579,7 @@ class Bout(Mechanics, Commands, Abilities):
             if self.round_actions >= self.limits.max_actions_per_round:
                 self.emit("round_limit", helot=helot.label, actions=self.round_actions)
                 break
-            options = (tuple(self.legal_commands(helot)) + tuple(self._token_options(helot))
+            options = (tuple(self.legality.legal_commands(helot)) + tuple(self._token_options(helot))
                        + tuple(self.instant_options(helot)) + (Action.make(END_ROUND, helot.label),))
             action = yield Decision(helot.label, "command", options)
             if action.kind == END_ROUND:
@@ -778,7 +777,7 @@ class Bout(Mechanics, Commands, Abilities):
         declaration = self.ruleset.declaration(zone.holds or "", card)
         assert declaration is not None
         # Damage done by a card's narrative goes to the crowd: the card is no helot (pg.12).
-        env = Env({"self": helot, "command": declaration}, self.declaration_env(declaration), source=None)
+        env = Env({"self": helot, "command": declaration}, self.legality.declaration_env(declaration), source=None)
         self.cards.append(declaration)
         self.triggers.append(helot.label)
         try:
@@ -919,12 +918,11 @@ class Bout(Mechanics, Commands, Abilities):
         clone.rolls, clone.windows, clone.cards, clone.damage_frames = [], [], [], []
         clone.triggers, clone.nesting = list(self.triggers), list(self.nesting)
         clone.forced_dice = dict(self.forced_dice)
-        clone._declaration_envs = dict(self._declaration_envs)
-        clone._legality_plans = dict(self._legality_plans)
         clone.pending = None
         clone._game = _no_game()
         # The mechanisms hold their bout: the copy's are built anew for the copy.
         clone.ledger = Ledger(clone)
+        clone.legality = self.legality.copy_for(clone)
         clone.interpreter = Interpreter(clone, self.limits)
         clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
         return clone

@@ -52,16 +52,18 @@ STATE: tuple[str, ...] = (
 #: `whole_state` as `mechanism.attribute`.
 MECHANISMS: dict[str, tuple[str, ...]] = {
     "ledger": (),
+    "legality": (),
 }
 #: What each mechanism holds that is not state: the bout it works on, and what is worked out once.
 MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
     "ledger": frozenset({"host"}),
+    "legality": frozenset({"host", "global_requirements", "_declaration_envs", "_legality_plans"}),
 }
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
 #: once (or memoised) without ever changing what the bout does.
 NOT_STATE: frozenset[str] = frozenset({
-    "ruleset", "setup", "limits", "object_types", "listeners", "global_requirements", "_by_window",
-    "_hazard_objects", "_declaration_envs", "_legality_plans",
+    "ruleset", "setup", "limits", "object_types", "listeners", "_by_window",
+    "_hazard_objects",
 })
 
 

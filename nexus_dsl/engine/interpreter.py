@@ -454,7 +454,7 @@ class Interpreter:
                         f"procedures ran procedures more than {self.limits.max_procedure_depth} deep")
         self.procedure_depth += 1
         try:
-            body = Env(names, self.bout.declaration_env(procedure), source=env.source)
+            body = Env(names, self.bout.legality.declaration_env(procedure), source=env.source)
             for effect in procedure.clauses_of(A.Effect):
                 yield from self.execute(effect.body, body)
         finally:

@@ -257,7 +257,7 @@ class Mechanics:
                     bound = dict(names)
                     if owner is not None:
                         bound["self"] = owner  # in an owned declaration `self` is always its owner
-                    env = Env(bound, self.declaration_env(declaration), source=owner)
+                    env = Env(bound, self.legality.declaration_env(declaration), source=owner)
                     if when.condition is not None and not self.interpreter.evaluate(when.condition, env):
                         continue
                     yield from self.interpreter.execute(when.body, env)
@@ -298,7 +298,7 @@ class Mechanics:
     def owns(self: Bout, helot: Helot, declaration: Any) -> bool:
         if declaration.kind == "weapon":
             return helot.weapon == declaration.id
-        return self.owns_ability(helot, declaration)
+        return self.legality.owns_ability(helot, declaration)
 
     def runtime_error(self: Bout, code: str, message: str) -> ScriptRuntimeError:
         """A fault found by a mechanism; the interpreter positions it at the statement or call

@@ -43,7 +43,7 @@ from ..engine.abilities import window_defaults
 from ..engine.actions import ABILITY, CARD, CHOICE, COMMAND, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from ..engine.board import Square
 from ..engine.bout import Bout
-from ..engine.commands import declaration_group
+from ..engine.legality import declaration_group
 from ..engine.setup import standard_setup
 from ..errors import Diagnostic, NexusError, RulesError
 from ..limits import INPUT_LIMITS, InputLimits
@@ -560,8 +560,8 @@ class PlaySession:
         was_pure = interpreter.pure
         interpreter.pure = True  # working out a cost may not roll dice
         try:
-            env = bout.action_env(helot, declaration, action, extra)
-            return tuple((int(amount), str(resource)) for amount, resource in bout.cost_items(helot, declaration, env))
+            env = bout.legality.action_env(helot, declaration, action, extra)
+            return tuple((int(amount), str(resource)) for amount, resource in bout.legality.cost_items(helot, declaration, env))
         except NexusError:
             return ()
         finally:
