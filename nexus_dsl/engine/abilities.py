@@ -149,7 +149,7 @@ class Abilities:
         env = self.legality.action_env(helot, declaration, action, names)
         self.emit("ability" if kind == "trait_ability" else "card", helot=helot.label, name=declaration.id,
                   args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
-        self.triggers.append(helot.label)
+        self.events.triggers.append(helot.label)
         try:
             yield from self.pay_costs(helot, declaration, env)
             if kind == "influence":
@@ -161,7 +161,7 @@ class Abilities:
                     return
             yield from self.run_declaration_body(helot, declaration, env)
         finally:
-            self.triggers.pop()
+            self.events.triggers.pop()
 
     def current_window(self: Bout, node: A.Node) -> WindowFrame:
         if not self.windows:

@@ -29,6 +29,7 @@ from .actions import ABILITY, CARD, CHOICE, COMMAND, CONTROL, END_ROUND, NEXT_RO
 from .board import Grid, Square
 from .commands import Commands
 from .dice import Dice, DiceState
+from .events import Events
 from .interpreter import Env, Interpreter, Limits, faulting_declaration
 from .ledger import Ledger
 from .legality import Legality, declaration_group, declaration_tags
@@ -78,9 +79,6 @@ class Bout(Mechanics, Commands, Abilities):
         self.windows: list = []
         self.cards: list = []  # Turning Point cards being played
         self.damage_frames: list = []  # hits about to land (`reduce_damage`)
-        self.trigger_depth = 0
-        self.nesting: list[str] = []  # the events and performed commands under way, outermost first
-        self.triggers: list[str] = []  # whose command, ability or card is resolving (pg.15's triggering player)
         self.round_actions = 0  # commands, abilities and cards given in the current Command Round
         self.fault: Diagnostic | None = None  # the script fault that stopped the bout, if one did
         self.fault_declaration: A.Declaration | None = None  # the declaration whose script faulted
@@ -88,8 +86,8 @@ class Bout(Mechanics, Commands, Abilities):
         self.state = self._initial_state(setup)
         self.ledger = Ledger(self)
         self.legality = Legality(self)
+        self.events = Events(self)
         self._by_window = index_by_window(ruleset)
-        self.listeners = self._order_listeners()
         self.interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = bind(self)
         self.pending: Decision | None = None
@@ -228,32 +226,6 @@ class Bout(Mechanics, Commands, Abilities):
         if dealt:
             state.decks["influence"] = [card for card in state.decks["influence"] if card not in dealt]
 
-    def _order_listeners(self) -> dict[str, tuple]:
-        """Rules, abilities, weapons and cards listen in load order; then the hazards: the barge's
-        in their activation order (left to right), then the others in load order. A hazard listens
-        once the barge names it or one of its `object`s has stood on the board (`hazard_active`)."""
-        listed = list(self.state.meta.get("hazards", []))
-        hazard_order = listed + [d.id for d in self.ruleset.declarations("hazard") if d.id not in listed]
-        self._hazard_objects: dict[str, frozenset[str]] = {}
-        for hazard in self.ruleset.declarations("hazard"):
-            prop = hazard.property("object")
-            objects = {v.id for v in prop.values if isinstance(v, A.Name)} if prop else set()
-            self._hazard_objects[hazard.id] = frozenset(objects | {hazard.id})
-        ordered: dict[str, tuple] = {}
-        for event, listeners in self.ruleset.triggers.items():
-            first = [pair for pair in listeners if pair[0].kind != "hazard"]
-            hazards = sorted((pair for pair in listeners if pair[0].kind == "hazard" and pair[0].id in hazard_order),
-                             key=lambda pair: hazard_order.index(pair[0].id))
-            ordered[event] = tuple(first + hazards)
-        return ordered
-
-    def hazard_active(self, hazard: A.Declaration) -> bool:
-        """A hazard plays once the barge names it or one of its objects has stood on the board
-        (an object a script placed, or one destroyed this very moment)."""
-        if hazard.id in self.state.meta.get("hazards", ()):
-            return True
-        return not self._hazard_objects.get(hazard.id, frozenset()).isdisjoint(self.state.seen_objects)
-
     # ---------------------------------------------------------------- the log
     def emit(self, event_type: str, **data: Any) -> None:
         rolled = self.dice.drain_history()
@@ -326,7 +298,7 @@ class Bout(Mechanics, Commands, Abilities):
         self.dice = Dice.from_state(dice)
         del self.log[log_length:]
         self.rolls, self.windows, self.cards, self.damage_frames = [], [], [], []
-        self.triggers, self.nesting, self.trigger_depth = [], [], 0
+        self.events.reset()
         self.fault = error.diagnostics[0]
         self.fault_declaration = faulting_declaration(error)
         self.pending = None
@@ -390,7 +362,7 @@ class Bout(Mechanics, Commands, Abilities):
         yield from self._deal_influence()
         for spec in self.setup.helots:
             self.state.helots[spec.label].influence.extend(spec.dealt)
-        yield from self.fire("bout_starts")
+        yield from self.events.fire("bout_starts")
         yield from self.settle()
         if self.setup.phase == "command":
             active = self.state.active
@@ -447,7 +419,7 @@ class Bout(Mechanics, Commands, Abilities):
         self.state.active = None
         self.round_actions = 0
         self._initiative()
-        yield from self.fire("cycle_starts")
+        yield from self.events.fire("cycle_starts")
         yield from self.settle()
         if self.ruleset.settings.get("turn_length") == "one_action":
             yield from self._rounds_taking_turns([self.state.helots[label] for label in self.state.order])
@@ -563,7 +535,7 @@ class Bout(Mechanics, Commands, Abilities):
             if helot.status != Status.FIGHTING:
                 return
             self.emit("round_start", helot=helot.label)
-            yield from self.fire("round_starts", self=helot)
+            yield from self.events.fire("round_starts", self=helot)
             yield from self.settle()
             if helot.status == Status.FIGHTING:
                 yield from self._allocate(helot)
@@ -682,7 +654,7 @@ class Bout(Mechanics, Commands, Abilities):
         if self.state.ended:  # a script decided the bout during the round: nothing follows
             return
         self.emit("round_end", helot=helot.label, unspent_ap=helot.ap, unspent_mp=helot.mp)
-        yield from self.fire("round_ends", self=helot)
+        yield from self.events.fire("round_ends", self=helot)
         yield from self.settle()
         if self.state.ended:
             return
@@ -692,7 +664,7 @@ class Bout(Mechanics, Commands, Abilities):
         fighting = [h for h in self.state.helots.values() if h.status == Status.FIGHTING]
         if len({h.side for h in fighting}) <= 1:  # one side left standing, or none
             survivor = fighting[0] if fighting else None
-            yield from self.fire("bout_ends", survivor=survivor)
+            yield from self.events.fire("bout_ends", survivor=survivor)
             self._end_bout(Termination.LAST_HELOT_STANDING if survivor else Termination.ALL_EXPIRED)
             return
         yield Decision(helot.label, "between_rounds", (Action.make(NEXT_ROUND, helot.label),))
@@ -779,12 +751,12 @@ class Bout(Mechanics, Commands, Abilities):
         # Damage done by a card's narrative goes to the crowd: the card is no helot (pg.12).
         env = Env({"self": helot, "command": declaration}, self.legality.declaration_env(declaration), source=None)
         self.cards.append(declaration)
-        self.triggers.append(helot.label)
+        self.events.triggers.append(helot.label)
         try:
             yield from self.run_declaration_body(helot, declaration, env)
         finally:
             self.cards.pop()
-            self.triggers.pop()
+            self.events.triggers.pop()
         self.state.discards.setdefault(deck, []).append(card)
 
     def offer_negation(self, env: Env, helot: Helot) -> Game:
@@ -916,13 +888,13 @@ class Bout(Mechanics, Commands, Abilities):
         clone.log = []
         clone.history = list(self.history)
         clone.rolls, clone.windows, clone.cards, clone.damage_frames = [], [], [], []
-        clone.triggers, clone.nesting = list(self.triggers), list(self.nesting)
         clone.forced_dice = dict(self.forced_dice)
         clone.pending = None
         clone._game = _no_game()
         # The mechanisms hold their bout: the copy's are built anew for the copy.
         clone.ledger = Ledger(clone)
         clone.legality = self.legality.copy_for(clone)
+        clone.events = self.events.copy_for(clone)
         clone.interpreter = Interpreter(clone, self.limits)
         clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
         return clone

@@ -62,13 +62,13 @@ class Commands:
         self.emit("command", helot=helot.label, command=declaration.id,
                   args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
         helot.cred_gained = 0
-        self.triggers.append(helot.label)
+        self.events.triggers.append(helot.label)
         try:
             yield from self.pay_costs(helot, declaration, env)
-            yield from self.fire("command_used", self=helot, command=declaration)
+            yield from self.events.fire("command_used", self=helot, command=declaration)
             yield from self.run_declaration_body(helot, declaration, env)
         finally:
-            self.triggers.pop()
+            self.events.triggers.pop()
 
     def perform(self: Bout, env: Env, declaration: A.Declaration) -> Run:
         """Resolve another command's body for the same helot and target, without cost or requirement.
@@ -76,19 +76,20 @@ class Commands:
         helot = env.lookup("self")[1]
         if not isinstance(helot, Helot):
             raise self.runtime_error("wrong_type", f"`perform {declaration.id}` needs an acting helot (`self`)")
-        if self.trigger_depth >= self.limits.max_trigger_depth:
+        events = self.events
+        if events.trigger_depth >= self.limits.max_trigger_depth:
             raise self.runtime_error("budget_exceeded", f"commands and events nested more than "
                                                         f"{self.limits.max_trigger_depth} deep: this statement performs "
-                                                        f"`{declaration.id}` inside {self._nesting()}")
+                                                        f"`{declaration.id}` inside {events.describe_nesting()}")
         names = {"self": helot, "command": declaration, "target": env.lookup("target")[1]}
         inner = Env(names, self.legality.declaration_env(declaration), source=helot)
-        self.trigger_depth += 1
-        self.nesting.append(f"perform {declaration.id}")
+        events.trigger_depth += 1
+        events.nesting.append(f"perform {declaration.id}")
         try:
             yield from self.run_declaration_body(helot, declaration, inner)
         finally:
-            self.trigger_depth -= 1
-            self.nesting.pop()
+            events.trigger_depth -= 1
+            events.nesting.pop()
 
     def run_declaration_body(self: Bout, helot: Helot, declaration: A.Declaration, env: Env) -> Run:
         """`effect` blocks, then the roll, then the matching `on success` / `on failure` blocks."""
@@ -142,7 +143,7 @@ class Commands:
         level = self.interpreter.evaluate(spec.level, env)
         context.sds["attack"] = self.interpreter.amount(level, spec.level, env, "the attack's SDS", negative=True)
         yield from self.open_window("before_rolls", attacker, attacker=attacker, defender=defender, command=command)
-        yield from self.fire("attack_roll", attacker=attacker, defender=defender, self=attacker, command=command)
+        yield from self.events.fire("attack_roll", attacker=attacker, defender=defender, self=attacker, command=command)
         totals: dict[str, int] = {}
         for side, helot in (("attack", attacker), ("defense", defender)):
             totals[side] = yield from self._roll_side(side, helot, context)
@@ -159,12 +160,12 @@ class Commands:
         self.emit("attack", attacker=attacker.label, defender=defender.label, command=_decl_id(env),
                   attack=totals["attack"], defense=totals["defense"], success=success)
         if success:
-            yield from self.fire("attack_succeeds", attacker=attacker, defender=defender, self=attacker,
+            yield from self.events.fire("attack_succeeds", attacker=attacker, defender=defender, self=attacker,
                                  margin=context.margin, command=command)
             yield from self.open_window("after_attack_succeeds", attacker, attacker=attacker, defender=defender,
                                         margin=context.margin, command=command)
         else:
-            yield from self.fire("attack_fails", attacker=attacker, defender=defender, self=attacker, command=command,
+            yield from self.events.fire("attack_fails", attacker=attacker, defender=defender, self=attacker, command=command,
                                  attack_total=context.attack_total, defense_total=context.defense_total)
         return success
 
@@ -176,7 +177,7 @@ class Commands:
         result = self.dice.sds_roll(side, context.sds[side], self.ruleset.settings.get("sds_cap", 3))
         self.emit("roll", helot=helot.label, side=side, level=result.level, pool=list(result.dice),
                   kept=list(result.kept), total=result.total)
-        yield from self.fire("dice_rolled", roller=helot, side=side, doubles=result.is_double, total=result.total)
+        yield from self.events.fire("dice_rolled", roller=helot, side=side, doubles=result.is_double, total=result.total)
         return result.total
 
     def check_roll(self: Bout, helot: Helot, target: int, reason: str | None) -> Generator[Any, Any, bool]:

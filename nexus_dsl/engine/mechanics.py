@@ -1,9 +1,4 @@
-"""Mechanisms the rule scripts build on: damage, states, movement, grapples, events.
-
-Helots affected together by one event are met from the triggering player clockwise (pg.15):
-`helots_in_turn` is that order, used by the script functions that list helots and by the
-listeners an event runs for each helot that owns them.
-"""
+"""Mechanisms the rule scripts build on: damage, states, movement, grapples."""
 
 from __future__ import annotations
 
@@ -11,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import Diagnostic, ScriptRuntimeError
 from .board import Direction, RelDir, Square, rotate
-from .interpreter import Env, Run
+from .interpreter import Run
 from .ledger import CROWD, pile_name
 from .state import Helot, Status
 
@@ -44,7 +39,7 @@ class Mechanics:
         incoming = DamageFrame(amount)
         self.damage_frames.append(incoming)
         try:
-            yield from self.fire("damage_incoming", victim=victim, attacker=source, amount=amount, location=location)
+            yield from self.events.fire("damage_incoming", victim=victim, attacker=source, amount=amount, location=location)
         finally:
             self.damage_frames.pop()
         amount = max(0, incoming.amount)
@@ -75,9 +70,9 @@ class Mechanics:
             self.state.helots[credit[1]].cred_gained += location_taken + overall_taken
         self.emit("damage", victim=victim.label, amount=amount, location=location,
                   location_taken=location_taken, overall_taken=overall_taken, to=pile_name(credit))
-        yield from self.fire("damage_dealt", victim=victim, attacker=source, amount=amount, location=location)
+        yield from self.events.fire("damage_dealt", victim=victim, attacker=source, amount=amount, location=location)
         if location is not None and not was_depleted and victim.locations[location] == 0:
-            yield from self.fire("location_depleted", victim=victim, attacker=source, location=location)
+            yield from self.events.fire("location_depleted", victim=victim, attacker=source, location=location)
         yield from self.update_status(victim, source)
 
     def update_status(self: Bout, victim: Helot, source: Helot | None) -> Run:
@@ -89,11 +84,11 @@ class Mechanics:
             was_incapacitated = victim.status == Status.INCAPACITATED
             victim.status = Status.DEAD
             self.emit("status", helot=victim.label, status="dead", attacker=source.label if source else None)
-            yield from self.fire("helot_killed", victim=victim, attacker=source, was_incapacitated=was_incapacitated)
+            yield from self.events.fire("helot_killed", victim=victim, attacker=source, was_incapacitated=was_incapacitated)
         elif victim.overall <= 0 and victim.status == Status.FIGHTING:
             victim.status = Status.INCAPACITATED
             self.emit("status", helot=victim.label, status="incapacitated", attacker=source.label if source else None)
-            yield from self.fire("helot_incapacitated", victim=victim, attacker=source)
+            yield from self.events.fire("helot_incapacitated", victim=victim, attacker=source)
 
     # ---------------------------------------------------------------- states and movement
     def has_state(self: Bout, helot: Any, state: str) -> bool:
@@ -111,13 +106,13 @@ class Mechanics:
         if state not in helot.states and helot.status != Status.DEAD:
             helot.states.add(state)
             self.emit("state", helot=helot.label, added=state)
-            yield from self.fire("state_added", self=helot, state=state, by=by, cause=by)
+            yield from self.events.fire("state_added", self=helot, state=state, by=by, cause=by)
 
     def remove_state(self: Bout, helot: Helot, state: str) -> Run:
         if state in helot.states:
             helot.states.discard(state)
             self.emit("state", helot=helot.label, removed=state)
-            yield from self.fire("state_removed", self=helot, state=state)
+            yield from self.events.fire("state_removed", self=helot, state=state)
 
     def absolute_direction(self: Bout, helot: Helot, direction: str) -> Direction:
         if direction in Direction.__members__:
@@ -157,7 +152,7 @@ class Mechanics:
         origin = helot.square
         helot.square = square
         self.emit("move", helot=helot.label, source=origin.as_list(), dest=square.as_list(), facing=helot.facing.name)
-        yield from self.fire("helot_moved", self=helot, origin=origin, direction=direction, mover=mover)
+        yield from self.events.fire("helot_moved", self=helot, origin=origin, direction=direction, mover=mover)
 
     def rotate_helot(self: Bout, helot: Helot, side: str, mover: Helot | None = None) -> Run:
         if side not in ("left", "right"):
@@ -167,7 +162,7 @@ class Mechanics:
         self.emit("rotate", helot=helot.label, facing=helot.facing.name)
         if held is not None:
             yield from self._carry_round(helot, held, 2 if side == "right" else -2)
-        yield from self.fire("helot_rotated", self=helot, mover=mover if mover != helot else None)
+        yield from self.events.fire("helot_rotated", self=helot, mover=mover if mover != helot else None)
 
     def face_helot(self: Bout, helot: Helot, facing: Direction) -> Run:
         """Turn a helot to face a compass direction (a card or ability turning it)."""
@@ -227,78 +222,17 @@ class Mechanics:
         stands in its grappler's front-centre square breaks — pushed, knocked back, thrown,
         relocated, or either helot moved away by anything but a Drag or a turn that carries it
         (ruling 85). A Drag's two steps are one move: it is judged after both."""
-        for grappler in self.helots_in_turn():
+        for grappler in self.events.helots_in_turn():
             if grappler.grappling is not None and self.held_in_front(grappler) is None:
                 held = self.state.helots[grappler.grappling]
                 self.emit("hold_broken", helot=held.label, grappler=grappler.label, reason="separated")
                 yield from self.release_hold(held)
-        for held in self.helots_in_turn():
+        for held in self.events.helots_in_turn():
             holder = self.state.helots.get(held.grappler) if held.grappler is not None else None
             if held.grappler is not None and (holder is None or holder.grappling != held.label):
                 yield from self.release_hold(held)  # a hold its grappler no longer keeps
 
     # ---------------------------------------------------------------- events
-    def fire(self: Bout, event: str, /, **names: Any) -> Run:
-        """Run every `when <event>` listener: rules, abilities, weapons and cards in load order, then
-        the barge's hazards in their activation order, left to right (pg.15, pg.40)."""
-        listeners = self.listeners.get(event, ())
-        if not listeners:
-            return
-        if self.trigger_depth >= self.limits.max_trigger_depth:
-            raise self.runtime_error("budget_exceeded", f"events nested more than {self.limits.max_trigger_depth} deep: "
-                                                        f"this statement raised `{event}` inside {self._nesting()}")
-        self.trigger_depth += 1
-        self.nesting.append(event)
-        try:
-            for declaration, when in listeners:
-                if declaration.kind == "hazard" and not self.hazard_active(declaration):
-                    continue
-                for owner in self.listeners_for(declaration):
-                    bound = dict(names)
-                    if owner is not None:
-                        bound["self"] = owner  # in an owned declaration `self` is always its owner
-                    env = Env(bound, self.legality.declaration_env(declaration), source=owner)
-                    if when.condition is not None and not self.interpreter.evaluate(when.condition, env):
-                        continue
-                    yield from self.interpreter.execute(when.body, env)
-        finally:
-            self.trigger_depth -= 1
-            self.nesting.pop()
-
-    def _nesting(self: Bout) -> str:
-        """The events (and performed commands) under way, outermost first, for a depth error."""
-        return " > ".join(f"`{name}`" for name in self.nesting)
-
-    def listeners_for(self: Bout, declaration: Any) -> list[Helot | None]:
-        """Who a `when` clause listens for: rules, states, hazards and Turning Point cards for the whole
-        bout; abilities, weapons and influence cards for each helot that owns them, from the
-        triggering player clockwise (pg.15). A rule with a `motivation` property (a motivation's
-        talent) listens for each helot of that motivation."""
-        kind = declaration.kind
-        if kind in ("hazard", "turning_point", "state") or kind == "rule" and declaration.property("motivation") is None:
-            return [None]
-        return [h for h in self.helots_in_turn() if self.owns(h, declaration)]
-
-    def triggering_helot(self: Bout) -> str:
-        """The player whose doing is being resolved: the helot giving the command, using the ability
-        or card, or drawing the card under way; otherwise the active player; before any round, the
-        first in initiative order (or the first seated)."""
-        if self.triggers:
-            return self.triggers[-1]
-        if self.state.active is not None:
-            return self.state.active
-        if self.state.order:
-            return self.state.order[0]
-        return next(iter(self.state.helots))
-
-    def helots_in_turn(self: Bout) -> list[Helot]:
-        """Every helot from the triggering player clockwise round the table (pg.15)."""
-        return self.state.clockwise_from(self.triggering_helot())
-
-    def owns(self: Bout, helot: Helot, declaration: Any) -> bool:
-        if declaration.kind == "weapon":
-            return helot.weapon == declaration.id
-        return self.legality.owns_ability(helot, declaration)
 
     def runtime_error(self: Bout, code: str, message: str) -> ScriptRuntimeError:
         """A fault found by a mechanism; the interpreter positions it at the statement or call

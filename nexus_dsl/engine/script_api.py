@@ -98,14 +98,14 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
 
     # Helots affected together are met from the triggering player clockwise (pg.15).
     def opponents(env: Env, helot: Helot) -> tuple[Helot, ...]:
-        return tuple(h for h in bout.helots_in_turn() if helot.foe_of(h) and h.on_board and h.status != Status.DEAD)
+        return tuple(h for h in bout.events.helots_in_turn() if helot.foe_of(h) and h.on_board and h.status != Status.DEAD)
 
     def friends(env: Env, helot: Helot) -> tuple[Helot, ...]:
-        return tuple(h for h in bout.helots_in_turn()
+        return tuple(h for h in bout.events.helots_in_turn()
                      if h != helot and not helot.foe_of(h) and h.on_board and h.status != Status.DEAD)
 
     def helots(env: Env) -> tuple[Helot, ...]:
-        return tuple(bout.helots_in_turn())
+        return tuple(bout.events.helots_in_turn())
 
     def distance(env: Env, a: Helot, b: Helot) -> int:
         return grid.chebyshev(a.square, b.square)
@@ -345,7 +345,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         square = _square(at)
         if bout.state.remove(object_type, square):
             bout.emit("object", destroyed=object_type, at=square.as_list())
-            yield from bout.fire("object_destroyed", self=env.source, object=object_type, at=square, square=square)
+            yield from bout.events.fire("object_destroyed", self=env.source, object=object_type, at=square, square=square)
 
     def grant(env: Env, node: A.Action, amount: int, resource: str, to: Helot | None = None,
               against: Helot | None = None) -> None:
@@ -441,7 +441,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         helot.ammo = helot.durability = 0
         bout.emit("weapon", helot=helot.label, lost=lost)
         yield from bout.remove_state(helot, "armed")
-        yield from bout.fire("weapon_lost", self=helot, weapon=lost)
+        yield from bout.events.fire("weapon_lost", self=helot, weapon=lost)
 
     def discard_weapon(env: Env, node: A.Action, helot: Helot) -> Run:
         if helot.weapon is not None:
@@ -474,7 +474,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         # The acting helot is `self`; any other name the event declares is bound, as `none`.
         names = dict.fromkeys(bout.ruleset.words.events.get(event, {}))
         names["self"] = acting(env)
-        yield from bout.fire(event, **names)
+        yield from bout.events.fire(event, **names)
 
     def mark_counter(env: Env, node: A.Action, helot: Helot, number: int) -> None:
         if number in helot.tp_counter:
