@@ -24,7 +24,6 @@ from typing import Any, Generator
 from ..errors import Diagnostic, NexusError, RulesError, ScriptRuntimeError, did_you_mean
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
-from .abilities import Abilities, index_by_window
 from .actions import ABILITY, CARD, CHOICE, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from .board import Grid, Square
 from .commands import Commands
@@ -37,6 +36,7 @@ from .mechanics import Mechanics
 from .script_api import bind
 from .setup import (DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, HelotSetup,
                     SetupError, declared_number, declared_only, grappler_of, pick_random_barge, starting_states, weapon_in_hand)
+from .timing import Timing
 from .state import BoutState, Helot, Outcome, Status, Termination
 
 Game = Generator[Decision, Action, None]
@@ -61,7 +61,7 @@ class Event:
         return {"seq": self.seq, "cycle": self.cycle, "round": self.round, "type": self.type, **self.data}
 
 
-class Bout(Mechanics, Commands, Abilities):
+class Bout(Mechanics, Commands):
     def __init__(self, ruleset: Ruleset, setup: BoutSetup, seed: int = 0,
                  forced_dice: dict[str, list[int]] | None = None, limits: Limits | None = None,
                  strict_ledger: bool = False):
@@ -76,7 +76,6 @@ class Bout(Mechanics, Commands, Abilities):
         self.log: list[Event] = []
         self.history: list[Action] = []
         self.rolls: list = []
-        self.windows: list = []
         self.cards: list = []  # Turning Point cards being played
         self.damage_frames: list = []  # hits about to land (`reduce_damage`)
         self.round_actions = 0  # commands, abilities and cards given in the current Command Round
@@ -87,7 +86,7 @@ class Bout(Mechanics, Commands, Abilities):
         self.ledger = Ledger(self)
         self.legality = Legality(self)
         self.events = Events(self)
-        self._by_window = index_by_window(ruleset)
+        self.timing = Timing(self)
         self.interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = bind(self)
         self.pending: Decision | None = None
@@ -297,7 +296,8 @@ class Bout(Mechanics, Commands, Abilities):
         self.state = state
         self.dice = Dice.from_state(dice)
         del self.log[log_length:]
-        self.rolls, self.windows, self.cards, self.damage_frames = [], [], [], []
+        self.rolls, self.cards, self.damage_frames = [], [], []
+        self.timing.reset()
         self.events.reset()
         self.fault = error.diagnostics[0]
         self.fault_declaration = faulting_declaration(error)
@@ -335,13 +335,14 @@ class Bout(Mechanics, Commands, Abilities):
             helot = self.state.helots[action.helot]
             if not self.legality.owns_ability(helot, declaration):
                 return f"{helot.label} cannot use {declaration.name}"
-            frame = self.windows[-1] if self.windows else None
+            open_windows = self.timing.windows
+            frame = open_windows[-1] if open_windows else None
             windows = {clause.name for clause in declaration.clauses_of(A.Window)}
             if frame is not None and frame.name not in windows or frame is None and not windows & {"any_time", "own_round"}:
                 return f"{declaration.name} is used at its timing window ({', '.join(sorted(windows))}), not now"
             if frame is None and "any_time" not in windows and helot.label != self.state.active:
                 return f"{declaration.name} can only be used during your own command round"
-            problem = self.ability_problem(helot, declaration, action, dict(frame.names) if frame else {})
+            problem = self.timing.ability_problem(helot, declaration, action, dict(frame.names) if frame else {})
             return problem or f"{declaration.name} cannot be used now"
         if action.kind == COMMAND:
             declaration = self.ruleset.declaration("command", action.name or "")
@@ -552,13 +553,13 @@ class Bout(Mechanics, Commands, Abilities):
                 self.emit("round_limit", helot=helot.label, actions=self.round_actions)
                 break
             options = (tuple(self.legality.legal_commands(helot)) + tuple(self._token_options(helot))
-                       + tuple(self.instant_options(helot)) + (Action.make(END_ROUND, helot.label),))
+                       + tuple(self.timing.instant_options(helot)) + (Action.make(END_ROUND, helot.label),))
             action = yield Decision(helot.label, "command", options)
             if action.kind == END_ROUND:
                 break
             self.round_actions += 1
             if action.kind in (ABILITY, CARD):
-                yield from self.use_ability(action, None)
+                yield from self.timing.use_ability(action, None)
             elif action.kind == CONTROL:
                 self._spend_token(helot, action)
             else:
@@ -596,15 +597,15 @@ class Bout(Mechanics, Commands, Abilities):
         else:
             options = [Action.make(CONTROL, helot.label, "allocate", ratio_to=side) for side in ("ap", "mp")]
             options += [Action.make(CONTROL, helot.label, "motivation_button", to=side) for side in ("ap", "mp")]
-            options += self.instant_options(helot)
+            options += self.timing.instant_options(helot)
             while True:
                 action = yield Decision(helot.label, "allocate", tuple(options))
                 if action.kind in (ABILITY, CARD):
                     self.round_actions += 1
-                    yield from self.use_ability(action, None)
+                    yield from self.timing.use_ability(action, None)
                     yield from self.settle()
                     within = self.round_actions < self.limits.max_actions_per_round
-                    options = [o for o in options if o.kind == CONTROL] + (self.instant_options(helot) if within else [])
+                    options = [o for o in options if o.kind == CONTROL] + (self.timing.instant_options(helot) if within else [])
                     continue
                 break
             if action.name == "motivation_button":
@@ -636,7 +637,7 @@ class Bout(Mechanics, Commands, Abilities):
                 continue
             opponent.deception -= 1
             self.emit("deception", helot=opponent.label, target=helot.label, ratio_to=action.arg("ratio_to"))
-            frame = yield from self.open_window("deception", helot, deceiver=opponent, deceived=helot)
+            frame = yield from self.timing.open_window("deception", helot, deceiver=opponent, deceived=helot)
             if frame.prevented:
                 self.emit("deception_ignored", helot=helot.label)
                 return None
@@ -861,7 +862,7 @@ class Bout(Mechanics, Commands, Abilities):
         clone = self._what_if()
         helot = clone.state.helots[action.helot]
         if action.kind in (ABILITY, CARD):
-            game = clone.use_ability(action, None)
+            game = clone.timing.use_ability(action, None)
         elif action.kind == COMMAND:
             declaration = self.ruleset.declaration("command", action.name or "")
             assert declaration is not None
@@ -887,7 +888,7 @@ class Bout(Mechanics, Commands, Abilities):
         clone.dice = Dice(self.seed * 1_000_003 + len(self.history) + 1)
         clone.log = []
         clone.history = list(self.history)
-        clone.rolls, clone.windows, clone.cards, clone.damage_frames = [], [], [], []
+        clone.rolls, clone.cards, clone.damage_frames = [], [], []
         clone.forced_dice = dict(self.forced_dice)
         clone.pending = None
         clone._game = _no_game()
@@ -895,6 +896,7 @@ class Bout(Mechanics, Commands, Abilities):
         clone.ledger = Ledger(clone)
         clone.legality = self.legality.copy_for(clone)
         clone.events = self.events.copy_for(clone)
+        clone.timing = self.timing.copy_for(clone)
         clone.interpreter = Interpreter(clone, self.limits)
         clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
         return clone

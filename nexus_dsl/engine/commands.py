@@ -142,13 +142,13 @@ class Commands:
         command = context.command
         level = self.interpreter.evaluate(spec.level, env)
         context.sds["attack"] = self.interpreter.amount(level, spec.level, env, "the attack's SDS", negative=True)
-        yield from self.open_window("before_rolls", attacker, attacker=attacker, defender=defender, command=command)
+        yield from self.timing.open_window("before_rolls", attacker, attacker=attacker, defender=defender, command=command)
         yield from self.events.fire("attack_roll", attacker=attacker, defender=defender, self=attacker, command=command)
         totals: dict[str, int] = {}
         for side, helot in (("attack", attacker), ("defense", defender)):
             totals[side] = yield from self._roll_side(side, helot, context)
         # Perseverance and the like: a side may be rolled again after both are seen.
-        yield from self.open_window("after_rolls", attacker, attacker=attacker, defender=defender, command=command)
+        yield from self.timing.open_window("after_rolls", attacker, attacker=attacker, defender=defender, command=command)
         for side, helot in (("attack", attacker), ("defense", defender)):
             if side in context.rerolls:
                 totals[side] = yield from self._roll_side(side, helot, context)
@@ -162,7 +162,7 @@ class Commands:
         if success:
             yield from self.events.fire("attack_succeeds", attacker=attacker, defender=defender, self=attacker,
                                  margin=context.margin, command=command)
-            yield from self.open_window("after_attack_succeeds", attacker, attacker=attacker, defender=defender,
+            yield from self.timing.open_window("after_attack_succeeds", attacker, attacker=attacker, defender=defender,
                                         margin=context.margin, command=command)
         else:
             yield from self.events.fire("attack_fails", attacker=attacker, defender=defender, self=attacker, command=command,
@@ -186,7 +186,7 @@ class Commands:
         context = RollContext(attacker=helot, defender=None)
         self.rolls.append(context)
         try:
-            yield from self.open_window("after_check", helot, roller=helot)
+            yield from self.timing.open_window("after_check", helot, roller=helot)
             if "check" in context.rerolls:
                 value = self.roll("check")
         finally:

@@ -47,7 +47,7 @@ class Mechanics:
             self.emit("damage", victim=victim.label, amount=0, location=location, location_taken=0, overall_taken=0,
                       to=None)
             return
-        frame = yield from self.open_window("before_damage", victim, victim=victim, amount=amount, attacker=source)
+        frame = yield from self.timing.open_window("before_damage", victim, victim=victim, amount=amount, attacker=source)
         spare_overall = frame.prevented  # `ignore_overall` (e.g. Merely a Flesh Wound) spares overall
         if to is not None:
             credit = self.ledger.as_pile(to)
@@ -141,7 +141,7 @@ class Mechanics:
             return
         assert target is not None
         if mover is None or mover == helot:
-            frame = yield from self.open_window("before_move", helot, mover=helot)
+            frame = yield from self.timing.open_window("before_move", helot, mover=helot)
             if frame.prevented:
                 self.emit("move_prevented", helot=helot.label)
                 return

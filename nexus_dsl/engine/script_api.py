@@ -195,7 +195,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return tuple(obj for obj in objects_at(env, where) if flags(obj).get(str(flag), False))
 
     def active(env: Env) -> Helot | None:
-        return bout.active_helot
+        return bout.state.active_helot
 
     def trait_reserve(env: Env, helot: Helot, trait: str) -> int:
         return helot.traits.get(trait, 0)
@@ -498,7 +498,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         yield from bout.offer_negation(env, helot)
 
     def prevent(env: Env, node: A.Action) -> None:
-        bout.current_window(node).prevented = True
+        bout.timing.current_window(node).prevented = True
 
     def reroll(env: Env, node: A.Action, side: str) -> None:
         bout.current_roll(node).rerolls.add(side)
@@ -513,7 +513,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         bout.damage_frames[-1].amount -= by
 
     def ignore_overall(env: Env, node: A.Action) -> None:
-        bout.current_window(node).prevented = True
+        bout.timing.current_window(node).prevented = True
 
     def add_trait(env: Env, node: A.Action, helot: Helot, trait: str, by: int) -> None:
         cap = bout.ruleset.settings.get("trait_cap", 5)

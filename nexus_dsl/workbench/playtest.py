@@ -39,7 +39,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..agents import make_agent
 from ..agents.base import AGENT_NAMES
 from ..content.loader import default_content_root
-from ..engine.abilities import window_defaults
+from ..engine.timing import window_defaults
 from ..engine.actions import ABILITY, CARD, CHOICE, COMMAND, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from ..engine.board import Square
 from ..engine.bout import Bout
@@ -554,7 +554,8 @@ class PlaySession:
             return ()
         bout = self._bout
         helot = bout.state.helots[action.helot]
-        frame = bout.windows[-1] if bout.windows else None
+        open_windows = bout.timing.windows
+        frame = open_windows[-1] if open_windows else None
         extra = {**window_defaults(declaration, bout.ruleset.words.windows), **(dict(frame.names) if frame else {})} if action.kind != COMMAND else None
         interpreter = bout.interpreter
         was_pure = interpreter.pure
