@@ -27,6 +27,7 @@ from ..syntax import ast_nodes as A
 from .actions import ABILITY, CARD, CHOICE, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from .board import Grid, Square
 from .commands import Commands
+from .conditions import Conditions
 from .dice import Dice, DiceState
 from .events import Events
 from .interpreter import Env, Interpreter, Limits, faulting_declaration
@@ -77,7 +78,6 @@ class Bout(Mechanics, Commands):
         self.history: list[Action] = []
         self.rolls: list = []
         self.cards: list = []  # Turning Point cards being played
-        self.damage_frames: list = []  # hits about to land (`reduce_damage`)
         self.round_actions = 0  # commands, abilities and cards given in the current Command Round
         self.fault: Diagnostic | None = None  # the script fault that stopped the bout, if one did
         self.fault_declaration: A.Declaration | None = None  # the declaration whose script faulted
@@ -87,6 +87,7 @@ class Bout(Mechanics, Commands):
         self.legality = Legality(self)
         self.events = Events(self)
         self.timing = Timing(self)
+        self.conditions = Conditions(self)
         self.interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = bind(self)
         self.pending: Decision | None = None
@@ -296,8 +297,9 @@ class Bout(Mechanics, Commands):
         self.state = state
         self.dice = Dice.from_state(dice)
         del self.log[log_length:]
-        self.rolls, self.cards, self.damage_frames = [], [], []
+        self.rolls, self.cards = [], []
         self.timing.reset()
+        self.conditions.reset()
         self.events.reset()
         self.fault = error.diagnostics[0]
         self.fault_declaration = faulting_declaration(error)
@@ -612,7 +614,7 @@ class Bout(Mechanics, Commands):
                 side = action.arg("to")
                 helot.ap, helot.mp = (points, 0) if side == "ap" else (0, points)
                 self.emit("motivation_button", helot=helot.label, to=side)
-                yield from self.deal_damage(helot, settings.get("motivation_button_cost", 5), to="crowd",
+                yield from self.conditions.deal_damage(helot, settings.get("motivation_button_cost", 5), to="crowd",
                                             reason="motivation_button")
                 self.emit("allocate", helot=helot.label, ap=helot.ap, mp=helot.mp)
                 return
@@ -888,7 +890,7 @@ class Bout(Mechanics, Commands):
         clone.dice = Dice(self.seed * 1_000_003 + len(self.history) + 1)
         clone.log = []
         clone.history = list(self.history)
-        clone.rolls, clone.cards, clone.damage_frames = [], [], []
+        clone.rolls, clone.cards = [], []
         clone.forced_dice = dict(self.forced_dice)
         clone.pending = None
         clone._game = _no_game()
@@ -897,6 +899,7 @@ class Bout(Mechanics, Commands):
         clone.legality = self.legality.copy_for(clone)
         clone.events = self.events.copy_for(clone)
         clone.timing = self.timing.copy_for(clone)
+        clone.conditions = Conditions(clone)
         clone.interpreter = Interpreter(clone, self.limits)
         clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
         return clone

@@ -55,7 +55,7 @@ class Commands:
                 self.ledger.transfer_coins(amount, ("cred", helot.label), CROWD, f"{declaration.id} cost")
             elif resource == "overall":
                 # Condition paid as a cost goes to the crowd (pg.12).
-                yield from self.deal_damage(helot, amount, to="crowd", reason=f"{declaration.id} cost")
+                yield from self.conditions.deal_damage(helot, amount, to="crowd", reason=f"{declaration.id} cost")
 
     def run_command(self: Bout, helot: Helot, declaration: A.Declaration, action: Action) -> Run:
         env = self.legality.action_env(helot, declaration, action)

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 #: Bout attributes that are the bout's state, read by `whole_state`.
 STATE: tuple[str, ...] = (
-    "state", "log", "history", "pending", "rolls", "cards", "damage_frames", "round_actions", "fault", "fault_declaration", "dice", "seed", "forced_dice",
+    "state", "log", "history", "pending", "rolls", "cards", "round_actions", "fault", "fault_declaration", "dice", "seed", "forced_dice",
     "strict_ledger", "interpreter",
     "_game",
 )
@@ -54,6 +54,7 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "legality": (),
     "events": ("trigger_depth", "nesting", "triggers"),
     "timing": ("windows",),
+    "conditions": ("damage_frames",),
 }
 #: What each mechanism holds that is not state: the bout it works on, and what is worked out once.
 MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
@@ -61,6 +62,7 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
     "legality": frozenset({"host", "global_requirements", "_declaration_envs", "_legality_plans"}),
     "events": frozenset({"host", "listeners", "_hazard_objects"}),
     "timing": frozenset({"host", "_by_window"}),
+    "conditions": frozenset({"host"}),
 }
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
 #: once (or memoised) without ever changing what the bout does.

@@ -395,7 +395,7 @@ class Interpreter:
         if expr.op in ("is", "is not"):
             if not isinstance(expr.right, A.Name):
                 raise fault(expr, env, "wrong_type", "`is` is followed by a state")
-            result = self.bout.has_state(left, expr.right.id)
+            result = self.bout.conditions.has_state(left, expr.right.id)
             return result if expr.op == "is" else not result
         right = self.evaluate(expr.right, env)
         if expr.op in ("in", "not in"):

@@ -1,119 +1,22 @@
-"""Mechanisms the rule scripts build on: damage, states, movement, grapples."""
+"""Mechanisms the rule scripts build on: movement, grapples."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic, ScriptRuntimeError
 from .board import Direction, RelDir, Square, rotate
 from .interpreter import Run
-from .ledger import CROWD, pile_name
-from .state import Helot, Status
+from .state import Helot
 
 if TYPE_CHECKING:
     from .bout import Bout
 
 
-class DamageFrame:
-    """A hit about to land, while `damage_incoming` listeners may reduce it."""
-
-    __slots__ = ("amount",)
-
-    def __init__(self, amount: int):
-        self.amount = amount
-
-
 class Mechanics:
     """Mixin of `Bout`: the physical operations of the game."""
 
-    # ---------------------------------------------------------------- damage
-    def deal_damage(self: Bout, victim: Helot, amount: int, *, location: str | None = None,
-                    to: Any = None, source: Helot | None = None, reason: str = "damage") -> Run:
-        """Damage a helot. A location hit also hits overall condition unless that location was
-        already depleted (pg.26). The coins go to `to`, else to the source helot's lanista, else
-        to the crowd (damage from hazards, cards and the crowd itself, pg.12)."""
-        amount = max(0, amount)
-        if amount == 0 or victim.status == Status.DEAD:
-            return
-        # Rules may soften a hit before it lands (a shield on the struck location, armour...).
-        incoming = DamageFrame(amount)
-        self.damage_frames.append(incoming)
-        try:
-            yield from self.events.fire("damage_incoming", victim=victim, attacker=source, amount=amount, location=location)
-        finally:
-            self.damage_frames.pop()
-        amount = max(0, incoming.amount)
-        if amount == 0:
-            self.emit("damage", victim=victim.label, amount=0, location=location, location_taken=0, overall_taken=0,
-                      to=None)
-            return
-        frame = yield from self.timing.open_window("before_damage", victim, victim=victim, amount=amount, attacker=source)
-        spare_overall = frame.prevented  # `ignore_overall` (e.g. Merely a Flesh Wound) spares overall
-        if to is not None:
-            credit = self.ledger.as_pile(to)
-        elif source is not None and source != victim:
-            credit = ("cred", source.label)
-        else:
-            credit = CROWD
-        location_taken = 0
-        hits_overall = True
-        was_depleted = False
-        if location is not None:
-            before = victim.locations[location]
-            was_depleted = before == 0
-            hits_overall = not was_depleted
-            location_taken = self.ledger.transfer_coins(amount, ("location", victim.label, location), credit, reason)
-        overall_taken = 0
-        if hits_overall and not spare_overall:
-            overall_taken = self.ledger.transfer_coins(amount, ("overall", victim.label), credit, reason)
-        if credit[0] == "cred":
-            self.state.helots[credit[1]].cred_gained += location_taken + overall_taken
-        self.emit("damage", victim=victim.label, amount=amount, location=location,
-                  location_taken=location_taken, overall_taken=overall_taken, to=pile_name(credit))
-        yield from self.events.fire("damage_dealt", victim=victim, attacker=source, amount=amount, location=location)
-        if location is not None and not was_depleted and victim.locations[location] == 0:
-            yield from self.events.fire("location_depleted", victim=victim, attacker=source, location=location)
-        yield from self.update_status(victim, source)
-
-    def update_status(self: Bout, victim: Helot, source: Helot | None) -> Run:
-        """Killed when a fatal location is empty; incapacitated when overall condition is (pg.13)."""
-        if victim.status == Status.DEAD:
-            return
-        fatal = self.ruleset.settings.get("fatal_locations", ())
-        if any(victim.locations.get(loc, 1) <= 0 for loc in fatal):
-            was_incapacitated = victim.status == Status.INCAPACITATED
-            victim.status = Status.DEAD
-            self.emit("status", helot=victim.label, status="dead", attacker=source.label if source else None)
-            yield from self.events.fire("helot_killed", victim=victim, attacker=source, was_incapacitated=was_incapacitated)
-        elif victim.overall <= 0 and victim.status == Status.FIGHTING:
-            victim.status = Status.INCAPACITATED
-            self.emit("status", helot=victim.label, status="incapacitated", attacker=source.label if source else None)
-            yield from self.events.fire("helot_incapacitated", victim=victim, attacker=source)
-
-    # ---------------------------------------------------------------- states and movement
-    def has_state(self: Bout, helot: Any, state: str) -> bool:
-        if not isinstance(helot, Helot):
-            return False
-        if state in ("incapacitated", "dead"):
-            return helot.status.value == state
-        if state == "prone" and helot.status == Status.INCAPACITATED:
-            return True  # an incapacitated helot is prone (pg.26)
-        return state in helot.states
-
-    def add_state(self: Bout, helot: Helot, state: str, by: Helot | None = None) -> Run:
-        if state in ("incapacitated", "dead"):
-            raise self.runtime_error("wrong_type", f"`{state}` is an end state, set by damage, not by `add_state`")
-        if state not in helot.states and helot.status != Status.DEAD:
-            helot.states.add(state)
-            self.emit("state", helot=helot.label, added=state)
-            yield from self.events.fire("state_added", self=helot, state=state, by=by, cause=by)
-
-    def remove_state(self: Bout, helot: Helot, state: str) -> Run:
-        if state in helot.states:
-            helot.states.discard(state)
-            self.emit("state", helot=helot.label, removed=state)
-            yield from self.events.fire("state_removed", self=helot, state=state)
-
+    # ---------------------------------------------------------------- movement
     def absolute_direction(self: Bout, helot: Helot, direction: str) -> Direction:
         if direction in Direction.__members__:
             return Direction[direction]
@@ -184,7 +87,7 @@ class Mechanics:
             yield from self.release_hold(held)
         held.grappler = holder.label
         holder.grappling = held.label
-        yield from self.add_state(held, "grappled", by=holder)
+        yield from self.conditions.add_state(held, "grappled", by=holder)
 
     def release_hold(self: Bout, held: Helot) -> Run:
         """`held` is no longer Grappled, and its grappler holds no one."""
@@ -192,7 +95,7 @@ class Mechanics:
         if holder is not None and holder.grappling == held.label:
             holder.grappling = None
         held.grappler = None
-        yield from self.remove_state(held, "grappled")
+        yield from self.conditions.remove_state(held, "grappled")
 
     def held_in_front(self: Bout, grappler: Helot) -> Helot | None:
         """The helot `grappler` holds, if it stands where the hold keeps it: the grappler's

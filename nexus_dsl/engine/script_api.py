@@ -294,7 +294,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     # Every number argument arrives checked against its vocabulary type and range (the interpreter):
     # damage, healing and transfers move "up to" an amount, and one worked out below 0 arrives as 0.
     def damage(env: Env, node: A.Action, victim: Helot, by: int, at: str | None = None, to: Any = None) -> Run:
-        yield from bout.deal_damage(victim, by, location=at, to=to, source=env.source, reason=_reason(env))
+        yield from bout.conditions.deal_damage(victim, by, location=at, to=to, source=env.source, reason=_reason(env))
 
     def heal(env: Env, node: A.Action, helot: Helot, by: int, **preps: Any) -> None:
         source = bout.ledger.as_pile(preps["from"])
@@ -306,10 +306,10 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         bout.ledger.transfer_coins(amount, bout.ledger.as_pile(preps["from"]), bout.ledger.as_pile(preps["to"]), _reason(env))
 
     def add_state(env: Env, node: A.Action, helot: Helot, state: str) -> Run:
-        yield from bout.add_state(helot, state, by=env.source)
+        yield from bout.conditions.add_state(helot, state, by=env.source)
 
     def remove_state(env: Env, node: A.Action, helot: Helot, state: str) -> Run:
-        yield from bout.remove_state(helot, state)
+        yield from bout.conditions.remove_state(helot, state)
 
     def move(env: Env, node: A.Action, helot: Helot, direction: str) -> Run:
         yield from bout.move_helot(helot, direction, mover=env.source)
@@ -433,14 +433,14 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         helot.ammo = declared_number(weapon, "ammo") or 0
         helot.durability = declared_number(weapon, "durability") or 0
         bout.emit("weapon", helot=helot.label, equipped=weapon.id)
-        yield from bout.add_state(helot, "armed")
+        yield from bout.conditions.add_state(helot, "armed")
 
     def lose_weapon(helot: Helot) -> Run:
         lost = helot.weapon
         helot.weapon = None
         helot.ammo = helot.durability = 0
         bout.emit("weapon", helot=helot.label, lost=lost)
-        yield from bout.remove_state(helot, "armed")
+        yield from bout.conditions.remove_state(helot, "armed")
         yield from bout.events.fire("weapon_lost", self=helot, weapon=lost)
 
     def discard_weapon(env: Env, node: A.Action, helot: Helot) -> Run:
@@ -448,11 +448,11 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
             yield from lose_weapon(helot)
 
     def holster(env: Env, node: A.Action, helot: Helot) -> Run:
-        yield from bout.remove_state(helot, "armed")
+        yield from bout.conditions.remove_state(helot, "armed")
 
     def unholster(env: Env, node: A.Action, helot: Helot) -> Run:
         if helot.weapon is not None:
-            yield from bout.add_state(helot, "armed")
+            yield from bout.conditions.add_state(helot, "armed")
 
     def spend_ammo(env: Env, node: A.Action, helot: Helot) -> Run:
         helot.ammo = max(0, helot.ammo - 1)
@@ -508,9 +508,10 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         env.assign(into.id, passed)
 
     def reduce_damage(env: Env, node: A.Action, by: int) -> None:
-        if not bout.damage_frames:
+        frames = bout.conditions.damage_frames
+        if not frames:
             raise bout.runtime_error("no_damage", "`reduce_damage` is for `when damage_incoming` listeners")
-        bout.damage_frames[-1].amount -= by
+        frames[-1].amount -= by
 
     def ignore_overall(env: Env, node: A.Action) -> None:
         bout.timing.current_window(node).prevented = True
