@@ -31,14 +31,15 @@ from .conditions import Conditions
 from .dice import Dice, DiceState
 from .events import Events
 from .interpreter import Env, Interpreter, Limits, faulting_declaration
+from .holds import Holds
 from .ledger import Ledger
 from .legality import Legality, declaration_group, declaration_tags
-from .mechanics import Mechanics
+from .movement import Movement
 from .script_api import bind
 from .setup import (DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, HelotSetup,
                     SetupError, declared_number, declared_only, grappler_of, pick_random_barge, starting_states, weapon_in_hand)
-from .timing import Timing
 from .state import BoutState, Helot, Outcome, Status, Termination
+from .timing import Timing
 
 Game = Generator[Decision, Action, None]
 # What a Command Round yields, when the rounds of a cycle take turns, where the next helot's turn
@@ -62,7 +63,7 @@ class Event:
         return {"seq": self.seq, "cycle": self.cycle, "round": self.round, "type": self.type, **self.data}
 
 
-class Bout(Mechanics, Commands):
+class Bout(Commands):
     def __init__(self, ruleset: Ruleset, setup: BoutSetup, seed: int = 0,
                  forced_dice: dict[str, list[int]] | None = None, limits: Limits | None = None,
                  strict_ledger: bool = False):
@@ -88,6 +89,8 @@ class Bout(Mechanics, Commands):
         self.events = Events(self)
         self.timing = Timing(self)
         self.conditions = Conditions(self)
+        self.movement = Movement(self)
+        self.holds = Holds(self)
         self.interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = bind(self)
         self.pending: Decision | None = None
@@ -239,6 +242,11 @@ class Bout(Mechanics, Commands):
         if self.interpreter.pure:
             raise self.runtime_error("impure", "a cost or a requirement is a question: it cannot roll dice")
         return self.dice.roll(purpose, sides)
+
+    def runtime_error(self, code: str, message: str) -> ScriptRuntimeError:
+        """A fault found by a mechanism; the interpreter positions it at the statement or call
+        that set the mechanism off and names its declaration (`interpreter.fault_at`)."""
+        return ScriptRuntimeError(Diagnostic(f"runtime/{code}", message, "<engine>"))
 
     # ---------------------------------------------------------------- the one way to change state
     def legal_actions(self) -> list[Action]:
@@ -529,7 +537,7 @@ class Bout(Mechanics, Commands):
     def settle(self) -> Game:
         """What waits until a command, ability, card or event has wholly resolved: holds whose
         helots were separated break (ruling 85)."""
-        yield from self.settle_grapples()
+        yield from self.holds.settle_grapples()
 
     def _command_round(self, helot: Helot, mid_round: bool = False, taking_turns: bool = False) -> Game:
         self.state.active = helot.label
@@ -900,6 +908,8 @@ class Bout(Mechanics, Commands):
         clone.events = self.events.copy_for(clone)
         clone.timing = self.timing.copy_for(clone)
         clone.conditions = Conditions(clone)
+        clone.movement = Movement(clone)
+        clone.holds = Holds(clone)
         clone.interpreter = Interpreter(clone, self.limits)
         clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
         return clone

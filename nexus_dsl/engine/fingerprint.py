@@ -55,6 +55,8 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "events": ("trigger_depth", "nesting", "triggers"),
     "timing": ("windows",),
     "conditions": ("damage_frames",),
+    "movement": (),
+    "holds": (),
 }
 #: What each mechanism holds that is not state: the bout it works on, and what is worked out once.
 MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
@@ -63,6 +65,8 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
     "events": frozenset({"host", "listeners", "_hazard_objects"}),
     "timing": frozenset({"host", "_by_window"}),
     "conditions": frozenset({"host"}),
+    "movement": frozenset({"host"}),
+    "holds": frozenset({"host"}),
 }
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
 #: once (or memoised) without ever changing what the bout does.

@@ -84,10 +84,10 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return frozenset(grid.neighbours(helot.square))
 
     def step(env: Env, helot: Helot, direction: str) -> frozenset[Square]:
-        return _squares(bout.square_towards(helot, direction))
+        return _squares(bout.movement.square_towards(helot, direction))
 
     def can_enter(env: Env, helot: Helot, direction: str) -> bool:
-        return not bout.blocked(bout.square_towards(helot, direction), ignore=helot)
+        return not bout.movement.blocked(bout.movement.square_towards(helot, direction), ignore=helot)
 
     def random_location(env: Env) -> str:
         table = bout.ruleset.settings.get("random_location_table", DEFAULT_LOCATION_TABLE)
@@ -180,7 +180,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def free(env: Env, where: Any) -> bool:
         if isinstance(where, frozenset) and len(where) != 1:
             return False  # no single square to stand on
-        return not bout.blocked(_square(where))
+        return not bout.movement.blocked(_square(where))
 
     def square_of(env: Env, helot: Helot) -> Square:
         return helot.square
@@ -207,7 +207,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return if_true if condition else if_false
 
     def heading(env: Env, helot: Helot, direction: str) -> str:
-        return bout.absolute_direction(helot, direction).name
+        return bout.movement.absolute_direction(helot, direction).name
 
     def next_in_initiative(env: Env, helot: Helot) -> Helot | None:
         order = list(bout.state.order) or list(bout.state.helots)
@@ -312,16 +312,16 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         yield from bout.conditions.remove_state(helot, state)
 
     def move(env: Env, node: A.Action, helot: Helot, direction: str) -> Run:
-        yield from bout.move_helot(helot, direction, mover=env.source)
+        yield from bout.movement.move_helot(helot, direction, mover=env.source)
 
     def rotate_(env: Env, node: A.Action, helot: Helot, side: str) -> Run:
-        yield from bout.rotate_helot(helot, side, mover=env.source)
+        yield from bout.movement.rotate_helot(helot, side, mover=env.source)
 
     def face(env: Env, node: A.Action, helot: Helot, direction: str) -> Run:
-        yield from bout.face_helot(helot, bout.absolute_direction(helot, direction))
+        yield from bout.movement.face_helot(helot, bout.movement.absolute_direction(helot, direction))
 
     def relocate(env: Env, node: A.Action, helot: Helot, to: Any) -> Run:
-        yield from bout.place_helot(helot, _on_board(to), mover=env.source if env.source != helot else None)
+        yield from bout.movement.place_helot(helot, _on_board(to), mover=env.source if env.source != helot else None)
 
     def place(env: Env, node: A.Action, object_type: str, at: Any) -> None:
         square = _on_board(at)
@@ -465,10 +465,10 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
             yield from lose_weapon(helot)
 
     def hold(env: Env, node: A.Action, helot: Helot, by: Helot) -> Run:
-        yield from bout.take_hold(by, helot)
+        yield from bout.holds.take_hold(by, helot)
 
     def release(env: Env, node: A.Action, helot: Helot) -> Run:
-        yield from bout.release_hold(helot)
+        yield from bout.holds.release_hold(helot)
 
     def signal(env: Env, node: A.Action, event: str) -> Run:
         # The acting helot is `self`; any other name the event declares is bound, as `none`.
