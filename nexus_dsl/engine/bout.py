@@ -26,7 +26,6 @@ from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .actions import ABILITY, CARD, CHOICE, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from .board import Grid, Square
-from .commands import Commands
 from .conditions import Conditions
 from .dice import Dice, DiceState
 from .events import Events
@@ -35,6 +34,8 @@ from .holds import Holds
 from .ledger import Ledger
 from .legality import Legality, declaration_group, declaration_tags
 from .movement import Movement
+from .resolution import Resolution
+from .rolls import Rolls
 from .script_api import bind
 from .setup import (DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, HelotSetup,
                     SetupError, declared_number, declared_only, grappler_of, pick_random_barge, starting_states, weapon_in_hand)
@@ -63,7 +64,7 @@ class Event:
         return {"seq": self.seq, "cycle": self.cycle, "round": self.round, "type": self.type, **self.data}
 
 
-class Bout(Commands):
+class Bout:
     def __init__(self, ruleset: Ruleset, setup: BoutSetup, seed: int = 0,
                  forced_dice: dict[str, list[int]] | None = None, limits: Limits | None = None,
                  strict_ledger: bool = False):
@@ -77,7 +78,6 @@ class Bout(Commands):
         self.limits = limits or Limits()
         self.log: list[Event] = []
         self.history: list[Action] = []
-        self.rolls: list = []
         self.cards: list = []  # Turning Point cards being played
         self.round_actions = 0  # commands, abilities and cards given in the current Command Round
         self.fault: Diagnostic | None = None  # the script fault that stopped the bout, if one did
@@ -91,6 +91,8 @@ class Bout(Commands):
         self.conditions = Conditions(self)
         self.movement = Movement(self)
         self.holds = Holds(self)
+        self.rolling = Rolls(self)
+        self.resolution = Resolution(self)
         self.interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = bind(self)
         self.pending: Decision | None = None
@@ -305,7 +307,8 @@ class Bout(Commands):
         self.state = state
         self.dice = Dice.from_state(dice)
         del self.log[log_length:]
-        self.rolls, self.cards = [], []
+        self.cards = []
+        self.rolling.reset()
         self.timing.reset()
         self.conditions.reset()
         self.events.reset()
@@ -575,7 +578,7 @@ class Bout(Commands):
             else:
                 declaration = self.ruleset.declaration("command", action.name or "")
                 assert declaration is not None
-                yield from self.run_command(helot, declaration, action)
+                yield from self.resolution.run_command(helot, declaration, action)
         yield from self.settle()
         yield from self._end_round(helot)
 
@@ -764,7 +767,7 @@ class Bout(Commands):
         self.cards.append(declaration)
         self.events.triggers.append(helot.label)
         try:
-            yield from self.run_declaration_body(helot, declaration, env)
+            yield from self.resolution.run_declaration_body(helot, declaration, env)
         finally:
             self.cards.pop()
             self.events.triggers.pop()
@@ -876,7 +879,7 @@ class Bout(Commands):
         elif action.kind == COMMAND:
             declaration = self.ruleset.declaration("command", action.name or "")
             assert declaration is not None
-            game = clone.run_command(helot, declaration, action)
+            game = clone.resolution.run_command(helot, declaration, action)
         else:
             return clone.state
         try:
@@ -898,7 +901,7 @@ class Bout(Commands):
         clone.dice = Dice(self.seed * 1_000_003 + len(self.history) + 1)
         clone.log = []
         clone.history = list(self.history)
-        clone.rolls, clone.cards = [], []
+        clone.cards = []
         clone.forced_dice = dict(self.forced_dice)
         clone.pending = None
         clone._game = _no_game()
@@ -910,6 +913,8 @@ class Bout(Commands):
         clone.conditions = Conditions(clone)
         clone.movement = Movement(clone)
         clone.holds = Holds(clone)
+        clone.rolling = Rolls(clone)
+        clone.resolution = Resolution(clone)
         clone.interpreter = Interpreter(clone, self.limits)
         clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
         return clone

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 #: Bout attributes that are the bout's state, read by `whole_state`.
 STATE: tuple[str, ...] = (
-    "state", "log", "history", "pending", "rolls", "cards", "round_actions", "fault", "fault_declaration", "dice", "seed", "forced_dice",
+    "state", "log", "history", "pending", "cards", "round_actions", "fault", "fault_declaration", "dice", "seed", "forced_dice",
     "strict_ledger", "interpreter",
     "_game",
 )
@@ -57,6 +57,8 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "conditions": ("damage_frames",),
     "movement": (),
     "holds": (),
+    "rolling": ("rolls",),
+    "resolution": (),
 }
 #: What each mechanism holds that is not state: the bout it works on, and what is worked out once.
 MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
@@ -67,6 +69,8 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
     "conditions": frozenset({"host"}),
     "movement": frozenset({"host"}),
     "holds": frozenset({"host"}),
+    "rolling": frozenset({"host"}),
+    "resolution": frozenset({"host"}),
 }
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
 #: once (or memoised) without ever changing what the bout does.

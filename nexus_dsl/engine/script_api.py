@@ -374,15 +374,15 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return side
 
     def modify_sds(env: Env, node: A.Action, side: str, by: int) -> None:
-        roll = bout.current_roll(node)
+        roll = bout.rolling.current_roll(node)
         side = _opposed_side(side, "modify_sds")
         roll.sds[side] = bout.interpreter.bounded(roll.sds[side] + by, None, None, f"the {side} SDS")
 
     def fix_roll(env: Env, node: A.Action, side: str, to: int) -> None:
-        bout.current_roll(node).fixed[_opposed_side(side, "fix_roll")] = to
+        bout.rolling.current_roll(node).fixed[_opposed_side(side, "fix_roll")] = to
 
     def add_damage(env: Env, node: A.Action, amount: int) -> None:
-        roll = bout.current_roll(node)
+        roll = bout.rolling.current_roll(node)
         roll.damage_bonus = bout.interpreter.bounded(roll.damage_bonus + amount, None, None, "the damage bonus")
 
     def mark(env: Env, node: A.Action, helot: Helot, name: str, **preps: Any) -> None:
@@ -402,7 +402,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         declaration = bout.ruleset.declaration("command", command)
         if declaration is None:
             raise bout.runtime_error("unknown_name", f"there is no command `{command}` to perform")
-        yield from bout.perform(env, declaration)
+        yield from bout.resolution.perform(env, declaration)
 
     def choose(env: Env, node: A.Action, helot: Helot, **preps: Any) -> Run:
         offered = preps["from"]
@@ -501,10 +501,10 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         bout.timing.current_window(node).prevented = True
 
     def reroll(env: Env, node: A.Action, side: str) -> None:
-        bout.current_roll(node).rerolls.add(side)
+        bout.rolling.current_roll(node).rerolls.add(side)
 
     def roll_check(env: Env, node: A.Action, helot: Helot, by: int, into: A.Name) -> Run:
-        passed = yield from bout.check_roll(helot, by, _reason(env))
+        passed = yield from bout.rolling.check_roll(helot, by, _reason(env))
         env.assign(into.id, passed)
 
     def reduce_damage(env: Env, node: A.Action, by: int) -> None:

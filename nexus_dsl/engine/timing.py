@@ -58,9 +58,18 @@ def window_defaults(declaration: A.Declaration, windows: Mapping[str, Mapping[st
     return {name: None for clause in declaration.clauses_of(A.Window) for name in windows.get(clause.name, {})}
 
 
+class UseResolution(Protocol):
+    """How a use plays out once it is chosen: its costs paid, its body run (`engine/resolution.py`,
+    whose rolls open windows themselves)."""
+
+    def pay_costs(self, helot: Helot, declaration: A.Declaration, env: Env) -> Run: ...
+
+    def run_declaration_body(self, helot: Helot, declaration: A.Declaration, env: Env) -> Run: ...
+
+
 class TimingHost(Protocol):
     """What windows need of the bout: its state and rules, the round's count of actions (a use at
-    a window is one), the log, events (whose use is resolving) and legality (which uses are legal),
+    a window is one), the log, events (whose use is resolving), legality (which uses are legal),
     and the resolution of what is used."""
 
     state: BoutState
@@ -70,14 +79,12 @@ class TimingHost(Protocol):
     events: Events
     legality: Legality
 
+    @property
+    def resolution(self) -> UseResolution: ...
+
     def emit(self, event_type: str, **data: Any) -> None: ...
 
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
-
-    # Paying a use's costs and running its body are the resolution's, which opens windows itself.
-    def pay_costs(self, helot: Helot, declaration: A.Declaration, env: Env) -> Run: ...
-
-    def run_declaration_body(self, helot: Helot, declaration: A.Declaration, env: Env) -> Run: ...
 
 
 class Timing:
@@ -189,7 +196,7 @@ class Timing:
                        args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
         self.host.events.triggers.append(helot.label)
         try:
-            yield from self.host.pay_costs(helot, declaration, env)
+            yield from self.host.resolution.pay_costs(helot, declaration, env)
             if kind == "influence":
                 helot.influence.remove(declaration.id)
                 self.host.state.discards.setdefault("influence", []).append(declaration.id)
@@ -197,7 +204,7 @@ class Timing:
                 if played.prevented:
                     self.host.emit("card_cancelled", helot=helot.label, name=declaration.id)
                     return
-            yield from self.host.run_declaration_body(helot, declaration, env)
+            yield from self.host.resolution.run_declaration_body(helot, declaration, env)
         finally:
             self.host.events.triggers.pop()
 
