@@ -19,17 +19,19 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Generator
+from typing import Any
 
 from ..errors import Diagnostic, NexusError, RulesError, ScriptRuntimeError, did_you_mean
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
-from .actions import ABILITY, CARD, CHOICE, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
+from .actions import ABILITY, CARD, COMMAND, PASS, Action, Decision
 from .board import Grid, Square
 from .conditions import Conditions
+from .cycle import Cycle, Game
+from .decks import Decks
 from .dice import Dice, DiceState
 from .events import Events
-from .interpreter import Env, Interpreter, Limits, faulting_declaration
+from .interpreter import Interpreter, Limits, faulting_declaration
 from .holds import Holds
 from .ledger import Ledger
 from .legality import Legality, declaration_group, declaration_tags
@@ -41,11 +43,6 @@ from .setup import (DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK, RANDOM_BARGE, S
                     SetupError, declared_number, declared_only, grappler_of, pick_random_barge, starting_states, weapon_in_hand)
 from .state import BoutState, Helot, Outcome, Status, Termination
 from .timing import Timing
-
-Game = Generator[Decision, Action, None]
-# What a Command Round yields, when the rounds of a cycle take turns, where the next helot's turn
-# comes: never shown to a player (compared by identity).
-TURN_BREAK = Decision("", "turn_break", ())
 
 # Decisions between a player's own moves: a script's step budget starts again at each of these
 # (inside an action — a timing window, a `choose` — the steps keep counting).
@@ -78,7 +75,6 @@ class Bout:
         self.limits = limits or Limits()
         self.log: list[Event] = []
         self.history: list[Action] = []
-        self.cards: list = []  # Turning Point cards being played
         self.round_actions = 0  # commands, abilities and cards given in the current Command Round
         self.fault: Diagnostic | None = None  # the script fault that stopped the bout, if one did
         self.fault_declaration: A.Declaration | None = None  # the declaration whose script faulted
@@ -93,10 +89,12 @@ class Bout:
         self.holds = Holds(self)
         self.rolling = Rolls(self)
         self.resolution = Resolution(self)
+        self.decks = Decks(self)
+        self.cycle = Cycle(self)
         self.interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = bind(self)
         self.pending: Decision | None = None
-        self._game = self._play()
+        self._game = self.cycle.play()
         self._run_to_decision(None)
 
     # ---------------------------------------------------------------- setup
@@ -307,10 +305,10 @@ class Bout:
         self.state = state
         self.dice = Dice.from_state(dice)
         del self.log[log_length:]
-        self.cards = []
         self.rolling.reset()
         self.timing.reset()
         self.conditions.reset()
+        self.decks.reset()
         self.events.reset()
         self.fault = error.diagnostics[0]
         self.fault_declaration = faulting_declaration(error)
@@ -371,347 +369,6 @@ class Bout:
             return self.legality.command_problem(helot, declaration, action) or f"{declaration.name} is not allowed now"
         return f"{action.describe()} is not allowed now (waiting for {decision.kind.replace('_', ' ')})"
 
-    # ---------------------------------------------------------------- the cycle
-    def _play(self) -> Game:
-        yield from self._deal_influence()
-        for spec in self.setup.helots:
-            self.state.helots[spec.label].influence.extend(spec.dealt)
-        yield from self.events.fire("bout_starts")
-        yield from self.settle()
-        if self.setup.phase == "command":
-            active = self.state.active
-            assert active is not None
-            labels = list(self.state.helots)
-            index = labels.index(active)
-            self.state.order = labels[index:] + labels[:index]
-            yield from self._command_round(self.state.helots[active], mid_round=True)
-            for label in self.state.order[1:]:
-                if self.state.ended:
-                    return
-                yield from self._command_round(self.state.helots[label])
-        while not self.state.ended:
-            if self.state.cycle >= self.setup.max_cycles:
-                self._end_bout(Termination.CYCLE_LIMIT)
-                return
-            yield from self._cycle()
-
-    def _deal_influence(self) -> Game:
-        """Deal the whole influence deck evenly; each lanista keeps as many as their Influence (pg.8)."""
-        deck = self.state.decks.get("influence", [])
-        keepers = [h for h in self.state.helots.values() if not h.influence and self._keep_count(h) > 0]
-        if not deck or not keepers or self.setup.phase != "cycle":
-            return
-        players = list(self.state.helots.values())
-        share = len(deck) // len(players)
-        hands = {h.label: deck[i * share:(i + 1) * share] for i, h in enumerate(players)}
-        self.state.decks["influence"] = deck[share * len(players):]
-        for helot in players:
-            hand = list(hands[helot.label])
-            keep = self._keep_count(helot) if helot in keepers else 0  # a hand set by a scenario stays as it is
-            for _ in range(min(keep, len(hand))):
-                options = tuple(Action.make(CHOICE, helot.label, "keep_card", card=card) for card in hand)
-                action = yield Decision(helot.label, "keep_influence", options)
-                card = action.arg("card")
-                hand.remove(card)
-                helot.influence.append(card)
-            self.state.discards.setdefault("influence", []).extend(hand)
-            self.emit("influence_dealt", helot=helot.label, kept=len(helot.influence))
-
-    def _keep_count(self, helot: Helot) -> int:
-        """How many dealt cards the helot keeps: its setup's `keep`, else its lanista's Influence."""
-        spec = next((s for s in self.setup.helots if s.label == helot.label), None)
-        if spec is not None and spec.keep is not None:
-            return spec.keep
-        return self._influence(helot)
-
-    def _influence(self, helot: Helot) -> int:
-        lanista = self.ruleset.data_item("lanistas", helot.lanista) if helot.lanista else None
-        return int((lanista or {}).get("influence", 0))
-
-    def _cycle(self) -> Game:
-        self.state.cycle += 1
-        self.state.active = None
-        self.round_actions = 0
-        self._initiative()
-        yield from self.events.fire("cycle_starts")
-        yield from self.settle()
-        if self.ruleset.settings.get("turn_length") == "one_action":
-            yield from self._rounds_taking_turns([self.state.helots[label] for label in self.state.order])
-            return
-        for label in self.state.order:
-            if self.state.ended:
-                return
-            yield from self._command_round(self.state.helots[label])
-
-    def _rounds_taking_turns(self, helots: list[Helot]) -> Game:
-        """The cycle's Command Rounds played one action at a time (`turn_length: one_action`):
-        every round starts in turn order (its start-of-round events and allocation), then the
-        helots still in their rounds take turns, one command, ability, card or control each, until
-        every round has ended. Each round is its own generator, paused where it would offer its
-        next action (`TURN_BREAK`), so what it offers is worked out when its turn comes."""
-        rounds = [(helot, self._command_round(helot, taking_turns=True)) for helot in helots]
-        live = []
-        for helot, round_ in rounds:
-            if self.state.ended:
-                return
-            if (yield from self._until_turn_break(round_)):
-                live.append((helot, round_))
-        while live and not self.state.ended:
-            for entry in list(live):
-                if self.state.ended:
-                    return
-                self.state.active = entry[0].label
-                if not (yield from self._until_turn_break(entry[1])):
-                    live.remove(entry)
-
-    @staticmethod
-    def _until_turn_break(round_: Game) -> Generator[Any, Any, bool]:
-        """Run a round on, passing every decision it asks up to the players, until it pauses for the
-        next helot's turn (True) or ends (False)."""
-        try:
-            asked = next(round_)
-            while asked is not TURN_BREAK:
-                asked = round_.send((yield asked))
-            return True
-        except StopIteration:
-            return False
-
-    def _initiative(self) -> None:
-        """Trait die + ratio die per helot; rank by trait (INST > DEFT > CUNN > the rest), then the
-        ratio die, then pairs of d6 among those still tied (pg.10)."""
-        settings = self.ruleset.settings
-        rank = list(settings.get("initiative_rank", ()))
-        cap = settings.get("trait_cap", 5)
-        traits = self.ruleset.words.group("trait")
-        keys: dict[str, tuple[int, int]] = {}
-        for helot in self.state.helots.values():
-            if helot.status != Status.FIGHTING:
-                continue
-            # The trait die has a face per declared trait, in declaration order.
-            face = self.dice.roll("trait_die", len(traits))
-            ratio = self.dice.roll("ratio_die")
-            trait = traits[face - 1]
-            helot.trait_die, helot.ratio = face, ratio
-            before = helot.traits.get(trait, 0)
-            helot.traits[trait] = min(cap, before + 1)
-            keys[helot.label] = (len(rank) - rank.index(trait) if trait in rank else 0, ratio)
-        order = sorted(keys, key=lambda label: keys[label], reverse=True)
-        order = self._break_ties(order, keys)
-        if settings.get("turn_order") == "sides_alternate":
-            order = self._sides_alternate(order)
-        self.state.order = order
-        self.emit("initiative", order=order, rolls={
-            label: {"trait": traits[self.state.helots[label].trait_die - 1], "ratio": self.state.helots[label].ratio}
-            for label in order})
-
-    def _sides_alternate(self, order: list[str]) -> list[str]:
-        """The ranked order with the sides taking turns: the best of the side of the best helot,
-        then the best of the next side to appear, and so on round the sides while any is left."""
-        queues: dict[str, list[str]] = {}
-        for label in order:
-            queues.setdefault(self.state.helots[label].side, []).append(label)
-        alternated: list[str] = []
-        while any(queues.values()):
-            for queue in queues.values():
-                if queue:
-                    alternated.append(queue.pop(0))
-        return alternated
-
-    def _break_ties(self, order: list[str], keys: dict[str, tuple[int, int]]) -> list[str]:
-        """Players still tied roll a pair of d6 each; the pairs order them, highest first, and only
-        those tied again roll again (pg.10)."""
-        result: list[str] = []
-        index = 0
-        while index < len(order):
-            group = [label for label in order if keys[label] == keys[order[index]]]
-            index += len(group)
-            result.extend(self._order_by_pairs(group))
-        return result
-
-    def _order_by_pairs(self, group: list[str]) -> list[str]:
-        if len(group) <= 1:
-            return group
-        pairs = {label: sum(self.dice.roll_many("tiebreak", 2)) for label in group}
-        ordered: list[str] = []
-        for total in sorted(set(pairs.values()), reverse=True):
-            ordered.extend(self._order_by_pairs([label for label in group if pairs[label] == total]))
-        return ordered
-
-    def settle(self) -> Game:
-        """What waits until a command, ability, card or event has wholly resolved: holds whose
-        helots were separated break (ruling 85)."""
-        yield from self.holds.settle_grapples()
-
-    def _command_round(self, helot: Helot, mid_round: bool = False, taking_turns: bool = False) -> Game:
-        self.state.active = helot.label
-        self.round_actions = 0
-        if not mid_round:
-            if helot.status != Status.FIGHTING:
-                return
-            self.emit("round_start", helot=helot.label)
-            yield from self.events.fire("round_starts", self=helot)
-            yield from self.settle()
-            if helot.status == Status.FIGHTING:
-                yield from self._allocate(helot)
-        while helot.status == Status.FIGHTING and not self.state.ended:
-            if taking_turns:
-                yield TURN_BREAK  # the other rounds take their turns; this one goes on when its turn comes
-                self.state.active = helot.label
-                if helot.status != Status.FIGHTING or self.state.ended:
-                    break
-            yield from self.settle()
-            if helot.status != Status.FIGHTING:
-                break
-            if self.round_actions >= self.limits.max_actions_per_round:
-                self.emit("round_limit", helot=helot.label, actions=self.round_actions)
-                break
-            options = (tuple(self.legality.legal_commands(helot)) + tuple(self._token_options(helot))
-                       + tuple(self.timing.instant_options(helot)) + (Action.make(END_ROUND, helot.label),))
-            action = yield Decision(helot.label, "command", options)
-            if action.kind == END_ROUND:
-                break
-            self.round_actions += 1
-            if action.kind in (ABILITY, CARD):
-                yield from self.timing.use_ability(action, None)
-            elif action.kind == CONTROL:
-                self._spend_token(helot, action)
-            else:
-                declaration = self.ruleset.declaration("command", action.name or "")
-                assert declaration is not None
-                yield from self.resolution.run_command(helot, declaration, action)
-        yield from self.settle()
-        yield from self._end_round(helot)
-
-    def _token_options(self, helot: Helot) -> list[Action]:
-        """Command tokens add a point of MP or AP at any time in your own round (pg.6, pg.16)."""
-        if helot.command_tokens <= 0:
-            return []
-        return [Action.make(CONTROL, helot.label, "spend_command_token", to=to) for to in ("ap", "mp")]
-
-    def _spend_token(self, helot: Helot, action: Action) -> None:
-        helot.command_tokens -= 1
-        if action.arg("to") == "ap":
-            helot.ap += 1
-        else:
-            helot.mp += 1
-        self.emit("command_token", helot=helot.label, to=action.arg("to"))
-
-    def _allocate(self, helot: Helot) -> Game:
-        """Split the Command Points by the ratio die (pg.16). Before that, an opponent may use a
-        Deception to dictate the split; the deceived may block it with Deception of their own (pg.6)
-        or an ability used in the `deception` window. The Motivation Button puts all points on one
-        side for overall condition paid to the crowd (pg.29)."""
-        settings = self.ruleset.settings
-        points = settings.get("command_points", 6)
-        dictated = yield from self._deception(helot)
-        if dictated is not None:
-            ratio_to = dictated
-            self.emit("deceived", helot=helot.label, ratio_to=ratio_to)
-        else:
-            options = [Action.make(CONTROL, helot.label, "allocate", ratio_to=side) for side in ("ap", "mp")]
-            options += [Action.make(CONTROL, helot.label, "motivation_button", to=side) for side in ("ap", "mp")]
-            options += self.timing.instant_options(helot)
-            while True:
-                action = yield Decision(helot.label, "allocate", tuple(options))
-                if action.kind in (ABILITY, CARD):
-                    self.round_actions += 1
-                    yield from self.timing.use_ability(action, None)
-                    yield from self.settle()
-                    within = self.round_actions < self.limits.max_actions_per_round
-                    options = [o for o in options if o.kind == CONTROL] + (self.timing.instant_options(helot) if within else [])
-                    continue
-                break
-            if action.name == "motivation_button":
-                side = action.arg("to")
-                helot.ap, helot.mp = (points, 0) if side == "ap" else (0, points)
-                self.emit("motivation_button", helot=helot.label, to=side)
-                yield from self.conditions.deal_damage(helot, settings.get("motivation_button_cost", 5), to="crowd",
-                                            reason="motivation_button")
-                self.emit("allocate", helot=helot.label, ap=helot.ap, mp=helot.mp)
-                return
-            ratio_to = action.arg("ratio_to")
-        ratio = min(helot.ratio, points)  # never more points than there are to split
-        if ratio_to == "ap":
-            helot.ap, helot.mp = ratio, points - ratio
-        else:
-            helot.mp, helot.ap = ratio, points - ratio
-        self.emit("allocate", helot=helot.label, ap=helot.ap, mp=helot.mp)
-
-    def _deception(self, helot: Helot) -> Generator[Any, Any, str | None]:
-        """Returns the dictated side, or None. One Deception per Command Round (pg.6)."""
-        block_cost = self.ruleset.settings.get("deception_block_cost", 2)
-        for opponent in self.state.clockwise_from(helot.label)[1:]:
-            if opponent.deception <= 0 or not opponent.fighting or not opponent.foe_of(helot):
-                continue
-            options = tuple(Action.make(CONTROL, opponent.label, "deception", target=helot.label, ratio_to=side)
-                            for side in ("ap", "mp")) + (Action.make(PASS, opponent.label),)
-            action = yield Decision(opponent.label, "deception", options)
-            if action.kind == PASS:
-                continue
-            opponent.deception -= 1
-            self.emit("deception", helot=opponent.label, target=helot.label, ratio_to=action.arg("ratio_to"))
-            frame = yield from self.timing.open_window("deception", helot, deceiver=opponent, deceived=helot)
-            if frame.prevented:
-                self.emit("deception_ignored", helot=helot.label)
-                return None
-            if helot.deception >= block_cost:
-                answer = yield Decision(helot.label, "block_deception", (
-                    Action.make(CONTROL, helot.label, "block_deception"), Action.make(PASS, helot.label)))
-                if answer.kind == CONTROL:
-                    helot.deception -= block_cost
-                    self.emit("deception_blocked", helot=helot.label)
-                    return None
-            return action.arg("ratio_to")
-        return None
-
-    def _end_round(self, helot: Helot) -> Game:
-        if self.state.ended:  # a script decided the bout during the round: nothing follows
-            return
-        self.emit("round_end", helot=helot.label, unspent_ap=helot.ap, unspent_mp=helot.mp)
-        yield from self.events.fire("round_ends", self=helot)
-        yield from self.settle()
-        if self.state.ended:
-            return
-        helot.ap = helot.mp = 0  # points never carry over (pg.10)
-        for other in self.state.helots.values():
-            other.bonus_ap.clear()  # AP granted against a helot lasts for the round it was given in
-        fighting = [h for h in self.state.helots.values() if h.status == Status.FIGHTING]
-        if len({h.side for h in fighting}) <= 1:  # one side left standing, or none
-            survivor = fighting[0] if fighting else None
-            yield from self.events.fire("bout_ends", survivor=survivor)
-            self._end_bout(Termination.LAST_HELOT_STANDING if survivor else Termination.ALL_EXPIRED)
-            return
-        yield Decision(helot.label, "between_rounds", (Action.make(NEXT_ROUND, helot.label),))
-
-    def decide(self, winner: Helot | None) -> None:
-        """A script decided the bout (`win`, `draw`): it ends with that verdict, unless it has
-        already ended. Whatever is resolving finishes; no round, cycle or decision follows."""
-        if not self.state.ended:
-            self._conclude(Termination.DECIDED, winner.side if winner is not None else None)
-
-    def _conclude(self, termination: Termination, winner: str | None) -> None:
-        """The bout ends: its outcome (the winning side, or None for a draw) recorded and logged."""
-        totals = {label: h.cred for label, h in self.state.helots.items()}
-        self.state.ended = True
-        self.state.outcome = Outcome(termination, winner, totals, self.state.crowd)
-        self.emit("bout_end", termination=termination.value, winner=winner or "draw", totals=totals, crowd=self.state.crowd)
-
-    def _end_bout(self, termination: Termination) -> None:
-        """The side with the most cred (its lanistas' together) wins only if that beats the crowd's
-        pile; otherwise a draw (pg.13). Each helot is a side of its own unless `sides` groups them.
-        A verdict a script has already given (`win`, `draw`) stands."""
-        if self.state.ended:
-            return
-        sides: dict[str, int] = {}
-        for helot in self.state.helots.values():
-            sides[helot.side] = sides.get(helot.side, 0) + helot.cred
-        best = max(sides.values())
-        leaders = [side for side, cred in sides.items() if cred == best]
-        must_beat = self.ruleset.settings.get("winner_must_beat_crowd", True)
-        winner = leaders[0] if len(leaders) == 1 and (best > self.state.crowd or not must_beat) else None
-        if termination == Termination.ALL_EXPIRED and self.ruleset.settings.get("all_expired_is_draw", False):
-            winner = None  # a house rule: no winner when every helot expires
-        self._conclude(termination, winner)
 
     # ---------------------------------------------------------------- reading state
     def helot_attribute(self, helot: Helot, name: str) -> Any:
@@ -741,58 +398,6 @@ class Bout:
             return declared_number(weapon, name.removeprefix("weapon_")) or 0
         return getattr(helot, name)
 
-    # ---------------------------------------------------------------- cards
-    def draw_card(self, deck: str, helot: Helot) -> Game:
-        """Draw the top card of a zone: as its `drawn` says, played at once for `helot` (then
-        discarded), or kept in the hand. An empty deck is made again from its discards, shuffled."""
-        cards = self.state.decks.setdefault(deck, [])
-        if not cards:
-            cards.extend(self.state.discards.pop(deck, []))
-            for i in range(len(cards) - 1, 0, -1):
-                j = self.dice.roll("shuffle", i + 1) - 1
-                cards[i], cards[j] = cards[j], cards[i]
-        if not cards:
-            self.emit("draw", deck=deck, helot=helot.label, card=None)
-            return
-        card = cards.pop(0)
-        self.emit("draw", deck=deck, helot=helot.label, card=card)
-        zone = self.ruleset.words.zones[deck]
-        if zone.drawn == "kept":
-            helot.influence.append(card)
-            return
-        declaration = self.ruleset.declaration(zone.holds or "", card)
-        assert declaration is not None
-        # Damage done by a card's narrative goes to the crowd: the card is no helot (pg.12).
-        env = Env({"self": helot, "command": declaration}, self.legality.declaration_env(declaration), source=None)
-        self.cards.append(declaration)
-        self.events.triggers.append(helot.label)
-        try:
-            yield from self.resolution.run_declaration_body(helot, declaration, env)
-        finally:
-            self.cards.pop()
-            self.events.triggers.pop()
-        self.state.discards.setdefault(deck, []).append(card)
-
-    def offer_negation(self, env: Env, helot: Helot) -> Game:
-        """Turning Point cards may be escaped by paying the trait reserves their `cost` names (pg.14)."""
-        if not self.cards:
-            raise self.runtime_error("no_card", "`offer_negation` is for Turning Point cards")
-        card = self.cards[-1]
-        with self.interpreter.asking():
-            costs = [(self.interpreter.amount(self.interpreter.evaluate(i.amount, env), i.amount, env,
-                                              f"the {i.resource} cost"), i.resource)
-                     for c in card.clauses_of(A.Cost) for i in c.items]
-        traits = self.ruleset.words.group("trait")
-        if not costs or any(helot.traits.get(r, 0) < n for n, r in costs if r in traits):
-            return
-        answer = yield Decision(helot.label, "negate_card", (
-            Action.make(CONTROL, helot.label, "negate", card=card.id), Action.make(PASS, helot.label)))
-        if answer.kind == CONTROL:
-            for amount, resource in costs:
-                if resource in traits:
-                    helot.traits[resource] -= amount
-            helot.marks["negated"] = card.id
-            self.emit("negated", helot=helot.label, card=card.id)
 
     def is_declaration_id(self, name: str) -> bool:
         return name in self.ruleset.declaration_ids
@@ -901,7 +506,6 @@ class Bout:
         clone.dice = Dice(self.seed * 1_000_003 + len(self.history) + 1)
         clone.log = []
         clone.history = list(self.history)
-        clone.cards = []
         clone.forced_dice = dict(self.forced_dice)
         clone.pending = None
         clone._game = _no_game()
@@ -915,6 +519,8 @@ class Bout:
         clone.holds = Holds(clone)
         clone.rolling = Rolls(clone)
         clone.resolution = Resolution(clone)
+        clone.decks = Decks(clone)
+        clone.cycle = Cycle(clone)
         clone.interpreter = Interpreter(clone, self.limits)
         clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
         return clone

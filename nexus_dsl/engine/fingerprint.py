@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 #: Bout attributes that are the bout's state, read by `whole_state`.
 STATE: tuple[str, ...] = (
-    "state", "log", "history", "pending", "cards", "round_actions", "fault", "fault_declaration", "dice", "seed", "forced_dice",
+    "state", "log", "history", "pending", "round_actions", "fault", "fault_declaration", "dice", "seed", "forced_dice",
     "strict_ledger", "interpreter",
     "_game",
 )
@@ -59,6 +59,8 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "holds": (),
     "rolling": ("rolls",),
     "resolution": (),
+    "decks": ("cards",),
+    "cycle": (),
 }
 #: What each mechanism holds that is not state: the bout it works on, and what is worked out once.
 MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
@@ -71,6 +73,8 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
     "holds": frozenset({"host"}),
     "rolling": frozenset({"host"}),
     "resolution": frozenset({"host"}),
+    "decks": frozenset({"host"}),
+    "cycle": frozenset({"host"}),
 }
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
 #: once (or memoised) without ever changing what the bout does.

@@ -492,10 +492,10 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         bout.emit("tpdm", helot=helot.label, holds=helot.tpdm)
 
     def draw(env: Env, node: A.Action, deck: str, **preps: Any) -> Run:
-        yield from bout.draw_card(deck, _actor(env, preps.get("for"), "draw"))
+        yield from bout.decks.draw_card(deck, _actor(env, preps.get("for"), "draw"))
 
     def offer_negation(env: Env, node: A.Action, helot: Helot) -> Run:
-        yield from bout.offer_negation(env, helot)
+        yield from bout.decks.offer_negation(env, helot)
 
     def prevent(env: Env, node: A.Action) -> None:
         bout.timing.current_window(node).prevented = True
@@ -522,10 +522,10 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         bout.emit("trait", helot=helot.label, trait=trait, value=helot.traits[trait])
 
     def win(env: Env, node: A.Action, helot: Helot) -> None:
-        bout.decide(helot)
+        bout.cycle.decide(helot)
 
     def declare_draw(env: Env, node: A.Action) -> None:
-        bout.decide(None)
+        bout.cycle.decide(None)
 
     def set_stat(env: Env, node: A.Action, helot: Helot, stat: str, to: int) -> None:
         low, high = bout.ruleset.words.bounds[stat]
