@@ -1,7 +1,7 @@
-"""A bout: the Command Cycle skeleton, decision points, and the one way to change state.
+"""A bout: its mechanisms, its decision points, and the one way to change state.
 
-The whole bout runs as a generator that yields a `Decision` whenever a player must choose and
-receives the chosen `Action`. `Bout.apply(action)` is the only entry point that changes state: it
+The whole bout runs as a generator (the Command Cycle, `engine/cycle.py`) that yields a `Decision`
+whenever a player must choose and receives the chosen `Action`. `Bout.apply(action)` is the only entry point that changes state: it
 checks the action against the legal options (refusing anything else with a `RulesError` and
 changing nothing), runs the game to the next decision, and returns the events it caused. The seed
 plus the list of applied actions replays a bout exactly.
@@ -21,26 +21,27 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import Diagnostic, NexusError, RulesError, ScriptRuntimeError, did_you_mean
+from ..errors import Diagnostic, RulesError, ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .actions import ABILITY, CARD, COMMAND, PASS, Action, Decision
-from .board import Grid, Square
 from .conditions import Conditions
 from .cycle import Cycle, Game
 from .decks import Decks
 from .dice import Dice, DiceState
 from .events import Events
-from .interpreter import Interpreter, Limits, faulting_declaration
 from .holds import Holds
+from .initial_state import initial_state
+from .interpreter import Interpreter, Limits, faulting_declaration
 from .ledger import Ledger
 from .legality import Legality, declaration_group, declaration_tags
 from .movement import Movement
+from .refusals import reason_refused, refusal_code
 from .resolution import Resolution
 from .rolls import Rolls
 from .script_api import bind
-from .setup import (DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, HelotSetup,
-                    SetupError, declared_number, declared_only, grappler_of, pick_random_barge, starting_states, weapon_in_hand)
+from .setup import BoutSetup, declared_number, weapon_word
+from .snapshot import snapshot_of
 from .state import BoutState, Helot, Outcome, Status, Termination
 from .timing import Timing
 
@@ -62,6 +63,10 @@ class Event:
 
 
 class Bout:
+    """One bout: its setup, state, dice and log, and the mechanisms that change the state, each a
+    small object holding the bout as its host (`ledger`, `legality`, `events`, `timing`,
+    `conditions`, `movement`, `holds`, `rolling`, `resolution`, `decks`, `cycle`)."""
+
     def __init__(self, ruleset: Ruleset, setup: BoutSetup, seed: int = 0,
                  forced_dice: dict[str, list[int]] | None = None, limits: Limits | None = None,
                  strict_ledger: bool = False):
@@ -79,7 +84,7 @@ class Bout:
         self.fault: Diagnostic | None = None  # the script fault that stopped the bout, if one did
         self.fault_declaration: A.Declaration | None = None  # the declaration whose script faulted
         self.object_types = frozenset(ruleset.data.get("objects", {}))
-        self.state = self._initial_state(setup)
+        self.state = initial_state(ruleset, setup, self.dice)
         self.ledger = Ledger(self)
         self.legality = Legality(self)
         self.events = Events(self)
@@ -96,138 +101,6 @@ class Bout:
         self.pending: Decision | None = None
         self._game = self.cycle.play()
         self._run_to_decision(None)
-
-    # ---------------------------------------------------------------- setup
-    def _initial_state(self, setup: BoutSetup) -> BoutState:
-        settings = self.ruleset.settings
-        state = BoutState(grid=Grid(), helots={})
-        barge_id = setup.barge
-        if barge_id == RANDOM_BARGE and self.ruleset.data_item("barges", RANDOM_BARGE) is None:
-            barges = list(self.ruleset.data.get("barges", {}))
-            if not barges:
-                raise NexusError(Diagnostic("setup/unknown_barge", "no barge in the loaded packs to pick at random", "<setup>"))
-            barge_id = pick_random_barge(barges, self.dice.roll)
-        if barge_id:
-            barge = self.ruleset.data_item("barges", barge_id)
-            if barge is None:
-                known = list(self.ruleset.data.get("barges", {}))
-                raise NexusError(Diagnostic("setup/unknown_barge", f"no barge `{barge_id}` in the loaded packs", "<setup>",
-                                            hint=did_you_mean(barge_id, known)))
-            for obj in barge.get("objects", []):
-                state.place(obj["type"], Square(*obj["at"]))
-            state.meta["hazards"] = list(barge.get("hazards", []))
-            state.meta["barge"] = barge_id
-        for object_type, square in setup.objects:
-            state.place(object_type, square)
-        for spec in setup.helots:
-            state.helots[spec.label] = self._new_helot(spec, settings, state.grid)
-        for helot in state.helots.values():  # condition and counter coins come out of the box (pg.5)
-            state.box_drawn += helot.overall + sum(helot.locations.values()) + helot.cred + len(helot.tp_counter)
-        self._shuffle_decks(state, setup)
-        crowd = setup.crowd if setup.crowd is not None else settings.get("crowd_coins_per_player", 5) * len(setup.helots)
-        state.crowd = crowd
-        state.box_drawn += crowd
-        # `crowd` and `box` have their roles in the cycle and the verdict; any other declared pile
-        # starts empty and holds what scripts move into it.
-        state.piles = {pile: 0 for pile in self.ruleset.words.piles if pile not in ("crowd", "box")}
-        if setup.phase == "command":
-            state.active = setup.active or setup.helots[0].label
-            state.cycle = 1
-        return state
-
-    def _new_helot(self, spec: HelotSetup, settings: Any, grid: Grid) -> Helot:
-        words = self.ruleset.words
-        locations = {loc: words.starts[loc] for loc in words.group("location")}
-        locations.update(declared_only(spec.locations, locations, "location", spec.label, "locations"))
-        traits = {t: words.starts[t] for t in words.group("trait")}
-        if spec.traits is not None:
-            traits.update(declared_only(spec.traits, traits, "trait", spec.label, "traits"))
-        elif spec.motivation:
-            motivation = self.ruleset.data_item("motivations", spec.motivation)
-            if motivation is None:
-                raise SetupError(f"no motivation `{spec.motivation}` in the loaded packs", spec.label, "motivation",
-                                 "setup/unknown_motivation")
-            traits.update(motivation.get("advantages", {}))
-        lanista = self.ruleset.data_item("lanistas", spec.lanista) if spec.lanista else None
-        if spec.lanista and lanista is None:
-            raise SetupError(f"no lanista `{spec.lanista}` in the loaded packs", spec.label, "lanista",
-                             "setup/unknown_lanista")
-        assert spec.at is not None and spec.facing is not None
-        weapon = self.ruleset.declaration("weapon", spec.weapon) if spec.weapon else None
-        if spec.weapon and weapon is None:
-            raise SetupError(f"no weapon `{spec.weapon}` in the loaded packs", spec.label, "weapon", "setup/unknown_weapon")
-        unknown_cards = [card for card in spec.influence or () if self.ruleset.declaration("influence", card) is None]
-        if unknown_cards:
-            raise SetupError(f"no influence card `{unknown_cards[0]}` in the loaded packs", spec.label, "influence",
-                             "setup/unknown_card")
-        if spec.status not in STATUSES:
-            raise SetupError(f"`status: {spec.status}` is not one of {', '.join(STATUSES)}", spec.label, "status")
-        status = Status(spec.status)
-        held = weapon_in_hand(spec, weapon, self.ruleset.words.group("location"))
-        grappler = grappler_of(spec, self.setup.helots, grid)
-        if spec.overall is not None:
-            overall = spec.overall
-        else:  # a helot is incapacitated because its overall condition ran out (pg.13)
-            overall = 0 if status == Status.INCAPACITATED else settings.get("overall_condition", 50)
-        states = starting_states(spec, held, grappler is not None, self.ruleset.words.states)
-        helot = Helot(
-            label=spec.label, seat=spec.seat, square=spec.at, facing=spec.facing, overall=overall,
-            locations=locations, motivation=spec.motivation, lanista=spec.lanista,
-            states=states, traits=traits, cred=spec.cred, ap=spec.ap,
-            mp=spec.mp, status=status, weapon=spec.weapon, tpdm=spec.tpdm, tp_counter=set(spec.tp_counter),
-            command_tokens=spec.command_tokens if spec.command_tokens is not None else (lanista or {}).get("command", 0),
-            deception=spec.deception if spec.deception is not None else (lanista or {}).get("deception", 0),
-            influence=list(spec.influence or []), ratio=spec.ratio, marks=dict(spec.marks),
-            grappling=spec.grappling, grappler=grappler, stats=self._plain_stats(spec), side=self._side_of(spec),
-        )
-        if held is not None:
-            helot.ammo, helot.durability = held.ammo, held.durability
-            if held.protects is not None:
-                helot.marks[PROTECTED_LOCATION_MARK] = held.protects
-        return helot
-
-    def _side_of(self, spec: HelotSetup) -> str:
-        """The setup's side; else the group of seats its seat is in (the `sides` rule param, a side
-        named by its seats joined: `north_south`); else a side of its own, named by its label."""
-        if spec.side:
-            return spec.side
-        for group in self.ruleset.settings.get("sides", ()):
-            if spec.seat in group:
-                return "_".join(group)
-        return spec.label
-
-    def _plain_stats(self, spec: HelotSetup) -> dict[str, int]:
-        """The helot's plain stats: each at its start, or at the setup's value within its bounds."""
-        words = self.ruleset.words
-        stats = {stat: words.starts[stat] for stat in words.plain}
-        for stat, value in declared_only(spec.stats, stats, "stat", spec.label, "stats").items():
-            low, high = words.bounds[stat]
-            stats[stat] = min(max(value, low), high)
-        return stats
-
-    def weapon_word(self, weapon: A.Declaration, name: str) -> str | None:
-        prop = weapon.property(name)
-        value = prop.values[0] if prop and prop.values else None
-        return value.id if isinstance(value, A.Name) else None
-
-    def _shuffle_decks(self, state: BoutState, setup: BoutSetup) -> None:
-        """Every deck shuffled with the seed; a scenario may stack cards on top, top card first."""
-        for deck, zone in self.ruleset.words.zones.items():
-            cards = [d.id for d in self.ruleset.declarations(zone.holds)] if zone.holds else []
-            stacked = [c for c in setup.decks.get(deck, []) if c in cards]
-            rest = [c for c in cards if c not in stacked]
-            for i in range(len(rest) - 1, 0, -1):  # Fisher-Yates with the bout's own dice
-                j = self.dice.roll("shuffle", i + 1) - 1
-                rest[i], rest[j] = rest[j], rest[i]
-            state.decks[deck] = stacked + rest
-        self.dice.drain_history()
-        # Cards promised to a hand leave the deck after the shuffle, so the seed deals the rest as before.
-        dealt = [card for spec in setup.helots for card in spec.dealt]
-        unknown = [card for card in dealt if self.ruleset.declaration("influence", card) is None]
-        if unknown:
-            raise NexusError(Diagnostic("setup/unknown_card", f"no influence card `{unknown[0]}` in the loaded packs", "<setup>"))
-        if dealt:
-            state.decks["influence"] = [card for card in state.decks["influence"] if card not in dealt]
 
     # ---------------------------------------------------------------- the log
     def emit(self, event_type: str, **data: Any) -> None:
@@ -259,20 +132,12 @@ class Bout:
         if self.pending is None:
             raise RulesError(Diagnostic("rules/bout_over", self._over(), "<bout>"))
         if action not in self.pending.options:
-            raise RulesError(Diagnostic(f"rules/{self._refusal_code(action)}", self._reason_refused(action), "<bout>"))
+            raise RulesError(Diagnostic(f"rules/{refusal_code(self, action)}", reason_refused(self, action), "<bout>"))
         start = len(self.log)
         self.history.append(action)
         self._run_to_decision(action)
         self._check_ledger()
         return self.log[start:]
-
-    def _reason_refused(self, action: Action) -> str:
-        """`why_not`, when working out the reason runs a script that faults too."""
-        try:
-            return self.why_not(action)
-        except ScriptRuntimeError as error:
-            problem = error.diagnostics[0]
-            return f"{action.describe()} is not allowed now ({problem.location()}: {problem.message})"
 
     def _over(self) -> str:
         if self.fault is not None:
@@ -323,53 +188,6 @@ class Bout:
             raise AssertionError(f"coin ledger out of balance: {self.state.coins_in_play()} in play, "
                                  f"{self.state.box_drawn} drawn from the box")
 
-    def _refusal_code(self, action: Action) -> str:
-        if self.pending and action.helot != self.pending.helot and action.kind not in (ABILITY, CARD):
-            return "not_your_turn"
-        if action.kind == COMMAND and self.ruleset.declaration("command", action.name or "") is None:
-            return "unknown_command"
-        return "not_allowed"
-
-    def why_not(self, action: Action) -> str:
-        """A readable reason for refusing an action ("malformed" is never confused with "not now")."""
-        decision = self.pending
-        assert decision is not None
-        if action.helot not in self.state.helots:
-            return f"there is no helot `{action.helot}`"
-        if action.helot != decision.helot and action.kind not in (ABILITY, CARD):
-            return f"it is {decision.helot}'s decision, not {action.helot}'s"
-        if action.kind in (ABILITY, CARD):
-            kind = "influence" if action.kind == CARD else "trait_ability"
-            declaration = self.ruleset.declaration(kind, action.name or "")
-            if declaration is None:
-                return f"there is no {'influence card' if action.kind == CARD else 'trait ability'} `{action.name}`"
-            helot = self.state.helots[action.helot]
-            if not self.legality.owns_ability(helot, declaration):
-                return f"{helot.label} cannot use {declaration.name}"
-            open_windows = self.timing.windows
-            frame = open_windows[-1] if open_windows else None
-            windows = {clause.name for clause in declaration.clauses_of(A.Window)}
-            if frame is not None and frame.name not in windows or frame is None and not windows & {"any_time", "own_round"}:
-                return f"{declaration.name} is used at its timing window ({', '.join(sorted(windows))}), not now"
-            if frame is None and "any_time" not in windows and helot.label != self.state.active:
-                return f"{declaration.name} can only be used during your own command round"
-            problem = self.timing.ability_problem(helot, declaration, action, dict(frame.names) if frame else {})
-            return problem or f"{declaration.name} cannot be used now"
-        if action.kind == COMMAND:
-            declaration = self.ruleset.declaration("command", action.name or "")
-            if declaration is None:
-                return f"there is no command `{action.name}`"
-            if decision.kind != "command":
-                return f"{action.name} cannot be given now: the bout is waiting for {decision.kind.replace('_', ' ')}"
-            helot = self.state.helots[action.helot]
-            for name, domain in self.legality.arg_domains(helot, declaration):
-                value = action.arg(name)
-                if value not in domain:
-                    return f"{declaration.name}: `{name}` cannot be {value!r}"
-            return self.legality.command_problem(helot, declaration, action) or f"{declaration.name} is not allowed now"
-        return f"{action.describe()} is not allowed now (waiting for {decision.kind.replace('_', ' ')})"
-
-
     # ---------------------------------------------------------------- reading state
     def helot_attribute(self, helot: Helot, name: str) -> Any:
         if name in helot.locations:
@@ -394,10 +212,9 @@ class Bout:
             if weapon is None:
                 return None if name == "weapon_type" else 0
             if name == "weapon_type":
-                return self.weapon_word(weapon, "type")
+                return weapon_word(weapon, "type")
             return declared_number(weapon, name.removeprefix("weapon_")) or 0
         return getattr(helot, name)
-
 
     def is_declaration_id(self, name: str) -> bool:
         return name in self.ruleset.declaration_ids
@@ -415,58 +232,7 @@ class Bout:
 
     def snapshot(self) -> dict[str, Any]:
         """The scenario snapshot (SCENARIOS.md): every key the contract names, and a few more."""
-        state = self.state
-        snap: dict[str, Any] = {
-            "crowd": state.crowd,
-            "ended": state.ended,
-            "winner": (state.outcome.winner or "draw") if state.outcome else None,
-            "termination": state.outcome.termination.value if state.outcome else None,
-            "cycle": state.cycle,
-            "active": state.active,
-            "box_drawn": state.box_drawn,
-        }
-        if state.piles:
-            snap["piles"] = dict(state.piles)
-        for label, helot in state.helots.items():
-            weapon = self.ruleset.declaration("weapon", helot.weapon) if helot.weapon else None
-            drawn = DRAWN_WEAPON_STATE in helot.states if weapon is not None else None
-            protects = helot.marks.get(PROTECTED_LOCATION_MARK) if drawn else None
-            # Durability and ammo apply to a weapon whose card declares them; otherwise they are null.
-            counted = {name for name in ("durability", "ammo")
-                       if weapon is not None and weapon.property(name) is not None}
-            snap[label] = {
-                "overall": helot.overall,
-                "locations": dict(helot.locations),
-                "states": sorted(helot.states),
-                "traits": dict(helot.traits),
-                "cred": helot.cred,
-                "ap": helot.ap,
-                "mp": helot.mp,
-                "at": helot.square.as_list(),
-                "facing": helot.facing.name,
-                "weapon": helot.weapon,
-                "weapon_drawn": drawn,
-                "durability": helot.durability if "durability" in counted else None,
-                "ammo": helot.ammo if "ammo" in counted else None,
-                "protects": protects if protects in helot.locations else None,
-                "tpdm": helot.tpdm,
-                "tp_counter": sorted(helot.tp_counter),
-                "command_tokens": helot.command_tokens,
-                "deception": helot.deception,
-                "influence": list(helot.influence),
-                "status": helot.status.value,
-                "seat": helot.seat,
-                "marks": sorted(helot.marks),
-                "grappling": helot.grappling,
-                "grappler": helot.grappler,
-                "on_board": helot.on_board,
-            }
-            if helot.stats:
-                snap[label]["stats"] = dict(helot.stats)
-            if helot.side != label:  # shown where sides group helots (a helot alone is its own side)
-                snap[label]["side"] = helot.side
-        snap["board"] = {square.key(): list(objects) for square, objects in sorted(state.objects.items())}
-        return snap
+        return snapshot_of(self.state, self.ruleset)
 
     def events_json(self) -> list[dict[str, Any]]:
         return [event.to_json() for event in self.log]
@@ -497,9 +263,9 @@ class Bout:
         return clone.state
 
     def _what_if(self) -> Bout:
-        """A copy of this bout for a preview: its own state, dice, log, stacks, caches and
-        interpreter; only what never changes (the ruleset, the setup, the limits, the listeners)
-        is shared. It has no game of its own to resume."""
+        """A copy of this bout for a preview: its own state, dice, log, mechanisms (with their stacks
+        and caches) and interpreter; only what never changes (the ruleset, the setup, the limits,
+        the listeners) is shared. It has no game of its own to resume."""
         clone = copy.copy(self)
         clone.state = self.state.clone()
         # A separate stream: a preview must not foresee the bout's own next rolls.

@@ -13,7 +13,7 @@ from .actions import CHOICE, Action, Decision
 from .board import Direction, Grid, Square
 from .interpreter import Env, Limits, Run, describe_value
 from .list_functions import dice_pool, list_functions
-from .setup import declared_number
+from .setup import declared_number, weapon_word
 from .state import Helot, Status
 
 if TYPE_CHECKING:
@@ -252,7 +252,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         # The weapon pile (pg.3): the cards of that type, in load order, that no helot holds.
         held = {h.weapon for h in bout.state.helots.values() if h.weapon is not None}
         return tuple(w.id for w in bout.ruleset.declarations("weapon")
-                     if bout.weapon_word(w, "type") == str(weapon_type) and w.id not in held)
+                     if weapon_word(w, "type") == str(weapon_type) and w.id not in held)
 
     def random_weapon(env: Env, weapon_type: str) -> str | None:
         # A weapon card drawn at random from the pile. With one card left there is nothing to

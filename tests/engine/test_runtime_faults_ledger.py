@@ -18,7 +18,7 @@ from nexus_dsl.engine.setup import BoutSetup, HelotSetup
 ENGINE = Path(__file__).resolve().parents[2] / "nexus_dsl" / "engine"
 PILES = {"crowd", "cred", "overall", "box_drawn"}
 # The ledger itself, and the setup that fills the piles before the first coin moves.
-ALLOWED = {"_pile_add", "_initial_state"}
+ALLOWED = {"_pile_add", "initial_state"}
 
 
 def _changes_a_pile(node: ast.AST) -> bool:
