@@ -1,10 +1,10 @@
 """A bout: its mechanisms, its decision points, and the one way to change state.
 
 The whole bout runs as a generator (the Command Cycle, `engine/cycle.py`) that yields a `Decision`
-whenever a player must choose and receives the chosen `Action`. `Bout.apply(action)` is the only entry point that changes state: it
-checks the action against the legal options (refusing anything else with a `RulesError` and
-changing nothing), runs the game to the next decision, and returns the events it caused. The seed
-plus the list of applied actions replays a bout exactly.
+whenever a player must choose and receives the chosen `Action`. `Bout.apply(action)` is the only
+entry point that changes state: it checks the action against the legal options (refusing anything
+else with a `RulesError` and changing nothing), runs the game to the next decision, and returns the
+events it caused. The seed plus the list of applied actions replays a bout exactly.
 
 A script that faults while an action resolves (a runtime error: a budget exceeded, a value of the
 wrong kind, a number beyond the limit...) stops the bout: its state is put back as it was before
@@ -85,18 +85,18 @@ class Bout:
         self.fault_declaration: A.Declaration | None = None  # the declaration whose script faulted
         self.object_types = frozenset(ruleset.data.get("objects", {}))
         self.state = initial_state(ruleset, setup, self.dice)
-        self.ledger = Ledger(self)
-        self.legality = Legality(self)
-        self.events = Events(self)
-        self.timing = Timing(self)
-        self.conditions = Conditions(self)
-        self.movement = Movement(self)
-        self.holds = Holds(self)
-        self.rolling = Rolls(self)
-        self.resolution = Resolution(self)
-        self.decks = Decks(self)
-        self.cycle = Cycle(self)
-        self.interpreter = Interpreter(self, self.limits)
+        self.ledger: Ledger = Ledger(self)
+        self.legality: Legality = Legality(self)
+        self.events: Events = Events(self)
+        self.timing: Timing = Timing(self)
+        self.conditions: Conditions = Conditions(self)
+        self.movement: Movement = Movement(self)
+        self.holds: Holds = Holds(self)
+        self.rolling: Rolls = Rolls(self)
+        self.resolution: Resolution = Resolution(self)
+        self.decks: Decks = Decks(self)
+        self.cycle: Cycle = Cycle(self)
+        self.interpreter: Interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = bind(self)
         self.pending: Decision | None = None
         self._game = self.cycle.play()

@@ -1,4 +1,4 @@
-"""Conditions: damage and what it does to a helot's status, and the states a helot is in."""
+"""Conditions: damage and the status it leaves, and the states a fighter is in."""
 
 from __future__ import annotations
 

@@ -184,9 +184,10 @@ class Cycle:
         if settings.get("turn_order") == "sides_alternate":
             order = self._sides_alternate(order)
         self.host.state.order = order
+        helots = self.host.state.helots
         self.host.emit("initiative", order=order, rolls={
-                 label: {"trait": traits[self.host.state.helots[label].trait_die - 1], "ratio": self.host.state.helots[label].ratio}
-                 for label in order})
+            label: {"trait": traits[helots[label].trait_die - 1], "ratio": helots[label].ratio}
+            for label in order})
 
     def _sides_alternate(self, order: list[str]) -> list[str]:
         """The ranked order with the sides taking turns: the best of the side of the best helot,
@@ -303,7 +304,8 @@ class Cycle:
                     yield from self.host.timing.use_ability(action, None)
                     yield from self.settle()
                     within = self.host.round_actions < self.host.limits.max_actions_per_round
-                    options = [o for o in options if o.kind == CONTROL] + (self.host.timing.instant_options(helot) if within else [])
+                    options = ([o for o in options if o.kind == CONTROL]
+                               + (self.host.timing.instant_options(helot) if within else []))
                     continue
                 break
             if action.name == "motivation_button":
@@ -311,7 +313,7 @@ class Cycle:
                 helot.ap, helot.mp = (points, 0) if side == "ap" else (0, points)
                 self.host.emit("motivation_button", helot=helot.label, to=side)
                 yield from self.host.conditions.deal_damage(helot, settings.get("motivation_button_cost", 5), to="crowd",
-                                                 reason="motivation_button")
+                                                            reason="motivation_button")
                 self.host.emit("allocate", helot=helot.label, ap=helot.ap, mp=helot.mp)
                 return
             ratio_to = action.arg("ratio_to")
@@ -380,7 +382,8 @@ class Cycle:
         totals = {label: h.cred for label, h in self.host.state.helots.items()}
         self.host.state.ended = True
         self.host.state.outcome = Outcome(termination, winner, totals, self.host.state.crowd)
-        self.host.emit("bout_end", termination=termination.value, winner=winner or "draw", totals=totals, crowd=self.host.state.crowd)
+        self.host.emit("bout_end", termination=termination.value, winner=winner or "draw", totals=totals,
+                       crowd=self.host.state.crowd)
 
     def _end_bout(self, termination: Termination) -> None:
         """The side with the most cred (its lanistas' together) wins only if that beats the crowd's

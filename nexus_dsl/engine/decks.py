@@ -1,4 +1,4 @@
-"""Decks: drawing a card from a zone, and the Turning Point cards being played (which a helot may
+"""Decks: drawing a card from a zone, and the cards being played from one (which their reader may
 escape by paying their costs)."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ class DecksHost(Protocol):
 
 
 class Decks:
-    """The cards drawn during a bout, with the stack of Turning Point cards being played."""
+    """The cards drawn during a bout, with the stack of those being played."""
 
     def __init__(self, host: DecksHost):
         self.host = host

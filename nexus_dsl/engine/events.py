@@ -41,10 +41,12 @@ class Events:
         self.trigger_depth = 0
         self.nesting: list[str] = []  # the events and performed commands under way, outermost first
         self.triggers: list[str] = []  # whose command, ability or card is resolving (pg.15's triggering player)
-        if listeners is None or hazard_objects is None:
-            self.listeners = self._order_listeners()
-        else:  # the listeners never change during a bout: a preview's copy shares them
+        self._hazard_objects: dict[str, frozenset[str]] = {}
+        if listeners is not None and hazard_objects is not None:
+            # the listeners never change during a bout: a preview's copy shares them
             self.listeners, self._hazard_objects = listeners, hazard_objects
+        else:
+            self.listeners = self._order_listeners()
 
     def copy_for(self, host: EventsHost) -> Events:
         """The events of a preview's copy of the bout: the same listeners; what is under way copied."""
@@ -96,7 +98,7 @@ class Events:
         once the barge names it or one of its `object`s has stood on the board (`hazard_active`)."""
         listed = list(self.host.state.meta.get("hazards", []))
         hazard_order = listed + [d.id for d in self.host.ruleset.declarations("hazard") if d.id not in listed]
-        self._hazard_objects: dict[str, frozenset[str]] = {}
+        self._hazard_objects = {}
         for hazard in self.host.ruleset.declarations("hazard"):
             prop = hazard.property("object")
             objects = {v.id for v in prop.values if isinstance(v, A.Name)} if prop else set()

@@ -29,22 +29,21 @@ import dataclasses
 import hashlib
 import types
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
+from .actions import Action
 from .board import Square
+from .bout import Bout, Event
 from .dice import Dice
 from .interpreter import Dynamic, Env, Interpreter
 from .state import BoutState, Helot
 
-if TYPE_CHECKING:
-    from .bout import Bout
-
 #: Bout attributes that are the bout's state, read by `whole_state`.
 STATE: tuple[str, ...] = (
-    "state", "log", "history", "pending", "round_actions", "fault", "fault_declaration", "dice", "seed", "forced_dice",
-    "strict_ledger", "interpreter",
+    "state", "log", "history", "pending", "round_actions", "fault", "fault_declaration", "dice", "seed",
+    "forced_dice", "strict_ledger", "interpreter",
     "_game",
 )
 #: The bout's mechanisms (attributes of the bout), each with its attributes that are state: read by
@@ -115,9 +114,6 @@ class _Canon:
     """Turns any value a bout holds into nested tuples of plain values."""
 
     def __init__(self, bout: Bout, memo: EventMemo):
-        from .actions import Action
-        from .bout import Event
-
         self.bout = bout
         self.helots = bout.state.helots
         self.memo = memo
@@ -154,8 +150,6 @@ class _Canon:
         return self._object(value)
 
     def _object(self, value: Any) -> Any:
-        from .bout import Bout, Event
-
         if isinstance(value, Bout):
             return ("bout", "this" if value is self.bout else "another")
         if isinstance(value, self.mechanisms):

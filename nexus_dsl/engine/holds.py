@@ -1,5 +1,5 @@
-"""Grapple holds (pg.21-23, ruling 85): taking and releasing a hold, carrying the held helot round,
-and breaking the holds whose helots were separated."""
+"""Holds (pg.21-23, ruling 85): taking and releasing a hold, carrying the one held round, and
+breaking the holds of those separated."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .state import BoutState, Helot
 
 class HoldsHost(Protocol):
     """What holds need of the bout: its state, the log, events (the triggering player's order),
-    conditions (the Grappled state) and movement (a held helot carried round)."""
+    conditions (the state of the one held) and movement (the one held carried round)."""
 
     state: BoutState
     events: Events
@@ -28,7 +28,7 @@ class HoldsHost(Protocol):
 
 
 class Holds:
-    """Who holds whom: each helot holds at most one other and is held by at most one."""
+    """Who holds whom: each holds at most one other and is held by at most one."""
 
     def __init__(self, host: HoldsHost):
         self.host = host

@@ -1,5 +1,5 @@
-"""The state a bout starts from: its setup laid out with the rules of the loaded packs, the barge
-picked and placed, every pile filled from the box, and the decks shuffled with the bout's dice."""
+"""The state a bout starts from: its setup laid out with the rules of the loaded packs, the arena's
+objects placed, every pile filled from the box, and the decks shuffled with the bout's dice."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .state import BoutState, Helot, Status
 
 
 def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
-    """The state the bout starts from (the dice pick a random barge and shuffle the decks)."""
+    """The state the bout starts from (the dice may pick the arena, and shuffle the decks)."""
     settings = ruleset.settings
     state = BoutState(grid=Grid(), helots={})
     barge_id = setup.barge

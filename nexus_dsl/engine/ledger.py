@@ -94,8 +94,9 @@ class Ledger:
         """The ledger: `moved` coins (already known to be in `source`) go to `dest`, logged."""
         limit = self.host.limits.max_number
         if dest[0] != "box" and self._pile_amount(dest) + moved > limit:
-            raise self.host.runtime_error("number_too_large", f"the pile `{pile_name(dest)}` would hold "
-                                                              f"{self._pile_amount(dest) + moved} coins, beyond the limit of {limit}")
+            raise self.host.runtime_error("number_too_large",
+                                          f"the pile `{pile_name(dest)}` would hold {self._pile_amount(dest) + moved} "
+                                          f"coins, beyond the limit of {limit}")
         self._pile_add(source, -moved)
         self._pile_add(dest, moved, slot)
         self.host.emit("coins", amount=moved, source=pile_name(source), dest=pile_name(dest), reason=reason)

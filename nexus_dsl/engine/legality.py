@@ -337,7 +337,8 @@ class Legality:
 
     def mp_multiplier(self, helot: Helot) -> int:
         factor = 1
+        flags, most = self.host.ruleset.object_flags, self.host.limits.max_number + 1
         for obj in self.host.state.objects_at(helot.square):
             # Bounded at every step: a square stacked with many multiplying objects stays a number.
-            factor = min(factor * int(self.host.ruleset.object_flags(obj).get("mp_multiplier", 1)), self.host.limits.max_number + 1)
+            factor = min(factor * int(flags(obj).get("mp_multiplier", 1)), most)
         return factor

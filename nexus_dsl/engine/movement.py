@@ -1,4 +1,4 @@
-"""Movement: directions, blocking, stepping, placing, rotating and facing a helot."""
+"""Movement: directions, blocking, stepping, placing, rotating and facing."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from .timing import Timing
 
 
 class CarriedHolds(Protocol):
-    """The grapple holds a helot carries round as it turns (`engine/holds.py`, which moves helots
-    through this module itself)."""
+    """The holds a figure carries round as it turns (`engine/holds.py`, which moves figures through
+    this module itself)."""
 
     def held_in_front(self, grappler: Helot) -> Helot | None: ...
 
@@ -40,7 +40,7 @@ class MovementHost(Protocol):
 
 
 class Movement:
-    """Where a helot would step, whether it may, and its moves and turns."""
+    """Where a figure would step, whether it may, and its moves and turns."""
 
     def __init__(self, host: MovementHost):
         self.host = host

@@ -35,7 +35,7 @@ class ResolutionHost(Protocol):
 
 
 class Resolution:
-    """How what a helot gives or uses plays out, once it is known to be legal."""
+    """How what is given or used plays out, once it is known to be legal."""
 
     def __init__(self, host: ResolutionHost):
         self.host = host
@@ -47,6 +47,7 @@ class Resolution:
                 reserved = helot.bonus_ap.get(target.label, 0) if isinstance(target, Helot) else 0
                 from_bonus = min(reserved, amount)
                 if from_bonus:
+                    assert isinstance(target, Helot)  # AP is reserved only against a target
                     helot.bonus_ap[target.label] -= from_bonus
                 helot.ap -= amount - from_bonus
             elif resource == "MP":
@@ -78,11 +79,11 @@ class Resolution:
         helot = env.lookup("self")[1]
         if not isinstance(helot, Helot):
             raise self.host.runtime_error("wrong_type", f"`perform {declaration.id}` needs an acting helot (`self`)")
-        events = self.host.events
-        if events.trigger_depth >= self.host.limits.max_trigger_depth:
-            raise self.host.runtime_error("budget_exceeded", f"commands and events nested more than "
-                                                             f"{self.host.limits.max_trigger_depth} deep: this statement performs "
-                                                             f"`{declaration.id}` inside {events.describe_nesting()}")
+        events, limit = self.host.events, self.host.limits.max_trigger_depth
+        if events.trigger_depth >= limit:
+            raise self.host.runtime_error("budget_exceeded", f"commands and events nested more than {limit} deep: "
+                                                             f"this statement performs `{declaration.id}` inside "
+                                                             f"{events.describe_nesting()}")
         names = {"self": helot, "command": declaration, "target": env.lookup("target")[1]}
         inner = Env(names, self.host.legality.declaration_env(declaration), source=helot)
         events.trigger_depth += 1

@@ -1,5 +1,5 @@
 """Rolls: the opposed roll on the Sliding Dice Scale, threshold checks, and the stack of rolls being
-resolved (what `modify_sds`, `fix_roll`, `add_damage` and `reroll` act on)."""
+resolved (what the scripts' roll effects act on)."""
 
 from __future__ import annotations
 
@@ -35,8 +35,8 @@ class RollContext:
 
 
 class RollsHost(Protocol):
-    """What rolls need of the bout: its rules (the SDS cap), the dice, the interpreter (a roll's
-    level), the log, events to fire and the windows a roll opens."""
+    """What rolls need of the bout: its rules (how far the scale slides), the dice, the interpreter
+    (a roll's level), the log, events to fire and the windows a roll opens."""
 
     ruleset: Ruleset
     dice: Dice
@@ -102,12 +102,12 @@ class Rolls:
                        attack=totals["attack"], defense=totals["defense"], success=success)
         if success:
             yield from self.host.events.fire("attack_succeeds", attacker=attacker, defender=defender, self=attacker,
-                                      margin=context.margin, command=command)
-            yield from self.host.timing.open_window("after_attack_succeeds", attacker, attacker=attacker, defender=defender,
                                              margin=context.margin, command=command)
+            yield from self.host.timing.open_window("after_attack_succeeds", attacker, attacker=attacker, defender=defender,
+                                                    margin=context.margin, command=command)
         else:
             yield from self.host.events.fire("attack_fails", attacker=attacker, defender=defender, self=attacker, command=command,
-                                      attack_total=context.attack_total, defense_total=context.defense_total)
+                                             attack_total=context.attack_total, defense_total=context.defense_total)
         return success
 
     def _roll_side(self, side: str, helot: Helot, context: RollContext) -> Generator[Any, Any, int]:

@@ -6,18 +6,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol
 
+from ..errors import ScriptRuntimeError
+from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .actions import CHOICE, Action, Decision
 from .board import Direction, Grid, Square
-from .interpreter import Env, Limits, Run, describe_value
+from .conditions import Conditions
+from .cycle import Cycle
+from .decks import Decks
+from .events import Events
+from .holds import Holds
+from .interpreter import Env, Interpreter, Limits, Run, describe_value
+from .ledger import Ledger
 from .list_functions import dice_pool, list_functions
+from .movement import Movement
+from .resolution import Resolution
+from .rolls import Rolls
 from .setup import declared_number, weapon_word
-from .state import Helot, Status
-
-if TYPE_CHECKING:
-    from .bout import Bout
+from .state import BoutState, Helot, Status
+from .timing import Timing
 
 # The random body location d6 (pg.26): 1 left_upper, 2 chest, 3 right_upper, 4 left_lower,
 # 5 midsection, 6 right_lower. A rule param `random_location_table` may replace it.
@@ -40,7 +49,34 @@ def square_value(value: Any) -> Square | None:
     return None
 
 
-def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[..., Any]]]:
+class ScriptApiHost(Protocol):
+    """What the script functions and effects need of the bout: its state and rules, the limits, the
+    dice (`roll`), the log, the interpreter (numbers kept within the limit), and the mechanisms the
+    effects set off."""
+
+    state: BoutState
+    ruleset: Ruleset
+    limits: Limits
+    interpreter: Interpreter
+    ledger: Ledger
+    events: Events
+    conditions: Conditions
+    movement: Movement
+    holds: Holds
+    rolling: Rolls
+    resolution: Resolution
+    timing: Timing
+    decks: Decks
+    cycle: Cycle
+
+    def emit(self, event_type: str, **data: Any) -> None: ...
+
+    def roll(self, purpose: str, sides: int = 6) -> int: ...
+
+    def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
+
+
+def bind(bout: ScriptApiHost) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[..., Any]]]:
     grid: Grid = bout.state.grid
     flags = bout.ruleset.object_flags
     limits = bout.limits

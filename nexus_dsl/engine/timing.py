@@ -143,7 +143,8 @@ class Timing:
     def ability_problem(self, helot: Helot, declaration: A.Declaration, action: Action,
                         names: dict[str, Any]) -> str | None:
         legality = self.host.legality
-        env = legality.action_env(helot, declaration, action, {**window_defaults(declaration, self.host.ruleset.words.windows), **names})
+        defaults = window_defaults(declaration, self.host.ruleset.words.windows)
+        env = legality.action_env(helot, declaration, action, {**defaults, **names})
         target = env.names.get("target")
         problem = legality.cost_problem(helot, declaration, env, target)
         if problem:
