@@ -85,17 +85,21 @@ class Legality:
     """The bout's questions about what may be done: owned abilities, declarations' scopes, argument
     domains, legal commands, costs and requirements."""
 
-    def __init__(self, host: LegalityHost, declaration_envs: dict[int, Env] | None = None,
-                 legality_plans: dict[int, LegalityPlan] | None = None):
+    def __init__(self, host: LegalityHost, global_requirements: list[tuple[A.Declaration, A.Requires]] | None = None):
         self.host = host
-        self.global_requirements = [(d, r) for d in host.ruleset.declarations("rule") for r in d.clauses_of(A.Requires)]
-        self._declaration_envs: dict[int, Env] = declaration_envs if declaration_envs is not None else {}
-        # per command: which requirements read its arguments
-        self._legality_plans: dict[int, LegalityPlan] = legality_plans if legality_plans is not None else {}
+        # Every `requires` clause of a rule applies to every command: worked out once per bout, and
+        # shared by its previews.
+        self.global_requirements = (global_requirements if global_requirements is not None else
+                                    [(d, r) for d in host.ruleset.declarations("rule") for r in d.clauses_of(A.Requires)])
+        self._declaration_envs: dict[int, Env] = {}
+        self._legality_plans: dict[int, LegalityPlan] = {}  # per command: which requirements read its arguments
 
     def copy_for(self, host: LegalityHost) -> Legality:
         """The legality of a preview's copy of the bout: its caches copied as they are."""
-        return Legality(host, dict(self._declaration_envs), dict(self._legality_plans))
+        legality = Legality(host, self.global_requirements)
+        legality._declaration_envs = dict(self._declaration_envs)
+        legality._legality_plans = dict(self._legality_plans)
+        return legality
 
     # ---------------------------------------------------------------- who has what
     def owns_ability(self, helot: Helot, declaration: A.Declaration) -> bool:
