@@ -184,9 +184,9 @@ class Cycle:
         if settings.get("turn_order") == "sides_alternate":
             order = self._sides_alternate(order)
         self.host.state.order = order
-        helots = self.host.state.helots
         self.host.emit("initiative", order=order, rolls={
-            label: {"trait": traits[helots[label].trait_die - 1], "ratio": helots[label].ratio}
+            label: {"trait": traits[self.host.state.helots[label].trait_die - 1],
+                    "ratio": self.host.state.helots[label].ratio}
             for label in order})
 
     def _sides_alternate(self, order: list[str]) -> list[str]:
