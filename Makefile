@@ -42,8 +42,8 @@ chromium:
 test: $(VENV)/.installed-test chromium
 	$(BIN)/python -m pytest
 
-# mypy over the whole package, with pyproject.toml's configuration. It fails while the engine, being
-# rewritten, has type errors; `make test` (tests/test_typecheck.py) holds everything else to none.
+# mypy over the whole package, with pyproject.toml's configuration; `make test` (tests/test_typecheck.py)
+# holds the package to no type errors as well.
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy nexus_dsl
 

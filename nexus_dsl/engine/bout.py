@@ -1,10 +1,10 @@
-"""A bout: the Command Cycle skeleton, decision points, and the one way to change state.
+"""A bout: its mechanisms, its decision points, and the one way to change state.
 
-The whole bout runs as a generator that yields a `Decision` whenever a player must choose and
-receives the chosen `Action`. `Bout.apply(action)` is the only entry point that changes state: it
-checks the action against the legal options (refusing anything else with a `RulesError` and
-changing nothing), runs the game to the next decision, and returns the events it caused. The seed
-plus the list of applied actions replays a bout exactly.
+The whole bout runs as a generator (the Command Cycle, `engine/cycle.py`) that yields a `Decision`
+whenever a player must choose and receives the chosen `Action`. `Bout.apply(action)` is the only
+entry point that changes state: it checks the action against the legal options (refusing anything
+else with a `RulesError` and changing nothing), runs the game to the next decision, and returns the
+events it caused. The seed plus the list of applied actions replays a bout exactly.
 
 A script that faults while an action resolves (a runtime error: a budget exceeded, a value of the
 wrong kind, a number beyond the limit...) stops the bout: its state is put back as it was before
@@ -19,27 +19,31 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any, Generator
+from typing import Any
 
-from ..errors import Diagnostic, NexusError, RulesError, ScriptRuntimeError, did_you_mean
+from ..errors import Diagnostic, RulesError, ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
-from .abilities import Abilities, index_by_window
-from .actions import ABILITY, CARD, CHOICE, COMMAND, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
-from .board import Grid, Square
-from .commands import Commands, declaration_group, declaration_tags
+from .actions import ABILITY, CARD, COMMAND, PASS, Action, Decision
+from .conditions import Conditions
+from .cycle import Cycle, Game
+from .decks import Decks
 from .dice import Dice, DiceState
-from .interpreter import Env, Interpreter, Limits, faulting_declaration
-from .mechanics import Mechanics
+from .events import Events
+from .holds import Holds
+from .initial_state import initial_state
+from .interpreter import Interpreter, Limits, faulting_declaration
+from .ledger import Ledger
+from .legality import Legality, declaration_group, declaration_tags
+from .movement import Movement
+from .refusals import reason_refused, refusal_code
+from .resolution import Resolution
+from .rolls import Rolls
 from .script_api import bind
-from .setup import (DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, HelotSetup,
-                    SetupError, declared_number, declared_only, grappler_of, pick_random_barge, starting_states, weapon_in_hand)
+from .setup import BoutSetup, declared_number, weapon_word
+from .snapshot import snapshot_of
 from .state import BoutState, Helot, Outcome, Status, Termination
-
-Game = Generator[Decision, Action, None]
-# What a Command Round yields, when the rounds of a cycle take turns, where the next helot's turn
-# comes: never shown to a player (compared by identity).
-TURN_BREAK = Decision("", "turn_break", ())
+from .timing import Timing
 
 # Decisions between a player's own moves: a script's step budget starts again at each of these
 # (inside an action — a timing window, a `choose` — the steps keep counting).
@@ -58,7 +62,11 @@ class Event:
         return {"seq": self.seq, "cycle": self.cycle, "round": self.round, "type": self.type, **self.data}
 
 
-class Bout(Mechanics, Commands, Abilities):
+class Bout:
+    """One bout: its setup, state, dice and log, and the mechanisms that change the state, each a
+    small object holding the bout as its host (`ledger`, `legality`, `events`, `timing`,
+    `conditions`, `movement`, `holds`, `rolling`, `resolution`, `decks`, `cycle`)."""
+
     def __init__(self, ruleset: Ruleset, setup: BoutSetup, seed: int = 0,
                  forced_dice: dict[str, list[int]] | None = None, limits: Limits | None = None,
                  strict_ledger: bool = False):
@@ -72,186 +80,27 @@ class Bout(Mechanics, Commands, Abilities):
         self.limits = limits or Limits()
         self.log: list[Event] = []
         self.history: list[Action] = []
-        self.rolls: list = []
-        self.windows: list = []
-        self.cards: list = []  # Turning Point cards being played
-        self.damage_frames: list = []  # hits about to land (`reduce_damage`)
-        self.trigger_depth = 0
-        self.nesting: list[str] = []  # the events and performed commands under way, outermost first
-        self.triggers: list[str] = []  # whose command, ability or card is resolving (pg.15's triggering player)
         self.round_actions = 0  # commands, abilities and cards given in the current Command Round
         self.fault: Diagnostic | None = None  # the script fault that stopped the bout, if one did
         self.fault_declaration: A.Declaration | None = None  # the declaration whose script faulted
-        self._declaration_envs: dict[int, Env] = {}
-        self._legality_plans: dict[int, Any] = {}  # per command: which requirements read its arguments
         self.object_types = frozenset(ruleset.data.get("objects", {}))
-        self.state = self._initial_state(setup)
-        self._by_window = index_by_window(ruleset)
-        self.global_requirements = [(d, r) for d in ruleset.declarations("rule") for r in d.clauses_of(A.Requires)]
-        self.listeners = self._order_listeners()
-        self.interpreter = Interpreter(self, self.limits)
+        self.state = initial_state(ruleset, setup, self.dice)
+        self.ledger: Ledger = Ledger(self)
+        self.legality: Legality = Legality(self)
+        self.events: Events = Events(self)
+        self.timing: Timing = Timing(self)
+        self.conditions: Conditions = Conditions(self)
+        self.movement: Movement = Movement(self)
+        self.holds: Holds = Holds(self)
+        self.rolling: Rolls = Rolls(self)
+        self.resolution: Resolution = Resolution(self)
+        self.decks: Decks = Decks(self)
+        self.cycle: Cycle = Cycle(self)
+        self.interpreter: Interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = bind(self)
         self.pending: Decision | None = None
-        self._game = self._play()
+        self._game = self.cycle.play()
         self._run_to_decision(None)
-
-    # ---------------------------------------------------------------- setup
-    def _initial_state(self, setup: BoutSetup) -> BoutState:
-        settings = self.ruleset.settings
-        state = BoutState(grid=Grid(), helots={})
-        barge_id = setup.barge
-        if barge_id == RANDOM_BARGE and self.ruleset.data_item("barges", RANDOM_BARGE) is None:
-            barges = list(self.ruleset.data.get("barges", {}))
-            if not barges:
-                raise NexusError(Diagnostic("setup/unknown_barge", "no barge in the loaded packs to pick at random", "<setup>"))
-            barge_id = pick_random_barge(barges, self.dice.roll)
-        if barge_id:
-            barge = self.ruleset.data_item("barges", barge_id)
-            if barge is None:
-                known = list(self.ruleset.data.get("barges", {}))
-                raise NexusError(Diagnostic("setup/unknown_barge", f"no barge `{barge_id}` in the loaded packs", "<setup>",
-                                            hint=did_you_mean(barge_id, known)))
-            for obj in barge.get("objects", []):
-                state.place(obj["type"], Square(*obj["at"]))
-            state.meta["hazards"] = list(barge.get("hazards", []))
-            state.meta["barge"] = barge_id
-        for object_type, square in setup.objects:
-            state.place(object_type, square)
-        for spec in setup.helots:
-            state.helots[spec.label] = self._new_helot(spec, settings, state.grid)
-        for helot in state.helots.values():  # condition and counter coins come out of the box (pg.5)
-            state.box_drawn += helot.overall + sum(helot.locations.values()) + helot.cred + len(helot.tp_counter)
-        self._shuffle_decks(state, setup)
-        crowd = setup.crowd if setup.crowd is not None else settings.get("crowd_coins_per_player", 5) * len(setup.helots)
-        state.crowd = crowd
-        state.box_drawn += crowd
-        # `crowd` and `box` have their roles in the cycle and the verdict; any other declared pile
-        # starts empty and holds what scripts move into it.
-        state.piles = {pile: 0 for pile in self.ruleset.words.piles if pile not in ("crowd", "box")}
-        if setup.phase == "command":
-            state.active = setup.active or setup.helots[0].label
-            state.cycle = 1
-        return state
-
-    def _new_helot(self, spec: HelotSetup, settings: Any, grid: Grid) -> Helot:
-        words = self.ruleset.words
-        locations = {loc: words.starts[loc] for loc in words.group("location")}
-        locations.update(declared_only(spec.locations, locations, "location", spec.label, "locations"))
-        traits = {t: words.starts[t] for t in words.group("trait")}
-        if spec.traits is not None:
-            traits.update(declared_only(spec.traits, traits, "trait", spec.label, "traits"))
-        elif spec.motivation:
-            motivation = self.ruleset.data_item("motivations", spec.motivation)
-            if motivation is None:
-                raise SetupError(f"no motivation `{spec.motivation}` in the loaded packs", spec.label, "motivation",
-                                 "setup/unknown_motivation")
-            traits.update(motivation.get("advantages", {}))
-        lanista = self.ruleset.data_item("lanistas", spec.lanista) if spec.lanista else None
-        if spec.lanista and lanista is None:
-            raise SetupError(f"no lanista `{spec.lanista}` in the loaded packs", spec.label, "lanista",
-                             "setup/unknown_lanista")
-        assert spec.at is not None and spec.facing is not None
-        weapon = self.ruleset.declaration("weapon", spec.weapon) if spec.weapon else None
-        if spec.weapon and weapon is None:
-            raise SetupError(f"no weapon `{spec.weapon}` in the loaded packs", spec.label, "weapon", "setup/unknown_weapon")
-        unknown_cards = [card for card in spec.influence or () if self.ruleset.declaration("influence", card) is None]
-        if unknown_cards:
-            raise SetupError(f"no influence card `{unknown_cards[0]}` in the loaded packs", spec.label, "influence",
-                             "setup/unknown_card")
-        if spec.status not in STATUSES:
-            raise SetupError(f"`status: {spec.status}` is not one of {', '.join(STATUSES)}", spec.label, "status")
-        status = Status(spec.status)
-        held = weapon_in_hand(spec, weapon, self.ruleset.words.group("location"))
-        grappler = grappler_of(spec, self.setup.helots, grid)
-        if spec.overall is not None:
-            overall = spec.overall
-        else:  # a helot is incapacitated because its overall condition ran out (pg.13)
-            overall = 0 if status == Status.INCAPACITATED else settings.get("overall_condition", 50)
-        states = starting_states(spec, held, grappler is not None, self.ruleset.words.states)
-        helot = Helot(
-            label=spec.label, seat=spec.seat, square=spec.at, facing=spec.facing, overall=overall,
-            locations=locations, motivation=spec.motivation, lanista=spec.lanista,
-            states=states, traits=traits, cred=spec.cred, ap=spec.ap,
-            mp=spec.mp, status=status, weapon=spec.weapon, tpdm=spec.tpdm, tp_counter=set(spec.tp_counter),
-            command_tokens=spec.command_tokens if spec.command_tokens is not None else (lanista or {}).get("command", 0),
-            deception=spec.deception if spec.deception is not None else (lanista or {}).get("deception", 0),
-            influence=list(spec.influence or []), ratio=spec.ratio, marks=dict(spec.marks),
-            grappling=spec.grappling, grappler=grappler, stats=self._plain_stats(spec), side=self._side_of(spec),
-        )
-        if held is not None:
-            helot.ammo, helot.durability = held.ammo, held.durability
-            if held.protects is not None:
-                helot.marks[PROTECTED_LOCATION_MARK] = held.protects
-        return helot
-
-    def _side_of(self, spec: HelotSetup) -> str:
-        """The setup's side; else the group of seats its seat is in (the `sides` rule param, a side
-        named by its seats joined: `north_south`); else a side of its own, named by its label."""
-        if spec.side:
-            return spec.side
-        for group in self.ruleset.settings.get("sides", ()):
-            if spec.seat in group:
-                return "_".join(group)
-        return spec.label
-
-    def _plain_stats(self, spec: HelotSetup) -> dict[str, int]:
-        """The helot's plain stats: each at its start, or at the setup's value within its bounds."""
-        words = self.ruleset.words
-        stats = {stat: words.starts[stat] for stat in words.plain}
-        for stat, value in declared_only(spec.stats, stats, "stat", spec.label, "stats").items():
-            low, high = words.bounds[stat]
-            stats[stat] = min(max(value, low), high)
-        return stats
-
-    def weapon_word(self, weapon: A.Declaration, name: str) -> str | None:
-        prop = weapon.property(name)
-        value = prop.values[0] if prop and prop.values else None
-        return value.id if isinstance(value, A.Name) else None
-
-    def _shuffle_decks(self, state: BoutState, setup: BoutSetup) -> None:
-        """Every deck shuffled with the seed; a scenario may stack cards on top, top card first."""
-        for deck, zone in self.ruleset.words.zones.items():
-            cards = [d.id for d in self.ruleset.declarations(zone.holds)] if zone.holds else []
-            stacked = [c for c in setup.decks.get(deck, []) if c in cards]
-            rest = [c for c in cards if c not in stacked]
-            for i in range(len(rest) - 1, 0, -1):  # Fisher-Yates with the bout's own dice
-                j = self.dice.roll("shuffle", i + 1) - 1
-                rest[i], rest[j] = rest[j], rest[i]
-            state.decks[deck] = stacked + rest
-        self.dice.drain_history()
-        # Cards promised to a hand leave the deck after the shuffle, so the seed deals the rest as before.
-        dealt = [card for spec in setup.helots for card in spec.dealt]
-        unknown = [card for card in dealt if self.ruleset.declaration("influence", card) is None]
-        if unknown:
-            raise NexusError(Diagnostic("setup/unknown_card", f"no influence card `{unknown[0]}` in the loaded packs", "<setup>"))
-        if dealt:
-            state.decks["influence"] = [card for card in state.decks["influence"] if card not in dealt]
-
-    def _order_listeners(self) -> dict[str, tuple]:
-        """Rules, abilities, weapons and cards listen in load order; then the hazards: the barge's
-        in their activation order (left to right), then the others in load order. A hazard listens
-        once the barge names it or one of its `object`s has stood on the board (`hazard_active`)."""
-        listed = list(self.state.meta.get("hazards", []))
-        hazard_order = listed + [d.id for d in self.ruleset.declarations("hazard") if d.id not in listed]
-        self._hazard_objects: dict[str, frozenset[str]] = {}
-        for hazard in self.ruleset.declarations("hazard"):
-            prop = hazard.property("object")
-            objects = {v.id for v in prop.values if isinstance(v, A.Name)} if prop else set()
-            self._hazard_objects[hazard.id] = frozenset(objects | {hazard.id})
-        ordered: dict[str, tuple] = {}
-        for event, listeners in self.ruleset.triggers.items():
-            first = [pair for pair in listeners if pair[0].kind != "hazard"]
-            hazards = sorted((pair for pair in listeners if pair[0].kind == "hazard" and pair[0].id in hazard_order),
-                             key=lambda pair: hazard_order.index(pair[0].id))
-            ordered[event] = tuple(first + hazards)
-        return ordered
-
-    def hazard_active(self, hazard: A.Declaration) -> bool:
-        """A hazard plays once the barge names it or one of its objects has stood on the board
-        (an object a script placed, or one destroyed this very moment)."""
-        if hazard.id in self.state.meta.get("hazards", ()):
-            return True
-        return not self._hazard_objects.get(hazard.id, frozenset()).isdisjoint(self.state.seen_objects)
 
     # ---------------------------------------------------------------- the log
     def emit(self, event_type: str, **data: Any) -> None:
@@ -267,6 +116,11 @@ class Bout(Mechanics, Commands, Abilities):
             raise self.runtime_error("impure", "a cost or a requirement is a question: it cannot roll dice")
         return self.dice.roll(purpose, sides)
 
+    def runtime_error(self, code: str, message: str) -> ScriptRuntimeError:
+        """A fault found by a mechanism; the interpreter positions it at the statement or call
+        that set the mechanism off and names its declaration (`interpreter.fault_at`)."""
+        return ScriptRuntimeError(Diagnostic(f"runtime/{code}", message, "<engine>"))
+
     # ---------------------------------------------------------------- the one way to change state
     def legal_actions(self) -> list[Action]:
         return list(self.pending.options) if self.pending else []
@@ -278,20 +132,12 @@ class Bout(Mechanics, Commands, Abilities):
         if self.pending is None:
             raise RulesError(Diagnostic("rules/bout_over", self._over(), "<bout>"))
         if action not in self.pending.options:
-            raise RulesError(Diagnostic(f"rules/{self._refusal_code(action)}", self._reason_refused(action), "<bout>"))
+            raise RulesError(Diagnostic(f"rules/{refusal_code(self, action)}", reason_refused(self, action), "<bout>"))
         start = len(self.log)
         self.history.append(action)
         self._run_to_decision(action)
         self._check_ledger()
         return self.log[start:]
-
-    def _reason_refused(self, action: Action) -> str:
-        """`why_not`, when working out the reason runs a script that faults too."""
-        try:
-            return self.why_not(action)
-        except ScriptRuntimeError as error:
-            problem = error.diagnostics[0]
-            return f"{action.describe()} is not allowed now ({problem.location()}: {problem.message})"
 
     def _over(self) -> str:
         if self.fault is not None:
@@ -324,8 +170,11 @@ class Bout(Mechanics, Commands, Abilities):
         self.state = state
         self.dice = Dice.from_state(dice)
         del self.log[log_length:]
-        self.rolls, self.windows, self.cards, self.damage_frames = [], [], [], []
-        self.triggers, self.nesting, self.trigger_depth = [], [], 0
+        self.rolling.reset()
+        self.timing.reset()
+        self.conditions.reset()
+        self.decks.reset()
+        self.events.reset()
         self.fault = error.diagnostics[0]
         self.fault_declaration = faulting_declaration(error)
         self.pending = None
@@ -338,393 +187,6 @@ class Bout(Mechanics, Commands, Abilities):
         if self.state.coins_in_play() != self.state.box_drawn:
             raise AssertionError(f"coin ledger out of balance: {self.state.coins_in_play()} in play, "
                                  f"{self.state.box_drawn} drawn from the box")
-
-    def _refusal_code(self, action: Action) -> str:
-        if self.pending and action.helot != self.pending.helot and action.kind not in (ABILITY, CARD):
-            return "not_your_turn"
-        if action.kind == COMMAND and self.ruleset.declaration("command", action.name or "") is None:
-            return "unknown_command"
-        return "not_allowed"
-
-    def why_not(self, action: Action) -> str:
-        """A readable reason for refusing an action ("malformed" is never confused with "not now")."""
-        decision = self.pending
-        assert decision is not None
-        if action.helot not in self.state.helots:
-            return f"there is no helot `{action.helot}`"
-        if action.helot != decision.helot and action.kind not in (ABILITY, CARD):
-            return f"it is {decision.helot}'s decision, not {action.helot}'s"
-        if action.kind in (ABILITY, CARD):
-            kind = "influence" if action.kind == CARD else "trait_ability"
-            declaration = self.ruleset.declaration(kind, action.name or "")
-            if declaration is None:
-                return f"there is no {'influence card' if action.kind == CARD else 'trait ability'} `{action.name}`"
-            helot = self.state.helots[action.helot]
-            if not self.owns_ability(helot, declaration):
-                return f"{helot.label} cannot use {declaration.name}"
-            frame = self.windows[-1] if self.windows else None
-            windows = {clause.name for clause in declaration.clauses_of(A.Window)}
-            if frame is not None and frame.name not in windows or frame is None and not windows & {"any_time", "own_round"}:
-                return f"{declaration.name} is used at its timing window ({', '.join(sorted(windows))}), not now"
-            if frame is None and "any_time" not in windows and helot.label != self.state.active:
-                return f"{declaration.name} can only be used during your own command round"
-            problem = self.ability_problem(helot, declaration, action, dict(frame.names) if frame else {})
-            return problem or f"{declaration.name} cannot be used now"
-        if action.kind == COMMAND:
-            declaration = self.ruleset.declaration("command", action.name or "")
-            if declaration is None:
-                return f"there is no command `{action.name}`"
-            if decision.kind != "command":
-                return f"{action.name} cannot be given now: the bout is waiting for {decision.kind.replace('_', ' ')}"
-            helot = self.state.helots[action.helot]
-            for name, domain in self.arg_domains(helot, declaration):
-                value = action.arg(name)
-                if value not in domain:
-                    return f"{declaration.name}: `{name}` cannot be {value!r}"
-            return self.command_problem(helot, declaration, action) or f"{declaration.name} is not allowed now"
-        return f"{action.describe()} is not allowed now (waiting for {decision.kind.replace('_', ' ')})"
-
-    # ---------------------------------------------------------------- the cycle
-    def _play(self) -> Game:
-        yield from self._deal_influence()
-        for spec in self.setup.helots:
-            self.state.helots[spec.label].influence.extend(spec.dealt)
-        yield from self.fire("bout_starts")
-        yield from self.settle()
-        if self.setup.phase == "command":
-            active = self.state.active
-            assert active is not None
-            labels = list(self.state.helots)
-            index = labels.index(active)
-            self.state.order = labels[index:] + labels[:index]
-            yield from self._command_round(self.state.helots[active], mid_round=True)
-            for label in self.state.order[1:]:
-                if self.state.ended:
-                    return
-                yield from self._command_round(self.state.helots[label])
-        while not self.state.ended:
-            if self.state.cycle >= self.setup.max_cycles:
-                self._end_bout(Termination.CYCLE_LIMIT)
-                return
-            yield from self._cycle()
-
-    def _deal_influence(self) -> Game:
-        """Deal the whole influence deck evenly; each lanista keeps as many as their Influence (pg.8)."""
-        deck = self.state.decks.get("influence", [])
-        keepers = [h for h in self.state.helots.values() if not h.influence and self._keep_count(h) > 0]
-        if not deck or not keepers or self.setup.phase != "cycle":
-            return
-        players = list(self.state.helots.values())
-        share = len(deck) // len(players)
-        hands = {h.label: deck[i * share:(i + 1) * share] for i, h in enumerate(players)}
-        self.state.decks["influence"] = deck[share * len(players):]
-        for helot in players:
-            hand = list(hands[helot.label])
-            keep = self._keep_count(helot) if helot in keepers else 0  # a hand set by a scenario stays as it is
-            for _ in range(min(keep, len(hand))):
-                options = tuple(Action.make(CHOICE, helot.label, "keep_card", card=card) for card in hand)
-                action = yield Decision(helot.label, "keep_influence", options)
-                card = action.arg("card")
-                hand.remove(card)
-                helot.influence.append(card)
-            self.state.discards.setdefault("influence", []).extend(hand)
-            self.emit("influence_dealt", helot=helot.label, kept=len(helot.influence))
-
-    def _keep_count(self, helot: Helot) -> int:
-        """How many dealt cards the helot keeps: its setup's `keep`, else its lanista's Influence."""
-        spec = next((s for s in self.setup.helots if s.label == helot.label), None)
-        if spec is not None and spec.keep is not None:
-            return spec.keep
-        return self._influence(helot)
-
-    def _influence(self, helot: Helot) -> int:
-        lanista = self.ruleset.data_item("lanistas", helot.lanista) if helot.lanista else None
-        return int((lanista or {}).get("influence", 0))
-
-    def _cycle(self) -> Game:
-        self.state.cycle += 1
-        self.state.active = None
-        self.round_actions = 0
-        self._initiative()
-        yield from self.fire("cycle_starts")
-        yield from self.settle()
-        if self.ruleset.settings.get("turn_length") == "one_action":
-            yield from self._rounds_taking_turns([self.state.helots[label] for label in self.state.order])
-            return
-        for label in self.state.order:
-            if self.state.ended:
-                return
-            yield from self._command_round(self.state.helots[label])
-
-    def _rounds_taking_turns(self, helots: list[Helot]) -> Game:
-        """The cycle's Command Rounds played one action at a time (`turn_length: one_action`):
-        every round starts in turn order (its start-of-round events and allocation), then the
-        helots still in their rounds take turns, one command, ability, card or control each, until
-        every round has ended. Each round is its own generator, paused where it would offer its
-        next action (`TURN_BREAK`), so what it offers is worked out when its turn comes."""
-        rounds = [(helot, self._command_round(helot, taking_turns=True)) for helot in helots]
-        live = []
-        for helot, round_ in rounds:
-            if self.state.ended:
-                return
-            if (yield from self._until_turn_break(round_)):
-                live.append((helot, round_))
-        while live and not self.state.ended:
-            for entry in list(live):
-                if self.state.ended:
-                    return
-                self.state.active = entry[0].label
-                if not (yield from self._until_turn_break(entry[1])):
-                    live.remove(entry)
-
-    @staticmethod
-    def _until_turn_break(round_: Game) -> Generator[Any, Any, bool]:
-        """Run a round on, passing every decision it asks up to the players, until it pauses for the
-        next helot's turn (True) or ends (False)."""
-        try:
-            asked = next(round_)
-            while asked is not TURN_BREAK:
-                asked = round_.send((yield asked))
-            return True
-        except StopIteration:
-            return False
-
-    def _initiative(self) -> None:
-        """Trait die + ratio die per helot; rank by trait (INST > DEFT > CUNN > the rest), then the
-        ratio die, then pairs of d6 among those still tied (pg.10)."""
-        settings = self.ruleset.settings
-        rank = list(settings.get("initiative_rank", ()))
-        cap = settings.get("trait_cap", 5)
-        traits = self.ruleset.words.group("trait")
-        keys: dict[str, tuple[int, int]] = {}
-        for helot in self.state.helots.values():
-            if helot.status != Status.FIGHTING:
-                continue
-            # The trait die has a face per declared trait, in declaration order.
-            face = self.dice.roll("trait_die", len(traits))
-            ratio = self.dice.roll("ratio_die")
-            trait = traits[face - 1]
-            helot.trait_die, helot.ratio = face, ratio
-            before = helot.traits.get(trait, 0)
-            helot.traits[trait] = min(cap, before + 1)
-            keys[helot.label] = (len(rank) - rank.index(trait) if trait in rank else 0, ratio)
-        order = sorted(keys, key=lambda label: keys[label], reverse=True)
-        order = self._break_ties(order, keys)
-        if settings.get("turn_order") == "sides_alternate":
-            order = self._sides_alternate(order)
-        self.state.order = order
-        self.emit("initiative", order=order, rolls={
-            label: {"trait": traits[self.state.helots[label].trait_die - 1], "ratio": self.state.helots[label].ratio}
-            for label in order})
-
-    def _sides_alternate(self, order: list[str]) -> list[str]:
-        """The ranked order with the sides taking turns: the best of the side of the best helot,
-        then the best of the next side to appear, and so on round the sides while any is left."""
-        queues: dict[str, list[str]] = {}
-        for label in order:
-            queues.setdefault(self.state.helots[label].side, []).append(label)
-        alternated: list[str] = []
-        while any(queues.values()):
-            for queue in queues.values():
-                if queue:
-                    alternated.append(queue.pop(0))
-        return alternated
-
-    def _break_ties(self, order: list[str], keys: dict[str, tuple[int, int]]) -> list[str]:
-        """Players still tied roll a pair of d6 each; the pairs order them, highest first, and only
-        those tied again roll again (pg.10)."""
-        result: list[str] = []
-        index = 0
-        while index < len(order):
-            group = [label for label in order if keys[label] == keys[order[index]]]
-            index += len(group)
-            result.extend(self._order_by_pairs(group))
-        return result
-
-    def _order_by_pairs(self, group: list[str]) -> list[str]:
-        if len(group) <= 1:
-            return group
-        pairs = {label: sum(self.dice.roll_many("tiebreak", 2)) for label in group}
-        ordered: list[str] = []
-        for total in sorted(set(pairs.values()), reverse=True):
-            ordered.extend(self._order_by_pairs([label for label in group if pairs[label] == total]))
-        return ordered
-
-    def settle(self) -> Game:
-        """What waits until a command, ability, card or event has wholly resolved: holds whose
-        helots were separated break (ruling 85)."""
-        yield from self.settle_grapples()
-
-    def _command_round(self, helot: Helot, mid_round: bool = False, taking_turns: bool = False) -> Game:
-        self.state.active = helot.label
-        self.round_actions = 0
-        if not mid_round:
-            if helot.status != Status.FIGHTING:
-                return
-            self.emit("round_start", helot=helot.label)
-            yield from self.fire("round_starts", self=helot)
-            yield from self.settle()
-            if helot.status == Status.FIGHTING:
-                yield from self._allocate(helot)
-        while helot.status == Status.FIGHTING and not self.state.ended:
-            if taking_turns:
-                yield TURN_BREAK  # the other rounds take their turns; this one goes on when its turn comes
-                self.state.active = helot.label
-                if helot.status != Status.FIGHTING or self.state.ended:
-                    break
-            yield from self.settle()
-            if helot.status != Status.FIGHTING:
-                break
-            if self.round_actions >= self.limits.max_actions_per_round:
-                self.emit("round_limit", helot=helot.label, actions=self.round_actions)
-                break
-            options = (tuple(self.legal_commands(helot)) + tuple(self._token_options(helot))
-                       + tuple(self.instant_options(helot)) + (Action.make(END_ROUND, helot.label),))
-            action = yield Decision(helot.label, "command", options)
-            if action.kind == END_ROUND:
-                break
-            self.round_actions += 1
-            if action.kind in (ABILITY, CARD):
-                yield from self.use_ability(action, None)
-            elif action.kind == CONTROL:
-                self._spend_token(helot, action)
-            else:
-                declaration = self.ruleset.declaration("command", action.name or "")
-                assert declaration is not None
-                yield from self.run_command(helot, declaration, action)
-        yield from self.settle()
-        yield from self._end_round(helot)
-
-    def _token_options(self, helot: Helot) -> list[Action]:
-        """Command tokens add a point of MP or AP at any time in your own round (pg.6, pg.16)."""
-        if helot.command_tokens <= 0:
-            return []
-        return [Action.make(CONTROL, helot.label, "spend_command_token", to=to) for to in ("ap", "mp")]
-
-    def _spend_token(self, helot: Helot, action: Action) -> None:
-        helot.command_tokens -= 1
-        if action.arg("to") == "ap":
-            helot.ap += 1
-        else:
-            helot.mp += 1
-        self.emit("command_token", helot=helot.label, to=action.arg("to"))
-
-    def _allocate(self, helot: Helot) -> Game:
-        """Split the Command Points by the ratio die (pg.16). Before that, an opponent may use a
-        Deception to dictate the split; the deceived may block it with Deception of their own (pg.6)
-        or an ability used in the `deception` window. The Motivation Button puts all points on one
-        side for overall condition paid to the crowd (pg.29)."""
-        settings = self.ruleset.settings
-        points = settings.get("command_points", 6)
-        dictated = yield from self._deception(helot)
-        if dictated is not None:
-            ratio_to = dictated
-            self.emit("deceived", helot=helot.label, ratio_to=ratio_to)
-        else:
-            options = [Action.make(CONTROL, helot.label, "allocate", ratio_to=side) for side in ("ap", "mp")]
-            options += [Action.make(CONTROL, helot.label, "motivation_button", to=side) for side in ("ap", "mp")]
-            options += self.instant_options(helot)
-            while True:
-                action = yield Decision(helot.label, "allocate", tuple(options))
-                if action.kind in (ABILITY, CARD):
-                    self.round_actions += 1
-                    yield from self.use_ability(action, None)
-                    yield from self.settle()
-                    within = self.round_actions < self.limits.max_actions_per_round
-                    options = [o for o in options if o.kind == CONTROL] + (self.instant_options(helot) if within else [])
-                    continue
-                break
-            if action.name == "motivation_button":
-                side = action.arg("to")
-                helot.ap, helot.mp = (points, 0) if side == "ap" else (0, points)
-                self.emit("motivation_button", helot=helot.label, to=side)
-                yield from self.deal_damage(helot, settings.get("motivation_button_cost", 5), to="crowd",
-                                            reason="motivation_button")
-                self.emit("allocate", helot=helot.label, ap=helot.ap, mp=helot.mp)
-                return
-            ratio_to = action.arg("ratio_to")
-        ratio = min(helot.ratio, points)  # never more points than there are to split
-        if ratio_to == "ap":
-            helot.ap, helot.mp = ratio, points - ratio
-        else:
-            helot.mp, helot.ap = ratio, points - ratio
-        self.emit("allocate", helot=helot.label, ap=helot.ap, mp=helot.mp)
-
-    def _deception(self, helot: Helot) -> Generator[Any, Any, str | None]:
-        """Returns the dictated side, or None. One Deception per Command Round (pg.6)."""
-        block_cost = self.ruleset.settings.get("deception_block_cost", 2)
-        for opponent in self.state.clockwise_from(helot.label)[1:]:
-            if opponent.deception <= 0 or not opponent.fighting or not opponent.foe_of(helot):
-                continue
-            options = tuple(Action.make(CONTROL, opponent.label, "deception", target=helot.label, ratio_to=side)
-                            for side in ("ap", "mp")) + (Action.make(PASS, opponent.label),)
-            action = yield Decision(opponent.label, "deception", options)
-            if action.kind == PASS:
-                continue
-            opponent.deception -= 1
-            self.emit("deception", helot=opponent.label, target=helot.label, ratio_to=action.arg("ratio_to"))
-            frame = yield from self.open_window("deception", helot, deceiver=opponent, deceived=helot)
-            if frame.prevented:
-                self.emit("deception_ignored", helot=helot.label)
-                return None
-            if helot.deception >= block_cost:
-                answer = yield Decision(helot.label, "block_deception", (
-                    Action.make(CONTROL, helot.label, "block_deception"), Action.make(PASS, helot.label)))
-                if answer.kind == CONTROL:
-                    helot.deception -= block_cost
-                    self.emit("deception_blocked", helot=helot.label)
-                    return None
-            return action.arg("ratio_to")
-        return None
-
-    def _end_round(self, helot: Helot) -> Game:
-        if self.state.ended:  # a script decided the bout during the round: nothing follows
-            return
-        self.emit("round_end", helot=helot.label, unspent_ap=helot.ap, unspent_mp=helot.mp)
-        yield from self.fire("round_ends", self=helot)
-        yield from self.settle()
-        if self.state.ended:
-            return
-        helot.ap = helot.mp = 0  # points never carry over (pg.10)
-        for other in self.state.helots.values():
-            other.bonus_ap.clear()  # AP granted against a helot lasts for the round it was given in
-        fighting = [h for h in self.state.helots.values() if h.status == Status.FIGHTING]
-        if len({h.side for h in fighting}) <= 1:  # one side left standing, or none
-            survivor = fighting[0] if fighting else None
-            yield from self.fire("bout_ends", survivor=survivor)
-            self._end_bout(Termination.LAST_HELOT_STANDING if survivor else Termination.ALL_EXPIRED)
-            return
-        yield Decision(helot.label, "between_rounds", (Action.make(NEXT_ROUND, helot.label),))
-
-    def decide(self, winner: Helot | None) -> None:
-        """A script decided the bout (`win`, `draw`): it ends with that verdict, unless it has
-        already ended. Whatever is resolving finishes; no round, cycle or decision follows."""
-        if not self.state.ended:
-            self._conclude(Termination.DECIDED, winner.side if winner is not None else None)
-
-    def _conclude(self, termination: Termination, winner: str | None) -> None:
-        """The bout ends: its outcome (the winning side, or None for a draw) recorded and logged."""
-        totals = {label: h.cred for label, h in self.state.helots.items()}
-        self.state.ended = True
-        self.state.outcome = Outcome(termination, winner, totals, self.state.crowd)
-        self.emit("bout_end", termination=termination.value, winner=winner or "draw", totals=totals, crowd=self.state.crowd)
-
-    def _end_bout(self, termination: Termination) -> None:
-        """The side with the most cred (its lanistas' together) wins only if that beats the crowd's
-        pile; otherwise a draw (pg.13). Each helot is a side of its own unless `sides` groups them.
-        A verdict a script has already given (`win`, `draw`) stands."""
-        if self.state.ended:
-            return
-        sides: dict[str, int] = {}
-        for helot in self.state.helots.values():
-            sides[helot.side] = sides.get(helot.side, 0) + helot.cred
-        best = max(sides.values())
-        leaders = [side for side, cred in sides.items() if cred == best]
-        must_beat = self.ruleset.settings.get("winner_must_beat_crowd", True)
-        winner = leaders[0] if len(leaders) == 1 and (best > self.state.crowd or not must_beat) else None
-        if termination == Termination.ALL_EXPIRED and self.ruleset.settings.get("all_expired_is_draw", False):
-            winner = None  # a house rule: no winner when every helot expires
-        self._conclude(termination, winner)
 
     # ---------------------------------------------------------------- reading state
     def helot_attribute(self, helot: Helot, name: str) -> Any:
@@ -750,62 +212,9 @@ class Bout(Mechanics, Commands, Abilities):
             if weapon is None:
                 return None if name == "weapon_type" else 0
             if name == "weapon_type":
-                return self.weapon_word(weapon, "type")
+                return weapon_word(weapon, "type")
             return declared_number(weapon, name.removeprefix("weapon_")) or 0
         return getattr(helot, name)
-
-    # ---------------------------------------------------------------- cards
-    def draw_card(self, deck: str, helot: Helot) -> Game:
-        """Draw the top card of a zone: as its `drawn` says, played at once for `helot` (then
-        discarded), or kept in the hand. An empty deck is made again from its discards, shuffled."""
-        cards = self.state.decks.setdefault(deck, [])
-        if not cards:
-            cards.extend(self.state.discards.pop(deck, []))
-            for i in range(len(cards) - 1, 0, -1):
-                j = self.dice.roll("shuffle", i + 1) - 1
-                cards[i], cards[j] = cards[j], cards[i]
-        if not cards:
-            self.emit("draw", deck=deck, helot=helot.label, card=None)
-            return
-        card = cards.pop(0)
-        self.emit("draw", deck=deck, helot=helot.label, card=card)
-        zone = self.ruleset.words.zones[deck]
-        if zone.drawn == "kept":
-            helot.influence.append(card)
-            return
-        declaration = self.ruleset.declaration(zone.holds or "", card)
-        assert declaration is not None
-        # Damage done by a card's narrative goes to the crowd: the card is no helot (pg.12).
-        env = Env({"self": helot, "command": declaration}, self.declaration_env(declaration), source=None)
-        self.cards.append(declaration)
-        self.triggers.append(helot.label)
-        try:
-            yield from self.run_declaration_body(helot, declaration, env)
-        finally:
-            self.cards.pop()
-            self.triggers.pop()
-        self.state.discards.setdefault(deck, []).append(card)
-
-    def offer_negation(self, env: Env, helot: Helot) -> Game:
-        """Turning Point cards may be escaped by paying the trait reserves their `cost` names (pg.14)."""
-        if not self.cards:
-            raise self.runtime_error("no_card", "`offer_negation` is for Turning Point cards")
-        card = self.cards[-1]
-        with self.interpreter.asking():
-            costs = [(self.interpreter.amount(self.interpreter.evaluate(i.amount, env), i.amount, env,
-                                              f"the {i.resource} cost"), i.resource)
-                     for c in card.clauses_of(A.Cost) for i in c.items]
-        traits = self.ruleset.words.group("trait")
-        if not costs or any(helot.traits.get(r, 0) < n for n, r in costs if r in traits):
-            return
-        answer = yield Decision(helot.label, "negate_card", (
-            Action.make(CONTROL, helot.label, "negate", card=card.id), Action.make(PASS, helot.label)))
-        if answer.kind == CONTROL:
-            for amount, resource in costs:
-                if resource in traits:
-                    helot.traits[resource] -= amount
-            helot.marks["negated"] = card.id
-            self.emit("negated", helot=helot.label, card=card.id)
 
     def is_declaration_id(self, name: str) -> bool:
         return name in self.ruleset.declaration_ids
@@ -823,58 +232,7 @@ class Bout(Mechanics, Commands, Abilities):
 
     def snapshot(self) -> dict[str, Any]:
         """The scenario snapshot (SCENARIOS.md): every key the contract names, and a few more."""
-        state = self.state
-        snap: dict[str, Any] = {
-            "crowd": state.crowd,
-            "ended": state.ended,
-            "winner": (state.outcome.winner or "draw") if state.outcome else None,
-            "termination": state.outcome.termination.value if state.outcome else None,
-            "cycle": state.cycle,
-            "active": state.active,
-            "box_drawn": state.box_drawn,
-        }
-        if state.piles:
-            snap["piles"] = dict(state.piles)
-        for label, helot in state.helots.items():
-            weapon = self.ruleset.declaration("weapon", helot.weapon) if helot.weapon else None
-            drawn = DRAWN_WEAPON_STATE in helot.states if weapon is not None else None
-            protects = helot.marks.get(PROTECTED_LOCATION_MARK) if drawn else None
-            # Durability and ammo apply to a weapon whose card declares them; otherwise they are null.
-            counted = {name for name in ("durability", "ammo")
-                       if weapon is not None and weapon.property(name) is not None}
-            snap[label] = {
-                "overall": helot.overall,
-                "locations": dict(helot.locations),
-                "states": sorted(helot.states),
-                "traits": dict(helot.traits),
-                "cred": helot.cred,
-                "ap": helot.ap,
-                "mp": helot.mp,
-                "at": helot.square.as_list(),
-                "facing": helot.facing.name,
-                "weapon": helot.weapon,
-                "weapon_drawn": drawn,
-                "durability": helot.durability if "durability" in counted else None,
-                "ammo": helot.ammo if "ammo" in counted else None,
-                "protects": protects if protects in helot.locations else None,
-                "tpdm": helot.tpdm,
-                "tp_counter": sorted(helot.tp_counter),
-                "command_tokens": helot.command_tokens,
-                "deception": helot.deception,
-                "influence": list(helot.influence),
-                "status": helot.status.value,
-                "seat": helot.seat,
-                "marks": sorted(helot.marks),
-                "grappling": helot.grappling,
-                "grappler": helot.grappler,
-                "on_board": helot.on_board,
-            }
-            if helot.stats:
-                snap[label]["stats"] = dict(helot.stats)
-            if helot.side != label:  # shown where sides group helots (a helot alone is its own side)
-                snap[label]["side"] = helot.side
-        snap["board"] = {square.key(): list(objects) for square, objects in sorted(state.objects.items())}
-        return snap
+        return snapshot_of(self.state, self.ruleset)
 
     def events_json(self) -> list[dict[str, Any]]:
         return [event.to_json() for event in self.log]
@@ -888,11 +246,11 @@ class Bout(Mechanics, Commands, Abilities):
         clone = self._what_if()
         helot = clone.state.helots[action.helot]
         if action.kind in (ABILITY, CARD):
-            game = clone.use_ability(action, None)
+            game = clone.timing.use_ability(action, None)
         elif action.kind == COMMAND:
             declaration = self.ruleset.declaration("command", action.name or "")
             assert declaration is not None
-            game = clone.run_command(helot, declaration, action)
+            game = clone.resolution.run_command(helot, declaration, action)
         else:
             return clone.state
         try:
@@ -905,22 +263,30 @@ class Bout(Mechanics, Commands, Abilities):
         return clone.state
 
     def _what_if(self) -> Bout:
-        """A copy of this bout for a preview: its own state, dice, log, stacks, caches and
-        interpreter; only what never changes (the ruleset, the setup, the limits, the listeners)
-        is shared. It has no game of its own to resume."""
+        """A copy of this bout for a preview: its own state, dice, log, mechanisms (with their stacks
+        and caches) and interpreter; only what never changes (the ruleset, the setup, the limits,
+        the listeners) is shared. It has no game of its own to resume."""
         clone = copy.copy(self)
         clone.state = self.state.clone()
         # A separate stream: a preview must not foresee the bout's own next rolls.
         clone.dice = Dice(self.seed * 1_000_003 + len(self.history) + 1)
         clone.log = []
         clone.history = list(self.history)
-        clone.rolls, clone.windows, clone.cards, clone.damage_frames = [], [], [], []
-        clone.triggers, clone.nesting = list(self.triggers), list(self.nesting)
         clone.forced_dice = dict(self.forced_dice)
-        clone._declaration_envs = dict(self._declaration_envs)
-        clone._legality_plans = dict(self._legality_plans)
         clone.pending = None
         clone._game = _no_game()
+        # The mechanisms hold their bout: the copy's are built anew for the copy.
+        clone.ledger = Ledger(clone)
+        clone.legality = self.legality.copy_for(clone)
+        clone.events = self.events.copy_for(clone)
+        clone.timing = self.timing.copy_for(clone)
+        clone.conditions = Conditions(clone)
+        clone.movement = Movement(clone)
+        clone.holds = Holds(clone)
+        clone.rolling = Rolls(clone)
+        clone.resolution = Resolution(clone)
+        clone.decks = Decks(clone)
+        clone.cycle = Cycle(clone)
         clone.interpreter = Interpreter(clone, self.limits)
         clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
         return clone

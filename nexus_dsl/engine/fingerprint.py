@@ -5,16 +5,18 @@ about *all* of a bout's state, not only what a snapshot shows. `whole_state(bout
 
 * every field of the `BoutState` and of each `Helot` (read generically, field by field, so a field
   added later is read too);
-* the engine's own mutable attributes: the log, the history, the pending decision, the stacks of
-  rolls, windows, cards and damage frames, the events under way, the trigger depth, the round's
+* the engine's own mutable attributes: the log, the history, the pending decision, the round's
   action count, the fault, the interpreter's step budget, and the dice with the random generator's
   internal state;
+* the state each of the bout's mechanisms holds (`MECHANISMS`): the stacks of rolls, windows,
+  cards and damage frames, the events under way and the triggering players, the trigger depth;
 * the suspended game itself: each generator frame of the Command Cycle, from the outermost to the
   innermost, with the line it waits at and its local variables.
 
-What is not read is listed in `NOT_STATE`: inputs that never change during a bout (the ruleset, the
-setup, the limits) and what is derived from them once (the listeners, the declarations' params,
-the legality plans). A test holds every attribute of a `Bout` to one list or the other.
+What is not read is listed in `NOT_STATE` and `MECHANISMS_NOT_STATE`: inputs that never change
+during a bout (the ruleset, the setup, the limits), what is derived from them once (the listeners,
+the declarations' params, the legality plans), and the bout each mechanism holds. A test holds
+every attribute of a `Bout`, and of each of its mechanisms, to one list or the other.
 
 A helot referred to from anywhere but the state's own table (a mark's value, a decision's
 subject, a local variable) is written as its label and whether it is the state's own object
@@ -27,30 +29,56 @@ import dataclasses
 import hashlib
 import types
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
+from .actions import Action
 from .board import Square
+from .bout import Bout, Event
 from .dice import Dice
 from .interpreter import Dynamic, Env, Interpreter
 from .state import BoutState, Helot
 
-if TYPE_CHECKING:
-    from .bout import Bout
-
 #: Bout attributes that are the bout's state, read by `whole_state`.
 STATE: tuple[str, ...] = (
-    "state", "log", "history", "pending", "rolls", "windows", "cards", "damage_frames", "trigger_depth",
-    "nesting", "triggers", "round_actions", "fault", "fault_declaration", "dice", "seed", "forced_dice",
-    "strict_ledger", "interpreter",
+    "state", "log", "history", "pending", "round_actions", "fault", "fault_declaration", "dice", "seed",
+    "forced_dice", "strict_ledger", "interpreter",
     "_game",
 )
+#: The bout's mechanisms (attributes of the bout), each with its attributes that are state: read by
+#: `whole_state` as `mechanism.attribute`.
+MECHANISMS: dict[str, tuple[str, ...]] = {
+    "ledger": (),
+    "legality": (),
+    "events": ("trigger_depth", "nesting", "triggers"),
+    "timing": ("windows",),
+    "conditions": ("damage_frames",),
+    "movement": (),
+    "holds": (),
+    "rolling": ("rolls",),
+    "resolution": (),
+    "decks": ("cards",),
+    "cycle": (),
+}
+#: What each mechanism holds that is not state: the bout it works on, and what is worked out once.
+MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
+    "ledger": frozenset({"host"}),
+    "legality": frozenset({"host", "global_requirements", "_declaration_envs", "_legality_plans"}),
+    "events": frozenset({"host", "listeners", "_hazard_objects"}),
+    "timing": frozenset({"host", "_by_window"}),
+    "conditions": frozenset({"host"}),
+    "movement": frozenset({"host"}),
+    "holds": frozenset({"host"}),
+    "rolling": frozenset({"host"}),
+    "resolution": frozenset({"host"}),
+    "decks": frozenset({"host"}),
+    "cycle": frozenset({"host"}),
+}
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
 #: once (or memoised) without ever changing what the bout does.
 NOT_STATE: frozenset[str] = frozenset({
-    "ruleset", "setup", "limits", "object_types", "listeners", "global_requirements", "_by_window",
-    "_hazard_objects", "_declaration_envs", "_legality_plans",
+    "ruleset", "setup", "limits", "object_types",
 })
 
 
@@ -62,7 +90,11 @@ def whole_state(bout: Bout, memo: EventMemo | None = None) -> dict[str, Any]:
     per bout, kept between calls) remembers the form of each logged event: the log only grows,
     and its events are never changed once emitted, so reading a long bout step by step stays fast."""
     canon = _Canon(bout, memo if memo is not None else {})
-    return {name: canon.value(getattr(bout, name)) for name in STATE}
+    whole = {name: canon.value(getattr(bout, name)) for name in STATE}
+    for mechanism, names in MECHANISMS.items():
+        held = getattr(bout, mechanism)
+        whole.update((f"{mechanism}.{name}", canon.value(getattr(held, name))) for name in names)
+    return whole
 
 
 def fingerprint(bout: Bout, memo: EventMemo | None = None) -> str:
@@ -82,13 +114,11 @@ class _Canon:
     """Turns any value a bout holds into nested tuples of plain values."""
 
     def __init__(self, bout: Bout, memo: EventMemo):
-        from .actions import Action
-        from .bout import Event
-
         self.bout = bout
         self.helots = bout.state.helots
         self.memo = memo
         self.immutable = (Event, Action)
+        self.mechanisms = tuple(type(getattr(bout, name)) for name in MECHANISMS)
 
     def value(self, value: Any) -> Any:
         kind = type(value)
@@ -120,10 +150,11 @@ class _Canon:
         return self._object(value)
 
     def _object(self, value: Any) -> Any:
-        from .bout import Bout, Event
-
         if isinstance(value, Bout):
             return ("bout", "this" if value is self.bout else "another")
+        if isinstance(value, self.mechanisms):
+            # A mechanism a suspended frame holds: its state is read under its own name.
+            return ("mechanism", type(value).__name__, "this" if value.host is self.bout else "another")
         if isinstance(value, Event):
             return ("event", value.seq, value.cycle, value.round, value.type, self.value(value.data))
         if isinstance(value, Ruleset):
@@ -174,4 +205,4 @@ class _Canon:
                 self.value(generator.gi_yieldfrom))
 
 
-__all__ = ["NOT_STATE", "STATE", "differences", "fingerprint", "whole_state"]
+__all__ = ["MECHANISMS", "MECHANISMS_NOT_STATE", "NOT_STATE", "STATE", "differences", "fingerprint", "whole_state"]

@@ -16,11 +16,12 @@ that caused it and naming its declaration (`fault_at`), never as a Python except
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Protocol
 from weakref import WeakKeyDictionary
 
 from ..errors import Diagnostic, ScriptRuntimeError
 from ..limits import MAX_NUMBER
+from ..model.ruleset import Ruleset
 from ..model.values import is_symbol
 from ..model.words import GameWords
 from ..syntax import ast_nodes as A
@@ -34,7 +35,6 @@ from .state import Helot
 
 if TYPE_CHECKING:
     from .actions import Action, Decision
-    from .bout import Bout
 
 Run = Generator["Decision", "Action", None]
 
@@ -286,17 +286,49 @@ class Asking:
         self.interpreter.pure = self.outer.pop()
 
 
+class StateQuestions(Protocol):
+    """Whether a value is in a state (`engine/conditions.py`)."""
+
+    def has_state(self, helot: Any, state: str) -> bool: ...
+
+
+class DeclarationScopes(Protocol):
+    """The scope of a declaration: its params (`engine/legality.py`)."""
+
+    def declaration_env(self, declaration: A.Declaration) -> Env: ...
+
+
+class ScriptHost(Protocol):
+    """What scripts read of the bout: its rules and object types, the attributes of its fighters and
+    declarations, whether a fighter is in a state, and the scope a procedure runs in."""
+
+    ruleset: Ruleset
+    object_types: frozenset[str]
+
+    @property
+    def conditions(self) -> StateQuestions: ...
+
+    @property
+    def legality(self) -> DeclarationScopes: ...
+
+    def is_declaration_id(self, name: str) -> bool: ...
+
+    def helot_attribute(self, helot: Helot, name: str) -> Any: ...
+
+    def declaration_attribute(self, declaration: A.Declaration, name: str) -> Any: ...
+
+
 class Interpreter:
-    def __init__(self, bout: Bout, limits: Limits):
-        self.bout = bout
+    def __init__(self, host: ScriptHost, limits: Limits):
+        self.host = host
         self.limits = limits
         self.steps = 0
         self.pure = False  # True while a question is asked (`asking`): evaluating may not roll dice
         self._asking = Asking(self)
         self.functions: dict[str, Callable[..., Any]] = {}
         self.primitives: dict[str, Callable[..., Any]] = {}
-        self.checks = argument_checks(bout.ruleset.words)
-        self.procedures = bout.ruleset.scripts.get("procedure", {})
+        self.checks = argument_checks(host.ruleset.words)
+        self.procedures = host.ruleset.scripts.get("procedure", {})
         self.procedure_depth = 0
 
     def asking(self) -> Asking:
@@ -352,10 +384,10 @@ class Interpreter:
         found, value = env.lookup(name.id)
         if found:
             return value
-        settings = self.bout.ruleset.settings
+        settings = self.host.ruleset.settings
         if name.id in settings:
             return settings[name.id]
-        if (is_symbol(name.id) or name.id in self.bout.object_types or self.bout.is_declaration_id(name.id)
+        if (is_symbol(name.id) or name.id in self.host.object_types or self.host.is_declaration_id(name.id)
                 or name.id in VOCABULARY_PURPOSES):  # `signal <event>` (a declaration), `die(d8, 8)`
             return name.id
         raise fault(name, env, "unknown_name", f"`{name.id}` has no value here")
@@ -395,7 +427,7 @@ class Interpreter:
         if expr.op in ("is", "is not"):
             if not isinstance(expr.right, A.Name):
                 raise fault(expr, env, "wrong_type", "`is` is followed by a state")
-            result = self.bout.has_state(left, expr.right.id)
+            result = self.host.conditions.has_state(left, expr.right.id)
             return result if expr.op == "is" else not result
         right = self.evaluate(expr.right, env)
         if expr.op in ("in", "not in"):
@@ -426,11 +458,11 @@ class Interpreter:
         obj = self.evaluate(expr.obj, env)
         try:
             if isinstance(obj, Helot):
-                return self.bout.helot_attribute(obj, expr.name)
+                return self.host.helot_attribute(obj, expr.name)
             if isinstance(obj, Square) and expr.name in ("col", "row"):
                 return getattr(obj, expr.name)
             if isinstance(obj, A.Declaration) and expr.name in ("id", "group", "tags"):
-                return self.bout.declaration_attribute(obj, expr.name)
+                return self.host.declaration_attribute(obj, expr.name)
         except AttributeError:
             pass
         raise fault(expr, env, "wrong_type", f"{describe_value(obj)} has no attribute `{expr.name}`")
@@ -454,7 +486,7 @@ class Interpreter:
                         f"procedures ran procedures more than {self.limits.max_procedure_depth} deep")
         self.procedure_depth += 1
         try:
-            body = Env(names, self.bout.declaration_env(procedure), source=env.source)
+            body = Env(names, self.host.legality.declaration_env(procedure), source=env.source)
             for effect in procedure.clauses_of(A.Effect):
                 yield from self.execute(effect.body, body)
         finally:

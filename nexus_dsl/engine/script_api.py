@@ -6,18 +6,27 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol
 
+from ..errors import ScriptRuntimeError
+from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .actions import CHOICE, Action, Decision
 from .board import Direction, Grid, Square
-from .interpreter import Env, Limits, Run, describe_value
+from .conditions import Conditions
+from .cycle import Cycle
+from .decks import Decks
+from .events import Events
+from .holds import Holds
+from .interpreter import Env, Interpreter, Limits, Run, describe_value
+from .ledger import Ledger
 from .list_functions import dice_pool, list_functions
-from .setup import declared_number
-from .state import Helot, Status
-
-if TYPE_CHECKING:
-    from .bout import Bout
+from .movement import Movement
+from .resolution import Resolution
+from .rolls import Rolls
+from .setup import declared_number, weapon_word
+from .state import BoutState, Helot, Status
+from .timing import Timing
 
 # The random body location d6 (pg.26): 1 left_upper, 2 chest, 3 right_upper, 4 left_lower,
 # 5 midsection, 6 right_lower. A rule param `random_location_table` may replace it.
@@ -40,7 +49,34 @@ def square_value(value: Any) -> Square | None:
     return None
 
 
-def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[..., Any]]]:
+class ScriptApiHost(Protocol):
+    """What the script functions and effects need of the bout: its state and rules, the limits, the
+    dice (`roll`), the log, the interpreter (numbers kept within the limit), and the mechanisms the
+    effects set off."""
+
+    state: BoutState
+    ruleset: Ruleset
+    limits: Limits
+    interpreter: Interpreter
+    ledger: Ledger
+    events: Events
+    conditions: Conditions
+    movement: Movement
+    holds: Holds
+    rolling: Rolls
+    resolution: Resolution
+    timing: Timing
+    decks: Decks
+    cycle: Cycle
+
+    def emit(self, event_type: str, **data: Any) -> None: ...
+
+    def roll(self, purpose: str, sides: int = 6) -> int: ...
+
+    def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
+
+
+def bind(bout: ScriptApiHost) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[..., Any]]]:
     grid: Grid = bout.state.grid
     flags = bout.ruleset.object_flags
     limits = bout.limits
@@ -84,10 +120,10 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return frozenset(grid.neighbours(helot.square))
 
     def step(env: Env, helot: Helot, direction: str) -> frozenset[Square]:
-        return _squares(bout.square_towards(helot, direction))
+        return _squares(bout.movement.square_towards(helot, direction))
 
     def can_enter(env: Env, helot: Helot, direction: str) -> bool:
-        return not bout.blocked(bout.square_towards(helot, direction), ignore=helot)
+        return not bout.movement.blocked(bout.movement.square_towards(helot, direction), ignore=helot)
 
     def random_location(env: Env) -> str:
         table = bout.ruleset.settings.get("random_location_table", DEFAULT_LOCATION_TABLE)
@@ -98,14 +134,14 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
 
     # Helots affected together are met from the triggering player clockwise (pg.15).
     def opponents(env: Env, helot: Helot) -> tuple[Helot, ...]:
-        return tuple(h for h in bout.helots_in_turn() if helot.foe_of(h) and h.on_board and h.status != Status.DEAD)
+        return tuple(h for h in bout.events.helots_in_turn() if helot.foe_of(h) and h.on_board and h.status != Status.DEAD)
 
     def friends(env: Env, helot: Helot) -> tuple[Helot, ...]:
-        return tuple(h for h in bout.helots_in_turn()
+        return tuple(h for h in bout.events.helots_in_turn()
                      if h != helot and not helot.foe_of(h) and h.on_board and h.status != Status.DEAD)
 
     def helots(env: Env) -> tuple[Helot, ...]:
-        return tuple(bout.helots_in_turn())
+        return tuple(bout.events.helots_in_turn())
 
     def distance(env: Env, a: Helot, b: Helot) -> int:
         return grid.chebyshev(a.square, b.square)
@@ -180,7 +216,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def free(env: Env, where: Any) -> bool:
         if isinstance(where, frozenset) and len(where) != 1:
             return False  # no single square to stand on
-        return not bout.blocked(_square(where))
+        return not bout.movement.blocked(_square(where))
 
     def square_of(env: Env, helot: Helot) -> Square:
         return helot.square
@@ -195,7 +231,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return tuple(obj for obj in objects_at(env, where) if flags(obj).get(str(flag), False))
 
     def active(env: Env) -> Helot | None:
-        return bout.active_helot
+        return bout.state.active_helot
 
     def trait_reserve(env: Env, helot: Helot, trait: str) -> int:
         return helot.traits.get(trait, 0)
@@ -207,7 +243,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return if_true if condition else if_false
 
     def heading(env: Env, helot: Helot, direction: str) -> str:
-        return bout.absolute_direction(helot, direction).name
+        return bout.movement.absolute_direction(helot, direction).name
 
     def next_in_initiative(env: Env, helot: Helot) -> Helot | None:
         order = list(bout.state.order) or list(bout.state.helots)
@@ -252,7 +288,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         # The weapon pile (pg.3): the cards of that type, in load order, that no helot holds.
         held = {h.weapon for h in bout.state.helots.values() if h.weapon is not None}
         return tuple(w.id for w in bout.ruleset.declarations("weapon")
-                     if bout.weapon_word(w, "type") == str(weapon_type) and w.id not in held)
+                     if weapon_word(w, "type") == str(weapon_type) and w.id not in held)
 
     def random_weapon(env: Env, weapon_type: str) -> str | None:
         # A weapon card drawn at random from the pile. With one card left there is nothing to
@@ -294,34 +330,34 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     # Every number argument arrives checked against its vocabulary type and range (the interpreter):
     # damage, healing and transfers move "up to" an amount, and one worked out below 0 arrives as 0.
     def damage(env: Env, node: A.Action, victim: Helot, by: int, at: str | None = None, to: Any = None) -> Run:
-        yield from bout.deal_damage(victim, by, location=at, to=to, source=env.source, reason=_reason(env))
+        yield from bout.conditions.deal_damage(victim, by, location=at, to=to, source=env.source, reason=_reason(env))
 
     def heal(env: Env, node: A.Action, helot: Helot, by: int, **preps: Any) -> None:
-        source = bout.as_pile(preps["from"])
+        source = bout.ledger.as_pile(preps["from"])
         location = preps.get("at")
         dest = ("location", helot.label, location) if location else ("overall", helot.label)
-        bout.transfer_coins(by, source, dest, _reason(env))
+        bout.ledger.transfer_coins(by, source, dest, _reason(env))
 
     def transfer(env: Env, node: A.Action, amount: int, **preps: Any) -> None:
-        bout.transfer_coins(amount, bout.as_pile(preps["from"]), bout.as_pile(preps["to"]), _reason(env))
+        bout.ledger.transfer_coins(amount, bout.ledger.as_pile(preps["from"]), bout.ledger.as_pile(preps["to"]), _reason(env))
 
     def add_state(env: Env, node: A.Action, helot: Helot, state: str) -> Run:
-        yield from bout.add_state(helot, state, by=env.source)
+        yield from bout.conditions.add_state(helot, state, by=env.source)
 
     def remove_state(env: Env, node: A.Action, helot: Helot, state: str) -> Run:
-        yield from bout.remove_state(helot, state)
+        yield from bout.conditions.remove_state(helot, state)
 
     def move(env: Env, node: A.Action, helot: Helot, direction: str) -> Run:
-        yield from bout.move_helot(helot, direction, mover=env.source)
+        yield from bout.movement.move_helot(helot, direction, mover=env.source)
 
     def rotate_(env: Env, node: A.Action, helot: Helot, side: str) -> Run:
-        yield from bout.rotate_helot(helot, side, mover=env.source)
+        yield from bout.movement.rotate_helot(helot, side, mover=env.source)
 
     def face(env: Env, node: A.Action, helot: Helot, direction: str) -> Run:
-        yield from bout.face_helot(helot, bout.absolute_direction(helot, direction))
+        yield from bout.movement.face_helot(helot, bout.movement.absolute_direction(helot, direction))
 
     def relocate(env: Env, node: A.Action, helot: Helot, to: Any) -> Run:
-        yield from bout.place_helot(helot, _on_board(to), mover=env.source if env.source != helot else None)
+        yield from bout.movement.place_helot(helot, _on_board(to), mover=env.source if env.source != helot else None)
 
     def place(env: Env, node: A.Action, object_type: str, at: Any) -> None:
         square = _on_board(at)
@@ -339,13 +375,13 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
     def move_condition(env: Env, node: A.Action, helot: Helot, by: int, to: str) -> None:
         room = bout.ruleset.words.starts[to] - helot.locations[to]
         amount = max(0, min(by, room, helot.overall - 1))
-        bout.transfer_coins(amount, ("overall", helot.label), ("location", helot.label, to), _reason(env))
+        bout.ledger.transfer_coins(amount, ("overall", helot.label), ("location", helot.label, to), _reason(env))
 
     def destroy(env: Env, node: A.Action, object_type: str, at: Any) -> Run:
         square = _square(at)
         if bout.state.remove(object_type, square):
             bout.emit("object", destroyed=object_type, at=square.as_list())
-            yield from bout.fire("object_destroyed", self=env.source, object=object_type, at=square, square=square)
+            yield from bout.events.fire("object_destroyed", self=env.source, object=object_type, at=square, square=square)
 
     def grant(env: Env, node: A.Action, amount: int, resource: str, to: Helot | None = None,
               against: Helot | None = None) -> None:
@@ -374,15 +410,15 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         return side
 
     def modify_sds(env: Env, node: A.Action, side: str, by: int) -> None:
-        roll = bout.current_roll(node)
+        roll = bout.rolling.current_roll(node)
         side = _opposed_side(side, "modify_sds")
         roll.sds[side] = bout.interpreter.bounded(roll.sds[side] + by, None, None, f"the {side} SDS")
 
     def fix_roll(env: Env, node: A.Action, side: str, to: int) -> None:
-        bout.current_roll(node).fixed[_opposed_side(side, "fix_roll")] = to
+        bout.rolling.current_roll(node).fixed[_opposed_side(side, "fix_roll")] = to
 
     def add_damage(env: Env, node: A.Action, amount: int) -> None:
-        roll = bout.current_roll(node)
+        roll = bout.rolling.current_roll(node)
         roll.damage_bonus = bout.interpreter.bounded(roll.damage_bonus + amount, None, None, "the damage bonus")
 
     def mark(env: Env, node: A.Action, helot: Helot, name: str, **preps: Any) -> None:
@@ -402,7 +438,7 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         declaration = bout.ruleset.declaration("command", command)
         if declaration is None:
             raise bout.runtime_error("unknown_name", f"there is no command `{command}` to perform")
-        yield from bout.perform(env, declaration)
+        yield from bout.resolution.perform(env, declaration)
 
     def choose(env: Env, node: A.Action, helot: Helot, **preps: Any) -> Run:
         offered = preps["from"]
@@ -433,26 +469,26 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         helot.ammo = declared_number(weapon, "ammo") or 0
         helot.durability = declared_number(weapon, "durability") or 0
         bout.emit("weapon", helot=helot.label, equipped=weapon.id)
-        yield from bout.add_state(helot, "armed")
+        yield from bout.conditions.add_state(helot, "armed")
 
     def lose_weapon(helot: Helot) -> Run:
         lost = helot.weapon
         helot.weapon = None
         helot.ammo = helot.durability = 0
         bout.emit("weapon", helot=helot.label, lost=lost)
-        yield from bout.remove_state(helot, "armed")
-        yield from bout.fire("weapon_lost", self=helot, weapon=lost)
+        yield from bout.conditions.remove_state(helot, "armed")
+        yield from bout.events.fire("weapon_lost", self=helot, weapon=lost)
 
     def discard_weapon(env: Env, node: A.Action, helot: Helot) -> Run:
         if helot.weapon is not None:
             yield from lose_weapon(helot)
 
     def holster(env: Env, node: A.Action, helot: Helot) -> Run:
-        yield from bout.remove_state(helot, "armed")
+        yield from bout.conditions.remove_state(helot, "armed")
 
     def unholster(env: Env, node: A.Action, helot: Helot) -> Run:
         if helot.weapon is not None:
-            yield from bout.add_state(helot, "armed")
+            yield from bout.conditions.add_state(helot, "armed")
 
     def spend_ammo(env: Env, node: A.Action, helot: Helot) -> Run:
         helot.ammo = max(0, helot.ammo - 1)
@@ -465,16 +501,16 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
             yield from lose_weapon(helot)
 
     def hold(env: Env, node: A.Action, helot: Helot, by: Helot) -> Run:
-        yield from bout.take_hold(by, helot)
+        yield from bout.holds.take_hold(by, helot)
 
     def release(env: Env, node: A.Action, helot: Helot) -> Run:
-        yield from bout.release_hold(helot)
+        yield from bout.holds.release_hold(helot)
 
     def signal(env: Env, node: A.Action, event: str) -> Run:
         # The acting helot is `self`; any other name the event declares is bound, as `none`.
         names = dict.fromkeys(bout.ruleset.words.events.get(event, {}))
         names["self"] = acting(env)
-        yield from bout.fire(event, **names)
+        yield from bout.events.fire(event, **names)
 
     def mark_counter(env: Env, node: A.Action, helot: Helot, number: int) -> None:
         if number in helot.tp_counter:
@@ -482,38 +518,39 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         if len(helot.tp_counter) >= limits.max_collection:
             raise bout.runtime_error("budget_exceeded", f"{helot.label}'s Turning Point Counter already holds "
                                                         f"{limits.max_collection} numbers")
-        bout.mark_counter_coin(helot, number, f"turning point {number}")
+        bout.ledger.mark_counter_coin(helot, number, f"turning point {number}")
 
     def collect_counter(env: Env, node: A.Action, helot: Helot, to: Any) -> None:
-        bout.collect_counter_coins(helot, bout.as_pile(to), _reason(env))
+        bout.ledger.collect_counter_coins(helot, bout.ledger.as_pile(to), _reason(env))
 
     def set_tpdm(env: Env, node: A.Action, helot: Helot, to: bool) -> None:
         helot.tpdm = bool(to)
         bout.emit("tpdm", helot=helot.label, holds=helot.tpdm)
 
     def draw(env: Env, node: A.Action, deck: str, **preps: Any) -> Run:
-        yield from bout.draw_card(deck, _actor(env, preps.get("for"), "draw"))
+        yield from bout.decks.draw_card(deck, _actor(env, preps.get("for"), "draw"))
 
     def offer_negation(env: Env, node: A.Action, helot: Helot) -> Run:
-        yield from bout.offer_negation(env, helot)
+        yield from bout.decks.offer_negation(env, helot)
 
     def prevent(env: Env, node: A.Action) -> None:
-        bout.current_window(node).prevented = True
+        bout.timing.current_window(node).prevented = True
 
     def reroll(env: Env, node: A.Action, side: str) -> None:
-        bout.current_roll(node).rerolls.add(side)
+        bout.rolling.current_roll(node).rerolls.add(side)
 
     def roll_check(env: Env, node: A.Action, helot: Helot, by: int, into: A.Name) -> Run:
-        passed = yield from bout.check_roll(helot, by, _reason(env))
+        passed = yield from bout.rolling.check_roll(helot, by, _reason(env))
         env.assign(into.id, passed)
 
     def reduce_damage(env: Env, node: A.Action, by: int) -> None:
-        if not bout.damage_frames:
+        frames = bout.conditions.damage_frames
+        if not frames:
             raise bout.runtime_error("no_damage", "`reduce_damage` is for `when damage_incoming` listeners")
-        bout.damage_frames[-1].amount -= by
+        frames[-1].amount -= by
 
     def ignore_overall(env: Env, node: A.Action) -> None:
-        bout.current_window(node).prevented = True
+        bout.timing.current_window(node).prevented = True
 
     def add_trait(env: Env, node: A.Action, helot: Helot, trait: str, by: int) -> None:
         cap = bout.ruleset.settings.get("trait_cap", 5)
@@ -521,10 +558,10 @@ def bind(bout: Bout) -> tuple[dict[str, Callable[..., Any]], dict[str, Callable[
         bout.emit("trait", helot=helot.label, trait=trait, value=helot.traits[trait])
 
     def win(env: Env, node: A.Action, helot: Helot) -> None:
-        bout.decide(helot)
+        bout.cycle.decide(helot)
 
     def declare_draw(env: Env, node: A.Action) -> None:
-        bout.decide(None)
+        bout.cycle.decide(None)
 
     def set_stat(env: Env, node: A.Action, helot: Helot, stat: str, to: int) -> None:
         low, high = bout.ruleset.words.bounds[stat]

@@ -155,6 +155,13 @@ def declared_number(weapon: A.Declaration, name: str) -> int | None:
     return value.value if isinstance(value, A.Num) else 0
 
 
+def weapon_word(weapon: A.Declaration, name: str) -> str | None:
+    """The word a weapon card gives a property (its `type`...), or None."""
+    prop = weapon.property(name)
+    value = prop.values[0] if prop and prop.values else None
+    return value.id if isinstance(value, A.Name) else None
+
+
 def weapon_in_hand(spec: HelotSetup, weapon: A.Declaration | None, locations: Sequence[str]) -> WeaponInHand | None:
     """The helot's weapon as its setup asks, or a `SetupError` for what the card cannot be:
     durability or ammo it does not have, more than it starts with, a location (one of the declared

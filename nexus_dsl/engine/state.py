@@ -139,6 +139,10 @@ class BoutState:
             seen_objects=set(self.seen_objects), piles=dict(self.piles),
         )
 
+    @property
+    def active_helot(self) -> Helot | None:
+        return self.helots.get(self.active) if self.active else None
+
     def helot_at(self, square: Square) -> Helot | None:
         for helot in self.helots.values():
             if helot.square == square and helot.on_board:

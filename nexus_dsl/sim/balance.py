@@ -195,7 +195,7 @@ def markdown(report: BalanceReport, ruleset: Ruleset, command: str) -> str:
         + (f", script faults: {len(report.faults)})" if report.faults else ")"),
         f"- Median bout length: {report.median_cycles:g} Command Cycles",
         f"- Draws: {report.draws} ({_percent(report.draws / finished if finished else 0.0)})",
-        f"- Most winning motivation: "
+        "- Most winning motivation: "
         + (max(((names.get(k, k), r.share) for k, r in report.by_motivation.items()), key=lambda x: x[1], default=("-", 0.0))[0])
         + f" — no motivation may win more than {_percent(DOMINANCE_LIMIT)} against the field: "
         + ("**exceeded by " + ", ".join(report.dominant) + "**" if report.dominant else "holds"),

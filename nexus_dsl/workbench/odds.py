@@ -1,6 +1,6 @@
 """Exact odds of an opposed roll on the Sliding Dice Scale, computed (never sampled) with icepool.
 
-An opposed roll (pg.27-29, `engine/commands.py: resolve_roll`): each side rolls 2d6 plus one d6 per
+An opposed roll (pg.27-29, `engine/rolls.py: resolve_roll`): each side rolls 2d6 plus one d6 per
 level of advantage or penalty and keeps the highest two (a positive level) or the lowest two (a
 negative one); levels stop at +/-3SDS. The attack succeeds when its kept total is strictly greater
 than the defense's (ties go to the defender); the margin, attack minus defense, is the damage before

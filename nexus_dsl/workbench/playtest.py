@@ -39,11 +39,11 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..agents import make_agent
 from ..agents.base import AGENT_NAMES
 from ..content.loader import default_content_root
-from ..engine.abilities import window_defaults
+from ..engine.timing import window_defaults
 from ..engine.actions import ABILITY, CARD, CHOICE, COMMAND, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from ..engine.board import Square
 from ..engine.bout import Bout
-from ..engine.commands import declaration_group
+from ..engine.legality import declaration_group
 from ..engine.setup import standard_setup
 from ..errors import Diagnostic, NexusError, RulesError
 from ..limits import INPUT_LIMITS, InputLimits
@@ -554,14 +554,15 @@ class PlaySession:
             return ()
         bout = self._bout
         helot = bout.state.helots[action.helot]
-        frame = bout.windows[-1] if bout.windows else None
+        open_windows = bout.timing.windows
+        frame = open_windows[-1] if open_windows else None
         extra = {**window_defaults(declaration, bout.ruleset.words.windows), **(dict(frame.names) if frame else {})} if action.kind != COMMAND else None
         interpreter = bout.interpreter
         was_pure = interpreter.pure
         interpreter.pure = True  # working out a cost may not roll dice
         try:
-            env = bout.action_env(helot, declaration, action, extra)
-            return tuple((int(amount), str(resource)) for amount, resource in bout.cost_items(helot, declaration, env))
+            env = bout.legality.action_env(helot, declaration, action, extra)
+            return tuple((int(amount), str(resource)) for amount, resource in bout.legality.cost_items(helot, declaration, env))
         except NexusError:
             return ()
         finally:

@@ -70,9 +70,9 @@ def test_fast_enumeration_agrees_with_the_full_check_of_every_combination():
             if decision.kind == "command":
                 helot = bout.state.helots[decision.helot]
                 brute = {action for declaration in ruleset.declarations("command")
-                         for action in bout.enumerate_actions(
-                             COMMAND, helot, declaration, lambda a, d=declaration: bout.command_problem(helot, d, a))}
-                assert set(bout.legal_commands(helot)) == brute
+                         for action in bout.legality.enumerate_actions(
+                             COMMAND, helot, declaration, lambda a, d=declaration: bout.legality.command_problem(helot, d, a))}
+                assert set(bout.legality.legal_commands(helot)) == brute
                 compared += 1
             bout.apply(next_action(bout, agents))
     assert compared > 50
@@ -100,5 +100,5 @@ def test_a_direction_argument_is_offered_every_compass_direction(tmp_path):
     setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=1),
                               HelotSetup("blue", "north", Square(4, 2), Direction.S)], phase="command", active="red")
     bout = Bout(ruleset, setup, seed=0)
-    offered = [a.arg("way") for a in bout.legal_commands(bout.state.helots["red"]) if a.name == "point_the_way"]
+    offered = [a.arg("way") for a in bout.legality.legal_commands(bout.state.helots["red"]) if a.name == "point_the_way"]
     assert offered == ["NE", "E", "SE", "S", "SW", "W", "NW"]

@@ -13,7 +13,7 @@ import pytest
 from nexus_dsl import Bout, ScriptRuntimeError, cached_ruleset
 from nexus_dsl.engine.bout import next_action
 from nexus_dsl.engine.setup import standard_setup
-from nexus_dsl.engine.fingerprint import NOT_STATE, STATE, differences, whole_state
+from nexus_dsl.engine.fingerprint import MECHANISMS, MECHANISMS_NOT_STATE, NOT_STATE, STATE, differences, whole_state
 from nexus_dsl.sim.balance import schedule, specs_for
 from nexus_dsl.sim.batch import BoutSpec, spec_agents, spec_setup
 
@@ -64,7 +64,21 @@ def test_previews_in_a_four_player_bout_change_nothing():
 
 
 def test_every_attribute_of_a_bout_is_state_or_declared_not_state():
-    """A new attribute must be read by the whole-state fingerprint, or listed as an input or cache."""
+    """A new attribute must be read by the whole-state fingerprint, or listed as an input or cache;
+    so must a new attribute of any of the bout's mechanisms."""
     bout = Bout(cached_ruleset(("base",)), standard_setup(), seed=0)
-    assert set(vars(bout)) == set(STATE) | NOT_STATE
-    assert not set(STATE) & NOT_STATE
+    assert set(vars(bout)) == set(STATE) | NOT_STATE | set(MECHANISMS)
+    assert not set(STATE) & NOT_STATE and not (set(STATE) | NOT_STATE) & set(MECHANISMS)
+    assert set(MECHANISMS) == set(MECHANISMS_NOT_STATE)
+    for name, state in MECHANISMS.items():
+        assert set(vars(getattr(bout, name))) == set(state) | MECHANISMS_NOT_STATE[name], name
+        assert not set(state) & MECHANISMS_NOT_STATE[name], name
+
+
+def test_a_previews_copy_has_mechanisms_of_its_own():
+    """Each mechanism holds its bout: the copy a preview works on must hold new ones, holding the copy."""
+    bout = Bout(cached_ruleset(("base",)), standard_setup(), seed=0)
+    clone = bout._what_if()
+    for name in MECHANISMS:
+        assert getattr(clone, name) is not getattr(bout, name), name
+        assert getattr(clone, name).host is clone and getattr(bout, name).host is bout, name

@@ -73,7 +73,7 @@ def bout() -> Bout:
 
 def test_listing_the_commands_rolls_nothing(bout: Bout) -> None:
     before = whole_state(bout)
-    listed = {action.name for action in bout.legal_commands(bout.state.helots["red"])}
+    listed = {action.name for action in bout.legality.legal_commands(bout.state.helots["red"])}
     assert "gamble" not in listed and "wager" in listed  # a cost that cannot be asked is met when paid
     assert differences(before, whole_state(bout)) == []
 

@@ -2,7 +2,7 @@
 
 The piles are the crowd, each lanista's cred, each helot's overall and location conditions, each
 Turning Point Counter, and the box (`box_drawn`, the conserved total). Only the ledger
-(`Mechanics._pile_add`, called by `_move_coins`) changes them during a bout; the bout's setup
+(`Ledger._pile_add`, called by `_move_coins`) changes them during a bout; the bout's setup
 fills them once. A pile that would leave the number limit stops the script that moves the coins.
 """
 
@@ -18,7 +18,7 @@ from nexus_dsl.engine.setup import BoutSetup, HelotSetup
 ENGINE = Path(__file__).resolve().parents[2] / "nexus_dsl" / "engine"
 PILES = {"crowd", "cred", "overall", "box_drawn"}
 # The ledger itself, and the setup that fills the piles before the first coin moves.
-ALLOWED = {"_pile_add", "_initial_state"}
+ALLOWED = {"_pile_add", "initial_state"}
 
 
 def _changes_a_pile(node: ast.AST) -> bool:

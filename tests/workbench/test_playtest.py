@@ -87,8 +87,8 @@ def test_costs_are_evaluated_from_the_declarations_cost_clauses():
         if b.kind == "command":
             declaration = session.ruleset.declaration("command", b.action.name)
             helot = bout.state.helots[viewer]
-            env = bout.action_env(helot, declaration, b.action)
-            assert list(b.cost) == bout.cost_items(helot, declaration, env)
+            env = bout.legality.action_env(helot, declaration, b.action)
+            assert list(b.cost) == bout.legality.cost_items(helot, declaration, env)
 
 
 def test_a_refused_action_raises_the_rules_message_and_changes_nothing():

@@ -11,16 +11,16 @@ way. `any_time` and `own_round` uses are offered alongside the active helot's co
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generator, Mapping
+from typing import Any, Generator, Mapping, Protocol
 
+from ..errors import ScriptRuntimeError
+from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .actions import ABILITY, CARD, PASS, Action, Decision
-from .commands import targets_opponent
-from .interpreter import Run
-from .state import Helot, Status
-
-if TYPE_CHECKING:
-    from .bout import Bout
+from .events import Events
+from .interpreter import Env, Limits, Run
+from .legality import Legality, targets_opponent
+from .state import BoutState, Helot, Status
 
 USABLE_KINDS = ("trait_ability", "influence")
 
@@ -58,53 +58,81 @@ def window_defaults(declaration: A.Declaration, windows: Mapping[str, Mapping[st
     return {name: None for clause in declaration.clauses_of(A.Window) for name in windows.get(clause.name, {})}
 
 
-class Abilities:
-    """Mixin of `Bout`."""
+class UseResolution(Protocol):
+    """How a use plays out once it is chosen: its costs paid, its body run (`engine/resolution.py`,
+    whose rolls open windows themselves)."""
+
+    def pay_costs(self, helot: Helot, declaration: A.Declaration, env: Env) -> Run: ...
+
+    def run_declaration_body(self, helot: Helot, declaration: A.Declaration, env: Env) -> Run: ...
+
+
+class TimingHost(Protocol):
+    """What windows need of the bout: its state and rules, the round's count of actions (a use at
+    a window is one), the log, events (whose use is resolving), legality (which uses are legal),
+    and the resolution of what is used."""
+
+    state: BoutState
+    ruleset: Ruleset
+    limits: Limits
+    round_actions: int
+    events: Events
+    legality: Legality
+
+    @property
+    def resolution(self) -> UseResolution: ...
+
+    def emit(self, event_type: str, **data: Any) -> None: ...
+
+    def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
+
+
+class Timing:
+    """The timing windows of a bout (the stack of those open) and the uses of abilities and cards."""
+
+    def __init__(self, host: TimingHost, by_window: dict[str, list[A.Declaration]] | None = None):
+        self.host = host
+        self.windows: list[WindowFrame] = []  # the open windows, innermost last
+        # the abilities and cards usable at each window: worked out once per bout, shared by its previews
+        self._by_window = by_window if by_window is not None else index_by_window(host.ruleset)
+
+    def copy_for(self, host: TimingHost) -> Timing:
+        """The timing of a preview's copy of the bout: no window open."""
+        return Timing(host, self._by_window)
+
+    def reset(self) -> None:
+        """No window open any more (a script fault stopped the bout)."""
+        self.windows = []
 
     # ---------------------------------------------------------------- who has what
-    def owns_ability(self: Bout, helot: Helot, declaration: A.Declaration) -> bool:
-        """Trait abilities (and rules) without a `motivation` are everyone's; the others belong to
-        helots of that motivation (or whose motivation lists them). Influence cards are in a
-        lanista's hand."""
-        if declaration.kind == "influence":
-            return declaration.id in helot.influence
-        prop = declaration.property("motivation")
-        if prop is None:
-            return True
-        owner = prop.values[0].id if prop.values and isinstance(prop.values[0], A.Name) else None
-        if owner is not None and owner == helot.motivation:
-            return True
-        motivation = self.ruleset.data_item("motivations", helot.motivation) if helot.motivation else None
-        return bool(motivation and (declaration.id in motivation.get("abilities", ())
-                                    or declaration.id == motivation.get("talent")))
-
-    def usable_declarations(self: Bout, window: str) -> list[A.Declaration]:
+    def usable_declarations(self, window: str) -> list[A.Declaration]:
         return self._by_window.get(window, [])
 
     # ---------------------------------------------------------------- legality
-    def ability_uses(self: Bout, helot: Helot, window: str, frame: WindowFrame | None) -> list[Action]:
+    def ability_uses(self, helot: Helot, window: str, frame: WindowFrame | None) -> list[Action]:
         if not helot.on_board or helot.status == Status.DEAD:
             return []
         uses: list[Action] = []
-        subject = frame.subject if frame else self.active_helot
+        subject = frame.subject if frame else self.host.state.active_helot
+        legality = self.host.legality
         for declaration in self.usable_declarations(window):
             role = window_role(declaration, window)
             if role == "self" and helot != subject:
                 continue
             if role == "opponent" and subject is not None and not helot.foe_of(subject):  # a friend is no opponent
                 continue
-            if not self.owns_ability(helot, declaration):
+            if not legality.owns_ability(helot, declaration):
                 continue
             if self._reserves_short(helot, declaration):
                 continue
             kind = CARD if declaration.kind == "influence" else ABILITY
             names = dict(frame.names) if frame else {}
-            uses.extend(self.enumerate_actions(
+            uses.extend(legality.enumerate_actions(
                 kind, helot, declaration,
                 lambda action, d=declaration, n=names: self.ability_problem(helot, d, action, n)))
         return uses
 
-    def _reserves_short(self: Bout, helot: Helot, declaration: A.Declaration) -> bool:
+    def _reserves_short(self, helot: Helot, declaration: A.Declaration) -> bool:
         for cost in declaration.clauses_of(A.Cost):
             for item in cost.items:
                 if item.resource in helot.traits and isinstance(item.amount, A.Num):
@@ -112,25 +140,27 @@ class Abilities:
                         return True
         return False
 
-    def ability_problem(self: Bout, helot: Helot, declaration: A.Declaration, action: Action,
+    def ability_problem(self, helot: Helot, declaration: A.Declaration, action: Action,
                         names: dict[str, Any]) -> str | None:
-        env = self.action_env(helot, declaration, action, {**window_defaults(declaration, self.ruleset.words.windows), **names})
+        legality = self.host.legality
+        defaults = window_defaults(declaration, self.host.ruleset.words.windows)
+        env = legality.action_env(helot, declaration, action, {**defaults, **names})
         target = env.names.get("target")
-        problem = self.cost_problem(helot, declaration, env, target)
+        problem = legality.cost_problem(helot, declaration, env, target)
         if problem:
             return problem
-        return self.requirement_problem(declaration, env, rules=False)
+        return legality.requirement_problem(declaration, env, rules=False)
 
-    def instant_options(self: Bout, active: Helot) -> list[Action]:
+    def instant_options(self, active: Helot) -> list[Action]:
         """Uses offered beside the active helot's commands: its own-round abilities, and everyone's
         any-time abilities and cards (clockwise from the active player)."""
         options = self.ability_uses(active, "own_round", None)
-        for helot in self.state.clockwise_from(active.label):
+        for helot in self.host.state.clockwise_from(active.label):
             options.extend(self.ability_uses(helot, "any_time", None))
         return options
 
     # ---------------------------------------------------------------- windows
-    def open_window(self: Bout, name: str, subject: Helot | None, **names: Any) -> Generator[Any, Any, WindowFrame]:
+    def open_window(self, name: str, subject: Helot | None, **names: Any) -> Generator[Any, Any, WindowFrame]:
         """Offer the window's uses to every helot, active player first, clockwise. Returns the frame
         so the caller can see whether an effect `prevent`ed what the window was about."""
         frame = WindowFrame(name, subject, names)
@@ -138,54 +168,51 @@ class Abilities:
             return frame
         self.windows.append(frame)
         try:
-            start = self.state.active or (subject.label if subject else next(iter(self.state.helots)))
-            for helot in self.state.clockwise_from(start):
+            state = self.host.state
+            start = state.active or (subject.label if subject else next(iter(state.helots)))
+            for helot in state.clockwise_from(start):
                 # A round that has had its fill of actions offers no more uses (free abilities
                 # could otherwise be used at a window forever).
-                while not frame.prevented and self.round_actions < self.limits.max_actions_per_round:
+                while not frame.prevented and self.host.round_actions < self.host.limits.max_actions_per_round:
                     uses = self.ability_uses(helot, name, frame)
                     if not uses:
                         break
                     action = yield Decision(helot.label, f"window:{name}", tuple(uses) + (Action.make(PASS, helot.label),))
                     if action.kind == PASS:
                         break
-                    self.round_actions += 1
+                    self.host.round_actions += 1
                     yield from self.use_ability(action, frame)
         finally:
             self.windows.pop()
         return frame
 
-    def use_ability(self: Bout, action: Action, frame: WindowFrame | None) -> Run:
-        helot = self.state.helots[action.helot]
+    def use_ability(self, action: Action, frame: WindowFrame | None) -> Run:
+        helot = self.host.state.helots[action.helot]
         kind = "influence" if action.kind == CARD else "trait_ability"
-        declaration = self.ruleset.declaration(kind, action.name or "")
+        declaration = self.host.ruleset.declaration(kind, action.name or "")
         assert declaration is not None
-        names = {**window_defaults(declaration, self.ruleset.words.windows), **(frame.names if frame else {})}
-        env = self.action_env(helot, declaration, action, names)
-        self.emit("ability" if kind == "trait_ability" else "card", helot=helot.label, name=declaration.id,
-                  args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
-        self.triggers.append(helot.label)
+        names = {**window_defaults(declaration, self.host.ruleset.words.windows), **(frame.names if frame else {})}
+        env = self.host.legality.action_env(helot, declaration, action, names)
+        self.host.emit("ability" if kind == "trait_ability" else "card", helot=helot.label, name=declaration.id,
+                       args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
+        self.host.events.triggers.append(helot.label)
         try:
-            yield from self.pay_costs(helot, declaration, env)
+            yield from self.host.resolution.pay_costs(helot, declaration, env)
             if kind == "influence":
                 helot.influence.remove(declaration.id)
-                self.state.discards.setdefault("influence", []).append(declaration.id)
+                self.host.state.discards.setdefault("influence", []).append(declaration.id)
                 played = yield from self.open_window("card_played", helot, player=helot)
                 if played.prevented:
-                    self.emit("card_cancelled", helot=helot.label, name=declaration.id)
+                    self.host.emit("card_cancelled", helot=helot.label, name=declaration.id)
                     return
-            yield from self.run_declaration_body(helot, declaration, env)
+            yield from self.host.resolution.run_declaration_body(helot, declaration, env)
         finally:
-            self.triggers.pop()
+            self.host.events.triggers.pop()
 
-    def current_window(self: Bout, node: A.Node) -> WindowFrame:
+    def current_window(self, node: A.Node) -> WindowFrame:
         if not self.windows:
-            raise self.runtime_error("no_window", f"`{getattr(node, 'verb', 'this effect')}` needs an open window")
+            raise self.host.runtime_error("no_window", f"`{getattr(node, 'verb', 'this effect')}` needs an open window")
         return self.windows[-1]
-
-    @property
-    def active_helot(self: Bout) -> Helot | None:
-        return self.state.helots.get(self.state.active) if self.state.active else None
 
 
 def index_by_window(ruleset: Any) -> dict[str, list[A.Declaration]]:
@@ -199,4 +226,4 @@ def index_by_window(ruleset: Any) -> dict[str, list[A.Declaration]]:
     return by_window
 
 
-__all__ = ["Abilities", "WindowFrame", "index_by_window", "targets_opponent"]
+__all__ = ["Timing", "TimingHost", "WindowFrame", "index_by_window", "targets_opponent"]

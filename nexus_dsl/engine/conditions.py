@@ -1,0 +1,137 @@
+"""Conditions: damage and the status it leaves, and the states a fighter is in."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from ..errors import ScriptRuntimeError
+from ..model.ruleset import Ruleset
+from .events import Events
+from .interpreter import Run
+from .ledger import CROWD, Ledger, pile_name
+from .state import BoutState, Helot, Status
+from .timing import Timing
+
+
+class DamageFrame:
+    """A hit about to land, while `damage_incoming` listeners may reduce it."""
+
+    __slots__ = ("amount",)
+
+    def __init__(self, amount: int):
+        self.amount = amount
+
+
+class ConditionsHost(Protocol):
+    """What damage and states need of the bout: its state and rules, the log, events to fire, the
+    ledger the coins of a hit move through, and the `before_damage` window."""
+
+    state: BoutState
+    ruleset: Ruleset
+    events: Events
+    ledger: Ledger
+    timing: Timing
+
+    def emit(self, event_type: str, **data: Any) -> None: ...
+
+    def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
+
+
+class Conditions:
+    """Damage, status and states, with the stack of hits about to land."""
+
+    def __init__(self, host: ConditionsHost):
+        self.host = host
+        self.damage_frames: list[DamageFrame] = []  # hits about to land (`reduce_damage`)
+
+    def reset(self) -> None:
+        """No hit about to land any more (a script fault stopped the bout)."""
+        self.damage_frames = []
+
+    # ---------------------------------------------------------------- damage
+    def deal_damage(self, victim: Helot, amount: int, *, location: str | None = None,
+                    to: Any = None, source: Helot | None = None, reason: str = "damage") -> Run:
+        """Damage a helot. A location hit also hits overall condition unless that location was
+        already depleted (pg.26). The coins go to `to`, else to the source helot's lanista, else
+        to the crowd (damage from hazards, cards and the crowd itself, pg.12)."""
+        amount = max(0, amount)
+        if amount == 0 or victim.status == Status.DEAD:
+            return
+        # Rules may soften a hit before it lands (a shield on the struck location, armour...).
+        incoming = DamageFrame(amount)
+        self.damage_frames.append(incoming)
+        try:
+            yield from self.host.events.fire("damage_incoming", victim=victim, attacker=source, amount=amount, location=location)
+        finally:
+            self.damage_frames.pop()
+        amount = max(0, incoming.amount)
+        if amount == 0:
+            self.host.emit("damage", victim=victim.label, amount=0, location=location, location_taken=0, overall_taken=0,
+                           to=None)
+            return
+        frame = yield from self.host.timing.open_window("before_damage", victim, victim=victim, amount=amount, attacker=source)
+        spare_overall = frame.prevented  # `ignore_overall` (e.g. Merely a Flesh Wound) spares overall
+        if to is not None:
+            credit = self.host.ledger.as_pile(to)
+        elif source is not None and source != victim:
+            credit = ("cred", source.label)
+        else:
+            credit = CROWD
+        location_taken = 0
+        hits_overall = True
+        was_depleted = False
+        if location is not None:
+            before = victim.locations[location]
+            was_depleted = before == 0
+            hits_overall = not was_depleted
+            location_taken = self.host.ledger.transfer_coins(amount, ("location", victim.label, location), credit, reason)
+        overall_taken = 0
+        if hits_overall and not spare_overall:
+            overall_taken = self.host.ledger.transfer_coins(amount, ("overall", victim.label), credit, reason)
+        if credit[0] == "cred":
+            self.host.state.helots[credit[1]].cred_gained += location_taken + overall_taken
+        self.host.emit("damage", victim=victim.label, amount=amount, location=location,
+                       location_taken=location_taken, overall_taken=overall_taken, to=pile_name(credit))
+        yield from self.host.events.fire("damage_dealt", victim=victim, attacker=source, amount=amount, location=location)
+        if location is not None and not was_depleted and victim.locations[location] == 0:
+            yield from self.host.events.fire("location_depleted", victim=victim, attacker=source, location=location)
+        yield from self.update_status(victim, source)
+
+    def update_status(self, victim: Helot, source: Helot | None) -> Run:
+        """Killed when a fatal location is empty; incapacitated when overall condition is (pg.13)."""
+        if victim.status == Status.DEAD:
+            return
+        fatal = self.host.ruleset.settings.get("fatal_locations", ())
+        if any(victim.locations.get(loc, 1) <= 0 for loc in fatal):
+            was_incapacitated = victim.status == Status.INCAPACITATED
+            victim.status = Status.DEAD
+            self.host.emit("status", helot=victim.label, status="dead", attacker=source.label if source else None)
+            yield from self.host.events.fire("helot_killed", victim=victim, attacker=source, was_incapacitated=was_incapacitated)
+        elif victim.overall <= 0 and victim.status == Status.FIGHTING:
+            victim.status = Status.INCAPACITATED
+            self.host.emit("status", helot=victim.label, status="incapacitated", attacker=source.label if source else None)
+            yield from self.host.events.fire("helot_incapacitated", victim=victim, attacker=source)
+
+    # ---------------------------------------------------------------- states
+    def has_state(self, helot: Any, state: str) -> bool:
+        if not isinstance(helot, Helot):
+            return False
+        if state in ("incapacitated", "dead"):
+            return helot.status.value == state
+        if state == "prone" and helot.status == Status.INCAPACITATED:
+            return True  # an incapacitated helot is prone (pg.26)
+        return state in helot.states
+
+    def add_state(self, helot: Helot, state: str, by: Helot | None = None) -> Run:
+        if state in ("incapacitated", "dead"):
+            raise self.host.runtime_error("wrong_type", f"`{state}` is an end state, set by damage, not by `add_state`")
+        if state not in helot.states and helot.status != Status.DEAD:
+            helot.states.add(state)
+            self.host.emit("state", helot=helot.label, added=state)
+            yield from self.host.events.fire("state_added", self=helot, state=state, by=by, cause=by)
+
+    def remove_state(self, helot: Helot, state: str) -> Run:
+        if state in helot.states:
+            helot.states.discard(state)
+            self.host.emit("state", helot=helot.label, removed=state)
+            yield from self.host.events.fire("state_removed", self=helot, state=state)

@@ -1,0 +1,403 @@
+"""The Command Cycle: the deal, initiative, Command Rounds, allocation, end of round and of bout.
+
+The whole bout runs as one generator (`Cycle.play`) that yields a `Decision` whenever a player must
+choose and receives the chosen `Action`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generator, Protocol
+
+from ..model.ruleset import Ruleset
+from .actions import ABILITY, CARD, CHOICE, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
+from .conditions import Conditions
+from .dice import Dice
+from .events import Events
+from .holds import Holds
+from .interpreter import Limits
+from .legality import Legality
+from .resolution import Resolution
+from .setup import BoutSetup
+from .state import BoutState, Helot, Outcome, Status, Termination
+from .timing import Timing
+
+Game = Generator[Decision, Action, None]
+# What a Command Round yields, when the rounds of a cycle take turns, where the next helot's turn
+# comes: never shown to a player (compared by identity).
+TURN_BREAK = Decision("", "turn_break", ())
+
+
+class CycleHost(Protocol):
+    """What the cycle needs of the bout: its setup, state and rules, the limits, the dice, the round's
+    count of actions, the log, and every mechanism a round uses."""
+
+    setup: BoutSetup
+    state: BoutState
+    ruleset: Ruleset
+    limits: Limits
+    dice: Dice
+    round_actions: int
+    events: Events
+    legality: Legality
+    timing: Timing
+    resolution: Resolution
+    conditions: Conditions
+    holds: Holds
+
+    def emit(self, event_type: str, **data: Any) -> None: ...
+
+
+class Cycle:
+    """The Command Cycle of a bout."""
+
+    def __init__(self, host: CycleHost):
+        self.host = host
+
+    # ---------------------------------------------------------------- the cycle
+    def play(self) -> Game:
+        """The whole bout, from the deal to its end, as one generator of decisions."""
+        yield from self._deal_influence()
+        for spec in self.host.setup.helots:
+            self.host.state.helots[spec.label].influence.extend(spec.dealt)
+        yield from self.host.events.fire("bout_starts")
+        yield from self.settle()
+        if self.host.setup.phase == "command":
+            active = self.host.state.active
+            assert active is not None
+            labels = list(self.host.state.helots)
+            index = labels.index(active)
+            self.host.state.order = labels[index:] + labels[:index]
+            yield from self._command_round(self.host.state.helots[active], mid_round=True)
+            for label in self.host.state.order[1:]:
+                if self.host.state.ended:
+                    return
+                yield from self._command_round(self.host.state.helots[label])
+        while not self.host.state.ended:
+            if self.host.state.cycle >= self.host.setup.max_cycles:
+                self._end_bout(Termination.CYCLE_LIMIT)
+                return
+            yield from self._cycle()
+
+    def _deal_influence(self) -> Game:
+        """Deal the whole influence deck evenly; each lanista keeps as many as their Influence (pg.8)."""
+        deck = self.host.state.decks.get("influence", [])
+        keepers = [h for h in self.host.state.helots.values() if not h.influence and self._keep_count(h) > 0]
+        if not deck or not keepers or self.host.setup.phase != "cycle":
+            return
+        players = list(self.host.state.helots.values())
+        share = len(deck) // len(players)
+        hands = {h.label: deck[i * share:(i + 1) * share] for i, h in enumerate(players)}
+        self.host.state.decks["influence"] = deck[share * len(players):]
+        for helot in players:
+            hand = list(hands[helot.label])
+            keep = self._keep_count(helot) if helot in keepers else 0  # a hand set by a scenario stays as it is
+            for _ in range(min(keep, len(hand))):
+                options = tuple(Action.make(CHOICE, helot.label, "keep_card", card=card) for card in hand)
+                action = yield Decision(helot.label, "keep_influence", options)
+                card = action.arg("card")
+                hand.remove(card)
+                helot.influence.append(card)
+            self.host.state.discards.setdefault("influence", []).extend(hand)
+            self.host.emit("influence_dealt", helot=helot.label, kept=len(helot.influence))
+
+    def _keep_count(self, helot: Helot) -> int:
+        """How many dealt cards the helot keeps: its setup's `keep`, else its lanista's Influence."""
+        spec = next((s for s in self.host.setup.helots if s.label == helot.label), None)
+        if spec is not None and spec.keep is not None:
+            return spec.keep
+        return self._influence(helot)
+
+    def _influence(self, helot: Helot) -> int:
+        lanista = self.host.ruleset.data_item("lanistas", helot.lanista) if helot.lanista else None
+        return int((lanista or {}).get("influence", 0))
+
+    def _cycle(self) -> Game:
+        self.host.state.cycle += 1
+        self.host.state.active = None
+        self.host.round_actions = 0
+        self._initiative()
+        yield from self.host.events.fire("cycle_starts")
+        yield from self.settle()
+        if self.host.ruleset.settings.get("turn_length") == "one_action":
+            yield from self._rounds_taking_turns([self.host.state.helots[label] for label in self.host.state.order])
+            return
+        for label in self.host.state.order:
+            if self.host.state.ended:
+                return
+            yield from self._command_round(self.host.state.helots[label])
+
+    def _rounds_taking_turns(self, helots: list[Helot]) -> Game:
+        """The cycle's Command Rounds played one action at a time (`turn_length: one_action`):
+        every round starts in turn order (its start-of-round events and allocation), then the
+        helots still in their rounds take turns, one command, ability, card or control each, until
+        every round has ended. Each round is its own generator, paused where it would offer its
+        next action (`TURN_BREAK`), so what it offers is worked out when its turn comes."""
+        rounds = [(helot, self._command_round(helot, taking_turns=True)) for helot in helots]
+        live = []
+        for helot, round_ in rounds:
+            if self.host.state.ended:
+                return
+            if (yield from self._until_turn_break(round_)):
+                live.append((helot, round_))
+        while live and not self.host.state.ended:
+            for entry in list(live):
+                if self.host.state.ended:
+                    return
+                self.host.state.active = entry[0].label
+                if not (yield from self._until_turn_break(entry[1])):
+                    live.remove(entry)
+
+    @staticmethod
+    def _until_turn_break(round_: Game) -> Generator[Any, Any, bool]:
+        """Run a round on, passing every decision it asks up to the players, until it pauses for the
+        next helot's turn (True) or ends (False)."""
+        try:
+            asked = next(round_)
+            while asked is not TURN_BREAK:
+                asked = round_.send((yield asked))
+            return True
+        except StopIteration:
+            return False
+
+    # ---------------------------------------------------------------- initiative
+    def _initiative(self) -> None:
+        """Trait die + ratio die per helot; rank by trait (INST > DEFT > CUNN > the rest), then the
+        ratio die, then pairs of d6 among those still tied (pg.10)."""
+        settings = self.host.ruleset.settings
+        rank = list(settings.get("initiative_rank", ()))
+        cap = settings.get("trait_cap", 5)
+        traits = self.host.ruleset.words.group("trait")
+        keys: dict[str, tuple[int, int]] = {}
+        for helot in self.host.state.helots.values():
+            if helot.status != Status.FIGHTING:
+                continue
+            # The trait die has a face per declared trait, in declaration order.
+            face = self.host.dice.roll("trait_die", len(traits))
+            ratio = self.host.dice.roll("ratio_die")
+            trait = traits[face - 1]
+            helot.trait_die, helot.ratio = face, ratio
+            before = helot.traits.get(trait, 0)
+            helot.traits[trait] = min(cap, before + 1)
+            keys[helot.label] = (len(rank) - rank.index(trait) if trait in rank else 0, ratio)
+        order = sorted(keys, key=lambda label: keys[label], reverse=True)
+        order = self._break_ties(order, keys)
+        if settings.get("turn_order") == "sides_alternate":
+            order = self._sides_alternate(order)
+        self.host.state.order = order
+        self.host.emit("initiative", order=order, rolls={
+            label: {"trait": traits[self.host.state.helots[label].trait_die - 1],
+                    "ratio": self.host.state.helots[label].ratio}
+            for label in order})
+
+    def _sides_alternate(self, order: list[str]) -> list[str]:
+        """The ranked order with the sides taking turns: the best of the side of the best helot,
+        then the best of the next side to appear, and so on round the sides while any is left."""
+        queues: dict[str, list[str]] = {}
+        for label in order:
+            queues.setdefault(self.host.state.helots[label].side, []).append(label)
+        alternated: list[str] = []
+        while any(queues.values()):
+            for queue in queues.values():
+                if queue:
+                    alternated.append(queue.pop(0))
+        return alternated
+
+    def _break_ties(self, order: list[str], keys: dict[str, tuple[int, int]]) -> list[str]:
+        """Players still tied roll a pair of d6 each; the pairs order them, highest first, and only
+        those tied again roll again (pg.10)."""
+        result: list[str] = []
+        index = 0
+        while index < len(order):
+            group = [label for label in order if keys[label] == keys[order[index]]]
+            index += len(group)
+            result.extend(self._order_by_pairs(group))
+        return result
+
+    def _order_by_pairs(self, group: list[str]) -> list[str]:
+        if len(group) <= 1:
+            return group
+        pairs = {label: sum(self.host.dice.roll_many("tiebreak", 2)) for label in group}
+        ordered: list[str] = []
+        for total in sorted(set(pairs.values()), reverse=True):
+            ordered.extend(self._order_by_pairs([label for label in group if pairs[label] == total]))
+        return ordered
+
+    # ---------------------------------------------------------------- rounds
+    def settle(self) -> Game:
+        """What waits until a command, ability, card or event has wholly resolved: holds whose
+        helots were separated break (ruling 85)."""
+        yield from self.host.holds.settle_grapples()
+
+    def _command_round(self, helot: Helot, mid_round: bool = False, taking_turns: bool = False) -> Game:
+        self.host.state.active = helot.label
+        self.host.round_actions = 0
+        if not mid_round:
+            if helot.status != Status.FIGHTING:
+                return
+            self.host.emit("round_start", helot=helot.label)
+            yield from self.host.events.fire("round_starts", self=helot)
+            yield from self.settle()
+            if helot.status == Status.FIGHTING:
+                yield from self._allocate(helot)
+        while helot.status == Status.FIGHTING and not self.host.state.ended:
+            if taking_turns:
+                yield TURN_BREAK  # the other rounds take their turns; this one goes on when its turn comes
+                self.host.state.active = helot.label
+                if helot.status != Status.FIGHTING or self.host.state.ended:
+                    break
+            yield from self.settle()
+            if helot.status != Status.FIGHTING:
+                break
+            if self.host.round_actions >= self.host.limits.max_actions_per_round:
+                self.host.emit("round_limit", helot=helot.label, actions=self.host.round_actions)
+                break
+            options = (tuple(self.host.legality.legal_commands(helot)) + tuple(self._token_options(helot))
+                       + tuple(self.host.timing.instant_options(helot)) + (Action.make(END_ROUND, helot.label),))
+            action = yield Decision(helot.label, "command", options)
+            if action.kind == END_ROUND:
+                break
+            self.host.round_actions += 1
+            if action.kind in (ABILITY, CARD):
+                yield from self.host.timing.use_ability(action, None)
+            elif action.kind == CONTROL:
+                self._spend_token(helot, action)
+            else:
+                declaration = self.host.ruleset.declaration("command", action.name or "")
+                assert declaration is not None
+                yield from self.host.resolution.run_command(helot, declaration, action)
+        yield from self.settle()
+        yield from self._end_round(helot)
+
+    def _token_options(self, helot: Helot) -> list[Action]:
+        """Command tokens add a point of MP or AP at any time in your own round (pg.6, pg.16)."""
+        if helot.command_tokens <= 0:
+            return []
+        return [Action.make(CONTROL, helot.label, "spend_command_token", to=to) for to in ("ap", "mp")]
+
+    def _spend_token(self, helot: Helot, action: Action) -> None:
+        helot.command_tokens -= 1
+        if action.arg("to") == "ap":
+            helot.ap += 1
+        else:
+            helot.mp += 1
+        self.host.emit("command_token", helot=helot.label, to=action.arg("to"))
+
+    def _allocate(self, helot: Helot) -> Game:
+        """Split the Command Points by the ratio die (pg.16). Before that, an opponent may use a
+        Deception to dictate the split; the deceived may block it with Deception of their own (pg.6)
+        or an ability used in the `deception` window. The Motivation Button puts all points on one
+        side for overall condition paid to the crowd (pg.29)."""
+        settings = self.host.ruleset.settings
+        points = settings.get("command_points", 6)
+        dictated = yield from self._deception(helot)
+        if dictated is not None:
+            ratio_to = dictated
+            self.host.emit("deceived", helot=helot.label, ratio_to=ratio_to)
+        else:
+            options = [Action.make(CONTROL, helot.label, "allocate", ratio_to=side) for side in ("ap", "mp")]
+            options += [Action.make(CONTROL, helot.label, "motivation_button", to=side) for side in ("ap", "mp")]
+            options += self.host.timing.instant_options(helot)
+            while True:
+                action = yield Decision(helot.label, "allocate", tuple(options))
+                if action.kind in (ABILITY, CARD):
+                    self.host.round_actions += 1
+                    yield from self.host.timing.use_ability(action, None)
+                    yield from self.settle()
+                    within = self.host.round_actions < self.host.limits.max_actions_per_round
+                    options = ([o for o in options if o.kind == CONTROL]
+                               + (self.host.timing.instant_options(helot) if within else []))
+                    continue
+                break
+            if action.name == "motivation_button":
+                side = action.arg("to")
+                helot.ap, helot.mp = (points, 0) if side == "ap" else (0, points)
+                self.host.emit("motivation_button", helot=helot.label, to=side)
+                yield from self.host.conditions.deal_damage(helot, settings.get("motivation_button_cost", 5), to="crowd",
+                                                            reason="motivation_button")
+                self.host.emit("allocate", helot=helot.label, ap=helot.ap, mp=helot.mp)
+                return
+            ratio_to = action.arg("ratio_to")
+        ratio = min(helot.ratio, points)  # never more points than there are to split
+        if ratio_to == "ap":
+            helot.ap, helot.mp = ratio, points - ratio
+        else:
+            helot.mp, helot.ap = ratio, points - ratio
+        self.host.emit("allocate", helot=helot.label, ap=helot.ap, mp=helot.mp)
+
+    def _deception(self, helot: Helot) -> Generator[Any, Any, str | None]:
+        """Returns the dictated side, or None. One Deception per Command Round (pg.6)."""
+        block_cost = self.host.ruleset.settings.get("deception_block_cost", 2)
+        for opponent in self.host.state.clockwise_from(helot.label)[1:]:
+            if opponent.deception <= 0 or not opponent.fighting or not opponent.foe_of(helot):
+                continue
+            options = tuple(Action.make(CONTROL, opponent.label, "deception", target=helot.label, ratio_to=side)
+                            for side in ("ap", "mp")) + (Action.make(PASS, opponent.label),)
+            action = yield Decision(opponent.label, "deception", options)
+            if action.kind == PASS:
+                continue
+            opponent.deception -= 1
+            self.host.emit("deception", helot=opponent.label, target=helot.label, ratio_to=action.arg("ratio_to"))
+            frame = yield from self.host.timing.open_window("deception", helot, deceiver=opponent, deceived=helot)
+            if frame.prevented:
+                self.host.emit("deception_ignored", helot=helot.label)
+                return None
+            if helot.deception >= block_cost:
+                answer = yield Decision(helot.label, "block_deception", (
+                    Action.make(CONTROL, helot.label, "block_deception"), Action.make(PASS, helot.label)))
+                if answer.kind == CONTROL:
+                    helot.deception -= block_cost
+                    self.host.emit("deception_blocked", helot=helot.label)
+                    return None
+            return action.arg("ratio_to")
+        return None
+
+    # ---------------------------------------------------------------- the end of a round and of the bout
+    def _end_round(self, helot: Helot) -> Game:
+        if self.host.state.ended:  # a script decided the bout during the round: nothing follows
+            return
+        self.host.emit("round_end", helot=helot.label, unspent_ap=helot.ap, unspent_mp=helot.mp)
+        yield from self.host.events.fire("round_ends", self=helot)
+        yield from self.settle()
+        if self.host.state.ended:
+            return
+        helot.ap = helot.mp = 0  # points never carry over (pg.10)
+        for other in self.host.state.helots.values():
+            other.bonus_ap.clear()  # AP granted against a helot lasts for the round it was given in
+        fighting = [h for h in self.host.state.helots.values() if h.status == Status.FIGHTING]
+        if len({h.side for h in fighting}) <= 1:  # one side left standing, or none
+            survivor = fighting[0] if fighting else None
+            yield from self.host.events.fire("bout_ends", survivor=survivor)
+            self._end_bout(Termination.LAST_HELOT_STANDING if survivor else Termination.ALL_EXPIRED)
+            return
+        yield Decision(helot.label, "between_rounds", (Action.make(NEXT_ROUND, helot.label),))
+
+    def decide(self, winner: Helot | None) -> None:
+        """A script decided the bout (`win`, `draw`): it ends with that verdict, unless it has
+        already ended. Whatever is resolving finishes; no round, cycle or decision follows."""
+        if not self.host.state.ended:
+            self._conclude(Termination.DECIDED, winner.side if winner is not None else None)
+
+    def _conclude(self, termination: Termination, winner: str | None) -> None:
+        """The bout ends: its outcome (the winning side, or None for a draw) recorded and logged."""
+        totals = {label: h.cred for label, h in self.host.state.helots.items()}
+        self.host.state.ended = True
+        self.host.state.outcome = Outcome(termination, winner, totals, self.host.state.crowd)
+        self.host.emit("bout_end", termination=termination.value, winner=winner or "draw", totals=totals,
+                       crowd=self.host.state.crowd)
+
+    def _end_bout(self, termination: Termination) -> None:
+        """The side with the most cred (its lanistas' together) wins only if that beats the crowd's
+        pile; otherwise a draw (pg.13). Each helot is a side of its own unless `sides` groups them.
+        A verdict a script has already given (`win`, `draw`) stands."""
+        if self.host.state.ended:
+            return
+        sides: dict[str, int] = {}
+        for helot in self.host.state.helots.values():
+            sides[helot.side] = sides.get(helot.side, 0) + helot.cred
+        best = max(sides.values())
+        leaders = [side for side, cred in sides.items() if cred == best]
+        must_beat = self.host.ruleset.settings.get("winner_must_beat_crowd", True)
+        winner = leaders[0] if len(leaders) == 1 and (best > self.host.state.crowd or not must_beat) else None
+        if termination == Termination.ALL_EXPIRED and self.host.ruleset.settings.get("all_expired_is_draw", False):
+            winner = None  # a house rule: no winner when every helot expires
+        self._conclude(termination, winner)

@@ -1,0 +1,100 @@
+"""Decks: drawing a card from a zone, and the cards being played from one (which their reader may
+escape by paying their costs)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from ..errors import ScriptRuntimeError
+from ..model.ruleset import Ruleset
+from ..syntax import ast_nodes as A
+from .actions import CONTROL, PASS, Action, Decision
+from .dice import Dice
+from .events import Events
+from .interpreter import Env, Interpreter, Run
+from .legality import Legality
+from .resolution import Resolution
+from .state import BoutState, Helot
+
+
+class DecksHost(Protocol):
+    """What drawing needs of the bout: its state (the decks, hands and discards) and rules (the
+    zones), the dice (a deck made again is shuffled), the interpreter (a card's costs), the log,
+    events (who drew), legality (a card's scope) and resolution (a played card's body)."""
+
+    state: BoutState
+    ruleset: Ruleset
+    dice: Dice
+    interpreter: Interpreter
+    events: Events
+    legality: Legality
+    resolution: Resolution
+
+    def emit(self, event_type: str, **data: Any) -> None: ...
+
+    def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
+
+
+class Decks:
+    """The cards drawn during a bout, with the stack of those being played."""
+
+    def __init__(self, host: DecksHost):
+        self.host = host
+        self.cards: list[A.Declaration] = []  # Turning Point cards being played
+
+    def reset(self) -> None:
+        """No card being played any more (a script fault stopped the bout)."""
+        self.cards = []
+
+    def draw_card(self, deck: str, helot: Helot) -> Run:
+        """Draw the top card of a zone: as its `drawn` says, played at once for `helot` (then
+        discarded), or kept in the hand. An empty deck is made again from its discards, shuffled."""
+        cards = self.host.state.decks.setdefault(deck, [])
+        if not cards:
+            cards.extend(self.host.state.discards.pop(deck, []))
+            for i in range(len(cards) - 1, 0, -1):
+                j = self.host.dice.roll("shuffle", i + 1) - 1
+                cards[i], cards[j] = cards[j], cards[i]
+        if not cards:
+            self.host.emit("draw", deck=deck, helot=helot.label, card=None)
+            return
+        card = cards.pop(0)
+        self.host.emit("draw", deck=deck, helot=helot.label, card=card)
+        zone = self.host.ruleset.words.zones[deck]
+        if zone.drawn == "kept":
+            helot.influence.append(card)
+            return
+        declaration = self.host.ruleset.declaration(zone.holds or "", card)
+        assert declaration is not None
+        # Damage done by a card's narrative goes to the crowd: the card is no helot (pg.12).
+        env = Env({"self": helot, "command": declaration}, self.host.legality.declaration_env(declaration), source=None)
+        self.cards.append(declaration)
+        self.host.events.triggers.append(helot.label)
+        try:
+            yield from self.host.resolution.run_declaration_body(helot, declaration, env)
+        finally:
+            self.cards.pop()
+            self.host.events.triggers.pop()
+        self.host.state.discards.setdefault(deck, []).append(card)
+
+
+    def offer_negation(self, env: Env, helot: Helot) -> Run:
+        """Turning Point cards may be escaped by paying the trait reserves their `cost` names (pg.14)."""
+        if not self.cards:
+            raise self.host.runtime_error("no_card", "`offer_negation` is for Turning Point cards")
+        card = self.cards[-1]
+        with self.host.interpreter.asking():
+            costs = [(self.host.interpreter.amount(self.host.interpreter.evaluate(i.amount, env), i.amount, env,
+                                                   f"the {i.resource} cost"), i.resource)
+                     for c in card.clauses_of(A.Cost) for i in c.items]
+        traits = self.host.ruleset.words.group("trait")
+        if not costs or any(helot.traits.get(r, 0) < n for n, r in costs if r in traits):
+            return
+        answer = yield Decision(helot.label, "negate_card", (
+            Action.make(CONTROL, helot.label, "negate", card=card.id), Action.make(PASS, helot.label)))
+        if answer.kind == CONTROL:
+            for amount, resource in costs:
+                if resource in traits:
+                    helot.traits[resource] -= amount
+            helot.marks["negated"] = card.id
+            self.host.emit("negated", helot=helot.label, card=card.id)

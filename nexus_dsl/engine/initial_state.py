@@ -1,0 +1,146 @@
+"""The state a bout starts from: its setup laid out with the rules of the loaded packs, the arena's
+objects placed, every pile filled from the box, and the decks shuffled with the bout's dice."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import Diagnostic, NexusError, did_you_mean
+from ..model.ruleset import Ruleset
+from .board import Grid, Square
+from .dice import Dice
+from .setup import (PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, HelotSetup, SetupError, declared_only,
+                    grappler_of, pick_random_barge, starting_states, weapon_in_hand)
+from .state import BoutState, Helot, Status
+
+
+def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
+    """The state the bout starts from (the dice may pick the arena, and shuffle the decks)."""
+    settings = ruleset.settings
+    state = BoutState(grid=Grid(), helots={})
+    barge_id = setup.barge
+    if barge_id == RANDOM_BARGE and ruleset.data_item("barges", RANDOM_BARGE) is None:
+        barges = list(ruleset.data.get("barges", {}))
+        if not barges:
+            raise NexusError(Diagnostic("setup/unknown_barge", "no barge in the loaded packs to pick at random", "<setup>"))
+        barge_id = pick_random_barge(barges, dice.roll)
+    if barge_id:
+        barge = ruleset.data_item("barges", barge_id)
+        if barge is None:
+            known = list(ruleset.data.get("barges", {}))
+            raise NexusError(Diagnostic("setup/unknown_barge", f"no barge `{barge_id}` in the loaded packs", "<setup>",
+                                        hint=did_you_mean(barge_id, known)))
+        for obj in barge.get("objects", []):
+            state.place(obj["type"], Square(*obj["at"]))
+        state.meta["hazards"] = list(barge.get("hazards", []))
+        state.meta["barge"] = barge_id
+    for object_type, square in setup.objects:
+        state.place(object_type, square)
+    for spec in setup.helots:
+        state.helots[spec.label] = _new_helot(ruleset, setup, spec, settings, state.grid)
+    for helot in state.helots.values():  # condition and counter coins come out of the box (pg.5)
+        state.box_drawn += helot.overall + sum(helot.locations.values()) + helot.cred + len(helot.tp_counter)
+    _shuffle_decks(ruleset, dice, state, setup)
+    crowd = setup.crowd if setup.crowd is not None else settings.get("crowd_coins_per_player", 5) * len(setup.helots)
+    state.crowd = crowd
+    state.box_drawn += crowd
+    # `crowd` and `box` have their roles in the cycle and the verdict; any other declared pile
+    # starts empty and holds what scripts move into it.
+    state.piles = {pile: 0 for pile in ruleset.words.piles if pile not in ("crowd", "box")}
+    if setup.phase == "command":
+        state.active = setup.active or setup.helots[0].label
+        state.cycle = 1
+    return state
+
+
+def _new_helot(ruleset: Ruleset, setup: BoutSetup, spec: HelotSetup, settings: Any, grid: Grid) -> Helot:
+    words = ruleset.words
+    locations = {loc: words.starts[loc] for loc in words.group("location")}
+    locations.update(declared_only(spec.locations, locations, "location", spec.label, "locations"))
+    traits = {t: words.starts[t] for t in words.group("trait")}
+    if spec.traits is not None:
+        traits.update(declared_only(spec.traits, traits, "trait", spec.label, "traits"))
+    elif spec.motivation:
+        motivation = ruleset.data_item("motivations", spec.motivation)
+        if motivation is None:
+            raise SetupError(f"no motivation `{spec.motivation}` in the loaded packs", spec.label, "motivation",
+                             "setup/unknown_motivation")
+        traits.update(motivation.get("advantages", {}))
+    lanista = ruleset.data_item("lanistas", spec.lanista) if spec.lanista else None
+    if spec.lanista and lanista is None:
+        raise SetupError(f"no lanista `{spec.lanista}` in the loaded packs", spec.label, "lanista",
+                         "setup/unknown_lanista")
+    assert spec.at is not None and spec.facing is not None
+    weapon = ruleset.declaration("weapon", spec.weapon) if spec.weapon else None
+    if spec.weapon and weapon is None:
+        raise SetupError(f"no weapon `{spec.weapon}` in the loaded packs", spec.label, "weapon", "setup/unknown_weapon")
+    unknown_cards = [card for card in spec.influence or () if ruleset.declaration("influence", card) is None]
+    if unknown_cards:
+        raise SetupError(f"no influence card `{unknown_cards[0]}` in the loaded packs", spec.label, "influence",
+                         "setup/unknown_card")
+    if spec.status not in STATUSES:
+        raise SetupError(f"`status: {spec.status}` is not one of {', '.join(STATUSES)}", spec.label, "status")
+    status = Status(spec.status)
+    held = weapon_in_hand(spec, weapon, ruleset.words.group("location"))
+    grappler = grappler_of(spec, setup.helots, grid)
+    if spec.overall is not None:
+        overall = spec.overall
+    else:  # a helot is incapacitated because its overall condition ran out (pg.13)
+        overall = 0 if status == Status.INCAPACITATED else settings.get("overall_condition", 50)
+    states = starting_states(spec, held, grappler is not None, ruleset.words.states)
+    helot = Helot(
+        label=spec.label, seat=spec.seat, square=spec.at, facing=spec.facing, overall=overall,
+        locations=locations, motivation=spec.motivation, lanista=spec.lanista,
+        states=states, traits=traits, cred=spec.cred, ap=spec.ap,
+        mp=spec.mp, status=status, weapon=spec.weapon, tpdm=spec.tpdm, tp_counter=set(spec.tp_counter),
+        command_tokens=spec.command_tokens if spec.command_tokens is not None else (lanista or {}).get("command", 0),
+        deception=spec.deception if spec.deception is not None else (lanista or {}).get("deception", 0),
+        influence=list(spec.influence or []), ratio=spec.ratio, marks=dict(spec.marks),
+        grappling=spec.grappling, grappler=grappler, stats=_plain_stats(ruleset, spec), side=_side_of(ruleset, spec),
+    )
+    if held is not None:
+        helot.ammo, helot.durability = held.ammo, held.durability
+        if held.protects is not None:
+            helot.marks[PROTECTED_LOCATION_MARK] = held.protects
+    return helot
+
+
+def _side_of(ruleset: Ruleset, spec: HelotSetup) -> str:
+    """The setup's side; else the group of seats its seat is in (the `sides` rule param, a side
+    named by its seats joined: `north_south`); else a side of its own, named by its label."""
+    if spec.side:
+        return spec.side
+    for group in ruleset.settings.get("sides", ()):
+        if spec.seat in group:
+            return "_".join(group)
+    return spec.label
+
+
+def _plain_stats(ruleset: Ruleset, spec: HelotSetup) -> dict[str, int]:
+    """The helot's plain stats: each at its start, or at the setup's value within its bounds."""
+    words = ruleset.words
+    stats = {stat: words.starts[stat] for stat in words.plain}
+    for stat, value in declared_only(spec.stats, stats, "stat", spec.label, "stats").items():
+        low, high = words.bounds[stat]
+        stats[stat] = min(max(value, low), high)
+    return stats
+
+
+def _shuffle_decks(ruleset: Ruleset, dice: Dice, state: BoutState, setup: BoutSetup) -> None:
+    """Every deck shuffled with the seed; a scenario may stack cards on top, top card first."""
+    for deck, zone in ruleset.words.zones.items():
+        cards = [d.id for d in ruleset.declarations(zone.holds)] if zone.holds else []
+        stacked = [c for c in setup.decks.get(deck, []) if c in cards]
+        rest = [c for c in cards if c not in stacked]
+        for i in range(len(rest) - 1, 0, -1):  # Fisher-Yates with the bout's own dice
+            j = dice.roll("shuffle", i + 1) - 1
+            rest[i], rest[j] = rest[j], rest[i]
+        state.decks[deck] = stacked + rest
+    dice.drain_history()
+    # Cards promised to a hand leave the deck after the shuffle, so the seed deals the rest as before.
+    dealt = [card for spec in setup.helots for card in spec.dealt]
+    unknown = [card for card in dealt if ruleset.declaration("influence", card) is None]
+    if unknown:
+        raise NexusError(Diagnostic("setup/unknown_card", f"no influence card `{unknown[0]}` in the loaded packs", "<setup>"))
+    if dealt:
+        state.decks["influence"] = [card for card in state.decks["influence"] if card not in dealt]

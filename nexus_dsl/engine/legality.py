@@ -1,0 +1,348 @@
+"""Legality: which commands, abilities and cards may be given now, with which arguments, and what
+they cost — every one of them a question, asked without changing the bout.
+
+The engine knows the *shape* of a command — arguments, costs, requirements, a roll, outcome
+blocks — and nothing about any particular command. Legality is decided here, in one place, for
+agents, the CLI, scenarios and the editor alike. Besides a command's own `requires` clauses,
+every `requires` clause of a loaded `rule` applies to every command (e.g. "a prone helot must
+stand up first").
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any, Iterator, Protocol
+
+from ..errors import ScriptRuntimeError
+from ..model.ruleset import Ruleset
+from ..syntax import ast_nodes as A
+from ..syntax.printer import print_expr
+from .actions import COMMAND, Action
+from .board import Direction
+from .interpreter import Env, Interpreter, Limits, fault
+from .state import BoutState, Helot
+
+Check = tuple[A.Declaration | None, A.Requires]  # (the rule it comes from, or None for the command's own)
+
+
+@dataclass(frozen=True)
+class LegalityPlan:
+    """A command's requirements split by what they read: no argument, only the target, or an `arg`."""
+
+    fixed: tuple[Check, ...]
+    per_target: tuple[Check, ...]
+    varying: tuple[Check, ...]
+    costs_vary: bool
+
+
+def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.Declaration, A.Requires]]) -> LegalityPlan:
+    arguments = {"target"} | {arg.name for arg in declaration.clauses_of(A.Arg)}
+    checks: list[Check] = [(None, r) for r in declaration.clauses_of(A.Requires)] + list(rule_requirements)
+    reads = [(check, A.names_used(check[1].condition) & arguments) for check in checks]
+    fixed = tuple(check for check, used in reads if not used)
+    per_target = tuple(check for check, used in reads if used == {"target"})
+    varying = tuple(check for check, used in reads if used - {"target"})
+    costs_vary = any(A.names_used(item.amount) & arguments
+                     for cost in declaration.clauses_of(A.Cost) for item in cost.items)
+    return LegalityPlan(fixed, per_target, varying, costs_vary)
+
+
+def targets_opponent(declaration: A.Declaration) -> bool:
+    prop = declaration.property("targets")
+    return bool(prop and prop.values and isinstance(prop.values[0], A.Name) and prop.values[0].id == "opponent")
+
+
+def declaration_tags(declaration: A.Declaration) -> tuple[str, ...]:
+    prop = declaration.property("tags")
+    return tuple(v.id for v in prop.values if isinstance(v, A.Name)) if prop else ()
+
+
+def player_arg_name(name: str) -> str:
+    """The name players and actions use for a script argument. An argument whose name would be a
+    keyword is written with a trailing underscore in scripts (`arg to_: square`) and is called
+    without it everywhere else (the action's `to`)."""
+    return name[:-1] if name.endswith("_") and len(name) > 1 else name
+
+
+def declaration_group(declaration: A.Declaration) -> str | None:
+    prop = declaration.property("group")
+    value = prop.values[0] if prop and prop.values else None
+    return value.id if isinstance(value, A.Name) else None
+
+
+class LegalityHost(Protocol):
+    """What legality needs of the bout: its state and rules, the limits, and the interpreter that
+    asks costs and requirements."""
+
+    state: BoutState
+    ruleset: Ruleset
+    limits: Limits
+    interpreter: Interpreter
+
+
+class Legality:
+    """The bout's questions about what may be done: owned abilities, declarations' scopes, argument
+    domains, legal commands, costs and requirements."""
+
+    def __init__(self, host: LegalityHost, global_requirements: list[tuple[A.Declaration, A.Requires]] | None = None):
+        self.host = host
+        # Every `requires` clause of a rule applies to every command: worked out once per bout, and
+        # shared by its previews.
+        self.global_requirements = (global_requirements if global_requirements is not None else
+                                    [(d, r) for d in host.ruleset.declarations("rule") for r in d.clauses_of(A.Requires)])
+        self._declaration_envs: dict[int, Env] = {}
+        self._legality_plans: dict[int, LegalityPlan] = {}  # per command: which requirements read its arguments
+
+    def copy_for(self, host: LegalityHost) -> Legality:
+        """The legality of a preview's copy of the bout: its caches copied as they are."""
+        legality = Legality(host, self.global_requirements)
+        legality._declaration_envs = dict(self._declaration_envs)
+        legality._legality_plans = dict(self._legality_plans)
+        return legality
+
+    # ---------------------------------------------------------------- who has what
+    def owns_ability(self, helot: Helot, declaration: A.Declaration) -> bool:
+        """Trait abilities (and rules) without a `motivation` are everyone's; the others belong to
+        helots of that motivation (or whose motivation lists them). Influence cards are in a
+        lanista's hand."""
+        if declaration.kind == "influence":
+            return declaration.id in helot.influence
+        prop = declaration.property("motivation")
+        if prop is None:
+            return True
+        owner = prop.values[0].id if prop.values and isinstance(prop.values[0], A.Name) else None
+        if owner is not None and owner == helot.motivation:
+            return True
+        motivation = self.host.ruleset.data_item("motivations", helot.motivation) if helot.motivation else None
+        return bool(motivation and (declaration.id in motivation.get("abilities", ())
+                                    or declaration.id == motivation.get("talent")))
+
+    # ---------------------------------------------------------------- environments
+    def declaration_env(self, declaration: A.Declaration) -> Env:
+        cached = self._declaration_envs.get(id(declaration))
+        if cached is None:
+            params = {p.name: self.host.interpreter.evaluate(p.value, Env({})) for p in declaration.clauses_of(A.Param)}
+            cached = Env(params, declaration=declaration)
+            self._declaration_envs[id(declaration)] = cached
+        return cached
+
+    def action_env(self, helot: Helot, declaration: A.Declaration, action: Action,
+                   extra: dict[str, Any] | None = None) -> Env:
+        names: dict[str, Any] = dict(extra or {})
+        names["self"] = helot
+        names.setdefault("command", declaration)  # a window may bind the command being resolved
+        if targets_opponent(declaration):
+            names["target"] = self.host.state.helots[action.arg("target")]
+        for arg in declaration.clauses_of(A.Arg):
+            names[arg.name] = action.arg(player_arg_name(arg.name))
+        return Env(names, self.declaration_env(declaration), source=helot)
+
+    # ---------------------------------------------------------------- legality
+    def arg_domains(self, helot: Helot, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
+        domains: list[tuple[str, list[Any]]] = []
+        if targets_opponent(declaration):
+            targets = [h.label for h in self.host.state.helots.values() if helot.foe_of(h) and h.on_board]
+            domains.append(("target", targets))
+        for arg in declaration.clauses_of(A.Arg):
+            domains.append((player_arg_name(arg.name), self._domain(arg.type, helot, declaration)))
+        return domains
+
+    def _domain(self, arg_type: A.ArgType, helot: Helot, declaration: A.Declaration) -> list[Any]:
+        if isinstance(arg_type, A.ChoiceType):
+            return list(arg_type.options)
+        if isinstance(arg_type, A.RangeType):
+            if arg_type.high - arg_type.low >= self.host.limits.max_options:  # refused before it is listed
+                raise self._too_many_options(arg_type, arg_type.high - arg_type.low + 1, declaration)
+            return list(range(arg_type.low, arg_type.high + 1))
+        name = arg_type.name
+        if name in ("location", "trait"):  # the stats content declares in that group
+            return list(self.host.ruleset.words.group(name))
+        if name == "resource":
+            return ["AP", "MP"]
+        if name == "direction":
+            return [direction.name for direction in Direction]  # the compass, N first, clockwise
+        if name == "helot":
+            return [h.label for h in self.host.state.helots.values() if h != helot and h.on_board]
+        if name == "square":
+            return list(self.host.state.grid.squares())
+        return []
+
+    def _too_many_options(self, node: A.Node, count: int, declaration: A.Declaration) -> Exception:
+        return fault(node, Env({}, declaration=declaration), "too_many_options", f"its arguments make {count} combinations to check, more than "
+                                                    f"the limit of {self.host.limits.max_options}")
+
+    def _checked_domains(self, helot: Helot, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
+        """The declaration's argument domains, refused when their combinations are too many to check."""
+        domains = self.arg_domains(helot, declaration)
+        combinations = 1
+        for _, domain in domains:
+            combinations *= len(domain)
+        if combinations > self.host.limits.max_options:
+            args = declaration.clauses_of(A.Arg)
+            raise self._too_many_options(args[0] if args else declaration, combinations, declaration)
+        return domains
+
+    def enumerate_actions(self, kind: str, helot: Helot, declaration: A.Declaration,
+                          problem: Any) -> Iterator[Action]:
+        """Every argument combination of a declaration for which `problem(action)` finds nothing."""
+        domains = self._checked_domains(helot, declaration)
+        names = [n for n, _ in domains]
+        for values in itertools.product(*(d for _, d in domains)):
+            action = Action.make(kind, helot.label, declaration.id, **dict(zip(names, values)))
+            if problem(action) is None:
+                yield action
+
+    def legal_commands(self, helot: Helot) -> list[Action]:
+        """Every command `helot` may give now with every argument combination that is legal. The
+        same verdicts as `command_problem`, reached faster: a requirement is asked once per
+        command when it reads no argument, once per target when it reads only the target, and
+        once per combination only when it reads the other arguments."""
+        legal: list[Action] = []
+        for declaration in self.host.ruleset.declarations("command"):
+            if self._cannot_afford(helot, declaration):
+                continue
+            plan = self._legality_plan(declaration)
+            env = Env({"self": helot, "command": declaration}, self.declaration_env(declaration))
+            if not self._passes(plan.fixed, env):
+                continue
+            domains = self._checked_domains(helot, declaration)
+            targets: list[Any] = [None]
+            if domains and domains[0][0] == "target":
+                targets = domains.pop(0)[1]
+            names = [n for n, _ in domains]
+            costs_vary = plan.costs_vary or bool(helot.bonus_ap)
+            for target in targets:
+                if target is not None:
+                    env = Env({"self": helot, "command": declaration, "target": self.host.state.helots[target]},
+                              self.declaration_env(declaration))
+                    if not self._passes(plan.per_target, env):
+                        continue
+                for values in itertools.product(*(d for _, d in domains)):
+                    args = dict(zip(names, values))
+                    if target is not None:
+                        args = {"target": target, **args}
+                    action = Action.make(COMMAND, helot.label, declaration.id, **args)
+                    if self._argument_problem(helot, declaration, action, plan, costs_vary) is None:
+                        legal.append(action)
+        return legal
+
+    def _legality_plan(self, declaration: A.Declaration) -> LegalityPlan:
+        plan = self._legality_plans.get(id(declaration))
+        if plan is None:
+            plan = self._legality_plans[id(declaration)] = legality_plan(declaration, self.global_requirements)
+        return plan
+
+    def _passes(self, checks: tuple[Check, ...], env: Env) -> bool:
+        """Whether every requirement holds; a rule's requirement sees only self, target and command."""
+        interpreter = self.host.interpreter
+        with interpreter.asking():
+            for rule, requirement in checks:
+                if rule is None:
+                    check_env = env
+                else:
+                    if not self.owns_ability(env.names["self"], rule):  # a talent binds only its motivation
+                        continue
+                    names = {"self": env.names["self"], "target": env.names.get("target"), "command": env.names["command"]}
+                    check_env = Env(names, self.declaration_env(rule))
+                if not interpreter.evaluate(requirement.condition, check_env):
+                    return False
+        return True
+
+    def _argument_problem(self, helot: Helot, declaration: A.Declaration, action: Action,
+                          plan: LegalityPlan, costs_vary: bool) -> str | None:
+        env = self.action_env(helot, declaration, action)
+        if costs_vary:
+            problem = self.cost_problem(helot, declaration, env, env.names.get("target"))
+            if problem:
+                return problem
+        return None if self._passes(plan.varying, env) else "requirement"
+
+    def _cannot_afford(self, helot: Helot, declaration: A.Declaration) -> bool:
+        """A quick filter before arguments are enumerated; costs that depend on arguments, or on
+        AP reserved against a target, are left to the full check."""
+        if helot.bonus_ap:
+            return False
+        try:
+            env = Env({"self": helot}, self.declaration_env(declaration))
+            return self.cost_problem(helot, declaration, env, None) is not None
+        except ScriptRuntimeError:
+            return False
+
+    def cost_items(self, helot: Helot, declaration: A.Declaration, env: Env) -> list[tuple[int, str]]:
+        """Each cost as (amount, resource): a whole number from 0 to the number limit, or the
+        script stops (a cost worked out below 0 would pay the helot for its command). A cost is a
+        question, asked before the command is offered and again when it is paid: the same answer
+        both times, and no dice rolled for it."""
+        items = []
+        multiplier = None  # looked up only for an MP cost: most costs are AP or reserves
+        interpreter = self.host.interpreter
+        max_number = self.host.limits.max_number
+        for cost in declaration.clauses_of(A.Cost):
+            for item in cost.items:
+                node = item.amount
+                if isinstance(node, A.Num) and 0 <= node.value <= max_number:
+                    amount = node.value
+                else:
+                    with interpreter.asking():
+                        value = interpreter.evaluate(node, env)
+                    amount = interpreter.amount(value, node, env, f"the {item.resource} cost")
+                if item.resource == "MP":
+                    if multiplier is None:
+                        multiplier = self.mp_multiplier(helot)
+                    # e.g. guts double MP costs inside their square (object data)
+                    amount = interpreter.bounded(amount * multiplier, node, env, "the MP cost")
+                items.append((amount, item.resource))
+        return items
+
+    def cost_problem(self, helot: Helot, declaration: A.Declaration, env: Env,
+                     target: Helot | None) -> str | None:
+        for amount, resource in self.cost_items(helot, declaration, env):
+            have = self.resource_amount(helot, resource)
+            if resource == "AP" and target is not None:
+                have += helot.bonus_ap.get(target.label, 0)
+            if have < amount:
+                return f"{declaration.name} costs {amount} {resource}; {helot.label} has {have}"
+        return None
+
+    def command_problem(self, helot: Helot, declaration: A.Declaration, action: Action) -> str | None:
+        """Why this command cannot be given now, or None when it can."""
+        env = self.action_env(helot, declaration, action)
+        target = env.names.get("target")
+        problem = self.cost_problem(helot, declaration, env, target)
+        if problem:
+            return problem
+        return self.requirement_problem(declaration, env, rules=True)
+
+    def requirement_problem(self, declaration: A.Declaration, env: Env, rules: bool) -> str | None:
+        interpreter = self.host.interpreter
+        with interpreter.asking():
+            for requirement in declaration.clauses_of(A.Requires):
+                if not interpreter.evaluate(requirement.condition, env):
+                    return requirement.message or f"{declaration.name} requires {print_expr(requirement.condition)}"
+            if rules:
+                names = {"self": env.names["self"], "target": env.names.get("target"), "command": declaration}
+                for rule, requirement in self.global_requirements:
+                    if not self.owns_ability(env.names["self"], rule):  # a talent binds only its motivation
+                        continue
+                    rule_env = Env(names, self.declaration_env(rule))
+                    if not interpreter.evaluate(requirement.condition, rule_env):
+                        return requirement.message or f"{rule.name}: {print_expr(requirement.condition)}"
+        return None
+
+    def resource_amount(self, helot: Helot, resource: str) -> int:
+        if resource in ("AP", "MP"):
+            return helot.ap if resource == "AP" else helot.mp
+        if resource in helot.traits:
+            return helot.traits[resource]
+        if resource == "overall":
+            return helot.overall
+        return helot.cred
+
+    def mp_multiplier(self, helot: Helot) -> int:
+        factor = 1
+        flags, most = self.host.ruleset.object_flags, self.host.limits.max_number + 1
+        for obj in self.host.state.objects_at(helot.square):
+            # Bounded at every step: a square stacked with many multiplying objects stays a number.
+            factor = min(factor * int(flags(obj).get("mp_multiplier", 1)), most)
+        return factor

@@ -1,0 +1,82 @@
+"""Refusals: why an action that is not among the pending decision's options is refused, in words a
+player reads ("malformed" is never confused with "not now"), and the refusal's code."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..errors import ScriptRuntimeError
+from ..model.ruleset import Ruleset
+from ..syntax import ast_nodes as A
+from .actions import ABILITY, CARD, COMMAND, Action, Decision
+from .legality import Legality
+from .state import BoutState
+from .timing import Timing
+
+
+class RefusalHost(Protocol):
+    """What a refusal reads of the bout: the pending decision, the state and rules, and legality and
+    timing (whether the command, ability or card could be given or used now)."""
+
+    pending: Decision | None
+    state: BoutState
+    ruleset: Ruleset
+    legality: Legality
+    timing: Timing
+
+
+def reason_refused(bout: RefusalHost, action: Action) -> str:
+    """`why_not`, when working out the reason runs a script that faults too."""
+    try:
+        return why_not(bout, action)
+    except ScriptRuntimeError as error:
+        problem = error.diagnostics[0]
+        return f"{action.describe()} is not allowed now ({problem.location()}: {problem.message})"
+
+
+def refusal_code(bout: RefusalHost, action: Action) -> str:
+    if bout.pending and action.helot != bout.pending.helot and action.kind not in (ABILITY, CARD):
+        return "not_your_turn"
+    if action.kind == COMMAND and bout.ruleset.declaration("command", action.name or "") is None:
+        return "unknown_command"
+    return "not_allowed"
+
+
+def why_not(bout: RefusalHost, action: Action) -> str:
+    """A readable reason for refusing an action ("malformed" is never confused with "not now")."""
+    decision = bout.pending
+    assert decision is not None
+    if action.helot not in bout.state.helots:
+        return f"there is no helot `{action.helot}`"
+    if action.helot != decision.helot and action.kind not in (ABILITY, CARD):
+        return f"it is {decision.helot}'s decision, not {action.helot}'s"
+    if action.kind in (ABILITY, CARD):
+        kind = "influence" if action.kind == CARD else "trait_ability"
+        declaration = bout.ruleset.declaration(kind, action.name or "")
+        if declaration is None:
+            return f"there is no {'influence card' if action.kind == CARD else 'trait ability'} `{action.name}`"
+        helot = bout.state.helots[action.helot]
+        if not bout.legality.owns_ability(helot, declaration):
+            return f"{helot.label} cannot use {declaration.name}"
+        open_windows = bout.timing.windows
+        frame = open_windows[-1] if open_windows else None
+        windows = {clause.name for clause in declaration.clauses_of(A.Window)}
+        if frame is not None and frame.name not in windows or frame is None and not windows & {"any_time", "own_round"}:
+            return f"{declaration.name} is used at its timing window ({', '.join(sorted(windows))}), not now"
+        if frame is None and "any_time" not in windows and helot.label != bout.state.active:
+            return f"{declaration.name} can only be used during your own command round"
+        problem = bout.timing.ability_problem(helot, declaration, action, dict(frame.names) if frame else {})
+        return problem or f"{declaration.name} cannot be used now"
+    if action.kind == COMMAND:
+        declaration = bout.ruleset.declaration("command", action.name or "")
+        if declaration is None:
+            return f"there is no command `{action.name}`"
+        if decision.kind != "command":
+            return f"{action.name} cannot be given now: the bout is waiting for {decision.kind.replace('_', ' ')}"
+        helot = bout.state.helots[action.helot]
+        for name, domain in bout.legality.arg_domains(helot, declaration):
+            value = action.arg(name)
+            if value not in domain:
+                return f"{declaration.name}: `{name}` cannot be {value!r}"
+        return bout.legality.command_problem(helot, declaration, action) or f"{declaration.name} is not allowed now"
+    return f"{action.describe()} is not allowed now (waiting for {decision.kind.replace('_', ' ')})"

@@ -1,0 +1,127 @@
+"""Resolution: paying a command's, ability's or card's costs and running its body — `effect` blocks,
+the roll, the outcome blocks — and commands performed inside others."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from ..errors import ScriptRuntimeError
+from ..syntax import ast_nodes as A
+from .actions import Action
+from .conditions import Conditions
+from .events import Events
+from .interpreter import Dynamic, Env, Interpreter, Limits, Run, fault_at
+from .ledger import CROWD, Ledger
+from .legality import Legality
+from .rolls import RollContext, Rolls
+from .state import Helot
+
+
+class ResolutionHost(Protocol):
+    """What resolution needs of the bout: the trigger depth limit, the interpreter that runs the
+    bodies, the log, and the mechanisms a cost or a body goes through."""
+
+    limits: Limits
+    interpreter: Interpreter
+    ledger: Ledger
+    conditions: Conditions
+    events: Events
+    legality: Legality
+    rolling: Rolls
+
+    def emit(self, event_type: str, **data: Any) -> None: ...
+
+    def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
+
+
+class Resolution:
+    """How what is given or used plays out, once it is known to be legal."""
+
+    def __init__(self, host: ResolutionHost):
+        self.host = host
+
+    def pay_costs(self, helot: Helot, declaration: A.Declaration, env: Env) -> Run:
+        target = env.names.get("target")
+        for amount, resource in self.host.legality.cost_items(helot, declaration, env):
+            if resource == "AP":
+                reserved = helot.bonus_ap.get(target.label, 0) if isinstance(target, Helot) else 0
+                from_bonus = min(reserved, amount)
+                if from_bonus:
+                    assert isinstance(target, Helot)  # AP is reserved only against a target
+                    helot.bonus_ap[target.label] -= from_bonus
+                helot.ap -= amount - from_bonus
+            elif resource == "MP":
+                helot.mp -= amount
+            elif resource in helot.traits:
+                helot.traits[resource] -= amount
+            elif resource == "cred":
+                self.host.ledger.transfer_coins(amount, ("cred", helot.label), CROWD, f"{declaration.id} cost")
+            elif resource == "overall":
+                # Condition paid as a cost goes to the crowd (pg.12).
+                yield from self.host.conditions.deal_damage(helot, amount, to="crowd", reason=f"{declaration.id} cost")
+
+    def run_command(self, helot: Helot, declaration: A.Declaration, action: Action) -> Run:
+        env = self.host.legality.action_env(helot, declaration, action)
+        self.host.emit("command", helot=helot.label, command=declaration.id,
+                       args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
+        helot.cred_gained = 0
+        self.host.events.triggers.append(helot.label)
+        try:
+            yield from self.pay_costs(helot, declaration, env)
+            yield from self.host.events.fire("command_used", self=helot, command=declaration)
+            yield from self.run_declaration_body(helot, declaration, env)
+        finally:
+            self.host.events.triggers.pop()
+
+    def perform(self, env: Env, declaration: A.Declaration) -> Run:
+        """Resolve another command's body for the same helot and target, without cost or requirement.
+        A command performed inside another nests like an event, within the same depth limit."""
+        helot = env.lookup("self")[1]
+        if not isinstance(helot, Helot):
+            raise self.host.runtime_error("wrong_type", f"`perform {declaration.id}` needs an acting helot (`self`)")
+        events, limit = self.host.events, self.host.limits.max_trigger_depth
+        if events.trigger_depth >= limit:
+            raise self.host.runtime_error("budget_exceeded", f"commands and events nested more than {limit} deep: "
+                                                             f"this statement performs `{declaration.id}` inside "
+                                                             f"{events.describe_nesting()}")
+        names = {"self": helot, "command": declaration, "target": env.lookup("target")[1]}
+        inner = Env(names, self.host.legality.declaration_env(declaration), source=helot)
+        events.trigger_depth += 1
+        events.nesting.append(f"perform {declaration.id}")
+        try:
+            yield from self.run_declaration_body(helot, declaration, inner)
+        finally:
+            events.trigger_depth -= 1
+            events.nesting.pop()
+
+    def run_declaration_body(self, helot: Helot, declaration: A.Declaration, env: Env) -> Run:
+        """`effect` blocks, then the roll, then the matching `on success` / `on failure` blocks."""
+        interpreter = self.host.interpreter
+        for effect in declaration.clauses_of(A.Effect):
+            yield from interpreter.execute(effect.body, env)
+        rolls = declaration.clauses_of(A.Roll)
+        if not rolls:
+            return
+        target = env.lookup("target")[1]
+        context = RollContext(attacker=helot, defender=target if isinstance(target, Helot) else None,
+                              command=declaration)
+        rolling = self.host.rolling
+        rolling.rolls.append(context)
+        try:
+            try:
+                success = yield from rolling.resolve_roll(rolls[0], context, env)
+            except ScriptRuntimeError as error:  # e.g. an opposed roll without a target: at the roll clause
+                raise fault_at(error, rolls[0], env) from None
+            outcome = "success" if success else "failure"
+            outcome_env = env.child({
+                "margin": Dynamic(lambda: context.margin),
+                "attack_total": Dynamic(lambda: context.attack_total),
+                "defense_total": Dynamic(lambda: context.defense_total),
+                "damage_bonus": Dynamic(lambda: context.damage_bonus),
+                "roll_total": Dynamic(lambda: context.roll_total),
+            })
+            for on in declaration.clauses_of(A.On):
+                if on.outcome == outcome:
+                    yield from interpreter.execute(on.body, outcome_env)
+        finally:
+            rolling.rolls.pop()

@@ -1,0 +1,143 @@
+"""Rolls: the opposed roll on the Sliding Dice Scale, threshold checks, and the stack of rolls being
+resolved (what the scripts' roll effects act on)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Generator, Protocol
+
+from ..errors import ScriptRuntimeError
+from ..model.ruleset import Ruleset
+from ..syntax import ast_nodes as A
+from .dice import Dice
+from .events import Events
+from .interpreter import Env, Interpreter
+from .state import Helot
+from .timing import Timing
+
+
+@dataclass
+class RollContext:
+    """The roll being resolved: scripts slide its SDS, fix a side, re-roll, or add damage bonuses."""
+
+    attacker: Helot
+    defender: Helot | None
+    command: A.Declaration | None = None
+    sds: dict[str, int] = field(default_factory=lambda: {"attack": 0, "defense": 0})
+    fixed: dict[str, int] = field(default_factory=dict)
+    rerolls: set[str] = field(default_factory=set)
+    damage_bonus: int = 0
+    margin: int = 0
+    attack_total: int = 0
+    defense_total: int = 0
+    roll_total: int = 0
+    success: bool = False
+
+
+class RollsHost(Protocol):
+    """What rolls need of the bout: its rules (how far the scale slides), the dice, the interpreter
+    (a roll's level), the log, events to fire and the windows a roll opens."""
+
+    ruleset: Ruleset
+    dice: Dice
+    interpreter: Interpreter
+    events: Events
+    timing: Timing
+
+    def emit(self, event_type: str, **data: Any) -> None: ...
+
+    def roll(self, purpose: str, sides: int = 6) -> int: ...
+
+    def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
+
+
+class Rolls:
+    """The rolls of a bout, with the stack of those being resolved."""
+
+    def __init__(self, host: RollsHost):
+        self.host = host
+        self.rolls: list[RollContext] = []  # the rolls being resolved, innermost last
+
+    def reset(self) -> None:
+        """No roll being resolved any more (a script fault stopped the bout)."""
+        self.rolls = []
+
+    def current_roll(self, node: A.Node) -> RollContext:
+        if not self.rolls:
+            raise self.host.runtime_error("no_roll", f"`{getattr(node, 'verb', 'this effect')}` needs a roll in progress")
+        return self.rolls[-1]
+
+    def resolve_roll(self, roll: A.Roll, context: RollContext, env: Env) -> Generator[Any, Any, bool]:
+        spec = roll.spec
+        if isinstance(spec, A.AutomaticRoll):
+            context.success = True
+            return True
+        if isinstance(spec, A.ThresholdRoll):
+            success = yield from self.check_roll(context.attacker, spec.target, _decl_id(env))
+            context.success = success
+            return success
+        assert isinstance(spec, A.OpposedRoll)
+        attacker, defender = context.attacker, context.defender
+        if defender is None:
+            raise self.host.runtime_error("no_target", "an opposed roll needs a target")
+        command = context.command
+        level = self.host.interpreter.evaluate(spec.level, env)
+        context.sds["attack"] = self.host.interpreter.amount(level, spec.level, env, "the attack's SDS", negative=True)
+        yield from self.host.timing.open_window("before_rolls", attacker, attacker=attacker, defender=defender, command=command)
+        yield from self.host.events.fire("attack_roll", attacker=attacker, defender=defender, self=attacker, command=command)
+        totals: dict[str, int] = {}
+        for side, helot in (("attack", attacker), ("defense", defender)):
+            totals[side] = yield from self._roll_side(side, helot, context)
+        # Perseverance and the like: a side may be rolled again after both are seen.
+        yield from self.host.timing.open_window("after_rolls", attacker, attacker=attacker, defender=defender, command=command)
+        for side, helot in (("attack", attacker), ("defense", defender)):
+            if side in context.rerolls:
+                totals[side] = yield from self._roll_side(side, helot, context)
+        context.rerolls.clear()
+        context.attack_total, context.defense_total = totals["attack"], totals["defense"]
+        context.margin = totals["attack"] - totals["defense"]
+        success = context.margin > 0  # ties go to the defender (pg.27)
+        context.success = success
+        self.host.emit("attack", attacker=attacker.label, defender=defender.label, command=_decl_id(env),
+                       attack=totals["attack"], defense=totals["defense"], success=success)
+        if success:
+            yield from self.host.events.fire("attack_succeeds", attacker=attacker, defender=defender, self=attacker,
+                                             margin=context.margin, command=command)
+            yield from self.host.timing.open_window("after_attack_succeeds", attacker, attacker=attacker, defender=defender,
+                                                    margin=context.margin, command=command)
+        else:
+            yield from self.host.events.fire("attack_fails", attacker=attacker, defender=defender, self=attacker, command=command,
+                                             attack_total=context.attack_total, defense_total=context.defense_total)
+        return success
+
+    def _roll_side(self, side: str, helot: Helot, context: RollContext) -> Generator[Any, Any, int]:
+        if side in context.fixed:
+            total = context.fixed[side]
+            self.host.emit("roll", helot=helot.label, side=side, fixed=total, total=total)
+            return total
+        result = self.host.dice.sds_roll(side, context.sds[side], self.host.ruleset.settings.get("sds_cap", 3))
+        self.host.emit("roll", helot=helot.label, side=side, level=result.level, pool=list(result.dice),
+                       kept=list(result.kept), total=result.total)
+        yield from self.host.events.fire("dice_rolled", roller=helot, side=side, doubles=result.is_double, total=result.total)
+        return result.total
+
+    def check_roll(self, helot: Helot, target: int, reason: str | None) -> Generator[Any, Any, bool]:
+        """A single d6 check (the 4+ rolls of advanced movement, prone checks...): success on `target` or more."""
+        value = self.host.roll("check")
+        context = RollContext(attacker=helot, defender=None)
+        self.rolls.append(context)
+        try:
+            yield from self.host.timing.open_window("after_check", helot, roller=helot)
+            if "check" in context.rerolls:
+                value = self.host.roll("check")
+        finally:
+            self.rolls.pop()
+        success = value >= target
+        self.host.emit("check", helot=helot.label, command=reason, needed=target, rolled=value, success=success)
+        if self.rolls and self.rolls[-1].attacker == helot:
+            self.rolls[-1].roll_total = value
+        return success
+
+
+def _decl_id(env: Env) -> str | None:
+    return env.declaration.id if env.declaration is not None else None

@@ -1,0 +1,64 @@
+"""The scenario snapshot of a bout's state (SCENARIOS.md): what scenarios expect and tools show."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model.ruleset import Ruleset
+from .setup import DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK
+from .state import BoutState
+
+
+def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
+    """The scenario snapshot (SCENARIOS.md): every key the contract names, and a few more."""
+    snap: dict[str, Any] = {
+        "crowd": state.crowd,
+        "ended": state.ended,
+        "winner": (state.outcome.winner or "draw") if state.outcome else None,
+        "termination": state.outcome.termination.value if state.outcome else None,
+        "cycle": state.cycle,
+        "active": state.active,
+        "box_drawn": state.box_drawn,
+    }
+    if state.piles:
+        snap["piles"] = dict(state.piles)
+    for label, helot in state.helots.items():
+        weapon = ruleset.declaration("weapon", helot.weapon) if helot.weapon else None
+        drawn = DRAWN_WEAPON_STATE in helot.states if weapon is not None else None
+        protects = helot.marks.get(PROTECTED_LOCATION_MARK) if drawn else None
+        # Durability and ammo apply to a weapon whose card declares them; otherwise they are null.
+        counted = {name for name in ("durability", "ammo")
+                   if weapon is not None and weapon.property(name) is not None}
+        snap[label] = {
+            "overall": helot.overall,
+            "locations": dict(helot.locations),
+            "states": sorted(helot.states),
+            "traits": dict(helot.traits),
+            "cred": helot.cred,
+            "ap": helot.ap,
+            "mp": helot.mp,
+            "at": helot.square.as_list(),
+            "facing": helot.facing.name,
+            "weapon": helot.weapon,
+            "weapon_drawn": drawn,
+            "durability": helot.durability if "durability" in counted else None,
+            "ammo": helot.ammo if "ammo" in counted else None,
+            "protects": protects if protects in helot.locations else None,
+            "tpdm": helot.tpdm,
+            "tp_counter": sorted(helot.tp_counter),
+            "command_tokens": helot.command_tokens,
+            "deception": helot.deception,
+            "influence": list(helot.influence),
+            "status": helot.status.value,
+            "seat": helot.seat,
+            "marks": sorted(helot.marks),
+            "grappling": helot.grappling,
+            "grappler": helot.grappler,
+            "on_board": helot.on_board,
+        }
+        if helot.stats:
+            snap[label]["stats"] = dict(helot.stats)
+        if helot.side != label:  # shown where sides group helots (a helot alone is its own side)
+            snap[label]["side"] = helot.side
+    snap["board"] = {square.key(): list(objects) for square, objects in sorted(state.objects.items())}
+    return snap
