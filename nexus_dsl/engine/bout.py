@@ -39,7 +39,7 @@ from .movement import Movement
 from .refusals import reason_refused, refusal_code
 from .resolution import Resolution
 from .rolls import Rolls
-from .script_api import bind
+from .primitives import script_tables
 from .setup import BoutSetup, declared_number, weapon_word
 from .snapshot import snapshot_of
 from .state import BoutState, Helot, Outcome, Status, Termination
@@ -97,7 +97,7 @@ class Bout:
         self.decks: Decks = Decks(self)
         self.cycle: Cycle = Cycle(self)
         self.interpreter: Interpreter = Interpreter(self, self.limits)
-        self.interpreter.functions, self.interpreter.primitives = bind(self)
+        self.interpreter.functions, self.interpreter.primitives = script_tables(self.limits)
         self.pending: Decision | None = None
         self._game = self.cycle.play()
         self._run_to_decision(None)
@@ -288,7 +288,7 @@ class Bout:
         clone.decks = Decks(clone)
         clone.cycle = Cycle(clone)
         clone.interpreter = Interpreter(clone, self.limits)
-        clone.interpreter.functions, clone.interpreter.primitives = bind(clone)
+        clone.interpreter.functions, clone.interpreter.primitives = script_tables(self.limits)
         return clone
 
 

@@ -504,7 +504,7 @@ class Interpreter:
                 if position < len(args):
                     args[position] = self._within(number_range, args[position], call, env)
         try:
-            return function(env, *args)
+            return function(self.host, env, *args)
         except ScriptRuntimeError as error:
             raise fault_at(error, call, env) from None
         except VALUE_ERRORS as error:
@@ -601,7 +601,7 @@ class Interpreter:
             if name in preps:
                 preps[name] = self._within(number_range, preps[name], action, env)
         try:
-            result = primitive(env, action, *args, **preps)
+            result = primitive(self.host, env, action, *args, **preps)
             if result is not None:
                 yield from result
         except ScriptRuntimeError as error:

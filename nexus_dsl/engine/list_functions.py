@@ -96,12 +96,8 @@ def list_functions(limits: Limits) -> dict[str, Callable[..., Any]]:
             "highest": highest, "lowest": lowest, "position": position, "join": join}
 
 
-def dice_pool(limits: Limits, roll: Roll) -> Callable[..., int]:
-    """The dice pool of one bout: N d6 rolled for a purpose, the successes counted."""
-
-    def pool(env: Env, purpose: str, count: int, target: int) -> int:
-        if count > limits.max_collection:
-            raise runtime_error("budget_exceeded", f"a pool of {count:,} dice is more than {limits.max_collection}")
-        return sum(1 for _ in range(count) if roll(purpose, 6) >= target)
-
-    return pool
+def dice_pool(limits: Limits, roll: Roll, purpose: str, count: int, target: int) -> int:
+    """N d6 rolled for a purpose with the bout's dice, the successes (target or more) counted."""
+    if count > limits.max_collection:
+        raise runtime_error("budget_exceeded", f"a pool of {count:,} dice is more than {limits.max_collection}")
+    return sum(1 for _ in range(count) if roll(purpose, 6) >= target)

@@ -1,0 +1,62 @@
+"""The engine side of the vocabulary: every script function and effect, registered by its
+vocabulary name in the table of the module of its concern (geometry, chance, board objects, pieces,
+marks, coins, stats, rolls, movement, weapons, flow, numbers; the list functions of
+`engine/list_functions.py`).
+
+Every registered function takes the bout first, as the host its module's `Host` protocol describes
+(`f(host, env, *args)`; an effect also takes its node: `f(host, env, node, *args, **preps)`), so the
+tables are built once per `Limits` and shared by every bout and preview: nothing is bound per bout.
+A test checks that they match `nexus_dsl.vocabulary` exactly, so the checker never accepts a word
+the engine cannot run.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Callable, Mapping
+
+from ..interpreter import Env, Limits
+from ..list_functions import dice_pool, list_functions
+from . import board_objects, chance, coins, flow, geometry, marks, movement, numbers, pieces, rolls, stats, weapons
+
+CONCERNS = (geometry, chance, board_objects, pieces, marks, coins, stats, rolls, movement, weapons, flow, numbers)
+
+Table = dict[str, Callable[..., Any]]
+
+
+def _gathered(tables: list[Mapping[str, Callable[..., Any]]], what: str) -> Table:
+    gathered: Table = {}
+    for table in tables:
+        twice = gathered.keys() & table.keys()
+        if twice:  # one word, one implementation: a clash is a mistake in the tables, caught at import
+            raise RuntimeError(f"{what} registered twice: {', '.join(sorted(twice))}")
+        gathered.update(table)
+    return gathered
+
+
+def _host_first(function: Callable[..., Any]) -> Callable[..., Any]:
+    """A list function (which needs no bout) called like every other: host first."""
+
+    def called(host: Any, env: Env, *args: Any) -> Any:
+        return function(env, *args)
+
+    return called
+
+
+def _dice_pool(limits: Limits) -> Callable[..., int]:
+    """The dice pool, rolling the dice of the bout it is called for."""
+
+    def pool(host: Any, env: Env, purpose: str, count: int, target: int) -> int:
+        return dice_pool(limits, host.roll, purpose, count, target)
+
+    return pool
+
+
+@lru_cache(maxsize=8)
+def script_tables(limits: Limits) -> tuple[Table, Table]:
+    """The functions and the effects, by vocabulary name, for bouts played within `limits`."""
+    listed = {name: _host_first(function) for name, function in list_functions(limits).items()}
+    functions = _gathered([*(concern.FUNCTIONS for concern in CONCERNS), listed, {"dice_pool": _dice_pool(limits)}],
+                          "function")
+    effects = _gathered([concern.EFFECTS for concern in CONCERNS], "effect")
+    return functions, effects

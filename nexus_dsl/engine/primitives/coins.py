@@ -1,0 +1,77 @@
+"""Coins moved through the ledger: damage, healing, transfers, a condition moved, the counter's coins."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+from ...errors import ScriptRuntimeError
+from ...model.ruleset import Ruleset
+from ...syntax import ast_nodes as A
+from ..conditions import Conditions
+from ..interpreter import Env, Limits, Run
+from ..ledger import Ledger
+from ..state import BoutState, Helot
+from .values import reason
+
+
+class Host(Protocol):
+    """What the words of coins need of the bout."""
+
+    state: BoutState
+    ruleset: Ruleset
+    limits: Limits
+    ledger: Ledger
+    conditions: Conditions
+
+    def emit(self, event_type: str, **data: Any) -> None: ...
+
+    def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
+
+
+def crowd_coins(host: Host, env: Env) -> int:
+    return host.state.crowd
+
+
+# Every number argument arrives checked against its vocabulary type and range (the interpreter):
+# damage, healing and transfers move "up to" an amount, and one worked out below 0 arrives as 0.
+def damage(host: Host, env: Env, node: A.Action, victim: Helot, by: int, at: str | None = None, to: Any = None) -> Run:
+    yield from host.conditions.deal_damage(victim, by, location=at, to=to, source=env.source, reason=reason(env))
+
+
+def heal(host: Host, env: Env, node: A.Action, helot: Helot, by: int, **preps: Any) -> None:
+    source = host.ledger.as_pile(preps["from"])
+    location = preps.get("at")
+    dest = ("location", helot.label, location) if location else ("overall", helot.label)
+    host.ledger.transfer_coins(by, source, dest, reason(env))
+
+
+def transfer(host: Host, env: Env, node: A.Action, amount: int, **preps: Any) -> None:
+    host.ledger.transfer_coins(amount, host.ledger.as_pile(preps["from"]), host.ledger.as_pile(preps["to"]), reason(env))
+
+
+def move_condition(host: Host, env: Env, node: A.Action, helot: Helot, by: int, to: str) -> None:
+    room = host.ruleset.words.starts[to] - helot.locations[to]
+    amount = max(0, min(by, room, helot.overall - 1))
+    host.ledger.transfer_coins(amount, ("overall", helot.label), ("location", helot.label, to), reason(env))
+
+
+def mark_counter(host: Host, env: Env, node: A.Action, helot: Helot, number: int) -> None:
+    if number in helot.tp_counter:
+        return
+    if len(helot.tp_counter) >= host.limits.max_collection:
+        raise host.runtime_error("budget_exceeded", f"{helot.label}'s Turning Point Counter already holds "
+                                                    f"{host.limits.max_collection} numbers")
+    host.ledger.mark_counter_coin(helot, number, f"turning point {number}")
+
+
+def collect_counter(host: Host, env: Env, node: A.Action, helot: Helot, to: Any) -> None:
+    host.ledger.collect_counter_coins(helot, host.ledger.as_pile(to), reason(env))
+
+
+def set_tpdm(host: Host, env: Env, node: A.Action, helot: Helot, to: bool) -> None:
+    helot.tpdm = bool(to)
+    host.emit("tpdm", helot=helot.label, holds=helot.tpdm)
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {"crowd_coins": crowd_coins}
+EFFECTS: dict[str, Callable[..., Any]] = {"damage": damage, "heal": heal, "transfer": transfer, "move_condition": move_condition, "mark_counter": mark_counter, "collect_counter": collect_counter, "set_tpdm": set_tpdm}

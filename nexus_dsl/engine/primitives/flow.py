@@ -1,0 +1,77 @@
+"""What a script sets going: a note in the log, a command performed, a choice asked, an event signalled, a card drawn or negated."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+from ...model.ruleset import Ruleset
+from ...syntax import ast_nodes as A
+from ..actions import CHOICE, Action, Decision
+from ..decks import Decks
+from ..events import Events
+from ..interpreter import Env, Limits, Run
+from ..resolution import Resolution
+from ..state import Helot
+from .values import Faults, acting, actor, plain
+
+
+class Host(Faults, Protocol):
+    """What the words of flow need of the bout."""
+
+    ruleset: Ruleset
+    limits: Limits
+    events: Events
+    resolution: Resolution
+    decks: Decks
+
+    def emit(self, event_type: str, **data: Any) -> None: ...
+
+
+def log(host: Host, env: Env, node: A.Action, text: str) -> None:
+    host.emit("note", text=str(text))
+
+
+def perform(host: Host, env: Env, node: A.Action, command: str) -> Run:
+    declaration = host.ruleset.declaration("command", command)
+    if declaration is None:
+        raise host.runtime_error("unknown_name", f"there is no command `{command}` to perform")
+    yield from host.resolution.perform(env, declaration)
+
+
+def choose(host: Host, env: Env, node: A.Action, helot: Helot, **preps: Any) -> Run:
+    offered = preps["from"]
+    choices = tuple(sorted(offered)) if isinstance(offered, frozenset) else tuple(offered)
+    if len(choices) > host.limits.max_collection:
+        raise host.runtime_error("budget_exceeded", f"`choose` from {len(choices)} options "
+                                                    f"(limit {host.limits.max_collection})")
+    target = node.prep("into")
+    assert isinstance(target, A.Name)
+    if not choices:
+        env.assign(target.id, None)
+        return
+    if len(choices) == 1:
+        env.assign(target.id, choices[0])
+        return
+    options = tuple(Action.make(CHOICE, helot.label, target.id, pick=plain(c)) for c in choices)
+    action = yield Decision(helot.label, f"choose:{target.id}", options)
+    picked = action.arg("pick")
+    env.assign(target.id, next(c for c in choices if plain(c) == picked))
+
+
+def signal(host: Host, env: Env, node: A.Action, event: str) -> Run:
+    # The acting helot is `self`; any other name the event declares is bound, as `none`.
+    names = dict.fromkeys(host.ruleset.words.events.get(event, {}))
+    names["self"] = acting(env)
+    yield from host.events.fire(event, **names)
+
+
+def draw(host: Host, env: Env, node: A.Action, deck: str, **preps: Any) -> Run:
+    yield from host.decks.draw_card(deck, actor(host, env, preps.get("for"), "draw"))
+
+
+def offer_negation(host: Host, env: Env, node: A.Action, helot: Helot) -> Run:
+    yield from host.decks.offer_negation(env, helot)
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {}
+EFFECTS: dict[str, Callable[..., Any]] = {"log": log, "perform": perform, "choose": choose, "signal": signal, "draw": draw, "offer_negation": offer_negation}

@@ -1,0 +1,109 @@
+"""Squares, arcs, lines and directions round a helot: what the grid answers."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+from ...model.ruleset import Ruleset
+from ..board import Square
+from ..interpreter import Env
+from ..movement import Movement
+from ..state import BoutState, Helot
+from .values import Faults, as_square, compass_direction, squares
+
+
+class Host(Faults, Protocol):
+    """What the words of geometry need of the bout."""
+
+    state: BoutState
+    ruleset: Ruleset
+    movement: Movement
+
+
+def front_center(host: Host, env: Env, helot: Helot) -> frozenset[Square]:
+    return squares(host.state.grid.front_center(helot.square, helot.facing))
+
+
+def front_arc(host: Host, env: Env, helot: Helot) -> frozenset[Square]:
+    return frozenset(host.state.grid.front_arc(helot.square, helot.facing))
+
+
+def behind(host: Host, env: Env, helot: Helot) -> frozenset[Square]:
+    return squares(host.state.grid.behind(helot.square, helot.facing))
+
+
+def adjacent(host: Host, env: Env, helot: Helot) -> frozenset[Square]:
+    return frozenset(host.state.grid.neighbours(helot.square))
+
+
+def step(host: Host, env: Env, helot: Helot, direction: str) -> frozenset[Square]:
+    return squares(host.movement.square_towards(helot, direction))
+
+
+def can_enter(host: Host, env: Env, helot: Helot, direction: str) -> bool:
+    return not host.movement.blocked(host.movement.square_towards(helot, direction), ignore=helot)
+
+
+def square_at(host: Host, env: Env, where: Any, direction: str) -> frozenset[Square]:
+    if isinstance(where, frozenset) and not where:
+        return frozenset()  # one step from nowhere (e.g. from beyond the wall) is nowhere
+    return squares(host.state.grid.step(as_square(host, where), compass_direction(host, direction)))
+
+
+def area(host: Host, env: Env, where: Any, radius: int) -> frozenset[Square]:
+    return frozenset(host.state.grid.area(as_square(host, where), radius))
+
+
+def in_sight(host: Host, env: Env, helot: Helot, other: Helot) -> bool:
+    if not host.state.grid.in_line_of_sight_cone(helot.square, helot.facing, other.square):
+        return False
+    return not any(host.ruleset.object_flags(obj).get("cover", False)
+                   for sq in host.state.grid.line_squares(helot.square, other.square) for obj in host.state.objects_at(sq))
+
+
+def forward_distance(host: Host, env: Env, helot: Helot, other: Helot) -> int:
+    return host.state.grid.forward_distance(helot.square, helot.facing, other.square)
+
+
+def opposite(host: Host, env: Env, direction: str) -> str:
+    return compass_direction(host, direction).opposite.name
+
+
+def free(host: Host, env: Env, where: Any) -> bool:
+    if isinstance(where, frozenset) and len(where) != 1:
+        return False  # no single square to stand on
+    return not host.movement.blocked(as_square(host, where))
+
+
+def square_of(host: Host, env: Env, helot: Helot) -> Square:
+    return helot.square
+
+
+def beyond(host: Host, env: Env, helot: Helot, other: Helot) -> frozenset[Square]:
+    return squares(host.state.grid.beyond(helot.square, other.square))
+
+
+def squares_toward(host: Host, env: Env, where: Any, direction: str, count: int) -> tuple[Square, ...]:
+    line: list[Square] = []
+    if isinstance(where, frozenset) and len(where) != 1:
+        return ()
+    current: Square | None = as_square(host, where)
+    way = compass_direction(host, direction)
+    for _ in range(min(count, host.state.grid.size)):
+        current = host.state.grid.step(current, way) if current is not None else None
+        if current is None or not host.state.grid.contains(current):
+            break
+        line.append(current)
+    return tuple(line)
+
+
+def heading(host: Host, env: Env, helot: Helot, direction: str) -> str:
+    return host.movement.absolute_direction(helot, direction).name
+
+
+def distance(host: Host, env: Env, a: Helot, b: Helot) -> int:
+    return host.state.grid.chebyshev(a.square, b.square)
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {"front_center": front_center, "front_arc": front_arc, "behind": behind, "adjacent": adjacent, "step": step, "can_enter": can_enter, "square_at": square_at, "area": area, "in_sight": in_sight, "forward_distance": forward_distance, "opposite": opposite, "free": free, "square_of": square_of, "beyond": beyond, "squares_toward": squares_toward, "heading": heading, "distance": distance}
+EFFECTS: dict[str, Callable[..., Any]] = {}

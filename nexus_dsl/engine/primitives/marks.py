@@ -1,0 +1,43 @@
+"""Named marks scripts set on a helot, with a value kept small."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+from ...errors import ScriptRuntimeError
+from ...syntax import ast_nodes as A
+from ..interpreter import Env, Limits
+from ..state import Helot
+from .values import mark_value_problem
+
+
+class Host(Protocol):
+    """What the words of marks need of the bout."""
+
+    limits: Limits
+
+    def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
+
+
+def has_mark(host: Host, env: Env, helot: Helot, name: str) -> bool:
+    return name in helot.marks
+
+
+def mark_value(host: Host, env: Env, helot: Helot, name: str) -> Any:
+    return helot.marks.get(name)
+
+
+def mark(host: Host, env: Env, node: A.Action, helot: Helot, name: str, **preps: Any) -> None:
+    value = preps.get("with", True)
+    problem = mark_value_problem(value, host.limits)
+    if problem is not None:
+        raise host.runtime_error(*problem)
+    helot.marks[name] = value
+
+
+def unmark(host: Host, env: Env, node: A.Action, helot: Helot, name: str) -> None:
+    helot.marks.pop(name, None)
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {"has_mark": has_mark, "mark_value": mark_value}
+EFFECTS: dict[str, Callable[..., Any]] = {"mark": mark, "unmark": unmark}

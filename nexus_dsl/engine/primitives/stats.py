@@ -1,0 +1,96 @@
+"""A helot's numbers and states: stat groups, plain stats with their bounds and levels, points granted and forfeited, states added and removed."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+from ...model.ruleset import Ruleset
+from ...syntax import ast_nodes as A
+from ..conditions import Conditions
+from ..interpreter import Env, Interpreter, Run
+from ..state import Helot
+from .values import Faults, actor
+
+
+class Host(Faults, Protocol):
+    """What the words of stats need of the bout."""
+
+    ruleset: Ruleset
+    interpreter: Interpreter
+    conditions: Conditions
+
+    def emit(self, event_type: str, **data: Any) -> None: ...
+
+
+def trait_reserve(host: Host, env: Env, helot: Helot, trait: str) -> int:
+    return helot.traits.get(trait, 0)
+
+
+def location_condition(host: Host, env: Env, helot: Helot, location: str) -> int:
+    return helot.locations[location]
+
+
+def wounded_locations(host: Host, env: Env, helot: Helot) -> tuple[str, ...]:
+    starts = host.ruleset.words.starts
+    return tuple(loc for loc in helot.locations if helot.locations[loc] < starts[loc])
+
+
+def stat_value(host: Host, env: Env, helot: Helot, stat: str) -> int:
+    return helot.stats[stat]
+
+
+def stat_level(host: Host, env: Env, helot: Helot, stat: str) -> str | None:
+    levels = host.ruleset.words.levels.get(stat, ())
+    index = helot.stats[stat] - host.ruleset.words.bounds[stat][0]
+    return levels[index] if 0 <= index < len(levels) else None
+
+
+def add_trait(host: Host, env: Env, node: A.Action, helot: Helot, trait: str, by: int) -> None:
+    cap = host.ruleset.settings.get("trait_cap", 5)
+    helot.traits[trait] = max(0, min(cap, helot.traits.get(trait, 0) + by))
+    host.emit("trait", helot=helot.label, trait=trait, value=helot.traits[trait])
+
+
+def set_stat(host: Host, env: Env, node: A.Action, helot: Helot, stat: str, to: int) -> None:
+    low, high = host.ruleset.words.bounds[stat]
+    helot.stats[stat] = min(max(to, low), high)
+    host.emit("stat", helot=helot.label, stat=stat, value=helot.stats[stat])
+
+
+def add_stat(host: Host, env: Env, node: A.Action, helot: Helot, stat: str, by: int) -> None:
+    set_stat(host, env, node, helot, stat, helot.stats[stat] + by)
+
+
+def grant(host: Host, env: Env, node: A.Action, amount: int, resource: str, to: Helot | None = None,
+          against: Helot | None = None) -> None:
+    points = amount  # 0 or more (its range): `forfeit` takes points away
+    helot = actor(host, env, to, "grant")
+    if against is not None and resource == "AP":
+        total = host.interpreter.bounded(helot.bonus_ap.get(against.label, 0) + points, None, None,
+                                         f"{helot.label}'s AP against {against.label}")
+        helot.bonus_ap[against.label] = total
+    else:
+        total = host.interpreter.bounded(getattr(helot, resource.lower()) + points, None, None,
+                                         f"{helot.label}'s {resource}")
+        setattr(helot, resource.lower(), total)
+    host.emit("points", helot=helot.label, resource=resource, change=points,
+              against=against.label if against is not None else None)
+
+
+def forfeit(host: Host, env: Env, node: A.Action, resource: str, **preps: Any) -> None:
+    helot = actor(host, env, preps.get("from"), "forfeit")
+    lost = getattr(helot, resource.lower())
+    setattr(helot, resource.lower(), 0)
+    host.emit("points", helot=helot.label, resource=resource, change=-lost)
+
+
+def add_state(host: Host, env: Env, node: A.Action, helot: Helot, state: str) -> Run:
+    yield from host.conditions.add_state(helot, state, by=env.source)
+
+
+def remove_state(host: Host, env: Env, node: A.Action, helot: Helot, state: str) -> Run:
+    yield from host.conditions.remove_state(helot, state)
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {"trait_reserve": trait_reserve, "location_condition": location_condition, "wounded_locations": wounded_locations, "stat_value": stat_value, "stat_level": stat_level}
+EFFECTS: dict[str, Callable[..., Any]] = {"add_trait": add_trait, "set_stat": set_stat, "add_stat": add_stat, "grant": grant, "forfeit": forfeit, "add_state": add_state, "remove_state": remove_state}
