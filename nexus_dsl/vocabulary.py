@@ -178,7 +178,6 @@ SETTING_KINDS: dict[str, str] = {
 ENGINE_SETTINGS: dict[str, str] = {
     "command_points": "count", "trait_cap": "count", "sds_cap": "count", "overall_condition": "count",
     "crowd_coins_per_player": "count", "deception_block_cost": "count", "motivation_button_cost": "count",
-    "winner_must_beat_crowd": "flag", "all_expired_is_draw": "flag",
     "fatal_locations": "locations", "random_location_table": "location_table", "initiative_rank": "traits",
     # Helots on the seats of one group are one side (friends: they win together and never target
     # each other); a helot on a seat of no group is a side of its own.
@@ -262,9 +261,9 @@ PRIMITIVES: dict[str, Signature] = {
     "set_stat": Signature(("helot", "stat"), {"to": "number"}, ("to",),
                           doc="Set a helot's stat, kept within its `low` and `high`."),
     "take_off_board": Signature(("helot",), doc="Remove a fallen helot's figure from the board."),
-    "win": Signature(("helot",), doc="The helot's side wins: the bout ends at once with that verdict (the rest of "
-                                     "the action resolves, nothing after it)."),
-    "declare_draw": Signature((), doc="The bout ends at once as a draw (the rest of the action resolves, nothing "
+    "win": Signature(("side",), doc="A side wins (named, or by a piece on it: `win self`): the game ends at once "
+                                    "with that verdict (the rest of the action resolves, nothing after it)."),
+    "declare_draw": Signature((), doc="The game ends at once as a draw (the rest of the action resolves, nothing "
                                       "after it)."),
     "move_condition": Signature(("helot",), {"by": "number", "to": "location"}, ("by", "to"),
                                 doc="Move coins from a helot's overall condition onto one of its body locations, "
@@ -378,6 +377,15 @@ FUNCTIONS: dict[str, Signature] = {
     "position": Signature(("list", "any"), doc="Where a value stands in a list, counting from 1; 0 when it is not there."),
     "join": Signature(("list", "text"), doc="The members of a list (text, numbers, helots by label) as one text, "
                                             "with the second argument between each two."),
+    # The sides and how they stand: what a game's verdict is written in.
+    "sides": Signature((), doc="Every side in the game, by name, in the order of its first piece (each piece is a "
+                               "side of its own unless the `sides` rule param groups seats)."),
+    "score_of": Signature(("side",), doc="A side's score (named, or by a piece on it): its pieces' together of the "
+                                         "number the `game` declaration's `score` names (0 without one)."),
+    "leading_sides": Signature((), doc="The sides with the highest score, in the order of `sides()` (more than one "
+                                       "when they tie)."),
+    "ending": Signature((), doc="How the game came to its end, while its verdict is given: the termination the log "
+                                "records (such as `\"cycle_limit\"`), or none while the game goes on."),
     "dice_pool": Signature(("purpose", "number", "number"),
                            doc="Roll N d6 for a purpose and count the successes: the dice showing the target or more.",
                            ranges={1: at_least(0, "a number of dice"), 2: D6_TARGET}, rolls=True),
@@ -400,6 +408,7 @@ FUNCTION_RESULTS: dict[str, str] = {
     "stat_value": "number", "stat_level": "any",
     "first": "any", "last": "any", "take": "list", "drop": "list", "reverse": "list", "sum": "number",
     "highest": "any", "lowest": "any", "position": "number", "join": "text", "dice_pool": "number",
+    "sides": "list", "score_of": "number", "leading_sides": "list", "ending": "any",
 }
 
 
@@ -461,6 +470,10 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # `holds` names the kind of declaration whose cards fill the zone; `drawn` what becomes of one drawn.
     "zone": {"holds": ("text", "one"), "drawn": ("text", "one"), "flavor": ("text", "one"), "text": ("text", "one"),
              "tags": ("text", "many"), "rulebook": ("text", "one")},
+    # `score` (a `score`: a number every piece has, an attribute or a stat) is what a side's standing is
+    # counted in; `verdict` (a `procedure` of no args) decides who wins when the game ends undecided.
+    "game": {"score": ("score", "one"), "verdict": ("procedure", "one"), "flavor": ("text", "one"),
+             "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
 }
 
 # Which clause types each declaration kind may hold.
@@ -489,6 +502,8 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     # (`strike attacker defender 3`), in order; its `effect` runs with them and its params only.
     # A procedure may run other procedures but never, even through others, itself.
     "procedure": ("property", "param", "arg", "effect"),
+    # How the game is played as a whole: at most one per Ruleset, overridden by id.
+    "game": ("property",),
 }
 
 # The types a name an event or a window binds may have (`arg attacker: helot`), besides the types

@@ -128,8 +128,10 @@ def compatible(expected: str, actual: str) -> bool:
         return True
     if actual == "id" and expected in ("text", "command"):
         return True  # a declaration id names a command, a weapon, a card
-    if actual == "helot" and expected in ("pile", "square"):
-        return True  # a helot stands for its lanista's cred pile, or the square it stands on
+    if actual == "helot" and expected in ("pile", "square", "side"):
+        return True  # a helot stands for its lanista's cred pile, the square it stands on, or its side
+    if expected == "side" and actual == "text":
+        return True  # a side by its name
     if expected == "text" and actual == "object_type":
         return True
     if expected == "list" and actual == "squares":
@@ -143,7 +145,7 @@ _TYPE_WORDS = {
     "direction": "a direction", "state": "a state", "resource": "AP or MP",
     "pile": "a coin pile", "object_type": "an object type", "roll_side": "`attack` or `defense`",
     "purpose": "a dice purpose", "list": "a list", ANY: "a value", "command": "a command", "id": "an id",
-    "event": "an event", "zone": "a zone", "name": "a name",
+    "event": "an event", "zone": "a zone", "name": "a name", "side": "a side",
 }
 
 
@@ -457,6 +459,10 @@ class Checker:
         for value in prop.values:
             if value_type == "name":
                 self._check_type_name(prop, value)
+            elif value_type == "procedure":
+                self._check_procedure_named(prop, value)
+            elif value_type == "score":
+                self._check_score(prop, value)
             elif value_type == "amount":
                 self._check_amount(prop, value, scope)
             elif value_type == "number":
@@ -479,6 +485,27 @@ class Checker:
         elif value.id in _RESERVED_TYPES:
             self.error(value, "duplicate_name", f"`{value.id}` is already a type of the language",
                        "name the group for what its stats are, e.g. `group trait`", width=len(value.id))
+
+    def _check_procedure_named(self, prop: A.Property, value: A.Expr) -> None:
+        """A game's `verdict`: a procedure the engine runs with no args."""
+        procedures = self.context.procedures
+        if not isinstance(value, A.Name):
+            self.error(value, "wrong_type", f"`{prop.name}` names a procedure, e.g. `{prop.name} most_points`")
+        elif value.id not in procedures:
+            self.error(value, "unknown_name", f"`{value.id}` is not a procedure",
+                       did_you_mean(value.id, procedures) or _declared("procedure", procedures), width=len(value.id))
+        elif procedures[value.id].positional:
+            self.error(value, "wrong_type", f"procedure `{value.id}` takes arguments; the engine runs `{prop.name}` with none",
+                       width=len(value.id))
+
+    def _check_score(self, prop: A.Property, value: A.Expr) -> None:
+        """A game's `score`: a number every piece has, an attribute or a declared stat."""
+        numbers = tuple(name for name, kind in V.HELOT_ATTRIBUTES.items() if kind == "number") + self.context.stats
+        if not isinstance(value, A.Name):
+            self.error(value, "wrong_type", f"`{prop.name}` names a number every piece has, e.g. `{prop.name} points`")
+        elif value.id not in numbers:
+            self.error(value, "unknown_name", f"`{value.id}` is not a number every piece has",
+                       did_you_mean(value.id, numbers) or "one of: " + ", ".join(numbers), width=len(value.id))
 
     def _check_amount(self, prop: A.Property, value: A.Expr, scope: Scope) -> None:
         """A whole number written out (0 up), or the name of the rule param that holds one, which
@@ -822,7 +849,8 @@ _RESERVED_TYPES = frozenset(V.BOUND_TYPES) | frozenset(V.ENUM_TYPES) | frozenset
 _DECLARE_HOW = {"state": "`state <id> \"<Name>\" { ... }`", "pile": "`pile <id> \"<Name>\" { ... }`",
                 "zone": "`zone <id> \"<Name>\" { holds <kind> }`",
                 "event": "`event <id> \"<Name>\" { arg <name>: <type> }`",
-                "window": "`window <id> \"<Name>\" { arg <name>: <type> }`"}
+                "window": "`window <id> \"<Name>\" { arg <name>: <type> }`",
+                "procedure": "`procedure <id> \"<Name>\" { effect { ... } }`"}
 
 
 def _declared(kind: str, words: Iterable[str]) -> str:

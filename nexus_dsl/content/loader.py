@@ -613,6 +613,7 @@ def _collect_settings(scripts: Mapping[str, Mapping[str, ScriptItem]], diagnosti
 def _check_references(scripts: Mapping[str, Mapping[str, ScriptItem]], data: Mapping[str, Mapping[str, DataItem]]
                       ) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
+    problems.extend(_second_games(scripts))
     abilities = set(scripts.get("trait_ability", {}))
     object_types = set(data.get("objects", {}))
     hazards = set(scripts.get("hazard", {}))
@@ -631,6 +632,22 @@ def _check_references(scripts: Mapping[str, Mapping[str, ScriptItem]], data: Map
         for hazard in item.data.get("hazards", []):
             if hazard not in hazards:
                 problems.append(_dangling(item, f"barge `{item.id}` names unknown hazard `{hazard}`", hazard, hazards))
+    return problems
+
+
+def _second_games(scripts: Mapping[str, Mapping[str, ScriptItem]]) -> list[Diagnostic]:
+    """A Ruleset plays one game: a `game` declaration of another id than the first is refused (a
+    house rule changes the game by overriding its id)."""
+    games = list(scripts.get("game", {}).values())
+    problems = []
+    for item in games[1:]:
+        pos = item.declaration.pos
+        problems.append(Diagnostic(
+            "content/second_game", f"game `{item.declaration.id}` is a second game: the packs loaded already play "
+                                   f"`{games[0].declaration.id}`",
+            pos.file, pos.line, pos.column, pos.column + len(item.declaration.id),
+            hint=f"override the game by its id (`game {games[0].declaration.id} ...`), declared at "
+                 f"{games[0].origin.file}:{games[0].origin.line}"))
     return problems
 
 

@@ -14,7 +14,7 @@ from .conditions import Conditions
 from .dice import Dice
 from .events import Events
 from .holds import Holds
-from .interpreter import Limits
+from .interpreter import Interpreter, Limits
 from .legality import Legality
 from .resolution import Resolution
 from .setup import BoutSetup
@@ -43,6 +43,7 @@ class CycleHost(Protocol):
     resolution: Resolution
     conditions: Conditions
     holds: Holds
+    interpreter: Interpreter
 
     def emit(self, event_type: str, **data: Any) -> None: ...
 
@@ -74,7 +75,7 @@ class Cycle:
                 yield from self._command_round(self.host.state.helots[label])
         while not self.host.state.ended:
             if self.host.state.cycle >= self.host.setup.max_cycles:
-                self._end_bout(Termination.CYCLE_LIMIT)
+                yield from self._end_game(Termination.CYCLE_LIMIT)
                 return
             yield from self._cycle()
 
@@ -367,15 +368,16 @@ class Cycle:
         if len({h.side for h in fighting}) <= 1:  # one side left standing, or none
             survivor = fighting[0] if fighting else None
             yield from self.host.events.fire("bout_ends", survivor=survivor)
-            self._end_bout(Termination.LAST_HELOT_STANDING if survivor else Termination.ALL_EXPIRED)
+            yield from self._end_game(Termination.LAST_HELOT_STANDING if survivor else Termination.ALL_EXPIRED)
             return
         yield Decision(helot.label, "between_rounds", (Action.make(NEXT_ROUND, helot.label),))
 
-    def decide(self, winner: Helot | None) -> None:
-        """A script decided the bout (`win`, `draw`): it ends with that verdict, unless it has
-        already ended. Whatever is resolving finishes; no round, cycle or decision follows."""
+    def decide(self, winner: str | None) -> None:
+        """A script decided the game (`win` a side, `declare_draw`): it ends with that verdict,
+        unless it has already ended. Whatever is resolving finishes; no round, cycle or decision
+        follows. Decided by the game's verdict, the game ends as it came to its end."""
         if not self.host.state.ended:
-            self._conclude(Termination.DECIDED, winner.side if winner is not None else None)
+            self._conclude(self.host.state.ending or Termination.DECIDED, winner)
 
     def _conclude(self, termination: Termination, winner: str | None) -> None:
         """The bout ends: its outcome (the winning side, or None for a draw) recorded and logged."""
@@ -385,19 +387,16 @@ class Cycle:
         self.host.emit("bout_end", termination=termination.value, winner=winner or "draw", totals=totals,
                        crowd=self.host.state.crowd)
 
-    def _end_bout(self, termination: Termination) -> None:
-        """The side with the most cred (its lanistas' together) wins only if that beats the crowd's
-        pile; otherwise a draw (pg.13). Each helot is a side of its own unless `sides` groups them.
-        A verdict a script has already given (`win`, `draw`) stands."""
+    def _end_game(self, termination: Termination) -> Game:
+        """The game has come to its end: the procedure its `game` declaration names as the verdict
+        decides who wins (`win`, `declare_draw`); a game without one, or a verdict that decides
+        nothing, ends in a draw. A verdict a script has already given (`win`, `draw`) stands."""
         if self.host.state.ended:
             return
-        sides: dict[str, int] = {}
-        for helot in self.host.state.helots.values():
-            sides[helot.side] = sides.get(helot.side, 0) + helot.cred
-        best = max(sides.values())
-        leaders = [side for side, cred in sides.items() if cred == best]
-        must_beat = self.host.ruleset.settings.get("winner_must_beat_crowd", True)
-        winner = leaders[0] if len(leaders) == 1 and (best > self.host.state.crowd or not must_beat) else None
-        if termination == Termination.ALL_EXPIRED and self.host.ruleset.settings.get("all_expired_is_draw", False):
-            winner = None  # a house rule: no winner when every helot expires
-        self._conclude(termination, winner)
+        self.host.state.ending = termination
+        verdict = self.host.ruleset.game.verdict
+        procedure = self.host.ruleset.declaration("procedure", verdict) if verdict is not None else None
+        if procedure is not None:
+            yield from self.host.interpreter.run_procedure(procedure)
+        if not self.host.state.ended:
+            self._conclude(termination, None)

@@ -467,6 +467,13 @@ class Interpreter:
             pass
         raise fault(expr, env, "wrong_type", f"{describe_value(obj)} has no attribute `{expr.name}`")
 
+    def run_procedure(self, procedure: A.Declaration) -> Run:
+        """Run a procedure of no args that the engine itself calls (a game's verdict), with no one
+        acting."""
+        body = Env({}, self.host.legality.declaration_env(procedure))
+        for effect in procedure.clauses_of(A.Effect):
+            yield from self.execute(effect.body, body)
+
     def _run_procedure(self, procedure: A.Declaration, action: A.Action, env: Env) -> Run:
         """Run a procedure's effects with the values of the call bound to its args (each checked
         against its arg's type), its params, and nothing of the caller's but who is acting."""

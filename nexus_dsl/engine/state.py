@@ -115,6 +115,8 @@ class BoutState:
     order: list[str] = field(default_factory=list)  # initiative order of the current cycle
     active: str | None = None
     ended: bool = False
+    # How the game came to its end while its verdict is being given (`ending()` in scripts).
+    ending: Termination | None = None
     outcome: Outcome | None = None
     meta: dict[str, Any] = field(default_factory=dict)
 

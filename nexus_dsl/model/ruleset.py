@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from ..syntax import ast_nodes as A
+from .game import Game, game_of
 from .words import GameWords, game_words
 
 # YAML data types a pack may hold, with the JSON Schema each item is validated against.
@@ -116,6 +117,11 @@ class Ruleset:
         """The game's declared words (states, stats, piles, events, windows), gathered once."""
         return game_words({kind: self.declarations(kind) for kind in ("state", "stat", "pile", "zone", "event", "window")},
                           self.settings)
+
+    @cached_property
+    def game(self) -> Game:
+        """How the game is played as a whole: its `game` declaration (a draw-only game without one)."""
+        return game_of(self.declarations("game"))
 
     @property
     def pack_ids(self) -> tuple[str, ...]:

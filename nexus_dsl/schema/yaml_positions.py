@@ -529,6 +529,9 @@ def _parser_error(error: yaml.YAMLError, text: str, lines: _Lines, file: str) ->
     else:
         message = source_lines(str(error).strip())[0] if str(error).strip() else "invalid YAML"
     line, column = lines.at(mark.index) if mark is not None else (1, 1)
+    if "maximum nesting depth" in message:  # PyYAML's own bound, met before ours when it reads far ahead
+        return Diagnostic("yaml/too_deep", "lists and mappings are nested deeper than YAML is read", file, line, column,
+                          hint="content data is a few levels deep; flatten this structure")
     index = mark.index if mark is not None else -1
     tab = "\t" in message or "\\t" in message or (0 <= index < len(text) and text[index] == "\t")
     hint = "YAML indentation must use spaces, not tabs" if tab else None

@@ -40,7 +40,8 @@ KINDS = SCRIPT_KINDS + tuple(DATA_KINDS)
 SCRIPT_FOLDERS: dict[str, str] = {"command": "commands", "trait_ability": "abilities", "hazard": "hazards",
                                   "turning_point": "turning_points", "influence": "influence", "weapon": "weapons",
                                   "rule": "rules", "state": "states", "stat": "stats", "pile": "piles",
-                                  "event": "events", "window": "windows", "zone": "zones"}
+                                  "event": "events", "window": "windows", "zone": "zones",
+                                  "game": "game"}
 SCRIPT_FIELDS = ("id", "name", "flavor", "text", "cost", "window", "tags")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -208,6 +209,14 @@ _SCRIPT_TEMPLATES = {
     effect {{
         damage victim by amount
     }}
+}}
+''',
+    # A game of a pack that builds on another overrides that pack's game by its id; a new game is
+    # for a pack of its own (`builds_on: []`) or for a pack whose packs declare none.
+    "game": '''game {id} {name} {{
+    text "How the game is won: a side stands by its lanistas' cred, and a procedure of no args gives the verdict."
+    score cred
+    verdict most_cred
 }}
 ''',
 }

@@ -1,11 +1,10 @@
-"""Who is in play and whose side they are on, in the order they are met; taking a figure off the board; deciding the bout."""
+"""Who is in play and whose side they are on, in the order they are met; taking a figure off the board."""
 
 from __future__ import annotations
 
 from typing import Any, Callable, Protocol
 
 from ...syntax import ast_nodes as A
-from ..cycle import Cycle
 from ..events import Events
 from ..interpreter import Env
 from ..state import BoutState, Helot, Status
@@ -17,7 +16,6 @@ class Host(Faults, Protocol):
 
     state: BoutState
     events: Events
-    cycle: Cycle
 
     def emit(self, event_type: str, **data: Any) -> None: ...
 
@@ -68,13 +66,5 @@ def take_off_board(host: Host, env: Env, node: A.Action, helot: Helot) -> None:
         host.emit("off_board", helot=helot.label, at=helot.square.as_list())
 
 
-def win(host: Host, env: Env, node: A.Action, helot: Helot) -> None:
-    host.cycle.decide(helot)
-
-
-def declare_draw(host: Host, env: Env, node: A.Action) -> None:
-    host.cycle.decide(None)
-
-
 FUNCTIONS: dict[str, Callable[..., Any]] = {"opponents": opponents, "friends": friends, "helots": helots, "helot_on": helot_on, "helots_clockwise": helots_clockwise, "active": active, "next_in_initiative": next_in_initiative}
-EFFECTS: dict[str, Callable[..., Any]] = {"take_off_board": take_off_board, "win": win, "declare_draw": declare_draw}
+EFFECTS: dict[str, Callable[..., Any]] = {"take_off_board": take_off_board}

@@ -1,0 +1,36 @@
+"""How a game is played as a whole, as its `game` declaration says: what a player's standing is
+counted in, and the procedure that gives the verdict when the game ends with no one having won.
+
+A Ruleset holds at most one `game` (the loader refuses a second id; a house rule overrides it by
+id). A Ruleset without one plays on, and every game of it ends in a draw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..syntax import ast_nodes as A
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str | None = None
+    # The number a piece holds that its player's standing is counted in (an attribute or a stat):
+    # a side's score is its pieces' together.
+    score: str | None = None
+    # The procedure (of no args) that decides who wins when the game ends with no one having won.
+    verdict: str | None = None
+
+
+def game_of(declarations: list[A.Declaration]) -> Game:
+    """The game the last of `declarations` (the `game` declarations, in load order) declares."""
+    if not declarations:
+        return Game()
+    declaration = declarations[-1]
+    return Game(id=declaration.id, score=_word(declaration, "score"), verdict=_word(declaration, "verdict"))
+
+
+def _word(declaration: A.Declaration, name: str) -> str | None:
+    prop = declaration.property(name)
+    value = prop.values[0] if prop is not None and len(prop.values) == 1 else None
+    return value.id if isinstance(value, A.Name) else None

@@ -1,0 +1,69 @@
+"""The verdict is content: the `game` declaration names what a side's standing is counted in and the
+procedure that decides who wins when the game ends with no one having won it (docs/language.md,
+`game`). In play in scenarios too: tests/scenarios/ending/house_rule_verdict_toughest_side.yaml."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support import write_pack
+
+from nexus_dsl import Bout, load_ruleset
+from nexus_dsl.engine.board import Direction, Square
+from nexus_dsl.engine.setup import BoutSetup, HelotSetup
+from nexus_dsl.model.game import Game
+
+
+def ended_at_the_cycle_limit(packs: list[str], crowd: int = 5) -> Bout:
+    """Four helots, north and east one side, south and west the other, that reach the cycle limit at
+    once: the verdict is all that decides the bout."""
+    helots = [HelotSetup("red", "south", Square(4, 8), Direction.N, cred=12, side="southwest"),
+              HelotSetup("blue", "north", Square(5, 1), Direction.S, cred=10, side="northeast"),
+              HelotSetup("green", "east", Square(8, 4), Direction.W, cred=9, side="northeast"),
+              HelotSetup("yellow", "west", Square(1, 5), Direction.E, cred=1, side="southwest")]
+    bout = Bout(load_ruleset(packs), BoutSetup(helots=helots, crowd=crowd, max_cycles=0), seed=1)
+    assert bout.state.ended and bout.fault is None
+    return bout
+
+
+def verdict_pack(tmp_path: Path, game: str, procedure: str = "") -> str:
+    return str(write_pack(tmp_path / "verdict", "verdict", {"game.nexus": game + procedure}, builds_on="[base]"))
+
+
+def test_the_base_game_declares_its_score_and_its_verdict() -> None:
+    assert load_ruleset(["base"]).game == Game("nexus_arena", score="cred", verdict="most_cred")
+
+
+def test_sides_stand_by_their_pieces_scores_together() -> None:
+    # The best lanista (red, 12) is on the side that stands lower: 13 against 19.
+    outcome = ended_at_the_cycle_limit(["base"]).state.outcome
+    assert outcome is not None and (outcome.termination.value, outcome.winner) == ("cycle_limit", "northeast")
+
+
+def test_the_verdict_holds_the_leaders_to_the_crowd_s_pile() -> None:
+    outcome = ended_at_the_cycle_limit(["base"], crowd=19).state.outcome
+    assert outcome is not None and outcome.winner is None  # 19 does not beat 19
+
+
+def test_a_game_with_no_verdict_ends_in_a_draw(tmp_path: Path) -> None:
+    pack = verdict_pack(tmp_path, 'game nexus_arena "Unjudged" {\n    score cred\n}\n')
+    outcome = ended_at_the_cycle_limit(["base", pack]).state.outcome
+    assert outcome is not None and (outcome.termination.value, outcome.winner) == ("cycle_limit", None)
+
+
+def test_a_verdict_reads_how_the_game_ended_and_names_the_side_that_wins(tmp_path: Path) -> None:
+    # `most_cred` overridden by id: at the cycle limit the side named wins, by its name.
+    pack = verdict_pack(tmp_path, "", 'procedure most_cred "Underdogs" {\n    effect {\n'
+                                      '        if ending() == "cycle_limit" {\n            win last(sides())\n'
+                                      '        }\n    }\n}\n')
+    bout = ended_at_the_cycle_limit(["base", pack])
+    assert bout.state.outcome is not None and bout.state.outcome.winner == "northeast"
+    assert bout.state.ending is not None and bout.state.ending.value == "cycle_limit"
+
+
+def test_win_refuses_what_is_no_side(tmp_path: Path) -> None:
+    pack = verdict_pack(tmp_path, "", 'procedure most_cred "Nobody" {\n    effect {\n        win "nobody"\n    }\n}\n')
+    helots = [HelotSetup("red", "south", Square(4, 8), Direction.N), HelotSetup("blue", "north", Square(5, 1), Direction.S)]
+    bout = Bout(load_ruleset(["base", pack]), BoutSetup(helots=helots, max_cycles=0), seed=1)
+    assert bout.fault is not None and bout.fault.code == "runtime/wrong_type"
+    assert "a side is needed here" in bout.fault.message and bout.fault.line == 3
