@@ -76,5 +76,5 @@ def summary(bout: Any) -> str:
         return "bout unfinished"
     totals = " ".join(f"{k}={v}" for k, v in outcome.totals.items())
     winner = outcome.winner or ("none" if getattr(bout, "fault", None) is not None else "draw")
-    return (f"seed={bout.seed} winner={winner} termination={outcome.termination.value} cycles={bout.state.cycle} "
+    return (f"seed={bout.seed} winner={winner} termination={outcome.termination} cycles={bout.state.cycle} "
             f"{totals} crowd={outcome.crowd} events={len(bout.log)}")

@@ -233,7 +233,9 @@ PRIMITIVES: dict[str, Signature] = {
     "wear_weapon": Signature(("helot",), doc="One durability is lost; a weapon with none left breaks and is gone."),
     "hold": Signature(("helot",), {"by": "helot"}, ("by",), doc="The helot is Grappled, held by another helot."),
     "release": Signature(("helot",), doc="The helot is no longer Grappled (and its grappler holds no one)."),
-    "signal": Signature(("event",), doc="Raise an event for the acting helot (e.g. `signal turning_point`)."),
+    "signal": Signature(("event",), doc="Raise an event for the acting helot (e.g. `signal turning_point`): "
+                                        "`self` is the acting helot, and every other name the event binds is the "
+                                        "value of that name where the signal is given, or none."),
     "mark_counter": Signature(("helot", "number"),
                               doc="Mark a number on the helot's Turning Point Counter with a coin from the crowd "
                                   "(from the box when the crowd is empty)."),
@@ -265,6 +267,9 @@ PRIMITIVES: dict[str, Signature] = {
                                     "with that verdict (the rest of the action resolves, nothing after it)."),
     "declare_draw": Signature((), doc="The game ends at once as a draw (the rest of the action resolves, nothing "
                                       "after it)."),
+    "end_game": Signature(("text",), doc="The game comes to its end, named for the log (a word, e.g. "
+                                         "`end_game \"deck_exhausted\"`): the `game`'s verdict decides who wins "
+                                         "(the rest of the action resolves, nothing after it)."),
     "move_condition": Signature(("helot",), {"by": "number", "to": "location"}, ("by", "to"),
                                 doc="Move coins from a helot's overall condition onto one of its body locations, "
                                     "never above the location's starting condition and never the last overall "
@@ -384,6 +389,8 @@ FUNCTIONS: dict[str, Signature] = {
                                          "number the `game` declaration's `score` names (0 without one)."),
     "leading_sides": Signature((), doc="The sides with the highest score, in the order of `sides()` (more than one "
                                        "when they tie)."),
+    "in_play": Signature((), doc="The pieces still in play (fighting), in the order they are listed."),
+    "sides_in_play": Signature((), doc="The sides with a piece still in play, in the order of `sides()`."),
     "ending": Signature((), doc="How the game came to its end, while its verdict is given: the termination the log "
                                 "records (such as `\"cycle_limit\"`), or none while the game goes on."),
     "dice_pool": Signature(("purpose", "number", "number"),
@@ -408,7 +415,8 @@ FUNCTION_RESULTS: dict[str, str] = {
     "stat_value": "number", "stat_level": "any",
     "first": "any", "last": "any", "take": "list", "drop": "list", "reverse": "list", "sum": "number",
     "highest": "any", "lowest": "any", "position": "number", "join": "text", "dice_pool": "number",
-    "sides": "list", "score_of": "number", "leading_sides": "list", "ending": "any",
+    "sides": "list", "score_of": "number", "leading_sides": "list", "ending": "any", "in_play": "list",
+    "sides_in_play": "list",
 }
 
 

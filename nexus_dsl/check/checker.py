@@ -581,6 +581,8 @@ class Checker:
                 self.expr_type(prep.value, scope)
             return
         self._check_positional(action, action.verb, signature, action.args, scope)
+        if action.verb == "signal":
+            self._check_signalled_names(action, scope)
         seen: set[str] = set()
         for prep in action.preps:
             if prep.prep in seen:
@@ -606,6 +608,18 @@ class Checker:
             if required not in seen:
                 self.error(action, "missing_argument", f"`{action.verb}` needs a `{required}` argument",
                            _usage(action.verb, signature), width=len(action.verb))
+
+    def _check_signalled_names(self, action: A.Action, scope: Scope) -> None:
+        """`signal <event>` binds each name the event declares to the value of that name where the
+        signal is given: a name of the script's that the event binds must be of the event's type."""
+        event = action.args[0] if action.args else None
+        if not isinstance(event, A.Name) or event.id not in self.context.events:
+            return
+        for name, wanted in self.context.events[event.id].items():
+            here = scope.lookup(name) if name != "self" else None
+            if here is not None and not compatible(wanted, here):
+                self.error(action, "wrong_type", f"`signal {event.id}` binds `{name}` to the `{name}` here, which is "
+                                                 f"{describe(here)}, not {describe(wanted)}", width=len(action.verb))
 
     def _check_positional(self, node: A.Node, name: str, signature: V.Signature, args: Iterable[A.Expr],
                           scope: Scope) -> None:

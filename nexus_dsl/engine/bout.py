@@ -180,7 +180,7 @@ class Bout:
         self.pending = None
         self.state.ended = True
         totals = {label: h.cred for label, h in self.state.helots.items()}
-        self.state.outcome = Outcome(Termination.SCRIPT_FAULT, None, totals, self.state.crowd)
+        self.state.outcome = Outcome(Termination.SCRIPT_FAULT.value, None, totals, self.state.crowd)
         self.emit("fault", **self.fault.to_json(), action=action.to_json() if action is not None else None)
 
     def _check_ledger(self) -> None:

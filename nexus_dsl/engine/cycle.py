@@ -75,7 +75,7 @@ class Cycle:
                 yield from self._command_round(self.host.state.helots[label])
         while not self.host.state.ended:
             if self.host.state.cycle >= self.host.setup.max_cycles:
-                yield from self._end_game(Termination.CYCLE_LIMIT)
+                yield from self.end_game(Termination.CYCLE_LIMIT.value)
                 return
             yield from self._cycle()
 
@@ -364,11 +364,9 @@ class Cycle:
         helot.ap = helot.mp = 0  # points never carry over (pg.10)
         for other in self.host.state.helots.values():
             other.bonus_ap.clear()  # AP granted against a helot lasts for the round it was given in
-        fighting = [h for h in self.host.state.helots.values() if h.status == Status.FIGHTING]
-        if len({h.side for h in fighting}) <= 1:  # one side left standing, or none
-            survivor = fighting[0] if fighting else None
-            yield from self.host.events.fire("bout_ends", survivor=survivor)
-            yield from self._end_game(Termination.LAST_HELOT_STANDING if survivor else Termination.ALL_EXPIRED)
+        # Whether the game is over now is content's to say (`end_game`), as its rules listen here.
+        yield from self.host.events.fire("round_over", self=helot)
+        if self.host.state.ended:
             return
         yield Decision(helot.label, "between_rounds", (Action.make(NEXT_ROUND, helot.label),))
 
@@ -377,21 +375,24 @@ class Cycle:
         unless it has already ended. Whatever is resolving finishes; no round, cycle or decision
         follows. Decided by the game's verdict, the game ends as it came to its end."""
         if not self.host.state.ended:
-            self._conclude(self.host.state.ending or Termination.DECIDED, winner)
+            self._conclude(self.host.state.ending or Termination.DECIDED.value, winner)
 
-    def _conclude(self, termination: Termination, winner: str | None) -> None:
+    def _conclude(self, termination: str, winner: str | None) -> None:
         """The bout ends: its outcome (the winning side, or None for a draw) recorded and logged."""
         totals = {label: h.cred for label, h in self.host.state.helots.items()}
         self.host.state.ended = True
         self.host.state.outcome = Outcome(termination, winner, totals, self.host.state.crowd)
-        self.host.emit("bout_end", termination=termination.value, winner=winner or "draw", totals=totals,
+        self.host.emit("bout_end", termination=termination, winner=winner or "draw", totals=totals,
                        crowd=self.host.state.crowd)
 
-    def _end_game(self, termination: Termination) -> Game:
-        """The game has come to its end: the procedure its `game` declaration names as the verdict
-        decides who wins (`win`, `declare_draw`); a game without one, or a verdict that decides
-        nothing, ends in a draw. A verdict a script has already given (`win`, `draw`) stands."""
-        if self.host.state.ended:
+    def end_game(self, termination: str) -> Game:
+        """The game has come to its end (`termination` names how, for the log): the procedure its
+        `game` declaration names as the verdict decides who wins (`win`, `declare_draw`); a game
+        without one, or a verdict that decides nothing, ends in a draw. A verdict a script has
+        already given (`win`, `draw`) stands, and a game ends once: an `end_game` while the verdict
+        is given changes nothing. Whatever is resolving finishes; no round, cycle or decision
+        follows."""
+        if self.host.state.ended or self.host.state.ending is not None:
             return
         self.host.state.ending = termination
         verdict = self.host.ruleset.game.verdict

@@ -15,7 +15,7 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
         "crowd": state.crowd,
         "ended": state.ended,
         "winner": (state.outcome.winner or "draw") if state.outcome else None,
-        "termination": state.outcome.termination.value if state.outcome else None,
+        "termination": state.outcome.termination if state.outcome else None,
         "cycle": state.cycle,
         "active": state.active,
         "box_drawn": state.box_drawn,

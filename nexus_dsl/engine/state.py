@@ -24,8 +24,9 @@ class Status(str, Enum):
 
 
 class Termination(str, Enum):
-    LAST_HELOT_STANDING = "last_helot_standing"
-    ALL_EXPIRED = "all_expired"
+    """The ways a game ends that the engine itself names; content names its own (`end_game`)."""
+
+    # The game loop's safety net: the cycle limit was reached.
     CYCLE_LIMIT = "cycle_limit"
     # A script decided the bout (`win`, `draw`): a victory condition a pack declares.
     DECIDED = "decided"
@@ -36,9 +37,10 @@ class Termination(str, Enum):
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a bout ended: `winner` is a helot label, or None for a draw."""
+    """How a bout ended: `winner` is a side, or None for a draw; `termination` names how it came to
+    its end (a `Termination`'s value, or the name content ended it with)."""
 
-    termination: Termination
+    termination: str
     winner: str | None
     totals: dict[str, int]
     crowd: int
@@ -116,7 +118,7 @@ class BoutState:
     active: str | None = None
     ended: bool = False
     # How the game came to its end while its verdict is being given (`ending()` in scripts).
-    ending: Termination | None = None
+    ending: str | None = None
     outcome: Outcome | None = None
     meta: dict[str, Any] = field(default_factory=dict)
 

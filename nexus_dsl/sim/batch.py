@@ -133,7 +133,7 @@ def play_one(spec: BoutSpec) -> BoutResult:
         outcome = bout.outcome
         assert outcome is not None
         result.winner = outcome.winner
-        result.termination = outcome.termination.value
+        result.termination = outcome.termination
         result.cycles = bout.state.cycle
         result.totals = dict(outcome.totals)
         result.crowd = outcome.crowd

@@ -65,3 +65,11 @@ def test_a_pack_that_builds_on_nothing_knows_no_verdict_of_the_base_game(tmp_pat
     bare = write_pack(tmp_path / "bare", "bare", {"game.nexus": 'game bare "Bare" {\n    verdict most_cred\n}\n'})
     _ruleset, problems = load_ruleset_collecting(["base", str(bare)])
     assert [(p.code, p.line) for p in problems if p.code != "content/second_game"] == [("check/unknown_name", 2)]
+
+
+def test_a_signal_binds_the_names_of_the_script_the_event_declares() -> None:
+    rule = 'rule r "R" {\n    when round_over {\n        let victim = %s\n        signal helot_killed\n    }\n}\n'
+    assert found(rule % "first(in_play())") == [] and found(rule % "self") == []
+    (problem,) = found(rule % "3")
+    assert problem[:3] == ("check/wrong_type", 4, 9)
+    assert problem[3] == "`signal helot_killed` binds `victim` to the `victim` here, which is a number, not a helot"

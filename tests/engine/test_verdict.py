@@ -37,7 +37,7 @@ def test_the_base_game_declares_its_score_and_its_verdict() -> None:
 def test_sides_stand_by_their_pieces_scores_together() -> None:
     # The best lanista (red, 12) is on the side that stands lower: 13 against 19.
     outcome = ended_at_the_cycle_limit(["base"]).state.outcome
-    assert outcome is not None and (outcome.termination.value, outcome.winner) == ("cycle_limit", "northeast")
+    assert outcome is not None and (outcome.termination, outcome.winner) == ("cycle_limit", "northeast")
 
 
 def test_the_verdict_holds_the_leaders_to_the_crowd_s_pile() -> None:
@@ -48,7 +48,7 @@ def test_the_verdict_holds_the_leaders_to_the_crowd_s_pile() -> None:
 def test_a_game_with_no_verdict_ends_in_a_draw(tmp_path: Path) -> None:
     pack = verdict_pack(tmp_path, 'game nexus_arena "Unjudged" {\n    score cred\n}\n')
     outcome = ended_at_the_cycle_limit(["base", pack]).state.outcome
-    assert outcome is not None and (outcome.termination.value, outcome.winner) == ("cycle_limit", None)
+    assert outcome is not None and (outcome.termination, outcome.winner) == ("cycle_limit", None)
 
 
 def test_a_verdict_reads_how_the_game_ended_and_names_the_side_that_wins(tmp_path: Path) -> None:
@@ -58,7 +58,7 @@ def test_a_verdict_reads_how_the_game_ended_and_names_the_side_that_wins(tmp_pat
                                       '        }\n    }\n}\n')
     bout = ended_at_the_cycle_limit(["base", pack])
     assert bout.state.outcome is not None and bout.state.outcome.winner == "northeast"
-    assert bout.state.ending is not None and bout.state.ending.value == "cycle_limit"
+    assert bout.state.ending == "cycle_limit"
 
 
 def test_win_refuses_what_is_no_side(tmp_path: Path) -> None:
@@ -67,3 +67,20 @@ def test_win_refuses_what_is_no_side(tmp_path: Path) -> None:
     bout = Bout(load_ruleset(["base", pack]), BoutSetup(helots=helots, max_cycles=0), seed=1)
     assert bout.fault is not None and bout.fault.code == "runtime/wrong_type"
     assert "a side is needed here" in bout.fault.message and bout.fault.line == 3
+
+
+def test_a_game_ended_by_a_script_is_named_as_it_says_and_ends_once(tmp_path: Path) -> None:
+    # The verdict tries to end the game again, under another name: the first ending stands.
+    pack = verdict_pack(tmp_path, "", 'procedure most_cred "Again" {\n    effect {\n        end_game "twice"\n'
+                                      '        win first(sides())\n    }\n}\n')
+    outcome = ended_at_the_cycle_limit(["base", pack]).state.outcome
+    assert outcome is not None and (outcome.termination, outcome.winner) == ("cycle_limit", "southwest")
+
+
+def test_end_game_takes_a_word(tmp_path: Path) -> None:
+    pack = verdict_pack(tmp_path, "", 'procedure most_cred "Odd" {\n    effect {\n        end_game "Rung Out!"\n'
+                                      '    }\n}\n')
+    helots = [HelotSetup("red", "south", Square(4, 8), Direction.N), HelotSetup("blue", "north", Square(5, 1), Direction.S)]
+    bout = Bout(load_ruleset(["base", pack]), BoutSetup(helots=helots, max_cycles=0), seed=1)
+    assert bout.fault is not None and (bout.fault.code, bout.fault.line) == ("runtime/bad_value", 3)
+    assert "a word such as" in bout.fault.message

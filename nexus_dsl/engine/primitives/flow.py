@@ -59,8 +59,9 @@ def choose(host: Host, env: Env, node: A.Action, helot: Helot, **preps: Any) -> 
 
 
 def signal(host: Host, env: Env, node: A.Action, event: str) -> Run:
-    # The acting helot is `self`; any other name the event declares is bound, as `none`.
-    names = dict.fromkeys(host.ruleset.words.events.get(event, {}))
+    # The acting piece is `self`; any other name the event declares is bound to the value of that
+    # name where the signal is given (`let survivor = ...` then `signal bout_ends`), or to none.
+    names = {name: env.lookup(name)[1] for name in host.ruleset.words.events.get(event, {})}
     names["self"] = acting(env)
     yield from host.events.fire(event, **names)
 

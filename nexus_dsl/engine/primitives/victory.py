@@ -1,17 +1,23 @@
-"""Who is on which side, how the sides stand, how the game came to its end, and deciding it: the
-words a game's verdict is written in (its `game` declaration names the procedure and the score)."""
+"""Who is on which side and still in play, how the sides stand, how the game came to its end, and
+ending and deciding it: the words a game's end and verdict are written in (its `game` declaration
+names the verdict's procedure and the score)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Protocol
 
 from ...model.ruleset import Ruleset
 from ...syntax import ast_nodes as A
 from ..cycle import Cycle
-from ..interpreter import Env, describe_value
-from ..state import BoutState
+from ..interpreter import Env, Run, describe_value
+from ..state import BoutState, Status
 from ..state import Helot as Piece
 from .values import Faults
+
+
+# How a game ended, as the log records it: a word.
+_ENDING = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 
 class Host(Faults, Protocol):
@@ -41,7 +47,16 @@ def leading_sides(host: Host, env: Env) -> tuple[str, ...]:
 
 
 def ending(host: Host, env: Env) -> str | None:
-    return host.state.ending.value if host.state.ending is not None else None
+    return host.state.ending
+
+
+def in_play(host: Host, env: Env) -> tuple[Piece, ...]:
+    """The pieces still in play, in the order they are listed."""
+    return tuple(piece for piece in host.state.helots.values() if piece.status == Status.FIGHTING)
+
+
+def sides_in_play(host: Host, env: Env) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(piece.side for piece in in_play(host, env)))
 
 
 def _score(host: Host, piece: Piece) -> int:
@@ -68,6 +83,13 @@ def declare_draw(host: Host, env: Env, node: A.Action) -> None:
     host.cycle.decide(None)
 
 
+def end_game(host: Host, env: Env, node: A.Action, how: Any) -> Run:
+    if not isinstance(how, str) or not _ENDING.fullmatch(how):
+        raise host.runtime_error("bad_value", f"a game ends with the name of how it ended, a word such as "
+                                              f"\"deck_exhausted\", not {describe_value(how)}")
+    yield from host.cycle.end_game(how)
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {"sides": sides, "score_of": score_of, "leading_sides": leading_sides,
-                                            "ending": ending}
-EFFECTS: dict[str, Callable[..., Any]] = {"win": win, "declare_draw": declare_draw}
+                                            "ending": ending, "in_play": in_play, "sides_in_play": sides_in_play}
+EFFECTS: dict[str, Callable[..., Any]] = {"win": win, "declare_draw": declare_draw, "end_game": end_game}
