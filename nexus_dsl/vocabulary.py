@@ -267,6 +267,14 @@ PRIMITIVES: dict[str, Signature] = {
                                     "with that verdict (the rest of the action resolves, nothing after it)."),
     "declare_draw": Signature((), doc="The game ends at once as a draw (the rest of the action resolves, nothing "
                                       "after it)."),
+    "roll_initiative": Signature((), doc="Initiative (pg.10): each piece in play rolls the trait die and the ratio "
+                                         "die (its trait raised by one, to the cap), and the pieces are ranked by the "
+                                         "`initiative_rank` of their traits, then the ratio die, then pairs of d6 among "
+                                         "those still tied (with the `turn_order` rule param's sides taking turns): "
+                                         "the order of play, logged as `initiative`."),
+    "take_turns": Signature(("list",), doc="Each piece of the list, in its order (the order of play from then on), "
+                                           "takes its turn: its Command Round, whole or one action at a time as the "
+                                           "`turn_length` rule param says. Only the game's round runs turns."),
     "end_game": Signature(("text",), doc="The game comes to its end, named for the log (a word, e.g. "
                                          "`end_game \"deck_exhausted\"`): the `game`'s verdict decides who wins "
                                          "(the rest of the action resolves, nothing after it)."),
@@ -390,6 +398,8 @@ FUNCTIONS: dict[str, Signature] = {
     "leading_sides": Signature((), doc="The sides with the highest score, in the order of `sides()` (more than one "
                                        "when they tie)."),
     "in_play": Signature((), doc="The pieces still in play (fighting), in the order they are listed."),
+    "order_of_play": Signature((), doc="The pieces in the order of play (the last `roll_initiative` or "
+                                       "`take_turns`), whether still in play or not."),
     "sides_in_play": Signature((), doc="The sides with a piece still in play, in the order of `sides()`."),
     "ending": Signature((), doc="How the game came to its end, while its verdict is given: the termination the log "
                                 "records (such as `\"cycle_limit\"`), or none while the game goes on."),
@@ -416,7 +426,7 @@ FUNCTION_RESULTS: dict[str, str] = {
     "first": "any", "last": "any", "take": "list", "drop": "list", "reverse": "list", "sum": "number",
     "highest": "any", "lowest": "any", "position": "number", "join": "text", "dice_pool": "number",
     "sides": "list", "score_of": "number", "leading_sides": "list", "ending": "any", "in_play": "list",
-    "sides_in_play": "list",
+    "sides_in_play": "list", "order_of_play": "list",
 }
 
 
@@ -478,9 +488,11 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # `holds` names the kind of declaration whose cards fill the zone; `drawn` what becomes of one drawn.
     "zone": {"holds": ("text", "one"), "drawn": ("text", "one"), "flavor": ("text", "one"), "text": ("text", "one"),
              "tags": ("text", "many"), "rulebook": ("text", "one")},
-    # `score` (a `score`: a number every piece has, an attribute or a stat) is what a side's standing is
-    # counted in; `verdict` (a `procedure` of no args) decides who wins when the game ends undecided.
-    "game": {"score": ("score", "one"), "verdict": ("procedure", "one"), "flavor": ("text", "one"),
+    # `round` (a `procedure` of no args) is what the game loop runs again and again; `score` (a
+    # `score`: a number every piece has, an attribute or a stat) is what a side's standing is counted
+    # in; `verdict` (a `procedure` of no args) decides who wins when the game ends undecided.
+    "game": {"round": ("procedure", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
+             "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
 }
 

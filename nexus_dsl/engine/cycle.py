@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Generator, Protocol
 
+from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from .actions import ABILITY, CARD, CHOICE, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from .conditions import Conditions
@@ -45,6 +46,8 @@ class CycleHost(Protocol):
     holds: Holds
     interpreter: Interpreter
 
+    def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
+
     def emit(self, event_type: str, **data: Any) -> None: ...
 
 
@@ -53,6 +56,7 @@ class Cycle:
 
     def __init__(self, host: CycleHost):
         self.host = host
+        self.taking_turns = False  # the game's round is running its turns (`take_turns`)
 
     # ---------------------------------------------------------------- the cycle
     def play(self) -> Game:
@@ -113,33 +117,50 @@ class Cycle:
         return int((lanista or {}).get("influence", 0))
 
     def _cycle(self) -> Game:
+        """One round of the game loop: the procedure the `game` declaration names as its `round`
+        (NEXUS's Command Cycle: initiative, then the Command Rounds in that order)."""
         self.host.state.cycle += 1
         self.host.state.active = None
         self.host.round_actions = 0
-        self._initiative()
-        yield from self.host.events.fire("cycle_starts")
-        yield from self.settle()
-        if self.host.ruleset.settings.get("turn_length") == "one_action":
-            yield from self._rounds_taking_turns([self.host.state.helots[label] for label in self.host.state.order])
-            return
-        for label in self.host.state.order:
-            if self.host.state.ended:
-                return
-            yield from self._command_round(self.host.state.helots[label])
+        name = self.host.ruleset.game.round
+        procedure = self.host.ruleset.declaration("procedure", name) if name is not None else None
+        if procedure is not None:
+            yield from self.host.interpreter.run_procedure(procedure)
 
-    def _rounds_taking_turns(self, helots: list[Helot]) -> Game:
+    def take_turns(self, pieces: list[Helot]) -> Game:
+        """Each piece of the list takes its turn in that order, the order of play from then on:
+        its Command Round, whole, or one action at a time with the rounds taking turns
+        (`turn_length: one_action`). Turns are the game's round's to run, never a turn's own."""
+        if self.taking_turns:
+            raise self.host.runtime_error("not_allowed", "`take_turns` runs the turns of the game's round; "
+                                                         "a turn under way cannot start others")
+        self.host.state.order = [piece.label for piece in pieces]
+        yield from self.settle()
+        self.taking_turns = True
+        try:
+            if self.host.ruleset.settings.get("turn_length") == "one_action":
+                yield from self._rounds_taking_turns(pieces)
+                return
+            for piece in pieces:
+                if self.host.state.ended:
+                    return
+                yield from self._command_round(piece)
+        finally:
+            self.taking_turns = False
+
+    def _rounds_taking_turns(self, pieces: list[Helot]) -> Game:
         """The cycle's Command Rounds played one action at a time (`turn_length: one_action`):
         every round starts in turn order (its start-of-round events and allocation), then the
-        helots still in their rounds take turns, one command, ability, card or control each, until
+        pieces still in their rounds take turns, one command, ability, card or control each, until
         every round has ended. Each round is its own generator, paused where it would offer its
         next action (`TURN_BREAK`), so what it offers is worked out when its turn comes."""
-        rounds = [(helot, self._command_round(helot, taking_turns=True)) for helot in helots]
+        rounds = [(piece, self._command_round(piece, taking_turns=True)) for piece in pieces]
         live = []
-        for helot, round_ in rounds:
+        for piece, round_ in rounds:
             if self.host.state.ended:
                 return
             if (yield from self._until_turn_break(round_)):
-                live.append((helot, round_))
+                live.append((piece, round_))
         while live and not self.host.state.ended:
             for entry in list(live):
                 if self.host.state.ended:
@@ -161,7 +182,7 @@ class Cycle:
             return False
 
     # ---------------------------------------------------------------- initiative
-    def _initiative(self) -> None:
+    def roll_initiative(self) -> None:
         """Trait die + ratio die per helot; rank by trait (INST > DEFT > CUNN > the rest), then the
         ratio die, then pairs of d6 among those still tied (pg.10)."""
         settings = self.host.ruleset.settings

@@ -59,7 +59,7 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "rolling": ("rolls",),
     "resolution": (),
     "decks": ("cards",),
-    "cycle": (),
+    "cycle": ("taking_turns",),
 }
 #: What each mechanism holds that is not state: the bout it works on, and what is worked out once.
 MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {

@@ -1,8 +1,9 @@
-"""How a game is played as a whole, as its `game` declaration says: what a player's standing is
-counted in, and the procedure that gives the verdict when the game ends with no one having won.
+"""How a game is played as a whole, as its `game` declaration says: the procedure the game loop
+runs round after round, what a player's standing is counted in, and the procedure that gives the
+verdict when the game ends with no one having won.
 
 A Ruleset holds at most one `game` (the loader refuses a second id; a house rule overrides it by
-id). A Ruleset without one plays on, and every game of it ends in a draw.
+id). A game without a round has nothing to play: it runs to its round limit, and ends in a draw.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from ..syntax import ast_nodes as A
 @dataclass(frozen=True)
 class Game:
     id: str | None = None
+    # The procedure (of no args) the game loop runs again and again until the game ends.
+    round: str | None = None
     # The number a piece holds that its player's standing is counted in (an attribute or a stat):
     # a side's score is its pieces' together.
     score: str | None = None
@@ -27,7 +30,8 @@ def game_of(declarations: list[A.Declaration]) -> Game:
     if not declarations:
         return Game()
     declaration = declarations[-1]
-    return Game(id=declaration.id, score=_word(declaration, "score"), verdict=_word(declaration, "verdict"))
+    return Game(id=declaration.id, round=_word(declaration, "round"), score=_word(declaration, "score"),
+                verdict=_word(declaration, "verdict"))
 
 
 def _word(declaration: A.Declaration, name: str) -> str | None:

@@ -1,0 +1,66 @@
+"""The game loop runs the procedure the `game` declaration names as its `round`: NEXUS's Command
+Cycle is content (`command_cycle` in content/base/game/nexus_arena.nexus), so a house rule can
+change the order of play or the whole round by overriding it by id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from support import write_pack
+
+from nexus_dsl import Bout, load_ruleset
+from nexus_dsl.agents.base import make_agent
+from nexus_dsl.engine.board import Direction, Square
+from nexus_dsl.engine.bout import play
+from nexus_dsl.engine.setup import BoutSetup, HelotSetup, standard_setup
+
+
+def house_rule(tmp_path: Path, text: str) -> str:
+    return str(write_pack(tmp_path / "round", "round", {"round.nexus": text}, builds_on="[base]"))
+
+
+def two_helots(max_cycles: int = 200) -> BoutSetup:
+    return BoutSetup(helots=[HelotSetup("red", "south", Square(4, 8), Direction.N),
+                             HelotSetup("blue", "north", Square(5, 1), Direction.S)], max_cycles=max_cycles)
+
+
+def test_the_base_game_names_its_command_cycle_as_the_round() -> None:
+    assert load_ruleset(["base"]).game.round == "command_cycle"
+
+
+def test_a_house_rule_plays_the_helots_in_seat_order_without_initiative(tmp_path: Path) -> None:
+    pack = house_rule(tmp_path, 'procedure command_cycle "Seat Order" {\n    effect {\n'
+                                '        signal cycle_starts\n        take_turns reverse(in_play())\n    }\n}\n')
+    ruleset = load_ruleset(["base", pack])
+    agents = {label: make_agent("heuristic", seed=7) for label in ("red", "blue")}
+    bout = play(ruleset, standard_setup(2), agents, seed=7)
+    events = bout.events_json()
+    assert not [e for e in events if e["type"] == "initiative"]
+    assert not [d for e in events for d in e.get("dice", ()) if d["purpose"] in ("trait_die", "ratio_die")]
+    rounds = [(e["cycle"], e["helot"]) for e in events if e["type"] == "round_start"]
+    assert rounds[:4] == [(1, "blue"), (1, "red"), (2, "blue"), (2, "red")]
+    assert bout.state.ended and bout.fault is None
+
+
+def test_a_game_without_a_round_plays_nothing_until_its_round_limit(tmp_path: Path) -> None:
+    pack = house_rule(tmp_path, 'game nexus_arena "Nothing Happens" {\n    score cred\n    verdict most_cred\n}\n')
+    bout = Bout(load_ruleset(["base", pack]), two_helots(max_cycles=3), seed=1)
+    assert bout.state.ended and bout.state.cycle == 3 and bout.pending is None
+    assert bout.state.outcome is not None and (bout.state.outcome.termination, bout.state.outcome.winner) == ("cycle_limit", None)
+    assert [e["type"] for e in bout.events_json()] == ["bout_end"]
+
+
+def test_only_the_game_s_round_runs_turns(tmp_path: Path) -> None:
+    pack = house_rule(tmp_path, 'procedure command_cycle "Turns in Turns" {\n    effect {\n'
+                                '        take_turns in_play()\n    }\n}\n'
+                                'rule nested "Nested" {\n    when round_starts {\n        take_turns in_play()\n    }\n}\n')
+    bout = Bout(load_ruleset(["base", pack]), two_helots(), seed=1)
+    assert bout.fault is not None and bout.fault.code == "runtime/not_allowed"
+    assert "a turn under way cannot start others" in bout.fault.message and bout.fault.line == 8
+
+
+def test_take_turns_takes_pieces(tmp_path: Path) -> None:
+    pack = house_rule(tmp_path, 'procedure command_cycle "Numbers" {\n    effect {\n        let numbers = [1, 2]\n'
+                                '        take_turns numbers\n    }\n}\n')
+    bout = Bout(load_ruleset(["base", pack]), two_helots(), seed=1)
+    assert bout.fault is not None and (bout.fault.code, bout.fault.line) == ("runtime/wrong_type", 4)
