@@ -267,6 +267,10 @@ PRIMITIVES: dict[str, Signature] = {
                                     "with that verdict (the rest of the action resolves, nothing after it)."),
     "declare_draw": Signature((), doc="The game ends at once as a draw (the rest of the action resolves, nothing "
                                       "after it)."),
+    "deal_and_keep": Signature(("zone",), doc="The whole zone dealt evenly among the players; each keeps as many "
+                                              "cards of its share as its setup allows, choosing them one by one, and "
+                                              "the rest go to the zone's discards; then the cards a scenario deals "
+                                              "join the hands."),
     "roll_initiative": Signature((), doc="Initiative (pg.10): each piece in play rolls the trait die and the ratio "
                                          "die (its trait raised by one, to the cap), and the pieces are ranked by the "
                                          "`initiative_rank` of their traits, then the ratio die, then pairs of d6 among "
@@ -488,10 +492,11 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # `holds` names the kind of declaration whose cards fill the zone; `drawn` what becomes of one drawn.
     "zone": {"holds": ("text", "one"), "drawn": ("text", "one"), "flavor": ("text", "one"), "text": ("text", "one"),
              "tags": ("text", "many"), "rulebook": ("text", "one")},
-    # `round` (a `procedure` of no args) is what the game loop runs again and again; `score` (a
+    # `setup` (a `procedure` of no args) runs once before the first round; `round` (another) is
+    # what the game loop runs again and again; `score` (a
     # `score`: a number every piece has, an attribute or a stat) is what a side's standing is counted
     # in; `verdict` (a `procedure` of no args) decides who wins when the game ends undecided.
-    "game": {"round": ("procedure", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
+    "game": {"setup": ("procedure", "one"), "round": ("procedure", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
              "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
 }

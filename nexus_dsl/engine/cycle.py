@@ -60,11 +60,12 @@ class Cycle:
 
     # ---------------------------------------------------------------- the cycle
     def play(self) -> Game:
-        """The whole bout, from the deal to its end, as one generator of decisions."""
-        yield from self._deal_influence()
-        for spec in self.host.setup.helots:
-            self.host.state.helots[spec.label].influence.extend(spec.dealt)
-        yield from self.host.events.fire("bout_starts")
+        """The whole game, from its setup to its end, as one generator of decisions: the procedure
+        the `game` declaration names as its `setup`, once, then its `round` again and again."""
+        name = self.host.ruleset.game.setup
+        procedure = self.host.ruleset.declaration("procedure", name) if name is not None else None
+        if procedure is not None:
+            yield from self.host.interpreter.run_procedure(procedure)
         yield from self.settle()
         if self.host.setup.phase == "command":
             active = self.host.state.active
@@ -83,16 +84,22 @@ class Cycle:
                 return
             yield from self._cycle()
 
-    def _deal_influence(self) -> Game:
-        """Deal the whole influence deck evenly; each lanista keeps as many as their Influence (pg.8)."""
-        deck = self.host.state.decks.get("influence", [])
+    def deal_and_keep(self, zone: str) -> Game:
+        """Deal the whole zone evenly; each lanista keeps as many as their Influence (pg.8), the rest
+        go to the zone's discards. Then the cards each setup deals (`dealt`) join the hands."""
+        yield from self._deal(zone)
+        for spec in self.host.setup.helots:
+            self.host.state.helots[spec.label].influence.extend(spec.dealt)
+
+    def _deal(self, zone: str) -> Game:
+        deck = self.host.state.decks.get(zone, [])
         keepers = [h for h in self.host.state.helots.values() if not h.influence and self._keep_count(h) > 0]
         if not deck or not keepers or self.host.setup.phase != "cycle":
             return
         players = list(self.host.state.helots.values())
         share = len(deck) // len(players)
         hands = {h.label: deck[i * share:(i + 1) * share] for i, h in enumerate(players)}
-        self.host.state.decks["influence"] = deck[share * len(players):]
+        self.host.state.decks[zone] = deck[share * len(players):]
         for helot in players:
             hand = list(hands[helot.label])
             keep = self._keep_count(helot) if helot in keepers else 0  # a hand set by a scenario stays as it is
@@ -102,7 +109,7 @@ class Cycle:
                 card = action.arg("card")
                 hand.remove(card)
                 helot.influence.append(card)
-            self.host.state.discards.setdefault("influence", []).extend(hand)
+            self.host.state.discards.setdefault(zone, []).extend(hand)
             self.host.emit("influence_dealt", helot=helot.label, kept=len(helot.influence))
 
     def _keep_count(self, helot: Helot) -> int:

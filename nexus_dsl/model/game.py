@@ -1,5 +1,5 @@
-"""How a game is played as a whole, as its `game` declaration says: the procedure the game loop
-runs round after round, what a player's standing is counted in, and the procedure that gives the
+"""How a game is played as a whole, as its `game` declaration says: the procedure that sets it up,
+the procedure the game loop runs round after round, what a player's standing is counted in, and the procedure that gives the
 verdict when the game ends with no one having won.
 
 A Ruleset holds at most one `game` (the loader refuses a second id; a house rule overrides it by
@@ -16,6 +16,8 @@ from ..syntax import ast_nodes as A
 @dataclass(frozen=True)
 class Game:
     id: str | None = None
+    # The procedure (of no args) run once before the first round.
+    setup: str | None = None
     # The procedure (of no args) the game loop runs again and again until the game ends.
     round: str | None = None
     # The number a piece holds that its player's standing is counted in (an attribute or a stat):
@@ -30,7 +32,7 @@ def game_of(declarations: list[A.Declaration]) -> Game:
     if not declarations:
         return Game()
     declaration = declarations[-1]
-    return Game(id=declaration.id, round=_word(declaration, "round"), score=_word(declaration, "score"),
+    return Game(id=declaration.id, setup=_word(declaration, "setup"), round=_word(declaration, "round"), score=_word(declaration, "score"),
                 verdict=_word(declaration, "verdict"))
 
 

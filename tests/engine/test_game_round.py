@@ -64,3 +64,17 @@ def test_take_turns_takes_pieces(tmp_path: Path) -> None:
                                 '        take_turns numbers\n    }\n}\n')
     bout = Bout(load_ruleset(["base", pack]), two_helots(), seed=1)
     assert bout.fault is not None and (bout.fault.code, bout.fault.line) == ("runtime/wrong_type", 4)
+
+
+def test_the_game_s_setup_runs_once_before_the_first_round(tmp_path: Path) -> None:
+    # No influence deal: the bout starts at once, with empty hands and no decision to keep a card.
+    pack = house_rule(tmp_path, 'procedure setting_up "No Deal" {\n    effect {\n        signal bout_starts\n'
+                                '        log "no deal"\n    }\n}\n')
+    setup = standard_setup(2, lanistas=["madame_oorl", "vask_the_unbought"])
+    dealt = Bout(load_ruleset(["base"]), setup, seed=3)
+    assert dealt.pending is not None and dealt.pending.kind == "keep_influence"
+    bout = Bout(load_ruleset(["base", pack]), setup, seed=3)
+    assert bout.pending is not None and bout.pending.kind in ("deception", "allocate") and bout.state.cycle == 1
+    assert all(not h.influence for h in bout.state.helots.values())
+    notes = [e for e in bout.events_json() if e["type"] == "note"]
+    assert [(n["cycle"], n["text"]) for n in notes] == [(0, "no deal")]

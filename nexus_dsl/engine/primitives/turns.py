@@ -1,5 +1,5 @@
-"""The game's round: the order of play, and the pieces taking their turns in it (the words the
-procedure a `game` declaration names as its `round` is written in)."""
+"""The game's setup and its round: the deal, the order of play, and the pieces taking their turns in
+it (the words the procedures a `game` declaration names as its `setup` and `round` are written in)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,10 @@ def order_of_play(host: Host, env: Env) -> tuple[Piece, ...]:
     return tuple(host.state.helots[label] for label in host.state.order)
 
 
+def deal_and_keep(host: Host, env: Env, node: A.Action, zone: str) -> Run:
+    yield from host.cycle.deal_and_keep(zone)
+
+
 def roll_initiative(host: Host, env: Env, node: A.Action) -> None:
     host.cycle.roll_initiative()
 
@@ -37,4 +41,5 @@ def take_turns(host: Host, env: Env, node: A.Action, pieces: Any) -> Run:
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"order_of_play": order_of_play}
-EFFECTS: dict[str, Callable[..., Any]] = {"roll_initiative": roll_initiative, "take_turns": take_turns}
+EFFECTS: dict[str, Callable[..., Any]] = {"deal_and_keep": deal_and_keep, "roll_initiative": roll_initiative,
+                                          "take_turns": take_turns}
