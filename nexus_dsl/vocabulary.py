@@ -271,6 +271,9 @@ PRIMITIVES: dict[str, Signature] = {
                                               "cards of its share as its setup allows, choosing them one by one, and "
                                               "the rest go to the zone's discards; then the cards a scenario deals "
                                               "join the hands."),
+    "allocate_points": Signature(("helot",), doc="A piece's Command Points split for its round (pg.16): by its ratio die "
+                                                 "onto AP or MP as its player says, unless an opponent dictates the split "
+                                                 "(pg.6) or the player puts every point on one side at a price (pg.29)."),
     "roll_initiative": Signature((), doc="Initiative (pg.10): each piece in play rolls the trait die and the ratio "
                                          "die (its trait raised by one, to the cap), and the pieces are ranked by the "
                                          "`initiative_rank` of their traits, then the ratio die, then pairs of d6 among "
@@ -493,11 +496,17 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     "zone": {"holds": ("text", "one"), "drawn": ("text", "one"), "flavor": ("text", "one"), "text": ("text", "one"),
              "tags": ("text", "many"), "rulebook": ("text", "one")},
     # `setup` (a `procedure` of no args) runs once before the first round; `round` (another) is
-    # what the game loop runs again and again; `score` (a
+    # what the game loop runs again and again; `turn` names the `turn` its pieces take; `score` (a
     # `score`: a number every piece has, an attribute or a stat) is what a side's standing is counted
     # in; `verdict` (a `procedure` of no args) decides who wins when the game ends undecided.
-    "game": {"setup": ("procedure", "one"), "round": ("procedure", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
+    "game": {"setup": ("procedure", "one"), "round": ("procedure", "one"), "turn": ("turn", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
              "flavor": ("text", "one"),
+             "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
+    # `starts`, `ends` and `over` (declared events, raised with `self`) mark a turn's start, its end
+    # (before the piece's points are cleared) and the moment it is over; `length` (a number) ends it
+    # after that many actions; `passing` (true or false) says whether the player may end it.
+    "turn": {"starts": ("event", "one"), "ends": ("event", "one"), "over": ("event", "one"),
+             "length": ("number", "one"), "passing": ("flag", "one"), "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
 }
 
@@ -529,6 +538,8 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     "procedure": ("property", "param", "arg", "effect"),
     # How the game is played as a whole: at most one per Ruleset, overridden by id.
     "game": ("property",),
+    # A piece's turn: its `effect` is its opening, run with `self` after its start event.
+    "turn": ("property", "effect"),
 }
 
 # The types a name an event or a window binds may have (`arg attacker: helot`), besides the types
@@ -546,6 +557,7 @@ PROPERTY_RANGES: dict[str, NumberRange] = {
     "draw": at_least(0, "the AP to draw a weapon"),
     "block": at_least(0, "a shield's block"),
     "store": at_least(0, "the AP to store a weapon"),
+    "length": at_least(1, "a turn's length in actions"),
 }
 
 # Symbolic values a property accepts (checked by the checker; open where packs may add their own).

@@ -270,7 +270,8 @@ class HeuristicAgent:
                 best, best_score = option, score
         if best is not None:
             return best
-        return next(o for o in options if o.kind == END_ROUND)
+        # Nothing worth doing: end the round, or, in a turn the player may not end, its first option.
+        return next((o for o in options if o.kind == END_ROUND), options[0])
 
     def _distances_to(self, bout: Bout, state: BoutState, goal: Square) -> dict[Square, float]:
         """`distances_to`, remembered for the same ruleset, goal and objects on the board (read only)."""

@@ -61,6 +61,7 @@ class CheckContext:
     # procedures its effects run, for the effects that run it and the refusal of recursion.
     procedures: Mapping[str, V.Signature] = field(default_factory=dict)
     procedure_calls: Mapping[str, tuple[A.Action, ...]] = field(default_factory=dict)
+    turns: tuple[str, ...] = ()  # the `turn` declarations, which a game's `turn` names
 
     @property
     def states(self) -> tuple[str, ...]:
@@ -145,7 +146,7 @@ _TYPE_WORDS = {
     "direction": "a direction", "state": "a state", "resource": "AP or MP",
     "pile": "a coin pile", "object_type": "an object type", "roll_side": "`attack` or `defense`",
     "purpose": "a dice purpose", "list": "a list", ANY: "a value", "command": "a command", "id": "an id",
-    "event": "an event", "zone": "a zone", "name": "a name", "side": "a side",
+    "event": "an event", "zone": "a zone", "name": "a name", "side": "a side", "turn": "a turn",
 }
 
 
@@ -461,6 +462,12 @@ class Checker:
                 self._check_type_name(prop, value)
             elif value_type == "procedure":
                 self._check_procedure_named(prop, value)
+            elif value_type in ("event", "turn"):
+                declared = tuple(self.context.events) if value_type == "event" else self.context.turns
+                self._check_declared(prop, value, value_type, declared)
+            elif value_type == "flag":
+                if not isinstance(value, A.Bool):
+                    self.error(value, "wrong_type", f"`{prop.name}` is `true` or `false`")
             elif value_type == "score":
                 self._check_score(prop, value)
             elif value_type == "amount":
@@ -497,6 +504,14 @@ class Checker:
         elif procedures[value.id].positional:
             self.error(value, "wrong_type", f"procedure `{value.id}` takes arguments; the engine runs `{prop.name}` with none",
                        width=len(value.id))
+
+    def _check_declared(self, prop: A.Property, value: A.Expr, kind: str, declared: tuple[str, ...]) -> None:
+        """A property naming a declaration of a kind (a turn's `starts` an event, a game's `turn` a turn)."""
+        if not isinstance(value, A.Name):
+            self.error(value, "wrong_type", f"`{prop.name}` names {describe(kind)}")
+        elif value.id not in declared:
+            self.error(value, "unknown_name", f"`{value.id}` is not {describe(kind)}",
+                       did_you_mean(value.id, declared) or _declared(kind, declared), width=len(value.id))
 
     def _check_score(self, prop: A.Property, value: A.Expr) -> None:
         """A game's `score`: a number every piece has, an attribute or a declared stat."""
@@ -864,7 +879,8 @@ _DECLARE_HOW = {"state": "`state <id> \"<Name>\" { ... }`", "pile": "`pile <id> 
                 "zone": "`zone <id> \"<Name>\" { holds <kind> }`",
                 "event": "`event <id> \"<Name>\" { arg <name>: <type> }`",
                 "window": "`window <id> \"<Name>\" { arg <name>: <type> }`",
-                "procedure": "`procedure <id> \"<Name>\" { effect { ... } }`"}
+                "procedure": "`procedure <id> \"<Name>\" { effect { ... } }`",
+                "turn": "`turn <id> \"<Name>\" { ... }`"}
 
 
 def _declared(kind: str, words: Iterable[str]) -> str:

@@ -48,6 +48,7 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         setting_kinds=start_settings,
         procedures=procedures,
         procedure_calls=calls,
+        turns=tuple(ident for kind, ident in in_view if kind == "turn"),
     )
 
 

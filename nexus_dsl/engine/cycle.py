@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import Any, Generator, Protocol
 
 from ..errors import ScriptRuntimeError
+from ..model.game import Turn
 from ..model.ruleset import Ruleset
 from .actions import ABILITY, CARD, CHOICE, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from .conditions import Conditions
 from .dice import Dice
 from .events import Events
 from .holds import Holds
-from .interpreter import Interpreter, Limits
+from .interpreter import Env, Interpreter, Limits
 from .legality import Legality
 from .resolution import Resolution
 from .setup import BoutSetup
@@ -258,16 +259,21 @@ class Cycle:
         yield from self.host.holds.settle_grapples()
 
     def _command_round(self, helot: Helot, mid_round: bool = False, taking_turns: bool = False) -> Game:
+        """A piece's turn, shaped by the game's `turn` declaration: its start event and opening, then
+        its actions until the player ends it (where `passing` lets it), its `length` is reached or the
+        piece is out, then its end."""
+        turn = self.host.ruleset.turn
         self.host.state.active = helot.label
         self.host.round_actions = 0
         if not mid_round:
             if helot.status != Status.FIGHTING:
                 return
             self.host.emit("round_start", helot=helot.label)
-            yield from self.host.events.fire("round_starts", self=helot)
+            if turn.starts is not None:
+                yield from self.host.events.fire(turn.starts, self=helot)
             yield from self.settle()
             if helot.status == Status.FIGHTING:
-                yield from self._allocate(helot)
+                yield from self._open(turn, helot)
         while helot.status == Status.FIGHTING and not self.host.state.ended:
             if taking_turns:
                 yield TURN_BREAK  # the other rounds take their turns; this one goes on when its turn comes
@@ -280,8 +286,13 @@ class Cycle:
             if self.host.round_actions >= self.host.limits.max_actions_per_round:
                 self.host.emit("round_limit", helot=helot.label, actions=self.host.round_actions)
                 break
+            if turn.length is not None and self.host.round_actions >= turn.length:
+                break
             options = (tuple(self.host.legality.legal_commands(helot)) + tuple(self._token_options(helot))
-                       + tuple(self.host.timing.instant_options(helot)) + (Action.make(END_ROUND, helot.label),))
+                       + tuple(self.host.timing.instant_options(helot))
+                       + ((Action.make(END_ROUND, helot.label),) if turn.passing else ()))
+            if not options:  # a turn the player may not end, with nothing left to do, is over
+                break
             action = yield Decision(helot.label, "command", options)
             if action.kind == END_ROUND:
                 break
@@ -297,6 +308,14 @@ class Cycle:
         yield from self.settle()
         yield from self._end_round(helot)
 
+    def _open(self, turn: Turn, piece: Helot) -> Game:
+        """The turn's opening: its declaration's `effect`, with `self` the piece whose turn it is."""
+        if turn.declaration is None:
+            return
+        scope = self.host.legality.declaration_env(turn.declaration)
+        for effect in turn.opening:
+            yield from self.host.interpreter.execute(effect.body, Env({"self": piece}, scope, source=piece))
+
     def _token_options(self, helot: Helot) -> list[Action]:
         """Command tokens add a point of MP or AP at any time in your own round (pg.6, pg.16)."""
         if helot.command_tokens <= 0:
@@ -311,7 +330,7 @@ class Cycle:
             helot.mp += 1
         self.host.emit("command_token", helot=helot.label, to=action.arg("to"))
 
-    def _allocate(self, helot: Helot) -> Game:
+    def allocate(self, helot: Helot) -> Game:
         """Split the Command Points by the ratio die (pg.16). Before that, an opponent may use a
         Deception to dictate the split; the deceived may block it with Deception of their own (pg.6)
         or an ability used in the `deception` window. The Motivation Button puts all points on one
@@ -384,8 +403,10 @@ class Cycle:
     def _end_round(self, helot: Helot) -> Game:
         if self.host.state.ended:  # a script decided the bout during the round: nothing follows
             return
+        turn = self.host.ruleset.turn
         self.host.emit("round_end", helot=helot.label, unspent_ap=helot.ap, unspent_mp=helot.mp)
-        yield from self.host.events.fire("round_ends", self=helot)
+        if turn.ends is not None:
+            yield from self.host.events.fire(turn.ends, self=helot)
         yield from self.settle()
         if self.host.state.ended:
             return
@@ -393,7 +414,8 @@ class Cycle:
         for other in self.host.state.helots.values():
             other.bonus_ap.clear()  # AP granted against a helot lasts for the round it was given in
         # Whether the game is over now is content's to say (`end_game`), as its rules listen here.
-        yield from self.host.events.fire("round_over", self=helot)
+        if turn.over is not None:
+            yield from self.host.events.fire(turn.over, self=helot)
         if self.host.state.ended:
             return
         yield Decision(helot.label, "between_rounds", (Action.make(NEXT_ROUND, helot.label),))

@@ -20,6 +20,8 @@ class Game:
     setup: str | None = None
     # The procedure (of no args) the game loop runs again and again until the game ends.
     round: str | None = None
+    # The `turn` its pieces take (`take_turns`).
+    turn: str | None = None
     # The number a piece holds that its player's standing is counted in (an attribute or a stat):
     # a side's score is its pieces' together.
     score: str | None = None
@@ -32,8 +34,40 @@ def game_of(declarations: list[A.Declaration]) -> Game:
     if not declarations:
         return Game()
     declaration = declarations[-1]
-    return Game(id=declaration.id, setup=_word(declaration, "setup"), round=_word(declaration, "round"), score=_word(declaration, "score"),
+    return Game(id=declaration.id, setup=_word(declaration, "setup"), round=_word(declaration, "round"),
+                turn=_word(declaration, "turn"), score=_word(declaration, "score"),
                 verdict=_word(declaration, "verdict"))
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A piece's turn, as its `turn` declaration shapes it: the events that mark it (raised with
+    `self`), its opening (the declaration's `effect`, run after its start event), how many actions
+    it lasts (None: until the player ends it) and whether the player may end it."""
+
+    declaration: A.Declaration | None = None
+    starts: str | None = None
+    ends: str | None = None
+    over: str | None = None
+    length: int | None = None
+    passing: bool = True
+
+    @property
+    def opening(self) -> tuple[A.Effect, ...]:
+        return tuple(self.declaration.clauses_of(A.Effect)) if self.declaration is not None else ()
+
+
+def turn_of(declaration: A.Declaration | None) -> Turn:
+    """The turn `declaration` shapes; a turn of no events, no opening and no length without one."""
+    if declaration is None:
+        return Turn()
+    length = declaration.property("length")
+    count = length.values[0] if length is not None and len(length.values) == 1 else None
+    passing = declaration.property("passing")
+    flag = passing.values[0] if passing is not None and len(passing.values) == 1 else None
+    return Turn(declaration=declaration, starts=_word(declaration, "starts"), ends=_word(declaration, "ends"),
+                over=_word(declaration, "over"), length=count.value if isinstance(count, A.Num) else None,
+                passing=flag.value if isinstance(flag, A.Bool) else True)
 
 
 def _word(declaration: A.Declaration, name: str) -> str | None:

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from ..syntax import ast_nodes as A
-from .game import Game, game_of
+from .game import Game, Turn, game_of, turn_of
 from .words import GameWords, game_words
 
 # YAML data types a pack may hold, with the JSON Schema each item is validated against.
@@ -122,6 +122,12 @@ class Ruleset:
     def game(self) -> Game:
         """How the game is played as a whole: its `game` declaration (a draw-only game without one)."""
         return game_of(self.declarations("game"))
+
+    @cached_property
+    def turn(self) -> Turn:
+        """The turn the game's pieces take (its `turn`): a plain turn without one."""
+        name = self.game.turn
+        return turn_of(self.declaration("turn", name) if name is not None else None)
 
     @property
     def pack_ids(self) -> tuple[str, ...]:

@@ -330,7 +330,7 @@ class Module(Node):
 
 
 DECLARATION_KINDS = ("command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule", "state",
-                     "stat", "pile", "zone", "event", "window", "procedure", "game")
+                     "stat", "pile", "zone", "event", "window", "procedure", "game", "turn")
 
 
 def actions_in(node: object) -> list[Action]:

@@ -41,7 +41,7 @@ SCRIPT_FOLDERS: dict[str, str] = {"command": "commands", "trait_ability": "abili
                                   "turning_point": "turning_points", "influence": "influence", "weapon": "weapons",
                                   "rule": "rules", "state": "states", "stat": "stats", "pile": "piles",
                                   "event": "events", "window": "windows", "zone": "zones",
-                                  "game": "game"}
+                                  "game": "game", "turn": "game"}
 SCRIPT_FIELDS = ("id", "name", "flavor", "text", "cost", "window", "tags")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -217,6 +217,17 @@ _SCRIPT_TEMPLATES = {
     text "How the game is won: a side stands by its lanistas' cred, and a procedure of no args gives the verdict."
     score cred
     verdict most_cred
+}}
+''',
+    "turn": '''turn {id} {name} {{
+    text "A piece's turn: the events that mark it, how long it lasts, and what opens it."
+    starts round_starts
+    ends round_ends
+    over round_over
+    length 1
+    effect {{
+        allocate_points self
+    }}
 }}
 ''',
 }

@@ -73,3 +73,12 @@ def test_a_signal_binds_the_names_of_the_script_the_event_declares() -> None:
     (problem,) = found(rule % "3")
     assert problem[:3] == ("check/wrong_type", 4, 9)
     assert problem[3] == "`signal helot_killed` binds `victim` to the `victim` here, which is a number, not a helot"
+
+
+def test_a_turn_names_declared_events_and_says_its_length_and_passing() -> None:
+    ok = 'turn t "T" {\n    starts round_starts\n    ends round_ends\n    length 2\n    passing false\n    effect {\n        allocate_points self\n    }\n}\n'
+    assert found(ok) == []
+    wrong = 'turn t "T" {\n    starts round_start\n    length 0\n    passing "no"\n}\n'
+    assert [p[:3] for p in found(wrong)] == [("check/unknown_name", 2, 12), ("check/out_of_range", 3, 12),
+                                             ("check/wrong_type", 4, 13)]
+    assert [p[:3] for p in found(VERDICT + 'game g "G" {\n    turn nothing\n}\n')] == [("check/unknown_name", 7, 10)]

@@ -78,3 +78,41 @@ def test_the_game_s_setup_runs_once_before_the_first_round(tmp_path: Path) -> No
     assert all(not h.influence for h in bout.state.helots.values())
     notes = [e for e in bout.events_json() if e["type"] == "note"]
     assert [(n["cycle"], n["text"]) for n in notes] == [(0, "no deal")]
+
+
+ONE_COMMAND_ROUNDS = '''turn command_round "Snap Rounds" {
+    text "House rule: a Command Round is a single command, which the helot must give if it can."
+    starts round_starts
+    ends round_ends
+    over round_over
+    length 1
+    passing false
+    effect {
+        allocate_points self
+    }
+}
+'''
+
+
+def test_a_turn_of_one_action_the_player_may_not_pass(tmp_path: Path) -> None:
+    ruleset = load_ruleset(["base", house_rule(tmp_path, ONE_COMMAND_ROUNDS)])
+    assert (ruleset.turn.length, ruleset.turn.passing, ruleset.turn.starts) == (1, False, "round_starts")
+    agents = {label: make_agent("heuristic", seed=5) for label in ("red", "blue")}
+    bout = play(ruleset, standard_setup(2), agents, seed=5)
+    assert bout.state.ended and bout.fault is None
+    commands_per_round: list[int] = []
+    for event in bout.events_json():
+        if event["type"] == "round_start":
+            commands_per_round.append(0)
+        elif event["type"] == "command":
+            commands_per_round[-1] += 1
+    assert commands_per_round and set(commands_per_round) == {1}
+
+
+def test_a_turn_without_a_declaration_raises_no_event_and_opens_with_nothing(tmp_path: Path) -> None:
+    pack = house_rule(tmp_path, 'game nexus_arena "Plain Turns" {\n    setup setting_up\n    round command_cycle\n'
+                                '    score cred\n    verdict most_cred\n}\n')
+    bout = Bout(load_ruleset(["base", pack]), standard_setup(2, lanistas=[None, None]), seed=2)
+    assert bout.pending is not None and bout.pending.kind == "command"  # no allocation: straight to commands
+    helot = bout.state.helots[bout.pending.helot]
+    assert (helot.ap, helot.mp) == (0, 0) and not [o for o in bout.pending.options if o.kind == "command"]

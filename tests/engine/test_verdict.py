@@ -31,8 +31,8 @@ def verdict_pack(tmp_path: Path, game: str, procedure: str = "") -> str:
 
 
 def test_the_base_game_declares_its_score_and_its_verdict() -> None:
-    assert load_ruleset(["base"]).game == Game("nexus_arena", setup="setting_up", round="command_cycle", score="cred",
-                                               verdict="most_cred")
+    assert load_ruleset(["base"]).game == Game("nexus_arena", setup="setting_up", round="command_cycle",
+                                               turn="command_round", score="cred", verdict="most_cred")
 
 
 def test_sides_stand_by_their_pieces_scores_together() -> None:

@@ -13,7 +13,7 @@ from nexus_dsl.schema.validate import SCHEMA_DIR, format_path
 
 EXPECTED = {
     "script", "command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule",
-    "state", "stat", "pile", "event", "window", "procedure", "game",
+    "state", "stat", "pile", "event", "window", "procedure", "game", "turn",
     "pack", "barge", "lanista", "motivation",
 }
 KINDS = ["command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule"]

@@ -346,5 +346,6 @@ def test_the_ranges_table_matches_the_vocabulary() -> None:
                 which = f"the {ordinals[key]} argument of `{name}`" if isinstance(key, int) else f"the `{key}` of `{name}`"
                 expected.append([which, number_range.what, number_range.describe()])
     for name, number_range in V.PROPERTY_RANGES.items():
-        expected.append([f"the `{name}` of a weapon", number_range.what, f"{number_range.describe()}, written out"])
+        kind = next(kind for kind, properties in V.PROPERTIES.items() if properties.get(name, ("",))[0] == "number")
+        expected.append([f"the `{name}` of a {kind}", number_range.what, f"{number_range.describe()}, written out"])
     assert _table("| Number | What it is | Must be |") == expected

@@ -28,6 +28,10 @@ def deal_and_keep(host: Host, env: Env, node: A.Action, zone: str) -> Run:
     yield from host.cycle.deal_and_keep(zone)
 
 
+def allocate_points(host: Host, env: Env, node: A.Action, piece: Piece) -> Run:
+    yield from host.cycle.allocate(piece)
+
+
 def roll_initiative(host: Host, env: Env, node: A.Action) -> None:
     host.cycle.roll_initiative()
 
@@ -41,5 +45,6 @@ def take_turns(host: Host, env: Env, node: A.Action, pieces: Any) -> Run:
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"order_of_play": order_of_play}
-EFFECTS: dict[str, Callable[..., Any]] = {"deal_and_keep": deal_and_keep, "roll_initiative": roll_initiative,
+EFFECTS: dict[str, Callable[..., Any]] = {"deal_and_keep": deal_and_keep, "allocate_points": allocate_points,
+                                          "roll_initiative": roll_initiative,
                                           "take_turns": take_turns}
