@@ -54,6 +54,8 @@ def describe(event: Event) -> str | None:
     if t == "round_end":
         unspent = d["unspent_ap"] + d["unspent_mp"]
         return f"   {d['helot']} ends the round" + (f" with {unspent} unspent" if unspent else "")
+    if t == "card_moved":
+        return f"      {d['card']} moves from {d['origin']} to {d['destination']}, place {d['at']} from the top"
     if t == "hold_broken":
         return f"      {d['helot']} is no longer held by {d['grappler']} ({d['reason']})"
     if t == "fault":

@@ -282,6 +282,11 @@ PRIMITIVES: dict[str, Signature] = {
     "take_turns": Signature(("list",), doc="Each piece of the list, in its order (the order of play from then on), "
                                            "takes its turn: its Command Round, whole or one action at a time as the "
                                            "`turn_length` rule param says. Only the game's round runs turns."),
+    "move_card": Signature(("text",), {"from": "zone", "to": "zone", "at": "number"}, ("from", "to"),
+                           doc="Move a card (its id) from one zone to another (or within one), to the place `at` "
+                               "names counted from the top once it has left (1, the top, without `at`; one past "
+                               "the last card, the bottom); logged as `card_moved`.",
+                           ranges={"at": at_least(1, "a place in a zone, 1 the top")}),
     "end_game": Signature(("text",), doc="The game comes to its end, named for the log (a word, e.g. "
                                          "`end_game \"deck_exhausted\"`): the `game`'s verdict decides who wins "
                                          "(the rest of the action resolves, nothing after it)."),
@@ -397,6 +402,10 @@ FUNCTIONS: dict[str, Signature] = {
     "position": Signature(("list", "any"), doc="Where a value stands in a list, counting from 1; 0 when it is not there."),
     "join": Signature(("list", "text"), doc="The members of a list (text, numbers, helots by label) as one text, "
                                             "with the second argument between each two."),
+    # The cards of a zone, top first, and its discards, in the order they were discarded.
+    "cards": Signature(("zone",), doc="The cards a zone holds (their ids), top card first."),
+    "discards": Signature(("zone",), doc="The cards a zone has discarded (their ids), in the order they were "
+                                         "discarded."),
     # The sides and how they stand: what a game's verdict is written in.
     "sides": Signature((), doc="Every side in the game, by name, in the order of its first piece (each piece is a "
                                "side of its own unless the `sides` rule param groups seats)."),
@@ -433,7 +442,7 @@ FUNCTION_RESULTS: dict[str, str] = {
     "first": "any", "last": "any", "take": "list", "drop": "list", "reverse": "list", "sum": "number",
     "highest": "any", "lowest": "any", "position": "number", "join": "text", "dice_pool": "number",
     "sides": "list", "score_of": "number", "leading_sides": "list", "ending": "any", "in_play": "list",
-    "sides_in_play": "list", "order_of_play": "list",
+    "sides_in_play": "list", "order_of_play": "list", "cards": "list", "discards": "list",
 }
 
 

@@ -165,7 +165,7 @@ SAMPLES = {
     "helot": "self", "number": "1", "purpose": "d8", "square": "self", "squares": "adjacent(self)",
     "object_type": "pillar", "direction": "N", "location": "head", "state": "prone", "trait": "PHYS",
     "resource": "AP", "pile": "crowd", "roll_side": "attack", "text": '"x"', "bool": "true", "any": "self",
-    "list": "[1]", "event": "bout_starts", "command": "c", "deck": "influence", "name": "bound",
+    "list": "[1]", "event": "bout_starts", "command": "c", "deck": "influence", "name": "bound", "zone": "influence",
 }
 
 RANGED = [(kind, name, key, number_range)

@@ -25,7 +25,7 @@ MANIFEST = "id: range_pack\nname: Ranges\nversion: 1.0.0\nkind: house_rules\nbui
 SAMPLES = {
     "helot": "self", "purpose": "d8", "square": "self", "object_type": "pillar", "direction": "N",
     "location": "head", "resource": "AP", "pile": "crowd", "any": "self", "name": "bound",
-    "list": "[1, 2]", "number": "1",
+    "list": "[1, 2]", "number": "1", "zone": "influence", "text": '"loaded_dice"',  # a card of the influence deck
 }
 RANGED = [(kind, name, key, number_range)
           for kind, table in (("function", V.FUNCTIONS), ("effect", V.PRIMITIVES))

@@ -1,6 +1,6 @@
 """The engine side of the vocabulary: every script function and effect, registered by its
 vocabulary name in the table of the module of its concern (geometry, chance, board objects, pieces,
-marks, coins, stats, rolls, movement, weapons, flow, numbers, turns, victory; the list functions of
+marks, coins, stats, rolls, movement, weapons, flow, numbers, turns, victory, zones; the list functions of
 `engine/list_functions.py`).
 
 Every registered function takes the bout first, as the host its module's `Host` protocol describes
@@ -18,10 +18,10 @@ from typing import Any, Callable, Mapping
 from ..interpreter import Env, Limits
 from ..list_functions import dice_pool, list_functions
 from . import (board_objects, chance, coins, flow, geometry, marks, movement, numbers, pieces, rolls, stats, turns,
-               victory, weapons)
+               victory, weapons, zones)
 
 CONCERNS = (geometry, chance, board_objects, pieces, marks, coins, stats, rolls, movement, weapons, flow, numbers,
-            turns, victory)
+            turns, victory, zones)
 
 Table = dict[str, Callable[..., Any]]
 
