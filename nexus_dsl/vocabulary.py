@@ -282,6 +282,11 @@ PRIMITIVES: dict[str, Signature] = {
     "take_turns": Signature(("list",), doc="Each piece of the list, in its order (the order of play from then on), "
                                            "takes its turn: its Command Round, whole or one action at a time as the "
                                            "`turn_length` rule param says. Only the game's round runs turns."),
+    "open_window": Signature(("window",), {"into": "name"},
+                             doc="Open a declared timing window for the acting piece: every piece, the acting one "
+                                 "first, clockwise, is offered the abilities and cards usable in it; each name the "
+                                 "window binds is the value of that name here, or none. `into` binds whether a use "
+                                 "`prevent`ed what the window was about (true or false)."),
     "move_card": Signature(("text",), {"from": "zone", "to": "zone", "at": "number"}, ("from", "to"),
                            doc="Move a card (its id) from one zone to another (or within one), to the place `at` "
                                "names counted from the top once it has left (1, the top, without `at`; one past "

@@ -147,6 +147,7 @@ _TYPE_WORDS = {
     "pile": "a coin pile", "object_type": "an object type", "roll_side": "`attack` or `defense`",
     "purpose": "a dice purpose", "list": "a list", ANY: "a value", "command": "a command", "id": "an id",
     "event": "an event", "zone": "a zone", "name": "a name", "side": "a side", "turn": "a turn",
+    "window": "a timing window",
 }
 
 
@@ -596,7 +597,7 @@ class Checker:
                 self.expr_type(prep.value, scope)
             return
         self._check_positional(action, action.verb, signature, action.args, scope)
-        if action.verb == "signal":
+        if action.verb in ("signal", "open_window"):
             self._check_signalled_names(action, scope)
         seen: set[str] = set()
         for prep in action.preps:
@@ -625,16 +626,19 @@ class Checker:
                            _usage(action.verb, signature), width=len(action.verb))
 
     def _check_signalled_names(self, action: A.Action, scope: Scope) -> None:
-        """`signal <event>` binds each name the event declares to the value of that name where the
-        signal is given: a name of the script's that the event binds must be of the event's type."""
-        event = action.args[0] if action.args else None
-        if not isinstance(event, A.Name) or event.id not in self.context.events:
+        """`signal <event>` and `open_window <window>` bind each name the event or window declares
+        to the value of that name where they are given: a name of the script's that it binds must
+        be of its type."""
+        raised = action.args[0] if action.args else None
+        declared = self.context.events if action.verb == "signal" else self.context.windows
+        if not isinstance(raised, A.Name) or raised.id not in declared:
             return
-        for name, wanted in self.context.events[event.id].items():
+        for name, wanted in declared[raised.id].items():
             here = scope.lookup(name) if name != "self" else None
             if here is not None and not compatible(wanted, here):
-                self.error(action, "wrong_type", f"`signal {event.id}` binds `{name}` to the `{name}` here, which is "
-                                                 f"{describe(here)}, not {describe(wanted)}", width=len(action.verb))
+                self.error(action, "wrong_type", f"`{action.verb} {raised.id}` binds `{name}` to the `{name}` here, "
+                                                 f"which is {describe(here)}, not {describe(wanted)}",
+                           width=len(action.verb))
 
     def _check_positional(self, node: A.Node, name: str, signature: V.Signature, args: Iterable[A.Expr],
                           scope: Scope) -> None:
@@ -654,11 +658,12 @@ class Checker:
                 self.error(arg, "unknown_name", f"unknown object type `{arg.id}`",
                            did_you_mean(arg.id, self.context.object_types), width=len(arg.id))
                 continue
-            if expected_type == "event" and isinstance(arg, A.Name):
-                events = self.context.events
-                if arg.id not in events:
-                    self.error(arg, "unknown_event", f"unknown event `{arg.id}`",
-                               did_you_mean(arg.id, events) or _declared("event", events), width=len(arg.id))
+            if expected_type in ("event", "window") and isinstance(arg, A.Name):
+                declared = self.context.events if expected_type == "event" else self.context.windows
+                if arg.id not in declared:
+                    code = "unknown_event" if expected_type == "event" else "unknown_name"
+                    self.error(arg, code, f"unknown {expected_type} `{arg.id}`",
+                               did_you_mean(arg.id, declared) or _declared(expected_type, declared), width=len(arg.id))
                 continue
             if expected_type == "purpose" and isinstance(arg, A.Name):
                 if arg.id not in V.PURPOSES:

@@ -184,6 +184,7 @@ KIND_TESTS: dict[str, KindTest] = {
     "purpose": (lambda v: isinstance(v, str), "a dice purpose"),
     "list": (lambda v: isinstance(v, (tuple, frozenset)), "a list"),
     "event": (lambda v: isinstance(v, str), "an event"),
+    "window": (lambda v: isinstance(v, str), "a timing window"),
     "command": (lambda v: isinstance(v, str), "a command"),
 
 }

@@ -82,3 +82,11 @@ def test_a_turn_names_declared_events_and_says_its_length_and_passing() -> None:
     assert [p[:3] for p in found(wrong)] == [("check/unknown_name", 2, 12), ("check/out_of_range", 3, 12),
                                              ("check/wrong_type", 4, 13)]
     assert [p[:3] for p in found(VERDICT + 'game g "G" {\n    turn nothing\n}\n')] == [("check/unknown_name", 7, 10)]
+
+
+def test_a_script_opens_a_declared_window_binding_its_names() -> None:
+    command = ('command c "C" {\n    group fame\n    cost 0 AP\n    effect {\n        let deceiver = %s\n'
+               '        open_window %s into stopped\n        mark self "stopped" with stopped\n    }\n}\n')
+    assert found(command % ("self", "deception")) == []
+    assert [p[:3] for p in found(command % ("self", "decepton"))] == [("check/unknown_name", 6, 21)]
+    assert [p[:3] for p in found(command % ("3", "deception"))] == [("check/wrong_type", 6, 9)]

@@ -1,4 +1,5 @@
-"""What a script sets going: a note in the log, a command performed, a choice asked, an event signalled, a card drawn or negated."""
+"""What a script sets going: a note in the log, a command performed, a choice asked, an event signalled, a timing
+window opened, a card drawn or negated."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from ..decks import Decks
 from ..events import Events
 from ..interpreter import Env, Limits, Run
 from ..resolution import Resolution
+from ..timing import Timing
 from ..state import Helot
 from .values import Faults, acting, actor, plain
 
@@ -23,6 +25,7 @@ class Host(Faults, Protocol):
     events: Events
     resolution: Resolution
     decks: Decks
+    timing: Timing
 
     def emit(self, event_type: str, **data: Any) -> None: ...
 
@@ -66,6 +69,16 @@ def signal(host: Host, env: Env, node: A.Action, event: str) -> Run:
     yield from host.events.fire(event, **names)
 
 
+def open_window(host: Host, env: Env, node: A.Action, window: str, **preps: Any) -> Run:
+    # As `signal`: the acting piece is the window's subject, each other name it binds the value of
+    # that name where it is opened.
+    names = {name: env.lookup(name)[1] for name in host.ruleset.words.windows.get(window, {}) if name != "self"}
+    frame = yield from host.timing.open_window(window, acting(env), **names)
+    target = node.prep("into")
+    if isinstance(target, A.Name):
+        env.assign(target.id, frame.prevented)
+
+
 def draw(host: Host, env: Env, node: A.Action, deck: str, **preps: Any) -> Run:
     yield from host.decks.draw_card(deck, actor(host, env, preps.get("for"), "draw"))
 
@@ -75,4 +88,5 @@ def offer_negation(host: Host, env: Env, node: A.Action, helot: Helot) -> Run:
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {}
-EFFECTS: dict[str, Callable[..., Any]] = {"log": log, "perform": perform, "choose": choose, "signal": signal, "draw": draw, "offer_negation": offer_negation}
+EFFECTS: dict[str, Callable[..., Any]] = {"log": log, "perform": perform, "choose": choose, "signal": signal,
+                                          "open_window": open_window, "draw": draw, "offer_negation": offer_negation}

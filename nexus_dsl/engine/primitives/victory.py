@@ -36,7 +36,7 @@ def sides(host: Host, env: Env) -> tuple[str, ...]:
 
 
 def score_of(host: Host, env: Env, side: Any) -> int:
-    name = _side(host, side)
+    name = _side(host, env, side)
     return sum(_score(host, piece) for piece in host.state.helots.values() if piece.side == name)
 
 
@@ -66,17 +66,17 @@ def _score(host: Host, piece: Piece) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def _side(host: Host, value: Any) -> str:
+def _side(host: Host, env: Env, value: Any) -> str:
     """A side named by its name, or by a piece on it."""
     if isinstance(value, Piece):
         return value.side
-    if isinstance(value, str) and value in sides(host, Env({})):
+    if isinstance(value, str) and value in sides(host, env):
         return value
     raise host.runtime_error("wrong_type", f"a side is needed here (its name, or a piece on it), got {describe_value(value)}")
 
 
 def win(host: Host, env: Env, node: A.Action, side: Any) -> None:
-    host.cycle.decide(_side(host, side))
+    host.cycle.decide(_side(host, env, side))
 
 
 def declare_draw(host: Host, env: Env, node: A.Action) -> None:
