@@ -41,7 +41,7 @@ def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
     for helot in state.helots.values():  # condition and counter coins come out of the box (pg.5)
         state.box_drawn += helot.overall + sum(helot.locations.values()) + helot.cred + len(helot.tp_counter)
     _shuffle_decks(ruleset, dice, state, setup)
-    crowd = setup.crowd if setup.crowd is not None else settings.get("crowd_coins_per_player", 5) * len(setup.helots)
+    crowd = setup.crowd if setup.crowd is not None else settings.get("crowd_coins_per_player", 0) * len(setup.helots)
     state.crowd = crowd
     state.box_drawn += crowd
     # `crowd` and `box` have their roles in the cycle and the verdict; any other declared pile
@@ -86,7 +86,7 @@ def _new_helot(ruleset: Ruleset, setup: BoutSetup, spec: HelotSetup, settings: A
     if spec.overall is not None:
         overall = spec.overall
     else:  # a helot is incapacitated because its overall condition ran out (pg.13)
-        overall = 0 if status == Status.INCAPACITATED else settings.get("overall_condition", 50)
+        overall = 0 if status == Status.INCAPACITATED else settings.get("overall_condition", 0)
     states = starting_states(spec, held, grappler is not None, ruleset.words.states)
     helot = Helot(
         label=spec.label, seat=spec.seat, square=spec.at, facing=spec.facing, overall=overall,
