@@ -179,7 +179,7 @@ class Bout:
         self.fault_declaration = faulting_declaration(error)
         self.pending = None
         self.state.ended = True
-        totals = {label: h.cred for label, h in self.state.helots.items()}
+        totals = self.cycle.scores()
         self.state.outcome = Outcome(Termination.SCRIPT_FAULT.value, None, totals, self.state.crowd)
         self.emit("fault", **self.fault.to_json(), action=action.to_json() if action is not None else None)
 

@@ -49,6 +49,8 @@ class CycleHost(Protocol):
 
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
+    def helot_attribute(self, piece: Helot, name: str) -> Any: ...
+
     def emit(self, event_type: str, **data: Any) -> None: ...
 
 
@@ -180,7 +182,7 @@ class Cycle:
     @staticmethod
     def _until_turn_break(round_: Game) -> Generator[Any, Any, bool]:
         """Run a round on, passing every decision it asks up to the players, until it pauses for the
-        next helot's turn (True) or ends (False)."""
+        next turn (True) or ends (False)."""
         try:
             asked = next(round_)
             while asked is not TURN_BREAK:
@@ -427,9 +429,20 @@ class Cycle:
         if not self.host.state.ended:
             self._conclude(self.host.state.ending or Termination.DECIDED.value, winner)
 
+    def score(self, piece: Helot) -> int:
+        """A piece's part of its side's score: the number the `game` declaration's `score` names
+        (0 without one, or for a value that is not a number)."""
+        name = self.host.ruleset.game.score
+        value = self.host.helot_attribute(piece, name) if name is not None else 0
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+    def scores(self) -> dict[str, int]:
+        """Each piece's score, by label, in the order they are listed: the totals an outcome records."""
+        return {label: self.score(piece) for label, piece in self.host.state.helots.items()}
+
     def _conclude(self, termination: str, winner: str | None) -> None:
         """The bout ends: its outcome (the winning side, or None for a draw) recorded and logged."""
-        totals = {label: h.cred for label, h in self.host.state.helots.items()}
+        totals = self.scores()
         self.host.state.ended = True
         self.host.state.outcome = Outcome(termination, winner, totals, self.host.state.crowd)
         self.host.emit("bout_end", termination=termination, winner=winner or "draw", totals=totals,

@@ -42,7 +42,7 @@ class Outcome:
 
     termination: str
     winner: str | None
-    totals: dict[str, int]
+    totals: dict[str, int]  # each piece's score (the `game` declaration's `score`), by label
     crowd: int
 
 

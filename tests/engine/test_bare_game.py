@@ -95,7 +95,7 @@ def test_a_game_that_builds_on_nothing_plays_to_its_own_verdict(tmp_path: Path, 
         assert outcome is not None and outcome.termination == "reached_five"
         tallies = {label: h.stats["tally"] for label, h in bout.state.helots.items()}
         leader = max(tallies, key=lambda label: tallies[label])
-        assert max(tallies.values()) >= 5
+        assert max(tallies.values()) >= 5 and outcome.totals == tallies  # the outcome records its scores
         expected = leader if list(tallies.values()).count(tallies[leader]) == 1 else None
         assert outcome.winner == expected
         turns = [e["helot"] for e in events if e["type"] == "round_start"]

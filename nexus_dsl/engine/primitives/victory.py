@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from typing import Any, Callable, Protocol
 
-from ...model.ruleset import Ruleset
 from ...syntax import ast_nodes as A
 from ..cycle import Cycle
 from ..interpreter import Env, Run, describe_value
@@ -24,10 +23,7 @@ class Host(Faults, Protocol):
     """What the words of victory need of the bout."""
 
     state: BoutState
-    ruleset: Ruleset
     cycle: Cycle
-
-    def helot_attribute(self, piece: Piece, name: str) -> Any: ...
 
 
 def sides(host: Host, env: Env) -> tuple[str, ...]:
@@ -37,7 +33,7 @@ def sides(host: Host, env: Env) -> tuple[str, ...]:
 
 def score_of(host: Host, env: Env, side: Any) -> int:
     name = _side(host, env, side)
-    return sum(_score(host, piece) for piece in host.state.helots.values() if piece.side == name)
+    return sum(host.cycle.score(piece) for piece in host.state.helots.values() if piece.side == name)
 
 
 def leading_sides(host: Host, env: Env) -> tuple[str, ...]:
@@ -57,13 +53,6 @@ def in_play(host: Host, env: Env) -> tuple[Piece, ...]:
 
 def sides_in_play(host: Host, env: Env) -> tuple[str, ...]:
     return tuple(dict.fromkeys(piece.side for piece in in_play(host, env)))
-
-
-def _score(host: Host, piece: Piece) -> int:
-    """A piece's part of its side's score: the number the game counts standing in (none: 0)."""
-    name = host.ruleset.game.score
-    value = host.helot_attribute(piece, name) if name is not None else 0
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def _side(host: Host, env: Env, value: Any) -> str:
