@@ -282,6 +282,9 @@ PRIMITIVES: dict[str, Signature] = {
     "take_turns": Signature(("list",), doc="Each piece of the list, in its order (the order of play from then on), "
                                            "takes its turn: its Command Round, whole or one action at a time as the "
                                            "`turn_length` rule param says. Only the game's round runs turns."),
+    "record": Signature(("event",), doc="Write a line of a declared event's type to the log (nothing listens): each "
+                                        "name the event declares is the value of that name here (`self`, the acting "
+                                        "piece), a piece by its label, a square as [col, row]."),
     "open_window": Signature(("window",), {"into": "name"},
                              doc="Open a declared timing window for the acting piece: every piece, the acting one "
                                  "first, clockwise, is offered the abilities and cards usable in it; each name the "

@@ -597,7 +597,7 @@ class Checker:
                 self.expr_type(prep.value, scope)
             return
         self._check_positional(action, action.verb, signature, action.args, scope)
-        if action.verb in ("signal", "open_window"):
+        if action.verb in ("signal", "record", "open_window"):
             self._check_signalled_names(action, scope)
         seen: set[str] = set()
         for prep in action.preps:
@@ -630,7 +630,7 @@ class Checker:
         to the value of that name where they are given: a name of the script's that it binds must
         be of its type."""
         raised = action.args[0] if action.args else None
-        declared = self.context.events if action.verb == "signal" else self.context.windows
+        declared = self.context.windows if action.verb == "open_window" else self.context.events
         if not isinstance(raised, A.Name) or raised.id not in declared:
             return
         for name, wanted in declared[raised.id].items():

@@ -103,7 +103,7 @@ class Bout:
         self._run_to_decision(None)
 
     # ---------------------------------------------------------------- the log
-    def emit(self, event_type: str, **data: Any) -> None:
+    def emit(self, event_type: str, /, **data: Any) -> None:
         rolled = self.dice.drain_history()
         if rolled:
             data["dice"] = [{"purpose": r.purpose, "sides": r.sides, "value": r.value} for r in rolled]

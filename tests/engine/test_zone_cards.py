@@ -64,3 +64,21 @@ def test_a_card_that_is_not_there_or_a_place_that_is_not_there_moves_nothing(tmp
     beyond = after(tmp_path / "beyond", 'move_card "trapdoor" from turning_point to turning_point at 99')
     assert beyond["fault"] == "runtime/bad_value" and beyond["unchanged"]
     assert "to a place from 1 (the top) to" in beyond["message"]
+
+
+def test_a_script_records_a_declared_event_in_the_log(tmp_path: Path) -> None:
+    pack = write_pack(tmp_path / "omens", "omens", {"omens.nexus": (
+        'event omen_read "An Omen Read" {\n    arg self: helot\n    arg card: text\n    arg around: squares\n'
+        '    arg reader: helot\n}\n'
+        'rule listening "Listening" {\n    when omen_read {\n        log "heard"\n    }\n}\n'
+        'command read "Read" {\n    group fame\n    cost 0 AP\n    effect {\n        let card = first(cards(turning_point))\n'
+        '        let around = front_arc(self)\n        record omen_read\n    }\n}\n')}, builds_on="[base]")
+    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
+                              HelotSetup("blue", "north", Square(4, 2), Direction.S)],
+                      decks={"turning_point": list(STACKED)}, phase="command", active="red")
+    bout = Bout(load_ruleset(["base", str(pack)]), setup, seed=1)
+    bout.apply(Action.make("command", "red", "read"))
+    (line,) = [e for e in bout.events_json() if e["type"] == "omen_read"]
+    assert {k: line[k] for k in ("self", "card", "around", "reader")} == {
+        "self": "red", "card": "barge_lurch", "around": [[3, 4], [4, 4], [5, 4]], "reader": None}
+    assert not [e for e in bout.events_json() if e["type"] == "note"]  # recorded, not raised: no one listens

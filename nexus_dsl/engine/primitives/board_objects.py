@@ -19,7 +19,7 @@ class Host(Grounds, Protocol):
     limits: Limits
     events: Events
 
-    def emit(self, event_type: str, **data: Any) -> None: ...
+    def emit(self, event_type: str, /, **data: Any) -> None: ...
 
 
 def objects_at(host: Host, env: Env, where: Any) -> tuple[str, ...]:

@@ -1,5 +1,5 @@
-"""What a script sets going: a note in the log, a command performed, a choice asked, an event signalled, a timing
-window opened, a card drawn or negated."""
+"""What a script sets going: a note in the log, a command performed, a choice asked, an event signalled or recorded
+in the log, a timing window opened, a card drawn or negated."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ from typing import Any, Callable, Protocol
 from ...model.ruleset import Ruleset
 from ...syntax import ast_nodes as A
 from ..actions import CHOICE, Action, Decision
+from ..board import Square
 from ..decks import Decks
 from ..events import Events
 from ..interpreter import Env, Limits, Run
+from ..list_functions import ordered
 from ..resolution import Resolution
 from ..timing import Timing
 from ..state import Helot
@@ -27,7 +29,7 @@ class Host(Faults, Protocol):
     decks: Decks
     timing: Timing
 
-    def emit(self, event_type: str, **data: Any) -> None: ...
+    def emit(self, event_type: str, /, **data: Any) -> None: ...
 
 
 def log(host: Host, env: Env, node: A.Action, text: str) -> None:
@@ -69,6 +71,26 @@ def signal(host: Host, env: Env, node: A.Action, event: str) -> Run:
     yield from host.events.fire(event, **names)
 
 
+def record(host: Host, env: Env, node: A.Action, event: str) -> None:
+    # A line of the log, of the event's type, with each name it declares as `signal` binds it.
+    names = {name: env.lookup(name)[1] for name in host.ruleset.words.events.get(event, {})}
+    if "self" in names:
+        names["self"] = acting(env)
+    host.emit(event, **{name: _logged(value) for name, value in names.items()})
+
+
+def _logged(value: Any) -> Any:
+    """A script value as the log writes it: a piece by its label, a square as [col, row], a list as
+    a list (a set of squares in board order), a declaration by its id."""
+    if isinstance(value, Square):
+        return value.as_list()
+    if isinstance(value, (tuple, frozenset)):
+        return [_logged(item) for item in ordered(value)]
+    if isinstance(value, A.Declaration):
+        return value.id
+    return plain(value)
+
+
 def open_window(host: Host, env: Env, node: A.Action, window: str, **preps: Any) -> Run:
     # As `signal`: the acting piece is the window's subject, each other name it binds the value of
     # that name where it is opened.
@@ -88,5 +110,5 @@ def offer_negation(host: Host, env: Env, node: A.Action, helot: Helot) -> Run:
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {}
-EFFECTS: dict[str, Callable[..., Any]] = {"log": log, "perform": perform, "choose": choose, "signal": signal,
+EFFECTS: dict[str, Callable[..., Any]] = {"log": log, "perform": perform, "choose": choose, "signal": signal, "record": record,
                                           "open_window": open_window, "draw": draw, "offer_negation": offer_negation}

@@ -17,7 +17,7 @@ class Host(Faults, Protocol):
     state: BoutState
     events: Events
 
-    def emit(self, event_type: str, **data: Any) -> None: ...
+    def emit(self, event_type: str, /, **data: Any) -> None: ...
 
 
 # Helots affected together are met from the triggering player clockwise (pg.15).

@@ -19,7 +19,7 @@ class Host(Faults, Protocol):
     interpreter: Interpreter
     conditions: Conditions
 
-    def emit(self, event_type: str, **data: Any) -> None: ...
+    def emit(self, event_type: str, /, **data: Any) -> None: ...
 
 
 def trait_reserve(host: Host, env: Env, helot: Helot, trait: str) -> int:

@@ -16,7 +16,7 @@ class Host(Faults, Protocol):
 
     state: BoutState
 
-    def emit(self, event_type: str, **data: Any) -> None: ...
+    def emit(self, event_type: str, /, **data: Any) -> None: ...
 
 
 def cards(host: Host, env: Env, zone: str) -> tuple[str, ...]:
