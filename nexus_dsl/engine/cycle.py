@@ -1,4 +1,7 @@
-"""The Command Cycle: the deal, initiative, Command Rounds, allocation, end of round and of bout.
+"""The game loop: the procedures the `game` declaration names as its setup, its round (run again and
+again) and its verdict, and a piece's turn as its `turn` declaration shapes it. What is still
+NEXUS's own here (the deal's keep count, initiative's ranking, the split of the Command Points and
+what may change it, Command tokens) is called by the base game's content.
 
 The whole bout runs as one generator (`Cycle.play`) that yields a `Decision` whenever a player must
 choose and receives the chosen `Action`.
@@ -55,7 +58,7 @@ class CycleHost(Protocol):
 
 
 class Cycle:
-    """The Command Cycle of a bout."""
+    """The game loop of a bout."""
 
     def __init__(self, host: CycleHost):
         self.host = host
@@ -65,10 +68,7 @@ class Cycle:
     def play(self) -> Game:
         """The whole game, from its setup to its end, as one generator of decisions: the procedure
         the `game` declaration names as its `setup`, once, then its `round` again and again."""
-        name = self.host.ruleset.game.setup
-        procedure = self.host.ruleset.declaration("procedure", name) if name is not None else None
-        if procedure is not None:
-            yield from self.host.interpreter.run_procedure(procedure)
+        yield from self._run_game_procedure(self.host.ruleset.game.setup)
         yield from self.settle()
         if self.host.setup.phase == "command":
             active = self.host.state.active
@@ -132,7 +132,10 @@ class Cycle:
         self.host.state.cycle += 1
         self.host.state.active = None
         self.host.round_actions = 0
-        name = self.host.ruleset.game.round
+        yield from self._run_game_procedure(self.host.ruleset.game.round)
+
+    def _run_game_procedure(self, name: str | None) -> Game:
+        """Run a procedure the `game` declaration names (its setup, its round, its verdict), if any."""
         procedure = self.host.ruleset.declaration("procedure", name) if name is not None else None
         if procedure is not None:
             yield from self.host.interpreter.run_procedure(procedure)
@@ -458,9 +461,6 @@ class Cycle:
         if self.host.state.ended or self.host.state.ending is not None:
             return
         self.host.state.ending = termination
-        verdict = self.host.ruleset.game.verdict
-        procedure = self.host.ruleset.declaration("procedure", verdict) if verdict is not None else None
-        if procedure is not None:
-            yield from self.host.interpreter.run_procedure(procedure)
+        yield from self._run_game_procedure(self.host.ruleset.game.verdict)
         if not self.host.state.ended:
             self._conclude(termination, None)
