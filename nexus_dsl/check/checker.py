@@ -497,12 +497,8 @@ class Checker:
     def _check_procedure_named(self, prop: A.Property, value: A.Expr) -> None:
         """A game's `verdict`: a procedure the engine runs with no args."""
         procedures = self.context.procedures
-        if not isinstance(value, A.Name):
-            self.error(value, "wrong_type", f"`{prop.name}` names a procedure, e.g. `{prop.name} most_points`")
-        elif value.id not in procedures:
-            self.error(value, "unknown_name", f"`{value.id}` is not a procedure",
-                       did_you_mean(value.id, procedures) or _declared("procedure", procedures), width=len(value.id))
-        elif procedures[value.id].positional:
+        self._check_declared(prop, value, "procedure", tuple(procedures))
+        if isinstance(value, A.Name) and value.id in procedures and procedures[value.id].positional:
             self.error(value, "wrong_type", f"procedure `{value.id}` takes arguments; the engine runs `{prop.name}` with none",
                        width=len(value.id))
 

@@ -63,19 +63,25 @@ def choose(host: Host, env: Env, node: A.Action, helot: Helot, **preps: Any) -> 
     env.assign(target.id, next(c for c in choices if plain(c) == picked))
 
 
+def _bound_here(env: Env, declared: Any) -> dict[str, Any]:
+    """The names an event or a window declares, each bound to the value of that name where the script
+    raises or opens it (`let survivor = ...` then `signal bout_ends`), or to none; `self` (when it
+    declares it) to the acting piece."""
+    names = {name: env.lookup(name)[1] for name in declared}
+    if "self" in names:
+        names["self"] = acting(env)
+    return names
+
+
 def signal(host: Host, env: Env, node: A.Action, event: str) -> Run:
-    # The acting piece is `self`; any other name the event declares is bound to the value of that
-    # name where the signal is given (`let survivor = ...` then `signal bout_ends`), or to none.
-    names = {name: env.lookup(name)[1] for name in host.ruleset.words.events.get(event, {})}
-    names["self"] = acting(env)
+    names = _bound_here(env, host.ruleset.words.events.get(event, {}))
+    names["self"] = acting(env)  # the acting piece triggers the event, whether it declares `self` or not
     yield from host.events.fire(event, **names)
 
 
 def record(host: Host, env: Env, node: A.Action, event: str) -> None:
     # A line of the log, of the event's type, with each name it declares as `signal` binds it.
-    names = {name: env.lookup(name)[1] for name in host.ruleset.words.events.get(event, {})}
-    if "self" in names:
-        names["self"] = acting(env)
+    names = _bound_here(env, host.ruleset.words.events.get(event, {}))
     host.emit(event, **{name: _logged(value) for name, value in names.items()})
 
 
@@ -94,7 +100,8 @@ def _logged(value: Any) -> Any:
 def open_window(host: Host, env: Env, node: A.Action, window: str, **preps: Any) -> Run:
     # As `signal`: the acting piece is the window's subject, each other name it binds the value of
     # that name where it is opened.
-    names = {name: env.lookup(name)[1] for name in host.ruleset.words.windows.get(window, {}) if name != "self"}
+    names = _bound_here(env, host.ruleset.words.windows.get(window, {}))
+    names.pop("self", None)  # a use in the window is made by its own user
     frame = yield from host.timing.open_window(window, acting(env), **names)
     target = node.prep("into")
     if isinstance(target, A.Name):
