@@ -18,7 +18,7 @@ from .syntax.printer import print_declaration, print_expr, sds_text
 KIND_TITLES = {
     "command": "Command", "trait_ability": "Trait Ability", "hazard": "Hazard", "turning_point": "Turning Point Card",
     "influence": "Influence Card", "weapon": "Weapon", "rule": "Rule", "state": "State", "stat": "Stat",
-    "pile": "Pile", "event": "Event", "window": "Timing Window", "procedure": "Procedure", "game": "Game", "turn": "Turn",
+    "pile": "Pile", "event": "Event", "window": "Timing Window", "procedure": "Procedure", "game": "Game", "turn": "Turn", "card": "Card",
     "barges": "Barge", "lanistas": "Lanista", "motivations": "Motivation", "objects": "Object",
 }
 

@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from .errors import NexusError, did_you_mean, format_all
 
@@ -144,20 +144,21 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .content.loader import load_ruleset
     from .engine.bout import Bout, next_action
     from .engine.setup import standard_setup
-    from .narrate import describe, summary
+    from .narrate import GameTerms, describe, summary
 
     ruleset = load_ruleset(args.packs.split(","))
     agent_names = args.agents.split(",")
     _check_options(ruleset, args.barge, agent_names)
-    setup = standard_setup(players=args.players, barge=args.barge)
+    setup = standard_setup(players=_players(ruleset, args.players), barge=args.barge)
     labels = [h.label for h in setup.helots]
     agents = {label: make_agent(agent_names[i % len(agent_names)], seed=args.seed * 31 + i) for i, label in enumerate(labels)}
     bout = Bout(ruleset, setup, seed=args.seed)
+    terms = GameTerms.of(ruleset)
     printed = 0
     while True:
         if not args.quiet:
             for event in bout.log[printed:]:
-                line = describe(event)
+                line = describe(event, terms)
                 if line:
                     print(line)
         printed = len(bout.log)
@@ -175,13 +176,21 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _players(ruleset: Any, asked: int | None) -> int:
+    """The number of players asked for; else the fewest the game is played by; else 2."""
+    if asked is not None:
+        return asked
+    return min(ruleset.game.players) if ruleset.game.players else 2
+
+
 # ---------------------------------------------------------------- simulate
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .content.loader import cached_ruleset
     from .sim.batch import BoutSpec, run_batch, summarise
 
-    _check_options(cached_ruleset(tuple(args.packs.split(","))), args.barge, args.agents.split(","))
-    specs = [BoutSpec(seed=args.seed + i, players=args.players, packs=tuple(args.packs.split(",")),
+    ruleset = cached_ruleset(tuple(args.packs.split(",")))
+    _check_options(ruleset, args.barge, args.agents.split(","))
+    specs = [BoutSpec(seed=args.seed + i, players=_players(ruleset, args.players), packs=tuple(args.packs.split(",")),
                       agents=tuple(args.agents.split(",")), barge=args.barge) for i in range(args.bouts)]
     results = []
     for done, result in enumerate(run_batch(specs, workers=args.workers), start=1):
@@ -313,7 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play one bout in the terminal")
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--agents", default="heuristic,heuristic", help="comma-separated agents, one per player")
-    play.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    play.add_argument("--players", type=int, default=None, choices=(2, 3, 4),
+                      help="how many play (default: the fewest the game is played by, else 2)")
     play.add_argument("--packs", default="base")
     play.add_argument("--barge", default=None, help="a barge id, or `random`: a d8 picks a schematic (pg.38)")
     play.add_argument("--log", default=None, help="write the event log as JSON lines to FILE")
@@ -335,7 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
     simulate = sub.add_parser("simulate", help="play many seeded bouts and summarise them")
     simulate.add_argument("--bouts", type=int, default=100)
     simulate.add_argument("--seed", type=int, default=0, help="the first seed; bout i uses seed + i")
-    simulate.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    simulate.add_argument("--players", type=int, default=None, choices=(2, 3, 4),
+                          help="how many play (default: the fewest the game is played by, else 2)")
     simulate.add_argument("--agents", default="heuristic")
     simulate.add_argument("--packs", default="base")
     simulate.add_argument("--barge", default=None, help="a barge id, or `random`: a d8 picks a schematic (pg.38)")

@@ -1,11 +1,41 @@
-"""Turn a bout's event log into lines a person reads, round by round (`nexus play`)."""
+"""Turn a bout's event log into lines a person reads, round by round (`nexus play`), in the words
+of the game being played: its turn's name and the name of what it scores."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 from .engine.bout import Event
+from .model.ruleset import Ruleset
 from .syntax.printer import sds_text
+
+
+@dataclass(frozen=True)
+class GameTerms:
+    """How the lines name a game's parts: a turn (`-- red's Command Round`), what a player's
+    standing is counted in, and whether the game is played with pieces (a bout, with the crowd's
+    pile beside the totals) or by players alone (a game)."""
+
+    turn: str = "Command Round"
+    score: str = "cred"
+    pieces: bool = True
+    # The events content declares, by id, with their names: a line a script `record`s is told by
+    # its event's name and the values it carries.
+    events: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, ruleset: Ruleset) -> GameTerms:
+        turn = ruleset.turn.declaration
+        score = ruleset.game.score or "score"
+        stat = ruleset.declaration("stat", score)
+        return cls(turn=turn.name if turn is not None else "turn",
+                   score=stat.name.lower() if stat is not None else score,
+                   pieces=ruleset.game.pieces != 0,
+                   events=tuple((d.id, d.name) for d in ruleset.declarations("event")))
+
+
+NEXUS_TERMS = GameTerms()
 
 
 def _args(args: dict[str, Any]) -> str:
@@ -15,14 +45,14 @@ def _args(args: dict[str, Any]) -> str:
     return (f" on {target}" if target else "") + (f" ({text})" if text else "")
 
 
-def describe(event: Event) -> str | None:
+def describe(event: Event, terms: GameTerms = NEXUS_TERMS) -> str | None:
     d = event.data
     t = event.type
     if t == "initiative":
         order = ", ".join(f"{label} ({r['trait']}, ratio {r['ratio']})" for label, r in d["rolls"].items())
         return f"== Cycle {event.cycle} — initiative: {order}"
     if t == "round_start":
-        return f"-- {d['helot']}'s Command Round"
+        return f"-- {d['helot']}'s {terms.turn}"
     if t == "round_limit":
         return f"   {d['helot']}'s round ends: {d['actions']} actions given, the most a round allows"
     if t == "allocate":
@@ -53,6 +83,8 @@ def describe(event: Event) -> str | None:
         return f"      {d['helot']} {'is now' if 'added' in d else 'is no longer'} {d.get('added') or d.get('removed')}"
     if t == "round_end":
         unspent = d["unspent_ap"] + d["unspent_mp"]
+        if not terms.pieces:
+            return f"   {d['helot']} ends the {terms.turn.lower()}"
         return f"   {d['helot']} ends the round" + (f" with {unspent} unspent" if unspent else "")
     if t == "card_moved":
         return f"      {d['card']} moves from {d['origin']} to {d['destination']}, place {d['at']} from the top"
@@ -64,12 +96,27 @@ def describe(event: Event) -> str | None:
     if t == "bout_end":
         totals = ", ".join(f"{k} {v}" for k, v in d["totals"].items())
         result = f"{d['winner']} wins" if d["winner"] != "draw" else "a draw"
-        return f"== Bout over ({d['termination'].replace('_', ' ')}): {result} — cred {totals}; crowd {d['crowd']}"
+        how = d["termination"].replace("_", " ")
+        if not terms.pieces:
+            return f"== Game over ({how}): {result} — {terms.score} {totals}"
+        return f"== Bout over ({how}): {result} — {terms.score} {totals}; crowd {d['crowd']}"
+    name = dict(terms.events).get(t)
+    if name is not None:  # a line a script recorded
+        values = ", ".join(f"{key} {_value(value)}" for key, value in d.items())
+        return f"      {name}" + (f": {values}" if values else "")
     return None
 
 
-def narrate(events: Iterable[Event]) -> list[str]:
-    return [line for line in (describe(e) for e in events) if line is not None]
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(item) for item in value) + "]"
+    return str(value)
+
+
+def narrate(events: Iterable[Event], terms: GameTerms = NEXUS_TERMS) -> list[str]:
+    return [line for line in (describe(e, terms) for e in events) if line is not None]
 
 
 def summary(bout: Any) -> str:

@@ -21,7 +21,7 @@ from .engine.actions import ABILITY, CARD, COMMAND, CONTROL, END_ROUND, NEXT_ROU
 from .engine.board import parse_direction, parse_square
 from .engine.bout import Bout
 from .engine.dice import DiceError, ForcedDiceExhausted
-from .engine.setup import RANDOM_BARGE, SEAT_ENTRY, STATUSES, BoutSetup, HelotSetup, SetupError
+from .engine.setup import RANDOM_BARGE, SEAT_ENTRY, STATUSES, BoutSetup, HelotSetup, PlayerSetup, SetupError
 from .errors import ContentError, Diagnostic, NexusError, RulesError
 from .files import confine, display_path, read_content
 from .model.ruleset import Ruleset
@@ -157,16 +157,18 @@ def _leaves(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any,
 def _unknown_labels(data: dict[str, Any], where: _Where) -> list[str]:
     """A label named outside `helots` (`active`, a step's or a reaction's `helot`) must be one of
     the helots' labels: a fact of this file that a schema cannot state."""
-    labels = list(data["helots"])
+    labels = list(data.get("helots") or data.get("players") or {})
     named: list[tuple[tuple[Any, ...], str]] = []
     if data.get("active") is not None:
         named.append((("active",), data["active"]))
     for index, step in enumerate(data.get("steps") or []):
         if isinstance(step, dict):
-            named.append((("steps", index, "helot"), step["helot"]))
+            key = "helot" if "helot" in step else "player"
+            named.append((("steps", index, key), step[key]))
             named += [(("steps", index, "reactions", number, "helot"), reaction["helot"])
                       for number, reaction in enumerate(step.get("reactions") or [])]
-    return [_problem(where, path, f"`{label}` is not one of the helots ({', '.join(labels)})")
+    who = "helots" if data.get("helots") else "players"
+    return [_problem(where, path, f"`{label}` is not one of the {who} ({', '.join(labels)})")
             for path, label in named if label not in labels]
 
 
@@ -190,6 +192,30 @@ def _check_ids(data: dict[str, Any], ruleset: Ruleset, where: _Where) -> None:
             if ruleset.declaration(zone.holds or "", card) is None:
                 raise ScenarioError(_problem(where, ("decks", deck, index),
                                              f"no {deck.replace('_', ' ')} card `{card}` in the loaded packs"))
+    _check_zones(data, ruleset, where)
+
+
+def _check_zones(data: dict[str, Any], ruleset: Ruleset, where: _Where) -> None:
+    """`zones`: each a zone of the loaded packs, listed as its owners have it (one list for a shared
+    zone, one per owner for a zone each player or side has), each card one the packs' zones hold."""
+    zones = ruleset.words.zones
+    known = {d.id for zone in zones.values() if zone.holds for d in ruleset.declarations(zone.holds)}
+    for name, placed in (data.get("zones") or {}).items():
+        zone = zones.get(name)
+        if zone is None:
+            raise ScenarioError(_problem(where, ("zones", name), f"no zone `{name}` in the loaded packs"
+                                         + (f" (zones: {', '.join(zones)})" if zones else "")))
+        if zone.owner is None and not isinstance(placed, list):
+            raise ScenarioError(_problem(where, ("zones", name), f"the zone `{name}` is shared: list its cards, top first"))
+        if zone.owner is not None and not isinstance(placed, dict):
+            raise ScenarioError(_problem(where, ("zones", name), f"each {zone.owner} has a zone `{name}`: list its "
+                                                                 f"cards by owner (`{name}: {{<owner>: [...]}}`)"))
+        lists = [((name,), placed)] if isinstance(placed, list) else [((name, owner), cards) for owner, cards in placed.items()]
+        for path, cards in lists:
+            for index, card in enumerate(cards):
+                if card not in known:
+                    raise ScenarioError(_problem(where, ("zones",) + path + (index,),
+                                                 f"no card `{card}` in the loaded packs' zones"))
 
 
 # ---------------------------------------------------------------- building the bout
@@ -198,11 +224,14 @@ def build_setup(data: dict[str, Any], where: _Where = _NOWHERE) -> BoutSetup:
     again. Left to check is only what the helots say together: a seat for a fifth helot, a status
     its states contradict."""
     helots = [_helot_setup(index, label, spec or {}, where)
-              for index, (label, spec) in enumerate(data["helots"].items())]
+              for index, (label, spec) in enumerate((data.get("helots") or {}).items())]
+    players = [_player_setup(index, label, spec or {}, where)
+               for index, (label, spec) in enumerate((data.get("players") or {}).items())]
     barge = data.get("barge") or {}
     objects = [(item["type"], parse_square(item["at"])) for item in barge.get("objects") or []]
     return BoutSetup(helots=helots, barge=barge.get("id"), objects=objects, crowd=data.get("crowd"),
                      decks={k: list(v) for k, v in (data.get("decks") or {}).items()},
+                     zones=dict(data.get("zones") or {}), players=players,
                      phase=data.get("phase", "command"), active=data.get("active"))
 
 
@@ -224,6 +253,11 @@ def _helot_setup(index: int, label: str, spec: dict[str, Any], where: _Where) ->
         weapon_drawn=spec.get("weapon_drawn"), durability=spec.get("durability"), ammo=spec.get("ammo"),
         protects=spec.get("protects"), status=status, grappling=spec.get("grappling"), side=spec.get("side"),
     )
+
+
+def _player_setup(index: int, label: str, spec: dict[str, Any], where: _Where) -> PlayerSetup:
+    seat = spec["seat"] if "seat" in spec else _default_seat(index, where, ("players", label))
+    return PlayerSetup(label=label, seat=seat, side=spec.get("side"), stats=dict(spec.get("stats") or {}))
 
 
 def _default_seat(index: int, where: _Where, path: tuple[Any, ...]) -> str:
@@ -261,8 +295,8 @@ def step_action(bout: Bout, step: str | dict[str, Any]) -> Action:
     if step == "next_round":
         return Action.make(NEXT_ROUND, pending.helot if pending else "")
     assert isinstance(step, dict)  # the schema allows the two words above or a mapping
-    helot = step["helot"]
-    arguments = {key: value for key, value in step.items() if key not in ("helot", "reactions", "choices")}
+    helot = step["helot"] if "helot" in step else step["player"]
+    arguments = {key: value for key, value in step.items() if key not in ("helot", "player", "reactions", "choices")}
     if "command" in arguments:
         name = arguments.pop("command")
         declaration = bout.ruleset.declaration("command", name)
@@ -413,7 +447,8 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
         bout = Bout(ruleset, build_setup(data, where), seed=data.get("seed", 0),
                     forced_dice=data.get("dice") or {}, strict_ledger=True)
     except SetupError as error:
-        path = ("helots", error.helot, error.key) if error.helot else ("helots",)
+        who = "helots" if data.get("helots") else "players"
+        path = (who, error.helot, error.key) if error.helot else (who,)
         result.mismatches.append(f"cannot load: {where(*path)}: {error.diagnostics[0].message}")
         return result
     except (ScenarioError, NexusError, DiceError) as error:

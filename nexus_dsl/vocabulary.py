@@ -32,7 +32,7 @@ COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 RELATIVE = ("forward", "forward_right", "right", "backward_right", "backward", "backward_left", "left", "forward_left")
 ROLL_SIDES = ("attack", "defense", "check")
 PURPOSES = ("attack", "defense", "location", "check", "trait_die", "ratio_die", "tiebreak", "compass",
-            "grid_col", "grid_row", "d8", "crate", "weapon_card", "barge")
+            "grid_col", "grid_row", "d8", "crate", "weapon_card", "barge", "first_player")
 SEATS = ("north", "south", "east", "west")
 # What becomes of a card drawn from a zone (its `drawn` property): played at once, or kept in hand.
 DRAWN = ("played", "kept")
@@ -63,6 +63,9 @@ STAT_GROUPS = ("location", "trait")
 COST_RESOURCES = RESOURCES + ("overall", "cred")
 
 # Attributes readable on a helot value (`target.overall`, `self.PHYS`, `target.head`).
+# What a player is read for (`p.side`), besides the stats each player holds.
+PLAYER_ATTRIBUTES: dict[str, str] = {"label": "text", "side": "text", "seat": "text", "fighting": "bool"}
+
 HELOT_ATTRIBUTES: dict[str, str] = {
     "overall": "number",
     "cred": "number",
@@ -258,10 +261,12 @@ PRIMITIVES: dict[str, Signature] = {
                                doc="While `damage_incoming` is heard: the hit about to land is this much smaller.",
                                ranges={"by": up_to("an amount of damage")}),
     "add_trait": Signature(("helot", "trait"), {"by": "number"}, ("by",), doc="Raise or lower a trait reserve (0..cap)."),
-    "add_stat": Signature(("helot", "stat"), {"by": "number"}, ("by",),
-                          doc="Raise (or, negative, lower) a helot's stat, kept within its `low` and `high`."),
-    "set_stat": Signature(("helot", "stat"), {"to": "number"}, ("to",),
-                          doc="Set a helot's stat, kept within its `low` and `high`."),
+    "add_stat": Signature(("actor", "stat"), {"by": "number"}, ("by",),
+                          doc="Raise (or, negative, lower) a piece's stat, or a player's (a stat each "
+                              "player holds), kept within its `low` and `high`."),
+    "set_stat": Signature(("actor", "stat"), {"to": "number"}, ("to",),
+                          doc="Set a piece's stat, or a player's (a stat each player holds), kept within "
+                              "its `low` and `high`."),
     "take_off_board": Signature(("helot",), doc="Remove a fallen helot's figure from the board."),
     "win": Signature(("side",), doc="A side wins (named, or by a piece on it: `win self`): the game ends at once "
                                     "with that verdict (the rest of the action resolves, nothing after it)."),
@@ -279,9 +284,13 @@ PRIMITIVES: dict[str, Signature] = {
                                          "`initiative_rank` of their traits, then the ratio die, then pairs of d6 among "
                                          "those still tied (with the `turn_order` rule param's sides taking turns): "
                                          "the order of play, logged as `initiative`."),
-    "take_turns": Signature(("list",), doc="Each piece of the list, in its order (the order of play from then on), "
-                                           "takes its turn: its Command Round, whole or one action at a time as the "
-                                           "`turn_length` rule param says. Only the game's round runs turns."),
+    "take_turns": Signature(("list",), doc="Each piece (or player, in a game without pieces) of the list, in its "
+                                           "order (the order of play from then on), takes its turn: the game's "
+                                           "`turn`, whole or one action at a time as the `turn_length` rule param "
+                                           "says. Only the game's round runs turns."),
+    "set_order": Signature(("list",), doc="Set the order of play (what `order_of_play()` reads) to a list of "
+                                          "pieces, or players in a game without pieces, each once: e.g. in a "
+                                          "game's setup, who plays first."),
     "record": Signature(("event",), doc="Write a line of a declared event's type to the log (nothing listens): each "
                                         "name the event declares is the value of that name here (`self`, the acting "
                                         "piece), a piece by its label, a square as [col, row]."),
@@ -392,9 +401,9 @@ FUNCTIONS: dict[str, Signature] = {
     "max": Signature(("number", "number")),
     "abs": Signature(("number",)),
     "count": Signature(("any",), doc="How many members a list (or a set of squares) holds."),
-    "stat_value": Signature(("helot", "stat"), doc="A helot's stat named by a value (`self.vigour` when the stat "
-                                                   "is known in advance)."),
-    "stat_level": Signature(("helot", "stat"), doc="The name of the level a helot's stat stands at (its `levels`, "
+    "stat_value": Signature(("actor", "stat"), doc="A piece's or a player's stat named by a value (`self.vigour` "
+                                                   "when the stat is known in advance)."),
+    "stat_level": Signature(("actor", "stat"), doc="The name of the level a piece's or player's stat stands at (its `levels`, "
                                                    "from `low` up), or none beyond them."),
     # Lists (a set of squares reads west column first, north to south in each column).
     "first": Signature(("list",), doc="The first member of a list, or none when it is empty."),
@@ -405,13 +414,25 @@ FUNCTIONS: dict[str, Signature] = {
                       ranges={1: at_least(0, "a number of members")}),
     "reverse": Signature(("list",), doc="A list in the opposite order."),
     "sum": Signature(("list",), doc="The sum of a list of numbers (0 for an empty list)."),
+    "product": Signature(("list",), doc="The product of a list of numbers (1 for an empty list): "
+                                        "`product(card_values(parade, \"multiplier\"))`."),
+    "card_value": Signature(("text", "text"), doc="A card's field (`card_value(c, \"number\")`): the number, word or "
+                                                  "text its `card` declaration gives it, or none without one."),
+    "card_values": Signature(("list", "text"), doc="The field of each card of a list that has it, in the list's "
+                                                   "order: `sum(card_values(cards(score_pile), \"stars\"))`."),
+    "players_of": Signature(("side",), doc="The players of a side (named, or by a player or a piece on it), in seat "
+                                          "order."),
     "highest": Signature(("list",), doc="The highest of a list of numbers, or none when it is empty."),
     "lowest": Signature(("list",), doc="The lowest of a list of numbers, or none when it is empty."),
     "position": Signature(("list", "any"), doc="Where a value stands in a list, counting from 1; 0 when it is not there."),
     "join": Signature(("list", "text"), doc="The members of a list (text, numbers, helots by label) as one text, "
                                             "with the second argument between each two."),
     # The cards of a zone, top first, and its discards, in the order they were discarded.
-    "cards": Signature(("zone",), doc="The cards a zone holds (their ids), top card first."),
+    "cards": Signature(("zone",), doc="The cards a zone holds (their ids), top card first. A zone each player "
+                                      "has one of is the acting player's, or the one `zone_of` names."),
+    "zone_of": Signature(("zone", "any"), doc="One player's or side's zone of a kind each has one of (`owner "
+                                              "player` or `owner side`): `zone_of(hand, p)`, the owner a player, "
+                                              "a piece (its player), or a label or side by name."),
     "discards": Signature(("zone",), doc="The cards a zone has discarded (their ids), in the order they were "
                                          "discarded."),
     # The sides and how they stand: what a game's verdict is written in.
@@ -422,8 +443,13 @@ FUNCTIONS: dict[str, Signature] = {
     "leading_sides": Signature((), doc="The sides with the highest score, in the order of `sides()` (more than one "
                                        "when they tie)."),
     "in_play": Signature((), doc="The pieces still in play (fighting), in the order they are listed."),
-    "order_of_play": Signature((), doc="The pieces in the order of play (the last `roll_initiative` or "
-                                       "`take_turns`), whether still in play or not."),
+    "order_of_play": Signature((), doc="The pieces (or players, in a game without pieces) in the order of play "
+                                       "(the last `roll_initiative`, `set_order` or `take_turns`), whether still in "
+                                       "play or not."),
+    "players": Signature((), doc="The players, in the order they are seated (as the setup lists them)."),
+    "clockwise_from": Signature(("actor",), doc="Who acts round the table clockwise (north, east, south, west seen "
+                                                "from above), starting with this one: the pieces, or in a game "
+                                                "without pieces, the players."),
     "sides_in_play": Signature((), doc="The sides with a piece still in play, in the order of `sides()`."),
     "ending": Signature((), doc="How the game came to its end, while its verdict is given: the termination the log "
                                 "records (such as `\"cycle_limit\"`), or none while the game goes on."),
@@ -447,10 +473,12 @@ FUNCTION_RESULTS: dict[str, str] = {
     "next_in_initiative": "any", "squares_toward": "list", "wounded_locations": "list",
     "indestructible_at": "bool", "random_weapon": "any", "weapons_left": "list", "crowd_coins": "number",
     "stat_value": "number", "stat_level": "any",
-    "first": "any", "last": "any", "take": "list", "drop": "list", "reverse": "list", "sum": "number",
+    "first": "any", "last": "any", "take": "list", "product": "number", "card_value": "any",
+    "card_values": "list", "players_of": "list", "drop": "list", "reverse": "list", "sum": "number",
     "highest": "any", "lowest": "any", "position": "number", "join": "text", "dice_pool": "number",
     "sides": "list", "score_of": "number", "leading_sides": "list", "ending": "any", "in_play": "list",
-    "sides_in_play": "list", "order_of_play": "list", "cards": "list", "discards": "list",
+    "sides_in_play": "list", "order_of_play": "list", "players": "list", "clockwise_from": "list", "cards": "list", "discards": "list",
+    "zone_of": "zone",
 }
 
 
@@ -476,7 +504,7 @@ OUTCOMES = ("success", "failure")
 PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     "command": {
         "group": ("text", "one"), "tags": ("text", "many"), "targets": ("text", "one"),
-        "flavor": ("text", "one"), "text": ("text", "one"),
+        "flavor": ("text", "one"), "text": ("text", "one"), "rulebook": ("text", "one"),
     },
     "trait_ability": {"tags": ("text", "many"), "flavor": ("text", "one"), "text": ("text", "one"),
                       "targets": ("text", "one"), "motivation": ("text", "one")},
@@ -500,7 +528,8 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # when a piece enters play, 0 without one.
     # `low` and `high` (amounts) bound a stat outside the engine's groups (`stat` type: changed by
     # `add_stat`, `set_stat`); `levels` names its values from `low` up (`stat_level`).
-    "stat": {"group": ("name", "one"), "start": ("amount", "one"), "low": ("amount", "one"),
+    # `owner player`: each player holds the stat, rather than each piece.
+    "stat": {"group": ("name", "one"), "owner": ("text", "one"), "start": ("amount", "one"), "low": ("amount", "one"),
              "high": ("amount", "one"), "levels": ("text", "many"), "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
     "pile": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
@@ -510,18 +539,28 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
                   "rulebook": ("text", "one")},
     "window": {"text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
     # `holds` names the kind of declaration whose cards fill the zone; `drawn` what becomes of one drawn.
-    "zone": {"holds": ("text", "one"), "drawn": ("text", "one"), "flavor": ("text", "one"), "text": ("text", "one"),
+    # `owner` (`player` or `side`) gives each player or side a zone of its own; `visible` (`all`,
+    # `owner`, `none`) says who may see its cards: the others see only how many it holds.
+    "zone": {"holds": ("text", "one"), "drawn": ("text", "one"), "owner": ("text", "one"),
+             "visible": ("text", "one"), "flavor": ("text", "one"), "text": ("text", "one"),
              "tags": ("text", "many"), "rulebook": ("text", "one")},
     # `setup` (a `procedure` of no args) runs once before the first round; `round` (another) is
     # what the game loop runs again and again; `turn` names the `turn` its pieces take; `score` (a
     # `score`: a number every piece has, an attribute or a stat) is what a side's standing is counted
     # in; `verdict` (a `procedure` of no args) decides who wins when the game ends undecided.
-    "game": {"setup": ("procedure", "one"), "round": ("procedure", "one"), "turn": ("turn", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
+    # `pieces` (a number, 0 for a game of players alone, such as a card game) is how many pieces
+    # each player controls; without it, as many as the setup places.
+    # `players` lists how many players it is played by (`players 2` or `players 2, 3, 4`).
+    "game": {"pieces": ("number", "one"), "players": ("number", "many"), "setup": ("procedure", "one"), "round": ("procedure", "one"), "turn": ("turn", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
              "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
     # `starts`, `ends` and `over` (declared events, raised with `self`) mark a turn's start, its end
     # (before the piece's points are cleared) and the moment it is over; `length` (a number) ends it
     # after that many actions; `passing` (true or false) says whether the player may end it.
+    # A card of a game's own: its fields (`number 7`, `stars 2`, `kind ship`) are the pack's to name,
+    # each one number, word or text, read by `card_value`; these are the fields every card may have.
+    "card": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
+             "rulebook": ("text", "one"), "assumed": ("text", "one")},
     "turn": {"starts": ("event", "one"), "ends": ("event", "one"), "over": ("event", "one"),
              "length": ("number", "one"), "passing": ("flag", "one"), "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
@@ -557,11 +596,13 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     "game": ("property",),
     # A piece's turn: its `effect` is its opening, run with `self` after its start event.
     "turn": ("property", "effect"),
+    # A card of a game's own, filling a zone that `holds card`: its fields, nothing it runs.
+    "card": ("property",),
 }
 
 # The types a name an event or a window binds may have (`arg attacker: helot`), besides the types
 # content declares (a stat group such as `location`, `state`, `pile`).
-BOUND_TYPES = ("number", "bool", "text", "helot", "square", "squares", "direction", "resource", "roll_side",
+BOUND_TYPES = ("number", "bool", "text", "helot", "player", "actor", "square", "squares", "direction", "resource", "roll_side",
                "object_type", "command", "list", "any")
 
 # The numbers a property holds: the engine reads each as a number written out (`damage 2`), so the
@@ -575,6 +616,8 @@ PROPERTY_RANGES: dict[str, NumberRange] = {
     "block": at_least(0, "a shield's block"),
     "store": at_least(0, "the AP to store a weapon"),
     "length": at_least(1, "a turn's length in actions"),
+    "pieces": at_least(0, "the pieces each player controls"),
+    "players": NumberRange(1, 8, "the number of players a game is played by"),
 }
 
 # Symbolic values a property accepts (checked by the checker; open where packs may add their own).
@@ -584,6 +627,8 @@ PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
     "type": ("melee", "two_handed", "one_handed", "shield", "shiv", "net", "bola", "ranged", "thrown"),
     "activation": ("duplicate", "always_active", "turning_point", "player_activated"),
     "drawn": DRAWN,
+    "owner": ("player", "side"),
+    "visible": ("all", "owner", "none"),
 }
 
 # Quoted text a property must match, with how to write it (a state's board badge and its colour).

@@ -105,8 +105,9 @@ def test_numbers_follow_the_largest_number_and_the_board() -> None:
 def test_a_label_may_not_hide_any_key_of_the_snapshot() -> None:
     snapshot = Bout(cached_ruleset(("base",)), build_setup({"helots": {"red": {}, "blue": {}}})).snapshot()
     [refused] = [rule["enum"] for rule in DEFS["label"]["not"]["anyOf"] if "enum" in rule]
-    # `piles` shows only where the loaded packs declare piles besides the crowd and the box.
-    assert set(refused) == set(snapshot) - {"red", "blue"} | {"piles"}
+    # `piles` shows only where the loaded packs declare piles besides the crowd and the box, `views`
+    # only in a game of players alone.
+    assert set(refused) == set(snapshot) - {"red", "blue"} | {"piles", "views"}
 
 
 # ---------------------------------------------------------------- the project's scenarios

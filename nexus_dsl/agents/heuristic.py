@@ -155,6 +155,18 @@ def standing(state: BoutState, me: Helot) -> float:
     return worth(me) - rival + 0.05 * position_score(state, me)
 
 
+def score_lead(bout: Bout, state: BoutState, label: str) -> int:
+    """How far the side of `label` leads the best of the other sides, by the score the game declares
+    (a stat each player holds), in `state`; a game of players alone is judged by nothing else."""
+    name = bout.ruleset.game.score
+    totals: dict[str, int] = {}
+    for player in state.players.values():
+        totals[player.side] = totals.get(player.side, 0) + (player.stats.get(name, 0) if name else 0)
+    mine = state.players[label].side
+    rivals = [total for side, total in totals.items() if side != mine]
+    return totals.get(mine, 0) - max(rivals, default=0)
+
+
 def _previewed(bout: Bout, option: Action) -> BoutState | None:
     """The state `option` would leave, or None when its scripts fault (an option to avoid)."""
     try:
@@ -181,6 +193,8 @@ class HeuristicAgent:
     # ---------------------------------------------------------------- main decisions
     def choose(self, bout: Bout, decision: Decision) -> Action:
         kind = decision.kind
+        if not bout.state.helots:  # a game of players alone: nothing on a board to judge by
+            return self._by_outcome(bout, decision)
         if kind == "allocate":
             return self._allocate(bout, decision)
         if kind == "command":
@@ -195,6 +209,19 @@ class HeuristicAgent:
         if kind == "negate_card":
             return next(o for o in decision.options if o.kind == CONTROL)
         return passing[0] if passing else decision.options[0]
+
+    def _by_outcome(self, bout: Bout, decision: Decision) -> Action:
+        """The option that leaves the decider's side best placed by the game's own score (its lead
+        over the best of the other sides), judged on a preview of each; the first of equals."""
+        best, best_value = decision.options[0], None
+        for option in decision.options:
+            after = _previewed(bout, option) if option.kind in ("command", ABILITY, CARD) else bout.state
+            if after is None:
+                continue
+            value = score_lead(bout, after, decision.helot)
+            if best_value is None or value > best_value:
+                best, best_value = option, value
+        return best
 
     def _allocate(self, bout: Bout, decision: Decision) -> Action:
         me = bout.state.helots[decision.helot]

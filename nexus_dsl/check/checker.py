@@ -26,7 +26,7 @@ from typing import Callable, Iterable, Mapping
 from .. import vocabulary as V
 from ..errors import Diagnostic, did_you_mean
 from ..limits import MAX_NUMBER
-from ..model.words import stat_group
+from ..model.words import stat_amount, stat_group
 from ..syntax import ast_nodes as A
 
 ANY = "any"
@@ -62,6 +62,10 @@ class CheckContext:
     procedures: Mapping[str, V.Signature] = field(default_factory=dict)
     procedure_calls: Mapping[str, tuple[A.Action, ...]] = field(default_factory=dict)
     turns: tuple[str, ...] = ()  # the `turn` declarations, which a game's `turn` names
+    player_stats: tuple[str, ...] = ()  # the stats each player holds (`owner player`)
+    # Who acts (`self`) in commands, abilities and turns: a piece, or in a game whose
+    # players control no pieces (`game { pieces 0 }`), the player.
+    actor_type: str = "helot"
 
     @property
     def states(self) -> tuple[str, ...]:
@@ -129,8 +133,10 @@ def compatible(expected: str, actual: str) -> bool:
         return True
     if actual == "id" and expected in ("text", "command"):
         return True  # a declaration id names a command, a weapon, a card
-    if actual == "helot" and expected in ("pile", "square", "side"):
+    if actual == "helot" and expected in ("pile", "square", "side", "actor"):
         return True  # a helot stands for its lanista's cred pile, the square it stands on, or its side
+    if actual == "player" and expected in ("side", "actor"):
+        return True  # a player stands for its side
     if expected == "side" and actual == "text":
         return True  # a side by its name
     if expected == "text" and actual == "object_type":
@@ -147,7 +153,7 @@ _TYPE_WORDS = {
     "pile": "a coin pile", "object_type": "an object type", "roll_side": "`attack` or `defense`",
     "purpose": "a dice purpose", "list": "a list", ANY: "a value", "command": "a command", "id": "an id",
     "event": "an event", "zone": "a zone", "name": "a name", "side": "a side", "turn": "a turn",
-    "window": "a timing window",
+    "window": "a timing window", "player": "a player", "actor": "a piece or a player",
 }
 
 
@@ -218,6 +224,7 @@ class Checker:
                     self.error(clause, "duplicate_clause", "only one `roll` clause is allowed per declaration")
                 roll = clause
         actor = self._actor_scope(declaration, base, args)
+        self._check_spans(declaration, actor)
         window_names = self._window_names(declaration)  # once: a declaration may hold thousands of clauses
         for clause in declaration.clauses:
             self._check_clause(declaration, clause, base, actor, window_names)
@@ -286,6 +293,16 @@ class Checker:
                                    self.suggest(option, self.globals.all_names))
                 kind = kinds.pop() if len(kinds) == 1 else None
                 args[arg.name] = kind if kind is not None else ANY
+            elif isinstance(arg_type, A.ZoneCardType):
+                zones = self.context.members["zone"]
+                if arg_type.zone not in zones:
+                    self.error(arg_type, "unknown_name", f"unknown zone `{arg_type.zone}`",
+                               did_you_mean(arg_type.zone, zones) or _declared("zone", zones))
+                args[arg.name] = "text"  # a card's id
+            elif isinstance(arg_type, A.SpanType):
+                if arg_type.name != "number":
+                    self.error(arg_type, "unknown_type", f"a range argument must be a `number`, not `{arg_type.name}`")
+                args[arg.name] = "number"  # its ends are checked where `self` is known (`_check_spans`)
             else:
                 if arg_type.name != "number":
                     self.error(arg_type, "unknown_type", f"a range argument must be a `number`, not `{arg_type.name}`")
@@ -293,6 +310,21 @@ class Checker:
                     self.error(arg_type, "out_of_range", f"the range {arg_type.low}..{arg_type.high} is empty")
                 args[arg.name] = "number"
         return args
+
+    def _check_spans(self, declaration: A.Declaration, actor: Scope) -> None:
+        """The ends of a worked-out range: numbers, from what the player sees before choosing (its
+        params, `self`, the table), never another argument, and without dice."""
+        args = {arg.name for arg in declaration.clauses_of(A.Arg)}
+        for arg in declaration.clauses_of(A.Arg):
+            if not isinstance(arg.type, A.SpanType):
+                continue
+            for end in (arg.type.low, arg.type.high):
+                read = A.names_used(end) & args
+                if read:
+                    self.error(end, "not_allowed", f"a range's ends cannot read an argument (`{sorted(read)[0]}`): "
+                                                   "they are worked out before any is chosen")
+                    continue
+                self._ask("the ends of a range", end, "number", actor)
 
     def _arg_types(self, kind: str) -> tuple[str, ...]:
         """The types an `arg` may have: what a player can be asked for, or (for an event or a
@@ -304,7 +336,7 @@ class Checker:
     def _actor_scope(self, declaration: A.Declaration, base: Scope, args: dict[str, str]) -> Scope:
         if declaration.kind == "procedure":  # no one acts: it sees its args and params only
             return base.child(args)
-        names: dict[str, str] = {"self": "helot"}
+        names: dict[str, str] = {"self": self.context.actor_type}
         targets = declaration.property("targets")
         if targets is not None and targets.values and isinstance(targets.values[0], A.Name) and targets.values[0].id == "opponent":
             names["target"] = "helot"
@@ -313,7 +345,8 @@ class Checker:
 
     def _check_required(self, declaration: A.Declaration) -> None:
         kind = declaration.kind
-        if kind == "command" and not declaration.clauses_of(A.Cost):
+        # A piece's command costs points; a player of a game without pieces acts without any.
+        if kind == "command" and not declaration.clauses_of(A.Cost) and self.context.actor_type != "player":
             self.error(declaration, "missing_clause", f"command `{declaration.id}` has no `cost` clause",
                        "every command costs something, e.g. `cost 1 MP`", width=len(declaration.id))
         if kind == "trait_ability" and not declaration.clauses_of(A.Window):
@@ -329,16 +362,19 @@ class Checker:
 
     def _check_stat_bounds(self, stat: A.Declaration) -> None:
         """Where a stat's `low`, `start` and `high` are written out, they are in that order."""
-        written = {name: prop.values[0] for name in ("low", "start", "high")
+        written = {name: (prop.values[0], amount) for name in ("low", "start", "high")
                    if (prop := stat.property(name)) is not None and len(prop.values) == 1
-                   and isinstance(prop.values[0], A.Num)}
-        low, high = written.get("low"), written.get("high")
-        if isinstance(low, A.Num) and isinstance(high, A.Num) and low.value > high.value:
-            self.error(high, "out_of_range", f"`high` ({high.value}) is below `low` ({low.value})")
-        start = written.get("start")
-        if isinstance(start, A.Num) and ((isinstance(low, A.Num) and start.value < low.value)
-                                         or (isinstance(high, A.Num) and start.value > high.value)):
-            self.error(start, "out_of_range", f"`start` ({start.value}) lies outside `low` to `high`")
+                   and isinstance(amount := stat_amount(stat, name, 0), int)}
+        low, high, start = written.get("low"), written.get("high"), written.get("start")
+        lowest = low[1] if low is not None else (0 if stat.property("low") is None else None)  # no `low`: 0
+        if low is not None and high is not None and low[1] > high[1]:
+            self.error(high[0], "out_of_range", f"`high` ({high[1]}) is below `low` ({low[1]})")
+        if start is not None and ((lowest is not None and start[1] < lowest) or (high is not None and start[1] > high[1])):
+            self.error(start[0], "out_of_range", f"`start` ({start[1]}) lies outside `low` to `high`")
+        if stat_group(stat) in V.STAT_GROUPS:
+            for node, amount in written.values():
+                if amount < 0:
+                    self.error(node, "out_of_range", f"a stat of the `{stat_group(stat)}` group never goes below 0")
         levels = stat.property("levels")
         if levels is not None and stat_group(stat) in V.STAT_GROUPS:
             self.error(levels, "unexpected_argument", f"a stat of the `{stat_group(stat)}` group has no levels",
@@ -380,7 +416,7 @@ class Checker:
                     self._check_range(item.amount, V.COST_RANGE)
         elif isinstance(clause, A.Requires):
             if kind == "rule":  # a rule's requirement applies to every command a helot gives
-                scope = base.child({"self": "helot", "target": ANY, "command": "command"})
+                scope = base.child({"self": self.context.actor_type, "target": ANY, "command": "command"})
             elif kind in ("trait_ability", "influence"):  # the names of its windows are known when it is offered
                 scope = actor.child(window_names)
             else:
@@ -448,6 +484,9 @@ class Checker:
 
     def _check_property(self, kind: str, prop: A.Property, scope: Scope) -> None:
         known = V.PROPERTIES[kind]
+        if kind == "card" and prop.name not in known:  # a field of the pack's own
+            self._check_card_field(prop)
+            return
         if prop.name not in known:
             self.error(prop, "unknown_property", f"a {kind} has no property `{prop.name}`",
                        did_you_mean(prop.name, known) or "properties: " + ", ".join(known), width=len(prop.name))
@@ -458,6 +497,8 @@ class Checker:
         symbols = V.PROPERTY_VALUES.get(prop.name)
         if prop.name == "holds":  # a zone holds the cards of one declaration kind
             symbols = A.DECLARATION_KINDS
+        if prop.name == "owner" and kind == "stat":  # a stat is each piece's, or each player's
+            symbols = ("player",)
         for value in prop.values:
             if value_type == "name":
                 self._check_type_name(prop, value)
@@ -480,6 +521,8 @@ class Checker:
                 if symbols is not None and value.id not in symbols:
                     self.error(value, "unknown_name", f"unknown {prop.name} `{value.id}`",
                                did_you_mean(value.id, symbols) or "one of: " + ", ".join(symbols), width=len(value.id))
+            elif isinstance(value, A.NoneLit) and symbols is not None and "none" in symbols:
+                pass  # `visible none`: the keyword is the word
             elif not isinstance(value, A.Str):
                 self.error(value, "wrong_type", f"`{prop.name}` takes a word or quoted text")
             elif prop.name in V.PROPERTY_PATTERNS and not re.fullmatch(V.PROPERTY_PATTERNS[prop.name][0], value.value):
@@ -510,9 +553,25 @@ class Checker:
             self.error(value, "unknown_name", f"`{value.id}` is not {describe(kind)}",
                        did_you_mean(value.id, declared) or _declared(kind, declared), width=len(value.id))
 
+    def _check_card_field(self, prop: A.Property) -> None:
+        """A card's field: one number, word, text, or true or false, written out."""
+        if len(prop.values) != 1:
+            self.error(prop, "wrong_arity", f"the field `{prop.name}` takes one value, got {len(prop.values)}",
+                       width=len(prop.name))
+            return
+        value = prop.values[0]
+        if isinstance(value, A.Neg) and isinstance(value.operand, A.Num):
+            return
+        if not isinstance(value, (A.Num, A.Str, A.Bool, A.Name)):
+            self.error(value, "not_constant", f"the field `{prop.name}` is a number, a word, text, or true or false, "
+                                              "written out")
+
     def _check_score(self, prop: A.Property, value: A.Expr) -> None:
         """A game's `score`: a number every piece has, an attribute or a declared stat."""
-        numbers = tuple(name for name, kind in V.HELOT_ATTRIBUTES.items() if kind == "number") + self.context.stats
+        if self.context.actor_type == "player":  # a game without pieces: a stat each player holds
+            numbers = self.context.player_stats
+        else:
+            numbers = tuple(name for name, kind in V.HELOT_ATTRIBUTES.items() if kind == "number") + self.context.stats
         if not isinstance(value, A.Name):
             self.error(value, "wrong_type", f"`{prop.name}` names a number every piece has, e.g. `{prop.name} points`")
         elif value.id not in numbers:
@@ -528,6 +587,8 @@ class Checker:
                            self.suggest(value.id, lambda: self.context.settings), width=len(value.id))
             return
         self.expect(value, "number", scope)
+        if isinstance(value, A.Neg) and isinstance(value.operand, A.Num) and prop.name in ("low", "start", "high"):
+            value = value.operand  # a plain stat may go below 0 (a score with penalties)
         known = self.values.get(id(value))
         if not isinstance(value, A.Num) or known is None or not 0 <= known <= MAX_NUMBER:
             self.error(value, "not_constant", f"`{prop.name}` is a whole number written out, or a rule param's name",
@@ -722,6 +783,14 @@ class Checker:
                     return "number"
                 self.error(expr, "unknown_name", f"a helot has no attribute `{expr.name}`",
                            did_you_mean(expr.name, list(V.HELOT_ATTRIBUTES) + list(self.context.stats)))
+                return ANY
+            if obj == "player":
+                if expr.name in V.PLAYER_ATTRIBUTES:
+                    return V.PLAYER_ATTRIBUTES[expr.name]
+                if expr.name in self.context.player_stats:
+                    return "number"
+                self.error(expr, "unknown_name", f"a player has no attribute `{expr.name}`",
+                           did_you_mean(expr.name, list(V.PLAYER_ATTRIBUTES) + list(self.context.player_stats)))
                 return ANY
             if obj == "square" and expr.name in ("col", "row"):
                 return "number"

@@ -13,6 +13,7 @@ from typing import Any, Iterable, Mapping
 
 from .. import vocabulary as V
 from ..model.words import game_words, stat_amount
+from ..model.game import game_of
 from ..syntax import ast_nodes as A
 from .checker import CheckContext
 
@@ -49,6 +50,8 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         procedures=procedures,
         procedure_calls=calls,
         turns=tuple(ident for kind, ident in in_view if kind == "turn"),
+        player_stats=words.player_stats,
+        actor_type="player" if game_of(by_kind.get("game", [])).pieces == 0 else "helot",
     )
 
 

@@ -24,6 +24,7 @@ from typing import Any
 from ..errors import Diagnostic, RulesError, ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
+from ..vocabulary import PLAYER_ATTRIBUTES
 from .actions import ABILITY, CARD, COMMAND, PASS, Action, Decision
 from .conditions import Conditions
 from .cycle import Cycle, Game
@@ -42,7 +43,7 @@ from .rolls import Rolls
 from .primitives import script_tables
 from .setup import BoutSetup, declared_number, weapon_word
 from .snapshot import snapshot_of
-from .state import BoutState, Helot, Outcome, Status, Termination
+from .state import BoutState, Helot, Outcome, Player, Status, Termination
 from .timing import Timing
 
 # Decisions between a player's own moves: a script's step budget starts again at each of these
@@ -189,7 +190,13 @@ class Bout:
                                  f"{self.state.box_drawn} drawn from the box")
 
     # ---------------------------------------------------------------- reading state
-    def helot_attribute(self, helot: Helot, name: str) -> Any:
+    def helot_attribute(self, helot: Helot | Player, name: str) -> Any:
+        if name in self.ruleset.words.player_stats:  # a piece stands for its player
+            return self.state.player_of(helot).stats[name]
+        if isinstance(helot, Player):
+            if name in PLAYER_ATTRIBUTES:
+                return getattr(helot, name)
+            raise AttributeError(name)
         if name in helot.locations:
             return helot.locations[name]
         if name in helot.stats:
@@ -244,7 +251,7 @@ class Bout:
         nothing the bout changes (`_what_if`), so a preview leaves the bout exactly as it was.
         Raises `ScriptRuntimeError` when the action's scripts fault: an option to judge as bad."""
         clone = self._what_if()
-        helot = clone.state.helots[action.helot]
+        helot = clone.state.actor(action.helot)
         if action.kind in (ABILITY, CARD):
             game = clone.timing.use_ability(action, None)
         elif action.kind == COMMAND:
@@ -303,7 +310,7 @@ def next_action(bout: Bout, agents: dict[str, Any]) -> Action:
     whether it interjects with an instant ability or card; then the decider itself."""
     decision = bout.pending
     assert decision is not None
-    for helot in bout.state.clockwise_from(decision.helot)[1:]:
+    for helot in bout.state.actors_clockwise_from(decision.helot)[1:]:
         own = [o for o in decision.options if o.helot == helot.label]
         if own:
             interjection = agents[helot.label].interject(bout, decision, own)

@@ -23,7 +23,7 @@ from .interpreter import Env, Interpreter, Limits
 from .legality import Legality
 from .resolution import Resolution
 from .setup import BoutSetup
-from .state import BoutState, Helot, Outcome, Status, Termination
+from .state import Actor, BoutState, Helot, Outcome, Status, Termination
 from .timing import Timing
 
 Game = Generator[Decision, Action, None]
@@ -52,7 +52,7 @@ class CycleHost(Protocol):
 
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
-    def helot_attribute(self, piece: Helot, name: str) -> Any: ...
+    def helot_attribute(self, piece: Actor, name: str) -> Any: ...
 
     def emit(self, event_type: str, /, **data: Any) -> None: ...
 
@@ -73,14 +73,14 @@ class Cycle:
         if self.host.setup.phase == "command":
             active = self.host.state.active
             assert active is not None
-            labels = list(self.host.state.helots)
+            labels = [actor.label for actor in self.host.state.actors()]
             index = labels.index(active)
             self.host.state.order = labels[index:] + labels[:index]
-            yield from self._command_round(self.host.state.helots[active], mid_round=True)
+            yield from self._command_round(self.host.state.actor(active), mid_round=True)
             for label in self.host.state.order[1:]:
                 if self.host.state.ended:
                     return
-                yield from self._command_round(self.host.state.helots[label])
+                yield from self._command_round(self.host.state.actor(label))
         while not self.host.state.ended:
             if self.host.state.cycle >= self.host.setup.max_cycles:
                 yield from self.end_game(Termination.CYCLE_LIMIT.value)
@@ -140,8 +140,9 @@ class Cycle:
         if procedure is not None:
             yield from self.host.interpreter.run_procedure(procedure)
 
-    def take_turns(self, pieces: list[Helot]) -> Game:
-        """Each piece of the list takes its turn in that order, the order of play from then on:
+    def take_turns(self, pieces: list[Actor]) -> Game:
+        """Each piece (or player, in a game without pieces) of the list takes its turn in that
+        order, the order of play from then on:
         its Command Round, whole, or one action at a time with the rounds taking turns
         (`turn_length: one_action`). Turns are the game's round's to run, never a turn's own."""
         if self.taking_turns:
@@ -161,7 +162,7 @@ class Cycle:
         finally:
             self.taking_turns = False
 
-    def _rounds_taking_turns(self, pieces: list[Helot]) -> Game:
+    def _rounds_taking_turns(self, pieces: list[Actor]) -> Game:
         """The cycle's Command Rounds played one action at a time (`turn_length: one_action`):
         every round starts in turn order (its start-of-round events and allocation), then the
         pieces still in their rounds take turns, one command, ability, card or control each, until
@@ -263,7 +264,7 @@ class Cycle:
         helots were separated break (ruling 85)."""
         yield from self.host.holds.settle_grapples()
 
-    def _command_round(self, helot: Helot, mid_round: bool = False, taking_turns: bool = False) -> Game:
+    def _command_round(self, helot: Actor, mid_round: bool = False, taking_turns: bool = False) -> Game:
         """A piece's turn, shaped by the game's `turn` declaration: its start event and opening, then
         its actions until the player ends it (where `passing` lets it), its `length` is reached or the
         piece is out, then its end."""
@@ -305,6 +306,7 @@ class Cycle:
             if action.kind in (ABILITY, CARD):
                 yield from self.host.timing.use_ability(action, None)
             elif action.kind == CONTROL:
+                assert isinstance(helot, Helot)  # Command tokens are offered to pieces alone
                 self._spend_token(helot, action)
             else:
                 declaration = self.host.ruleset.declaration("command", action.name or "")
@@ -313,17 +315,18 @@ class Cycle:
         yield from self.settle()
         yield from self._end_round(helot)
 
-    def _open(self, turn: Turn, piece: Helot) -> Game:
+    def _open(self, turn: Turn, piece: Actor) -> Game:
         """The turn's opening: its declaration's `effect`, with `self` the piece whose turn it is."""
         if turn.declaration is None:
             return
         scope = self.host.legality.declaration_env(turn.declaration)
         for effect in turn.opening:
-            yield from self.host.interpreter.execute(effect.body, Env({"self": piece}, scope, source=piece))
+            source = piece if isinstance(piece, Helot) else None  # whose doing it is, on the board
+            yield from self.host.interpreter.execute(effect.body, Env({"self": piece}, scope, source=source))
 
-    def _token_options(self, helot: Helot) -> list[Action]:
+    def _token_options(self, helot: Actor) -> list[Action]:
         """Command tokens add a point of MP or AP at any time in your own round (pg.6, pg.16)."""
-        if helot.command_tokens <= 0:
+        if not isinstance(helot, Helot) or helot.command_tokens <= 0:
             return []
         return [Action.make(CONTROL, helot.label, "spend_command_token", to=to) for to in ("ap", "mp")]
 
@@ -405,17 +408,20 @@ class Cycle:
         return None
 
     # ---------------------------------------------------------------- the end of a round and of the bout
-    def _end_round(self, helot: Helot) -> Game:
+    def _end_round(self, helot: Actor) -> Game:
         if self.host.state.ended:  # a script decided the bout during the round: nothing follows
             return
         turn = self.host.ruleset.turn
-        self.host.emit("round_end", helot=helot.label, unspent_ap=helot.ap, unspent_mp=helot.mp)
+        piece = helot if isinstance(helot, Helot) else None
+        self.host.emit("round_end", helot=helot.label, unspent_ap=piece.ap if piece else 0,
+                       unspent_mp=piece.mp if piece else 0)
         if turn.ends is not None:
             yield from self.host.events.fire(turn.ends, self=helot)
         yield from self.settle()
         if self.host.state.ended:
             return
-        helot.ap = helot.mp = 0  # points never carry over (pg.10)
+        if piece is not None:
+            piece.ap = piece.mp = 0  # points never carry over (pg.10)
         for other in self.host.state.helots.values():
             other.bonus_ap.clear()  # AP granted against a helot lasts for the round it was given in
         # Whether the game is over now is content's to say (`end_game`), as its rules listen here.
@@ -432,16 +438,20 @@ class Cycle:
         if not self.host.state.ended:
             self._conclude(self.host.state.ending or Termination.DECIDED.value, winner)
 
-    def score(self, piece: Helot) -> int:
-        """A piece's part of its side's score: the number the `game` declaration's `score` names
-        (0 without one, or for a value that is not a number)."""
+    def score(self, piece: Actor) -> int:
+        """A piece's (or, in a game without pieces, a player's) part of its side's score: the number
+        the `game` declaration's `score` names (0 without one, or for a value that is not a number)."""
         name = self.host.ruleset.game.score
-        value = self.host.helot_attribute(piece, name) if name is not None else 0
+        try:
+            value = self.host.helot_attribute(piece, name) if name is not None else 0
+        except AttributeError:  # a score a piece has that a player does not
+            value = 0
         return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
     def scores(self) -> dict[str, int]:
-        """Each piece's score, by label, in the order they are listed: the totals an outcome records."""
-        return {label: self.score(piece) for label, piece in self.host.state.helots.items()}
+        """Each piece's (or player's) score, by label, in the order they are listed: the totals an
+        outcome records."""
+        return {actor.label: self.score(actor) for actor in self.host.state.actors()}
 
     def _conclude(self, termination: str, winner: str | None) -> None:
         """The bout ends: its outcome (the winning side, or None for a draw) recorded and logged."""

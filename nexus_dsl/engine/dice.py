@@ -47,6 +47,7 @@ PURPOSES: tuple[str, ...] = (
     "crate",
     "weapon_card",
     "barge",
+    "first_player",  # who plays first, in a game whose setup draws lots for it
 )
 
 #: The Sliding Dice Scale tops out at +/-3SDS (pg.29).

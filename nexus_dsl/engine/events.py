@@ -126,6 +126,8 @@ class Events:
         kind = declaration.kind
         if kind in ("hazard", "turning_point", "state") or kind == "rule" and declaration.property("motivation") is None:
             return [None]
+        if not self.host.state.helots:  # abilities, weapons and cards belong to pieces
+            return []
         return [h for h in self.helots_in_turn() if self.owns(h, declaration)]
 
     def triggering_helot(self) -> str:
@@ -142,7 +144,10 @@ class Events:
         return next(iter(state.helots))
 
     def helots_in_turn(self) -> list[Helot]:
-        """Every helot from the triggering player clockwise round the table (pg.15)."""
+        """Every helot from the triggering player clockwise round the table (pg.15); none in a game
+        without pieces."""
+        if not self.host.state.helots:
+            return []
         return self.host.state.clockwise_from(self.triggering_helot())
 
     def owns(self, helot: Helot, declaration: Any) -> bool:

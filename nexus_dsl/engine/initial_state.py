@@ -9,9 +9,9 @@ from ..errors import Diagnostic, NexusError, did_you_mean
 from ..model.ruleset import Ruleset
 from .board import Grid, Square
 from .dice import Dice
-from .setup import (PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, HelotSetup, SetupError, declared_only,
-                    grappler_of, pick_random_barge, starting_states, weapon_in_hand)
-from .state import BoutState, Helot, Status
+from .setup import (PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, HelotSetup, PlayerSetup, SetupError,
+                    declared_only, grappler_of, pick_random_barge, starting_states, weapon_in_hand)
+from .state import BoutState, Helot, Player, Status
 
 
 def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
@@ -36,11 +36,24 @@ def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
         state.meta["barge"] = barge_id
     for object_type, square in setup.objects:
         state.place(object_type, square)
-    for spec in setup.helots:
-        state.helots[spec.label] = _new_helot(ruleset, setup, spec, settings, state.grid)
+    seated = len(setup.seated()) if ruleset.game.pieces == 0 else len(setup.helots)
+    if ruleset.game.players and seated not in ruleset.game.players:
+        counts = " or ".join(str(n) for n in ruleset.game.players)
+        raise SetupError(f"{ruleset.game.id} is played by {counts} players, not {seated}", code="setup/players")
+    if ruleset.game.pieces == 0:  # players alone, such as a card game's
+        for seat in setup.seated():
+            state.players[seat.label] = _new_player(ruleset, seat)
+    else:
+        for spec in setup.helots:
+            state.helots[spec.label] = _new_helot(ruleset, setup, spec, settings, state.grid)
     for helot in state.helots.values():  # condition and counter coins come out of the box (pg.5)
         state.box_drawn += helot.overall + sum(helot.locations.values()) + helot.cred + len(helot.tp_counter)
+    for label, piece in state.helots.items():  # each piece stands for a player of its label
+        given = next(spec.stats for spec in setup.helots if spec.label == label)
+        held = {stat: value for stat, value in given.items() if stat in ruleset.words.player_stats}
+        state.players[label] = Player(label, piece.seat, piece.side, _player_stats(ruleset, held, label))
     _shuffle_decks(ruleset, dice, state, setup)
+    _place_cards(ruleset, state, setup)
     crowd = setup.crowd if setup.crowd is not None else settings.get("crowd_coins_per_player", 0) * len(setup.helots)
     state.crowd = crowd
     state.box_drawn += crowd
@@ -105,7 +118,21 @@ def _new_helot(ruleset: Ruleset, setup: BoutSetup, spec: HelotSetup, settings: A
     return helot
 
 
-def _side_of(ruleset: Ruleset, spec: HelotSetup) -> str:
+def _new_player(ruleset: Ruleset, seat: PlayerSetup) -> Player:
+    return Player(seat.label, seat.seat, _side_of(ruleset, seat), _player_stats(ruleset, seat.stats, seat.label))
+
+
+def _player_stats(ruleset: Ruleset, given: dict[str, int], label: str) -> dict[str, int]:
+    """The stats each player holds (`owner player`): each at its start, or at the setup's value within its bounds."""
+    words = ruleset.words
+    stats = {stat: words.starts[stat] for stat in words.player_stats}
+    for stat, value in declared_only(given, stats, "stat", label, "stats").items():
+        low, high = words.bounds[stat]
+        stats[stat] = min(max(value, low), high)
+    return stats
+
+
+def _side_of(ruleset: Ruleset, spec: HelotSetup | PlayerSetup) -> str:
     """The setup's side; else the group of seats its seat is in (the `sides` rule param, a side
     named by its seats joined: `north_south`); else a side of its own, named by its label."""
     if spec.side:
@@ -119,8 +146,9 @@ def _side_of(ruleset: Ruleset, spec: HelotSetup) -> str:
 def _plain_stats(ruleset: Ruleset, spec: HelotSetup) -> dict[str, int]:
     """The helot's plain stats: each at its start, or at the setup's value within its bounds."""
     words = ruleset.words
-    stats = {stat: words.starts[stat] for stat in words.plain}
-    for stat, value in declared_only(spec.stats, stats, "stat", spec.label, "stats").items():
+    stats = {stat: words.starts[stat] for stat in words.plain if stat not in words.player_stats}
+    given = {stat: value for stat, value in spec.stats.items() if stat not in words.player_stats}
+    for stat, value in declared_only(given, stats, "stat", spec.label, "stats").items():
         low, high = words.bounds[stat]
         stats[stat] = min(max(value, low), high)
     return stats
@@ -129,8 +157,12 @@ def _plain_stats(ruleset: Ruleset, spec: HelotSetup) -> dict[str, int]:
 def _shuffle_decks(ruleset: Ruleset, dice: Dice, state: BoutState, setup: BoutSetup) -> None:
     """Every deck shuffled with the seed; a scenario may stack cards on top, top card first."""
     for deck, zone in ruleset.words.zones.items():
+        if zone.owner is not None:
+            continue
         cards = [d.id for d in ruleset.declarations(zone.holds)] if zone.holds else []
-        stacked = [c for c in setup.decks.get(deck, []) if c in cards]
+        forced = setup.zones.get(deck)
+        on_top = setup.decks.get(deck, []) + (forced if isinstance(forced, list) else [])
+        stacked = [c for c in on_top if c in cards]
         rest = [c for c in cards if c not in stacked]
         for i in range(len(rest) - 1, 0, -1):  # Fisher-Yates with the bout's own dice
             j = dice.roll("shuffle", i + 1) - 1
@@ -144,3 +176,40 @@ def _shuffle_decks(ruleset: Ruleset, dice: Dice, state: BoutState, setup: BoutSe
         raise NexusError(Diagnostic("setup/unknown_card", f"no influence card `{unknown[0]}` in the loaded packs", "<setup>"))
     if dealt:
         state.decks["influence"] = [card for card in state.decks["influence"] if card not in dealt]
+
+
+def _place_cards(ruleset: Ruleset, state: BoutState, setup: BoutSetup) -> None:
+    """Each player's (or side's) zones, empty; then the cards a setup places (`zones`), taken out of
+    the zones the shuffle put them in."""
+    sides = list(dict.fromkeys(player.side for player in state.players.values()))
+    for name, declared in ruleset.words.zones.items():
+        if declared.owner is not None:
+            owners = list(state.players) if declared.owner == "player" else sides
+            state.owned[name] = {owner: [] for owner in owners}
+    for name, placed in setup.zones.items():
+        zone = ruleset.words.zones.get(name)
+        if zone is None:
+            raise NexusError(Diagnostic("setup/unknown_zone", f"no zone `{name}` in the loaded packs", "<setup>",
+                                        hint=did_you_mean(name, list(ruleset.words.zones))))
+        if zone.owner is None:
+            assert isinstance(placed, list)
+            if not zone.holds:  # a zone filled at the start has its placed cards on top already
+                _take_out(state, placed)
+                state.decks[name] = list(placed)
+            continue
+        if not isinstance(placed, dict):
+            raise NexusError(Diagnostic("setup/bad_zone", f"each {zone.owner} has a zone `{name}`: list its cards "
+                                                          f"by owner (`{name}: {{<owner>: [...]}}`)", "<setup>"))
+        for owner, cards in placed.items():
+            if owner not in state.owned[name]:
+                raise NexusError(Diagnostic("setup/unknown_owner", f"`{owner}` has no zone `{name}`", "<setup>",
+                                            hint=did_you_mean(owner, list(state.owned[name]))))
+            _take_out(state, cards)
+            state.owned[name][owner] = list(cards)
+
+
+def _take_out(state: BoutState, cards: list[str]) -> None:
+    """The cards out of the shared zones the shuffle put them in."""
+    leaving = set(cards)
+    for name, held in state.decks.items():
+        state.decks[name] = [card for card in held if card not in leaving]

@@ -31,7 +31,7 @@ from ..vocabulary import RELATIVE, RESOURCES, ROLL_SIDES, NumberRange, Signature
 from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
-from .state import Helot
+from .state import Helot, OwnedZone, Player
 
 if TYPE_CHECKING:
     from .actions import Action, Decision
@@ -174,6 +174,8 @@ KIND_TESTS: dict[str, KindTest] = {
     "number": (_is_number, "a number"),
     "text": (lambda v: isinstance(v, str), "text"),
     "helot": (lambda v: isinstance(v, Helot), "a helot"),
+    "player": (lambda v: isinstance(v, Player), "a player"),
+    "actor": (lambda v: isinstance(v, (Helot, Player)), "a piece or a player"),
     "square": (_one_square, "a square"),
     "squares": (lambda v: isinstance(v, frozenset), "a set of squares"),
     "direction": (lambda v: isinstance(v, str) and v in DIRECTIONS, "a direction"),
@@ -198,6 +200,10 @@ def describe_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, Helot):
         return f"helot {value.label}"
+    if isinstance(value, Player):
+        return f"player {value.label}"
+    if isinstance(value, OwnedZone):
+        return f"the zone `{value}`"
     if isinstance(value, Square):
         return f"square [{value.col}, {value.row}]"
     if isinstance(value, frozenset):
@@ -258,7 +264,8 @@ def argument_checks(words: GameWords) -> ArgumentChecks:
             tests[group] = _member_test(stats, "a " + group.replace("_", " "))
         tests["pile"] = _member_test(words.piles, "a coin pile (a helot, " + " or ".join(words.piles) + ")", True)
         tests["stat"] = _member_test(words.plain, "a stat")
-        tests["zone"] = _member_test(tuple(words.zones), "a zone")
+        zones = frozenset(words.zones)
+        tests["zone"] = (lambda v: isinstance(v, OwnedZone) or isinstance(v, str) and v in zones, "a zone")
         found = ArgumentChecks({name: _argument_check(sig, tests) for name, sig in VOCABULARY_FUNCTIONS.items()},
                                {name: _argument_check(sig, tests) for name, sig in VOCABULARY_PRIMITIVES.items()},
                                tests)
@@ -314,7 +321,7 @@ class ScriptHost(Protocol):
 
     def is_declaration_id(self, name: str) -> bool: ...
 
-    def helot_attribute(self, helot: Helot, name: str) -> Any: ...
+    def helot_attribute(self, helot: Helot | Player, name: str) -> Any: ...
 
     def declaration_attribute(self, declaration: A.Declaration, name: str) -> Any: ...
 
@@ -458,7 +465,7 @@ class Interpreter:
     def _attr(self, expr: A.Attr, env: Env) -> Any:
         obj = self.evaluate(expr.obj, env)
         try:
-            if isinstance(obj, Helot):
+            if isinstance(obj, (Helot, Player)):
                 return self.host.helot_attribute(obj, expr.name)
             if isinstance(obj, Square) and expr.name in ("col", "row"):
                 return getattr(obj, expr.name)

@@ -21,7 +21,7 @@ from ..syntax.printer import print_expr
 from .actions import COMMAND, Action
 from .board import Direction
 from .interpreter import Env, Interpreter, Limits, fault
-from .state import BoutState, Helot
+from .state import Actor, BoutState, Helot, Player
 
 Check = tuple[A.Declaration | None, A.Requires]  # (the rule it comes from, or None for the command's own)
 
@@ -102,15 +102,17 @@ class Legality:
         return legality
 
     # ---------------------------------------------------------------- who has what
-    def owns_ability(self, helot: Helot, declaration: A.Declaration) -> bool:
+    def owns_ability(self, helot: Actor, declaration: A.Declaration) -> bool:
         """Trait abilities (and rules) without a `motivation` are everyone's; the others belong to
         helots of that motivation (or whose motivation lists them). Influence cards are in a
-        lanista's hand."""
+        lanista's hand. A player acting without pieces owns only what is everyone's."""
         if declaration.kind == "influence":
-            return declaration.id in helot.influence
+            return isinstance(helot, Helot) and declaration.id in helot.influence
         prop = declaration.property("motivation")
         if prop is None:
             return True
+        if isinstance(helot, Player):
+            return False
         owner = prop.values[0].id if prop.values and isinstance(prop.values[0], A.Name) else None
         if owner is not None and owner == helot.motivation:
             return True
@@ -127,7 +129,7 @@ class Legality:
             self._declaration_envs[id(declaration)] = cached
         return cached
 
-    def action_env(self, helot: Helot, declaration: A.Declaration, action: Action,
+    def action_env(self, helot: Actor, declaration: A.Declaration, action: Action,
                    extra: dict[str, Any] | None = None) -> Env:
         names: dict[str, Any] = dict(extra or {})
         names["self"] = helot
@@ -136,10 +138,10 @@ class Legality:
             names["target"] = self.host.state.helots[action.arg("target")]
         for arg in declaration.clauses_of(A.Arg):
             names[arg.name] = action.arg(player_arg_name(arg.name))
-        return Env(names, self.declaration_env(declaration), source=helot)
+        return Env(names, self.declaration_env(declaration), source=helot if isinstance(helot, Helot) else None)
 
     # ---------------------------------------------------------------- legality
-    def arg_domains(self, helot: Helot, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
+    def arg_domains(self, helot: Actor, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
         domains: list[tuple[str, list[Any]]] = []
         if targets_opponent(declaration):
             targets = [h.label for h in self.host.state.helots.values() if helot.foe_of(h) and h.on_board]
@@ -148,13 +150,17 @@ class Legality:
             domains.append((player_arg_name(arg.name), self._domain(arg.type, helot, declaration)))
         return domains
 
-    def _domain(self, arg_type: A.ArgType, helot: Helot, declaration: A.Declaration) -> list[Any]:
+    def _domain(self, arg_type: A.ArgType, helot: Actor, declaration: A.Declaration) -> list[Any]:
         if isinstance(arg_type, A.ChoiceType):
             return list(arg_type.options)
-        if isinstance(arg_type, A.RangeType):
-            if arg_type.high - arg_type.low >= self.host.limits.max_options:  # refused before it is listed
-                raise self._too_many_options(arg_type, arg_type.high - arg_type.low + 1, declaration)
-            return list(range(arg_type.low, arg_type.high + 1))
+        if isinstance(arg_type, (A.RangeType, A.SpanType)):
+            low, high = (arg_type.low, arg_type.high) if isinstance(arg_type, A.RangeType) else \
+                self._span_ends(arg_type, helot, declaration)
+            if high - low >= self.host.limits.max_options:  # refused before it is listed
+                raise self._too_many_options(arg_type, high - low + 1, declaration)
+            return list(range(low, high + 1))
+        if isinstance(arg_type, A.ZoneCardType):
+            return self._cards_seen(arg_type.zone, helot)
         name = arg_type.name
         if name in ("location", "trait"):  # the stats content declares in that group
             return list(self.host.ruleset.words.group(name))
@@ -168,11 +174,30 @@ class Legality:
             return list(self.host.state.grid.squares())
         return []
 
+    def _span_ends(self, span: A.SpanType, actor: Actor, declaration: A.Declaration) -> tuple[int, int]:
+        """The ends of a range worked out when it is offered: a question, asked with `self`."""
+        interpreter = self.host.interpreter
+        env = Env({"self": actor, "command": declaration}, self.declaration_env(declaration))
+        with interpreter.asking():
+            return (interpreter.amount(interpreter.evaluate(span.low, env), span.low, env, "a range's low end", True),
+                    interpreter.amount(interpreter.evaluate(span.high, env), span.high, env, "a range's high end", True))
+
+    def _cards_seen(self, zone: str, actor: Actor) -> list[str]:
+        """The cards of a zone the actor's player may choose from: the table's zone, or its own of a
+        zone each player (or side) has one of; none of a zone it may not see."""
+        state = self.host.state
+        declared = self.host.ruleset.words.zones[zone]
+        if declared.owner is None:
+            return list(dict.fromkeys(state.decks.get(zone, ()))) if declared.visible != "none" else []
+        player = state.player_of(actor)
+        owner = player.label if declared.owner == "player" else player.side
+        return list(dict.fromkeys(state.owned.get(zone, {}).get(owner, ()))) if declared.visible != "none" else []
+
     def _too_many_options(self, node: A.Node, count: int, declaration: A.Declaration) -> Exception:
         return fault(node, Env({}, declaration=declaration), "too_many_options", f"its arguments make {count} combinations to check, more than "
                                                     f"the limit of {self.host.limits.max_options}")
 
-    def _checked_domains(self, helot: Helot, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
+    def _checked_domains(self, helot: Actor, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
         """The declaration's argument domains, refused when their combinations are too many to check."""
         domains = self.arg_domains(helot, declaration)
         combinations = 1
@@ -183,7 +208,7 @@ class Legality:
             raise self._too_many_options(args[0] if args else declaration, combinations, declaration)
         return domains
 
-    def enumerate_actions(self, kind: str, helot: Helot, declaration: A.Declaration,
+    def enumerate_actions(self, kind: str, helot: Actor, declaration: A.Declaration,
                           problem: Any) -> Iterator[Action]:
         """Every argument combination of a declaration for which `problem(action)` finds nothing."""
         domains = self._checked_domains(helot, declaration)
@@ -193,7 +218,7 @@ class Legality:
             if problem(action) is None:
                 yield action
 
-    def legal_commands(self, helot: Helot) -> list[Action]:
+    def legal_commands(self, helot: Actor) -> list[Action]:
         """Every command `helot` may give now with every argument combination that is legal. The
         same verdicts as `command_problem`, reached faster: a requirement is asked once per
         command when it reads no argument, once per target when it reads only the target, and
@@ -211,7 +236,7 @@ class Legality:
             if domains and domains[0][0] == "target":
                 targets = domains.pop(0)[1]
             names = [n for n, _ in domains]
-            costs_vary = plan.costs_vary or bool(helot.bonus_ap)
+            costs_vary = plan.costs_vary or bool(isinstance(helot, Helot) and helot.bonus_ap)
             for target in targets:
                 if target is not None:
                     env = Env({"self": helot, "command": declaration, "target": self.host.state.helots[target]},
@@ -249,7 +274,7 @@ class Legality:
                     return False
         return True
 
-    def _argument_problem(self, helot: Helot, declaration: A.Declaration, action: Action,
+    def _argument_problem(self, helot: Actor, declaration: A.Declaration, action: Action,
                           plan: LegalityPlan, costs_vary: bool) -> str | None:
         env = self.action_env(helot, declaration, action)
         if costs_vary:
@@ -258,10 +283,10 @@ class Legality:
                 return problem
         return None if self._passes(plan.varying, env) else "requirement"
 
-    def _cannot_afford(self, helot: Helot, declaration: A.Declaration) -> bool:
+    def _cannot_afford(self, helot: Actor, declaration: A.Declaration) -> bool:
         """A quick filter before arguments are enumerated; costs that depend on arguments, or on
         AP reserved against a target, are left to the full check."""
-        if helot.bonus_ap:
+        if isinstance(helot, Helot) and helot.bonus_ap:
             return False
         try:
             env = Env({"self": helot}, self.declaration_env(declaration))
@@ -269,7 +294,7 @@ class Legality:
         except ScriptRuntimeError:
             return False
 
-    def cost_items(self, helot: Helot, declaration: A.Declaration, env: Env) -> list[tuple[int, str]]:
+    def cost_items(self, helot: Actor, declaration: A.Declaration, env: Env) -> list[tuple[int, str]]:
         """Each cost as (amount, resource): a whole number from 0 to the number limit, or the
         script stops (a cost worked out below 0 would pay the helot for its command). A cost is a
         question, asked before the command is offered and again when it is paid: the same answer
@@ -295,17 +320,17 @@ class Legality:
                 items.append((amount, item.resource))
         return items
 
-    def cost_problem(self, helot: Helot, declaration: A.Declaration, env: Env,
+    def cost_problem(self, helot: Actor, declaration: A.Declaration, env: Env,
                      target: Helot | None) -> str | None:
         for amount, resource in self.cost_items(helot, declaration, env):
             have = self.resource_amount(helot, resource)
-            if resource == "AP" and target is not None:
+            if resource == "AP" and target is not None and isinstance(helot, Helot):
                 have += helot.bonus_ap.get(target.label, 0)
             if have < amount:
                 return f"{declaration.name} costs {amount} {resource}; {helot.label} has {have}"
         return None
 
-    def command_problem(self, helot: Helot, declaration: A.Declaration, action: Action) -> str | None:
+    def command_problem(self, helot: Actor, declaration: A.Declaration, action: Action) -> str | None:
         """Why this command cannot be given now, or None when it can."""
         env = self.action_env(helot, declaration, action)
         target = env.names.get("target")
@@ -330,7 +355,9 @@ class Legality:
                         return requirement.message or f"{rule.name}: {print_expr(requirement.condition)}"
         return None
 
-    def resource_amount(self, helot: Helot, resource: str) -> int:
+    def resource_amount(self, helot: Actor, resource: str) -> int:
+        if isinstance(helot, Player):  # a player pays in the stats it holds
+            return helot.stats.get(resource, 0)
         if resource in ("AP", "MP"):
             return helot.ap if resource == "AP" else helot.mp
         if resource in helot.traits:
@@ -339,8 +366,10 @@ class Legality:
             return helot.overall
         return helot.cred
 
-    def mp_multiplier(self, helot: Helot) -> int:
+    def mp_multiplier(self, helot: Actor) -> int:
         factor = 1
+        if isinstance(helot, Player):  # a player stands on no square
+            return factor
         flags, most = self.host.ruleset.object_flags, self.host.limits.max_number + 1
         for obj in self.host.state.objects_at(helot.square):
             # Bounded at every step: a square stacked with many multiplying objects stays a number.

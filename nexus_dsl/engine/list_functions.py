@@ -15,7 +15,7 @@ from typing import Any, Callable
 from ..errors import Diagnostic, ScriptRuntimeError
 from .board import Square
 from .interpreter import Env, Limits, describe_value
-from .state import Helot
+from .state import Helot, Player
 
 Roll = Callable[[str, int], int]
 
@@ -66,6 +66,14 @@ def list_functions(limits: Limits) -> dict[str, Callable[..., Any]]:
             raise runtime_error("number_too_large", f"the sum is beyond the limit of ±{limits.max_number}")
         return result
 
+    def product(env: Env, items: Any) -> int:
+        result = 1
+        for value in numbers("product", items):
+            result *= value
+            if abs(result) > limits.max_number:  # checked at each step: a long list stays a number
+                raise runtime_error("number_too_large", f"the product is beyond the limit of ±{limits.max_number}")
+        return result
+
     def highest(env: Env, items: Any) -> int | None:
         values = numbers("highest", items)
         return max(values) if values else None
@@ -81,7 +89,7 @@ def list_functions(limits: Limits) -> dict[str, Callable[..., Any]]:
     def join(env: Env, items: Any, separator: str) -> str:
         words = []
         for value in ordered(items):
-            if isinstance(value, Helot):
+            if isinstance(value, (Helot, Player)):
                 words.append(value.label)
             elif isinstance(value, bool) or not isinstance(value, (str, int)):
                 raise runtime_error("wrong_type", f"`join` joins text and numbers, not {describe_value(value)}")
@@ -92,7 +100,7 @@ def list_functions(limits: Limits) -> dict[str, Callable[..., Any]]:
             raise runtime_error("budget_exceeded", f"`join` would make text of {len(text):,} characters")
         return text
 
-    return {"first": first, "last": last, "take": take, "drop": drop, "reverse": reverse, "sum": total,
+    return {"first": first, "last": last, "take": take, "drop": drop, "reverse": reverse, "sum": total, "product": product,
             "highest": highest, "lowest": lowest, "position": position, "join": join}
 
 

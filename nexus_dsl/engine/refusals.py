@@ -10,7 +10,7 @@ from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .actions import ABILITY, CARD, COMMAND, Action, Decision
 from .legality import Legality
-from .state import BoutState
+from .state import BoutState, Player
 from .timing import Timing
 
 
@@ -46,7 +46,7 @@ def why_not(bout: RefusalHost, action: Action) -> str:
     """A readable reason for refusing an action ("malformed" is never confused with "not now")."""
     decision = bout.pending
     assert decision is not None
-    if action.helot not in bout.state.helots:
+    if action.helot not in {actor.label for actor in bout.state.actors()}:
         return f"there is no helot `{action.helot}`"
     if action.helot != decision.helot and action.kind not in (ABILITY, CARD):
         return f"it is {decision.helot}'s decision, not {action.helot}'s"
@@ -55,6 +55,8 @@ def why_not(bout: RefusalHost, action: Action) -> str:
         declaration = bout.ruleset.declaration(kind, action.name or "")
         if declaration is None:
             return f"there is no {'influence card' if action.kind == CARD else 'trait ability'} `{action.name}`"
+        if isinstance(bout.state.actor(action.helot), Player):
+            return f"{action.helot} is a player: abilities and cards are its pieces'"
         helot = bout.state.helots[action.helot]
         if not bout.legality.owns_ability(helot, declaration):
             return f"{helot.label} cannot use {declaration.name}"
@@ -73,10 +75,10 @@ def why_not(bout: RefusalHost, action: Action) -> str:
             return f"there is no command `{action.name}`"
         if decision.kind != "command":
             return f"{action.name} cannot be given now: the bout is waiting for {decision.kind.replace('_', ' ')}"
-        helot = bout.state.helots[action.helot]
-        for name, domain in bout.legality.arg_domains(helot, declaration):
+        actor = bout.state.actor(action.helot)
+        for name, domain in bout.legality.arg_domains(actor, declaration):
             value = action.arg(name)
             if value not in domain:
                 return f"{declaration.name}: `{name}` cannot be {value!r}"
-        return bout.legality.command_problem(helot, declaration, action) or f"{declaration.name} is not allowed now"
+        return bout.legality.command_problem(actor, declaration, action) or f"{declaration.name} is not allowed now"
     return f"{action.describe()} is not allowed now (waiting for {decision.kind.replace('_', ' ')})"

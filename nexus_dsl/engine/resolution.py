@@ -14,7 +14,7 @@ from .interpreter import Dynamic, Env, Interpreter, Limits, Run, fault_at
 from .ledger import CROWD, Ledger
 from .legality import Legality
 from .rolls import RollContext, Rolls
-from .state import Helot
+from .state import Actor, Helot, Player
 
 
 class ResolutionHost(Protocol):
@@ -40,9 +40,13 @@ class Resolution:
     def __init__(self, host: ResolutionHost):
         self.host = host
 
-    def pay_costs(self, helot: Helot, declaration: A.Declaration, env: Env) -> Run:
+    def pay_costs(self, helot: Actor, declaration: A.Declaration, env: Env) -> Run:
         target = env.names.get("target")
         for amount, resource in self.host.legality.cost_items(helot, declaration, env):
+            if isinstance(helot, Player):  # a player pays in the stats it holds
+                if resource in helot.stats:
+                    helot.stats[resource] -= amount
+                continue
             if resource == "AP":
                 reserved = helot.bonus_ap.get(target.label, 0) if isinstance(target, Helot) else 0
                 from_bonus = min(reserved, amount)
@@ -60,11 +64,12 @@ class Resolution:
                 # Condition paid as a cost goes to the crowd (pg.12).
                 yield from self.host.conditions.deal_damage(helot, amount, to="crowd", reason=f"{declaration.id} cost")
 
-    def run_command(self, helot: Helot, declaration: A.Declaration, action: Action) -> Run:
+    def run_command(self, helot: Actor, declaration: A.Declaration, action: Action) -> Run:
         env = self.host.legality.action_env(helot, declaration, action)
         self.host.emit("command", helot=helot.label, command=declaration.id,
                        args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
-        helot.cred_gained = 0
+        if isinstance(helot, Helot):
+            helot.cred_gained = 0
         self.host.events.triggers.append(helot.label)
         try:
             yield from self.pay_costs(helot, declaration, env)
@@ -94,7 +99,7 @@ class Resolution:
             events.trigger_depth -= 1
             events.nesting.pop()
 
-    def run_declaration_body(self, helot: Helot, declaration: A.Declaration, env: Env) -> Run:
+    def run_declaration_body(self, helot: Actor, declaration: A.Declaration, env: Env) -> Run:
         """`effect` blocks, then the roll, then the matching `on success` / `on failure` blocks."""
         interpreter = self.host.interpreter
         for effect in declaration.clauses_of(A.Effect):
@@ -102,6 +107,9 @@ class Resolution:
         rolls = declaration.clauses_of(A.Roll)
         if not rolls:
             return
+        if not isinstance(helot, Helot):
+            raise self.host.runtime_error("not_allowed", f"`{declaration.id}` rolls, and a roll is a piece's: "
+                                                         f"{helot.label} is a player")
         target = env.lookup("target")[1]
         context = RollContext(attacker=helot, defender=target if isinstance(target, Helot) else None,
                               command=declaration)

@@ -86,16 +86,39 @@ class HelotSetup:
 
 
 @dataclass
+class PlayerSetup:
+    """A player at the table of a game whose players control no pieces (`game { pieces 0 }`)."""
+
+    label: str
+    seat: str
+    side: str | None = None  # its side; else its seat's group (the `sides` rule param), else its own
+    stats: dict[str, int] = field(default_factory=dict)  # the stats each player holds (`owner player`)
+
+
+@dataclass
 class BoutSetup:
     helots: list[HelotSetup]
     barge: str | None = None
     objects: list[tuple[str, Square]] = field(default_factory=list)
     crowd: int | None = None
     decks: dict[str, list[str]] = field(default_factory=dict)
+    # Cards a scenario places, top first: a shared zone's list, or each owner's list of a zone every
+    # player or side has (`{hand: {ahab: [...]}}`). A zone cards fill at the start keeps the others
+    # below the ones listed, shuffled; the cards placed elsewhere leave it.
+    zones: dict[str, list[str] | dict[str, list[str]]] = field(default_factory=dict)
     phase: str = "cycle"  # "cycle": start at a new Command Cycle; "command": mid-round
     active: str | None = None
     max_cycles: int = 200  # a safety net for agents that never close in; a bout ending here is a draw
     extra: dict[str, Any] = field(default_factory=dict)
+    # The players of a game whose players control no pieces; without them, such a game seats a
+    # player where the setup places a piece (its label, seat and side).
+    players: list[PlayerSetup] = field(default_factory=list)
+
+    def seated(self) -> list[PlayerSetup]:
+        """The players of a game without pieces, as the setup seats them."""
+        if self.players:
+            return list(self.players)
+        return [PlayerSetup(spec.label, spec.seat, spec.side, dict(spec.stats)) for spec in self.helots]
 
 
 def standard_setup(players: int = 2, motivations: list[str | None] | None = None,

@@ -61,4 +61,37 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
         if helot.side != label:  # shown where sides group helots (a helot alone is its own side)
             snap[label]["side"] = helot.side
     snap["board"] = {square.key(): list(objects) for square, objects in sorted(state.objects.items())}
+    snap["zones"] = zones_of(state, ruleset)
+    snap["players"] = {label: {"seat": player.seat, "side": player.side, "stats": dict(player.stats)}
+                       for label, player in state.players.items()}
+    if not state.helots:  # a game of players alone: what each of them sees
+        snap["views"] = {label: player_view(state, ruleset, label) for label in state.players}
     return snap
+
+
+def player_view(state: BoutState, ruleset: Ruleset, viewer: str) -> dict[str, Any]:
+    """What one player sees of the zones: the cards (ids, top first) of a zone it may see, only how
+    many a zone holds where it may not (a deck face down, another player's hand)."""
+    player = state.players[viewer]
+    zones: dict[str, Any] = {}
+    for name, zone in ruleset.words.zones.items():
+        if zone.owner is None:
+            cards = state.decks.get(name, [])
+            zones[name] = list(cards) if zone.visible != "none" else len(cards)
+            continue
+        mine = player.label if zone.owner == "player" else player.side
+        zones[name] = {owner: list(cards) if zone.visible == "all" or (zone.visible == "owner" and owner == mine)
+                       else len(cards) for owner, cards in state.owned.get(name, {}).items()}
+    return {"zones": zones}
+
+
+def zones_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
+    """Every zone's cards as ids, top first: a shared zone's list, a zone each player or side has
+    one of as each owner's list. A scenario sees everything, hidden zones too."""
+    zones: dict[str, Any] = {}
+    for name, zone in ruleset.words.zones.items():
+        if zone.owner is None:
+            zones[name] = list(state.decks.get(name, ()))
+        else:
+            zones[name] = {owner: list(cards) for owner, cards in state.owned.get(name, {}).items()}
+    return zones

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from typing import Any, Union
 
 from .board import Direction, Grid, Square
 
@@ -104,6 +104,50 @@ class Helot:
         return f"Helot({self.label})"
 
 
+@dataclass(frozen=True)
+class OwnedZone:
+    """One player's (or side's) zone of a kind every player or side has one of: `zone_of(hand, p)`."""
+
+    zone: str
+    owner: str  # the player's label, or the side's name
+
+    def __str__(self) -> str:
+        return f"{self.zone} of {self.owner}"
+
+
+@dataclass
+class Player:
+    """A decision-maker at the table: its seat, its side (players of one side win together) and
+    the stats content declares for players (`stat <id> { owner player }`). The pieces it controls
+    are listed apart (`BoutState.helots`, each with the label of its player); a card game's
+    players control none."""
+
+    label: str
+    seat: str
+    side: str
+    stats: dict[str, int] = field(default_factory=dict)
+    status: Status = Status.FIGHTING  # a player is in the game until its pieces are out of it
+
+    @property
+    def fighting(self) -> bool:
+        return self.status == Status.FIGHTING
+
+    def foe_of(self, other: Player | Helot) -> bool:
+        return other.side != self.side
+
+    def clone(self) -> Player:
+        return replace(self, stats=dict(self.stats))
+
+    def __hash__(self) -> int:  # players are identities inside one game
+        return hash(("player", self.label))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Player) and other.label == self.label
+
+    def __repr__(self) -> str:
+        return f"Player({self.label})"
+
+
 @dataclass
 class BoutState:
     grid: Grid
@@ -125,23 +169,43 @@ class BoutState:
     seen_objects: set[str] = field(default_factory=set)  # every object type placed so far (hazards in play)
     decks: dict[str, list[str]] = field(default_factory=dict)  # top card first
     discards: dict[str, list[str]] = field(default_factory=dict)
+    # The players, in seat order: in a game with pieces, one per piece, of the same label.
+    players: dict[str, Player] = field(default_factory=dict)
+    # The zones each player (or side) has one of (`zone <id> { owner player }`): zone -> owner -> cards, top first.
+    owned: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
     def clone(self) -> BoutState:
         """A copy sharing nothing mutable with this state: what one copy does (an agent's preview,
         an action undone after a script fault) never shows in the other. A helot a mark holds is
         the copy's helot of that label, not the original's."""
         helots = {label: h.clone() for label, h in self.helots.items()}
+        players = {label: player.clone() for label, player in self.players.items()}
         for helot in helots.values():
             if helot.marks:
-                helot.marks = {name: _rebound(value, helots) for name, value in helot.marks.items()}
+                helot.marks = {name: _rebound(value, helots, players) for name, value in helot.marks.items()}
         return replace(
-            self, helots=helots,
+            self, helots=helots, players=players,
             objects={sq: list(objs) for sq, objs in self.objects.items()}, order=list(self.order),
-            meta={key: _rebound(value, helots) for key, value in self.meta.items()},
+            meta={key: _rebound(value, helots, players) for key, value in self.meta.items()},
             decks={k: list(v) for k, v in self.decks.items()},
             discards={k: list(v) for k, v in self.discards.items()},
             seen_objects=set(self.seen_objects), piles=dict(self.piles),
+            owned={zone: {owner: list(cards) for owner, cards in held.items()} for zone, held in self.owned.items()},
         )
+
+    def player_of(self, actor: Player | Helot) -> Player:
+        """The player an actor stands for: a player itself, a piece its player (of its label)."""
+        if isinstance(actor, Player):
+            return actor
+        return self.players[actor.label]
+
+    def actor(self, label: str) -> Player | Helot:
+        """Who acts under a label: its piece in a game with pieces, else the player."""
+        return self.helots.get(label) or self.players[label]
+
+    def actors(self) -> list[Player | Helot]:
+        """Who acts, in seat order: the pieces, or in a game without pieces, the players."""
+        return list(self.helots.values()) if self.helots else list(self.players.values())
 
     @property
     def active_helot(self) -> Helot | None:
@@ -160,6 +224,16 @@ class BoutState:
         labels = sorted(self.helots, key=lambda x: ring.get(self.helots[x].seat, len(ring)))
         start = labels.index(label)
         return [self.helots[x] for x in labels[start:] + labels[:start]]
+
+    def actors_clockwise_from(self, label: str) -> list[Player | Helot]:
+        """Who acts round the table clockwise from `label`: the pieces (`clockwise_from`), or in a
+        game without pieces, the players."""
+        if self.helots:
+            return list(self.clockwise_from(label))
+        ring = {seat: index for index, seat in enumerate(SEATS_CLOCKWISE)}
+        labels = sorted(self.players, key=lambda x: ring.get(self.players[x].seat, len(ring)))
+        start = labels.index(label)
+        return [self.players[x] for x in labels[start:] + labels[:start]]
 
     def objects_at(self, square: Square) -> list[str]:
         return self.objects.get(square, [])
@@ -185,16 +259,23 @@ class BoutState:
         return total
 
 
-def _rebound(value: Any, helots: dict[str, Helot]) -> Any:
-    """`value` copied for a cloned state: containers copied, helots replaced by the clone's own."""
+# Who acts in a turn: its piece in a game with pieces, else the player itself.
+Actor = Union[Helot, Player]
+
+
+def _rebound(value: Any, helots: dict[str, Helot], players: dict[str, Player]) -> Any:
+    """`value` copied for a cloned state: containers copied, pieces and players replaced by the
+    clone's own."""
     if isinstance(value, Helot):
         return helots.get(value.label, value)
+    if isinstance(value, Player):
+        return players.get(value.label, value)
     if isinstance(value, list):
-        return [_rebound(item, helots) for item in value]
+        return [_rebound(item, helots, players) for item in value]
     if isinstance(value, tuple):
-        return tuple(_rebound(item, helots) for item in value)
+        return tuple(_rebound(item, helots, players) for item in value)
     if isinstance(value, dict):
-        return {key: _rebound(item, helots) for key, item in value.items()}
+        return {key: _rebound(item, helots, players) for key, item in value.items()}
     if isinstance(value, (set, frozenset)):
-        return type(value)(_rebound(item, helots) for item in value)
+        return type(value)(_rebound(item, helots, players) for item in value)
     return value

@@ -20,7 +20,7 @@ from .actions import ABILITY, CARD, PASS, Action, Decision
 from .events import Events
 from .interpreter import Env, Limits, Run
 from .legality import Legality, targets_opponent
-from .state import BoutState, Helot, Status
+from .state import Actor, BoutState, Helot, Status
 
 USABLE_KINDS = ("trait_ability", "influence")
 
@@ -151,9 +151,12 @@ class Timing:
             return problem
         return legality.requirement_problem(declaration, env, rules=False)
 
-    def instant_options(self, active: Helot) -> list[Action]:
+    def instant_options(self, active: Actor) -> list[Action]:
         """Uses offered beside the active helot's commands: its own-round abilities, and everyone's
-        any-time abilities and cards (clockwise from the active player)."""
+        any-time abilities and cards (clockwise from the active player). Abilities and cards are
+        pieces': a player acting without pieces has none."""
+        if not isinstance(active, Helot):
+            return []
         options = self.ability_uses(active, "own_round", None)
         for helot in self.host.state.clockwise_from(active.label):
             options.extend(self.ability_uses(helot, "any_time", None))
@@ -164,7 +167,7 @@ class Timing:
         """Offer the window's uses to every helot, active player first, clockwise. Returns the frame
         so the caller can see whether an effect `prevent`ed what the window was about."""
         frame = WindowFrame(name, subject, names)
-        if not self.usable_declarations(name):
+        if not self.usable_declarations(name) or not self.host.state.helots:  # uses are pieces'
             return frame
         self.windows.append(frame)
         try:

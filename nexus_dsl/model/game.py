@@ -16,6 +16,10 @@ from ..syntax import ast_nodes as A
 @dataclass(frozen=True)
 class Game:
     id: str | None = None
+    # How many pieces each player controls: 0 for a game of players alone; None as the setup places.
+    pieces: int | None = None
+    # How many players it is played by (any number of them without the property).
+    players: tuple[int, ...] = ()
     # The procedure (of no args) run once before the first round.
     setup: str | None = None
     # The procedure (of no args) the game loop runs again and again until the game ends.
@@ -34,7 +38,11 @@ def game_of(declarations: list[A.Declaration]) -> Game:
     if not declarations:
         return Game()
     declaration = declarations[-1]
-    return Game(id=declaration.id, setup=_word(declaration, "setup"), round=_word(declaration, "round"),
+    pieces = declaration.property("pieces")
+    count = pieces.values[0] if pieces is not None and len(pieces.values) == 1 else None
+    seats = declaration.property("players")
+    players = tuple(value.value for value in seats.values if isinstance(value, A.Num)) if seats is not None else ()
+    return Game(id=declaration.id, pieces=count.value if isinstance(count, A.Num) else None, players=players, setup=_word(declaration, "setup"), round=_word(declaration, "round"),
                 turn=_word(declaration, "turn"), score=_word(declaration, "score"),
                 verdict=_word(declaration, "verdict"))
 

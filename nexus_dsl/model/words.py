@@ -24,6 +24,12 @@ def stat_group(declaration: A.Declaration) -> str | None:
     return group.values[0].id
 
 
+def _word(declaration: A.Declaration, name: str) -> str | None:
+    prop = declaration.property(name)
+    value = prop.values[0] if prop is not None and len(prop.values) == 1 else None
+    return value.id if isinstance(value, A.Name) else None
+
+
 def stat_amount(declaration: A.Declaration, name: str, default: int) -> int | str:
     """A stat's `start`, `low` or `high`: a number written out, or the name of the rule param
     holding it (`default` without one). The checker holds these properties to the two forms."""
@@ -33,6 +39,8 @@ def stat_amount(declaration: A.Declaration, name: str, default: int) -> int | st
     value = prop.values[0]
     if isinstance(value, A.Name):
         return value.id
+    if isinstance(value, A.Neg) and isinstance(value.operand, A.Num):  # a score that may fall below 0
+        return -value.operand.value
     return value.value if isinstance(value, A.Num) else default
 
 
@@ -49,20 +57,29 @@ def bound_names(declaration: A.Declaration) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Zone:
-    """A deck: the kind of declaration whose cards fill it, and what becomes of a card drawn from it
-    (`played` at once for the drawer, or `kept` in its hand)."""
+    """An ordered pile of cards: the kind of declaration whose cards fill it at the start (`holds`),
+    what becomes of a card drawn from it (`played` at once for the drawer, or `kept` in its hand),
+    who has one (`owner`: `player` or `side` for one each, None for one shared by the table) and who
+    may see its cards (`visible`: `all`, `owner` or `none`; the others see how many it holds)."""
 
     holds: str | None
     drawn: str
+    owner: str | None = None
+    visible: str = "all"
 
 
 def zone_of(declaration: A.Declaration) -> Zone:
     def word(name: str) -> str | None:
         prop = declaration.property(name)
         value = prop.values[0] if prop is not None and prop.values else None
+        if isinstance(value, A.NoneLit):
+            return "none"  # `visible none`
         return value.id if isinstance(value, A.Name) else None
 
-    return Zone(holds=word("holds"), drawn=word("drawn") or "kept")
+    # A shared zone that cards fill at the start is a deck, face down, unless it says otherwise.
+    default_visibility = "none" if word("holds") else ("owner" if word("owner") else "all")
+    return Zone(holds=word("holds"), drawn=word("drawn") or "kept", owner=word("owner"),
+                visible=word("visible") or default_visibility)
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: the engine keys what it compiles per Ruleset on it
@@ -75,6 +92,8 @@ class GameWords:
     starts: Mapping[str, int]  # stat -> the value it starts at (a rule param's, resolved)
     # The stats outside the engine's groups (the `stat` type), with their bounds and level names.
     plain: tuple[str, ...]
+    # The plain stats each player holds rather than each piece (`owner player`).
+    player_stats: tuple[str, ...]
     bounds: Mapping[str, tuple[int, int]]
     levels: Mapping[str, tuple[str, ...]]
     piles: tuple[str, ...]
@@ -114,6 +133,7 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
         groups={name: tuple(ids) for name, ids in groups.items()},
         starts=starts,
         plain=tuple(s.id for s in stats if stat_group(s) not in STAT_GROUPS),
+        player_stats=tuple(s.id for s in stats if stat_group(s) not in STAT_GROUPS and _word(s, "owner") == "player"),
         bounds=bounds,
         levels={s.id: stat_levels(s) for s in stats if stat_levels(s)},
         piles=tuple(d.id for d in declarations.get("pile", ())),

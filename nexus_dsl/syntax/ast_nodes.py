@@ -268,7 +268,23 @@ class RangeType(Node):
     high: int
 
 
-ArgType = Union[NamedType, ChoiceType, RangeType]
+@dataclass(frozen=True)
+class SpanType(Node):
+    """A range whose ends are worked out when the argument is offered: `place: number 1..count(cards(row)) + 1`."""
+
+    name: str
+    low: Expr
+    high: Expr
+
+
+@dataclass(frozen=True)
+class ZoneCardType(Node):
+    """A card of a zone the player may see: `card: in hand` (a zone each player has one of is the player's own)."""
+
+    zone: str
+
+
+ArgType = Union[NamedType, ChoiceType, RangeType, SpanType, ZoneCardType]
 
 
 @dataclass(frozen=True)
@@ -330,7 +346,7 @@ class Module(Node):
 
 
 DECLARATION_KINDS = ("command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule", "state",
-                     "stat", "pile", "zone", "event", "window", "procedure", "game", "turn")
+                     "stat", "pile", "zone", "event", "window", "procedure", "game", "turn", "card")
 
 
 def actions_in(node: object) -> list[Action]:

@@ -144,6 +144,10 @@ def _arg_type_to_json(t: A.ArgType) -> Json:
         return {"named": t.name}
     if isinstance(t, A.ChoiceType):
         return {"choice": list(t.options)}
+    if isinstance(t, A.SpanType):
+        return {"span": t.name, "low": expr_to_json(t.low), "high": expr_to_json(t.high)}
+    if isinstance(t, A.ZoneCardType):
+        return {"in_zone": t.zone}
     return {"range": t.name, "low": t.low, "high": t.high}
 
 
@@ -152,6 +156,10 @@ def _arg_type_from_json(j: Json) -> A.ArgType:
         return A.NamedType(name=j["named"])
     if "choice" in j:
         return A.ChoiceType(options=tuple(j["choice"]))
+    if "span" in j:
+        return A.SpanType(name=j["span"], low=expr_from_json(j["low"]), high=expr_from_json(j["high"]))
+    if "in_zone" in j:
+        return A.ZoneCardType(zone=j["in_zone"])
     return A.RangeType(name=j["range"], low=j["low"], high=j["high"])
 
 

@@ -420,9 +420,15 @@ class _ToAst(Transformer):
         return A.ChoiceType(options=tuple(str(c) for c in children), pos=self._pos(meta))
 
     @v_args(meta=True)
-    def range_type(self, meta: Any, children: list) -> A.RangeType:
+    def range_type(self, meta: Any, children: list) -> A.RangeType | A.SpanType:
         name, low, high = children
-        return A.RangeType(name=str(name), low=int(low), high=int(high), pos=self._tpos(name))
+        if isinstance(low, A.Num) and isinstance(high, A.Num):
+            return A.RangeType(name=str(name), low=low.value, high=high.value, pos=self._tpos(name))
+        return A.SpanType(name=str(name), low=low, high=high, pos=self._tpos(name))
+
+    @v_args(meta=True)
+    def zone_card_type(self, meta: Any, children: list) -> A.ZoneCardType:
+        return A.ZoneCardType(zone=str(children[0]), pos=self._pos(meta))
 
     @v_args(meta=True)
     def effect_clause(self, meta: Any, children: list) -> A.Effect:

@@ -216,6 +216,10 @@ def print_arg_type(arg_type: A.ArgType) -> str:
         return arg_type.name
     if isinstance(arg_type, A.ChoiceType):
         return "{" + ", ".join(arg_type.options) + "}"
+    if isinstance(arg_type, A.SpanType):
+        return f"{arg_type.name} {print_expr(arg_type.low)}..{print_expr(arg_type.high)}"
+    if isinstance(arg_type, A.ZoneCardType):
+        return f"in {arg_type.zone}"
     return f"{arg_type.name} {arg_type.low}..{arg_type.high}"
 
 

@@ -41,7 +41,7 @@ SCRIPT_FOLDERS: dict[str, str] = {"command": "commands", "trait_ability": "abili
                                   "turning_point": "turning_points", "influence": "influence", "weapon": "weapons",
                                   "rule": "rules", "state": "states", "stat": "stats", "pile": "piles",
                                   "event": "events", "window": "windows", "zone": "zones",
-                                  "game": "game", "turn": "game"}
+                                  "game": "game", "turn": "game", "card": "cards"}
 SCRIPT_FIELDS = ("id", "name", "flavor", "text", "cost", "window", "tags")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -180,6 +180,11 @@ _SCRIPT_TEMPLATES = {
     group location
     start 10
     text "A body location of its own: where damage can land, with the condition it starts with."
+}}
+''',
+    "card": '''card {id} {name} {{
+    text "What the card is: its fields (a number, a word or text each) are read by `card_value`."
+    value 1
 }}
 ''',
     "pile": '''pile {id} {name} {{

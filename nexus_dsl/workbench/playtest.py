@@ -48,7 +48,7 @@ from ..engine.setup import standard_setup
 from ..errors import Diagnostic, NexusError, RulesError
 from ..limits import INPUT_LIMITS, InputLimits
 from ..model.ruleset import Ruleset
-from ..narrate import narrate
+from ..narrate import GameTerms, narrate
 from ..syntax import ast_nodes as A
 from .packs import load_packs
 from .store import ABSENT, NotEditableError, StoreError, open_for_edit
@@ -407,7 +407,7 @@ class PlaySession:
             dice = event.data.get("dice", ())
             if not dice:
                 continue
-            lines = narrate([event])
+            lines = narrate([event], GameTerms.of(self._bout.ruleset))
             summary = lines[0].strip(" =") if lines else ""
             helot = event.data.get("helot")
             for die in dice:
@@ -416,7 +416,7 @@ class PlaySession:
         return shown
 
     def log_lines(self, since: int = 0) -> list[str]:
-        return narrate(self._bout.log[max(since, 0):])
+        return narrate(self._bout.log[max(since, 0):], GameTerms.of(self._bout.ruleset))
 
     # ---------------------------------------------------------------- saving
     def to_json(self) -> dict[str, Any]:

@@ -31,7 +31,7 @@ from ..engine.setup import RANDOM_BARGE
 from ..engine.state import Outcome
 from ..errors import Diagnostic, NexusError, did_you_mean
 from ..model.ruleset import Ruleset, ScriptItem
-from ..narrate import narrate
+from ..narrate import GameTerms, narrate
 from ..sim.batch import BoutSpec, spec_agents, spec_setup
 from ..syntax import ast_nodes as A
 
@@ -373,7 +373,7 @@ class Stepper:
         self._reported, self._actions_reported = len(bout.log), len(self.actions)
         self._steps += 1
         return StepView(
-            index=self._steps, actions=applied, events=events, lines=tuple(narrate(events)), dice=_dice(events),
+            index=self._steps, actions=applied, events=events, lines=tuple(narrate(events, GameTerms.of(bout.ruleset))), dice=_dice(events),
             snapshot=bout.snapshot(), helots=_helot_views(bout), crowd=bout.state.crowd, cycle=bout.state.cycle,
             active=bout.state.active, waiting_for=bout.pending, outcome=bout.outcome, fault=bout.fault,
             fault_declaration=bout.fault_declaration)

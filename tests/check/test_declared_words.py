@@ -106,9 +106,14 @@ def test_a_stat_starts_at_a_number_written_out_or_a_rule_param() -> None:
     assert found('stat x "X" {\n    start 12\n}\n', settings) == []
     (unknown,) = found('stat x "X" {\n    start tail_conditon\n}\n', settings)
     assert unknown[:3] == ("check/unknown_name", 2, 11) and "not a rule param" in unknown[3]
-    for value in ("-1", "2 + 3", "true"):
+    for value in ("2 + 3", "true"):
         problems = found(f'stat x "X" {{\n    start {value}\n}}\n', settings)
         assert ("check/not_constant", 2, 11) in [p[:3] for p in problems], value
+    # Below 0 only where `low` lets it: a score with penalties.
+    assert [p[:3] for p in found('stat x "X" {\n    start -1\n}\n', settings)] == [("check/out_of_range", 2, 11)]
+    assert found('stat x "X" {\n    low -5\n    start -1\n}\n', settings) == []
+    (group,) = found('stat x "X" {\n    group location\n    low -5\n}\n', settings)
+    assert group[:3] == ("check/out_of_range", 3, 9) and "never goes below 0" in group[3]
 
 
 def test_a_rule_param_a_stat_starts_at_is_read_as_a_count(tmp_path: Path) -> None:

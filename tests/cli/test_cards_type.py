@@ -11,7 +11,7 @@ def test_an_unknown_card_type_is_an_error_with_a_suggestion(capsys):
     assert main(["cards", "--type", "comand"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert "unknown content type `comand`" in err and "did you mean `command`?" in err
+    assert "unknown content type `comand`" in err and "did you mean `command`" in err
     assert "trait_ability" in err  # the types there are
 
 

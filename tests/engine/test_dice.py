@@ -20,6 +20,7 @@ def test_known_purposes() -> None:
     assert set(PURPOSES) == {
         "attack", "defense", "location", "check", "trait_die", "ratio_die",
         "tiebreak", "compass", "grid_col", "grid_row", "d8", "crate", "weapon_card", "barge",
+        "first_player",
     }  # fmt: skip
 
 

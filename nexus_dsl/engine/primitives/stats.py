@@ -1,4 +1,5 @@
-"""A helot's numbers and states: stat groups, plain stats with their bounds and levels, points granted and forfeited, states added and removed."""
+"""A piece's numbers and states: stat groups, plain stats with their bounds and levels (a player's
+too, for the stats each player holds), points granted and forfeited, states added and removed."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from ...model.ruleset import Ruleset
 from ...syntax import ast_nodes as A
 from ..conditions import Conditions
 from ..interpreter import Env, Interpreter, Run
-from ..state import Helot
+from ..state import Actor, BoutState, Helot, Player
 from .values import Faults, actor
 
 
@@ -18,6 +19,7 @@ class Host(Faults, Protocol):
     ruleset: Ruleset
     interpreter: Interpreter
     conditions: Conditions
+    state: BoutState
 
     def emit(self, event_type: str, /, **data: Any) -> None: ...
 
@@ -35,13 +37,23 @@ def wounded_locations(host: Host, env: Env, helot: Helot) -> tuple[str, ...]:
     return tuple(loc for loc in helot.locations if helot.locations[loc] < starts[loc])
 
 
-def stat_value(host: Host, env: Env, helot: Helot, stat: str) -> int:
-    return helot.stats[stat]
+def holder(host: Host, who: Actor, stat: str) -> Actor:
+    """Who holds `who`'s `stat`: its player for a stat each player holds (a piece stands for its
+    player), else the piece itself; a player holds no stat of its pieces."""
+    if stat in host.ruleset.words.player_stats:
+        return host.state.player_of(who)
+    if isinstance(who, Player):
+        raise host.runtime_error("wrong_type", f"`{stat}` is a stat of each piece, and {who.label} is a player")
+    return who
 
 
-def stat_level(host: Host, env: Env, helot: Helot, stat: str) -> str | None:
+def stat_value(host: Host, env: Env, who: Actor, stat: str) -> int:
+    return holder(host, who, stat).stats[stat]
+
+
+def stat_level(host: Host, env: Env, who: Actor, stat: str) -> str | None:
     levels = host.ruleset.words.levels.get(stat, ())
-    index = helot.stats[stat] - host.ruleset.words.bounds[stat][0]
+    index = stat_value(host, env, who, stat) - host.ruleset.words.bounds[stat][0]
     return levels[index] if 0 <= index < len(levels) else None
 
 
@@ -51,14 +63,15 @@ def add_trait(host: Host, env: Env, node: A.Action, helot: Helot, trait: str, by
     host.emit("trait", helot=helot.label, trait=trait, value=helot.traits[trait])
 
 
-def set_stat(host: Host, env: Env, node: A.Action, helot: Helot, stat: str, to: int) -> None:
+def set_stat(host: Host, env: Env, node: A.Action, who: Actor, stat: str, to: int) -> None:
     low, high = host.ruleset.words.bounds[stat]
-    helot.stats[stat] = min(max(to, low), high)
-    host.emit("stat", helot=helot.label, stat=stat, value=helot.stats[stat])
+    held = holder(host, who, stat)
+    held.stats[stat] = min(max(to, low), high)
+    host.emit("stat", helot=held.label, stat=stat, value=held.stats[stat])
 
 
-def add_stat(host: Host, env: Env, node: A.Action, helot: Helot, stat: str, by: int) -> None:
-    set_stat(host, env, node, helot, stat, helot.stats[stat] + by)
+def add_stat(host: Host, env: Env, node: A.Action, who: Actor, stat: str, by: int) -> None:
+    set_stat(host, env, node, who, stat, stat_value(host, env, who, stat) + by)
 
 
 def grant(host: Host, env: Env, node: A.Action, amount: int, resource: str, to: Helot | None = None,

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from ...errors import ScriptRuntimeError
 from ..board import Direction, Square
 from ..interpreter import Env, Limits, describe_value
-from ..state import BoutState, Helot
+from ..state import BoutState, Helot, Player
 
 
 class Faults(Protocol):
@@ -108,8 +108,8 @@ def mark_value_problem(value: Any, limits: Limits) -> tuple[str, str] | None:
 
 
 def plain(value: Any) -> Any:
-    """A choice as plain data for an Action (helots by label, squares as lists)."""
-    if isinstance(value, Helot):
+    """A choice as plain data for an Action (pieces and players by label, squares as lists)."""
+    if isinstance(value, (Helot, Player)):
         return value.label
     if isinstance(value, Square):
         return (value.col, value.row)

@@ -10,7 +10,7 @@ from typing import Any, Callable, Protocol
 from ...syntax import ast_nodes as A
 from ..cycle import Cycle
 from ..interpreter import Env, Run, describe_value
-from ..state import BoutState, Status
+from ..state import Actor, BoutState, Player, Status
 from ..state import Helot as Piece
 from .values import Faults
 
@@ -27,13 +27,18 @@ class Host(Faults, Protocol):
 
 
 def sides(host: Host, env: Env) -> tuple[str, ...]:
-    """Every side in the game, in the order of its first piece."""
-    return tuple(dict.fromkeys(piece.side for piece in host.state.helots.values()))
+    """Every side in the game, in the order of its first piece (or player, in a game without pieces)."""
+    return tuple(dict.fromkeys(actor.side for actor in host.state.actors()))
 
 
 def score_of(host: Host, env: Env, side: Any) -> int:
     name = _side(host, env, side)
-    return sum(host.cycle.score(piece) for piece in host.state.helots.values() if piece.side == name)
+    return sum(host.cycle.score(actor) for actor in host.state.actors() if actor.side == name)
+
+
+def players_of(host: Host, env: Env, side: Any) -> tuple[Player, ...]:
+    name = _side(host, env, side)
+    return tuple(player for player in host.state.players.values() if player.side == name)
 
 
 def leading_sides(host: Host, env: Env) -> tuple[str, ...]:
@@ -46,9 +51,9 @@ def ending(host: Host, env: Env) -> str | None:
     return host.state.ending
 
 
-def in_play(host: Host, env: Env) -> tuple[Piece, ...]:
-    """The pieces still in play, in the order they are listed."""
-    return tuple(piece for piece in host.state.helots.values() if piece.status == Status.FIGHTING)
+def in_play(host: Host, env: Env) -> tuple[Actor, ...]:
+    """The pieces (or players, in a game without pieces) still in play, in the order they are listed."""
+    return tuple(actor for actor in host.state.actors() if actor.status == Status.FIGHTING)
 
 
 def sides_in_play(host: Host, env: Env) -> tuple[str, ...]:
@@ -57,7 +62,7 @@ def sides_in_play(host: Host, env: Env) -> tuple[str, ...]:
 
 def _side(host: Host, env: Env, value: Any) -> str:
     """A side named by its name, or by a piece on it."""
-    if isinstance(value, Piece):
+    if isinstance(value, (Piece, Player)):
         return value.side
     if isinstance(value, str) and value in sides(host, env):
         return value
@@ -79,6 +84,6 @@ def end_game(host: Host, env: Env, node: A.Action, how: Any) -> Run:
     yield from host.cycle.end_game(how)
 
 
-FUNCTIONS: dict[str, Callable[..., Any]] = {"sides": sides, "score_of": score_of, "leading_sides": leading_sides,
+FUNCTIONS: dict[str, Callable[..., Any]] = {"sides": sides, "score_of": score_of, "players_of": players_of, "leading_sides": leading_sides,
                                             "ending": ending, "in_play": in_play, "sides_in_play": sides_in_play}
 EFFECTS: dict[str, Callable[..., Any]] = {"win": win, "declare_draw": declare_draw, "end_game": end_game}
