@@ -29,6 +29,7 @@ def win_chart(wins: pd.DataFrame) -> alt.LayerChart:
 
 
 CRED_BIN = 10
+SCORE_BIN = 2  # a card game's scores (NEXUS Pirates') spread over a few points, not tens of cred
 LENGTH_BIN = 1  # cycles: a bout lasts a handful of them, so each length gets its bar
 
 

@@ -36,15 +36,24 @@ def new_pack_fields(prefix: str) -> None:
     fields[2].selectbox("Kind", list(store.PACK_KINDS), key=f"{prefix}_pack_kind")
 
 
+def game_packs() -> tuple[str, ...]:
+    """The packs a new pack builds on: the loaded packs that build on nothing (base for NEXUS Arena,
+    nexus_pirates for NEXUS Pirates), so the new pack plays the game it was made for."""
+    rules = state.ruleset()
+    roots = tuple(p.id for p in rules.packs if not p.builds_on) if rules is not None else ()
+    return roots or ("base",)
+
+
 def target(prefix: str) -> str:
-    """The chosen pack's id, creating the new pack first (building on base) when one is chosen;
-    the new pack becomes the choice and is loaded. `store.StoreError` when it cannot be made."""
+    """The chosen pack's id, creating the new pack first (building on the loaded game's own packs,
+    `game_packs`) when one is chosen; the new pack becomes the choice and is loaded.
+    `store.StoreError` when it cannot be made."""
     pack_id = st.session_state.get(key(prefix))
     if pack_id in (None, NEW_PACK):
         pack_id = (st.session_state.get(f"{prefix}_pack_id") or "").strip()
         name = st.session_state.get(f"{prefix}_pack_name") or pack_id.replace("_", " ").title()
         store.create_pack(state.content_root(), pack_id, name,
-                          st.session_state.get(f"{prefix}_pack_kind", "house_rules"), ("base",))
+                          st.session_state.get(f"{prefix}_pack_kind", "house_rules"), game_packs())
         st.session_state[key(prefix)] = pack_id
         state.add_loaded_pack(pack_id)
     return pack_id

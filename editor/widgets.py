@@ -11,7 +11,9 @@ from nexus_dsl.engine.setup import RANDOM_BARGE
 from nexus_dsl.errors import Diagnostic
 from nexus_dsl.workbench import packs as packs_api
 from nexus_dsl.workbench.authoring import card_face_html
-from nexus_dsl.workbench.testrun import faulting_item
+from nexus_dsl.narrate import GameTerms
+from nexus_dsl.workbench.table import has_board
+from nexus_dsl.workbench.testrun import faulting_item, game_name
 
 from . import navigation, state
 
@@ -125,8 +127,9 @@ def pack_folder(pack_id: str) -> Path | None:
     return None
 
 
-def outcome_text(outcome) -> str:
-    """How a bout ended, in words: why, who won, and the cred piles."""
+def outcome_text(outcome, rules=None) -> str:
+    """How a bout ended, in words: why, who won, and the cred piles (in a game played without a
+    board, given its `rules`: each player's score, in the game's word for it, and no crowd)."""
     termination = getattr(getattr(outcome, "termination", None), "value", str(getattr(outcome, "termination", "")))
     winner = getattr(outcome, "winner", None)
     totals = getattr(outcome, "totals", {}) or {}
@@ -134,8 +137,21 @@ def outcome_text(outcome) -> str:
     crowd = getattr(outcome, "crowd", None)
     # With no winner the bout is a draw (e.g. the crowd's pile beat every helot's).
     verdict = f"winner: {winner}" if winner else "no winner (a draw)"
+    if rules is not None and not has_board(rules):
+        return f"{termination.replace('_', ' ')}; {verdict}; {GameTerms.of(rules).score}: {piles}"
     return (f"{termination.replace('_', ' ')}; {verdict}; cred: {piles}"
             + (f", crowd {crowd}" if crowd is not None else ""))
+
+
+def no_board(rules, lacks: str) -> bool:
+    """On a page that means something only for NEXUS Arena's board and dice: when the loaded game is
+    played without a board, say plainly what it `lacks` (and how to use the page), and return True
+    so the page draws nothing more."""
+    if rules is None or has_board(rules):
+        return False
+    st.info(f"The loaded game, {game_name(rules)}, is played without a board: it has {lacks}. "
+            "Load a game played on a board (the base pack, NEXUS Arena) in the sidebar to use this page.")
+    return True
 
 
 # Where a page shows a bout stopped by a script fault, the state it draws is the engine's rolled-back one.

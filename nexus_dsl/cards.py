@@ -3,7 +3,9 @@
 `card_face(declaration)` renders a declaration as a player would read it: its name and kind, what it
 costs, when it may be used, what it requires (the scripts' own `else` messages), its roll, and its
 effects in plain words. The designer's `text` property is shown beside it as the card's prose; the
-generated lines are what the engine will actually do.
+generated lines are what the engine will actually do. A game's own cards (`card` declarations, such
+as NEXUS Pirates') are faced from their fields: their number, what they score, a Ship, and a mark
+of its own where a value is the designer's assumption (`assumed`).
 """
 
 from __future__ import annotations
@@ -137,12 +139,17 @@ class CardFace:
     lines: list[str] = field(default_factory=list)
     origin: str = ""
     figure: list[str] = field(default_factory=list)  # preformatted lines, e.g. a barge's drawn schematic
+    # Why a value printed on the card is the designer's assumption (a `card`'s `assumed` property):
+    # shown as a mark of its own, so a guessed value is never read as the rulebook's.
+    assumed: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         face = {"id": self.id, "kind": self.kind, "name": self.name, "text": self.prose, "rules": self.lines,
                 "origin": self.origin}
         if self.figure:
             face["figure"] = self.figure
+        if self.assumed:
+            face["assumed"] = self.assumed
         return face
 
     def text(self) -> str:
@@ -152,6 +159,8 @@ class CardFace:
             body.append(f"  {self.prose}")
         body += [f"  {line}" for line in self.lines]
         body += [f"  {line}".rstrip() for line in self.figure]
+        if self.assumed:
+            body.append(f"  {ASSUMED_MARK}: {self.assumed}")
         return "\n".join(body)
 
     def markdown(self) -> str:
@@ -161,6 +170,8 @@ class CardFace:
         body += [f"- {line}" if not line.startswith(("  ", "- ")) else line for line in self.lines]
         if self.figure:
             body += ["", "```", *self.figure, "```"]
+        if self.assumed:
+            body += ["", f"> **{ASSUMED_MARK}**: {self.assumed}"]
         return "\n".join(body) + "\n"
 
 
@@ -210,12 +221,103 @@ def script_face(item: ScriptItem, settings: Known | None = None) -> CardFace:
         condition = f" if {print_expr(when.condition)}" if when.condition is not None else ""
         lines.append(f"When {when.event.replace('_', ' ')}{condition}:")
         lines.extend(describe_block(when.body, 1, known))
+    if d.kind == "card":
+        lines[:0] = card_lines(d)
+        face.assumed = _property_text(d, "assumed")
     if d.kind == "weapon":
         numbers = [f"{p.name} {print_expr(p.values[0])}" for p in d.clauses_of(A.Property)
                    if p.name in ("type", "damage", "block", "durability", "ammo", "optimal", "draw", "store") and p.values]
         if numbers:
             lines.insert(0, "Card: " + ", ".join(numbers))
     return face
+
+
+# ---------------------------------------------------------------- a game's own cards (`card`)
+#: The properties of a `card` that say something about it rather than being one of its fields.
+CARD_NOTES = frozenset({"text", "flavor", "rulebook", "assumed", "tags"})
+ASSUMED_MARK = "Assumed value"
+
+
+def card_fields(declaration: A.Declaration) -> dict[str, Any]:
+    """A `card`'s fields (`number 7`, `stars 1`, `ship true`) as values, in the order written; the
+    notes about it (text, rulebook, assumed) left out. `card_value` reads the same fields in play."""
+    from .model.values import constant_value
+
+    fields: dict[str, Any] = {}
+    for prop in declaration.clauses_of(A.Property):
+        if prop.name in CARD_NOTES or not prop.values:
+            continue
+        try:
+            fields[prop.name] = constant_value(prop.values[0])
+        except ValueError:
+            fields[prop.name] = print_expr(prop.values[0])
+    return fields
+
+
+def _counted(count: Any, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _worth(fields: Mapping[str, Any]) -> str | None:
+    """What the card scores, in words: its stars, skulls and doubling (a Ship's `no points`)."""
+    parts = []
+    if fields.get("stars"):
+        parts.append(_counted(fields["stars"], "star"))
+    if fields.get("skulls"):
+        parts.append(_counted(fields["skulls"], "skull"))
+    if fields.get("multiplier") not in (None, 1):
+        parts.append(f"a doubler: x{fields['multiplier']} to its Parade")
+    if parts:
+        return "Value: " + ", ".join(parts)
+    return "Value: no points" if fields.get("ship") is True else None
+
+
+# The fields a card face words itself; any other field is shown as `name value`.
+_WORDED_FIELDS = frozenset({"number", "ship", "stars", "skulls", "multiplier"})
+
+
+def card_lines(declaration: A.Declaration) -> list[str]:
+    """The lines of a `card`'s face from its fields: what it is (its number, a Ship), what it is
+    worth, then every other field as written."""
+    fields = card_fields(declaration)
+    lines = []
+    if fields.get("number") is not None:
+        lines.append(f"Number {fields['number']}")
+    if fields.get("ship") is True:
+        lines.append("Ship")
+    worth = _worth(fields)
+    if worth:
+        lines.append(worth)
+    lines += [f"{name.replace('_', ' ')}: {_field_text(value)}" for name, value in fields.items()
+              if name not in _WORDED_FIELDS]
+    return lines
+
+
+def _field_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, tuple):
+        return ", ".join(_field_text(v) for v in value)
+    return str(value)
+
+
+def card_label(declaration: A.Declaration | None, ident: str) -> str:
+    """A card in a few signs, as it lies on the table: `7 ☠`, `10 ★★★`, `15 ×2`, `Ship`; a value
+    that is an assumption is followed by `?`. A card the packs do not declare is its id."""
+    if declaration is None:
+        return ident
+    fields = card_fields(declaration)
+    head = "Ship" if fields.get("ship") is True else str(fields.get("number", declaration.name or ident))
+    signs = "★" * _small(fields.get("stars")) + "☠" * _small(fields.get("skulls"))
+    if fields.get("multiplier") not in (None, 1):
+        signs += f"×{fields['multiplier']}"
+    mark = "?" if declaration.property("assumed") is not None and signs else ""
+    return f"{head} {signs}{mark}".strip()
+
+
+def _small(count: Any) -> int:
+    """How many signs a count draws (at most 5: a larger count is not drawn one by one)."""
+    return min(count, 5) if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
 
 
 def _symbol(object_type: str, flags: Mapping[str, Any]) -> str:

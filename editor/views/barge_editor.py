@@ -1,6 +1,7 @@
 """Barge editor: the 8x8 board as a grid of buttons (click to place the chosen object type, click
 again to take it away), the rendered schematic with north and the starting squares, the counts
-against the box, the problems the packs would find, and saving and loading by id. Everything is
+against the box, the problems the packs would find, and saving and loading by id. A game played
+without a board (NEXUS Pirates) has no barges: the page says so. Everything is
 `nexus_dsl.workbench.barge_edit` and `.board_svg`."""
 
 from __future__ import annotations
@@ -221,6 +222,8 @@ def save_panel() -> None:
 def render() -> None:
     st.title("Barge editor")
     rules = widgets.require_ruleset()
+    if widgets.no_board(rules, "no board, so no barges to edit"):
+        return
     state.keep_widgets(*KEPT)
     request = navigation.take_request(navigation.BARGE_EDITOR)
     if request:  # sent from the content browser

@@ -1,5 +1,6 @@
 """Odds: the exact chance of an opposed roll on the Sliding Dice Scale (pg.27-29), from the
-workbench's odds module (computed, never sampled)."""
+workbench's odds module (computed, never sampled). A game played without a board and its dice
+(NEXUS Pirates) has none: the page says so."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from fractions import Fraction
 import pandas as pd
 import streamlit as st
 
+from editor import state, widgets
 from nexus_dsl.workbench import odds
 
 
@@ -65,6 +67,8 @@ def full_table() -> None:
 
 def render() -> None:
     st.title("Odds")
+    if widgets.no_board(state.ruleset(), "no Sliding Dice Scale and no opposed rolls, so no odds to work out"):
+        return
     levels = list(odds.LEVELS)
     left, right = st.columns(2)
     attack = left.selectbox("Attack level", levels, index=levels.index(0), key="odds_attack", format_func=odds.sds_text)

@@ -2,7 +2,10 @@
 decision are buttons with their costs, the board is drawn, the dice are shown as they fall, and
 influence hands are shown only to the player whose view is chosen. The session is saved after
 every action (per user, outside the content) and resumed from the `session` query parameter. A
-script fault (during anyone's turn, an agent's too) ends the play: the page shows the positioned
+game played without a board (NEXUS Pirates) shows its zones instead, as the player whose view it is
+sees them (its own hand's cards, the other hands as counts), its choices in the game's words, a
+log that tells no hidden card, and between two people's turns a handover step, so no one sees the
+next player's hand by accident. A script fault (during anyone's turn, an agent's too) ends the play: the page shows the positioned
 fault instead of options, and the saved session keeps it. Everything is
 `nexus_dsl.workbench.playtest`; pictures are `.board_svg`."""
 
@@ -16,8 +19,9 @@ import streamlit as st
 from editor import state, widgets
 from nexus_dsl.agents.base import AGENT_NAMES
 from nexus_dsl.errors import NexusError, RulesError
-from nexus_dsl.workbench import playtest, store
+from nexus_dsl.workbench import playtest, store, table
 from nexus_dsl.workbench.board_svg import bout_svg
+from nexus_dsl.workbench.testrun import player_counts
 from nexus_dsl.workbench.packs import load_packs
 
 SESSION = "pt_session"
@@ -25,6 +29,7 @@ NAME = "pt_name"
 DICE_FROM = "pt_dice_from"
 QUERY = "session"
 NOBODY = "(nobody: hands hidden)"
+HANDED_TO = "pt_handed_to"  # the person the screen was last handed to (a game without a board)
 SEATS = (playtest.PERSON, *AGENT_NAMES)
 KEPT = ("pt_players", "pt_seed", "pt_barge", "pt_new_name",
         *(f"pt_{what}_{index}" for what in ("seat", "motivation") for index in range(4)))
@@ -87,13 +92,16 @@ def start_session() -> None:
     rules, players = state.ruleset(), int(st.session_state.get("pt_players", 2))
     name = (st.session_state.get("pt_new_name") or "").strip()
     seats = tuple(st.session_state.get(f"pt_seat_{i}", playtest.PERSON) for i in range(players))
-    motivations = tuple(widgets.optional(st.session_state.get(f"pt_motivation_{i}", widgets.NONE))
-                        for i in range(players))
-    lanistas = tuple(widgets.optional(st.session_state.get(f"pt_lanista_{i}", widgets.NONE)) for i in range(players))
+    boardless = rules is not None and not table.has_board(rules)
+    # A game without a board has no barge, motivations or lanistas, whatever a NEXUS session left chosen.
+    motivations = () if boardless else tuple(widgets.optional(st.session_state.get(f"pt_motivation_{i}", widgets.NONE))
+                                             for i in range(players))
+    lanistas = () if boardless else tuple(widgets.optional(st.session_state.get(f"pt_lanista_{i}", widgets.NONE))
+                                          for i in range(players))
+    barge = None if boardless else widgets.barge_setting(st.session_state.get("pt_barge"))
     try:
         path = session_path(name)
-        settings = playtest.PlaySettings(seats=seats, packs=tuple(state.selected_packs()),
-                                         barge=widgets.barge_setting(st.session_state.get("pt_barge")),
+        settings = playtest.PlaySettings(seats=seats, packs=tuple(state.selected_packs()), barge=barge,
                                          motivations=motivations, lanistas=lanistas if any(lanistas) else (),
                                          seed=int(st.session_state.get("pt_seed", 0)),
                                          content_root=str(state.content_root()))
@@ -108,6 +116,7 @@ def start_session() -> None:
         return
     st.session_state[SESSION], st.session_state[NAME] = session, name
     st.session_state[DICE_FROM] = 0
+    st.session_state[HANDED_TO] = None
     st.query_params[QUERY] = name
 
 
@@ -146,10 +155,17 @@ def act(viewer: str, index: int) -> None:
 # ---------------------------------------------------------------- the new-session form
 def new_session_form(rules) -> None:
     st.subheader("New session")
+    boardless = not table.has_board(rules)
+    counts = player_counts(rules) if boardless else [2, 3, 4]
+    if st.session_state.get("pt_players") not in counts:
+        st.session_state["pt_players"] = counts[0]
     top = st.columns(4)
-    players = top[0].selectbox("Players", [2, 3, 4], key="pt_players")
+    players = top[0].selectbox("Players", counts, key="pt_players")
     top[1].number_input("Seed", min_value=0, step=1, key="pt_seed")
-    top[2].selectbox("Barge", widgets.barge_choices(rules), key="pt_barge")
+    if boardless:
+        top[2].caption("No board: no barge, motivations or lanistas.")
+    else:
+        top[2].selectbox("Barge", widgets.barge_choices(rules), key="pt_barge")
     st.session_state.setdefault("pt_new_name", "hot seat")
     top[3].text_input("Session name", key="pt_new_name")
     motivations = [widgets.NONE] + sorted(rules.data.get("motivations", {}))
@@ -160,8 +176,9 @@ def new_session_form(rules) -> None:
             st.session_state.setdefault(f"pt_seat_{index}", playtest.PERSON if index == 0 else "heuristic")
             st.selectbox(f"Seat {index + 1}", SEATS, key=f"pt_seat_{index}",
                          format_func=lambda s: "a person" if s == playtest.PERSON else f"{s} agent")
-            st.selectbox("Motivation", motivations, key=f"pt_motivation_{index}")
-            st.selectbox("Lanista", lanistas, key=f"pt_lanista_{index}")
+            if not boardless:
+                st.selectbox("Motivation", motivations, key=f"pt_motivation_{index}")
+                st.selectbox("Lanista", lanistas, key=f"pt_lanista_{index}")
     st.button("Start the session", on_click=start_session, key="pt_start", type="primary")
     saved = playtest.list_sessions(state.sessions_dir())
     if saved:
@@ -171,9 +188,30 @@ def new_session_form(rules) -> None:
 
 
 # ---------------------------------------------------------------- playing
+def hand_over(label: str) -> None:
+    st.session_state[HANDED_TO] = label
+    st.session_state["pt_viewer"] = label
+
+
+def awaiting_handover(session: playtest.PlaySession, pending: playtest.Pending | None) -> bool:
+    """In a game without a board played by two people or more, the next person's hand is shown only
+    once the screen is theirs: until they say so, the page shows what every player sees."""
+    if session.has_board or pending is None or not pending.person or len(session.people()) < 2:
+        return False
+    if st.session_state.get(HANDED_TO) == pending.helot:
+        return False
+    st.warning(f"{pending.helot}'s turn: hand the screen to {pending.helot}. Their hand stays hidden until then.")
+    st.button(f"I am {pending.helot}: show my hand", key="pt_hand_over", on_click=hand_over, args=(pending.helot,),
+              type="primary")
+    return True
+
+
 def choose_viewer(session: playtest.PlaySession, pending: playtest.Pending | None) -> str | None:
     people = session.people()
     follow = st.toggle("The view follows whoever must decide", value=True, key="pt_follow")
+    if follow and awaiting_handover(session, pending):
+        st.session_state["pt_viewer"] = NOBODY
+        return None
     if follow and pending is not None and pending.person:
         st.session_state["pt_viewer"] = pending.helot
     if st.session_state.get("pt_viewer") not in people + [NOBODY]:
@@ -243,13 +281,18 @@ def play(rules, session: playtest.PlaySession) -> None:
         widgets.script_fault(session.ruleset, session.fault, session.fault_declaration, session.fault_text() or "",
                              key="pt_open_fault")
     elif pending is None:
-        st.success(f"The bout is over: {widgets.outcome_text(session.bout.outcome)}")
+        outcome = session.bout.outcome
+        st.success(f"The bout is over: {widgets.outcome_text(outcome) if session.has_board else widgets.outcome_text(outcome, rules)}")
     else:
         who = "a person" if pending.person else f"the {pending.seat} agent"
-        st.caption(f"Cycle {session.bout.state.cycle}: {pending.helot} ({who}) decides: {pending.kind}")
+        when = "Cycle" if session.has_board else "Round"
+        st.caption(f"{when} {session.bout.state.cycle}: {pending.helot} ({who}) decides: {pending.kind}")
     viewer = choose_viewer(session, pending)
     state.show_flashes()
     options_panel(session, viewer, pending)
+    if not session.has_board:
+        play_table(rules, session, viewer)
+        return
     visible = session.visible_state(viewer)
     board, side = st.columns([3, 2])
     with board:
@@ -265,6 +308,18 @@ def play(rules, session: playtest.PlaySession) -> None:
     helots_table(visible, session, viewer)
     with st.expander("Log", expanded=False):
         st.text("\n".join(session.log_lines()[-60:]))
+
+
+def play_table(rules, session: playtest.PlaySession, viewer: str | None) -> None:
+    """A game without a board: the zones as `viewer` sees them, each player's score, the log as the
+    viewer may read it."""
+    visible = session.visible_state(viewer)
+    seen = "what every player sees" if viewer is None else f"{viewer}'s view"
+    st.markdown(f"**The table** ({seen})")
+    st.html(table.table_html(table.table_zones(visible, rules, table.EVERYTHING), rules))
+    st.dataframe(pd.DataFrame(table.player_rows(rules, visible["players"], visible["seats"])), hide_index=True)
+    with st.expander("Log", expanded=False):
+        st.text("\n".join(session.seen_log_lines(viewer)[-60:]))
 
 
 def render() -> None:

@@ -1,7 +1,9 @@
 """Test run: one bout stepped through command by command (the board, conditions, piles, states,
 the dice and the log of each step), a seed replayed, cards forced onto the Turning Point deck or
 into a hand; and batch mode, many bouts with charts, and an A/B comparison with and without the new
-content. A bout stopped by a script fault shows the positioned fault where its outcome would be, and a
+content. A game played without a board (NEXUS Pirates) shows its zones in place of the board, seen
+by the designer or by one of its players, its players' scores, and places chosen cards in its zones
+before the deal. A bout stopped by a script fault shows the positioned fault where its outcome would be, and a
 batch lists its faulted bouts by seed, apart from engine errors. Everything is
 `nexus_dsl.workbench.testrun` and `.batch`; pictures are `.board_svg`."""
 
@@ -14,10 +16,10 @@ import pandas as pd
 import streamlit as st
 
 from editor import state, widgets
-from editor.charts import CRED_BIN, LENGTH_BIN, difference_chart, fault_table, histogram, win_chart
+from editor.charts import CRED_BIN, LENGTH_BIN, SCORE_BIN, difference_chart, fault_table, histogram, win_chart
 from nexus_dsl.agents.base import AGENT_NAMES
 from nexus_dsl.errors import NexusError
-from nexus_dsl.workbench import batch, testrun
+from nexus_dsl.workbench import batch, table, testrun
 from nexus_dsl.workbench.board_svg import bout_svg
 from nexus_dsl.workbench.packs import load_packs
 
@@ -29,7 +31,7 @@ COMPARISON = "tr_comparison"
 # `sim.batch` starts its workers from a fork server, which load the saved packs themselves.
 WORKERS = None
 KEPT = ("tr_players", "tr_barge", "tr_seed", "tr_stack", "tr_deal_to", "tr_deal_cards", "tr_deal_mode",
-        "tr_bouts", "tr_watch", "tr_ab_without",
+        "tr_bouts", "tr_watch", "tr_ab_without", "tr_place_zone", "tr_place_owner", "tr_place_cards", "tr_seen_by",
         *(f"tr_{what}_{index}" for what in ("motivation", "lanista", "agent") for index in range(4)))
 
 
@@ -63,7 +65,66 @@ def forced_cards(rules, labels: tuple[str, ...]) -> tuple[list[str], dict[str, t
     return stack, ({to: tuple(cards)} if cards else {}), mode
 
 
+def agent_settings(players: int) -> list[str]:
+    """A game without pieces asks only who plays each seat: an agent."""
+    chosen = []
+    columns = st.columns(players)
+    for index, label in enumerate(testrun.PLAYER_LABELS[:players]):
+        with columns[index]:
+            st.markdown(f"**{label}**")
+            chosen.append(st.selectbox("Agent", AGENT_NAMES, key=f"tr_agent_{index}"))
+    return chosen
+
+
+def placed_cards(rules, players: int) -> tuple[tuple[str, str | None, tuple[str, ...]], ...]:
+    """Cards put in one zone before the setup deals (taken out of the others first), as a
+    scenario's table would hold them."""
+    st.markdown("**Force cards into a zone**")
+    zones = list(rules.words.zones)
+    cards = sorted(d.id for d in rules.declarations("card"))
+    if not zones or not cards:
+        st.caption("The loaded game has no zones or cards to place.")
+        return ()
+    # Choices kept from other packs (another game's zones and cards) cannot stay chosen.
+    if st.session_state.get("tr_place_zone") not in zones:
+        st.session_state["tr_place_zone"] = zones[0]
+    if "tr_place_cards" in st.session_state:
+        st.session_state["tr_place_cards"] = [c for c in st.session_state["tr_place_cards"] if c in cards]
+    left, middle, right = st.columns([1, 1, 2])
+    zone = left.selectbox("Zone", zones, key="tr_place_zone", format_func=lambda z: table.zone_name(rules, z))
+    owners = testrun.zone_owners(rules, players, zone)
+    owner = None
+    if owners:
+        if st.session_state.get("tr_place_owner") not in owners:
+            st.session_state["tr_place_owner"] = owners[0]
+        owner = middle.selectbox("Whose", owners, key="tr_place_owner")
+    chosen = right.multiselect("Cards (top first)", cards, key="tr_place_cards",
+                               format_func=lambda c: f"{c} ({table.label_of(rules, c)})")
+    st.caption("The setup deals around the cards placed; a zone it only fills when empty (such as the "
+               "Nexus) is then left as placed, as a scenario's table would be.")
+    return ((zone, owner, tuple(chosen)),) if chosen else ()
+
+
+def boardless_settings_form(rules) -> testrun.TestRunSettings:
+    """A game without a board: how many play (as the game allows), the seed, the agents, placed cards."""
+    counts = testrun.player_counts(rules)
+    if st.session_state.get("tr_players") not in counts:
+        st.session_state["tr_players"] = counts[0]
+    top = st.columns(3)
+    players = top[0].selectbox("Players", counts, key="tr_players")
+    seed = top[1].number_input("Seed", min_value=0, step=1, key="tr_seed")
+    top[2].caption(f"{testrun.game_name(rules)} has no board: no barge, motivations or lanistas.")
+    agents = agent_settings(players)
+    return testrun.TestRunSettings(
+        packs=tuple(state.selected_packs()), motivations=(None,) * players, agents=tuple(agents), seed=int(seed),
+        place_cards=placed_cards(rules, players), content_root=str(state.content_root()))
+
+
 def settings_form(rules) -> testrun.TestRunSettings:
+    if not table.has_board(rules):
+        return boardless_settings_form(rules)
+    if st.session_state.get("tr_players") not in (2, 3, 4):
+        st.session_state["tr_players"] = 2
     top = st.columns(3)
     players = top[0].selectbox("Players", [2, 3, 4], key="tr_players")
     barge = top[1].selectbox("Barge", widgets.barge_choices(rules), key="tr_barge")
@@ -126,20 +187,36 @@ def helot_table(view: testrun.StepView) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def seen_by(view: testrun.StepView) -> str | None:
+    """Whose eyes the table is seen with: the designer's (every card) or one player's."""
+    everyone = "everything (the designer)"
+    choices = [everyone, *view.players]
+    if st.session_state.get("tr_seen_by") not in choices:
+        st.session_state["tr_seen_by"] = everyone
+    chosen = st.radio("Seen by", choices, key="tr_seen_by", horizontal=True,
+                      help="A player sees only the cards it may: another player's hand and face-down zones as counts.")
+    return table.EVERYTHING if chosen == everyone else chosen
+
+
 def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) -> None:
     """One step: `rules` is the ruleset the bout is played with (the stepper's)."""
     waiting = view.waiting_for
+    boardless = not table.has_board(rules)
     st.subheader(f"Step {view.index}: {view.headline}")
-    st.caption(f"Cycle {view.cycle}; active: {view.active or '—'}; crowd {view.crowd} cred; "
-               + (f"waiting for {waiting.helot}: {waiting.kind}" if waiting else "the bout is over"))
+    where = f"Round {view.cycle}; " if boardless else f"Cycle {view.cycle}; active: {view.active or '—'}; crowd {view.crowd} cred; "
+    st.caption(where + (f"waiting for {waiting.helot}: {waiting.kind}" if waiting else "the bout is over"))
     if view.fault is not None:
         widgets.script_fault(rules, view.fault, view.fault_declaration, testrun.fault_text(rules, view.fault),
                              key="tr_open_fault")
     elif view.outcome is not None:
-        st.success(f"The bout is over: {widgets.outcome_text(view.outcome)}")
+        st.success(f"The bout is over: {widgets.outcome_text(view.outcome, rules)}")
     board, details = st.columns([3, 2])
     with board:
-        widgets.picture(bout_svg(view.snapshot, rules))
+        if boardless:
+            viewer = seen_by(view)
+            st.html(table.table_html(table.table_zones(view.snapshot, rules, viewer), rules))
+        else:
+            widgets.picture(bout_svg(view.snapshot, rules))
     with details:
         st.markdown("**Dice of this step**")
         if view.dice:
@@ -149,10 +226,14 @@ def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) ->
             st.caption("no dice")
         st.markdown("**What happened**")
         st.text("\n".join(view.lines) or "(nothing)")
-    st.markdown("**Condition**")
-    st.dataframe(condition_table(view), hide_index=True)
-    st.markdown("**Panels**")
-    st.dataframe(helot_table(view), hide_index=True)
+    if boardless:
+        st.markdown("**Players**")
+        st.dataframe(pd.DataFrame(table.player_rows(rules, view.snapshot.get("players", {}))), hide_index=True)
+    else:
+        st.markdown("**Condition**")
+        st.dataframe(condition_table(view), hide_index=True)
+        st.markdown("**Panels**")
+        st.dataframe(helot_table(view), hide_index=True)
     with st.expander("The whole log so far"):
         st.text("\n".join(line for earlier in history for line in earlier.lines))
 
@@ -187,6 +268,8 @@ def watched_ids(rules, settings: testrun.TestRunSettings) -> list[str]:
                       *rules.scripts.get("trait_ability", {})} - set(forced))
     if forced:
         st.caption(f"Following the forced cards: {', '.join(forced)}")
+    if not options:  # a game without NEXUS's cards and abilities has nothing of them to follow
+        return forced
     if "tr_watch" in st.session_state:
         st.session_state["tr_watch"] = [i for i in st.session_state["tr_watch"] if i in options]
     extra = st.multiselect("Also follow these cards and abilities", options, key="tr_watch")
@@ -196,7 +279,7 @@ def watched_ids(rules, settings: testrun.TestRunSettings) -> list[str]:
 def without_settings(settings: testrun.TestRunSettings, dropped_pack: str | None) -> testrun.TestRunSettings | None:
     """Settings A of an A/B test: without the forced cards, or also without one pack (and any
     forced card only that pack defines)."""
-    plain = replace(settings, stack_turning_points=(), deal_influence={})
+    plain = replace(settings, stack_turning_points=(), deal_influence={}, place_cards=())
     if dropped_pack is None:
         return plain
     packs = tuple(p for p in settings.packs if p != dropped_pack)
@@ -243,22 +326,24 @@ def report_view(report: batch.BatchReport) -> None:
     rows = []
     for label, rate in report.wins.items():
         low, high = rate.interval()
-        rows.append({"player": label, "wins": rate.wins, "bouts": rate.bouts, "win rate": rate.share,
+        rows.append({"player" if report.with_crowd else "side": label, "wins": rate.wins, "bouts": rate.bouts, "win rate": rate.share,
                      "95% low": low, "95% high": high})
     wins = pd.DataFrame(rows)
     st.dataframe(wins.style.format({"win rate": "{:.1%}", "95% low": "{:.1%}", "95% high": "{:.1%}"}), hide_index=True)
-    st.altair_chart(win_chart(wins), width="stretch")
+    st.altair_chart(win_chart(wins.rename(columns={"side": "player"})), width="stretch")
     cred, cycles = st.columns(2)
     with cred:
-        st.markdown(f"**Final cred (bouts per {CRED_BIN}-cred bin, per player)**")
-        chart = histogram(report.cred, CRED_BIN, "final cred")
+        who, width, unit = ("per player", CRED_BIN, "cred") if report.with_crowd else ("per side", SCORE_BIN, "point")
+        st.markdown(f"**Final {report.score} (bouts per {width}-{unit} bin, {who})**")
+        chart = histogram(report.cred, width, f"final {report.score}")
         if chart is not None:
             st.altair_chart(chart, width="stretch")
     with cycles:
         lengths = report.cycles
         median = f", median {statistics.median(lengths):g}" if lengths else ""
-        st.markdown(f"**Bout length (bouts per number of Command Cycles{median})**")
-        chart = histogram({"bouts": lengths}, LENGTH_BIN, "Command Cycles")
+        cycles_word = "Command Cycles" if report.with_crowd else report.length
+        st.markdown(f"**Bout length (bouts per number of {cycles_word}{median})**")
+        chart = histogram({"bouts": lengths}, LENGTH_BIN, cycles_word)
         if chart is not None:
             st.altair_chart(chart, width="stretch")
     if report.watched:
@@ -287,7 +372,7 @@ def comparison_view(comparison: batch.Comparison) -> None:
         st.altair_chart(difference_chart([*comparison.wins.values(), comparison.draws], percent=True),
                         width="stretch")
     with means:
-        st.markdown("**Mean final cred: B − A with 95% intervals**")
+        st.markdown(f"**Mean final {comparison.b.score}: B − A with 95% intervals**")
         st.altair_chart(difference_chart(list(comparison.cred.values()), percent=False), width="stretch")
     for line in comparison.lines():
         st.markdown(f"- {line}")

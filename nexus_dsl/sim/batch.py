@@ -42,6 +42,9 @@ class BoutSpec:
     keep: tuple[int | None, ...] = ()  # per player: cards kept of the dealt share (None: the lanista's Influence)
     watched: tuple[str, ...] = ()  # card and ability ids whose uses are summarised (`BoutResult.watched`)
     root: str | None = None  # the content root the packs come from (None: the default)
+    # Cards placed in zones before the setup deals (a game of zones, such as NEXUS Pirates): each
+    # (zone, owner or None for a shared zone, cards top first), as a scenario's `zones:` places them.
+    zones: tuple[tuple[str, str | None, tuple[str, ...]], ...] = ()
 
 
 @dataclass
@@ -80,6 +83,7 @@ class BoutResult:
     fault: Diagnostic | None = None  # the script fault that stopped the bout (not an engine error)
     watched: dict[str, WatchedUse] = field(default_factory=dict)  # the spec's watched ids that were used or drawn
     barge: str | None = None  # the barge played on (a random pick resolved)
+    sides: dict[str, str] = field(default_factory=dict)  # each player's side: who shares its wins
 
     @property
     def finished(self) -> bool:
@@ -102,6 +106,13 @@ def spec_setup(spec: BoutSpec) -> BoutSetup:
         helot.dealt = list(cards)
     for helot, keep in zip(setup.helots, spec.keep):
         helot.keep = keep
+    for zone, owner, cards in spec.zones:
+        if owner is None:
+            setup.zones[zone] = list(cards)
+        else:
+            placed = setup.zones.setdefault(zone, {})
+            assert isinstance(placed, dict)
+            placed[owner] = list(cards)
     return setup
 
 
@@ -139,6 +150,7 @@ def play_one(spec: BoutSpec) -> BoutResult:
         result.crowd = outcome.crowd
         result.ledger_balanced = bout.state.coins_in_play() == bout.state.box_drawn
         result.barge = bout.state.meta.get("barge")
+        result.sides = {label: player.side for label, player in bout.state.players.items()}
         if spec.watched:
             result.watched = watched_uses(bout.log, frozenset(spec.watched))
         for event in bout.log:

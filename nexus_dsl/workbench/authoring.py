@@ -17,7 +17,7 @@ from typing import Any, Mapping
 
 import yaml
 
-from ..cards import KIND_TITLES, CardFace, data_face, script_face
+from ..cards import ASSUMED_MARK, KIND_TITLES, CardFace, data_face, script_face
 from ..check.checker import check_declarations
 from ..content.barge_checks import barge_problems
 from ..content.loader import SCRIPT_SUFFIX, _script_locator, internal_error
@@ -453,6 +453,8 @@ _LINE_STYLES = {
     "flavor": "font-style:italic;color:#6b5a48;border-top:1px solid #cdbb9a;margin-top:0.6em;padding-top:0.4em",
     "figure": "font-family:monospace;font-size:0.8em;line-height:1.2;margin:0.4em 0",
     "id": "font-family:monospace;font-size:0.75em;color:#8c7a66",
+    "assumed": "font-size:0.8em;border:1px dashed #b5651d;border-radius:6px;background:#fff4d6;color:#7a3e00;"
+               "padding:0.3em 0.5em;margin:0.5em 0 0 0",
 }
 
 
@@ -475,6 +477,9 @@ def card_face_html(face: CardFace, flavor: str | None = None) -> str:
         parts.append(f'<ul style="{_LINE_STYLES["rules"]}">{items}</ul>')
     if face.figure:
         parts.append(f'<pre style="{_LINE_STYLES["figure"]}">{esc(chr(10).join(face.figure))}</pre>')
+    if face.assumed:
+        parts.append(f'<p class="nexus-assumed" style="{_LINE_STYLES["assumed"]}">&#9888; {esc(ASSUMED_MARK)}: '
+                     f'{esc(face.assumed)}</p>')
     if flavor and flavor != face.prose:
         parts.append(f'<p style="{_LINE_STYLES["flavor"]}">{esc(flavor)}</p>')
     parts.append("</div>")

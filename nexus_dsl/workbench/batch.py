@@ -6,6 +6,10 @@ crowd's), bout lengths in cycles, engine errors with their seeds, bouts stopped 
 with their seeds and positioned diagnostics, and for "watched" card and ability ids how often each
 was played or drawn and what followed it (damage, cred, states).
 
+A game played without a board (NEXUS Pirates) is reported in its own terms: wins by side (the 2 vs 2
+variant's teams), each side's final score (its players' together, the stat its `game` scores), bout
+lengths in rounds, and no crowd, which only a game with a crowd's pile has.
+
 `compare` plays the same seeds under two settings (typically B = A plus a pack, or A with a card
 stacked or dealt) and tests each difference: win rates with a two-proportion z-test, mean final cred
 with Welch's t-test, each with a 95% interval for the difference and a verdict in plain words.
@@ -25,6 +29,7 @@ from scipy import stats
 
 from ..errors import Diagnostic
 from ..model.ruleset import Ruleset
+from ..narrate import NEXUS_TERMS, GameTerms
 from ..sim.balance import Z95, Rate
 from ..sim.batch import BoutResult, WatchedUse, fault_lines
 from ..sim.batch import run_batch as run_specs
@@ -97,6 +102,15 @@ class BatchReport:
     results: list[BoutResult]
     labels: tuple[str, ...]
     watched: dict[str, WatchedSummary] = field(default_factory=dict)
+    # Who wins and scores: the players (a game with pieces: NEXUS), or the sides (a game without).
+    contenders: tuple[str, ...] = ()
+    score: str = "cred"  # what a final standing is counted in, in the game's words
+    with_crowd: bool = True  # whether the game has the crowd's pile (a game with pieces)
+    length: str = "cycles"  # what a bout's length is counted in
+
+    def __post_init__(self) -> None:
+        if not self.contenders:
+            self.contenders = self.labels
 
     @property
     def bouts(self) -> int:
@@ -118,9 +132,9 @@ class BatchReport:
 
     @property
     def wins(self) -> dict[str, Rate]:
-        """Each player's win rate over the finished bouts (a draw is a bout not won)."""
+        """Each contender's win rate over the finished bouts (a draw is a bout not won)."""
         finished = self.finished
-        return {label: Rate(sum(1 for r in finished if r.winner == label), len(finished)) for label in self.labels}
+        return {label: Rate(sum(1 for r in finished if r.winner == label), len(finished)) for label in self.contenders}
 
     @property
     def draws(self) -> Rate:
@@ -129,10 +143,12 @@ class BatchReport:
 
     @property
     def cred(self) -> dict[str, list[int]]:
-        """Final cred per bout (finished bouts, in seed order): each player's, and the crowd's."""
+        """Final score per bout (finished bouts, in seed order): each contender's (a side's is its
+        players' together), and the crowd's cred in a game with a crowd."""
         finished = self.finished
-        piles = {label: [r.totals.get(label, 0) for r in finished] for label in self.labels}
-        piles[CROWD] = [r.crowd for r in finished]
+        piles = {label: [_score_of(r, label) for r in finished] for label in self.contenders}
+        if self.with_crowd:
+            piles[CROWD] = [r.crowd for r in finished]
         return piles
 
     @property
@@ -148,12 +164,13 @@ class BatchReport:
         cycles = self.cycles
         out = [f"{self.bouts} bouts (seeds {self.settings.seed}..{self.settings.seed + self.bouts - 1}): "
                f"{len(self.errors)} engine errors, {len(self.faults)} script faults, {self.draws.wins} draws, "
-               f"median {statistics.median(cycles) if cycles else 0:g} cycles"]
+               f"median {statistics.median(cycles) if cycles else 0:g} {self.length}"]
         means = self.mean_cred()
         for label, rate in self.wins.items():
             low, high = rate.interval()
-            out.append(f"  {label}: wins {rate.share:.1%} (95% {low:.1%}-{high:.1%}), mean cred {means[label]:.1f}")
-        out.append(f"  crowd: mean cred {means[CROWD]:.1f}")
+            out.append(f"  {label}: wins {rate.share:.1%} (95% {low:.1%}-{high:.1%}), mean {self.score} {means[label]:.1f}")
+        if self.with_crowd:
+            out.append(f"  crowd: mean cred {means[CROWD]:.1f}")
         out += [f"  {summary.line()}" for summary in self.watched.values()]
         out += [f"  error (seed {seed}): {message}" for seed, message in self.errors[:10]]
         out += fault_lines([r for r in self.results if r.fault is not None])
@@ -179,15 +196,32 @@ def run_batch(settings: TestRunSettings, bouts: int, progress: Progress | None =
         if progress is not None:
             progress(len(results), bouts)
     results.sort(key=lambda r: r.seed)
-    return summarise(settings.with_seed(start), results, watched)
+    return summarise(settings.with_seed(start), results, watched, GameTerms.of(ruleset))
 
 
-def summarise(settings: TestRunSettings, results: list[BoutResult], watched: Sequence[str] = ()) -> BatchReport:
+def summarise(settings: TestRunSettings, results: list[BoutResult], watched: Sequence[str] = (),
+              terms: GameTerms = NEXUS_TERMS) -> BatchReport:
     summaries = {ident: WatchedSummary(ident) for ident in watched}
     for result in results:
         for ident, use in result.watched.items():
             summaries.setdefault(ident, WatchedSummary(ident)).add(use, result.winner)
-    return BatchReport(settings, results, settings.labels, summaries)
+    if terms.pieces:
+        return BatchReport(settings, results, settings.labels, summaries)
+    return BatchReport(settings, results, settings.labels, summaries, contenders=_sides(settings.labels, results),
+                       score=terms.score, with_crowd=False, length="rounds")
+
+
+def _sides(labels: Sequence[str], results: Sequence[BoutResult]) -> tuple[str, ...]:
+    """The sides of the players, in seat order (each player's own label where no bout says)."""
+    sides = next((r.sides for r in results if r.sides), {})
+    return tuple(dict.fromkeys(sides.get(label, label) for label in labels))
+
+
+def _score_of(result: BoutResult, contender: str) -> int:
+    """A contender's final score in one bout: a player's total, or a side's players' together."""
+    if contender in result.totals and result.sides.get(contender, contender) == contender:
+        return result.totals[contender]
+    return sum(total for label, total in result.totals.items() if result.sides.get(label) == contender)
 
 
 # ---------------------------------------------------------------- statistics
@@ -294,14 +328,15 @@ def compare(settings_a: TestRunSettings, settings_b: TestRunSettings, bouts: int
 
     report_a = run_batch(settings_a, bouts, half(0), workers, watched, ruleset_a, first_seed=settings_a.seed)
     report_b = run_batch(settings_b, bouts, half(bouts), workers, watched, ruleset_b, first_seed=settings_a.seed)
-    labels = [label for label in report_a.labels if label in report_b.labels]
+    labels = [label for label in report_a.contenders if label in report_b.contenders]
     wins_a, wins_b = report_a.wins, report_b.wins
     cred_a, cred_b = report_a.cred, report_b.cred
+    piles = [*labels, CROWD] if report_a.with_crowd and report_b.with_crowd else labels
     return Comparison(
         a=report_a, b=report_b,
         wins={label: proportion_difference(f"{label} win rate", wins_a[label], wins_b[label]) for label in labels},
         draws=proportion_difference("draws", report_a.draws, report_b.draws),
-        cred={pile: mean_difference(f"{pile} mean final cred", cred_a[pile], cred_b[pile]) for pile in [*labels, CROWD]},
+        cred={pile: mean_difference(f"{pile} mean final {report_b.score}", cred_a[pile], cred_b[pile]) for pile in piles},
     )
 
 

@@ -11,7 +11,9 @@ What a page shows comes from here, never from rules of its own:
 * `options(viewer)` — the viewer's legal actions as buttons (words, evaluated cost, kind), grouped;
 * `apply(action)` — refused actions raise the engine's `RulesError` with its message;
 * `advance_agents()` — the agents decide until a person must;
-* `visible_state(viewer)` — the snapshot with the other players' influence hands reduced to counts;
+* `visible_state(viewer)` — the snapshot with the other players' influence hands reduced to counts
+  (in a game played without a board, NEXUS Pirates: the zones as the viewer may see them, the
+  engine's `player_view`, every other player's hand a count, and each player's stats);
 * `dice_since(index)` and `log_lines()` — the dice as they fell and the narration;
 * `fault` and `fault_text()` — the script fault that stopped the bout, if one did.
 
@@ -30,6 +32,7 @@ saved one) is a `ConflictError`, never overwritten.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import asdict, dataclass, replace
@@ -42,7 +45,7 @@ from ..content.loader import default_content_root
 from ..engine.timing import window_defaults
 from ..engine.actions import ABILITY, CARD, CHOICE, COMMAND, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from ..engine.board import Square
-from ..engine.bout import Bout
+from ..engine.bout import Bout, Event
 from ..engine.legality import declaration_group
 from ..engine.setup import standard_setup
 from ..errors import Diagnostic, NexusError, RulesError
@@ -53,6 +56,7 @@ from ..syntax import ast_nodes as A
 from .packs import load_packs
 from .store import ABSENT, NotEditableError, StoreError, open_for_edit
 from .store import save as store_save
+from .table import has_board, label_of
 from .testrun import fault_text
 
 __all__ = [
@@ -359,8 +363,9 @@ class PlaySession:
 
     def _agent_action(self, decision: Decision, people_pass: bool = False) -> Action | None:
         """What the agents do now, or None when a person is to decide. As the engine's own
-        `next_action`: first every other helot, clockwise from the decider, may interject."""
-        for helot in self._bout.state.clockwise_from(decision.helot)[1:]:
+        `next_action`: first every other helot (or player, in a game without pieces), clockwise
+        from the decider, may interject."""
+        for helot in self._bout.state.actors_clockwise_from(decision.helot)[1:]:
             own = [o for o in decision.options if o.helot == helot.label]
             if not own:
                 continue
@@ -384,6 +389,8 @@ class PlaySession:
         """The snapshot as `viewer` may see it: every other helot's influence hand is a count only
         (`influence: None`, `influence_count: n`). `viewer=None` hides every hand."""
         snapshot = self._bout.snapshot()
+        if not self.has_board:
+            return self._table_state(snapshot, viewer)
         for label in self._labels:
             helot = snapshot[label]
             helot["influence_count"] = len(helot["influence"])
@@ -394,6 +401,26 @@ class PlaySession:
                                                             "person": pending.person}
         snapshot["seats"] = {label: self.seat_of(label) for label in self._labels}
         return snapshot
+
+    @property
+    def has_board(self) -> bool:
+        """Whether the game is played with pieces on a board (NEXUS) or by players alone (Pirates)."""
+        return has_board(self.ruleset)
+
+    def _table_state(self, snapshot: dict[str, Any], viewer: str | None) -> dict[str, Any]:
+        """A game without a board as `viewer` sees it: `zones` as its view holds them (the cards of
+        the zones it may see, counts for the others); `viewer=None` sees only what everyone sees.
+        `players` holds each player's seat, side and stats; `pending` and `seats` as for a board."""
+        if viewer is not None:
+            zones = snapshot["views"][viewer]["zones"]
+        else:
+            zones = _public(self._bout.snapshot()["zones"], self.ruleset)
+        pending = self.pending_decision()
+        return {"zones": zones, "players": snapshot["players"], "ended": snapshot.get("ended"),
+                "winner": snapshot.get("winner"),
+                "pending": None if pending is None else {"helot": pending.helot, "kind": pending.kind,
+                                                          "person": pending.person},
+                "seats": {label: self.seat_of(label) for label in self._labels}}
 
     @property
     def log_length(self) -> int:
@@ -417,6 +444,15 @@ class PlaySession:
 
     def log_lines(self, since: int = 0) -> list[str]:
         return narrate(self._bout.log[max(since, 0):], GameTerms.of(self._bout.ruleset))
+
+    def seen_log_lines(self, viewer: str | None, since: int = 0) -> list[str]:
+        """The narration as `viewer` may read it (None: someone who is no player): a card moved
+        between zones the viewer sees neither of (from the Deck into another player's hand) is told
+        as `a card`, so the log never shows what the table hides."""
+        players = self._bout.state.players
+        side = players[viewer].side if viewer in players else None
+        events = [_masked(event, self.ruleset, viewer, side) for event in self._bout.log[max(since, 0):]]
+        return narrate(events, GameTerms.of(self._bout.ruleset))
 
     # ---------------------------------------------------------------- saving
     def to_json(self) -> dict[str, Any]:
@@ -498,6 +534,8 @@ class PlaySession:
     def _button(self, action: Action) -> OptionButton:
         kind = BUTTON_KINDS.get(action.kind, "control")
         declaration = self._declaration(action)
+        if not self.has_board:
+            return self._table_button(action, kind, declaration)
         if kind == "command":
             group_id = declaration_group(declaration) if declaration is not None else None
             group = group_id.replace("_", " ").capitalize() if group_id else "Other commands"
@@ -507,6 +545,37 @@ class PlaySession:
             group = GROUP_TITLES[kind]
         cost = self._cost(action, declaration) if declaration is not None else self._control_cost(action)
         return OptionButton(action, self._label(action, declaration), kind, group, cost)
+
+    def _table_button(self, action: Action, kind: str, declaration: Any) -> OptionButton:
+        """A choice in a game without a board, in the game's words: a command with a card of a zone
+        is grouped by the card (`YARRR!: 7 ☠`) and labelled by where it goes (`place 1 (top)`)."""
+        if declaration is None:
+            label = ("End your turn (then hand over to the next player)" if action.kind == NEXT_ROUND
+                     else _control_words(action, self._name_of))
+            return OptionButton(action, label, kind, "Turn")
+        cards = [(name, value) for name, value in action.args if self._is_card(value)]
+        others = [(name, value) for name, value in action.args if not self._is_card(value)]
+        group = declaration.name + "".join(f": {label_of(self.ruleset, str(card))}" for _, card in cards)
+        words = [self._place_words(action, name, value) for name, value in others]
+        label = ", ".join(words) if cards and words else " ".join([declaration.name, *words]).strip()
+        return OptionButton(action, label, kind, group)
+
+    def _is_card(self, value: Any) -> bool:
+        return isinstance(value, str) and self.ruleset.declaration("card", value) is not None
+
+    def _place_words(self, action: Action, name: str, value: Any) -> str:
+        """A number among the numbers offered with the same other choices: `place 1 (top)`, the
+        highest `(bottom)`, as a row of cards is read top first."""
+        if not isinstance(value, int) or isinstance(value, bool):
+            return _arg_words(name, value)
+        decision = self._bout.pending
+        rest = [pair for pair in action.args if pair[0] != name]
+        offered = [other.arg(name) for other in (decision.options if decision else ())
+                   if other.name == action.name and other.helot == action.helot
+                   and [pair for pair in other.args if pair[0] != name] == rest]
+        numbers = [n for n in offered if isinstance(n, int)]
+        end = " (top)" if value == 1 else " (bottom)" if numbers and value == max(numbers) else ""
+        return f"{name.replace('_', ' ')} {value}{end}"
 
     def _control_cost(self, action: Action) -> tuple[tuple[int, str], ...]:
         """The round controls that cost something: the Motivation Button's condition (pg.29), and
@@ -553,7 +622,9 @@ class PlaySession:
         if declaration is None:
             return ()
         bout = self._bout
-        helot = bout.state.helots[action.helot]
+        helot = bout.state.helots.get(action.helot)
+        if helot is None:  # a game without pieces: its commands cost nothing a piece pays
+            return ()
         open_windows = bout.timing.windows
         frame = open_windows[-1] if open_windows else None
         extra = {**window_defaults(declaration, bout.ruleset.words.windows), **(dict(frame.names) if frame else {})} if action.kind != COMMAND else None
@@ -567,6 +638,45 @@ class PlaySession:
             return ()
         finally:
             interpreter.pure = was_pure
+
+
+HIDDEN_CARD = "a card"
+
+
+def _masked(event: Event, ruleset: Ruleset, viewer: str | None, side: str | None) -> Event:
+    """The event as the viewer may know it: a moved card it could see neither leave nor arrive is
+    `HIDDEN_CARD`."""
+    if event.type != "card_moved":
+        return event
+    data = event.data
+    if any(_zone_seen(str(data.get(end, "")), ruleset, viewer, side) for end in ("origin", "destination")):
+        return event
+    return dataclasses.replace(event, data={**data, "card": HIDDEN_CARD})
+
+
+def _zone_seen(where: str, ruleset: Ruleset, viewer: str | None, side: str | None) -> bool:
+    """Whether the viewer sees the cards of a zone as an event names it (`nexus`, `hand of red`)."""
+    zone, _, owner = where.partition(" of ")
+    words = ruleset.words.zones.get(zone)
+    if words is None:
+        return False
+    if words.visible == "all":
+        return True
+    mine = viewer if words.owner == "player" else side
+    return words.visible == "owner" and mine is not None and owner == mine
+
+
+def _public(zones: Mapping[str, Any], ruleset: Ruleset) -> dict[str, Any]:
+    """Every zone as someone who is no player sees it: the cards of the zones open to all, only
+    counts of the others (a face-down deck, every hand)."""
+    shown: dict[str, Any] = {}
+    for name, held in zones.items():
+        visible = ruleset.words.zones[name].visible == "all"
+        if isinstance(held, Mapping):
+            shown[name] = {owner: list(cards) if visible else len(cards) for owner, cards in held.items()}
+        else:
+            shown[name] = list(held) if visible else len(held)
+    return shown
 
 
 def _ordered_args(action: Action) -> list[tuple[str, Any]]:

@@ -13,6 +13,11 @@ diagnostic (`StepView.fault`), with the state as it was before the action that f
 loaded item of the declaration that faulted (`StepView.fault_declaration`, kept by the bout: for a
 page to open it in the card editor); the playtest uses both.
 
+A game played without a board (`game { pieces 0 }`, NEXUS Pirates) has no barge, motivations or
+lanistas: its players are as many as the game allows, `place_cards` puts chosen cards in its zones
+before the setup deals (as a scenario's `zones:` does), and a step shows each player's stats
+(`StepView.players`) and the zones (in the snapshot, seen by everyone or by one player: `table`).
+
 The settings build the same `BoutSpec` a batch plays (`sim/batch.py`), so seed N of a batch is the
 bout a Stepper with seed N steps through.
 """
@@ -74,6 +79,8 @@ class TestRunSettings:
     deal_influence: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     deal_mode: str = "add"
     content_root: str | None = None  # None: the project's content folder
+    # Cards placed in a game's zones before its setup deals: (zone, owner or None, cards top first).
+    place_cards: tuple[tuple[str, str | None, tuple[str, ...]], ...] = ()
 
     @property
     def players(self) -> int:
@@ -98,6 +105,7 @@ class TestRunSettings:
             agents=tuple(self.agents), barge=self.barge, motivations=tuple(self.motivations),
             lanistas=tuple(self.lanistas), stack_turning_points=tuple(self.stack_turning_points),
             dealt=dealt if any(dealt) else (), keep=keep, watched=tuple(watched), root=self.content_root,
+            zones=tuple(self.place_cards),
         )
 
 
@@ -113,6 +121,9 @@ def settings_problems(settings: TestRunSettings, ruleset: Ruleset) -> list[Diagn
     players = settings.players
     if not 2 <= players <= 4:
         problems.append(_problem("players", f"a bout has 2 to 4 players; the settings name {players} motivations"))
+    elif ruleset.game.players and players not in ruleset.game.players:
+        allowed = " or ".join(str(n) for n in ruleset.game.players)
+        problems.append(_problem("players", f"players: {game_name(ruleset)} is played by {allowed}, not {players}"))
     if settings.lanistas and len(settings.lanistas) != players:
         problems.append(_problem("players", f"lanistas: {len(settings.lanistas)} given for {players} players"))
     if not settings.agents or len(settings.agents) > max(players, 1):
@@ -139,7 +150,61 @@ def settings_problems(settings: TestRunSettings, ruleset: Ruleset) -> list[Diagn
                                      f"(the players are {', '.join(settings.labels)})", label, settings.labels))
         problems += _unknown_ids(f"deal_influence[{label}]", cards, influence)
     problems += _repeated("deal_influence", [c for cards in settings.deal_influence.values() for c in cards])
+    problems += _placement_problems(settings, ruleset)
     return problems
+
+
+def _placement_problems(settings: TestRunSettings, ruleset: Ruleset) -> list[Diagnostic]:
+    """Cards placed in zones: each zone declared, its owner a player or side it has, each card a
+    `card` of the packs, placed once."""
+    problems: list[Diagnostic] = []
+    zones = ruleset.words.zones
+    cards = [d.id for d in ruleset.declarations("card")]
+    for zone, owner, placed in settings.place_cards:
+        if zone not in zones:
+            problems.append(_problem("unknown_zone", f"place_cards: no zone `{zone}` in the loaded packs", zone, list(zones)))
+            continue
+        owners = zone_owners(ruleset, settings.players, zone)
+        if (owner is None) != (zones[zone].owner is None) or (owner is not None and owner not in owners):
+            problems.append(_problem("zone_owner", f"place_cards: zone `{zone}` "
+                                     + (f"is one each of {', '.join(owners)}'s; name one of them" if owners
+                                        else "is shared; name no owner"), owner, owners))
+        problems += _unknown_ids(f"place_cards[{zone}]", placed, cards)
+    problems += _repeated("place_cards", [c for _, _, placed in settings.place_cards for c in placed])
+    return problems
+
+
+def zone_owners(ruleset: Ruleset, players: int, zone: str) -> list[str]:
+    """Whose a zone is, one of each: the players' labels, or their sides (the `sides` rule param
+    groups seats; without it each player is a side of its own). Empty for a shared zone."""
+    owner = ruleset.words.zones[zone].owner
+    if owner == "player":
+        return list(PLAYER_LABELS[:players])
+    if owner == "side":
+        return list(dict.fromkeys(player_sides(ruleset, players).values()))
+    return []
+
+
+def player_sides(ruleset: Ruleset, players: int) -> dict[str, str]:
+    """Each player's side in the standard setup for `players`, as the engine seats them."""
+    from ..engine.setup import standard_setup
+
+    setup = standard_setup(players)
+    bout = Bout(ruleset, setup, seed=0) if ruleset.game.pieces == 0 else None
+    if bout is None:
+        return {spec.label: spec.side or spec.label for spec in setup.helots}
+    return {label: player.side for label, player in bout.state.players.items()}
+
+
+def game_name(ruleset: Ruleset) -> str:
+    """The game's name as its `game` declaration gives it (`NEXUS Pirates`)."""
+    declaration = ruleset.declaration("game", ruleset.game.id or "")
+    return declaration.name if declaration is not None and declaration.name else "the game"
+
+
+def player_counts(ruleset: Ruleset) -> list[int]:
+    """How many players a bout of the loaded game may have: as its `game` says, else 2 to 4."""
+    return [n for n in ruleset.game.players if 2 <= n <= 4] or [2, 3, 4]
 
 
 def _unknown_ids(name: str, ids: Sequence[str | None], known: list[str]) -> list[Diagnostic]:
@@ -227,6 +292,16 @@ class HelotView:
 
 
 @dataclass(frozen=True)
+class PlayerView:
+    """One player as the step left it: its seat, its side and the stats it holds (its score)."""
+
+    label: str
+    seat: str
+    side: str
+    stats: dict[str, int]
+
+
+@dataclass(frozen=True)
 class StepView:
     """What one step did and where it left the bout."""
 
@@ -244,6 +319,7 @@ class StepView:
     outcome: Outcome | None
     fault: Diagnostic | None = None  # the script fault that stopped the bout, positioned in its script
     fault_declaration: A.Declaration | None = None  # the declaration whose script faulted (`faulting_item`)
+    players: dict[str, PlayerView] = field(default_factory=dict)
 
     @property
     def finished(self) -> bool:
@@ -275,6 +351,10 @@ def _helot_views(bout: Bout) -> dict[str, HelotView]:
         locations=dict(h.locations), cred=h.cred, states=tuple(sorted(h.states)), weapon=h.weapon,
         traits=dict(h.traits), ap=h.ap, mp=h.mp, at=(h.square.col, h.square.row), facing=h.facing.name,
         influence=tuple(h.influence)) for label, h in bout.state.helots.items()}
+
+
+def _player_views(bout: Bout) -> dict[str, PlayerView]:
+    return {label: PlayerView(label, p.seat, p.side, dict(p.stats)) for label, p in bout.state.players.items()}
 
 
 def _dice(events: Sequence[Event]) -> tuple[DieRoll, ...]:
@@ -376,9 +456,9 @@ class Stepper:
             index=self._steps, actions=applied, events=events, lines=tuple(narrate(events, GameTerms.of(bout.ruleset))), dice=_dice(events),
             snapshot=bout.snapshot(), helots=_helot_views(bout), crowd=bout.state.crowd, cycle=bout.state.cycle,
             active=bout.state.active, waiting_for=bout.pending, outcome=bout.outcome, fault=bout.fault,
-            fault_declaration=bout.fault_declaration)
+            fault_declaration=bout.fault_declaration, players=_player_views(bout))
 
 
-__all__ = ["DEAL_MODES", "DieRoll", "HelotView", "PLAYER_LABELS", "SettingsError", "StepView", "Stepper",
+__all__ = ["DEAL_MODES", "DieRoll", "HelotView", "PLAYER_LABELS", "PlayerView", "SettingsError", "StepView", "Stepper",
            "TestRunSettings", "checked_ruleset", "fault_text", "faulting_item", "load_settings_ruleset",
-           "settings_problems"]
+           "game_name", "player_counts", "player_sides", "settings_problems", "zone_owners"]
