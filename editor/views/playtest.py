@@ -193,12 +193,17 @@ def hand_over(label: str) -> None:
     st.session_state["pt_viewer"] = label
 
 
-def awaiting_handover(session: playtest.PlaySession, pending: playtest.Pending | None) -> bool:
+def handover_due(session: playtest.PlaySession, pending: playtest.Pending | None) -> bool:
     """In a game without a board played by two people or more, the next person's hand is shown only
-    once the screen is theirs: until they say so, the page shows what every player sees."""
+    once the screen is theirs (while the view follows whoever must decide)."""
     if session.has_board or pending is None or not pending.person or len(session.people()) < 2:
         return False
-    if st.session_state.get(HANDED_TO) == pending.helot:
+    return st.session_state.get("pt_follow", True) and st.session_state.get(HANDED_TO) != pending.helot
+
+
+def awaiting_handover(session: playtest.PlaySession, pending: playtest.Pending | None) -> bool:
+    """Until the next person says the screen is theirs, the page shows what every player sees."""
+    if pending is None or not handover_due(session, pending):
         return False
     st.warning(f"{pending.helot}'s turn: hand the screen to {pending.helot}. Their hand stays hidden until then.")
     st.button(f"I am {pending.helot}: show my hand", key="pt_hand_over", on_click=hand_over, args=(pending.helot,),
@@ -289,7 +294,8 @@ def play(rules, session: playtest.PlaySession) -> None:
         st.caption(f"{when} {session.bout.state.cycle}: {pending.helot} ({who}) decides: {pending.kind}")
     viewer = choose_viewer(session, pending)
     state.show_flashes()
-    options_panel(session, viewer, pending)
+    if not handover_due(session, pending):
+        options_panel(session, viewer, pending)
     if not session.has_board:
         play_table(rules, session, viewer)
         return

@@ -198,6 +198,15 @@ def seen_by(view: testrun.StepView) -> str | None:
     return table.EVERYTHING if chosen == everyone else chosen
 
 
+def step_lines(step: testrun.StepView, viewer: str | None) -> list[str]:
+    """A step's log: every line for the designer, a player's as that player may read it (the cards
+    it cannot see moving told as `a card`)."""
+    stepper = st.session_state.get(STEPPER)
+    if viewer is table.EVERYTHING or stepper is None:
+        return list(step.lines)
+    return stepper.seen_lines(step, viewer)
+
+
 def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) -> None:
     """One step: `rules` is the ruleset the bout is played with (the stepper's)."""
     waiting = view.waiting_for
@@ -211,6 +220,7 @@ def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) ->
     elif view.outcome is not None:
         st.success(f"The bout is over: {widgets.outcome_text(view.outcome, rules)}")
     board, details = st.columns([3, 2])
+    viewer = table.EVERYTHING
     with board:
         if boardless:
             viewer = seen_by(view)
@@ -225,7 +235,7 @@ def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) ->
         else:
             st.caption("no dice")
         st.markdown("**What happened**")
-        st.text("\n".join(view.lines) or "(nothing)")
+        st.text("\n".join(step_lines(view, viewer)) or "(nothing)")
     if boardless:
         st.markdown("**Players**")
         st.dataframe(pd.DataFrame(table.player_rows(rules, view.snapshot.get("players", {}))), hide_index=True)
@@ -235,7 +245,7 @@ def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) ->
         st.markdown("**Panels**")
         st.dataframe(helot_table(view), hide_index=True)
     with st.expander("The whole log so far"):
-        st.text("\n".join(line for earlier in history for line in earlier.lines))
+        st.text("\n".join(line for earlier in history for line in step_lines(earlier, viewer)))
 
 
 def step_panel(rules, settings: testrun.TestRunSettings) -> None:

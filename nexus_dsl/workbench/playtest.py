@@ -32,7 +32,6 @@ saved one) is a `ConflictError`, never overwritten.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from dataclasses import asdict, dataclass, replace
@@ -45,7 +44,7 @@ from ..content.loader import default_content_root
 from ..engine.timing import window_defaults
 from ..engine.actions import ABILITY, CARD, CHOICE, COMMAND, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from ..engine.board import Square
-from ..engine.bout import Bout, Event
+from ..engine.bout import Bout
 from ..engine.legality import declaration_group
 from ..engine.setup import standard_setup
 from ..errors import Diagnostic, NexusError, RulesError
@@ -56,7 +55,7 @@ from ..syntax import ast_nodes as A
 from .packs import load_packs
 from .store import ABSENT, NotEditableError, StoreError, open_for_edit
 from .store import save as store_save
-from .table import has_board, label_of
+from .table import has_board, label_of, seen_events
 from .testrun import fault_text
 
 __all__ = [
@@ -449,9 +448,7 @@ class PlaySession:
         """The narration as `viewer` may read it (None: someone who is no player): a card moved
         between zones the viewer sees neither of (from the Deck into another player's hand) is told
         as `a card`, so the log never shows what the table hides."""
-        players = self._bout.state.players
-        side = players[viewer].side if viewer in players else None
-        events = [_masked(event, self.ruleset, viewer, side) for event in self._bout.log[max(since, 0):]]
+        events = seen_events(self._bout.log[max(since, 0):], self._bout, viewer)
         return narrate(events, GameTerms.of(self._bout.ruleset))
 
     # ---------------------------------------------------------------- saving
@@ -638,32 +635,6 @@ class PlaySession:
             return ()
         finally:
             interpreter.pure = was_pure
-
-
-HIDDEN_CARD = "a card"
-
-
-def _masked(event: Event, ruleset: Ruleset, viewer: str | None, side: str | None) -> Event:
-    """The event as the viewer may know it: a moved card it could see neither leave nor arrive is
-    `HIDDEN_CARD`."""
-    if event.type != "card_moved":
-        return event
-    data = event.data
-    if any(_zone_seen(str(data.get(end, "")), ruleset, viewer, side) for end in ("origin", "destination")):
-        return event
-    return dataclasses.replace(event, data={**data, "card": HIDDEN_CARD})
-
-
-def _zone_seen(where: str, ruleset: Ruleset, viewer: str | None, side: str | None) -> bool:
-    """Whether the viewer sees the cards of a zone as an event names it (`nexus`, `hand of red`)."""
-    zone, _, owner = where.partition(" of ")
-    words = ruleset.words.zones.get(zone)
-    if words is None:
-        return False
-    if words.visible == "all":
-        return True
-    mine = viewer if words.owner == "player" else side
-    return words.visible == "owner" and mine is not None and owner == mine
 
 
 def _public(zones: Mapping[str, Any], ruleset: Ruleset) -> dict[str, Any]:

@@ -6,16 +6,18 @@ the face-up shared zones first (the Nexus row, top card first), then each side's
 player's, and last the shared zones face down (the Deck, as a count). A zone the viewer may not
 see (another player's Hand, a face-down Score Zone) holds only its count; the viewer's visibility is
 the engine's own (`views` in the snapshot, `engine.snapshot.player_view`), never worked out here.
-`table_html` draws those zones as rows of small cards (`cards.card_label`).
+`seen_events` hides from a log what the viewer may not see. `table_html` draws those zones as rows of small cards (`cards.card_label`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..cards import card_label
+from ..engine.bout import Bout, Event
 from ..model.ruleset import Ruleset
 
 #: The viewer who sees every card, hidden ones too: the designer stepping through a test run.
@@ -102,6 +104,40 @@ def zone_name(ruleset: Ruleset, zone: str) -> str:
     return declaration.name if declaration is not None and declaration.name else zone.replace("_", " ")
 
 
+#: How the log tells a card the viewer may not see.
+HIDDEN_CARD = "a card"
+
+
+def seen_events(events: Sequence[Event], bout: Bout, viewer: str | None) -> list[Event]:
+    """The events as `viewer` may know them (None: someone who is no player): a card moved between
+    zones the viewer sees neither of (from the Deck into another player's hand) is `HIDDEN_CARD`,
+    so a log narrated from them never tells what the table hides."""
+    players = bout.state.players
+    side = players[viewer].side if viewer in players else None
+    return [_masked(event, bout.ruleset, viewer, side) for event in events]
+
+
+def _masked(event: Event, ruleset: Ruleset, viewer: str | None, side: str | None) -> Event:
+    if event.type != "card_moved":
+        return event
+    data = event.data
+    if any(_zone_seen(str(data.get(end, "")), ruleset, viewer, side) for end in ("origin", "destination")):
+        return event
+    return dataclasses.replace(event, data={**data, "card": HIDDEN_CARD})
+
+
+def _zone_seen(where: str, ruleset: Ruleset, viewer: str | None, side: str | None) -> bool:
+    """Whether the viewer sees the cards of a zone as an event names it (`nexus`, `hand of red`)."""
+    zone, _, owner = where.partition(" of ")
+    words = ruleset.words.zones.get(zone)
+    if words is None:
+        return False
+    if words.visible == "all":
+        return True
+    mine = viewer if words.owner == "player" else side
+    return words.visible == "owner" and mine is not None and owner == mine
+
+
 def player_rows(ruleset: Ruleset, players: Mapping[str, Mapping[str, Any]],
                 seats: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
     """One row per player of a snapshot's `players`: its seat (or who plays it, given `seats`),
@@ -140,5 +176,5 @@ def table_html(shown: list[ZoneShown], ruleset: Ruleset) -> str:
     return "\n".join(parts)
 
 
-__all__ = ["EVERYTHING", "ZoneShown", "has_board", "label_of", "player_rows", "table_html", "table_zones",
+__all__ = ["EVERYTHING", "HIDDEN_CARD", "ZoneShown", "has_board", "label_of", "player_rows", "seen_events", "table_html", "table_zones",
            "viewed_zones", "zone_name"]

@@ -446,6 +446,13 @@ class Stepper:
         raise SettingsError(_problem("replay", f"the saved action {dict(saved)} is not legal at action "
                                      f"{len(self.actions) + 1} (the bout waits for {decision.helot}: {decision.kind})"))
 
+    def seen_lines(self, view: StepView, viewer: str | None) -> list[str]:
+        """A step's log lines as one player of a game without a board may read them (None: someone
+        who is no player): a card it could not see moving is `a card` (`table.seen_events`)."""
+        from .table import seen_events
+
+        return narrate(seen_events(view.events, self.bout, viewer), GameTerms.of(self.ruleset))
+
     def _view(self) -> StepView:
         bout = self.bout
         events = tuple(bout.log[self._reported:])

@@ -94,6 +94,8 @@ def test_a_test_run_shows_the_zones_and_hides_them_by_player(app_env) -> None:
     hidden = hidden_counts(at)
     assert any(t.startswith("Hand of red (") for t in zone_titles(at))
     assert len(hidden) == 4 and all(h.endswith("hidden") for h in hidden)  # red's hand, 2 Score Zones, the Deck
+    log = next(t.value for t in at.text if "to hand of red" in t.value)
+    assert "a card moves from deck to hand of red" in log  # blue's log tells no card of red's hand
     deck = next(h for h in hidden if int(h.split()[0]) > 30)
     assert deck.startswith(str(len(at.session_state["tr_stepper"].bout.state.decks["deck"])))
 
@@ -159,6 +161,8 @@ def test_hot_seat_hides_each_hand_from_the_other_player(app_env: Path) -> None:
     first = session.pending_decision().helot
     # Until the screen is handed over, nobody's hand shows and there are no options.
     assert not option_buttons(at) and hidden_counts(at)[:3] == ["0 cards, hidden", "0 cards, hidden", "3 cards, hidden"]
+    assert any(f"hand the screen to {first}" in w.value for w in at.warning)
+    assert not [i.value for i in at.info if "Choose whose view" in i.value]
     at.button(key="pt_hand_over").click().run()
     assert not at.exception, at.exception
     other = "blue" if first == "red" else "red"

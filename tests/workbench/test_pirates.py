@@ -95,6 +95,10 @@ def test_a_test_run_steps_through_the_zones_each_player_sees(pirates: Ruleset) -
         assert seen["The Deck"].hidden and seen["The Deck"].count == len(first.snapshot["zones"]["deck"])
         assert seen["The Nexus"].cards == everything["The Nexus"].cards
         assert "hidden" in seen[f"Hand of {other}"].text(pirates)
+    # A player's log tells no card it could not see: the other hand's deal is `a card`.
+    red_reads = [line for line in stepper.seen_lines(first, "red") if "to hand of blue" in line]
+    assert red_reads and all(line.strip().startswith("a card moves") for line in red_reads)
+    assert [line for line in first.lines if "to hand of blue" in line][0].strip().startswith("n")
     drawn = table.table_html(table.table_zones(first.snapshot, pirates, "red"), pirates)
     assert "nexus-hidden" in drawn and "Hand of blue" in drawn
 
