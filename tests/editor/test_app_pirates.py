@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 from editor_app import APP, TIMEOUT, texts
 from streamlit.testing.v1 import AppTest
 
@@ -52,7 +53,7 @@ def test_the_browser_shows_a_pirates_cards_face(app_env) -> None:
     assert 'class="nexus-assumed"' in face and "Assumed value" in face
 
 
-def test_the_card_editor_makes_a_new_pirates_card(app_env) -> None:
+def test_the_card_editor_makes_a_new_pirates_card(app_env, content_copy: Path) -> None:
     at = open_with("card_editor.py", ["nexus_pirates"])
     at.selectbox(key="ed_kind").select("card").run()
     at.radio(key="ed_mode").set_value("New").run()
@@ -66,6 +67,18 @@ def test_the_card_editor_makes_a_new_pirates_card(app_env) -> None:
     assert not [e.value for e in at.error]
     preview = texts(at) + drawn_html(at)
     assert "Number 46" in preview and "Value: 2 stars" in preview and "a guess" in preview
+
+    # Saved into a new pack, the card plays the game it was made for: the pack builds on Pirates.
+    at.selectbox(key="ed_pack").select("(a new pack)").run()
+    at.text_input(key="ed_pack_id").input("pirates_extra_card")
+    at.text_input(key="ed_pack_name").input("An Extra Card")
+    at.selectbox(key="ed_pack_kind").select("house_rules")
+    at.button(key="ed_save").click().run()
+    assert not at.exception, at.exception
+    assert any("Saved into pack `pirates_extra_card`" in s.value for s in at.success), texts(at)
+    manifest = yaml.safe_load((content_copy / "house-rules" / "pirates_extra_card" / "pack.yaml").read_text())
+    assert manifest["builds_on"] == ["nexus_pirates"]
+    assert (content_copy / "house-rules" / "pirates_extra_card" / "cards" / "n46.nexus").is_file()
 
 
 def test_a_test_run_shows_the_zones_and_hides_them_by_player(app_env) -> None:
