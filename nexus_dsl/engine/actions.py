@@ -36,8 +36,8 @@ class Action:
     args: tuple[tuple[str, Any], ...] = ()
 
     @staticmethod
-    def make(kind: str, helot: str, name: str | None = None, **args: Any) -> Action:
-        return Action(kind, helot, name, tuple(sorted((k, _freeze(v)) for k, v in args.items())))
+    def make(kind: str, piece: str, name: str | None = None, **args: Any) -> Action:
+        return Action(kind, piece, name, tuple(sorted((k, _freeze(v)) for k, v in args.items())))
 
     def arg(self, name: str, default: Any = None) -> Any:
         for key, value in self.args:
@@ -68,10 +68,10 @@ def _show(value: Any) -> str:
 
 @dataclass(frozen=True)
 class Decision:
-    """A point where `helot` must choose one of `options`.
+    """A point where `piece` must choose one of `options`.
 
-    At a command decision the options may also hold other helots' instant abilities and cards
-    (usable "at any time during any player's command round"): those helots may interject, and the
+    At a command decision the options may also hold other pieces' instant abilities and cards
+    (usable "at any time during any player's command round"): those pieces may interject, and the
     same decision is offered again afterwards."""
 
     helot: str

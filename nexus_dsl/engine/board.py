@@ -1,7 +1,7 @@
 """Board geometry: squares, compass directions, facing-relative directions and lines.
 
-This module is pure mechanism. It knows nothing about helots, objects or commands; the rules
-ask it geometric questions ("which squares are in front of this helot?", "what lies between
+This module is pure mechanism. It knows nothing about pieces, objects or commands; the rules
+ask it geometric questions ("which squares are in front of this piece?", "what lies between
 these two squares?") and decide for themselves what the answers mean.
 
 Coordinates follow the canonical ids (IDS.md): a square is `[col, row]`, both 1-based.
@@ -158,7 +158,7 @@ _BY_DELTA: dict[tuple[int, int], Direction] = {delta: d for d, delta in _DELTAS.
 
 
 class RelDir(Enum):
-    """A direction relative to a facing (a helot's FFD), clockwise from straight ahead.
+    """A direction relative to a facing (a piece's FFD), clockwise from straight ahead.
 
     Member names are the canonical argument ids (`forward_left` etc.); the value is the number
     of eighths clockwise from the facing, so `RelDir.right` is a quarter turn clockwise.
@@ -174,7 +174,7 @@ class RelDir(Enum):
     forward_left = 7
 
     def absolute(self, facing: Direction) -> Direction:
-        """The compass direction this relative direction points to for a helot facing `facing`."""
+        """The compass direction this relative direction points to for a piece facing `facing`."""
         return facing.rotated(self.value)
 
     def __str__(self) -> str:

@@ -43,7 +43,7 @@ from .rolls import Rolls
 from .primitives import script_tables
 from .setup import BoutSetup, declared_number, weapon_word
 from .snapshot import snapshot_of
-from .state import BoutState, Helot, Outcome, Player, Status, Termination
+from .state import BoutState, Piece, Outcome, Player, Status, Termination
 from .timing import Timing
 
 # Decisions between a player's own moves: a script's step budget starts again at each of these
@@ -190,38 +190,38 @@ class Bout:
                                  f"{self.state.box_drawn} drawn from the box")
 
     # ---------------------------------------------------------------- reading state
-    def helot_attribute(self, helot: Helot | Player, name: str) -> Any:
+    def helot_attribute(self, piece: Piece | Player, name: str) -> Any:
         if name in self.ruleset.words.player_stats:  # a piece stands for its player
-            return self.state.player_of(helot).stats[name]
-        if isinstance(helot, Player):
+            return self.state.player_of(piece).stats[name]
+        if isinstance(piece, Player):
             if name in PLAYER_ATTRIBUTES:
-                return getattr(helot, name)
+                return getattr(piece, name)
             raise AttributeError(name)
-        if name in helot.locations:
-            return helot.locations[name]
-        if name in helot.stats:
-            return helot.stats[name]
+        if name in piece.locations:
+            return piece.locations[name]
+        if name in piece.stats:
+            return piece.stats[name]
         if name in self.ruleset.words.stats:  # a trait
-            return helot.traits.get(name, 0)
+            return piece.traits.get(name, 0)
         if name == "square":
-            return helot.square
+            return piece.square
         if name == "facing":
-            return helot.facing.name  # a compass direction is a word in scripts (`self.facing == N`)
+            return piece.facing.name  # a compass direction is a word in scripts (`self.facing == N`)
         if name == "fighting":
-            return helot.status == Status.FIGHTING
+            return piece.status == Status.FIGHTING
         if name in ("grappling", "grappler"):
-            label = getattr(helot, name)
+            label = getattr(piece, name)
             return self.state.helots[label] if label else None
         if name == "tp_counter":
-            return tuple(sorted(helot.tp_counter))
+            return tuple(sorted(piece.tp_counter))
         if name.startswith("weapon_"):
-            weapon = self.ruleset.declaration("weapon", helot.weapon) if helot.weapon else None
+            weapon = self.ruleset.declaration("weapon", piece.weapon) if piece.weapon else None
             if weapon is None:
                 return None if name == "weapon_type" else 0
             if name == "weapon_type":
                 return weapon_word(weapon, "type")
             return declared_number(weapon, name.removeprefix("weapon_")) or 0
-        return getattr(helot, name)
+        return getattr(piece, name)
 
     def is_declaration_id(self, name: str) -> bool:
         return name in self.ruleset.declaration_ids
@@ -251,13 +251,13 @@ class Bout:
         nothing the bout changes (`_what_if`), so a preview leaves the bout exactly as it was.
         Raises `ScriptRuntimeError` when the action's scripts fault: an option to judge as bad."""
         clone = self._what_if()
-        helot = clone.state.actor(action.helot)
+        piece = clone.state.actor(action.helot)
         if action.kind in (ABILITY, CARD):
             game = clone.timing.use_ability(action, None)
         elif action.kind == COMMAND:
             declaration = self.ruleset.declaration("command", action.name or "")
             assert declaration is not None
-            game = clone.resolution.run_command(helot, declaration, action)
+            game = clone.resolution.run_command(piece, declaration, action)
         else:
             return clone.state
         try:
@@ -306,14 +306,14 @@ def _no_game() -> Game:
 
 
 def next_action(bout: Bout, agents: dict[str, Any]) -> Action:
-    """Ask the agents for the next action: first every other helot, clockwise from the decider,
+    """Ask the agents for the next action: first every other piece, clockwise from the decider,
     whether it interjects with an instant ability or card; then the decider itself."""
     decision = bout.pending
     assert decision is not None
-    for helot in bout.state.actors_clockwise_from(decision.helot)[1:]:
-        own = [o for o in decision.options if o.helot == helot.label]
+    for piece in bout.state.actors_clockwise_from(decision.helot)[1:]:
+        own = [o for o in decision.options if o.helot == piece.label]
         if own:
-            interjection = agents[helot.label].interject(bout, decision, own)
+            interjection = agents[piece.label].interject(bout, decision, own)
             if interjection is not None:
                 return interjection
     main = tuple(o for o in decision.options if o.helot == decision.helot)

@@ -9,7 +9,7 @@ from ..model.ruleset import Ruleset
 from .events import Events
 from .interpreter import Run
 from .ledger import CROWD, Ledger, pile_name
-from .state import BoutState, Helot, Status
+from .state import BoutState, Piece, Status
 from .timing import Timing
 
 
@@ -49,10 +49,10 @@ class Conditions:
         self.damage_frames = []
 
     # ---------------------------------------------------------------- damage
-    def deal_damage(self, victim: Helot, amount: int, *, location: str | None = None,
-                    to: Any = None, source: Helot | None = None, reason: str = "damage") -> Run:
-        """Damage a helot. A location hit also hits overall condition unless that location was
-        already depleted (pg.26). The coins go to `to`, else to the source helot's lanista, else
+    def deal_damage(self, victim: Piece, amount: int, *, location: str | None = None,
+                    to: Any = None, source: Piece | None = None, reason: str = "damage") -> Run:
+        """Damage a piece. A location hit also hits overall condition unless that location was
+        already depleted (pg.26). The coins go to `to`, else to the source piece's lanista, else
         to the crowd (damage from hazards, cards and the crowd itself, pg.12)."""
         amount = max(0, amount)
         if amount == 0 or victim.status == Status.DEAD:
@@ -97,7 +97,7 @@ class Conditions:
             yield from self.host.events.fire("location_depleted", victim=victim, attacker=source, location=location)
         yield from self.update_status(victim, source)
 
-    def update_status(self, victim: Helot, source: Helot | None) -> Run:
+    def update_status(self, victim: Piece, source: Piece | None) -> Run:
         """Killed when a fatal location is empty; incapacitated when overall condition is (pg.13)."""
         if victim.status == Status.DEAD:
             return
@@ -113,25 +113,25 @@ class Conditions:
             yield from self.host.events.fire("helot_incapacitated", victim=victim, attacker=source)
 
     # ---------------------------------------------------------------- states
-    def has_state(self, helot: Any, state: str) -> bool:
-        if not isinstance(helot, Helot):
+    def has_state(self, piece: Any, state: str) -> bool:
+        if not isinstance(piece, Piece):
             return False
         if state in ("incapacitated", "dead"):
-            return helot.status.value == state
-        if state == "prone" and helot.status == Status.INCAPACITATED:
-            return True  # an incapacitated helot is prone (pg.26)
-        return state in helot.states
+            return piece.status.value == state
+        if state == "prone" and piece.status == Status.INCAPACITATED:
+            return True  # an incapacitated piece is prone (pg.26)
+        return state in piece.states
 
-    def add_state(self, helot: Helot, state: str, by: Helot | None = None) -> Run:
+    def add_state(self, piece: Piece, state: str, by: Piece | None = None) -> Run:
         if state in ("incapacitated", "dead"):
             raise self.host.runtime_error("wrong_type", f"`{state}` is an end state, set by damage, not by `add_state`")
-        if state not in helot.states and helot.status != Status.DEAD:
-            helot.states.add(state)
-            self.host.emit("state", helot=helot.label, added=state)
-            yield from self.host.events.fire("state_added", self=helot, state=state, by=by, cause=by)
+        if state not in piece.states and piece.status != Status.DEAD:
+            piece.states.add(state)
+            self.host.emit("state", helot=piece.label, added=state)
+            yield from self.host.events.fire("state_added", self=piece, state=state, by=by, cause=by)
 
-    def remove_state(self, helot: Helot, state: str) -> Run:
-        if state in helot.states:
-            helot.states.discard(state)
-            self.host.emit("state", helot=helot.label, removed=state)
-            yield from self.host.events.fire("state_removed", self=helot, state=state)
+    def remove_state(self, piece: Piece, state: str) -> Run:
+        if state in piece.states:
+            piece.states.discard(state)
+            self.host.emit("state", helot=piece.label, removed=state)
+            yield from self.host.events.fire("state_removed", self=piece, state=state)

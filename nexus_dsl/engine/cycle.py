@@ -23,11 +23,11 @@ from .interpreter import Env, Interpreter, Limits
 from .legality import Legality
 from .resolution import Resolution
 from .setup import BoutSetup
-from .state import Actor, BoutState, Helot, Outcome, Status, Termination
+from .state import Actor, BoutState, Piece, Outcome, Status, Termination
 from .timing import Timing
 
 Game = Generator[Decision, Action, None]
-# What a Command Round yields, when the rounds of a cycle take turns, where the next helot's turn
+# What a Command Round yields, when the rounds of a cycle take turns, where the next piece's turn
 # comes: never shown to a player (compared by identity).
 TURN_BREAK = Decision("", "turn_break", ())
 
@@ -103,27 +103,27 @@ class Cycle:
         share = len(deck) // len(players)
         hands = {h.label: deck[i * share:(i + 1) * share] for i, h in enumerate(players)}
         self.host.state.decks[zone] = deck[share * len(players):]
-        for helot in players:
-            hand = list(hands[helot.label])
-            keep = self._keep_count(helot) if helot in keepers else 0  # a hand set by a scenario stays as it is
+        for piece in players:
+            hand = list(hands[piece.label])
+            keep = self._keep_count(piece) if piece in keepers else 0  # a hand set by a scenario stays as it is
             for _ in range(min(keep, len(hand))):
-                options = tuple(Action.make(CHOICE, helot.label, "keep_card", card=card) for card in hand)
-                action = yield Decision(helot.label, "keep_influence", options)
+                options = tuple(Action.make(CHOICE, piece.label, "keep_card", card=card) for card in hand)
+                action = yield Decision(piece.label, "keep_influence", options)
                 card = action.arg("card")
                 hand.remove(card)
-                helot.influence.append(card)
+                piece.influence.append(card)
             self.host.state.discards.setdefault(zone, []).extend(hand)
-            self.host.emit("influence_dealt", helot=helot.label, kept=len(helot.influence))
+            self.host.emit("influence_dealt", helot=piece.label, kept=len(piece.influence))
 
-    def _keep_count(self, helot: Helot) -> int:
-        """How many dealt cards the helot keeps: its setup's `keep`, else its lanista's Influence."""
-        spec = next((s for s in self.host.setup.helots if s.label == helot.label), None)
+    def _keep_count(self, piece: Piece) -> int:
+        """How many dealt cards the piece keeps: its setup's `keep`, else its lanista's Influence."""
+        spec = next((s for s in self.host.setup.helots if s.label == piece.label), None)
         if spec is not None and spec.keep is not None:
             return spec.keep
-        return self._influence(helot)
+        return self._influence(piece)
 
-    def _influence(self, helot: Helot) -> int:
-        lanista = self.host.ruleset.data_item("lanistas", helot.lanista) if helot.lanista else None
+    def _influence(self, piece: Piece) -> int:
+        lanista = self.host.ruleset.data_item("lanistas", piece.lanista) if piece.lanista else None
         return int((lanista or {}).get("influence", 0))
 
     def _cycle(self) -> Game:
@@ -197,24 +197,24 @@ class Cycle:
 
     # ---------------------------------------------------------------- initiative
     def roll_initiative(self) -> None:
-        """Trait die + ratio die per helot; rank by trait (INST > DEFT > CUNN > the rest), then the
+        """Trait die + ratio die per piece; rank by trait (INST > DEFT > CUNN > the rest), then the
         ratio die, then pairs of d6 among those still tied (pg.10)."""
         settings = self.host.ruleset.settings
         rank = list(settings.get("initiative_rank", ()))
         cap = settings.get("trait_cap", 5)
         traits = self.host.ruleset.words.group("trait")
         keys: dict[str, tuple[int, int]] = {}
-        for helot in self.host.state.helots.values():
-            if helot.status != Status.FIGHTING:
+        for piece in self.host.state.helots.values():
+            if piece.status != Status.FIGHTING:
                 continue
             # The trait die has a face per declared trait, in declaration order.
             face = self.host.dice.roll("trait_die", len(traits))
             ratio = self.host.dice.roll("ratio_die")
             trait = traits[face - 1]
-            helot.trait_die, helot.ratio = face, ratio
-            before = helot.traits.get(trait, 0)
-            helot.traits[trait] = min(cap, before + 1)
-            keys[helot.label] = (len(rank) - rank.index(trait) if trait in rank else 0, ratio)
+            piece.trait_die, piece.ratio = face, ratio
+            before = piece.traits.get(trait, 0)
+            piece.traits[trait] = min(cap, before + 1)
+            keys[piece.label] = (len(rank) - rank.index(trait) if trait in rank else 0, ratio)
         order = sorted(keys, key=lambda label: keys[label], reverse=True)
         order = self._break_ties(order, keys)
         if settings.get("turn_order") == "sides_alternate":
@@ -226,7 +226,7 @@ class Cycle:
             for label in order})
 
     def _sides_alternate(self, order: list[str]) -> list[str]:
-        """The ranked order with the sides taking turns: the best of the side of the best helot,
+        """The ranked order with the sides taking turns: the best of the side of the best piece,
         then the best of the next side to appear, and so on round the sides while any is left."""
         queues: dict[str, list[str]] = {}
         for label in order:
@@ -261,59 +261,59 @@ class Cycle:
     # ---------------------------------------------------------------- rounds
     def settle(self) -> Game:
         """What waits until a command, ability, card or event has wholly resolved: holds whose
-        helots were separated break (ruling 85)."""
+        pieces were separated break (ruling 85)."""
         yield from self.host.holds.settle_grapples()
 
-    def _command_round(self, helot: Actor, mid_round: bool = False, taking_turns: bool = False) -> Game:
+    def _command_round(self, piece: Actor, mid_round: bool = False, taking_turns: bool = False) -> Game:
         """A piece's turn, shaped by the game's `turn` declaration: its start event and opening, then
         its actions until the player ends it (where `passing` lets it), its `length` is reached or the
         piece is out, then its end."""
         turn = self.host.ruleset.turn
-        self.host.state.active = helot.label
+        self.host.state.active = piece.label
         self.host.round_actions = 0
         if not mid_round:
-            if helot.status != Status.FIGHTING:
+            if piece.status != Status.FIGHTING:
                 return
-            self.host.emit("round_start", helot=helot.label)
+            self.host.emit("round_start", helot=piece.label)
             if turn.starts is not None:
-                yield from self.host.events.fire(turn.starts, self=helot)
+                yield from self.host.events.fire(turn.starts, self=piece)
             yield from self.settle()
-            if helot.status == Status.FIGHTING:
-                yield from self._open(turn, helot)
-        while helot.status == Status.FIGHTING and not self.host.state.ended:
+            if piece.status == Status.FIGHTING:
+                yield from self._open(turn, piece)
+        while piece.status == Status.FIGHTING and not self.host.state.ended:
             if taking_turns:
                 yield TURN_BREAK  # the other rounds take their turns; this one goes on when its turn comes
-                self.host.state.active = helot.label
-                if helot.status != Status.FIGHTING or self.host.state.ended:
+                self.host.state.active = piece.label
+                if piece.status != Status.FIGHTING or self.host.state.ended:
                     break
             yield from self.settle()
-            if helot.status != Status.FIGHTING:
+            if piece.status != Status.FIGHTING:
                 break
             if self.host.round_actions >= self.host.limits.max_actions_per_round:
-                self.host.emit("round_limit", helot=helot.label, actions=self.host.round_actions)
+                self.host.emit("round_limit", helot=piece.label, actions=self.host.round_actions)
                 break
             if turn.length is not None and self.host.round_actions >= turn.length:
                 break
-            options = (tuple(self.host.legality.legal_commands(helot)) + tuple(self._token_options(helot))
-                       + tuple(self.host.timing.instant_options(helot))
-                       + ((Action.make(END_ROUND, helot.label),) if turn.passing else ()))
+            options = (tuple(self.host.legality.legal_commands(piece)) + tuple(self._token_options(piece))
+                       + tuple(self.host.timing.instant_options(piece))
+                       + ((Action.make(END_ROUND, piece.label),) if turn.passing else ()))
             if not options:  # a turn the player may not end, with nothing left to do, is over
                 break
-            action = yield Decision(helot.label, "command", options)
+            action = yield Decision(piece.label, "command", options)
             if action.kind == END_ROUND:
                 break
             self.host.round_actions += 1
             if action.kind in (ABILITY, CARD):
                 yield from self.host.timing.use_ability(action, None)
             elif action.kind == CONTROL:
-                assert isinstance(helot, Helot)  # Command tokens are offered to pieces alone
-                self._spend_token(helot, action)
+                assert isinstance(piece, Piece)  # Command tokens are offered to pieces alone
+                self._spend_token(piece, action)
             else:
                 declaration = self.host.ruleset.declaration("command", action.name or "")
                 assert declaration is not None
-                yield from self.host.resolution.run_command(helot, declaration, action)
+                yield from self.host.resolution.run_command(piece, declaration, action)
         yield from self.settle()
-        yield from self._end_round(helot)
+        yield from self._end_round(piece)
 
     def _open(self, turn: Turn, piece: Actor) -> Game:
         """The turn's opening: its declaration's `effect`, with `self` the piece whose turn it is."""
@@ -321,115 +321,115 @@ class Cycle:
             return
         scope = self.host.legality.declaration_env(turn.declaration)
         for effect in turn.opening:
-            source = piece if isinstance(piece, Helot) else None  # whose doing it is, on the board
+            source = piece if isinstance(piece, Piece) else None  # whose doing it is, on the board
             yield from self.host.interpreter.execute(effect.body, Env({"self": piece}, scope, source=source))
 
-    def _token_options(self, helot: Actor) -> list[Action]:
+    def _token_options(self, piece: Actor) -> list[Action]:
         """Command tokens add a point of MP or AP at any time in your own round (pg.6, pg.16)."""
-        if not isinstance(helot, Helot) or helot.command_tokens <= 0:
+        if not isinstance(piece, Piece) or piece.command_tokens <= 0:
             return []
-        return [Action.make(CONTROL, helot.label, "spend_command_token", to=to) for to in ("ap", "mp")]
+        return [Action.make(CONTROL, piece.label, "spend_command_token", to=to) for to in ("ap", "mp")]
 
-    def _spend_token(self, helot: Helot, action: Action) -> None:
-        helot.command_tokens -= 1
+    def _spend_token(self, piece: Piece, action: Action) -> None:
+        piece.command_tokens -= 1
         if action.arg("to") == "ap":
-            helot.ap += 1
+            piece.ap += 1
         else:
-            helot.mp += 1
-        self.host.emit("command_token", helot=helot.label, to=action.arg("to"))
+            piece.mp += 1
+        self.host.emit("command_token", helot=piece.label, to=action.arg("to"))
 
-    def allocate(self, helot: Helot) -> Game:
+    def allocate(self, piece: Piece) -> Game:
         """Split the Command Points by the ratio die (pg.16). Before that, an opponent may use a
         Deception to dictate the split; the deceived may block it with Deception of their own (pg.6)
         or an ability used in the `deception` window. The Motivation Button puts all points on one
         side for overall condition paid to the crowd (pg.29)."""
         settings = self.host.ruleset.settings
         points = settings.get("command_points", 6)
-        dictated = yield from self._deception(helot)
+        dictated = yield from self._deception(piece)
         if dictated is not None:
             ratio_to = dictated
-            self.host.emit("deceived", helot=helot.label, ratio_to=ratio_to)
+            self.host.emit("deceived", helot=piece.label, ratio_to=ratio_to)
         else:
-            options = [Action.make(CONTROL, helot.label, "allocate", ratio_to=side) for side in ("ap", "mp")]
-            options += [Action.make(CONTROL, helot.label, "motivation_button", to=side) for side in ("ap", "mp")]
-            options += self.host.timing.instant_options(helot)
+            options = [Action.make(CONTROL, piece.label, "allocate", ratio_to=side) for side in ("ap", "mp")]
+            options += [Action.make(CONTROL, piece.label, "motivation_button", to=side) for side in ("ap", "mp")]
+            options += self.host.timing.instant_options(piece)
             while True:
-                action = yield Decision(helot.label, "allocate", tuple(options))
+                action = yield Decision(piece.label, "allocate", tuple(options))
                 if action.kind in (ABILITY, CARD):
                     self.host.round_actions += 1
                     yield from self.host.timing.use_ability(action, None)
                     yield from self.settle()
                     within = self.host.round_actions < self.host.limits.max_actions_per_round
                     options = ([o for o in options if o.kind == CONTROL]
-                               + (self.host.timing.instant_options(helot) if within else []))
+                               + (self.host.timing.instant_options(piece) if within else []))
                     continue
                 break
             if action.name == "motivation_button":
                 side = action.arg("to")
-                helot.ap, helot.mp = (points, 0) if side == "ap" else (0, points)
-                self.host.emit("motivation_button", helot=helot.label, to=side)
-                yield from self.host.conditions.deal_damage(helot, settings.get("motivation_button_cost", 5), to="crowd",
+                piece.ap, piece.mp = (points, 0) if side == "ap" else (0, points)
+                self.host.emit("motivation_button", helot=piece.label, to=side)
+                yield from self.host.conditions.deal_damage(piece, settings.get("motivation_button_cost", 5), to="crowd",
                                                             reason="motivation_button")
-                self.host.emit("allocate", helot=helot.label, ap=helot.ap, mp=helot.mp)
+                self.host.emit("allocate", helot=piece.label, ap=piece.ap, mp=piece.mp)
                 return
             ratio_to = action.arg("ratio_to")
-        ratio = min(helot.ratio, points)  # never more points than there are to split
+        ratio = min(piece.ratio, points)  # never more points than there are to split
         if ratio_to == "ap":
-            helot.ap, helot.mp = ratio, points - ratio
+            piece.ap, piece.mp = ratio, points - ratio
         else:
-            helot.mp, helot.ap = ratio, points - ratio
-        self.host.emit("allocate", helot=helot.label, ap=helot.ap, mp=helot.mp)
+            piece.mp, piece.ap = ratio, points - ratio
+        self.host.emit("allocate", helot=piece.label, ap=piece.ap, mp=piece.mp)
 
-    def _deception(self, helot: Helot) -> Generator[Any, Any, str | None]:
+    def _deception(self, piece: Piece) -> Generator[Any, Any, str | None]:
         """Returns the dictated side, or None. One Deception per Command Round (pg.6)."""
         block_cost = self.host.ruleset.settings.get("deception_block_cost", 2)
-        for opponent in self.host.state.clockwise_from(helot.label)[1:]:
-            if opponent.deception <= 0 or not opponent.fighting or not opponent.foe_of(helot):
+        for opponent in self.host.state.clockwise_from(piece.label)[1:]:
+            if opponent.deception <= 0 or not opponent.fighting or not opponent.foe_of(piece):
                 continue
-            options = tuple(Action.make(CONTROL, opponent.label, "deception", target=helot.label, ratio_to=side)
+            options = tuple(Action.make(CONTROL, opponent.label, "deception", target=piece.label, ratio_to=side)
                             for side in ("ap", "mp")) + (Action.make(PASS, opponent.label),)
             action = yield Decision(opponent.label, "deception", options)
             if action.kind == PASS:
                 continue
             opponent.deception -= 1
-            self.host.emit("deception", helot=opponent.label, target=helot.label, ratio_to=action.arg("ratio_to"))
-            frame = yield from self.host.timing.open_window("deception", helot, deceiver=opponent, deceived=helot)
+            self.host.emit("deception", helot=opponent.label, target=piece.label, ratio_to=action.arg("ratio_to"))
+            frame = yield from self.host.timing.open_window("deception", piece, deceiver=opponent, deceived=piece)
             if frame.prevented:
-                self.host.emit("deception_ignored", helot=helot.label)
+                self.host.emit("deception_ignored", helot=piece.label)
                 return None
-            if helot.deception >= block_cost:
-                answer = yield Decision(helot.label, "block_deception", (
-                    Action.make(CONTROL, helot.label, "block_deception"), Action.make(PASS, helot.label)))
+            if piece.deception >= block_cost:
+                answer = yield Decision(piece.label, "block_deception", (
+                    Action.make(CONTROL, piece.label, "block_deception"), Action.make(PASS, piece.label)))
                 if answer.kind == CONTROL:
-                    helot.deception -= block_cost
-                    self.host.emit("deception_blocked", helot=helot.label)
+                    piece.deception -= block_cost
+                    self.host.emit("deception_blocked", helot=piece.label)
                     return None
             return action.arg("ratio_to")
         return None
 
     # ---------------------------------------------------------------- the end of a round and of the bout
-    def _end_round(self, helot: Actor) -> Game:
+    def _end_round(self, actor: Actor) -> Game:
         if self.host.state.ended:  # a script decided the bout during the round: nothing follows
             return
         turn = self.host.ruleset.turn
-        piece = helot if isinstance(helot, Helot) else None
-        self.host.emit("round_end", helot=helot.label, unspent_ap=piece.ap if piece else 0,
+        piece = actor if isinstance(actor, Piece) else None
+        self.host.emit("round_end", helot=actor.label, unspent_ap=piece.ap if piece else 0,
                        unspent_mp=piece.mp if piece else 0)
         if turn.ends is not None:
-            yield from self.host.events.fire(turn.ends, self=helot)
+            yield from self.host.events.fire(turn.ends, self=actor)
         yield from self.settle()
         if self.host.state.ended:
             return
         if piece is not None:
             piece.ap = piece.mp = 0  # points never carry over (pg.10)
         for other in self.host.state.helots.values():
-            other.bonus_ap.clear()  # AP granted against a helot lasts for the round it was given in
+            other.bonus_ap.clear()  # AP granted against a piece lasts for the round it was given in
         # Whether the game is over now is content's to say (`end_game`), as its rules listen here.
         if turn.over is not None:
-            yield from self.host.events.fire(turn.over, self=helot)
+            yield from self.host.events.fire(turn.over, self=actor)
         if self.host.state.ended:
             return
-        yield Decision(helot.label, "between_rounds", (Action.make(NEXT_ROUND, helot.label),))
+        yield Decision(actor.label, "between_rounds", (Action.make(NEXT_ROUND, actor.label),))
 
     def decide(self, winner: str | None) -> None:
         """A script decided the game (`win` a side, `declare_draw`): it ends with that verdict,

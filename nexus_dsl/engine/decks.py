@@ -14,7 +14,7 @@ from .events import Events
 from .interpreter import Env, Interpreter, Run
 from .legality import Legality
 from .resolution import Resolution
-from .state import BoutState, Helot
+from .state import BoutState, Piece
 
 
 class DecksHost(Protocol):
@@ -46,8 +46,8 @@ class Decks:
         """No card being played any more (a script fault stopped the bout)."""
         self.cards = []
 
-    def draw_card(self, deck: str, helot: Helot) -> Run:
-        """Draw the top card of a zone: as its `drawn` says, played at once for `helot` (then
+    def draw_card(self, deck: str, piece: Piece) -> Run:
+        """Draw the top card of a zone: as its `drawn` says, played at once for `piece` (then
         discarded), or kept in the hand. An empty deck is made again from its discards, shuffled."""
         cards = self.host.state.decks.setdefault(deck, [])
         if not cards:
@@ -56,29 +56,29 @@ class Decks:
                 j = self.host.dice.roll("shuffle", i + 1) - 1
                 cards[i], cards[j] = cards[j], cards[i]
         if not cards:
-            self.host.emit("draw", deck=deck, helot=helot.label, card=None)
+            self.host.emit("draw", deck=deck, helot=piece.label, card=None)
             return
         card = cards.pop(0)
-        self.host.emit("draw", deck=deck, helot=helot.label, card=card)
+        self.host.emit("draw", deck=deck, helot=piece.label, card=card)
         zone = self.host.ruleset.words.zones[deck]
         if zone.drawn == "kept":
-            helot.influence.append(card)
+            piece.influence.append(card)
             return
         declaration = self.host.ruleset.declaration(zone.holds or "", card)
         assert declaration is not None
-        # Damage done by a card's narrative goes to the crowd: the card is no helot (pg.12).
-        env = Env({"self": helot, "command": declaration}, self.host.legality.declaration_env(declaration), source=None)
+        # Damage done by a card's narrative goes to the crowd: the card is no piece (pg.12).
+        env = Env({"self": piece, "command": declaration}, self.host.legality.declaration_env(declaration), source=None)
         self.cards.append(declaration)
-        self.host.events.triggers.append(helot.label)
+        self.host.events.triggers.append(piece.label)
         try:
-            yield from self.host.resolution.run_declaration_body(helot, declaration, env)
+            yield from self.host.resolution.run_declaration_body(piece, declaration, env)
         finally:
             self.cards.pop()
             self.host.events.triggers.pop()
         self.host.state.discards.setdefault(deck, []).append(card)
 
 
-    def offer_negation(self, env: Env, helot: Helot) -> Run:
+    def offer_negation(self, env: Env, piece: Piece) -> Run:
         """Turning Point cards may be escaped by paying the trait reserves their `cost` names (pg.14)."""
         if not self.cards:
             raise self.host.runtime_error("no_card", "`offer_negation` is for Turning Point cards")
@@ -88,13 +88,13 @@ class Decks:
                                                    f"the {i.resource} cost"), i.resource)
                      for c in card.clauses_of(A.Cost) for i in c.items]
         traits = self.host.ruleset.words.group("trait")
-        if not costs or any(helot.traits.get(r, 0) < n for n, r in costs if r in traits):
+        if not costs or any(piece.traits.get(r, 0) < n for n, r in costs if r in traits):
             return
-        answer = yield Decision(helot.label, "negate_card", (
-            Action.make(CONTROL, helot.label, "negate", card=card.id), Action.make(PASS, helot.label)))
+        answer = yield Decision(piece.label, "negate_card", (
+            Action.make(CONTROL, piece.label, "negate", card=card.id), Action.make(PASS, piece.label)))
         if answer.kind == CONTROL:
             for amount, resource in costs:
                 if resource in traits:
-                    helot.traits[resource] -= amount
-            helot.marks["negated"] = card.id
-            self.host.emit("negated", helot=helot.label, card=card.id)
+                    piece.traits[resource] -= amount
+            piece.marks["negated"] = card.id
+            self.host.emit("negated", helot=piece.label, card=card.id)

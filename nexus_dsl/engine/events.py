@@ -1,8 +1,8 @@
 """Events: `fire` runs every `when` listener of the content, in its order, and keeps what is under way.
 
-Helots affected together by one event are met from the triggering player clockwise (pg.15):
-`helots_in_turn` is that order, used by the script functions that list helots and by the
-listeners an event runs for each helot that owns them.
+Pieces affected together by one event are met from the triggering player clockwise (pg.15):
+`helots_in_turn` is that order, used by the script functions that list pieces and by the
+listeners an event runs for each piece that owns them.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .interpreter import Env, Interpreter, Limits, Run
 from .legality import Legality
-from .state import BoutState, Helot
+from .state import BoutState, Piece
 
 Listeners = dict[str, tuple]  # event -> (declaration, its `when` clause), in the order they run
 
@@ -118,11 +118,11 @@ class Events:
             return True
         return not self._hazard_objects.get(hazard.id, frozenset()).isdisjoint(self.host.state.seen_objects)
 
-    def listeners_for(self, declaration: Any) -> list[Helot | None]:
+    def listeners_for(self, declaration: Any) -> list[Piece | None]:
         """Who a `when` clause listens for: rules, states, hazards and Turning Point cards for the whole
-        bout; abilities, weapons and influence cards for each helot that owns them, from the
+        bout; abilities, weapons and influence cards for each piece that owns them, from the
         triggering player clockwise (pg.15). A rule with a `motivation` property (a motivation's
-        talent) listens for each helot of that motivation."""
+        talent) listens for each piece of that motivation."""
         kind = declaration.kind
         if kind in ("hazard", "turning_point", "state") or kind == "rule" and declaration.property("motivation") is None:
             return [None]
@@ -131,7 +131,7 @@ class Events:
         return [h for h in self.helots_in_turn() if self.owns(h, declaration)]
 
     def triggering_helot(self) -> str:
-        """The player whose doing is being resolved: the helot giving the command, using the ability
+        """The player whose doing is being resolved: the piece giving the command, using the ability
         or card, or drawing the card under way; otherwise the active player; before any round, the
         first in initiative order (or the first seated)."""
         if self.triggers:
@@ -143,14 +143,14 @@ class Events:
             return state.order[0]
         return next(iter(state.helots))
 
-    def helots_in_turn(self) -> list[Helot]:
-        """Every helot from the triggering player clockwise round the table (pg.15); none in a game
+    def helots_in_turn(self) -> list[Piece]:
+        """Every piece from the triggering player clockwise round the table (pg.15); none in a game
         without pieces."""
         if not self.host.state.helots:
             return []
         return self.host.state.clockwise_from(self.triggering_helot())
 
-    def owns(self, helot: Helot, declaration: Any) -> bool:
+    def owns(self, piece: Piece, declaration: Any) -> bool:
         if declaration.kind == "weapon":
-            return helot.weapon == declaration.id
-        return self.host.legality.owns_ability(helot, declaration)
+            return piece.weapon == declaration.id
+        return self.host.legality.owns_ability(piece, declaration)

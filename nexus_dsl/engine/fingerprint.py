@@ -3,7 +3,7 @@
 "Seed plus actions replays a bout exactly", and "a preview leaves the bout as it was", are claims
 about *all* of a bout's state, not only what a snapshot shows. `whole_state(bout)` reads all of it:
 
-* every field of the `BoutState` and of each `Helot` (read generically, field by field, so a field
+* every field of the `BoutState` and of each `Piece` (read generically, field by field, so a field
   added later is read too);
 * the engine's own mutable attributes: the log, the history, the pending decision, the round's
   action count, the fault, the interpreter's step budget, and the dice with the random generator's
@@ -18,7 +18,7 @@ during a bout (the ruleset, the setup, the limits), what is derived from them on
 the declarations' params, the legality plans), and the bout each mechanism holds. A test holds
 every attribute of a `Bout`, and of each of its mechanisms, to one list or the other.
 
-A helot referred to from anywhere but the state's own table (a mark's value, a decision's
+A piece referred to from anywhere but the state's own table (a mark's value, a decision's
 subject, a local variable) is written as its label and whether it is the state's own object
 ("live") or an orphan ("stale", e.g. one a preview or an undone action left behind).
 """
@@ -38,7 +38,7 @@ from .board import Square
 from .bout import Bout, Event
 from .dice import Dice
 from .interpreter import Dynamic, Env, Interpreter
-from .state import BoutState, Helot
+from .state import BoutState, Piece
 
 #: Bout attributes that are the bout's state, read by `whole_state`.
 STATE: tuple[str, ...] = (
@@ -135,7 +135,7 @@ class _Canon:
             return (type(value).__name__, value.name)
         if isinstance(value, Square):
             return ("square", value.col, value.row)
-        if isinstance(value, Helot):
+        if isinstance(value, Piece):
             return ("helot", value.label, "live" if self.helots.get(value.label) is value else "stale")
         if isinstance(value, A.Declaration):
             return ("declaration", value.kind, value.id)
@@ -174,7 +174,7 @@ class _Canon:
         if isinstance(value, types.GeneratorType):
             return self._generator(value)
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            if isinstance(value, Helot):  # pragma: no cover - handled above; kept for clarity of order
+            if isinstance(value, Piece):  # pragma: no cover - handled above; kept for clarity of order
                 raise AssertionError
             return (type(value).__name__, tuple((f.name, self.value(getattr(value, f.name)))
                                                 for f in dataclasses.fields(value)))
@@ -190,11 +190,11 @@ class _Canon:
             return ("iterator", type(value).__name__, self.value(args), self.value(rest[0] if rest else None))
         raise TypeError(f"no canonical form for a {type(value).__name__} in a bout's state")
 
-    def _helots(self, helots: dict[str, Helot]) -> Any:
-        """The state's own table of helots: every field of each (elsewhere a helot is a reference)."""
-        return ("helots", tuple((label, tuple((f.name, self.value(getattr(helot, f.name)))
-                                              for f in dataclasses.fields(helot)))
-                                for label, helot in helots.items()))
+    def _helots(self, pieces: dict[str, Piece]) -> Any:
+        """The state's own table of pieces: every field of each (elsewhere a piece is a reference)."""
+        return ("helots", tuple((label, tuple((f.name, self.value(getattr(piece, f.name)))
+                                              for f in dataclasses.fields(piece)))
+                                for label, piece in pieces.items()))
 
     def _generator(self, generator: types.GeneratorType) -> Any:
         frame = generator.gi_frame

@@ -10,7 +10,7 @@ from .conditions import Conditions
 from .events import Events
 from .interpreter import Run
 from .movement import Movement
-from .state import BoutState, Helot
+from .state import BoutState, Piece
 
 
 class HoldsHost(Protocol):
@@ -33,7 +33,7 @@ class Holds:
     def __init__(self, host: HoldsHost):
         self.host = host
 
-    def take_hold(self, holder: Helot, held: Helot) -> Run:
+    def take_hold(self, holder: Piece, held: Piece) -> Run:
         """`holder` seizes `held`: one hold each; any other hold either was in is released first."""
         if holder == held:
             raise self.host.runtime_error("bad_value", f"{holder.label} cannot hold itself")
@@ -45,7 +45,7 @@ class Holds:
         holder.grappling = held.label
         yield from self.host.conditions.add_state(held, "grappled", by=holder)
 
-    def release_hold(self, held: Helot) -> Run:
+    def release_hold(self, held: Piece) -> Run:
         """`held` is no longer Grappled, and its grappler holds no one."""
         holder = self.host.state.helots.get(held.grappler) if held.grappler is not None else None
         if holder is not None and holder.grappling == held.label:
@@ -53,8 +53,8 @@ class Holds:
         held.grappler = None
         yield from self.host.conditions.remove_state(held, "grappled")
 
-    def held_in_front(self, grappler: Helot) -> Helot | None:
-        """The helot `grappler` holds, if it stands where the hold keeps it: the grappler's
+    def held_in_front(self, grappler: Piece) -> Piece | None:
+        """The piece `grappler` holds, if it stands where the hold keeps it: the grappler's
         front-centre square (where Grapple seized it and Drag keeps it, pg.21-22)."""
         if grappler.grappling is None:
             return None
@@ -62,7 +62,7 @@ class Holds:
         front = self.host.state.grid.front_center(grappler.square, grappler.facing)
         return held if held.on_board and grappler.on_board and held.square == front else None
 
-    def carry_round(self, grappler: Helot, held: Helot, eighths: int) -> Run:
+    def carry_round(self, grappler: Piece, held: Piece, eighths: int) -> Run:
         """A grappler that turns carries its opponent round into its new front-centre square, the
         opponent turning with it (pg.22: "if rotation carries an opponent through a hazard, the
         opponent was carried over it"): the squares passed over do nothing, the one it is carried
@@ -79,7 +79,7 @@ class Holds:
     def settle_grapples(self) -> Run:
         """Once a command, ability, card or event has resolved, every hold whose opponent no longer
         stands in its grappler's front-centre square breaks — pushed, knocked back, thrown,
-        relocated, or either helot moved away by anything but a Drag or a turn that carries it
+        relocated, or either piece moved away by anything but a Drag or a turn that carries it
         (ruling 85). A Drag's two steps are one move: it is judged after both."""
         for grappler in self.host.events.helots_in_turn():
             if grappler.grappling is not None and self.held_in_front(grappler) is None:

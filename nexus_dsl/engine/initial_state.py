@@ -11,7 +11,7 @@ from .board import Grid, Square
 from .dice import Dice
 from .setup import (PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, HelotSetup, PlayerSetup, SetupError,
                     declared_only, grappler_of, pick_random_barge, starting_states, weapon_in_hand)
-from .state import BoutState, Helot, Player, Status
+from .state import BoutState, Piece, Player, Status
 
 
 def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
@@ -46,8 +46,8 @@ def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
     else:
         for spec in setup.helots:
             state.helots[spec.label] = _new_helot(ruleset, setup, spec, settings, state.grid)
-    for helot in state.helots.values():  # condition and counter coins come out of the box (pg.5)
-        state.box_drawn += helot.overall + sum(helot.locations.values()) + helot.cred + len(helot.tp_counter)
+    for piece in state.helots.values():  # condition and counter coins come out of the box (pg.5)
+        state.box_drawn += piece.overall + sum(piece.locations.values()) + piece.cred + len(piece.tp_counter)
     for label, piece in state.helots.items():  # each piece stands for a player of its label
         given = next(spec.stats for spec in setup.helots if spec.label == label)
         held = {stat: value for stat, value in given.items() if stat in ruleset.words.player_stats}
@@ -66,7 +66,7 @@ def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
     return state
 
 
-def _new_helot(ruleset: Ruleset, setup: BoutSetup, spec: HelotSetup, settings: Any, grid: Grid) -> Helot:
+def _new_helot(ruleset: Ruleset, setup: BoutSetup, spec: HelotSetup, settings: Any, grid: Grid) -> Piece:
     words = ruleset.words
     locations = {loc: words.starts[loc] for loc in words.group("location")}
     locations.update(declared_only(spec.locations, locations, "location", spec.label, "locations"))
@@ -98,10 +98,10 @@ def _new_helot(ruleset: Ruleset, setup: BoutSetup, spec: HelotSetup, settings: A
     grappler = grappler_of(spec, setup.helots, grid)
     if spec.overall is not None:
         overall = spec.overall
-    else:  # a helot is incapacitated because its overall condition ran out (pg.13)
+    else:  # a piece is incapacitated because its overall condition ran out (pg.13)
         overall = 0 if status == Status.INCAPACITATED else settings.get("overall_condition", 0)
     states = starting_states(spec, held, grappler is not None, ruleset.words.states)
-    helot = Helot(
+    piece = Piece(
         label=spec.label, seat=spec.seat, square=spec.at, facing=spec.facing, overall=overall,
         locations=locations, motivation=spec.motivation, lanista=spec.lanista,
         states=states, traits=traits, cred=spec.cred, ap=spec.ap,
@@ -112,10 +112,10 @@ def _new_helot(ruleset: Ruleset, setup: BoutSetup, spec: HelotSetup, settings: A
         grappling=spec.grappling, grappler=grappler, stats=_plain_stats(ruleset, spec), side=_side_of(ruleset, spec),
     )
     if held is not None:
-        helot.ammo, helot.durability = held.ammo, held.durability
+        piece.ammo, piece.durability = held.ammo, held.durability
         if held.protects is not None:
-            helot.marks[PROTECTED_LOCATION_MARK] = held.protects
-    return helot
+            piece.marks[PROTECTED_LOCATION_MARK] = held.protects
+    return piece
 
 
 def _new_player(ruleset: Ruleset, seat: PlayerSetup) -> Player:
@@ -144,7 +144,7 @@ def _side_of(ruleset: Ruleset, spec: HelotSetup | PlayerSetup) -> str:
 
 
 def _plain_stats(ruleset: Ruleset, spec: HelotSetup) -> dict[str, int]:
-    """The helot's plain stats: each at its start, or at the setup's value within its bounds."""
+    """The piece's plain stats: each at its start, or at the setup's value within its bounds."""
     words = ruleset.words
     stats = {stat: words.starts[stat] for stat in words.plain if stat not in words.player_stats}
     given = {stat: value for stat, value in spec.stats.items() if stat not in words.player_stats}

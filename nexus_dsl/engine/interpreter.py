@@ -7,7 +7,7 @@ the checker cannot run away: it stops with a clear `ScriptRuntimeError`.
 
 Every value a script computes is checked where it is used: arithmetic stays within
 `Limits.max_number`, and each argument of a function or an effect must be of the kind the
-vocabulary declares (a helot where a helot is needed, a number where a number is...). Whatever goes
+vocabulary declares (a piece where a piece is needed, a number where a number is...). Whatever goes
 wrong while a script runs — here, inside a function or an effect, or in the mechanisms an effect
 sets off — leaves as a `ScriptRuntimeError` positioned at the innermost expression or statement
 that caused it and naming its declaration (`fault_at`), never as a Python exception.
@@ -31,7 +31,7 @@ from ..vocabulary import RELATIVE, RESOURCES, ROLL_SIDES, NumberRange, Signature
 from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
-from .state import Helot, OwnedZone, Player
+from .state import Piece, OwnedZone, Player
 
 if TYPE_CHECKING:
     from .actions import Action, Decision
@@ -83,16 +83,16 @@ class Env:
 
     __slots__ = ("names", "parent", "source", "declaration")
 
-    def __init__(self, names: Mapping[str, Any], parent: Env | None = None, source: Helot | None = None,
+    def __init__(self, names: Mapping[str, Any], parent: Env | None = None, source: Piece | None = None,
                  declaration: A.Declaration | None = None):
         self.names = dict(names)
         self.parent = parent
         # Who acts and whose script this is, inherited from the enclosing scope unless given.
-        self.source: Helot | None = source if source is not None or parent is None else parent.source
+        self.source: Piece | None = source if source is not None or parent is None else parent.source
         self.declaration: A.Declaration | None = (declaration if declaration is not None or parent is None
                                                   else parent.declaration)
 
-    def child(self, names: Mapping[str, Any] | None = None, source: Helot | None = None) -> Env:
+    def child(self, names: Mapping[str, Any] | None = None, source: Piece | None = None) -> Env:
         return Env(names or {}, self, source)
 
     def lookup(self, name: str) -> tuple[bool, Any]:
@@ -163,7 +163,7 @@ def _is_number(value: Any) -> bool:
 
 
 def _one_square(value: Any) -> bool:
-    return isinstance(value, (Square, Helot)) or isinstance(value, frozenset) and len(value) == 1
+    return isinstance(value, (Square, Piece)) or isinstance(value, frozenset) and len(value) == 1
 
 
 DIRECTIONS = frozenset(COMPASS + RELATIVE)
@@ -173,9 +173,9 @@ KindTest = tuple[Callable[[Any], bool], str]
 KIND_TESTS: dict[str, KindTest] = {
     "number": (_is_number, "a number"),
     "text": (lambda v: isinstance(v, str), "text"),
-    "helot": (lambda v: isinstance(v, Helot), "a helot"),
+    "helot": (lambda v: isinstance(v, Piece), "a helot"),
     "player": (lambda v: isinstance(v, Player), "a player"),
-    "actor": (lambda v: isinstance(v, (Helot, Player)), "a piece or a player"),
+    "actor": (lambda v: isinstance(v, (Piece, Player)), "a piece or a player"),
     "square": (_one_square, "a square"),
     "squares": (lambda v: isinstance(v, frozenset), "a set of squares"),
     "direction": (lambda v: isinstance(v, str) and v in DIRECTIONS, "a direction"),
@@ -198,7 +198,7 @@ def describe_value(value: Any) -> str:
         return "none"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, Helot):
+    if isinstance(value, Piece):
         return f"helot {value.label}"
     if isinstance(value, Player):
         return f"player {value.label}"
@@ -238,8 +238,8 @@ def _argument_check(signature: Signature, tests: Mapping[str, KindTest]) -> Argu
 
 def _member_test(members: tuple[str, ...], what: str, helot_too: bool = False) -> KindTest:
     allowed = frozenset(members)
-    if helot_too:  # a helot stands for its lanista's cred pile
-        return (lambda v: isinstance(v, Helot) or isinstance(v, str) and v in allowed, what)
+    if helot_too:  # a piece stands for its lanista's cred pile
+        return (lambda v: isinstance(v, Piece) or isinstance(v, str) and v in allowed, what)
     return (lambda v: isinstance(v, str) and v in allowed, what)
 
 
@@ -297,7 +297,7 @@ class Asking:
 class StateQuestions(Protocol):
     """Whether a value is in a state (`engine/conditions.py`)."""
 
-    def has_state(self, helot: Any, state: str) -> bool: ...
+    def has_state(self, piece: Any, state: str) -> bool: ...
 
 
 class DeclarationScopes(Protocol):
@@ -321,7 +321,7 @@ class ScriptHost(Protocol):
 
     def is_declaration_id(self, name: str) -> bool: ...
 
-    def helot_attribute(self, helot: Helot | Player, name: str) -> Any: ...
+    def helot_attribute(self, piece: Piece | Player, name: str) -> Any: ...
 
     def declaration_attribute(self, declaration: A.Declaration, name: str) -> Any: ...
 
@@ -442,7 +442,7 @@ class Interpreter:
             if not isinstance(right, (tuple, frozenset)):
                 raise fault(expr, env, "wrong_type", f"`{expr.op}` needs a list or a set of squares on its right, "
                                                      f"got {describe_value(right)}")
-            member = left.square if isinstance(left, Helot) and isinstance(right, frozenset) else left
+            member = left.square if isinstance(left, Piece) and isinstance(right, frozenset) else left
             try:
                 result = member in right
             except TypeError:  # an unhashable value looked up in a set of squares: not in it
@@ -465,7 +465,7 @@ class Interpreter:
     def _attr(self, expr: A.Attr, env: Env) -> Any:
         obj = self.evaluate(expr.obj, env)
         try:
-            if isinstance(obj, (Helot, Player)):
+            if isinstance(obj, (Piece, Player)):
                 return self.host.helot_attribute(obj, expr.name)
             if isinstance(obj, Square) and expr.name in ("col", "row"):
                 return getattr(obj, expr.name)

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from ..errors import ScriptRuntimeError
 from .interpreter import Limits
-from .state import BoutState, Helot
+from .state import BoutState, Piece
 
 Pile = tuple  # ("crowd",) ("box",) ("pile", name) ("cred", label) ("overall", label) ("location", label, loc) ("tp_counter", label)
 CROWD: Pile = ("crowd",)
@@ -22,9 +22,9 @@ def pile_name(pile: Pile) -> str:
     return ":".join(pile)
 
 
-def counter_pile(helot: Helot) -> Pile:
-    """A helot's Turning Point Counter: one coin on each number marked (pg.15)."""
-    return ("tp_counter", helot.label)
+def counter_pile(piece: Piece) -> Pile:
+    """A piece's Turning Point Counter: one coin on each number marked (pg.15)."""
+    return ("tp_counter", piece.label)
 
 
 class LedgerHost(Protocol):
@@ -53,14 +53,14 @@ class Ledger:
             return 10**18  # the box never runs out (more than any amount a script may name)
         if kind == "pile":
             return state.piles[pile[1]]
-        helot = state.helots[pile[1]]
+        piece = state.helots[pile[1]]
         if kind == "cred":
-            return helot.cred
+            return piece.cred
         if kind == "overall":
-            return helot.overall
+            return piece.overall
         if kind == "tp_counter":
-            return len(helot.tp_counter)
-        return helot.locations[pile[2]]
+            return len(piece.tp_counter)
+        return piece.locations[pile[2]]
 
     def _pile_add(self, pile: Pile, amount: int, slot: int | None = None) -> None:
         """Change one pile. Only the ledger (`_move_coins`) calls this: a coin taken from one pile
@@ -75,20 +75,20 @@ class Ledger:
         elif kind == "pile":
             state.piles[pile[1]] += amount
         else:
-            helot = state.helots[pile[1]]
+            piece = state.helots[pile[1]]
             if kind == "cred":
-                helot.cred += amount
+                piece.cred += amount
             elif kind == "overall":
-                helot.overall += amount
+                piece.overall += amount
             elif kind == "tp_counter":
                 if amount > 0:
-                    assert amount == 1 and slot is not None and slot not in helot.tp_counter
-                    helot.tp_counter.add(slot)
+                    assert amount == 1 and slot is not None and slot not in piece.tp_counter
+                    piece.tp_counter.add(slot)
                 else:
-                    for number in sorted(helot.tp_counter)[:-amount]:
-                        helot.tp_counter.discard(number)
+                    for number in sorted(piece.tp_counter)[:-amount]:
+                        piece.tp_counter.discard(number)
             else:
-                helot.locations[pile[2]] += amount
+                piece.locations[pile[2]] += amount
 
     def _move_coins(self, moved: int, source: Pile, dest: Pile, reason: str, slot: int | None = None) -> None:
         """The ledger: `moved` coins (already known to be in `source`) go to `dest`, logged."""
@@ -111,27 +111,27 @@ class Ledger:
         self._move_coins(moved, source, dest, reason)
         return moved
 
-    def mark_counter_coin(self, helot: Helot, number: int, reason: str) -> None:
-        """Mark `number` on the helot's Turning Point Counter with a coin from the crowd, or from the
+    def mark_counter_coin(self, piece: Piece, number: int, reason: str) -> None:
+        """Mark `number` on the piece's Turning Point Counter with a coin from the crowd, or from the
         box when the crowd is empty (pg.12). A number already marked is left alone."""
-        if number in helot.tp_counter:
+        if number in piece.tp_counter:
             return
         source = CROWD if self.host.state.crowd > 0 else BOX
-        self._move_coins(1, source, counter_pile(helot), reason, slot=number)
+        self._move_coins(1, source, counter_pile(piece), reason, slot=number)
 
-    def collect_counter_coins(self, helot: Helot, dest: Pile, reason: str) -> int:
-        """Every coin of the helot's Turning Point Counter goes to `dest`; the counter starts again."""
-        coins = len(helot.tp_counter)
+    def collect_counter_coins(self, piece: Piece, dest: Pile, reason: str) -> int:
+        """Every coin of the piece's Turning Point Counter goes to `dest`; the counter starts again."""
+        coins = len(piece.tp_counter)
         if coins == 0:
-            self.host.emit("coins", amount=0, source=pile_name(counter_pile(helot)), dest=pile_name(dest), reason=reason)
+            self.host.emit("coins", amount=0, source=pile_name(counter_pile(piece)), dest=pile_name(dest), reason=reason)
             return 0
         if dest[0] == "tp_counter":
             raise self.host.runtime_error("bad_value", "a Turning Point Counter's coins cannot go to a counter")
-        self._move_coins(coins, counter_pile(helot), dest, reason)
+        self._move_coins(coins, counter_pile(piece), dest, reason)
         return coins
 
     def as_pile(self, value: Any) -> Pile:
-        if isinstance(value, Helot):
+        if isinstance(value, Piece):
             return ("cred", value.label)
         if value == "crowd":
             return CROWD

@@ -4,7 +4,7 @@ they cost — every one of them a question, asked without changing the bout.
 The engine knows the *shape* of a command — arguments, costs, requirements, a roll, outcome
 blocks — and nothing about any particular command. Legality is decided here, in one place, for
 agents, the CLI, scenarios and the editor alike. Besides a command's own `requires` clauses,
-every `requires` clause of a loaded `rule` applies to every command (e.g. "a prone helot must
+every `requires` clause of a loaded `rule` applies to every command (e.g. "a prone piece must
 stand up first").
 """
 
@@ -21,7 +21,7 @@ from ..syntax.printer import print_expr
 from .actions import COMMAND, Action
 from .board import Direction
 from .interpreter import Env, Interpreter, Limits, fault
-from .state import Actor, BoutState, Helot, Player
+from .state import Actor, BoutState, Piece, Player
 
 Check = tuple[A.Declaration | None, A.Requires]  # (the rule it comes from, or None for the command's own)
 
@@ -102,21 +102,21 @@ class Legality:
         return legality
 
     # ---------------------------------------------------------------- who has what
-    def owns_ability(self, helot: Actor, declaration: A.Declaration) -> bool:
+    def owns_ability(self, piece: Actor, declaration: A.Declaration) -> bool:
         """Trait abilities (and rules) without a `motivation` are everyone's; the others belong to
-        helots of that motivation (or whose motivation lists them). Influence cards are in a
+        pieces of that motivation (or whose motivation lists them). Influence cards are in a
         lanista's hand. A player acting without pieces owns only what is everyone's."""
         if declaration.kind == "influence":
-            return isinstance(helot, Helot) and declaration.id in helot.influence
+            return isinstance(piece, Piece) and declaration.id in piece.influence
         prop = declaration.property("motivation")
         if prop is None:
             return True
-        if isinstance(helot, Player):
+        if isinstance(piece, Player):
             return False
         owner = prop.values[0].id if prop.values and isinstance(prop.values[0], A.Name) else None
-        if owner is not None and owner == helot.motivation:
+        if owner is not None and owner == piece.motivation:
             return True
-        motivation = self.host.ruleset.data_item("motivations", helot.motivation) if helot.motivation else None
+        motivation = self.host.ruleset.data_item("motivations", piece.motivation) if piece.motivation else None
         return bool(motivation and (declaration.id in motivation.get("abilities", ())
                                     or declaration.id == motivation.get("talent")))
 
@@ -129,38 +129,38 @@ class Legality:
             self._declaration_envs[id(declaration)] = cached
         return cached
 
-    def action_env(self, helot: Actor, declaration: A.Declaration, action: Action,
+    def action_env(self, piece: Actor, declaration: A.Declaration, action: Action,
                    extra: dict[str, Any] | None = None) -> Env:
         names: dict[str, Any] = dict(extra or {})
-        names["self"] = helot
+        names["self"] = piece
         names.setdefault("command", declaration)  # a window may bind the command being resolved
         if targets_opponent(declaration):
             names["target"] = self.host.state.helots[action.arg("target")]
         for arg in declaration.clauses_of(A.Arg):
             names[arg.name] = action.arg(player_arg_name(arg.name))
-        return Env(names, self.declaration_env(declaration), source=helot if isinstance(helot, Helot) else None)
+        return Env(names, self.declaration_env(declaration), source=piece if isinstance(piece, Piece) else None)
 
     # ---------------------------------------------------------------- legality
-    def arg_domains(self, helot: Actor, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
+    def arg_domains(self, piece: Actor, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
         domains: list[tuple[str, list[Any]]] = []
         if targets_opponent(declaration):
-            targets = [h.label for h in self.host.state.helots.values() if helot.foe_of(h) and h.on_board]
+            targets = [h.label for h in self.host.state.helots.values() if piece.foe_of(h) and h.on_board]
             domains.append(("target", targets))
         for arg in declaration.clauses_of(A.Arg):
-            domains.append((player_arg_name(arg.name), self._domain(arg.type, helot, declaration)))
+            domains.append((player_arg_name(arg.name), self._domain(arg.type, piece, declaration)))
         return domains
 
-    def _domain(self, arg_type: A.ArgType, helot: Actor, declaration: A.Declaration) -> list[Any]:
+    def _domain(self, arg_type: A.ArgType, piece: Actor, declaration: A.Declaration) -> list[Any]:
         if isinstance(arg_type, A.ChoiceType):
             return list(arg_type.options)
         if isinstance(arg_type, (A.RangeType, A.SpanType)):
-            low, high = (arg_type.low, arg_type.high) if isinstance(arg_type, A.RangeType) else \
-                self._span_ends(arg_type, helot, declaration)
+            low, high = (arg_type.low, arg_type.high) if isinstance(arg_type, A.RangeType) else\
+                self._span_ends(arg_type, piece, declaration)
             if high - low >= self.host.limits.max_options:  # refused before it is listed
                 raise self._too_many_options(arg_type, high - low + 1, declaration)
             return list(range(low, high + 1))
         if isinstance(arg_type, A.ZoneCardType):
-            return self._cards_seen(arg_type.zone, helot)
+            return self._cards_seen(arg_type.zone, piece)
         name = arg_type.name
         if name in ("location", "trait"):  # the stats content declares in that group
             return list(self.host.ruleset.words.group(name))
@@ -169,7 +169,7 @@ class Legality:
         if name == "direction":
             return [direction.name for direction in Direction]  # the compass, N first, clockwise
         if name == "helot":
-            return [h.label for h in self.host.state.helots.values() if h != helot and h.on_board]
+            return [h.label for h in self.host.state.helots.values() if h != piece and h.on_board]
         if name == "square":
             return list(self.host.state.grid.squares())
         return []
@@ -197,9 +197,9 @@ class Legality:
         return fault(node, Env({}, declaration=declaration), "too_many_options", f"its arguments make {count} combinations to check, more than "
                                                     f"the limit of {self.host.limits.max_options}")
 
-    def _checked_domains(self, helot: Actor, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
+    def _checked_domains(self, piece: Actor, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
         """The declaration's argument domains, refused when their combinations are too many to check."""
-        domains = self.arg_domains(helot, declaration)
+        domains = self.arg_domains(piece, declaration)
         combinations = 1
         for _, domain in domains:
             combinations *= len(domain)
@@ -208,38 +208,38 @@ class Legality:
             raise self._too_many_options(args[0] if args else declaration, combinations, declaration)
         return domains
 
-    def enumerate_actions(self, kind: str, helot: Actor, declaration: A.Declaration,
+    def enumerate_actions(self, kind: str, piece: Actor, declaration: A.Declaration,
                           problem: Any) -> Iterator[Action]:
         """Every argument combination of a declaration for which `problem(action)` finds nothing."""
-        domains = self._checked_domains(helot, declaration)
+        domains = self._checked_domains(piece, declaration)
         names = [n for n, _ in domains]
         for values in itertools.product(*(d for _, d in domains)):
-            action = Action.make(kind, helot.label, declaration.id, **dict(zip(names, values)))
+            action = Action.make(kind, piece.label, declaration.id, **dict(zip(names, values)))
             if problem(action) is None:
                 yield action
 
-    def legal_commands(self, helot: Actor) -> list[Action]:
-        """Every command `helot` may give now with every argument combination that is legal. The
+    def legal_commands(self, piece: Actor) -> list[Action]:
+        """Every command `piece` may give now with every argument combination that is legal. The
         same verdicts as `command_problem`, reached faster: a requirement is asked once per
         command when it reads no argument, once per target when it reads only the target, and
         once per combination only when it reads the other arguments."""
         legal: list[Action] = []
         for declaration in self.host.ruleset.declarations("command"):
-            if self._cannot_afford(helot, declaration):
+            if self._cannot_afford(piece, declaration):
                 continue
             plan = self._legality_plan(declaration)
-            env = Env({"self": helot, "command": declaration}, self.declaration_env(declaration))
+            env = Env({"self": piece, "command": declaration}, self.declaration_env(declaration))
             if not self._passes(plan.fixed, env):
                 continue
-            domains = self._checked_domains(helot, declaration)
+            domains = self._checked_domains(piece, declaration)
             targets: list[Any] = [None]
             if domains and domains[0][0] == "target":
                 targets = domains.pop(0)[1]
             names = [n for n, _ in domains]
-            costs_vary = plan.costs_vary or bool(isinstance(helot, Helot) and helot.bonus_ap)
+            costs_vary = plan.costs_vary or bool(isinstance(piece, Piece) and piece.bonus_ap)
             for target in targets:
                 if target is not None:
-                    env = Env({"self": helot, "command": declaration, "target": self.host.state.helots[target]},
+                    env = Env({"self": piece, "command": declaration, "target": self.host.state.helots[target]},
                               self.declaration_env(declaration))
                     if not self._passes(plan.per_target, env):
                         continue
@@ -247,8 +247,8 @@ class Legality:
                     args = dict(zip(names, values))
                     if target is not None:
                         args = {"target": target, **args}
-                    action = Action.make(COMMAND, helot.label, declaration.id, **args)
-                    if self._argument_problem(helot, declaration, action, plan, costs_vary) is None:
+                    action = Action.make(COMMAND, piece.label, declaration.id, **args)
+                    if self._argument_problem(piece, declaration, action, plan, costs_vary) is None:
                         legal.append(action)
         return legal
 
@@ -274,29 +274,29 @@ class Legality:
                     return False
         return True
 
-    def _argument_problem(self, helot: Actor, declaration: A.Declaration, action: Action,
+    def _argument_problem(self, piece: Actor, declaration: A.Declaration, action: Action,
                           plan: LegalityPlan, costs_vary: bool) -> str | None:
-        env = self.action_env(helot, declaration, action)
+        env = self.action_env(piece, declaration, action)
         if costs_vary:
-            problem = self.cost_problem(helot, declaration, env, env.names.get("target"))
+            problem = self.cost_problem(piece, declaration, env, env.names.get("target"))
             if problem:
                 return problem
         return None if self._passes(plan.varying, env) else "requirement"
 
-    def _cannot_afford(self, helot: Actor, declaration: A.Declaration) -> bool:
+    def _cannot_afford(self, piece: Actor, declaration: A.Declaration) -> bool:
         """A quick filter before arguments are enumerated; costs that depend on arguments, or on
         AP reserved against a target, are left to the full check."""
-        if isinstance(helot, Helot) and helot.bonus_ap:
+        if isinstance(piece, Piece) and piece.bonus_ap:
             return False
         try:
-            env = Env({"self": helot}, self.declaration_env(declaration))
-            return self.cost_problem(helot, declaration, env, None) is not None
+            env = Env({"self": piece}, self.declaration_env(declaration))
+            return self.cost_problem(piece, declaration, env, None) is not None
         except ScriptRuntimeError:
             return False
 
-    def cost_items(self, helot: Actor, declaration: A.Declaration, env: Env) -> list[tuple[int, str]]:
+    def cost_items(self, piece: Actor, declaration: A.Declaration, env: Env) -> list[tuple[int, str]]:
         """Each cost as (amount, resource): a whole number from 0 to the number limit, or the
-        script stops (a cost worked out below 0 would pay the helot for its command). A cost is a
+        script stops (a cost worked out below 0 would pay the piece for its command). A cost is a
         question, asked before the command is offered and again when it is paid: the same answer
         both times, and no dice rolled for it."""
         items = []
@@ -314,27 +314,27 @@ class Legality:
                     amount = interpreter.amount(value, node, env, f"the {item.resource} cost")
                 if item.resource == "MP":
                     if multiplier is None:
-                        multiplier = self.mp_multiplier(helot)
+                        multiplier = self.mp_multiplier(piece)
                     # e.g. guts double MP costs inside their square (object data)
                     amount = interpreter.bounded(amount * multiplier, node, env, "the MP cost")
                 items.append((amount, item.resource))
         return items
 
-    def cost_problem(self, helot: Actor, declaration: A.Declaration, env: Env,
-                     target: Helot | None) -> str | None:
-        for amount, resource in self.cost_items(helot, declaration, env):
-            have = self.resource_amount(helot, resource)
-            if resource == "AP" and target is not None and isinstance(helot, Helot):
-                have += helot.bonus_ap.get(target.label, 0)
+    def cost_problem(self, piece: Actor, declaration: A.Declaration, env: Env,
+                     target: Piece | None) -> str | None:
+        for amount, resource in self.cost_items(piece, declaration, env):
+            have = self.resource_amount(piece, resource)
+            if resource == "AP" and target is not None and isinstance(piece, Piece):
+                have += piece.bonus_ap.get(target.label, 0)
             if have < amount:
-                return f"{declaration.name} costs {amount} {resource}; {helot.label} has {have}"
+                return f"{declaration.name} costs {amount} {resource}; {piece.label} has {have}"
         return None
 
-    def command_problem(self, helot: Actor, declaration: A.Declaration, action: Action) -> str | None:
+    def command_problem(self, piece: Actor, declaration: A.Declaration, action: Action) -> str | None:
         """Why this command cannot be given now, or None when it can."""
-        env = self.action_env(helot, declaration, action)
+        env = self.action_env(piece, declaration, action)
         target = env.names.get("target")
-        problem = self.cost_problem(helot, declaration, env, target)
+        problem = self.cost_problem(piece, declaration, env, target)
         if problem:
             return problem
         return self.requirement_problem(declaration, env, rules=True)
@@ -355,23 +355,23 @@ class Legality:
                         return requirement.message or f"{rule.name}: {print_expr(requirement.condition)}"
         return None
 
-    def resource_amount(self, helot: Actor, resource: str) -> int:
-        if isinstance(helot, Player):  # a player pays in the stats it holds
-            return helot.stats.get(resource, 0)
+    def resource_amount(self, piece: Actor, resource: str) -> int:
+        if isinstance(piece, Player):  # a player pays in the stats it holds
+            return piece.stats.get(resource, 0)
         if resource in ("AP", "MP"):
-            return helot.ap if resource == "AP" else helot.mp
-        if resource in helot.traits:
-            return helot.traits[resource]
+            return piece.ap if resource == "AP" else piece.mp
+        if resource in piece.traits:
+            return piece.traits[resource]
         if resource == "overall":
-            return helot.overall
-        return helot.cred
+            return piece.overall
+        return piece.cred
 
-    def mp_multiplier(self, helot: Actor) -> int:
+    def mp_multiplier(self, piece: Actor) -> int:
         factor = 1
-        if isinstance(helot, Player):  # a player stands on no square
+        if isinstance(piece, Player):  # a player stands on no square
             return factor
         flags, most = self.host.ruleset.object_flags, self.host.limits.max_number + 1
-        for obj in self.host.state.objects_at(helot.square):
+        for obj in self.host.state.objects_at(piece.square):
             # Bounded at every step: a square stacked with many multiplying objects stays a number.
             factor = min(factor * int(flags(obj).get("mp_multiplier", 1)), most)
         return factor

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from ..errors import Diagnostic, ScriptRuntimeError
 from .board import Square
 from .interpreter import Env, Limits, describe_value
-from .state import Helot, Player
+from .state import Piece, Player
 
 Roll = Callable[[str, int], int]
 
@@ -89,7 +89,7 @@ def list_functions(limits: Limits) -> dict[str, Callable[..., Any]]:
     def join(env: Env, items: Any, separator: str) -> str:
         words = []
         for value in ordered(items):
-            if isinstance(value, (Helot, Player)):
+            if isinstance(value, (Piece, Player)):
                 words.append(value.label)
             elif isinstance(value, bool) or not isinstance(value, (str, int)):
                 raise runtime_error("wrong_type", f"`join` joins text and numbers, not {describe_value(value)}")

@@ -9,7 +9,7 @@ from ..model.ruleset import Ruleset
 from .board import Direction, RelDir, Square, rotate
 from .events import Events
 from .interpreter import Run
-from .state import BoutState, Helot
+from .state import BoutState, Piece
 from .timing import Timing
 
 
@@ -17,9 +17,9 @@ class CarriedHolds(Protocol):
     """The holds a figure carries round as it turns (`engine/holds.py`, which moves figures through
     this module itself)."""
 
-    def held_in_front(self, grappler: Helot) -> Helot | None: ...
+    def held_in_front(self, grappler: Piece) -> Piece | None: ...
 
-    def carry_round(self, grappler: Helot, held: Helot, eighths: int) -> Run: ...
+    def carry_round(self, grappler: Piece, held: Piece, eighths: int) -> Run: ...
 
 
 class MovementHost(Protocol):
@@ -45,16 +45,16 @@ class Movement:
     def __init__(self, host: MovementHost):
         self.host = host
 
-    def absolute_direction(self, helot: Helot, direction: str) -> Direction:
+    def absolute_direction(self, piece: Piece, direction: str) -> Direction:
         if direction in Direction.__members__:
             return Direction[direction]
-        return RelDir[direction].absolute(helot.facing)
+        return RelDir[direction].absolute(piece.facing)
 
-    def square_towards(self, helot: Helot, direction: str) -> Square | None:
-        return self.host.state.grid.step(helot.square, self.absolute_direction(helot, direction))
+    def square_towards(self, piece: Piece, direction: str) -> Square | None:
+        return self.host.state.grid.step(piece.square, self.absolute_direction(piece, direction))
 
-    def blocked(self, square: Square | None, ignore: Helot | None = None) -> bool:
-        """Off the board (the wall), an object that blocks, or another helot."""
+    def blocked(self, square: Square | None, ignore: Piece | None = None) -> bool:
+        """Off the board (the wall), an object that blocks, or another piece."""
         state = self.host.state
         if square is None or not state.grid.contains(square):
             return True
@@ -63,44 +63,44 @@ class Movement:
         other = state.helot_at(square)
         return other is not None and other != ignore
 
-    def move_helot(self, helot: Helot, direction: str, mover: Helot | None = None,
+    def move_helot(self, piece: Piece, direction: str, mover: Piece | None = None,
                    into_hazards: bool = False) -> Run:
-        """Step one square. A helot stepping on its own (not pushed or dragged) opens the
+        """Step one square. A piece stepping on its own (not pushed or dragged) opens the
         `before_move` window, where an effect may `prevent` the step (e.g. Tripping)."""
-        target = self.square_towards(helot, direction)
-        if self.blocked(target, ignore=helot):
-            self.host.emit("blocked", helot=helot.label, direction=direction)
+        target = self.square_towards(piece, direction)
+        if self.blocked(target, ignore=piece):
+            self.host.emit("blocked", helot=piece.label, direction=direction)
             return
         assert target is not None
-        if mover is None or mover == helot:
-            frame = yield from self.host.timing.open_window("before_move", helot, mover=helot)
+        if mover is None or mover == piece:
+            frame = yield from self.host.timing.open_window("before_move", piece, mover=piece)
             if frame.prevented:
-                self.host.emit("move_prevented", helot=helot.label)
+                self.host.emit("move_prevented", helot=piece.label)
                 return
-        yield from self.place_helot(helot, target, direction=direction, mover=mover if mover != helot else None)
+        yield from self.place_helot(piece, target, direction=direction, mover=mover if mover != piece else None)
 
-    def place_helot(self, helot: Helot, square: Square, direction: str | None = None,
-                    mover: Helot | None = None) -> Run:
-        origin = helot.square
-        helot.square = square
-        self.host.emit("move", helot=helot.label, source=origin.as_list(), dest=square.as_list(), facing=helot.facing.name)
-        yield from self.host.events.fire("helot_moved", self=helot, origin=origin, direction=direction, mover=mover)
+    def place_helot(self, piece: Piece, square: Square, direction: str | None = None,
+                    mover: Piece | None = None) -> Run:
+        origin = piece.square
+        piece.square = square
+        self.host.emit("move", helot=piece.label, source=origin.as_list(), dest=square.as_list(), facing=piece.facing.name)
+        yield from self.host.events.fire("helot_moved", self=piece, origin=origin, direction=direction, mover=mover)
 
-    def rotate_helot(self, helot: Helot, side: str, mover: Helot | None = None) -> Run:
+    def rotate_helot(self, piece: Piece, side: str, mover: Piece | None = None) -> Run:
         if side not in ("left", "right"):
             raise self.host.runtime_error("wrong_type", f"a helot rotates `left` or `right`, not `{side}`")
-        held = self.host.holds.held_in_front(helot)
-        helot.facing = rotate(helot.facing, side)
-        self.host.emit("rotate", helot=helot.label, facing=helot.facing.name)
+        held = self.host.holds.held_in_front(piece)
+        piece.facing = rotate(piece.facing, side)
+        self.host.emit("rotate", helot=piece.label, facing=piece.facing.name)
         if held is not None:
-            yield from self.host.holds.carry_round(helot, held, 2 if side == "right" else -2)
-        yield from self.host.events.fire("helot_rotated", self=helot, mover=mover if mover != helot else None)
+            yield from self.host.holds.carry_round(piece, held, 2 if side == "right" else -2)
+        yield from self.host.events.fire("helot_rotated", self=piece, mover=mover if mover != piece else None)
 
-    def face_helot(self, helot: Helot, facing: Direction) -> Run:
-        """Turn a helot to face a compass direction (a card or ability turning it)."""
-        held = self.host.holds.held_in_front(helot)
-        turn = (facing.value - helot.facing.value) % 8
-        helot.facing = facing
-        self.host.emit("rotate", helot=helot.label, facing=helot.facing.name)
+    def face_helot(self, piece: Piece, facing: Direction) -> Run:
+        """Turn a piece to face a compass direction (a card or ability turning it)."""
+        held = self.host.holds.held_in_front(piece)
+        turn = (facing.value - piece.facing.value) % 8
+        piece.facing = facing
+        self.host.emit("rotate", helot=piece.label, facing=piece.facing.name)
         if held is not None and turn:
-            yield from self.host.holds.carry_round(helot, held, turn)
+            yield from self.host.holds.carry_round(piece, held, turn)

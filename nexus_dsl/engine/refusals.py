@@ -57,17 +57,17 @@ def why_not(bout: RefusalHost, action: Action) -> str:
             return f"there is no {'influence card' if action.kind == CARD else 'trait ability'} `{action.name}`"
         if isinstance(bout.state.actor(action.helot), Player):
             return f"{action.helot} is a player: abilities and cards are its pieces'"
-        helot = bout.state.helots[action.helot]
-        if not bout.legality.owns_ability(helot, declaration):
-            return f"{helot.label} cannot use {declaration.name}"
+        piece = bout.state.helots[action.helot]
+        if not bout.legality.owns_ability(piece, declaration):
+            return f"{piece.label} cannot use {declaration.name}"
         open_windows = bout.timing.windows
         frame = open_windows[-1] if open_windows else None
         windows = {clause.name for clause in declaration.clauses_of(A.Window)}
         if frame is not None and frame.name not in windows or frame is None and not windows & {"any_time", "own_round"}:
             return f"{declaration.name} is used at its timing window ({', '.join(sorted(windows))}), not now"
-        if frame is None and "any_time" not in windows and helot.label != bout.state.active:
+        if frame is None and "any_time" not in windows and piece.label != bout.state.active:
             return f"{declaration.name} can only be used during your own command round"
-        problem = bout.timing.ability_problem(helot, declaration, action, dict(frame.names) if frame else {})
+        problem = bout.timing.ability_problem(piece, declaration, action, dict(frame.names) if frame else {})
         return problem or f"{declaration.name} cannot be used now"
     if action.kind == COMMAND:
         declaration = bout.ruleset.declaration("command", action.name or "")

@@ -14,7 +14,7 @@ from .interpreter import Dynamic, Env, Interpreter, Limits, Run, fault_at
 from .ledger import CROWD, Ledger
 from .legality import Legality
 from .rolls import RollContext, Rolls
-from .state import Actor, Helot, Player
+from .state import Actor, Piece, Player
 
 
 class ResolutionHost(Protocol):
@@ -40,66 +40,66 @@ class Resolution:
     def __init__(self, host: ResolutionHost):
         self.host = host
 
-    def pay_costs(self, helot: Actor, declaration: A.Declaration, env: Env) -> Run:
+    def pay_costs(self, piece: Actor, declaration: A.Declaration, env: Env) -> Run:
         target = env.names.get("target")
-        for amount, resource in self.host.legality.cost_items(helot, declaration, env):
-            if isinstance(helot, Player):  # a player pays in the stats it holds
-                if resource in helot.stats:
-                    helot.stats[resource] -= amount
+        for amount, resource in self.host.legality.cost_items(piece, declaration, env):
+            if isinstance(piece, Player):  # a player pays in the stats it holds
+                if resource in piece.stats:
+                    piece.stats[resource] -= amount
                 continue
             if resource == "AP":
-                reserved = helot.bonus_ap.get(target.label, 0) if isinstance(target, Helot) else 0
+                reserved = piece.bonus_ap.get(target.label, 0) if isinstance(target, Piece) else 0
                 from_bonus = min(reserved, amount)
                 if from_bonus:
-                    assert isinstance(target, Helot)  # AP is reserved only against a target
-                    helot.bonus_ap[target.label] -= from_bonus
-                helot.ap -= amount - from_bonus
+                    assert isinstance(target, Piece)  # AP is reserved only against a target
+                    piece.bonus_ap[target.label] -= from_bonus
+                piece.ap -= amount - from_bonus
             elif resource == "MP":
-                helot.mp -= amount
-            elif resource in helot.traits:
-                helot.traits[resource] -= amount
+                piece.mp -= amount
+            elif resource in piece.traits:
+                piece.traits[resource] -= amount
             elif resource == "cred":
-                self.host.ledger.transfer_coins(amount, ("cred", helot.label), CROWD, f"{declaration.id} cost")
+                self.host.ledger.transfer_coins(amount, ("cred", piece.label), CROWD, f"{declaration.id} cost")
             elif resource == "overall":
                 # Condition paid as a cost goes to the crowd (pg.12).
-                yield from self.host.conditions.deal_damage(helot, amount, to="crowd", reason=f"{declaration.id} cost")
+                yield from self.host.conditions.deal_damage(piece, amount, to="crowd", reason=f"{declaration.id} cost")
 
-    def run_command(self, helot: Actor, declaration: A.Declaration, action: Action) -> Run:
-        env = self.host.legality.action_env(helot, declaration, action)
-        self.host.emit("command", helot=helot.label, command=declaration.id,
+    def run_command(self, piece: Actor, declaration: A.Declaration, action: Action) -> Run:
+        env = self.host.legality.action_env(piece, declaration, action)
+        self.host.emit("command", helot=piece.label, command=declaration.id,
                        args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
-        if isinstance(helot, Helot):
-            helot.cred_gained = 0
-        self.host.events.triggers.append(helot.label)
+        if isinstance(piece, Piece):
+            piece.cred_gained = 0
+        self.host.events.triggers.append(piece.label)
         try:
-            yield from self.pay_costs(helot, declaration, env)
-            yield from self.host.events.fire("command_used", self=helot, command=declaration)
-            yield from self.run_declaration_body(helot, declaration, env)
+            yield from self.pay_costs(piece, declaration, env)
+            yield from self.host.events.fire("command_used", self=piece, command=declaration)
+            yield from self.run_declaration_body(piece, declaration, env)
         finally:
             self.host.events.triggers.pop()
 
     def perform(self, env: Env, declaration: A.Declaration) -> Run:
-        """Resolve another command's body for the same helot and target, without cost or requirement.
+        """Resolve another command's body for the same piece and target, without cost or requirement.
         A command performed inside another nests like an event, within the same depth limit."""
-        helot = env.lookup("self")[1]
-        if not isinstance(helot, Helot):
+        piece = env.lookup("self")[1]
+        if not isinstance(piece, Piece):
             raise self.host.runtime_error("wrong_type", f"`perform {declaration.id}` needs an acting helot (`self`)")
         events, limit = self.host.events, self.host.limits.max_trigger_depth
         if events.trigger_depth >= limit:
             raise self.host.runtime_error("budget_exceeded", f"commands and events nested more than {limit} deep: "
                                                              f"this statement performs `{declaration.id}` inside "
                                                              f"{events.describe_nesting()}")
-        names = {"self": helot, "command": declaration, "target": env.lookup("target")[1]}
-        inner = Env(names, self.host.legality.declaration_env(declaration), source=helot)
+        names = {"self": piece, "command": declaration, "target": env.lookup("target")[1]}
+        inner = Env(names, self.host.legality.declaration_env(declaration), source=piece)
         events.trigger_depth += 1
         events.nesting.append(f"perform {declaration.id}")
         try:
-            yield from self.run_declaration_body(helot, declaration, inner)
+            yield from self.run_declaration_body(piece, declaration, inner)
         finally:
             events.trigger_depth -= 1
             events.nesting.pop()
 
-    def run_declaration_body(self, helot: Actor, declaration: A.Declaration, env: Env) -> Run:
+    def run_declaration_body(self, piece: Actor, declaration: A.Declaration, env: Env) -> Run:
         """`effect` blocks, then the roll, then the matching `on success` / `on failure` blocks."""
         interpreter = self.host.interpreter
         for effect in declaration.clauses_of(A.Effect):
@@ -107,11 +107,11 @@ class Resolution:
         rolls = declaration.clauses_of(A.Roll)
         if not rolls:
             return
-        if not isinstance(helot, Helot):
+        if not isinstance(piece, Piece):
             raise self.host.runtime_error("not_allowed", f"`{declaration.id}` rolls, and a roll is a piece's: "
-                                                         f"{helot.label} is a player")
+                                                         f"{piece.label} is a player")
         target = env.lookup("target")[1]
-        context = RollContext(attacker=helot, defender=target if isinstance(target, Helot) else None,
+        context = RollContext(attacker=piece, defender=target if isinstance(target, Piece) else None,
                               command=declaration)
         rolling = self.host.rolling
         rolling.rolls.append(context)

@@ -12,7 +12,7 @@ from ..syntax import ast_nodes as A
 from .dice import Dice
 from .events import Events
 from .interpreter import Env, Interpreter
-from .state import Helot
+from .state import Piece
 from .timing import Timing
 
 
@@ -20,8 +20,8 @@ from .timing import Timing
 class RollContext:
     """The roll being resolved: scripts slide its SDS, fix a side, re-roll, or add damage bonuses."""
 
-    attacker: Helot
-    defender: Helot | None
+    attacker: Piece
+    defender: Piece | None
     command: A.Declaration | None = None
     sds: dict[str, int] = field(default_factory=lambda: {"attack": 0, "defense": 0})
     fixed: dict[str, int] = field(default_factory=dict)
@@ -86,13 +86,13 @@ class Rolls:
         yield from self.host.timing.open_window("before_rolls", attacker, attacker=attacker, defender=defender, command=command)
         yield from self.host.events.fire("attack_roll", attacker=attacker, defender=defender, self=attacker, command=command)
         totals: dict[str, int] = {}
-        for side, helot in (("attack", attacker), ("defense", defender)):
-            totals[side] = yield from self._roll_side(side, helot, context)
+        for side, piece in (("attack", attacker), ("defense", defender)):
+            totals[side] = yield from self._roll_side(side, piece, context)
         # Perseverance and the like: a side may be rolled again after both are seen.
         yield from self.host.timing.open_window("after_rolls", attacker, attacker=attacker, defender=defender, command=command)
-        for side, helot in (("attack", attacker), ("defense", defender)):
+        for side, piece in (("attack", attacker), ("defense", defender)):
             if side in context.rerolls:
-                totals[side] = yield from self._roll_side(side, helot, context)
+                totals[side] = yield from self._roll_side(side, piece, context)
         context.rerolls.clear()
         context.attack_total, context.defense_total = totals["attack"], totals["defense"]
         context.margin = totals["attack"] - totals["defense"]
@@ -110,31 +110,31 @@ class Rolls:
                                              attack_total=context.attack_total, defense_total=context.defense_total)
         return success
 
-    def _roll_side(self, side: str, helot: Helot, context: RollContext) -> Generator[Any, Any, int]:
+    def _roll_side(self, side: str, piece: Piece, context: RollContext) -> Generator[Any, Any, int]:
         if side in context.fixed:
             total = context.fixed[side]
-            self.host.emit("roll", helot=helot.label, side=side, fixed=total, total=total)
+            self.host.emit("roll", helot=piece.label, side=side, fixed=total, total=total)
             return total
         result = self.host.dice.sds_roll(side, context.sds[side], self.host.ruleset.settings.get("sds_cap", 3))
-        self.host.emit("roll", helot=helot.label, side=side, level=result.level, pool=list(result.dice),
+        self.host.emit("roll", helot=piece.label, side=side, level=result.level, pool=list(result.dice),
                        kept=list(result.kept), total=result.total)
-        yield from self.host.events.fire("dice_rolled", roller=helot, side=side, doubles=result.is_double, total=result.total)
+        yield from self.host.events.fire("dice_rolled", roller=piece, side=side, doubles=result.is_double, total=result.total)
         return result.total
 
-    def check_roll(self, helot: Helot, target: int, reason: str | None) -> Generator[Any, Any, bool]:
+    def check_roll(self, piece: Piece, target: int, reason: str | None) -> Generator[Any, Any, bool]:
         """A single d6 check (the 4+ rolls of advanced movement, prone checks...): success on `target` or more."""
         value = self.host.roll("check")
-        context = RollContext(attacker=helot, defender=None)
+        context = RollContext(attacker=piece, defender=None)
         self.rolls.append(context)
         try:
-            yield from self.host.timing.open_window("after_check", helot, roller=helot)
+            yield from self.host.timing.open_window("after_check", piece, roller=piece)
             if "check" in context.rerolls:
                 value = self.host.roll("check")
         finally:
             self.rolls.pop()
         success = value >= target
-        self.host.emit("check", helot=helot.label, command=reason, needed=target, rolled=value, success=success)
-        if self.rolls and self.rolls[-1].attacker == helot:
+        self.host.emit("check", helot=piece.label, command=reason, needed=target, rolled=value, success=success)
+        if self.rolls and self.rolls[-1].attacker == piece:
             self.rolls[-1].roll_total = value
         return success
 

@@ -1,7 +1,7 @@
-"""How a bout begins: who sits where, which helot stands on which square, what is on the board.
+"""How a bout begins: who sits where, which piece stands on which square, what is on the board.
 
 `BoutSetup` is plain data. The standard setup follows the rulebook (pg.9): two players sit north and
-south, more on the east and west; each helot enters at its player's closest leftmost square
+south, more on the east and west; each piece enters at its player's closest leftmost square
 facing away from the player. Scenarios build a `BoutSetup` of their own to start mid-bout.
 """
 
@@ -21,25 +21,25 @@ SEAT_ENTRY: dict[str, tuple[Square, Direction]] = {
 }
 # `BoutSetup.barge` naming no barge but this: a schematic picked at random (pg.38), see `pick_random_barge`.
 RANDOM_BARGE = "random"
-# How the base box's scripts record what a setup may give a helot directly: a drawn weapon is the
-# `armed` state and a held helot the `grappled` state (rules/states.nexus); the body location a
+# How the base box's scripts record what a setup may give a piece directly: a drawn weapon is the
+# `armed` state and a held piece the `grappled` state (rules/states.nexus); the body location a
 # drawn shield protects is the value of the `shield_location` mark (weapons/weapon_rules.nexus).
 DRAWN_WEAPON_STATE = "armed"
 GRAPPLED_STATE = "grappled"
 PROTECTED_LOCATION_MARK = "shield_location"
-# A helot's status: fighting, or out of the fight (pg.13). Not states: damage sets them.
+# A piece's status: fighting, or out of the fight (pg.13). Not states: damage sets them.
 STATUSES = ("fighting", "incapacitated", "dead")
 
 
 class SetupError(NexusError):
-    """A setup no bout can start from. It names the helot and the setup key at fault, so a
+    """A setup no bout can start from. It names the piece and the setup key at fault, so a
     scenario can point at the line that set it."""
 
-    def __init__(self, message: str, helot: str | None = None, key: str | None = None,
+    def __init__(self, message: str, piece: str | None = None, key: str | None = None,
                  code: str = "setup/impossible"):
-        self.helot = helot
+        self.helot = piece
         self.key = key
-        super().__init__(Diagnostic(code, f"helot `{helot}`: {message}" if helot else message, "<setup>"))
+        super().__init__(Diagnostic(code, f"helot `{piece}`: {message}" if piece else message, "<setup>"))
 
 
 @dataclass
@@ -54,7 +54,7 @@ class HelotSetup:
     locations: dict[str, int] = field(default_factory=dict)
     states: list[str] = field(default_factory=list)
     traits: dict[str, int] | None = None
-    side: str | None = None  # the helot's side; else its seat's group (the `sides` rule param), else its own
+    side: str | None = None  # the piece's side; else its seat's group (the `sides` rule param), else its own
     stats: dict[str, int] = field(default_factory=dict)  # the plain stats content declares, by id
     cred: int = 0
     ap: int = 0
@@ -63,21 +63,21 @@ class HelotSetup:
     tpdm: bool = False
     tp_counter: list[int] = field(default_factory=list)
     command_tokens: int | None = None
-    influence: list[str] | None = None  # a hand set outright: the helot keeps nothing of its share
-    # Influence cards the helot holds after the deal whatever the shuffle ("what if red held this
+    influence: list[str] | None = None  # a hand set outright: the piece keeps nothing of its share
+    # Influence cards the piece holds after the deal whatever the shuffle ("what if red held this
     # card?"): taken out of the deck before it is dealt, added to the hand after the keeping.
     dealt: list[str] = field(default_factory=list)
-    keep: int | None = None  # how many cards of its share the helot keeps; None: its lanista's Influence (pg.8)
+    keep: int | None = None  # how many cards of its share the piece keeps; None: its lanista's Influence (pg.8)
     deception: int | None = None
     marks: dict[str, object] = field(default_factory=dict)
-    ratio: int = 3  # the ratio die of a helot whose round follows a scenario's mid-round start
+    ratio: int = 3  # the ratio die of a piece whose round follows a scenario's mid-round start
     # With `weapon`: None leaves the card's own values (drawn, full durability and ammo).
-    weapon_drawn: bool | None = None  # False: the weapon is stored, the helot is not Armed
+    weapon_drawn: bool | None = None  # False: the weapon is stored, the piece is not Armed
     durability: int | None = None  # durability left on a melee weapon or shield
     ammo: int | None = None  # ammunition left on a ranged or thrown weapon
     protects: str | None = None  # the body location a drawn shield protects
     status: str = "fighting"  # or out of the fight already: `incapacitated`, `dead`
-    grappling: str | None = None  # the label of the helot this one is grappling (holds)
+    grappling: str | None = None  # the label of the piece this one is grappling (holds)
 
     def __post_init__(self) -> None:
         # A hand set outright (even an empty one) is the whole hand: nothing of the deal is kept.
@@ -129,13 +129,13 @@ def standard_setup(players: int = 2, motivations: list[str | None] | None = None
     labels = labels or ["red", "blue", "green", "yellow"][:players]
     motivations = motivations or [None] * players
     lanistas = lanistas or [None] * players
-    helots = []
+    pieces = []
     for index in range(players):
         seat = SEAT_ORDER[index]
         square, facing = SEAT_ENTRY[seat]
-        helots.append(HelotSetup(label=labels[index], seat=seat, at=square, facing=facing,
+        pieces.append(HelotSetup(label=labels[index], seat=seat, at=square, facing=facing,
                                  motivation=motivations[index], lanista=lanistas[index]))
-    return BoutSetup(helots=helots, barge=barge)
+    return BoutSetup(helots=pieces, barge=barge)
 
 
 def pick_random_barge(barge_ids: list[str], roll: Callable[[str, int], int]) -> str:
@@ -156,7 +156,7 @@ def pick_random_barge(barge_ids: list[str], roll: Callable[[str, int], int]) -> 
             return barge_ids[face - 1]
 
 
-# ---------------------------------------------------------------- a helot set up mid-bout
+# ---------------------------------------------------------------- a piece set up mid-bout
 @dataclass(frozen=True)
 class WeaponInHand:
     """A held weapon as a setup leaves it: drawn or stored, with what is left of its card's numbers."""
@@ -186,7 +186,7 @@ def weapon_word(weapon: A.Declaration, name: str) -> str | None:
 
 
 def weapon_in_hand(spec: HelotSetup, weapon: A.Declaration | None, locations: Sequence[str]) -> WeaponInHand | None:
-    """The helot's weapon as its setup asks, or a `SetupError` for what the card cannot be:
+    """The piece's weapon as its setup asks, or a `SetupError` for what the card cannot be:
     durability or ammo it does not have, more than it starts with, a location (one of the declared
     `locations`) protected by a weapon that protects none or is not drawn."""
     if weapon is None:
@@ -228,22 +228,22 @@ def _protected(spec: HelotSetup, weapon: A.Declaration, drawn: bool, locations: 
     return spec.protects
 
 
-def grappler_of(spec: HelotSetup, helots: Sequence[HelotSetup], grid: Grid) -> str | None:
-    """The label of the helot grappling `spec` (its grappler), after checking that every hold
+def grappler_of(spec: HelotSetup, pieces: Sequence[HelotSetup], grid: Grid) -> str | None:
+    """The label of the piece grappling `spec` (its grappler), after checking that every hold
     `spec` takes part in could stand on the bout's board (a `SetupError` otherwise)."""
     if spec.grappling is not None:
-        _check_hold(spec, helots, grid)
-    holders = [h for h in helots if h.grappling == spec.label]
+        _check_hold(spec, pieces, grid)
+    holders = [h for h in pieces if h.grappling == spec.label]
     if len(holders) > 1:
         raise SetupError(f"is held by {holders[0].label} and {holders[1].label}: a helot is held by one grappler",
                          spec.label)
     return holders[0].label if holders else None
 
 
-def _check_hold(holder: HelotSetup, helots: Sequence[HelotSetup], grid: Grid) -> None:
-    """Grappling takes the opponent in the front-centre square, and neither a grappled helot nor
+def _check_hold(holder: HelotSetup, pieces: Sequence[HelotSetup], grid: Grid) -> None:
+    """Grappling takes the opponent in the front-centre square, and neither a grappled piece nor
     one grappling can be grappled by a third (pg.22)."""
-    by_label = {h.label: h for h in helots}
+    by_label = {h.label: h for h in pieces}
     held = by_label.get(str(holder.grappling))
     if held is None:
         raise SetupError(f"`grappling: {holder.grappling}` is not one of the helots", holder.label, "grappling")
@@ -252,7 +252,7 @@ def _check_hold(holder: HelotSetup, helots: Sequence[HelotSetup], grid: Grid) ->
     if held.grappling is not None:
         raise SetupError(f"cannot hold {held.label}, which holds {held.grappling} itself: "
                          "no one grapples a grappler", holder.label, "grappling")
-    if any(h.grappling == holder.label for h in helots):
+    if any(h.grappling == holder.label for h in pieces):
         raise SetupError(f"cannot hold {held.label} while held itself: a grappled helot grapples no one",
                          holder.label, "grappling")
     placed = holder.at is not None and holder.facing is not None
@@ -284,7 +284,7 @@ def _choices(word: str, declared: Iterable[str]) -> str:
 
 
 def starting_states(spec: HelotSetup, weapon: WeaponInHand | None, held: bool, declared: Sequence[str]) -> set[str]:
-    """The setup's states, with Armed for a drawn weapon and Grappled for a held helot; Armed
+    """The setup's states, with Armed for a drawn weapon and Grappled for a held piece; Armed
     without a drawn weapon is refused (a drawn weapon is what Armed means), and so is a state the
     loaded packs do not declare (`declared`)."""
     states = set(spec.states)

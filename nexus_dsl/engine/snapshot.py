@@ -22,44 +22,44 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
     }
     if state.piles:
         snap["piles"] = dict(state.piles)
-    for label, helot in state.helots.items():
-        weapon = ruleset.declaration("weapon", helot.weapon) if helot.weapon else None
-        drawn = DRAWN_WEAPON_STATE in helot.states if weapon is not None else None
-        protects = helot.marks.get(PROTECTED_LOCATION_MARK) if drawn else None
+    for label, piece in state.helots.items():
+        weapon = ruleset.declaration("weapon", piece.weapon) if piece.weapon else None
+        drawn = DRAWN_WEAPON_STATE in piece.states if weapon is not None else None
+        protects = piece.marks.get(PROTECTED_LOCATION_MARK) if drawn else None
         # Durability and ammo apply to a weapon whose card declares them; otherwise they are null.
         counted = {name for name in ("durability", "ammo")
                    if weapon is not None and weapon.property(name) is not None}
         snap[label] = {
-            "overall": helot.overall,
-            "locations": dict(helot.locations),
-            "states": sorted(helot.states),
-            "traits": dict(helot.traits),
-            "cred": helot.cred,
-            "ap": helot.ap,
-            "mp": helot.mp,
-            "at": helot.square.as_list(),
-            "facing": helot.facing.name,
-            "weapon": helot.weapon,
+            "overall": piece.overall,
+            "locations": dict(piece.locations),
+            "states": sorted(piece.states),
+            "traits": dict(piece.traits),
+            "cred": piece.cred,
+            "ap": piece.ap,
+            "mp": piece.mp,
+            "at": piece.square.as_list(),
+            "facing": piece.facing.name,
+            "weapon": piece.weapon,
             "weapon_drawn": drawn,
-            "durability": helot.durability if "durability" in counted else None,
-            "ammo": helot.ammo if "ammo" in counted else None,
-            "protects": protects if protects in helot.locations else None,
-            "tpdm": helot.tpdm,
-            "tp_counter": sorted(helot.tp_counter),
-            "command_tokens": helot.command_tokens,
-            "deception": helot.deception,
-            "influence": list(helot.influence),
-            "status": helot.status.value,
-            "seat": helot.seat,
-            "marks": sorted(helot.marks),
-            "grappling": helot.grappling,
-            "grappler": helot.grappler,
-            "on_board": helot.on_board,
+            "durability": piece.durability if "durability" in counted else None,
+            "ammo": piece.ammo if "ammo" in counted else None,
+            "protects": protects if protects in piece.locations else None,
+            "tpdm": piece.tpdm,
+            "tp_counter": sorted(piece.tp_counter),
+            "command_tokens": piece.command_tokens,
+            "deception": piece.deception,
+            "influence": list(piece.influence),
+            "status": piece.status.value,
+            "seat": piece.seat,
+            "marks": sorted(piece.marks),
+            "grappling": piece.grappling,
+            "grappler": piece.grappler,
+            "on_board": piece.on_board,
         }
-        if helot.stats:
-            snap[label]["stats"] = dict(helot.stats)
-        if helot.side != label:  # shown where sides group helots (a helot alone is its own side)
-            snap[label]["side"] = helot.side
+        if piece.stats:
+            snap[label]["stats"] = dict(piece.stats)
+        if piece.side != label:  # shown where sides group pieces (a piece alone is its own side)
+            snap[label]["side"] = piece.side
     snap["board"] = {square.key(): list(objects) for square, objects in sorted(state.objects.items())}
     snap["zones"] = zones_of(state, ruleset)
     snap["players"] = {label: {"seat": player.seat, "side": player.side, "stats": dict(player.stats)}

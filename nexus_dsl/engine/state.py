@@ -1,4 +1,4 @@
-"""The state of a bout: board objects, helots, piles of coins, the cycle's bookkeeping.
+"""The state of a bout: board objects, pieces, piles of coins, the cycle's bookkeeping.
 
 Plain mutable dataclasses owned by one `Bout`. Everything here is mechanism: conditions are
 numbers, states are flags, piles are counts. What they mean is decided by the rule scripts.
@@ -47,7 +47,7 @@ class Outcome:
 
 
 @dataclass
-class Helot:
+class Piece:
     label: str
     seat: str
     square: Square
@@ -73,32 +73,32 @@ class Helot:
     trait_die: int = 0
     ammo: int = 0  # of the held weapon, when it uses ammo
     durability: int = 0  # of the held weapon, when it has durability
-    grappling: str | None = None  # label of the helot this one holds
-    grappler: str | None = None  # label of the helot holding this one
-    bonus_ap: dict[str, int] = field(default_factory=dict)  # AP usable only against one helot (pg.30)
+    grappling: str | None = None  # label of the piece this one holds
+    grappler: str | None = None  # label of the piece holding this one
+    bonus_ap: dict[str, int] = field(default_factory=dict)  # AP usable only against one piece (pg.30)
     cred_gained: int = 0  # cred taken from damage during the current command (Gloating doubles it)
-    on_board: bool = True  # false once a fallen helot's figure is replaced by guts
+    on_board: bool = True  # false once a fallen piece's figure is replaced by guts
     stats: dict[str, int] = field(default_factory=dict)  # the plain stats content declares (`add_stat`)
-    side: str = ""  # helots of one side are friends: they win together and never target each other
+    side: str = ""  # pieces of one side are friends: they win together and never target each other
 
     @property
     def fighting(self) -> bool:
         return self.status == Status.FIGHTING
 
-    def foe_of(self, other: Helot) -> bool:
+    def foe_of(self, other: Piece) -> bool:
         return other.side != self.side
 
-    def clone(self) -> Helot:
+    def clone(self) -> Piece:
         """A copy sharing nothing mutable (much cheaper than deepcopy, for agents' previews)."""
         return replace(self, locations=dict(self.locations), states=set(self.states), traits=dict(self.traits),
                        tp_counter=set(self.tp_counter), influence=list(self.influence), marks=dict(self.marks),
                        bonus_ap=dict(self.bonus_ap), stats=dict(self.stats))
 
-    def __hash__(self) -> int:  # helots are identities inside one bout
+    def __hash__(self) -> int:  # pieces are identities inside one bout
         return hash(self.label)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Helot) and other.label == self.label
+        return isinstance(other, Piece) and other.label == self.label
 
     def __repr__(self) -> str:
         return f"Helot({self.label})"
@@ -115,11 +115,15 @@ class OwnedZone:
         return f"{self.zone} of {self.owner}"
 
 
+# The name the rest of the package (the workbench, the agents, the editor) knows a piece by.
+Helot = Piece
+
+
 @dataclass
 class Player:
     """A decision-maker at the table: its seat, its side (players of one side win together) and
     the stats content declares for players (`stat <id> { owner player }`). The pieces it controls
-    are listed apart (`BoutState.helots`, each with the label of its player); a card game's
+    are listed apart (`BoutState.pieces`, each with the label of its player); a card game's
     players control none."""
 
     label: str
@@ -132,7 +136,7 @@ class Player:
     def fighting(self) -> bool:
         return self.status == Status.FIGHTING
 
-    def foe_of(self, other: Player | Helot) -> bool:
+    def foe_of(self, other: Player | Piece) -> bool:
         return other.side != self.side
 
     def clone(self) -> Player:
@@ -151,7 +155,7 @@ class Player:
 @dataclass
 class BoutState:
     grid: Grid
-    helots: dict[str, Helot]  # in seat order; clockwise order is the listing order
+    helots: dict[str, Piece]  # in seat order; clockwise order is the listing order
     objects: dict[Square, list[str]] = field(default_factory=dict)
     crowd: int = 0
     box_drawn: int = 0  # coins taken out of the box so far: the ledger's conserved total
@@ -176,56 +180,56 @@ class BoutState:
 
     def clone(self) -> BoutState:
         """A copy sharing nothing mutable with this state: what one copy does (an agent's preview,
-        an action undone after a script fault) never shows in the other. A helot a mark holds is
-        the copy's helot of that label, not the original's."""
-        helots = {label: h.clone() for label, h in self.helots.items()}
+        an action undone after a script fault) never shows in the other. A piece a mark holds is
+        the copy's piece of that label, not the original's."""
+        pieces = {label: h.clone() for label, h in self.helots.items()}
         players = {label: player.clone() for label, player in self.players.items()}
-        for helot in helots.values():
-            if helot.marks:
-                helot.marks = {name: _rebound(value, helots, players) for name, value in helot.marks.items()}
+        for piece in pieces.values():
+            if piece.marks:
+                piece.marks = {name: _rebound(value, pieces, players) for name, value in piece.marks.items()}
         return replace(
-            self, helots=helots, players=players,
+            self, helots=pieces, players=players,
             objects={sq: list(objs) for sq, objs in self.objects.items()}, order=list(self.order),
-            meta={key: _rebound(value, helots, players) for key, value in self.meta.items()},
+            meta={key: _rebound(value, pieces, players) for key, value in self.meta.items()},
             decks={k: list(v) for k, v in self.decks.items()},
             discards={k: list(v) for k, v in self.discards.items()},
             seen_objects=set(self.seen_objects), piles=dict(self.piles),
             owned={zone: {owner: list(cards) for owner, cards in held.items()} for zone, held in self.owned.items()},
         )
 
-    def player_of(self, actor: Player | Helot) -> Player:
+    def player_of(self, actor: Player | Piece) -> Player:
         """The player an actor stands for: a player itself, a piece its player (of its label)."""
         if isinstance(actor, Player):
             return actor
         return self.players[actor.label]
 
-    def actor(self, label: str) -> Player | Helot:
+    def actor(self, label: str) -> Player | Piece:
         """Who acts under a label: its piece in a game with pieces, else the player."""
         return self.helots.get(label) or self.players[label]
 
-    def actors(self) -> list[Player | Helot]:
+    def actors(self) -> list[Player | Piece]:
         """Who acts, in seat order: the pieces, or in a game without pieces, the players."""
         return list(self.helots.values()) if self.helots else list(self.players.values())
 
     @property
-    def active_helot(self) -> Helot | None:
+    def active_helot(self) -> Piece | None:
         return self.helots.get(self.active) if self.active else None
 
-    def helot_at(self, square: Square) -> Helot | None:
-        for helot in self.helots.values():
-            if helot.square == square and helot.on_board:
-                return helot
+    def helot_at(self, square: Square) -> Piece | None:
+        for piece in self.helots.values():
+            if piece.square == square and piece.on_board:
+                return piece
         return None
 
-    def clockwise_from(self, label: str) -> list[Helot]:
-        """Every helot round the table clockwise (north, east, south, west seen from above),
-        starting with `label`; helots sharing a seat keep their listing order (pg.9, pg.15)."""
+    def clockwise_from(self, label: str) -> list[Piece]:
+        """Every piece round the table clockwise (north, east, south, west seen from above),
+        starting with `label`; pieces sharing a seat keep their listing order (pg.9, pg.15)."""
         ring = {seat: index for index, seat in enumerate(SEATS_CLOCKWISE)}
         labels = sorted(self.helots, key=lambda x: ring.get(self.helots[x].seat, len(ring)))
         start = labels.index(label)
         return [self.helots[x] for x in labels[start:] + labels[:start]]
 
-    def actors_clockwise_from(self, label: str) -> list[Player | Helot]:
+    def actors_clockwise_from(self, label: str) -> list[Player | Piece]:
         """Who acts round the table clockwise from `label`: the pieces (`clockwise_from`), or in a
         game without pieces, the players."""
         if self.helots:
@@ -254,28 +258,28 @@ class BoutState:
     def coins_in_play(self) -> int:
         """Every coin out of the box: piles, conditions and counters. Equals `box_drawn` always."""
         total = self.crowd + sum(self.piles.values())
-        for helot in self.helots.values():
-            total += helot.cred + helot.overall + sum(helot.locations.values()) + len(helot.tp_counter)
+        for piece in self.helots.values():
+            total += piece.cred + piece.overall + sum(piece.locations.values()) + len(piece.tp_counter)
         return total
 
 
 # Who acts in a turn: its piece in a game with pieces, else the player itself.
-Actor = Union[Helot, Player]
+Actor = Union[Piece, Player]
 
 
-def _rebound(value: Any, helots: dict[str, Helot], players: dict[str, Player]) -> Any:
+def _rebound(value: Any, pieces: dict[str, Piece], players: dict[str, Player]) -> Any:
     """`value` copied for a cloned state: containers copied, pieces and players replaced by the
     clone's own."""
-    if isinstance(value, Helot):
-        return helots.get(value.label, value)
+    if isinstance(value, Piece):
+        return pieces.get(value.label, value)
     if isinstance(value, Player):
         return players.get(value.label, value)
     if isinstance(value, list):
-        return [_rebound(item, helots, players) for item in value]
+        return [_rebound(item, pieces, players) for item in value]
     if isinstance(value, tuple):
-        return tuple(_rebound(item, helots, players) for item in value)
+        return tuple(_rebound(item, pieces, players) for item in value)
     if isinstance(value, dict):
-        return {key: _rebound(item, helots, players) for key, item in value.items()}
+        return {key: _rebound(item, pieces, players) for key, item in value.items()}
     if isinstance(value, (set, frozenset)):
-        return type(value)(_rebound(item, helots, players) for item in value)
+        return type(value)(_rebound(item, pieces, players) for item in value)
     return value

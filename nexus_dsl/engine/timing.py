@@ -2,10 +2,10 @@
 
 An ability or card declares the `window` in which it may be used (`any_time`, `own_round`,
 `before_rolls`, `after_attack_succeeds`, `before_damage`, ...) and who may use it there
-(`by self`: the helot the window is about; `by opponent`: anyone else; `by any`, the default).
-When the engine reaches a window, it offers every helot, from the active player clockwise, the
+(`by self`: the piece the window is about; `by opponent`: anyone else; `by any`, the default).
+When the engine reaches a window, it offers every piece, from the active player clockwise, the
 uses that are legal now — as ordinary decisions, so agents, scenarios and people choose the same
-way. `any_time` and `own_round` uses are offered alongside the active helot's commands.
+way. `any_time` and `own_round` uses are offered alongside the active piece's commands.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from .actions import ABILITY, CARD, PASS, Action, Decision
 from .events import Events
 from .interpreter import Env, Limits, Run
 from .legality import Legality, targets_opponent
-from .state import Actor, BoutState, Helot, Status
+from .state import Actor, BoutState, Piece, Status
 
 USABLE_KINDS = ("trait_ability", "influence")
 
@@ -30,7 +30,7 @@ class WindowFrame:
     """An open window: what it is about, and whether an effect `prevent`ed it."""
 
     name: str
-    subject: Helot | None
+    subject: Piece | None
     names: dict[str, Any] = field(default_factory=dict)
     prevented: bool = False
 
@@ -62,9 +62,9 @@ class UseResolution(Protocol):
     """How a use plays out once it is chosen: its costs paid, its body run (`engine/resolution.py`,
     whose rolls open windows themselves)."""
 
-    def pay_costs(self, helot: Helot, declaration: A.Declaration, env: Env) -> Run: ...
+    def pay_costs(self, piece: Piece, declaration: A.Declaration, env: Env) -> Run: ...
 
-    def run_declaration_body(self, helot: Helot, declaration: A.Declaration, env: Env) -> Run: ...
+    def run_declaration_body(self, piece: Piece, declaration: A.Declaration, env: Env) -> Run: ...
 
 
 class TimingHost(Protocol):
@@ -109,62 +109,62 @@ class Timing:
         return self._by_window.get(window, [])
 
     # ---------------------------------------------------------------- legality
-    def ability_uses(self, helot: Helot, window: str, frame: WindowFrame | None) -> list[Action]:
-        if not helot.on_board or helot.status == Status.DEAD:
+    def ability_uses(self, piece: Piece, window: str, frame: WindowFrame | None) -> list[Action]:
+        if not piece.on_board or piece.status == Status.DEAD:
             return []
         uses: list[Action] = []
         subject = frame.subject if frame else self.host.state.active_helot
         legality = self.host.legality
         for declaration in self.usable_declarations(window):
             role = window_role(declaration, window)
-            if role == "self" and helot != subject:
+            if role == "self" and piece != subject:
                 continue
-            if role == "opponent" and subject is not None and not helot.foe_of(subject):  # a friend is no opponent
+            if role == "opponent" and subject is not None and not piece.foe_of(subject):  # a friend is no opponent
                 continue
-            if not legality.owns_ability(helot, declaration):
+            if not legality.owns_ability(piece, declaration):
                 continue
-            if self._reserves_short(helot, declaration):
+            if self._reserves_short(piece, declaration):
                 continue
             kind = CARD if declaration.kind == "influence" else ABILITY
             names = dict(frame.names) if frame else {}
             uses.extend(legality.enumerate_actions(
-                kind, helot, declaration,
-                lambda action, d=declaration, n=names: self.ability_problem(helot, d, action, n)))
+                kind, piece, declaration,
+                lambda action, d=declaration, n=names: self.ability_problem(piece, d, action, n)))
         return uses
 
-    def _reserves_short(self, helot: Helot, declaration: A.Declaration) -> bool:
+    def _reserves_short(self, piece: Piece, declaration: A.Declaration) -> bool:
         for cost in declaration.clauses_of(A.Cost):
             for item in cost.items:
-                if item.resource in helot.traits and isinstance(item.amount, A.Num):
-                    if helot.traits.get(item.resource, 0) < item.amount.value:
+                if item.resource in piece.traits and isinstance(item.amount, A.Num):
+                    if piece.traits.get(item.resource, 0) < item.amount.value:
                         return True
         return False
 
-    def ability_problem(self, helot: Helot, declaration: A.Declaration, action: Action,
+    def ability_problem(self, piece: Piece, declaration: A.Declaration, action: Action,
                         names: dict[str, Any]) -> str | None:
         legality = self.host.legality
         defaults = window_defaults(declaration, self.host.ruleset.words.windows)
-        env = legality.action_env(helot, declaration, action, {**defaults, **names})
+        env = legality.action_env(piece, declaration, action, {**defaults, **names})
         target = env.names.get("target")
-        problem = legality.cost_problem(helot, declaration, env, target)
+        problem = legality.cost_problem(piece, declaration, env, target)
         if problem:
             return problem
         return legality.requirement_problem(declaration, env, rules=False)
 
     def instant_options(self, active: Actor) -> list[Action]:
-        """Uses offered beside the active helot's commands: its own-round abilities, and everyone's
+        """Uses offered beside the active piece's commands: its own-round abilities, and everyone's
         any-time abilities and cards (clockwise from the active player). Abilities and cards are
         pieces': a player acting without pieces has none."""
-        if not isinstance(active, Helot):
+        if not isinstance(active, Piece):
             return []
         options = self.ability_uses(active, "own_round", None)
-        for helot in self.host.state.clockwise_from(active.label):
-            options.extend(self.ability_uses(helot, "any_time", None))
+        for piece in self.host.state.clockwise_from(active.label):
+            options.extend(self.ability_uses(piece, "any_time", None))
         return options
 
     # ---------------------------------------------------------------- windows
-    def open_window(self, name: str, subject: Helot | None, **names: Any) -> Generator[Any, Any, WindowFrame]:
-        """Offer the window's uses to every helot, active player first, clockwise. Returns the frame
+    def open_window(self, name: str, subject: Piece | None, **names: Any) -> Generator[Any, Any, WindowFrame]:
+        """Offer the window's uses to every piece, active player first, clockwise. Returns the frame
         so the caller can see whether an effect `prevent`ed what the window was about."""
         frame = WindowFrame(name, subject, names)
         if not self.usable_declarations(name) or not self.host.state.helots:  # uses are pieces'
@@ -173,14 +173,14 @@ class Timing:
         try:
             state = self.host.state
             start = state.active or (subject.label if subject else next(iter(state.helots)))
-            for helot in state.clockwise_from(start):
+            for piece in state.clockwise_from(start):
                 # A round that has had its fill of actions offers no more uses (free abilities
                 # could otherwise be used at a window forever).
                 while not frame.prevented and self.host.round_actions < self.host.limits.max_actions_per_round:
-                    uses = self.ability_uses(helot, name, frame)
+                    uses = self.ability_uses(piece, name, frame)
                     if not uses:
                         break
-                    action = yield Decision(helot.label, f"window:{name}", tuple(uses) + (Action.make(PASS, helot.label),))
+                    action = yield Decision(piece.label, f"window:{name}", tuple(uses) + (Action.make(PASS, piece.label),))
                     if action.kind == PASS:
                         break
                     self.host.round_actions += 1
@@ -190,25 +190,25 @@ class Timing:
         return frame
 
     def use_ability(self, action: Action, frame: WindowFrame | None) -> Run:
-        helot = self.host.state.helots[action.helot]
+        piece = self.host.state.helots[action.helot]
         kind = "influence" if action.kind == CARD else "trait_ability"
         declaration = self.host.ruleset.declaration(kind, action.name or "")
         assert declaration is not None
         names = {**window_defaults(declaration, self.host.ruleset.words.windows), **(frame.names if frame else {})}
-        env = self.host.legality.action_env(helot, declaration, action, names)
-        self.host.emit("ability" if kind == "trait_ability" else "card", helot=helot.label, name=declaration.id,
+        env = self.host.legality.action_env(piece, declaration, action, names)
+        self.host.emit("ability" if kind == "trait_ability" else "card", helot=piece.label, name=declaration.id,
                        args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
-        self.host.events.triggers.append(helot.label)
+        self.host.events.triggers.append(piece.label)
         try:
-            yield from self.host.resolution.pay_costs(helot, declaration, env)
+            yield from self.host.resolution.pay_costs(piece, declaration, env)
             if kind == "influence":
-                helot.influence.remove(declaration.id)
+                piece.influence.remove(declaration.id)
                 self.host.state.discards.setdefault("influence", []).append(declaration.id)
-                played = yield from self.open_window("card_played", helot, player=helot)
+                played = yield from self.open_window("card_played", piece, player=piece)
                 if played.prevented:
-                    self.host.emit("card_cancelled", helot=helot.label, name=declaration.id)
+                    self.host.emit("card_cancelled", helot=piece.label, name=declaration.id)
                     return
-            yield from self.host.resolution.run_declaration_body(helot, declaration, env)
+            yield from self.host.resolution.run_declaration_body(piece, declaration, env)
         finally:
             self.host.events.triggers.pop()
 

@@ -10,7 +10,7 @@ from ...syntax import ast_nodes as A
 from ..conditions import Conditions
 from ..interpreter import Env, Limits, Run
 from ..ledger import Ledger
-from ..state import BoutState, Helot
+from ..state import BoutState, Piece
 from .values import reason
 
 
@@ -34,14 +34,14 @@ def crowd_coins(host: Host, env: Env) -> int:
 
 # Every number argument arrives checked against its vocabulary type and range (the interpreter):
 # damage, healing and transfers move "up to" an amount, and one worked out below 0 arrives as 0.
-def damage(host: Host, env: Env, node: A.Action, victim: Helot, by: int, at: str | None = None, to: Any = None) -> Run:
+def damage(host: Host, env: Env, node: A.Action, victim: Piece, by: int, at: str | None = None, to: Any = None) -> Run:
     yield from host.conditions.deal_damage(victim, by, location=at, to=to, source=env.source, reason=reason(env))
 
 
-def heal(host: Host, env: Env, node: A.Action, helot: Helot, by: int, **preps: Any) -> None:
+def heal(host: Host, env: Env, node: A.Action, piece: Piece, by: int, **preps: Any) -> None:
     source = host.ledger.as_pile(preps["from"])
     location = preps.get("at")
-    dest = ("location", helot.label, location) if location else ("overall", helot.label)
+    dest = ("location", piece.label, location) if location else ("overall", piece.label)
     host.ledger.transfer_coins(by, source, dest, reason(env))
 
 
@@ -49,28 +49,28 @@ def transfer(host: Host, env: Env, node: A.Action, amount: int, **preps: Any) ->
     host.ledger.transfer_coins(amount, host.ledger.as_pile(preps["from"]), host.ledger.as_pile(preps["to"]), reason(env))
 
 
-def move_condition(host: Host, env: Env, node: A.Action, helot: Helot, by: int, to: str) -> None:
-    room = host.ruleset.words.starts[to] - helot.locations[to]
-    amount = max(0, min(by, room, helot.overall - 1))
-    host.ledger.transfer_coins(amount, ("overall", helot.label), ("location", helot.label, to), reason(env))
+def move_condition(host: Host, env: Env, node: A.Action, piece: Piece, by: int, to: str) -> None:
+    room = host.ruleset.words.starts[to] - piece.locations[to]
+    amount = max(0, min(by, room, piece.overall - 1))
+    host.ledger.transfer_coins(amount, ("overall", piece.label), ("location", piece.label, to), reason(env))
 
 
-def mark_counter(host: Host, env: Env, node: A.Action, helot: Helot, number: int) -> None:
-    if number in helot.tp_counter:
+def mark_counter(host: Host, env: Env, node: A.Action, piece: Piece, number: int) -> None:
+    if number in piece.tp_counter:
         return
-    if len(helot.tp_counter) >= host.limits.max_collection:
-        raise host.runtime_error("budget_exceeded", f"{helot.label}'s Turning Point Counter already holds "
+    if len(piece.tp_counter) >= host.limits.max_collection:
+        raise host.runtime_error("budget_exceeded", f"{piece.label}'s Turning Point Counter already holds "
                                                     f"{host.limits.max_collection} numbers")
-    host.ledger.mark_counter_coin(helot, number, f"turning point {number}")
+    host.ledger.mark_counter_coin(piece, number, f"turning point {number}")
 
 
-def collect_counter(host: Host, env: Env, node: A.Action, helot: Helot, to: Any) -> None:
-    host.ledger.collect_counter_coins(helot, host.ledger.as_pile(to), reason(env))
+def collect_counter(host: Host, env: Env, node: A.Action, piece: Piece, to: Any) -> None:
+    host.ledger.collect_counter_coins(piece, host.ledger.as_pile(to), reason(env))
 
 
-def set_tpdm(host: Host, env: Env, node: A.Action, helot: Helot, to: bool) -> None:
-    helot.tpdm = bool(to)
-    host.emit("tpdm", helot=helot.label, holds=helot.tpdm)
+def set_tpdm(host: Host, env: Env, node: A.Action, piece: Piece, to: bool) -> None:
+    piece.tpdm = bool(to)
+    host.emit("tpdm", helot=piece.label, holds=piece.tpdm)
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"crowd_coins": crowd_coins}

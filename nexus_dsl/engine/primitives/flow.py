@@ -15,7 +15,7 @@ from ..interpreter import Env, Limits, Run
 from ..list_functions import ordered
 from ..resolution import Resolution
 from ..timing import Timing
-from ..state import Helot
+from ..state import Piece
 from .values import Faults, acting, actor, plain
 
 
@@ -43,7 +43,7 @@ def perform(host: Host, env: Env, node: A.Action, command: str) -> Run:
     yield from host.resolution.perform(env, declaration)
 
 
-def choose(host: Host, env: Env, node: A.Action, helot: Helot, **preps: Any) -> Run:
+def choose(host: Host, env: Env, node: A.Action, piece: Piece, **preps: Any) -> Run:
     offered = preps["from"]
     choices = tuple(sorted(offered)) if isinstance(offered, frozenset) else tuple(offered)
     if len(choices) > host.limits.max_collection:
@@ -57,8 +57,8 @@ def choose(host: Host, env: Env, node: A.Action, helot: Helot, **preps: Any) -> 
     if len(choices) == 1:
         env.assign(target.id, choices[0])
         return
-    options = tuple(Action.make(CHOICE, helot.label, target.id, pick=plain(c)) for c in choices)
-    action = yield Decision(helot.label, f"choose:{target.id}", options)
+    options = tuple(Action.make(CHOICE, piece.label, target.id, pick=plain(c)) for c in choices)
+    action = yield Decision(piece.label, f"choose:{target.id}", options)
     picked = action.arg("pick")
     env.assign(target.id, next(c for c in choices if plain(c) == picked))
 
@@ -112,8 +112,8 @@ def draw(host: Host, env: Env, node: A.Action, deck: str, **preps: Any) -> Run:
     yield from host.decks.draw_card(deck, actor(host, env, preps.get("for"), "draw"))
 
 
-def offer_negation(host: Host, env: Env, node: A.Action, helot: Helot) -> Run:
-    yield from host.decks.offer_negation(env, helot)
+def offer_negation(host: Host, env: Env, node: A.Action, piece: Piece) -> Run:
+    yield from host.decks.offer_negation(env, piece)
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {}

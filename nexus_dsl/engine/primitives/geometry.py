@@ -1,4 +1,4 @@
-"""Squares, arcs, lines and directions round a helot: what the grid answers."""
+"""Squares, arcs, lines and directions round a piece: what the grid answers."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from ...model.ruleset import Ruleset
 from ..board import Square
 from ..interpreter import Env
 from ..movement import Movement
-from ..state import BoutState, Helot
+from ..state import BoutState, Piece
 from .values import Faults, as_square, compass_direction, squares
 
 
@@ -20,28 +20,28 @@ class Host(Faults, Protocol):
     movement: Movement
 
 
-def front_center(host: Host, env: Env, helot: Helot) -> frozenset[Square]:
-    return squares(host.state.grid.front_center(helot.square, helot.facing))
+def front_center(host: Host, env: Env, piece: Piece) -> frozenset[Square]:
+    return squares(host.state.grid.front_center(piece.square, piece.facing))
 
 
-def front_arc(host: Host, env: Env, helot: Helot) -> frozenset[Square]:
-    return frozenset(host.state.grid.front_arc(helot.square, helot.facing))
+def front_arc(host: Host, env: Env, piece: Piece) -> frozenset[Square]:
+    return frozenset(host.state.grid.front_arc(piece.square, piece.facing))
 
 
-def behind(host: Host, env: Env, helot: Helot) -> frozenset[Square]:
-    return squares(host.state.grid.behind(helot.square, helot.facing))
+def behind(host: Host, env: Env, piece: Piece) -> frozenset[Square]:
+    return squares(host.state.grid.behind(piece.square, piece.facing))
 
 
-def adjacent(host: Host, env: Env, helot: Helot) -> frozenset[Square]:
-    return frozenset(host.state.grid.neighbours(helot.square))
+def adjacent(host: Host, env: Env, piece: Piece) -> frozenset[Square]:
+    return frozenset(host.state.grid.neighbours(piece.square))
 
 
-def step(host: Host, env: Env, helot: Helot, direction: str) -> frozenset[Square]:
-    return squares(host.movement.square_towards(helot, direction))
+def step(host: Host, env: Env, piece: Piece, direction: str) -> frozenset[Square]:
+    return squares(host.movement.square_towards(piece, direction))
 
 
-def can_enter(host: Host, env: Env, helot: Helot, direction: str) -> bool:
-    return not host.movement.blocked(host.movement.square_towards(helot, direction), ignore=helot)
+def can_enter(host: Host, env: Env, piece: Piece, direction: str) -> bool:
+    return not host.movement.blocked(host.movement.square_towards(piece, direction), ignore=piece)
 
 
 def square_at(host: Host, env: Env, where: Any, direction: str) -> frozenset[Square]:
@@ -54,15 +54,15 @@ def area(host: Host, env: Env, where: Any, radius: int) -> frozenset[Square]:
     return frozenset(host.state.grid.area(as_square(host, where), radius))
 
 
-def in_sight(host: Host, env: Env, helot: Helot, other: Helot) -> bool:
-    if not host.state.grid.in_line_of_sight_cone(helot.square, helot.facing, other.square):
+def in_sight(host: Host, env: Env, piece: Piece, other: Piece) -> bool:
+    if not host.state.grid.in_line_of_sight_cone(piece.square, piece.facing, other.square):
         return False
     return not any(host.ruleset.object_flags(obj).get("cover", False)
-                   for sq in host.state.grid.line_squares(helot.square, other.square) for obj in host.state.objects_at(sq))
+                   for sq in host.state.grid.line_squares(piece.square, other.square) for obj in host.state.objects_at(sq))
 
 
-def forward_distance(host: Host, env: Env, helot: Helot, other: Helot) -> int:
-    return host.state.grid.forward_distance(helot.square, helot.facing, other.square)
+def forward_distance(host: Host, env: Env, piece: Piece, other: Piece) -> int:
+    return host.state.grid.forward_distance(piece.square, piece.facing, other.square)
 
 
 def opposite(host: Host, env: Env, direction: str) -> str:
@@ -75,12 +75,12 @@ def free(host: Host, env: Env, where: Any) -> bool:
     return not host.movement.blocked(as_square(host, where))
 
 
-def square_of(host: Host, env: Env, helot: Helot) -> Square:
-    return helot.square
+def square_of(host: Host, env: Env, piece: Piece) -> Square:
+    return piece.square
 
 
-def beyond(host: Host, env: Env, helot: Helot, other: Helot) -> frozenset[Square]:
-    return squares(host.state.grid.beyond(helot.square, other.square))
+def beyond(host: Host, env: Env, piece: Piece, other: Piece) -> frozenset[Square]:
+    return squares(host.state.grid.beyond(piece.square, other.square))
 
 
 def squares_toward(host: Host, env: Env, where: Any, direction: str, count: int) -> tuple[Square, ...]:
@@ -97,11 +97,11 @@ def squares_toward(host: Host, env: Env, where: Any, direction: str, count: int)
     return tuple(line)
 
 
-def heading(host: Host, env: Env, helot: Helot, direction: str) -> str:
-    return host.movement.absolute_direction(helot, direction).name
+def heading(host: Host, env: Env, piece: Piece, direction: str) -> str:
+    return host.movement.absolute_direction(piece, direction).name
 
 
-def distance(host: Host, env: Env, a: Helot, b: Helot) -> int:
+def distance(host: Host, env: Env, a: Piece, b: Piece) -> int:
     return host.state.grid.chebyshev(a.square, b.square)
 
 

@@ -1,4 +1,4 @@
-"""Named marks scripts set on a helot, with a value kept small."""
+"""Named marks scripts set on a piece, with a value kept small."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any, Callable, Protocol
 from ...errors import ScriptRuntimeError
 from ...syntax import ast_nodes as A
 from ..interpreter import Env, Limits
-from ..state import Helot
+from ..state import Piece
 from .values import mark_value_problem
 
 
@@ -19,24 +19,24 @@ class Host(Protocol):
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
 
-def has_mark(host: Host, env: Env, helot: Helot, name: str) -> bool:
-    return name in helot.marks
+def has_mark(host: Host, env: Env, piece: Piece, name: str) -> bool:
+    return name in piece.marks
 
 
-def mark_value(host: Host, env: Env, helot: Helot, name: str) -> Any:
-    return helot.marks.get(name)
+def mark_value(host: Host, env: Env, piece: Piece, name: str) -> Any:
+    return piece.marks.get(name)
 
 
-def mark(host: Host, env: Env, node: A.Action, helot: Helot, name: str, **preps: Any) -> None:
+def mark(host: Host, env: Env, node: A.Action, piece: Piece, name: str, **preps: Any) -> None:
     value = preps.get("with", True)
     problem = mark_value_problem(value, host.limits)
     if problem is not None:
         raise host.runtime_error(*problem)
-    helot.marks[name] = value
+    piece.marks[name] = value
 
 
-def unmark(host: Host, env: Env, node: A.Action, helot: Helot, name: str) -> None:
-    helot.marks.pop(name, None)
+def unmark(host: Host, env: Env, node: A.Action, piece: Piece, name: str) -> None:
+    piece.marks.pop(name, None)
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"has_mark": has_mark, "mark_value": mark_value}

@@ -1,4 +1,4 @@
-"""Moving, turning and placing helots, and holds one helot takes on another."""
+"""Moving, turning and placing pieces, and holds one piece takes on another."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from ...syntax import ast_nodes as A
 from ..holds import Holds
 from ..interpreter import Env, Run
 from ..movement import Movement
-from ..state import Helot
+from ..state import Piece
 from .values import Grounds, on_board
 
 
@@ -19,28 +19,28 @@ class Host(Grounds, Protocol):
     holds: Holds
 
 
-def move(host: Host, env: Env, node: A.Action, helot: Helot, direction: str) -> Run:
-    yield from host.movement.move_helot(helot, direction, mover=env.source)
+def move(host: Host, env: Env, node: A.Action, piece: Piece, direction: str) -> Run:
+    yield from host.movement.move_helot(piece, direction, mover=env.source)
 
 
-def rotate(host: Host, env: Env, node: A.Action, helot: Helot, side: str) -> Run:
-    yield from host.movement.rotate_helot(helot, side, mover=env.source)
+def rotate(host: Host, env: Env, node: A.Action, piece: Piece, side: str) -> Run:
+    yield from host.movement.rotate_helot(piece, side, mover=env.source)
 
 
-def face(host: Host, env: Env, node: A.Action, helot: Helot, direction: str) -> Run:
-    yield from host.movement.face_helot(helot, host.movement.absolute_direction(helot, direction))
+def face(host: Host, env: Env, node: A.Action, piece: Piece, direction: str) -> Run:
+    yield from host.movement.face_helot(piece, host.movement.absolute_direction(piece, direction))
 
 
-def relocate(host: Host, env: Env, node: A.Action, helot: Helot, to: Any) -> Run:
-    yield from host.movement.place_helot(helot, on_board(host, to), mover=env.source if env.source != helot else None)
+def relocate(host: Host, env: Env, node: A.Action, piece: Piece, to: Any) -> Run:
+    yield from host.movement.place_helot(piece, on_board(host, to), mover=env.source if env.source != piece else None)
 
 
-def hold(host: Host, env: Env, node: A.Action, helot: Helot, by: Helot) -> Run:
-    yield from host.holds.take_hold(by, helot)
+def hold(host: Host, env: Env, node: A.Action, piece: Piece, by: Piece) -> Run:
+    yield from host.holds.take_hold(by, piece)
 
 
-def release(host: Host, env: Env, node: A.Action, helot: Helot) -> Run:
-    yield from host.holds.release_hold(helot)
+def release(host: Host, env: Env, node: A.Action, piece: Piece) -> Run:
+    yield from host.holds.release_hold(piece)
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {}

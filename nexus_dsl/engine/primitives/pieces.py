@@ -7,7 +7,7 @@ from typing import Any, Callable, Protocol
 from ...syntax import ast_nodes as A
 from ..events import Events
 from ..interpreter import Env
-from ..state import BoutState, Helot, Status
+from ..state import BoutState, Piece, Status
 from .values import Faults, as_square
 
 
@@ -20,39 +20,39 @@ class Host(Faults, Protocol):
     def emit(self, event_type: str, /, **data: Any) -> None: ...
 
 
-# Helots affected together are met from the triggering player clockwise (pg.15).
-def opponents(host: Host, env: Env, helot: Helot) -> tuple[Helot, ...]:
-    return tuple(h for h in host.events.helots_in_turn() if helot.foe_of(h) and h.on_board and h.status != Status.DEAD)
+# Pieces affected together are met from the triggering player clockwise (pg.15).
+def opponents(host: Host, env: Env, piece: Piece) -> tuple[Piece, ...]:
+    return tuple(h for h in host.events.helots_in_turn() if piece.foe_of(h) and h.on_board and h.status != Status.DEAD)
 
 
-def friends(host: Host, env: Env, helot: Helot) -> tuple[Helot, ...]:
+def friends(host: Host, env: Env, piece: Piece) -> tuple[Piece, ...]:
     return tuple(h for h in host.events.helots_in_turn()
-                 if h != helot and not helot.foe_of(h) and h.on_board and h.status != Status.DEAD)
+                 if h != piece and not piece.foe_of(h) and h.on_board and h.status != Status.DEAD)
 
 
-def helots(host: Host, env: Env) -> tuple[Helot, ...]:
+def pieces(host: Host, env: Env) -> tuple[Piece, ...]:
     return tuple(host.events.helots_in_turn())
 
 
-def helot_on(host: Host, env: Env, where: Any) -> Helot | None:
+def helot_on(host: Host, env: Env, where: Any) -> Piece | None:
     if isinstance(where, frozenset) and not where:
         return None
     return host.state.helot_at(as_square(host, where))
 
 
-def helots_clockwise(host: Host, env: Env, helot: Helot) -> tuple[Helot, ...]:
-    return tuple(h for h in host.state.clockwise_from(helot.label) if h.on_board)
+def helots_clockwise(host: Host, env: Env, piece: Piece) -> tuple[Piece, ...]:
+    return tuple(h for h in host.state.clockwise_from(piece.label) if h.on_board)
 
 
-def active(host: Host, env: Env) -> Helot | None:
+def active(host: Host, env: Env) -> Piece | None:
     return host.state.active_helot
 
 
-def next_in_initiative(host: Host, env: Env, helot: Helot) -> Helot | None:
+def next_in_initiative(host: Host, env: Env, piece: Piece) -> Piece | None:
     order = list(host.state.order) or list(host.state.helots)
-    if helot.label not in order:
+    if piece.label not in order:
         return None
-    start = order.index(helot.label)
+    start = order.index(piece.label)
     for label in order[start + 1:] + order[:start]:
         other = host.state.helots[label]
         if other.status == Status.FIGHTING and other.on_board:
@@ -60,11 +60,11 @@ def next_in_initiative(host: Host, env: Env, helot: Helot) -> Helot | None:
     return None
 
 
-def take_off_board(host: Host, env: Env, node: A.Action, helot: Helot) -> None:
-    if helot.on_board:
-        helot.on_board = False
-        host.emit("off_board", helot=helot.label, at=helot.square.as_list())
+def take_off_board(host: Host, env: Env, node: A.Action, piece: Piece) -> None:
+    if piece.on_board:
+        piece.on_board = False
+        host.emit("off_board", helot=piece.label, at=piece.square.as_list())
 
 
-FUNCTIONS: dict[str, Callable[..., Any]] = {"opponents": opponents, "friends": friends, "helots": helots, "helot_on": helot_on, "helots_clockwise": helots_clockwise, "active": active, "next_in_initiative": next_in_initiative}
+FUNCTIONS: dict[str, Callable[..., Any]] = {"opponents": opponents, "friends": friends, "helots": pieces, "helot_on": helot_on, "helots_clockwise": helots_clockwise, "active": active, "next_in_initiative": next_in_initiative}
 EFFECTS: dict[str, Callable[..., Any]] = {"take_off_board": take_off_board}

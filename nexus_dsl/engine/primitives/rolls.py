@@ -8,7 +8,7 @@ from ...syntax import ast_nodes as A
 from ..conditions import Conditions
 from ..interpreter import Env, Interpreter, Run
 from ..rolls import Rolls
-from ..state import Helot
+from ..state import Piece
 from ..timing import Timing
 from .values import Faults, opposed_side, reason
 
@@ -41,8 +41,8 @@ def reroll(host: Host, env: Env, node: A.Action, side: str) -> None:
     host.rolling.current_roll(node).rerolls.add(side)
 
 
-def roll_check(host: Host, env: Env, node: A.Action, helot: Helot, by: int, into: A.Name) -> Run:
-    passed = yield from host.rolling.check_roll(helot, by, reason(env))
+def roll_check(host: Host, env: Env, node: A.Action, piece: Piece, by: int, into: A.Name) -> Run:
+    passed = yield from host.rolling.check_roll(piece, by, reason(env))
     env.assign(into.id, passed)
 
 

@@ -9,7 +9,7 @@ from ...model.ruleset import Ruleset
 from ...syntax import ast_nodes as A
 from ..conditions import Conditions
 from ..interpreter import Env, Interpreter, Run
-from ..state import Actor, BoutState, Helot, Player
+from ..state import Actor, BoutState, Piece, Player
 from .values import Faults, actor
 
 
@@ -24,17 +24,17 @@ class Host(Faults, Protocol):
     def emit(self, event_type: str, /, **data: Any) -> None: ...
 
 
-def trait_reserve(host: Host, env: Env, helot: Helot, trait: str) -> int:
-    return helot.traits.get(trait, 0)
+def trait_reserve(host: Host, env: Env, piece: Piece, trait: str) -> int:
+    return piece.traits.get(trait, 0)
 
 
-def location_condition(host: Host, env: Env, helot: Helot, location: str) -> int:
-    return helot.locations[location]
+def location_condition(host: Host, env: Env, piece: Piece, location: str) -> int:
+    return piece.locations[location]
 
 
-def wounded_locations(host: Host, env: Env, helot: Helot) -> tuple[str, ...]:
+def wounded_locations(host: Host, env: Env, piece: Piece) -> tuple[str, ...]:
     starts = host.ruleset.words.starts
-    return tuple(loc for loc in helot.locations if helot.locations[loc] < starts[loc])
+    return tuple(loc for loc in piece.locations if piece.locations[loc] < starts[loc])
 
 
 def holder(host: Host, who: Actor, stat: str) -> Actor:
@@ -57,10 +57,10 @@ def stat_level(host: Host, env: Env, who: Actor, stat: str) -> str | None:
     return levels[index] if 0 <= index < len(levels) else None
 
 
-def add_trait(host: Host, env: Env, node: A.Action, helot: Helot, trait: str, by: int) -> None:
+def add_trait(host: Host, env: Env, node: A.Action, piece: Piece, trait: str, by: int) -> None:
     cap = host.ruleset.settings.get("trait_cap", 5)
-    helot.traits[trait] = max(0, min(cap, helot.traits.get(trait, 0) + by))
-    host.emit("trait", helot=helot.label, trait=trait, value=helot.traits[trait])
+    piece.traits[trait] = max(0, min(cap, piece.traits.get(trait, 0) + by))
+    host.emit("trait", helot=piece.label, trait=trait, value=piece.traits[trait])
 
 
 def set_stat(host: Host, env: Env, node: A.Action, who: Actor, stat: str, to: int) -> None:
@@ -74,35 +74,35 @@ def add_stat(host: Host, env: Env, node: A.Action, who: Actor, stat: str, by: in
     set_stat(host, env, node, who, stat, stat_value(host, env, who, stat) + by)
 
 
-def grant(host: Host, env: Env, node: A.Action, amount: int, resource: str, to: Helot | None = None,
-          against: Helot | None = None) -> None:
+def grant(host: Host, env: Env, node: A.Action, amount: int, resource: str, to: Piece | None = None,
+          against: Piece | None = None) -> None:
     points = amount  # 0 or more (its range): `forfeit` takes points away
-    helot = actor(host, env, to, "grant")
+    piece = actor(host, env, to, "grant")
     if against is not None and resource == "AP":
-        total = host.interpreter.bounded(helot.bonus_ap.get(against.label, 0) + points, None, None,
-                                         f"{helot.label}'s AP against {against.label}")
-        helot.bonus_ap[against.label] = total
+        total = host.interpreter.bounded(piece.bonus_ap.get(against.label, 0) + points, None, None,
+                                         f"{piece.label}'s AP against {against.label}")
+        piece.bonus_ap[against.label] = total
     else:
-        total = host.interpreter.bounded(getattr(helot, resource.lower()) + points, None, None,
-                                         f"{helot.label}'s {resource}")
-        setattr(helot, resource.lower(), total)
-    host.emit("points", helot=helot.label, resource=resource, change=points,
+        total = host.interpreter.bounded(getattr(piece, resource.lower()) + points, None, None,
+                                         f"{piece.label}'s {resource}")
+        setattr(piece, resource.lower(), total)
+    host.emit("points", helot=piece.label, resource=resource, change=points,
               against=against.label if against is not None else None)
 
 
 def forfeit(host: Host, env: Env, node: A.Action, resource: str, **preps: Any) -> None:
-    helot = actor(host, env, preps.get("from"), "forfeit")
-    lost = getattr(helot, resource.lower())
-    setattr(helot, resource.lower(), 0)
-    host.emit("points", helot=helot.label, resource=resource, change=-lost)
+    piece = actor(host, env, preps.get("from"), "forfeit")
+    lost = getattr(piece, resource.lower())
+    setattr(piece, resource.lower(), 0)
+    host.emit("points", helot=piece.label, resource=resource, change=-lost)
 
 
-def add_state(host: Host, env: Env, node: A.Action, helot: Helot, state: str) -> Run:
-    yield from host.conditions.add_state(helot, state, by=env.source)
+def add_state(host: Host, env: Env, node: A.Action, piece: Piece, state: str) -> Run:
+    yield from host.conditions.add_state(piece, state, by=env.source)
 
 
-def remove_state(host: Host, env: Env, node: A.Action, helot: Helot, state: str) -> Run:
-    yield from host.conditions.remove_state(helot, state)
+def remove_state(host: Host, env: Env, node: A.Action, piece: Piece, state: str) -> Run:
+    yield from host.conditions.remove_state(piece, state)
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"trait_reserve": trait_reserve, "location_condition": location_condition, "wounded_locations": wounded_locations, "stat_value": stat_value, "stat_level": stat_level}

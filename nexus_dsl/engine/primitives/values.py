@@ -1,5 +1,5 @@
 """What the words of every concern share: a value read as a square, a compass direction or the
-helot an effect is for, a choice as plain data, the reason a coin moves, what a mark may hold."""
+piece an effect is for, a choice as plain data, the reason a coin moves, what a mark may hold."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from ...errors import ScriptRuntimeError
 from ..board import Direction, Square
 from ..interpreter import Env, Limits, describe_value
-from ..state import BoutState, Helot, Player
+from ..state import BoutState, Piece, Player
 
 
 class Faults(Protocol):
@@ -28,19 +28,19 @@ def squares(*found: Square | None) -> frozenset[Square]:
 
 
 def square_value(value: Any) -> Square | None:
-    """The one square a value stands for: a square, a helot's square, or a one-square area such as
+    """The one square a value stands for: a square, a piece's square, or a one-square area such as
     `square_at(...)` or `front_center(...)`; None for anything else (an empty or larger area...)."""
     if isinstance(value, Square):
         return value
-    if isinstance(value, Helot):
+    if isinstance(value, Piece):
         return value.square
     if isinstance(value, frozenset) and len(value) == 1:
         return next(iter(value))
     return None
 
 
-def acting(env: Env) -> Helot | None:
-    """The helot acting where a script runs (`self`), if any."""
+def acting(env: Env) -> Piece | None:
+    """The piece acting where a script runs (`self`), if any."""
     return env.lookup("self")[1]
 
 
@@ -64,10 +64,10 @@ def compass_direction(host: Faults, direction: str) -> Direction:
     return Direction[direction]
 
 
-def actor(host: Faults, env: Env, helot: Any, effect: str) -> Helot:
-    """The helot an effect is for: the one named, else the acting one (`self`)."""
-    chosen = helot if helot is not None else acting(env)
-    if not isinstance(chosen, Helot):
+def actor(host: Faults, env: Env, piece: Any, effect: str) -> Piece:
+    """The piece an effect is for: the one named, else the acting one (`self`)."""
+    chosen = piece if piece is not None else acting(env)
+    if not isinstance(chosen, Piece):
         raise host.runtime_error("wrong_type", f"`{effect}` needs a helot: there is no acting helot here, "
                                                f"name one")
     return chosen
@@ -81,12 +81,12 @@ def opposed_side(host: Faults, side: str, effect: str) -> str:
 
 def mark_value_problem(value: Any, limits: Limits) -> tuple[str, str] | None:
     """Why a value cannot be held by a mark, or None: marks outlive the script that sets them, so
-    what they hold stays small — a number within the limit, text, a helot, a square, or a list of
+    what they hold stays small — a number within the limit, text, a piece, a square, or a list of
     at most `max_collection` such values in all, nested at most `max_mark_depth` deep."""
     budget = [limits.max_collection]
 
     def problem(item: Any, depth: int) -> tuple[str, str] | None:
-        if isinstance(item, bool) or item is None or isinstance(item, (str, Helot, Square)):
+        if isinstance(item, bool) or item is None or isinstance(item, (str, Piece, Square)):
             return None
         if isinstance(item, int):
             if abs(item) > limits.max_number:
@@ -109,7 +109,7 @@ def mark_value_problem(value: Any, limits: Limits) -> tuple[str, str] | None:
 
 def plain(value: Any) -> Any:
     """A choice as plain data for an Action (pieces and players by label, squares as lists)."""
-    if isinstance(value, (Helot, Player)):
+    if isinstance(value, (Piece, Player)):
         return value.label
     if isinstance(value, Square):
         return (value.col, value.row)

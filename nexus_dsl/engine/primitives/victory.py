@@ -11,7 +11,7 @@ from ...syntax import ast_nodes as A
 from ..cycle import Cycle
 from ..interpreter import Env, Run, describe_value
 from ..state import Actor, BoutState, Player, Status
-from ..state import Helot as Piece
+from ..state import Piece as Piece
 from .values import Faults
 
 

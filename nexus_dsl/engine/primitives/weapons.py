@@ -11,7 +11,7 @@ from ..conditions import Conditions
 from ..events import Events
 from ..interpreter import Env, Run
 from ..setup import declared_number, weapon_word
-from ..state import BoutState, Helot
+from ..state import BoutState, Piece
 
 
 class Host(Protocol):
@@ -29,17 +29,17 @@ class Host(Protocol):
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
 
-def lose_weapon(host: Host, helot: Helot) -> Run:
-    lost = helot.weapon
-    helot.weapon = None
-    helot.ammo = helot.durability = 0
-    host.emit("weapon", helot=helot.label, lost=lost)
-    yield from host.conditions.remove_state(helot, "armed")
-    yield from host.events.fire("weapon_lost", self=helot, weapon=lost)
+def lose_weapon(host: Host, piece: Piece) -> Run:
+    lost = piece.weapon
+    piece.weapon = None
+    piece.ammo = piece.durability = 0
+    host.emit("weapon", helot=piece.label, lost=lost)
+    yield from host.conditions.remove_state(piece, "armed")
+    yield from host.events.fire("weapon_lost", self=piece, weapon=lost)
 
 
 def weapons_left(host: Host, env: Env, weapon_type: str) -> tuple[str, ...]:
-    # The weapon pile (pg.3): the cards of that type, in load order, that no helot holds.
+    # The weapon pile (pg.3): the cards of that type, in load order, that no piece holds.
     held = {h.weapon for h in host.state.helots.values() if h.weapon is not None}
     return tuple(w.id for w in host.ruleset.declarations("weapon")
                  if weapon_word(w, "type") == str(weapon_type) and w.id not in held)
@@ -54,43 +54,43 @@ def random_weapon(host: Host, env: Env, weapon_type: str) -> str | None:
     return cards[host.roll("weapon_card", len(cards)) - 1]
 
 
-def equip(host: Host, env: Env, node: A.Action, helot: Helot, **preps: Any) -> Run:
+def equip(host: Host, env: Env, node: A.Action, piece: Piece, **preps: Any) -> Run:
     weapon = host.ruleset.declaration("weapon", str(preps["with"]))
     if weapon is None:
         raise host.runtime_error("unknown_name", f"there is no weapon `{preps['with']}`")
-    if helot.weapon is not None:
-        yield from lose_weapon(host, helot)
-    helot.weapon = weapon.id
-    helot.ammo = declared_number(weapon, "ammo") or 0
-    helot.durability = declared_number(weapon, "durability") or 0
-    host.emit("weapon", helot=helot.label, equipped=weapon.id)
-    yield from host.conditions.add_state(helot, "armed")
+    if piece.weapon is not None:
+        yield from lose_weapon(host, piece)
+    piece.weapon = weapon.id
+    piece.ammo = declared_number(weapon, "ammo") or 0
+    piece.durability = declared_number(weapon, "durability") or 0
+    host.emit("weapon", helot=piece.label, equipped=weapon.id)
+    yield from host.conditions.add_state(piece, "armed")
 
 
-def discard_weapon(host: Host, env: Env, node: A.Action, helot: Helot) -> Run:
-    if helot.weapon is not None:
-        yield from lose_weapon(host, helot)
+def discard_weapon(host: Host, env: Env, node: A.Action, piece: Piece) -> Run:
+    if piece.weapon is not None:
+        yield from lose_weapon(host, piece)
 
 
-def holster(host: Host, env: Env, node: A.Action, helot: Helot) -> Run:
-    yield from host.conditions.remove_state(helot, "armed")
+def holster(host: Host, env: Env, node: A.Action, piece: Piece) -> Run:
+    yield from host.conditions.remove_state(piece, "armed")
 
 
-def unholster(host: Host, env: Env, node: A.Action, helot: Helot) -> Run:
-    if helot.weapon is not None:
-        yield from host.conditions.add_state(helot, "armed")
+def unholster(host: Host, env: Env, node: A.Action, piece: Piece) -> Run:
+    if piece.weapon is not None:
+        yield from host.conditions.add_state(piece, "armed")
 
 
-def spend_ammo(host: Host, env: Env, node: A.Action, helot: Helot) -> Run:
-    helot.ammo = max(0, helot.ammo - 1)
-    if helot.ammo == 0 and helot.weapon is not None:
-        yield from lose_weapon(host, helot)
+def spend_ammo(host: Host, env: Env, node: A.Action, piece: Piece) -> Run:
+    piece.ammo = max(0, piece.ammo - 1)
+    if piece.ammo == 0 and piece.weapon is not None:
+        yield from lose_weapon(host, piece)
 
 
-def wear_weapon(host: Host, env: Env, node: A.Action, helot: Helot) -> Run:
-    helot.durability = max(0, helot.durability - 1)
-    if helot.durability == 0 and helot.weapon is not None:
-        yield from lose_weapon(host, helot)
+def wear_weapon(host: Host, env: Env, node: A.Action, piece: Piece) -> Run:
+    piece.durability = max(0, piece.durability - 1)
+    if piece.durability == 0 and piece.weapon is not None:
+        yield from lose_weapon(host, piece)
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"weapons_left": weapons_left, "random_weapon": random_weapon}

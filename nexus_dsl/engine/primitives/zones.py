@@ -12,7 +12,7 @@ from ...syntax import ast_nodes as A
 from ..interpreter import Env, Interpreter, describe_value
 from ..list_functions import ordered
 from ..state import BoutState, OwnedZone, Player
-from ..state import Helot as Piece
+from ..state import Piece as Piece
 from .values import Faults
 
 
