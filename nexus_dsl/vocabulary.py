@@ -562,7 +562,8 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     "card": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
              "rulebook": ("text", "one"), "assumed": ("text", "one")},
     "turn": {"starts": ("event", "one"), "ends": ("event", "one"), "over": ("event", "one"),
-             "length": ("number", "one"), "passing": ("flag", "one"), "flavor": ("text", "one"),
+             "length": ("number", "one"), "passing": ("flag", "one"), "acts": ("text", "many"),
+             "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
 }
 
@@ -628,6 +629,7 @@ PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
     "activation": ("duplicate", "always_active", "turning_point", "player_activated"),
     "drawn": DRAWN,
     "owner": ("player", "side"),
+    "acts": ("command", "control", "ability", "card"),
     "visible": ("all", "owner", "none"),
 }
 

@@ -294,9 +294,7 @@ class Cycle:
                 break
             if turn.length is not None and self.host.round_actions >= turn.length:
                 break
-            options = (tuple(self.host.legality.legal_commands(piece)) + tuple(self._token_options(piece))
-                       + tuple(self.host.timing.instant_options(piece))
-                       + ((Action.make(END_ROUND, piece.label),) if turn.passing else ()))
+            options = self._turn_options(turn, piece)
             if not options:  # a turn the player may not end, with nothing left to do, is over
                 break
             action = yield Decision(piece.label, "command", options)
@@ -314,6 +312,21 @@ class Cycle:
                 yield from self.host.resolution.run_command(piece, declaration, action)
         yield from self.settle()
         yield from self._end_round(piece)
+
+    def _turn_options(self, turn: Turn, piece: Actor) -> tuple[Action, ...]:
+        """What the turn offers its player now, as its `acts` says: commands, controls (Command
+        tokens), abilities and cards, then ending the turn where `passing` lets it."""
+        acts = turn.acts
+        options: list[Action] = []
+        if "command" in acts:
+            options += self.host.legality.legal_commands(piece)
+        if "control" in acts:
+            options += self._token_options(piece)
+        if "ability" in acts or "card" in acts:
+            options += [o for o in self.host.timing.instant_options(piece) if o.kind in acts]
+        if turn.passing:
+            options.append(Action.make(END_ROUND, piece.label))
+        return tuple(options)
 
     def _open(self, turn: Turn, piece: Actor) -> Game:
         """The turn's opening: its declaration's `effect`, with `self` the piece whose turn it is."""

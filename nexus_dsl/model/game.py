@@ -47,6 +47,10 @@ def game_of(declarations: list[A.Declaration]) -> Game:
                 verdict=_word(declaration, "verdict"))
 
 
+# The kinds of action a turn may offer (`acts`), in the order the options are listed.
+ACTS = ("command", "control", "ability", "card")
+
+
 @dataclass(frozen=True)
 class Turn:
     """A piece's turn, as its `turn` declaration shapes it: the events that mark it (raised with
@@ -59,6 +63,10 @@ class Turn:
     over: str | None = None
     length: int | None = None
     passing: bool = True
+    # What the player may choose from during the turn, by the kind of action: its commands,
+    # its controls (tokens spent for points), its abilities and its cards; all of them unless the
+    # declaration's `acts` says otherwise.
+    acts: tuple[str, ...] = ACTS
 
     @property
     def opening(self) -> tuple[A.Effect, ...]:
@@ -73,9 +81,11 @@ def turn_of(declaration: A.Declaration | None) -> Turn:
     count = length.values[0] if length is not None and len(length.values) == 1 else None
     passing = declaration.property("passing")
     flag = passing.values[0] if passing is not None and len(passing.values) == 1 else None
+    acts = declaration.property("acts")
+    offered = tuple(v.id for v in acts.values if isinstance(v, A.Name)) if acts is not None else ACTS
     return Turn(declaration=declaration, starts=_word(declaration, "starts"), ends=_word(declaration, "ends"),
                 over=_word(declaration, "over"), length=count.value if isinstance(count, A.Num) else None,
-                passing=flag.value if isinstance(flag, A.Bool) else True)
+                passing=flag.value if isinstance(flag, A.Bool) else True, acts=offered)
 
 
 def _word(declaration: A.Declaration, name: str) -> str | None:

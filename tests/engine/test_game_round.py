@@ -116,3 +116,20 @@ def test_a_turn_without_a_declaration_raises_no_event_and_opens_with_nothing(tmp
     assert bout.pending is not None and bout.pending.kind == "command"  # no allocation: straight to commands
     helot = bout.state.helots[bout.pending.helot]
     assert (helot.ap, helot.mp) == (0, 0) and not [o for o in bout.pending.options if o.kind == "command"]
+
+
+def test_a_turn_offers_only_the_kinds_of_action_its_acts_lists(tmp_path: Path) -> None:
+    """`acts command`: the Command Round offers commands (and ending it), no Command token, no
+    ability and no card, though the helot has tokens and a card usable at any time (a tonic)."""
+    def kinds(packs: list[str]) -> set[str]:
+        setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6,
+                                             command_tokens=2, influence=["meat_garden_tonic"]),
+                                  HelotSetup("blue", "north", Square(4, 2), Direction.S)],
+                          phase="command", active="red")
+        bout = Bout(load_ruleset(packs), setup, seed=1)
+        assert bout.pending is not None and bout.pending.kind == "command"
+        return {o.kind for o in bout.pending.options}
+
+    assert {"command", "control", "card", "end_round"} <= kinds(["base"])
+    only_commands = ONE_COMMAND_ROUNDS.replace("    length 1\n    passing false\n", "    acts command\n")
+    assert kinds(["base", house_rule(tmp_path, only_commands)]) == {"command", "end_round"}
