@@ -97,7 +97,9 @@ HELOT_ATTRIBUTES: dict[str, str] = {
 }  # and every stat content declares, as a number (`self.PHYS`, `target.head`)
 
 # Argument types a command, ability or card can take from the player.
-ARG_TYPES = ("location", "direction", "helot", "trait", "square", "number", "resource")
+ARG_TYPES = ("location", "direction", "helot", "piece", "trait", "square", "number", "resource")
+# Type names that are another's: `piece`, the name a game of its own writes, is the type `helot`.
+TYPE_SYNONYMS = {"piece": "helot"}
 
 # Attributes readable on a command value (`command.tags`, bound in rules' requirements and events).
 COMMAND_ATTRIBUTES: dict[str, str] = {"id": "text", "group": "text", "tags": "list"}
@@ -603,7 +605,7 @@ CLAUSES: dict[str, tuple[str, ...]] = {
 
 # The types a name an event or a window binds may have (`arg attacker: helot`), besides the types
 # content declares (a stat group such as `location`, `state`, `pile`).
-BOUND_TYPES = ("number", "bool", "text", "helot", "player", "actor", "square", "squares", "direction", "resource", "roll_side",
+BOUND_TYPES = ("number", "bool", "text", "helot", "piece", "player", "actor", "square", "squares", "direction", "resource", "roll_side",
                "object_type", "command", "list", "any")
 
 # The numbers a property holds: the engine reads each as a number written out (`damage 2`), so the

@@ -51,7 +51,7 @@ class CheckContext:
     # The enumerations content declares, type -> members in load order: `state` (the `state`
     # declarations), `pile`, and each stat group (`trait`, `location` in the base game).
     members: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    stats: tuple[str, ...] = ()  # every declared stat: a number read on a helot (`self.PHYS`)
+    stats: tuple[str, ...] = ()  # every declared stat: a number read on a piece (`self.PHYS`)
     events: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # event -> the names it binds
     windows: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # window -> the names it binds
     # Rule params the engine reads besides vocabulary.ENGINE_SETTINGS, by kind: a stat's `start`,
@@ -284,7 +284,7 @@ class Checker:
                     self.error(arg_type, "unknown_type", f"unknown {what} type `{arg_type.name}`",
                                did_you_mean(arg_type.name, types) or "one of: " + ", ".join(types),
                                width=len(arg_type.name))
-                args[arg.name] = arg_type.name
+                args[arg.name] = V.TYPE_SYNONYMS.get(arg_type.name, arg_type.name)
             elif isinstance(arg_type, A.ChoiceType):
                 kinds = {self.globals.lookup(o) for o in arg_type.options}
                 for option in arg_type.options:
@@ -415,7 +415,7 @@ class Checker:
                 if not isinstance(item.amount, A.Num):
                     self._check_range(item.amount, V.COST_RANGE)
         elif isinstance(clause, A.Requires):
-            if kind == "rule":  # a rule's requirement applies to every command a helot gives
+            if kind == "rule":  # a rule's requirement applies to every command a piece gives
                 scope = base.child({"self": self.context.actor_type, "target": ANY, "command": "command"})
             elif kind in ("trait_ability", "influence"):  # the names of its windows are known when it is offered
                 scope = actor.child(window_names)
@@ -452,7 +452,7 @@ class Checker:
                 event_names: dict[str, str] = {}
             else:
                 event_names = dict(events[clause.event])
-            # A rule with a `motivation` (a talent) listens for each helot of it: `self` is that helot.
+            # A rule with a `motivation` (a talent) listens for each piece of it: `self` is that piece.
             owned = kind in ("trait_ability", "weapon", "influence", "turning_point") or declaration.property("motivation") is not None
             scope_base = actor if owned else base
             scope = scope_base.child(event_names)

@@ -57,7 +57,8 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
 
 def procedure_signature(procedure: A.Declaration) -> V.Signature:
     """How a procedure is run: its args, in order, each a positional argument of its type."""
-    types = tuple(arg.type.name if isinstance(arg.type, A.NamedType) else "any" for arg in procedure.clauses_of(A.Arg))
+    types = tuple(V.TYPE_SYNONYMS.get(arg.type.name, arg.type.name) if isinstance(arg.type, A.NamedType) else "any"
+                  for arg in procedure.clauses_of(A.Arg))
     return V.Signature(types, doc=_text(procedure))
 
 

@@ -174,6 +174,7 @@ KIND_TESTS: dict[str, KindTest] = {
     "number": (_is_number, "a number"),
     "text": (lambda v: isinstance(v, str), "text"),
     "helot": (lambda v: isinstance(v, Piece), "a helot"),
+    "piece": (lambda v: isinstance(v, Piece), "a piece"),
     "player": (lambda v: isinstance(v, Player), "a player"),
     "actor": (lambda v: isinstance(v, (Piece, Player)), "a piece or a player"),
     "square": (_one_square, "a square"),

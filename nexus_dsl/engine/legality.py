@@ -168,7 +168,7 @@ class Legality:
             return ["AP", "MP"]
         if name == "direction":
             return [direction.name for direction in Direction]  # the compass, N first, clockwise
-        if name == "helot":
+        if name in ("helot", "piece"):
             return [h.label for h in self.host.state.helots.values() if h != piece and h.on_board]
         if name == "square":
             return list(self.host.state.grid.squares())

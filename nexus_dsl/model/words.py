@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping
 
 from ..limits import MAX_NUMBER
 from ..syntax import ast_nodes as A
-from ..vocabulary import STAT_GROUPS  # held by the engine in its own way; every other stat is plain
+from ..vocabulary import STAT_GROUPS, TYPE_SYNONYMS  # held by the engine in its own way; every other stat is plain
 
 
 def stat_group(declaration: A.Declaration) -> str | None:
@@ -52,7 +52,8 @@ def stat_levels(declaration: A.Declaration) -> tuple[str, ...]:
 
 def bound_names(declaration: A.Declaration) -> dict[str, str]:
     """The names an event or a window binds (its `arg` clauses), with their types."""
-    return {arg.name: arg.type.name for arg in declaration.clauses_of(A.Arg) if isinstance(arg.type, A.NamedType)}
+    return {arg.name: TYPE_SYNONYMS.get(arg.type.name, arg.type.name)
+            for arg in declaration.clauses_of(A.Arg) if isinstance(arg.type, A.NamedType)}
 
 
 @dataclass(frozen=True)

@@ -23,3 +23,4 @@ def test_a_pieces_command_without_a_cost_is_refused() -> None:
 
 def test_a_players_command_in_a_game_without_pieces_needs_no_cost() -> None:
     assert diagnostics(GAME + COMMAND) == []
+

@@ -15,11 +15,11 @@ from nexus_dsl.engine.bout import play
 from nexus_dsl.engine.setup import standard_setup
 
 COUNTING = '''event turn_starts "Turn starts" {
-    arg self: helot
+    arg self: piece
 }
 
 event turn_over "Turn over" {
-    arg self: helot
+    arg self: piece
 }
 
 stat tally "Tally" {
