@@ -191,9 +191,9 @@ class Bout:
 
     # ---------------------------------------------------------------- reading state
     def helot_attribute(self, piece: Piece | Player, name: str) -> Any:
-        if name in self.ruleset.words.player_stats:  # a piece stands for its player
-            return self.state.player_of(piece).stats[name]
         if isinstance(piece, Player):
+            if name in piece.stats:
+                return piece.stats[name]
             if name in PLAYER_ATTRIBUTES:
                 return getattr(piece, name)
             raise AttributeError(name)
@@ -201,7 +201,10 @@ class Bout:
             return piece.locations[name]
         if name in piece.stats:
             return piece.stats[name]
-        if name in self.ruleset.words.stats:  # a trait
+        words = self.ruleset.words
+        if name in words.stats:  # a trait, or a stat each player holds (a piece stands for its player)
+            if name in words.player_stats:
+                return self.state.player_of(piece).stats[name]
             return piece.traits.get(name, 0)
         if name == "square":
             return piece.square

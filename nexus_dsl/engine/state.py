@@ -140,7 +140,7 @@ class Player:
         return other.side != self.side
 
     def clone(self) -> Player:
-        return replace(self, stats=dict(self.stats))
+        return Player(self.label, self.seat, self.side, dict(self.stats), self.status)
 
     def __hash__(self) -> int:  # players are identities inside one game
         return hash(("player", self.label))
@@ -270,6 +270,8 @@ Actor = Union[Piece, Player]
 def _rebound(value: Any, pieces: dict[str, Piece], players: dict[str, Player]) -> Any:
     """`value` copied for a cloned state: containers copied, pieces and players replaced by the
     clone's own."""
+    if isinstance(value, (str, int)):  # most marks: nothing to copy or rebind
+        return value
     if isinstance(value, Piece):
         return pieces.get(value.label, value)
     if isinstance(value, Player):
