@@ -254,42 +254,20 @@ def card_fields(declaration: A.Declaration) -> dict[str, Any]:
     return fields
 
 
-def _counted(count: Any, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
-def _worth(fields: Mapping[str, Any]) -> str | None:
-    """What the card scores, in words: its stars, skulls and doubling (a Ship's `no points`)."""
-    parts = []
-    if fields.get("stars"):
-        parts.append(_counted(fields["stars"], "star"))
-    if fields.get("skulls"):
-        parts.append(_counted(fields["skulls"], "skull"))
-    if fields.get("multiplier") not in (None, 1):
-        parts.append(f"a doubler: x{fields['multiplier']} to its Parade")
-    if parts:
-        return "Value: " + ", ".join(parts)
-    return "Value: no points" if fields.get("ship") is True else None
-
-
-# The fields a card face words itself; any other field is shown as `name value`.
-_WORDED_FIELDS = frozenset({"number", "ship", "stars", "skulls", "multiplier"})
+def _field_name(name: str) -> str:
+    return name.replace("_", " ").capitalize()
 
 
 def card_lines(declaration: A.Declaration) -> list[str]:
-    """The lines of a `card`'s face from its fields: what it is (its number, a Ship), what it is
-    worth, then every other field as written."""
-    fields = card_fields(declaration)
+    """The lines of a `card`'s face from its fields, in the order its pack writes them, each as the
+    pack names it: `Number: 7`, `Skulls: 1`; a field that is `true` by its name alone (`Ship`), one
+    that is `false` not at all."""
     lines = []
-    if fields.get("number") is not None:
-        lines.append(f"Number {fields['number']}")
-    if fields.get("ship") is True:
-        lines.append("Ship")
-    worth = _worth(fields)
-    if worth:
-        lines.append(worth)
-    lines += [f"{name.replace('_', ' ')}: {_field_text(value)}" for name, value in fields.items()
-              if name not in _WORDED_FIELDS]
+    for name, value in card_fields(declaration).items():
+        if value is True:
+            lines.append(_field_name(name))
+        elif value is not False:
+            lines.append(f"{_field_name(name)}: {_field_text(value)}")
     return lines
 
 
@@ -302,22 +280,16 @@ def _field_text(value: Any) -> str:
 
 
 def card_label(declaration: A.Declaration | None, ident: str) -> str:
-    """A card in a few signs, as it lies on the table: `7 ☠`, `10 ★★★`, `15 ×2`, `Ship`; a value
-    that is an assumption is followed by `?`. A card the packs do not declare is its id."""
+    """A card in a few words, as it lies on the table: its name, then its number fields not already
+    in its name (`7 skulls 1`, `15 multiplier 2`, `Ship`); a card whose values are assumed is
+    followed by `?`. A card the packs do not declare is its id."""
     if declaration is None:
         return ident
-    fields = card_fields(declaration)
-    head = "Ship" if fields.get("ship") is True else str(fields.get("number", declaration.name or ident))
-    signs = "★" * _small(fields.get("stars")) + "☠" * _small(fields.get("skulls"))
-    if fields.get("multiplier") not in (None, 1):
-        signs += f"×{fields['multiplier']}"
-    mark = "?" if declaration.property("assumed") is not None and signs else ""
-    return f"{head} {signs}{mark}".strip()
-
-
-def _small(count: Any) -> int:
-    """How many signs a count draws (at most 5: a larger count is not drawn one by one)."""
-    return min(count, 5) if isinstance(count, int) and not isinstance(count, bool) and count > 0 else 0
+    name = declaration.name or ident
+    shown = [f"{field.replace('_', ' ')} {value}" for field, value in card_fields(declaration).items()
+             if isinstance(value, int) and not isinstance(value, bool) and str(value) != name]
+    mark = "?" if declaration.property("assumed") is not None else ""
+    return " ".join([name, *shown]) + mark
 
 
 def _symbol(object_type: str, flags: Mapping[str, Any]) -> str:

@@ -545,7 +545,7 @@ class PlaySession:
 
     def _table_button(self, action: Action, kind: str, declaration: Any) -> OptionButton:
         """A choice in a game without a board, in the game's words: a command with a card of a zone
-        is grouped by the card (`YARRR!: 7 ☠`) and labelled by where it goes (`place 1 (top)`)."""
+        is grouped by the card (`YARRR!: 7 skulls 1`) and labelled by where it goes (`place 1 (top)`)."""
         if declaration is None:
             label = ("End your turn (then hand over to the next player)" if action.kind == NEXT_ROUND
                      else _control_words(action, self._name_of))

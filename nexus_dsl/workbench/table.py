@@ -44,7 +44,7 @@ class ZoneShown:
         return self.cards is None
 
     def text(self, ruleset: Ruleset) -> str:
-        """`The Nexus (5, top first): 7 ☠, Ship, ...`; a hidden zone: `Hand of blue: 4 cards, hidden`."""
+        """`The Nexus (5, top first): 7 skulls 1, Ship, ...`; a hidden zone: `Hand of blue: 4 cards, hidden`."""
         if self.cards is None:
             return f"{self.title}: {_cards(self.count)}, hidden"
         shown = ", ".join(label_of(ruleset, card) for card in self.cards) or "empty"
@@ -57,7 +57,7 @@ def _cards(count: int) -> str:
 
 
 def label_of(ruleset: Ruleset, card: str) -> str:
-    """A card as it lies on the table, in a few signs (`7 ☠`, `Ship`)."""
+    """A card as it lies on the table, in a few words (`7 skulls 1`, `Ship`)."""
     return card_label(ruleset.declaration("card", card), card)
 
 

@@ -49,7 +49,7 @@ def test_the_browser_shows_a_pirates_cards_face(app_env) -> None:
     assert not at.exception, at.exception
     assert any("(n07)" in e.label for e in at.expander)
     face = drawn_html(at)
-    assert "Number 7" in face and "Value: 1 skull" in face
+    assert "Number: 7" in face and "Skulls: 1" in face
     assert 'class="nexus-assumed"' in face and "Assumed value" in face
 
 
@@ -66,7 +66,7 @@ def test_the_card_editor_makes_a_new_pirates_card(app_env, content_copy: Path) -
     assert not at.exception, at.exception
     assert not [e.value for e in at.error]
     preview = texts(at) + drawn_html(at)
-    assert "Number 46" in preview and "Value: 2 stars" in preview and "a guess" in preview
+    assert "Number: 46" in preview and "Stars: 2" in preview and "a guess" in preview
 
     # Saved into a new pack, the card plays the game it was made for: the pack builds on Pirates.
     at.selectbox(key="ed_pack").select("(a new pack)").run()

@@ -43,23 +43,23 @@ def pirates_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_a_numbered_cards_face_shows_its_number_value_and_the_assumption(pirates: Ruleset) -> None:
     face, script = show(pirates, "n07")[0]
     assert face.kind == "card" and face.name == "7"
-    assert face.lines[:2] == ["Number 7", "Value: 1 skull"]
+    assert face.lines == ["Number: 7", "Skulls: 1"]  # the fields as the pack names them
     assert face.assumed and "prime number" in face.assumed
     assert "Assumed value: the value is printed only as a picture" in face.text()
     html = authoring.card_face_html(face)
-    assert 'class="nexus-assumed"' in html and "Assumed value" in html and "Number 7" in html
+    assert 'class="nexus-assumed"' in html and "Assumed value" in html and "Number: 7" in html
     assert script is not None and "number 7" in script
 
 
-def test_doublers_ships_and_stars_read_as_players_read_them(pirates: Ruleset) -> None:
+def test_doublers_ships_and_stars_read_as_their_fields(pirates: Ruleset) -> None:
     doubler = show(pirates, "n15")[0][0]
-    assert "Value: a doubler: x2 to its Parade" in doubler.lines
+    assert doubler.lines == ["Number: 15", "Multiplier: 2"]
     ship = show(pirates, "ship1")[0][0]
-    assert ship.lines == ["Ship", "Value: no points"] and ship.assumed is None
+    assert ship.lines == ["Ship"] and ship.assumed is None
     assert ship.prose and "Worth no points" in ship.prose
     assert "nexus-assumed" not in authoring.card_face_html(ship)
     labels = {ident: card_label(pirates.declaration("card", ident), ident) for ident in ("n07", "n10", "n15", "ship1")}
-    assert labels == {"n07": "7 ☠?", "n10": "10 ★★★?", "n15": "15 ×2?", "ship1": "Ship"}
+    assert labels == {"n07": "7 skulls 1?", "n10": "10 stars 3?", "n15": "15 multiplier 2?", "ship1": "Ship"}
 
 
 def test_a_new_card_and_a_duplicate_validate_among_the_pirates_cards(pirates: Ruleset) -> None:
@@ -68,7 +68,7 @@ def test_a_new_card_and_a_duplicate_validate_among_the_pirates_cards(pirates: Ru
     copy = authoring.duplicate(pirates, "n10", "n46", "46")
     checked = authoring.validate_item("card", copy, pirates)
     assert checked.ok, checked.diagnostics
-    assert checked.face is not None and checked.face.lines[:2] == ["Number 10", "Value: 3 stars"]
+    assert checked.face is not None and checked.face.lines == ["Number: 10", "Stars: 3"]
     assert authoring.declaration_file("card", "n46") == "cards/n46.nexus"
 
 
