@@ -290,6 +290,10 @@ PRIMITIVES: dict[str, Signature] = {
                                            "order (the order of play from then on), takes its turn: the game's "
                                            "`turn`, whole or one action at a time as the `turn_length` rule param "
                                            "says. Only the game's round runs turns."),
+    "alternate_turns": Signature(("list",), doc="As `take_turns`, the turns taking turns: each of the list, in "
+                                                "its order, starts its turn (its start and opening), then those "
+                                                "still in their turns act one action at a time in that order until "
+                                                "every turn has ended."),
     "set_order": Signature(("list",), doc="Set the order of play (what `order_of_play()` reads) to a list of "
                                           "pieces, or players in a game without pieces, each once: e.g. in a "
                                           "game's setup, who plays first."),

@@ -140,19 +140,19 @@ class Cycle:
         if procedure is not None:
             yield from self.host.interpreter.run_procedure(procedure)
 
-    def take_turns(self, pieces: list[Actor]) -> Game:
+    def take_turns(self, pieces: list[Actor], alternating: bool = False) -> Game:
         """Each piece (or player, in a game without pieces) of the list takes its turn in that
-        order, the order of play from then on:
-        its Command Round, whole, or one action at a time with the rounds taking turns
-        (`turn_length: one_action`). Turns are the game's round's to run, never a turn's own."""
+        order, the order of play from then on: its turn whole, or, `alternating` (`alternate_turns`,
+        or the `turn_length: one_action` rule param), one action at a time with the turns taking
+        turns. Turns are the game's round's to run, never a turn's own."""
         if self.taking_turns:
-            raise self.host.runtime_error("not_allowed", "`take_turns` runs the turns of the game's round; "
-                                                         "a turn under way cannot start others")
+            raise self.host.runtime_error("not_allowed", "`take_turns` and `alternate_turns` run the turns of the "
+                                                         "game's round; a turn under way cannot start others")
         self.host.state.order = [piece.label for piece in pieces]
         yield from self.settle()
         self.taking_turns = True
         try:
-            if self.host.ruleset.settings.get("turn_length") == "one_action":
+            if alternating or self.host.ruleset.settings.get("turn_length") == "one_action":
                 yield from self._rounds_taking_turns(pieces)
                 return
             for piece in pieces:

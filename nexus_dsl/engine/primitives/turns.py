@@ -73,8 +73,12 @@ def take_turns(host: Host, env: Env, node: A.Action, pieces: Any) -> Run:
     yield from host.cycle.take_turns(list(members))
 
 
+def alternate_turns(host: Host, env: Env, node: A.Action, listed: Any) -> Run:
+    yield from host.cycle.take_turns(_actors(host, listed, "alternate_turns"), alternating=True)
+
+
 FUNCTIONS: dict[str, Callable[..., Any]] = {"order_of_play": order_of_play, "players": players,
                                             "clockwise_from": clockwise_from}
 EFFECTS: dict[str, Callable[..., Any]] = {"deal_and_keep": deal_and_keep, "allocate_points": allocate_points,
                                           "roll_initiative": roll_initiative, "set_order": set_order,
-                                          "take_turns": take_turns}
+                                          "take_turns": take_turns, "alternate_turns": alternate_turns}
