@@ -776,21 +776,15 @@ class Checker:
             return "list"
         if isinstance(expr, A.Attr):
             obj = self.expr_type(expr.obj, scope)
-            if obj == "helot":
-                if expr.name in V.HELOT_ATTRIBUTES:
-                    return V.HELOT_ATTRIBUTES[expr.name]
-                if expr.name in self.context.stats:
+            if obj in ("helot", "player"):  # its attributes, and the stats it holds
+                attributes, stats = ((V.HELOT_ATTRIBUTES, self.context.stats) if obj == "helot"
+                                     else (V.PLAYER_ATTRIBUTES, self.context.player_stats))
+                if expr.name in attributes:
+                    return attributes[expr.name]
+                if expr.name in stats:
                     return "number"
-                self.error(expr, "unknown_name", f"a helot has no attribute `{expr.name}`",
-                           did_you_mean(expr.name, list(V.HELOT_ATTRIBUTES) + list(self.context.stats)))
-                return ANY
-            if obj == "player":
-                if expr.name in V.PLAYER_ATTRIBUTES:
-                    return V.PLAYER_ATTRIBUTES[expr.name]
-                if expr.name in self.context.player_stats:
-                    return "number"
-                self.error(expr, "unknown_name", f"a player has no attribute `{expr.name}`",
-                           did_you_mean(expr.name, list(V.PLAYER_ATTRIBUTES) + list(self.context.player_stats)))
+                self.error(expr, "unknown_name", f"{describe(obj)} has no attribute `{expr.name}`",
+                           did_you_mean(expr.name, list(attributes) + list(stats)))
                 return ANY
             if obj == "square" and expr.name in ("col", "row"):
                 return "number"

@@ -3,7 +3,7 @@ objects placed, every pile filled from the box, and the decks shuffled with the 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from ..errors import Diagnostic, NexusError, did_you_mean
 from ..model.ruleset import Ruleset
@@ -123,13 +123,8 @@ def _new_player(ruleset: Ruleset, seat: PlayerSetup) -> Player:
 
 
 def _player_stats(ruleset: Ruleset, given: dict[str, int], label: str) -> dict[str, int]:
-    """The stats each player holds (`owner player`): each at its start, or at the setup's value within its bounds."""
-    words = ruleset.words
-    stats = {stat: words.starts[stat] for stat in words.player_stats}
-    for stat, value in declared_only(given, stats, "stat", label, "stats").items():
-        low, high = words.bounds[stat]
-        stats[stat] = min(max(value, low), high)
-    return stats
+    """The stats each player holds (`owner player`)."""
+    return _stats_set(ruleset, ruleset.words.player_stats, given, label)
 
 
 def _side_of(ruleset: Ruleset, spec: HelotSetup | PlayerSetup) -> str:
@@ -144,11 +139,17 @@ def _side_of(ruleset: Ruleset, spec: HelotSetup | PlayerSetup) -> str:
 
 
 def _plain_stats(ruleset: Ruleset, spec: HelotSetup) -> dict[str, int]:
-    """The piece's plain stats: each at its start, or at the setup's value within its bounds."""
+    """The piece's plain stats (those each player holds are its player's)."""
     words = ruleset.words
-    stats = {stat: words.starts[stat] for stat in words.plain if stat not in words.player_stats}
-    given = {stat: value for stat, value in spec.stats.items() if stat not in words.player_stats}
-    for stat, value in declared_only(given, stats, "stat", spec.label, "stats").items():
+    return _stats_set(ruleset, [stat for stat in words.plain if stat not in words.player_stats],
+                      {stat: value for stat, value in spec.stats.items() if stat not in words.player_stats}, spec.label)
+
+
+def _stats_set(ruleset: Ruleset, declared: Sequence[str], given: dict[str, int], label: str) -> dict[str, int]:
+    """Each stat at its start, or at the setup's value within its bounds; a stat not declared refused."""
+    words = ruleset.words
+    stats = {stat: words.starts[stat] for stat in declared}
+    for stat, value in declared_only(given, stats, "stat", label, "stats").items():
         low, high = words.bounds[stat]
         stats[stat] = min(max(value, low), high)
     return stats

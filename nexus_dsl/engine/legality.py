@@ -187,11 +187,12 @@ class Legality:
         zone each player (or side) has one of; none of a zone it may not see."""
         state = self.host.state
         declared = self.host.ruleset.words.zones[zone]
-        if declared.owner is None:
-            return list(dict.fromkeys(state.decks.get(zone, ()))) if declared.visible != "none" else []
         player = state.player_of(actor)
-        owner = player.label if declared.owner == "player" else player.side
-        return list(dict.fromkeys(state.owned.get(zone, {}).get(owner, ()))) if declared.visible != "none" else []
+        owner = declared.owner_of(player.label, player.side)
+        if not declared.seen_by(owner, player.label, player.side):
+            return []
+        held = state.decks.get(zone, ()) if owner is None else state.owned.get(zone, {}).get(owner, ())
+        return list(dict.fromkeys(held))
 
     def _too_many_options(self, node: A.Node, count: int, declaration: A.Declaration) -> Exception:
         return fault(node, Env({}, declaration=declaration), "too_many_options", f"its arguments make {count} combinations to check, more than "

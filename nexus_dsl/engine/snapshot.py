@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.ruleset import Ruleset
+from ..model.words import Zone
 from .setup import DRAWN_WEAPON_STATE, PROTECTED_LOCATION_MARK
 from .state import BoutState
 
@@ -73,15 +74,16 @@ def player_view(state: BoutState, ruleset: Ruleset, viewer: str) -> dict[str, An
     """What one player sees of the zones: the cards (ids, top first) of a zone it may see, only how
     many a zone holds where it may not (a deck face down, another player's hand)."""
     player = state.players[viewer]
+
+    def seen(zone: Zone, owner: str | None, cards: list[str]) -> list[str] | int:
+        return list(cards) if zone.seen_by(owner, player.label, player.side) else len(cards)
+
     zones: dict[str, Any] = {}
     for name, zone in ruleset.words.zones.items():
         if zone.owner is None:
-            cards = state.decks.get(name, [])
-            zones[name] = list(cards) if zone.visible != "none" else len(cards)
-            continue
-        mine = player.label if zone.owner == "player" else player.side
-        zones[name] = {owner: list(cards) if zone.visible == "all" or (zone.visible == "owner" and owner == mine)
-                       else len(cards) for owner, cards in state.owned.get(name, {}).items()}
+            zones[name] = seen(zone, None, state.decks.get(name, []))
+        else:
+            zones[name] = {owner: seen(zone, owner, cards) for owner, cards in state.owned.get(name, {}).items()}
     return {"zones": zones}
 
 

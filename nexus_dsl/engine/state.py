@@ -112,7 +112,13 @@ class OwnedZone:
     owner: str  # the player's label, or the side's name
 
     def __str__(self) -> str:
-        return f"{self.zone} of {self.owner}"
+        return f"{self.zone} of {self.owner}"  # as the log names it: `hand of red`
+
+    @classmethod
+    def named(cls, logged: str) -> tuple[str, str | None]:
+        """A zone as the log names it, read back: (`hand`, `red`), or (`nexus`, None) for the table's."""
+        zone, _, owner = logged.partition(" of ")
+        return zone, owner or None
 
 
 # The name the rest of the package (the workbench, the agents, the editor) knows a piece by.
@@ -130,7 +136,8 @@ class Player:
     seat: str
     side: str
     stats: dict[str, int] = field(default_factory=dict)
-    status: Status = Status.FIGHTING  # a player is in the game until its pieces are out of it
+    # Always fighting while there is no rule to put a player out: the status a turn checks of whoever acts.
+    status: Status = Status.FIGHTING
 
     @property
     def fighting(self) -> bool:

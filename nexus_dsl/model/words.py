@@ -68,6 +68,23 @@ class Zone:
     owner: str | None = None
     visible: str = "all"
 
+    def owner_of(self, label: str, side: str) -> str | None:
+        """Whose zone of this kind a player (its label and side) has: its label or its side, as the
+        zone is each player's or each side's; None for a zone of the table."""
+        if self.owner is None:
+            return None
+        return label if self.owner == "player" else side
+
+    def seen_by(self, owner: str | None, label: str | None, side: str | None) -> bool:
+        """Whether a player (its label and side; None for one at no seat) sees the cards of the zone
+        of `owner` (None: the table's): a face-down zone by no one, a zone of the table otherwise by
+        all, an owned zone `visible all` by all and `visible owner` by its owner alone."""
+        if self.visible == "none":
+            return False
+        if self.visible == "all" or self.owner is None:
+            return True
+        return label is not None and side is not None and owner == self.owner_of(label, side)
+
 
 def zone_of(declaration: A.Declaration) -> Zone:
     def word(name: str) -> str | None:

@@ -429,11 +429,12 @@ class PlaySession:
     def dice_since(self, index: int = 0) -> list[DiceShown]:
         """The dice rolled in the events from `index` on, in the order they fell."""
         shown = []
+        terms = GameTerms.of(self._bout.ruleset)
         for event in self._bout.log[max(index, 0):]:
             dice = event.data.get("dice", ())
             if not dice:
                 continue
-            lines = narrate([event], GameTerms.of(self._bout.ruleset))
+            lines = narrate([event], terms)
             summary = lines[0].strip(" =") if lines else ""
             helot = event.data.get("helot")
             for die in dice:

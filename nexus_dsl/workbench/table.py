@@ -18,6 +18,7 @@ from typing import Any, Mapping, Sequence
 
 from ..cards import card_label
 from ..engine.bout import Bout, Event
+from ..engine.state import OwnedZone
 from ..model.ruleset import Ruleset
 
 #: The viewer who sees every card, hidden ones too: the designer stepping through a test run.
@@ -128,14 +129,9 @@ def _masked(event: Event, ruleset: Ruleset, viewer: str | None, side: str | None
 
 def _zone_seen(where: str, ruleset: Ruleset, viewer: str | None, side: str | None) -> bool:
     """Whether the viewer sees the cards of a zone as an event names it (`nexus`, `hand of red`)."""
-    zone, _, owner = where.partition(" of ")
+    zone, owner = OwnedZone.named(where)
     words = ruleset.words.zones.get(zone)
-    if words is None:
-        return False
-    if words.visible == "all":
-        return True
-    mine = viewer if words.owner == "player" else side
-    return words.visible == "owner" and mine is not None and owner == mine
+    return words is not None and words.seen_by(owner, viewer, side)
 
 
 def player_rows(ruleset: Ruleset, players: Mapping[str, Mapping[str, Any]],

@@ -29,16 +29,14 @@ class Host(Faults, Protocol):
 def owner_key(host: Host, zone: str, owner: Any) -> str | None:
     """Whose zone of its kind `owner` names: a player's label (`owner player`) or a side's name
     (`owner side`), from a player, a piece (its player), or a label or side written out."""
-    kind = host.ruleset.words.zones[zone].owner
+    declared = host.ruleset.words.zones[zone]
     state = host.state
-    if isinstance(owner, (Player, Piece)):
-        player = state.player_of(owner) if isinstance(owner, Piece) and owner.label in state.players else owner
-        return player.label if kind == "player" else player.side
-    if isinstance(owner, str):
-        if owner in state.players:
-            return owner if kind == "player" else state.players[owner].side
-        if kind == "side" and owner in state.owned.get(zone, {}):
-            return owner
+    if isinstance(owner, Piece) and owner.label in state.players or isinstance(owner, str) and owner in state.players:
+        owner = state.players[owner if isinstance(owner, str) else owner.label]
+    if isinstance(owner, Player):
+        return declared.owner_of(owner.label, owner.side)
+    if isinstance(owner, str) and declared.owner == "side" and owner in state.owned.get(zone, {}):
+        return owner  # a side by its name
     return None
 
 
