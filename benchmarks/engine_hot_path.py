@@ -35,7 +35,7 @@ def one_run(agent: str, players: int, bouts: int) -> tuple[float, int]:
     start = time.process_time()
     for seed in range(1, bouts + 1):
         setup = standard_setup(players)
-        agents = {spec.label: make_agent(agent, seed + index) for index, spec in enumerate(setup.helots)}
+        agents = {spec.label: make_agent(agent, seed + index) for index, spec in enumerate(setup.pieces)}
         bout = play(ruleset, setup, agents, seed=seed)
         actions += len(bout.history)
     return time.process_time() - start, actions

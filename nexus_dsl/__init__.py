@@ -10,7 +10,7 @@ from .content.loader import cached_ruleset, discover_packs, load_ruleset, load_r
 from .engine.actions import Action, Decision
 from .engine.bout import Bout, Event, play
 from .engine.dice import Dice
-from .engine.setup import BoutSetup, HelotSetup, standard_setup
+from .engine.setup import BoutSetup, PieceSetup, standard_setup
 from .engine.state import Outcome, Status, Termination
 from .errors import (CheckError, ContentError, Diagnostic, NexusError, RulesError, SchemaError,
                      ScriptRuntimeError, SyntaxLayerError)
@@ -25,7 +25,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Action", "Bout", "BoutSetup", "CheckContext", "CheckError", "CheckReport", "ContentError", "Decision",
-    "Diagnostic", "Dice", "Event", "HelotSetup", "HeuristicAgent", "NexusError", "Outcome", "RandomAgent",
+    "Diagnostic", "Dice", "Event", "PieceSetup", "HeuristicAgent", "NexusError", "Outcome", "RandomAgent",
     "Ruleset", "RulesError", "SchemaError", "ScriptRuntimeError", "Status", "SyntaxLayerError", "Termination",
     "barge_problems", "cached_ruleset", "check_declarations", "check_paths", "check_script_text", "discover_packs",
     "format_source", "from_canonical", "load_ruleset", "load_ruleset_collecting", "make_agent", "parse",

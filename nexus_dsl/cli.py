@@ -150,7 +150,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     agent_names = args.agents.split(",")
     _check_options(ruleset, args.barge, agent_names)
     setup = standard_setup(players=_players(ruleset, args.players), barge=args.barge)
-    labels = [h.label for h in setup.helots]
+    labels = [h.label for h in setup.pieces]
     agents = {label: make_agent(agent_names[i % len(agent_names)], seed=args.seed * 31 + i) for i, label in enumerate(labels)}
     bout = Bout(ruleset, setup, seed=args.seed)
     terms = GameTerms.of(ruleset)

@@ -20,6 +20,8 @@ class GameTerms:
     turn: str = "Command Round"
     score: str = "cred"
     pieces: bool = True
+    # What the log calls who acts (the game's word for a piece, or for a player in a game of players alone).
+    actor: str = "helot"
     # The events content declares, by id, with their names: a line a script `record`s is told by
     # its event's name and the values it carries.
     events: tuple[tuple[str, str], ...] = ()
@@ -31,7 +33,7 @@ class GameTerms:
         stat = ruleset.declaration("stat", score)
         return cls(turn=turn.name if turn is not None else "turn",
                    score=stat.name.lower() if stat is not None else score,
-                   pieces=ruleset.game.pieces != 0,
+                   pieces=ruleset.game.pieces != 0, actor=ruleset.game.actor_word,
                    events=tuple((d.id, d.name) for d in ruleset.declarations("event")))
 
 
@@ -52,13 +54,13 @@ def describe(event: Event, terms: GameTerms = NEXUS_TERMS) -> str | None:
         order = ", ".join(f"{label} ({r['trait']}, ratio {r['ratio']})" for label, r in d["rolls"].items())
         return f"== Cycle {event.cycle} — initiative: {order}"
     if t == "round_start":
-        return f"-- {d['helot']}'s {terms.turn}"
+        return f"-- {d[terms.actor]}'s {terms.turn}"
     if t == "round_limit":
-        return f"   {d['helot']}'s round ends: {d['actions']} actions given, the most a round allows"
+        return f"   {d[terms.actor]}'s round ends: {d['actions']} actions given, the most a round allows"
     if t == "allocate":
-        return f"   {d['helot']} allocates {d['ap']} AP / {d['mp']} MP"
+        return f"   {d[terms.actor]} allocates {d['ap']} AP / {d['mp']} MP"
     if t == "command":
-        return f"   {d['helot']}: {d['command']}{_args(d['args'])}"
+        return f"   {d[terms.actor]}: {d['command']}{_args(d['args'])}"
     if t == "move":
         return f"      moves to [{d['dest'][0]},{d['dest'][1]}] facing {d['facing']}"
     if t == "rotate":
@@ -78,18 +80,18 @@ def describe(event: Event, terms: GameTerms = NEXUS_TERMS) -> str | None:
     if t == "coins" and not d["reason"].endswith(("attack", "damage")) and d["source"].split(":")[0] in ("crowd", "cred"):
         return f"      {d['amount']} cred {d['source']} → {d['dest']} ({d['reason']})"
     if t == "status":
-        return f"   ** {d['helot']} is {d['status']}"
+        return f"   ** {d[terms.actor]} is {d['status']}"
     if t == "state":
-        return f"      {d['helot']} {'is now' if 'added' in d else 'is no longer'} {d.get('added') or d.get('removed')}"
+        return f"      {d[terms.actor]} {'is now' if 'added' in d else 'is no longer'} {d.get('added') or d.get('removed')}"
     if t == "round_end":
         unspent = d["unspent_ap"] + d["unspent_mp"]
         if not terms.pieces:
-            return f"   {d['helot']} ends the {terms.turn.lower()}"
-        return f"   {d['helot']} ends the round" + (f" with {unspent} unspent" if unspent else "")
+            return f"   {d[terms.actor]} ends the {terms.turn.lower()}"
+        return f"   {d[terms.actor]} ends the round" + (f" with {unspent} unspent" if unspent else "")
     if t == "card_moved":
         return f"      {d['card']} moves from {d['origin']} to {d['destination']}, place {d['at']} from the top"
     if t == "hold_broken":
-        return f"      {d['helot']} is no longer held by {d['grappler']} ({d['reason']})"
+        return f"      {d[terms.actor]} is no longer held by {d['grappler']} ({d['reason']})"
     if t == "fault":
         where = f"{d['file']}:{d['line']}:{d['column']}" if d.get("line") else d.get("file", "")
         return f"!! The bout stopped on a script fault: {where}: {d['message']}"

@@ -21,7 +21,7 @@ from .engine.actions import ABILITY, CARD, COMMAND, CONTROL, END_ROUND, NEXT_ROU
 from .engine.board import parse_direction, parse_square
 from .engine.bout import Bout
 from .engine.dice import DiceError, ForcedDiceExhausted
-from .engine.setup import RANDOM_BARGE, SEAT_ENTRY, STATUSES, BoutSetup, HelotSetup, PlayerSetup, SetupError
+from .engine.setup import RANDOM_BARGE, SEAT_ENTRY, STATUSES, BoutSetup, PieceSetup, PlayerSetup, SetupError
 from .errors import ContentError, Diagnostic, NexusError, RulesError
 from .files import confine, display_path, read_content
 from .model.ruleset import Ruleset
@@ -229,18 +229,18 @@ def build_setup(data: dict[str, Any], where: _Where = _NOWHERE) -> BoutSetup:
                for index, (label, spec) in enumerate((data.get("players") or {}).items())]
     barge = data.get("barge") or {}
     objects = [(item["type"], parse_square(item["at"])) for item in barge.get("objects") or []]
-    return BoutSetup(helots=helots, barge=barge.get("id"), objects=objects, crowd=data.get("crowd"),
+    return BoutSetup(pieces=helots, barge=barge.get("id"), objects=objects, crowd=data.get("crowd"),
                      decks={k: list(v) for k, v in (data.get("decks") or {}).items()},
                      zones=dict(data.get("zones") or {}), players=players,
                      phase=data.get("phase", "command"), active=data.get("active"))
 
 
-def _helot_setup(index: int, label: str, spec: dict[str, Any], where: _Where) -> HelotSetup:
+def _helot_setup(index: int, label: str, spec: dict[str, Any], where: _Where) -> PieceSetup:
     path = ("helots", label)
     seat = spec["seat"] if "seat" in spec else _default_seat(index, where, path)
     entry_square, entry_facing = SEAT_ENTRY[seat]
     status, states = _status_and_states(spec, where, path)
-    return HelotSetup(
+    return PieceSetup(
         label=label, seat=seat,
         at=parse_square(spec["at"]) if "at" in spec else entry_square,
         facing=parse_direction(spec["facing"]) if "facing" in spec else entry_facing,
@@ -291,9 +291,9 @@ def step_action(bout: Bout, step: str | dict[str, Any]) -> Action:
     """Translate one checked scenario step into an engine action."""
     pending = bout.pending
     if step == "end_round":
-        return Action.make(END_ROUND, bout.state.active or (pending.helot if pending else ""))
+        return Action.make(END_ROUND, bout.state.active or (pending.actor if pending else ""))
     if step == "next_round":
-        return Action.make(NEXT_ROUND, pending.helot if pending else "")
+        return Action.make(NEXT_ROUND, pending.actor if pending else "")
     assert isinstance(step, dict)  # the schema allows the two words above or a mapping
     helot = step["helot"] if "helot" in step else step["player"]
     arguments = {key: value for key, value in step.items() if key not in ("helot", "player", "reactions", "choices")}
@@ -301,7 +301,7 @@ def step_action(bout: Bout, step: str | dict[str, Any]) -> Action:
         name = arguments.pop("command")
         declaration = bout.ruleset.declaration("command", name)
         if declaration is not None and declaration.property("targets") is not None and "target" not in arguments:
-            others = [h.label for h in bout.state.helots.values() if h.label != helot and h.status.value != "dead"]
+            others = [h.label for h in bout.state.pieces.values() if h.label != helot and h.status.value != "dead"]
             if len(others) == 1:
                 arguments["target"] = others[0]
         if "to" in arguments:
@@ -323,7 +323,7 @@ def _with_target(bout: Bout, helot: str, step: dict[str, Any], kind: str, name: 
     if declaration is not None and declaration.property("targets") is None:
         return step
     if "target" not in step:
-        others = [h.label for h in bout.state.helots.values() if h.label != helot and h.on_board]
+        others = [h.label for h in bout.state.pieces.values() if h.label != helot and h.on_board]
         if len(others) == 1:
             step = {**step, "target": others[0]}
     return step
@@ -342,7 +342,7 @@ def option_names(decision: Decision) -> list[tuple[Any, Action]]:
     pick (a helot by label, a square as [col, row]), an influence card's id, `negate` or `pass`."""
     named: list[tuple[Any, Action]] = []
     for option in decision.options:
-        if option.helot != decision.helot:
+        if option.actor != decision.actor:
             continue  # another helot's interjection offered at the same time
         if decision.kind == "negate_card":
             named.append(("pass" if option.kind == PASS else "negate", option))
@@ -410,7 +410,7 @@ class StepRunner:
                 return
         passing = [o for o in decision.options if o.kind == PASS]
         if not passing:
-            raise ScenarioError(f"{decision.helot} must decide ({decision.kind}) and cannot pass")
+            raise ScenarioError(f"{decision.actor} must decide ({decision.kind}) and cannot pass")
         self.bout.apply(passing[0])
 
     def _chosen(self, decision: Decision) -> Action | None:
@@ -421,13 +421,13 @@ class StepRunner:
         if not self.choices:
             if decision.kind == "negate_card":
                 return None
-            raise ScenarioError(f"{decision.helot} must choose ({decision.kind}: {offered}) but the step's "
+            raise ScenarioError(f"{decision.actor} must choose ({decision.kind}: {offered}) but the step's "
                                 f"`choices` has no answer left for it")
         wanted = self.choices.pop(0)
         for name, option in named:
             if name == wanted:
                 return option
-        raise ScenarioError(f"`choices`: {_show_choice(wanted)} is not offered to {decision.helot} at "
+        raise ScenarioError(f"`choices`: {_show_choice(wanted)} is not offered to {decision.actor} at "
                             f"{decision.kind}; the options are {offered}")
 
 
@@ -448,8 +448,9 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
                     forced_dice=data.get("dice") or {}, strict_ledger=True)
     except SetupError as error:
         who = "helots" if data.get("helots") else "players"
-        path = (who, error.helot, error.key) if error.helot else (who,)
-        result.mismatches.append(f"cannot load: {where(*path)}: {error.diagnostics[0].message}")
+        path = (who, error.actor, error.key) if error.actor else (who,)
+        told = f"{who[:-1]} `{error.actor}`: {error.reason}" if error.actor else error.diagnostics[0].message
+        result.mismatches.append(f"cannot load: {where(*path)}: {told}")
         return result
     except (ScenarioError, NexusError, DiceError) as error:
         result.mismatches += _failure(error, "cannot load")

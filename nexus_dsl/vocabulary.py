@@ -4,9 +4,9 @@ The checker reads these tables to resolve names and check types; the engine impl
 these primitives, functions, events and windows (a test keeps the two in step). Adding a word to
 the language means adding it here and implementing it in the engine — never a grammar change.
 
-Types are plain strings: `number`, `bool`, `text`, `helot`, `location`, `square`, `squares`,
+Types are plain strings: `number`, `bool`, `text`, `piece`, `location`, `square`, `squares`,
 `direction`, `state`, `trait`, `resource`, `pile`, `object_type`, `roll_side`, `purpose`,
-`outcome`, `list`, `any`. A `helot` is accepted where a `pile` (its lanista's cred) or a `square`
+`outcome`, `list`, `any`. A `piece` is accepted where a `pile` (its lanista's cred) or a `square`
 (where it stands) is expected.
 
 Where a number argument only makes sense within a range (a die has at least 2 sides, a radius is
@@ -36,10 +36,10 @@ PURPOSES = ("attack", "defense", "location", "check", "trait_die", "ratio_die", 
 SEATS = ("north", "south", "east", "west")
 # What becomes of a card drawn from a zone (its `drawn` property): played at once, or kept in hand.
 DRAWN = ("played", "kept")
-# How the helots of a cycle take their turns (the `turn_order` rule param): by their initiative
+# How the pieces of a cycle take their turns (the `turn_order` rule param): by their initiative
 # rank, or by rank with the sides taking turns (the best of each side in turn, then the next).
 TURN_ORDERS = ("by_rank", "sides_alternate")
-# How long a helot's turn lasts within a cycle (the `turn_length` rule param): its whole Command
+# How long a piece's turn lasts within a cycle (the `turn_length` rule param): its whole Command
 # Round (it acts until it ends the round), or one action, the rounds of the cycle taking turns.
 TURN_LENGTHS = ("whole_round", "one_action")
 
@@ -62,11 +62,11 @@ STAT_GROUPS = ("location", "trait")
 # group (trait reserves), which content declares.
 COST_RESOURCES = RESOURCES + ("overall", "cred")
 
-# Attributes readable on a helot value (`target.overall`, `self.PHYS`, `target.head`).
+# Attributes readable on a piece value (`target.overall`, `self.PHYS`, `target.head`).
 # What a player is read for (`p.side`), besides the stats each player holds.
 PLAYER_ATTRIBUTES: dict[str, str] = {"label": "text", "side": "text", "seat": "text", "fighting": "bool"}
 
-HELOT_ATTRIBUTES: dict[str, str] = {
+PIECE_ATTRIBUTES: dict[str, str] = {
     "overall": "number",
     "cred": "number",
     "ap": "number",
@@ -79,8 +79,8 @@ HELOT_ATTRIBUTES: dict[str, str] = {
     "label": "text",
     "ratio": "number",
     "tp_counter": "list",
-    "grappling": "any",  # the helot this one holds, or none
-    "grappler": "any",  # the helot holding this one, or none
+    "grappling": "any",  # the piece this one holds, or none
+    "grappler": "any",  # the piece holding this one, or none
     "weapon_type": "any",
     "weapon_damage": "number",
     "weapon_optimal": "number",
@@ -89,7 +89,7 @@ HELOT_ATTRIBUTES: dict[str, str] = {
     "weapon_store": "number",  # AP to store it (its `store` property)
     "ammo": "number",
     "durability": "number",
-    "cred_gained": "number",  # cred this helot's lanista took from damage during the current command
+    "cred_gained": "number",  # cred this piece's lanista took from damage during the current command
     "deception": "number",
     "command_tokens": "number",
     "motivation": "any",
@@ -97,9 +97,7 @@ HELOT_ATTRIBUTES: dict[str, str] = {
 }  # and every stat content declares, as a number (`self.PHYS`, `target.head`)
 
 # Argument types a command, ability or card can take from the player.
-ARG_TYPES = ("location", "direction", "helot", "piece", "trait", "square", "number", "resource")
-# Type names that are another's: `piece`, the name a game of its own writes, is the type `helot`.
-TYPE_SYNONYMS = {"piece": "helot"}
+ARG_TYPES = ("location", "direction", "piece", "trait", "square", "number", "resource")
 
 # Attributes readable on a command value (`command.tags`, bound in rules' requirements and events).
 COMMAND_ATTRIBUTES: dict[str, str] = {"id": "text", "group": "text", "tags": "list"}
@@ -184,8 +182,8 @@ ENGINE_SETTINGS: dict[str, str] = {
     "command_points": "count", "trait_cap": "count", "sds_cap": "count", "overall_condition": "count",
     "crowd_coins_per_player": "count", "deception_block_cost": "count", "motivation_button_cost": "count",
     "fatal_locations": "locations", "random_location_table": "location_table", "initiative_rank": "traits",
-    # Helots on the seats of one group are one side (friends: they win together and never target
-    # each other); a helot on a seat of no group is a side of its own.
+    # Pieces on the seats of one group are one side (friends: they win together and never target
+    # each other); a piece on a seat of no group is a side of its own.
     "sides": "seat_groups", "turn_order": "turn_order", "turn_length": "turn_length",
 }  # and each rule param a stat's `start` names, a count
 
@@ -193,83 +191,83 @@ ENGINE_SETTINGS: dict[str, str] = {
 # ---------------------------------------------------------------- primitives (effects)
 PRIMITIVES: dict[str, Signature] = {
     "damage": Signature(
-        ("helot",), {"by": "number", "at": "location", "to": "pile"}, ("by",),
+        ("piece",), {"by": "number", "at": "location", "to": "pile"}, ("by",),
         ranges={"by": up_to("an amount of damage")},
         doc="Deal damage: `at` a location also hits overall condition unless that location was already "
-            "depleted. Coins go `to` a pile; by default to the acting helot's lanista, or the crowd.",
+            "depleted. Coins go `to` a pile; by default to the acting piece's lanista, or the crowd.",
     ),
-    "heal": Signature(("helot",), {"by": "number", "at": "location", "from": "pile"}, ("by", "from"),
-                      doc="Move coins from a pile back onto a helot's overall (or a location's) condition.",
+    "heal": Signature(("piece",), {"by": "number", "at": "location", "from": "pile"}, ("by", "from"),
+                      doc="Move coins from a pile back onto a piece's overall (or a location's) condition.",
                       ranges={"by": up_to("a number of coins")}),
     "transfer": Signature(("number",), {"from": "pile", "to": "pile"}, ("from", "to"),
                           doc="Move up to N cred coins between piles (as many as the source holds).",
                           ranges={0: up_to("a number of coins")}),
-    "add_state": Signature(("helot", "state"), doc="Give a helot a state."),
-    "remove_state": Signature(("helot", "state"), doc="Take a state from a helot."),
-    "move": Signature(("helot", "direction"), doc="Move a helot one square, keeping its facing."),
-    "rotate": Signature(("helot", "direction"), doc="Turn a helot 90 degrees `left` or `right`."),
-    "face": Signature(("helot", "direction"), doc="Set a helot's facing to a compass direction."),
-    "relocate": Signature(("helot",), {"to": "square"}, ("to",), doc="Put a helot on a square."),
+    "add_state": Signature(("piece", "state"), doc="Give a piece a state."),
+    "remove_state": Signature(("piece", "state"), doc="Take a state from a piece."),
+    "move": Signature(("piece", "direction"), doc="Move a piece one square, keeping its facing."),
+    "rotate": Signature(("piece", "direction"), doc="Turn a piece 90 degrees `left` or `right`."),
+    "face": Signature(("piece", "direction"), doc="Set a piece's facing to a compass direction."),
+    "relocate": Signature(("piece",), {"to": "square"}, ("to",), doc="Put a piece on a square."),
     "place": Signature(("object_type",), {"at": "square"}, ("at",), doc="Place a board object."),
     "remove": Signature(("object_type",), {"at": "square"}, ("at",), doc="Remove a board object."),
-    "grant": Signature(("number", "resource"), {"to": "helot", "against": "helot"},
-                       doc="Add AP or MP to a helot's reserve; `against` a helot: only for commands aimed at it.",
+    "grant": Signature(("number", "resource"), {"to": "piece", "against": "piece"},
+                       doc="Add AP or MP to a piece's reserve; `against` a piece: only for commands aimed at it.",
                        ranges={0: at_least(0, "a number of points granted")}),
-    "forfeit": Signature(("resource",), {"from": "helot"}, doc="Empty a helot's AP or MP reserve."),
+    "forfeit": Signature(("resource",), {"from": "piece"}, doc="Empty a piece's AP or MP reserve."),
     "modify_sds": Signature(("roll_side",), {"by": "number"}, ("by",),
                             doc="Slide the current attack or defense roll up or down the SDS."),
     "fix_roll": Signature(("roll_side",), {"to": "number"}, ("to",),
                           doc="The current attack or defense is not rolled: its total is this number."),
     "add_damage": Signature(("number",), doc="Add a damage bonus (or, negative, a penalty) to the current attack."),
-    "mark": Signature(("helot", "text"), {"with": "any"},
-                      doc="Set a named marker on a helot (cleared by `unmark`), optionally holding a value."),
-    "unmark": Signature(("helot", "text"), doc="Clear a named marker on a helot."),
+    "mark": Signature(("piece", "text"), {"with": "any"},
+                      doc="Set a named marker on a piece (cleared by `unmark`), optionally holding a value."),
+    "unmark": Signature(("piece", "text"), doc="Clear a named marker on a piece."),
     "log": Signature(("text",), doc="Write a line to the bout log."),
     "perform": Signature(("command",), doc="Resolve another command's roll and effects (no cost, no requirements) "
                                             "against the current target, e.g. each standard attack of a combo."),
-    "choose": Signature(("helot",), {"from": "list", "into": "name"}, ("from", "into"),
-                        doc="Ask a helot's lanista to pick one of the options; the pick is bound to the `into` name."),
-    "equip": Signature(("helot",), {"with": "text"}, ("with",),
-                       doc="Put a weapon in a helot's hands, drawn (Armed); any weapon it held is lost."),
-    "discard_weapon": Signature(("helot",), doc="The helot's weapon is dropped and gone for good."),
-    "holster": Signature(("helot",), doc="The helot stores its weapon: it keeps it but is no longer Armed."),
-    "unholster": Signature(("helot",), doc="The helot draws its stored weapon: it is Armed again."),
-    "spend_ammo": Signature(("helot",), doc="One ammo is used; a weapon out of ammo is gone."),
-    "wear_weapon": Signature(("helot",), doc="One durability is lost; a weapon with none left breaks and is gone."),
-    "hold": Signature(("helot",), {"by": "helot"}, ("by",), doc="The helot is Grappled, held by another helot."),
-    "release": Signature(("helot",), doc="The helot is no longer Grappled (and its grappler holds no one)."),
-    "signal": Signature(("event",), doc="Raise an event for the acting helot (e.g. `signal turning_point`): "
-                                        "`self` is the acting helot, and every other name the event binds is the "
+    "choose": Signature(("piece",), {"from": "list", "into": "name"}, ("from", "into"),
+                        doc="Ask a piece's lanista to pick one of the options; the pick is bound to the `into` name."),
+    "equip": Signature(("piece",), {"with": "text"}, ("with",),
+                       doc="Put a weapon in a piece's hands, drawn (Armed); any weapon it held is lost."),
+    "discard_weapon": Signature(("piece",), doc="The piece's weapon is dropped and gone for good."),
+    "holster": Signature(("piece",), doc="The piece stores its weapon: it keeps it but is no longer Armed."),
+    "unholster": Signature(("piece",), doc="The piece draws its stored weapon: it is Armed again."),
+    "spend_ammo": Signature(("piece",), doc="One ammo is used; a weapon out of ammo is gone."),
+    "wear_weapon": Signature(("piece",), doc="One durability is lost; a weapon with none left breaks and is gone."),
+    "hold": Signature(("piece",), {"by": "piece"}, ("by",), doc="The piece is Grappled, held by another piece."),
+    "release": Signature(("piece",), doc="The piece is no longer Grappled (and its grappler holds no one)."),
+    "signal": Signature(("event",), doc="Raise an event for the acting piece (e.g. `signal turning_point`): "
+                                        "`self` is the acting piece, and every other name the event binds is the "
                                         "value of that name where the signal is given, or none."),
-    "mark_counter": Signature(("helot", "number"),
-                              doc="Mark a number on the helot's Turning Point Counter with a coin from the crowd "
+    "mark_counter": Signature(("piece", "number"),
+                              doc="Mark a number on the piece's Turning Point Counter with a coin from the crowd "
                                   "(from the box when the crowd is empty)."),
-    "collect_counter": Signature(("helot",), {"to": "pile"}, ("to",),
-                                 doc="Move the coins of the helot's Turning Point Counter to a pile and clear it."),
-    "set_tpdm": Signature(("helot",), {"to": "bool"}, ("to",), doc="Give or take the Turning Point Damage Modifier."),
-    "draw": Signature(("zone",), {"for": "helot"}, doc="Draw the top card of a zone: as the zone's `drawn` says, played "
-                                                      "at once for the helot or kept in its hand (in the base game a "
+    "collect_counter": Signature(("piece",), {"to": "pile"}, ("to",),
+                                 doc="Move the coins of the piece's Turning Point Counter to a pile and clear it."),
+    "set_tpdm": Signature(("piece",), {"to": "bool"}, ("to",), doc="Give or take the Turning Point Damage Modifier."),
+    "draw": Signature(("zone",), {"for": "piece"}, doc="Draw the top card of a zone: as the zone's `drawn` says, played "
+                                                      "at once for the piece or kept in its hand (in the base game a "
                                                       "Turning Point card is played, an influence card kept)."),
-    "offer_negation": Signature(("helot",), doc="Offer a helot's lanista to pay the current card's cost to escape it "
-                                                "(marks the helot `negated` when paid)."),
+    "offer_negation": Signature(("piece",), doc="Offer a piece's lanista to pay the current card's cost to escape it "
+                                                "(marks the piece `negated` when paid)."),
     "prevent": Signature((), doc="Cancel what the current window is about (a move, a deception, a card)."),
     "reroll": Signature(("roll_side",), doc="Roll the current attack or defense again (Perseverance)."),
     "ignore_overall": Signature((), doc="The damage about to be dealt spares overall condition."),
-    "roll_check": Signature(("helot",), {"by": "number", "into": "name"}, ("by", "into"),
-                            doc="The helot rolls a d6 check (purpose `check`), re-rollable in `after_check`; "
+    "roll_check": Signature(("piece",), {"by": "number", "into": "name"}, ("by", "into"),
+                            doc="The piece rolls a d6 check (purpose `check`), re-rollable in `after_check`; "
                                 "binds the `into` name to true on `by` or more.",
                             ranges={"by": D6_TARGET}),
     "reduce_damage": Signature((), {"by": "number"}, ("by",),
                                doc="While `damage_incoming` is heard: the hit about to land is this much smaller.",
                                ranges={"by": up_to("an amount of damage")}),
-    "add_trait": Signature(("helot", "trait"), {"by": "number"}, ("by",), doc="Raise or lower a trait reserve (0..cap)."),
+    "add_trait": Signature(("piece", "trait"), {"by": "number"}, ("by",), doc="Raise or lower a trait reserve (0..cap)."),
     "add_stat": Signature(("actor", "stat"), {"by": "number"}, ("by",),
                           doc="Raise (or, negative, lower) a piece's stat, or a player's (a stat each "
                               "player holds), kept within its `low` and `high`."),
     "set_stat": Signature(("actor", "stat"), {"to": "number"}, ("to",),
                           doc="Set a piece's stat, or a player's (a stat each player holds), kept within "
                               "its `low` and `high`."),
-    "take_off_board": Signature(("helot",), doc="Remove a fallen helot's figure from the board."),
+    "take_off_board": Signature(("piece",), doc="Remove a fallen piece's figure from the board."),
     "win": Signature(("side",), doc="A side wins (named, or by a piece on it: `win self`): the game ends at once "
                                     "with that verdict (the rest of the action resolves, nothing after it)."),
     "declare_draw": Signature((), doc="The game ends at once as a draw (the rest of the action resolves, nothing "
@@ -278,7 +276,7 @@ PRIMITIVES: dict[str, Signature] = {
                                               "cards of its share as its setup allows, choosing them one by one, and "
                                               "the rest go to the zone's discards; then the cards a scenario deals "
                                               "join the hands."),
-    "allocate_points": Signature(("helot",), doc="A piece's Command Points split for its round (pg.16): by its ratio die "
+    "allocate_points": Signature(("piece",), doc="A piece's Command Points split for its round (pg.16): by its ratio die "
                                                  "onto AP or MP as its player says, unless an opponent dictates the split "
                                                  "(pg.6) or the player puts every point on one side at a price (pg.29)."),
     "roll_initiative": Signature((), doc="Initiative (pg.10): each piece in play rolls the trait die and the ratio "
@@ -313,37 +311,37 @@ PRIMITIVES: dict[str, Signature] = {
     "end_game": Signature(("text",), doc="The game comes to its end, named for the log (a word, e.g. "
                                          "`end_game \"deck_exhausted\"`): the `game`'s verdict decides who wins "
                                          "(the rest of the action resolves, nothing after it)."),
-    "move_condition": Signature(("helot",), {"by": "number", "to": "location"}, ("by", "to"),
-                                doc="Move coins from a helot's overall condition onto one of its body locations, "
+    "move_condition": Signature(("piece",), {"by": "number", "to": "location"}, ("by", "to"),
+                                doc="Move coins from a piece's overall condition onto one of its body locations, "
                                     "never above the location's starting condition and never the last overall "
-                                    "coin (Helot Aid).",
+                                    "coin.",
                                 ranges={"by": up_to("a number of coins")}),
     "destroy": Signature(("object_type",), {"at": "square"}, ("at",),
-                         doc="Remove a board object as destroyed by the acting helot (or by none) and raise "
+                         doc="Remove a board object as destroyed by the acting piece (or by none) and raise "
                              "`object_destroyed` with `self`, `object` and `at` (also bound as `square`: `at` is a keyword, "
                              "so scripts read `square`); nothing happens if it is not there."),
 }
 
 # ---------------------------------------------------------------- functions (expressions)
 FUNCTIONS: dict[str, Signature] = {
-    "front_center": Signature(("helot",), doc="The square directly in front of a helot (a set of 0 or 1)."),
-    "front_arc": Signature(("helot",), doc="The three adjoining forward squares of a helot."),
-    "behind": Signature(("helot",), doc="The square directly behind a helot."),
-    "adjacent": Signature(("helot",), doc="The eight squares around a helot."),
-    "step": Signature(("helot", "direction"), doc="The square one step away in a direction (empty at the wall)."),
-    "can_enter": Signature(("helot", "direction"), doc="Whether the helot could step in that direction."),
+    "front_center": Signature(("piece",), doc="The square directly in front of a piece (a set of 0 or 1)."),
+    "front_arc": Signature(("piece",), doc="The three adjoining forward squares of a piece."),
+    "behind": Signature(("piece",), doc="The square directly behind a piece."),
+    "adjacent": Signature(("piece",), doc="The eight squares around a piece."),
+    "step": Signature(("piece", "direction"), doc="The square one step away in a direction (empty at the wall)."),
+    "can_enter": Signature(("piece", "direction"), doc="Whether the piece could step in that direction."),
     "random_location": Signature((), doc="Roll the random body location d6 (purpose `location`).", rolls=True),
     "die": Signature(("purpose", "number"), optional_positional=1, doc="Roll one named die (default d6).",
                      ranges={1: at_least(2, "a die's number of sides")}, rolls=True),
-    "opponents": Signature(("helot",), doc="Every helot of another side still in the bout (each helot is a side of its "
+    "opponents": Signature(("piece",), doc="Every piece of another side still in the bout (each piece is a side of its "
                                            "own unless the `sides` rule param groups seats), from the triggering "
                                            "player clockwise (pg.15)."),
-    "friends": Signature(("helot",), doc="Every other helot of the helot's side still in the bout, from the "
+    "friends": Signature(("piece",), doc="Every other piece of the piece's side still in the bout, from the "
                                          "triggering player clockwise."),
-    "helots": Signature((), doc="Every helot in the bout, from the triggering player clockwise (pg.15)."),
-    "distance": Signature(("helot", "helot"), doc="Squares between two helots (king's moves)."),
-    "has_mark": Signature(("helot", "text"), doc="Whether a helot carries a named marker."),
-    "objects_at": Signature(("any",), doc="The object types on a square (or a helot's), or on any square of an area "
+    "pieces": Signature((), doc="Every piece in the bout, from the triggering player clockwise (pg.15)."),
+    "distance": Signature(("piece", "piece"), doc="Squares between two pieces (king's moves)."),
+    "has_mark": Signature(("piece", "text"), doc="Whether a piece carries a named marker."),
+    "objects_at": Signature(("any",), doc="The object types on a square (or a piece's), or on any square of an area "
                                              "(`objects_at(front_arc(self))`; none for an empty area)."),
     "check": Signature(("number",), doc="Roll a d6 (purpose `check`): true on this number or more. No window "
                                         "opens; use the `roll_check` effect where Perseverance may re-roll it.",
@@ -353,54 +351,54 @@ FUNCTIONS: dict[str, Signature] = {
                                rolls=True),
     "square_at": Signature(("any", "direction"), doc="The square one step from a square (empty at the wall); "
                                                      "from a one-square area such as `step(...)` too (empty from an empty area)."),
-    "helot_on": Signature(("any",), doc="The helot standing on a square (or a one-square area such as `step(...)`), or none."),
+    "piece_on": Signature(("any",), doc="The piece standing on a square (or a one-square area such as `step(...)`), or none."),
     "squares_of": Signature(("object_type",), doc="Every square holding that object, west column first, "
                                                    "south to north in each column."),
     "area": Signature(("square", "number"), doc="The squares within a radius of a square.",
                       ranges={1: at_least(0, "a radius")}),
     "area_of": Signature(("object_type", "number"), doc="The squares within a radius of any such object.",
                          ranges={1: at_least(0, "a radius")}),
-    "in_sight": Signature(("helot", "helot"), doc="Line of sight: within 45 degrees of the facing, no cover between."),
-    "forward_distance": Signature(("helot", "helot"), doc="Squares to the target counted forward only."),
-    "helots_clockwise": Signature(("helot",), doc="Every helot still on the board, starting with this one, clockwise."),
-    "mark_value": Signature(("helot", "text"), doc="The value a marker holds, or none."),
+    "in_sight": Signature(("piece", "piece"), doc="Line of sight: within 45 degrees of the facing, no cover between."),
+    "forward_distance": Signature(("piece", "piece"), doc="Squares to the target counted forward only."),
+    "pieces_clockwise": Signature(("piece",), doc="Every piece still on the board, starting with this one, clockwise."),
+    "mark_value": Signature(("piece", "text"), doc="The value a marker holds, or none."),
     "opposite": Signature(("direction",), doc="The opposite compass direction."),
     "blocks": Signature(("object_type",), doc="Whether an object type renders its square inaccessible."),
     "destructible": Signature(("object_type",), doc="Whether an object type can be destroyed."),
-    "free": Signature(("any",), doc="Whether a helot could stand there: on the board, nothing blocking, no helot "
+    "free": Signature(("any",), doc="Whether a piece could stand there: on the board, nothing blocking, no piece "
                                     "(a square, or a one-square area such as `square_at(...)`; false for any other area)."),
-    "square_of": Signature(("helot",), doc="The square a helot stands on."),
-    "beyond": Signature(("helot", "helot"), doc="The square one step past the second helot on the line from the "
+    "square_of": Signature(("piece",), doc="The square a piece stands on."),
+    "beyond": Signature(("piece", "piece"), doc="The square one step past the second piece on the line from the "
                                                 "first through it (a set of 0 or 1: empty at the wall, or when "
                                                 "the two do not share a row, column or diagonal)."),
     "has_flag": Signature(("object_type", "text"), doc="Whether an object type's data sets that flag "
                                                        "(objects.yaml, e.g. `against_wall`)."),
-    "objects_with": Signature(("any", "text"), doc="The object types on a square (or a helot's, or any square of an "
+    "objects_with": Signature(("any", "text"), doc="The object types on a square (or a piece's, or any square of an "
                                                    "area) whose data sets that flag (`objects_with(step(self, forward), "
                                                    "\"no_hurdle\")`)."),
-    "active": Signature((), doc="The helot whose Command Round is under way, or none."),
-    "trait_reserve": Signature(("helot", "trait"), doc="A helot's reserve of a trait named by a value "
+    "active": Signature((), doc="The piece whose Command Round is under way, or none."),
+    "trait_reserve": Signature(("piece", "trait"), doc="A piece's reserve of a trait named by a value "
                                                        "(`self.PHYS` when the trait is known in advance)."),
-    "location_condition": Signature(("helot", "location"), doc="The condition of a helot's body location named "
+    "location_condition": Signature(("piece", "location"), doc="The condition of a piece's body location named "
                                                                "by a value (`self.head` when the location is "
                                                                "known in advance)."),
     "pick": Signature(("bool", "any", "any"), doc="The second value when the condition holds, else the third "
                                                   "(e.g. `pick(direction == forward, 1, 2)`)."),
-    "heading": Signature(("helot", "direction"), doc="The compass direction that a direction relative to the helot's "
+    "heading": Signature(("piece", "direction"), doc="The compass direction that a direction relative to the piece's "
                                                      "facing points to (a compass direction is returned as it is)."),
-    "next_in_initiative": Signature(("helot",), doc="The next helot still fighting after this one in the current "
+    "next_in_initiative": Signature(("piece",), doc="The next piece still fighting after this one in the current "
                                                     "initiative order (wrapping round to the first), or none."),
     "squares_toward": Signature(("any", "direction", "number"),
                                 doc="Up to N squares in a straight line from a square (not included) in a compass "
                                     "direction, nearest first; fewer when the wall comes first (a Floor Saw's path).",
                                 ranges={2: up_to("a number of squares")}),
     "random_weapon": Signature(("text",), doc="A weapon card of that type (`two_handed`, `shield`...) drawn at random "
-                                              "(purpose `weapon_card`) from those no helot holds, in load order; "
+                                              "(purpose `weapon_card`) from those no piece holds, in load order; "
                                               "none when every such card is held.", rolls=True),
     "crowd_coins": Signature((), doc="How many cred coins the Crowd Coin Pile holds."),
-    "weapons_left": Signature(("text",), doc="The weapon cards of that type no helot holds, in load order (a "
+    "weapons_left": Signature(("text",), doc="The weapon cards of that type no piece holds, in load order (a "
                                              "question: `requires count(weapons_left(\"ranged\")) > 0`)."),
-    "wounded_locations": Signature(("helot",), doc="The helot's body locations below their starting condition."),
+    "wounded_locations": Signature(("piece",), doc="The piece's body locations below their starting condition."),
     "indestructible_at": Signature(("any",), doc="Whether a square (or a one-square area) holds an object that "
                                                  "cannot be destroyed; true beyond the board (the wall)."),
     "min": Signature(("number", "number")),
@@ -431,7 +429,7 @@ FUNCTIONS: dict[str, Signature] = {
     "highest": Signature(("list",), doc="The highest of a list of numbers, or none when it is empty."),
     "lowest": Signature(("list",), doc="The lowest of a list of numbers, or none when it is empty."),
     "position": Signature(("list", "any"), doc="Where a value stands in a list, counting from 1; 0 when it is not there."),
-    "join": Signature(("list", "text"), doc="The members of a list (text, numbers, helots by label) as one text, "
+    "join": Signature(("list", "text"), doc="The members of a list (text, numbers, pieces by label) as one text, "
                                             "with the second argument between each two."),
     # The cards of a zone, top first, and its discards, in the order they were discarded.
     "cards": Signature(("zone",), doc="The cards a zone holds (their ids), top card first. A zone each player "
@@ -467,10 +465,10 @@ FUNCTIONS: dict[str, Signature] = {
 FUNCTION_RESULTS: dict[str, str] = {
     "front_center": "squares", "front_arc": "squares", "behind": "squares", "adjacent": "squares",
     "step": "squares", "can_enter": "bool", "random_location": "location", "die": "number",
-    "opponents": "list", "friends": "list", "helots": "list", "distance": "number", "has_mark": "bool",
+    "opponents": "list", "friends": "list", "pieces": "list", "distance": "number", "has_mark": "bool",
     "objects_at": "list", "check": "bool", "compass": "direction", "random_square": "square",
-    "square_at": "squares", "helot_on": "any", "squares_of": "list", "area": "squares", "area_of": "squares",
-    "in_sight": "bool", "forward_distance": "number", "helots_clockwise": "list", "mark_value": "any",
+    "square_at": "squares", "piece_on": "any", "squares_of": "list", "area": "squares", "area_of": "squares",
+    "in_sight": "bool", "forward_distance": "number", "pieces_clockwise": "list", "mark_value": "any",
     "opposite": "direction", "blocks": "bool", "destructible": "bool", "free": "bool", "square_of": "square",
     "beyond": "squares", "has_flag": "bool", "objects_with": "list", "active": "any", "trait_reserve": "number",
     "location_condition": "number",
@@ -526,7 +524,7 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
                "tags": ("text", "many")},
     "rule": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
              "rulebook": ("text", "one"), "motivation": ("text", "one")},
-    # `badge` (one or two characters) and `colour` (`#rrggbb`) mark a helot in the state on the board.
+    # `badge` (one or two characters) and `colour` (`#rrggbb`) mark a piece in the state on the board.
     "state": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
               "rulebook": ("text", "one"), "badge": ("text", "one"), "colour": ("text", "one")},
     # `group` (a `name`: any word) makes the stat a word of the type of that name; `start` (an
@@ -557,7 +555,9 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # `pieces` (a number, 0 for a game of players alone, such as a card game) is how many pieces
     # each player controls; without it, as many as the setup places.
     # `players` lists how many players it is played by (`players 2` or `players 2, 3, 4`).
-    "game": {"pieces": ("number", "one"), "players": ("number", "many"), "setup": ("procedure", "one"), "round": ("procedure", "one"), "turn": ("turn", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
+    # `piece_word` and `player_word` are the game's own names of a piece and a player: scripts may
+    # write them as types (`arg target: <piece_word>`), and the log names who acts by them.
+    "game": {"pieces": ("number", "one"), "players": ("number", "many"), "piece_word": ("text", "one"), "player_word": ("text", "one"), "setup": ("procedure", "one"), "round": ("procedure", "one"), "turn": ("turn", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
              "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
     # `starts`, `ends` and `over` (declared events, raised with `self`) mark a turn's start, its end
@@ -607,9 +607,9 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     "card": ("property",),
 }
 
-# The types a name an event or a window binds may have (`arg attacker: helot`), besides the types
+# The types a name an event or a window binds may have (`arg attacker: piece`), besides the types
 # content declares (a stat group such as `location`, `state`, `pile`).
-BOUND_TYPES = ("number", "bool", "text", "helot", "piece", "player", "actor", "square", "squares", "direction", "resource", "roll_side",
+BOUND_TYPES = ("number", "bool", "text", "piece", "player", "actor", "square", "squares", "direction", "resource", "roll_side",
                "object_type", "command", "list", "any")
 
 # The numbers a property holds: the engine reads each as a number written out (`damage 2`), so the

@@ -26,7 +26,7 @@ SOURCES = [*sorted((ROOT / "nexus_dsl" / "engine").rglob("*.py")), *sorted((ROOT
            ROOT / "nexus_dsl" / "vocabulary.py"]
 
 # The game's words (the issue of an open engine names them): each as a pattern over source text and
-# names, case-insensitive, a letter on neither side (so `helots` and `helot_attribute` count, and
+# names, case-insensitive, a letter on neither side (so `helots` and `piece_attribute` count, and
 # `incredible` does not).
 GAME_WORDS = {
     "helot": r"helots?", "lanista": r"lanistas?", "barge": r"barges?", "cred": r"cred", "crowd": r"crowds?",
@@ -55,7 +55,7 @@ def source_counts() -> dict[str, int]:
 def bare_pack_names() -> set[str]:
     """Every name a pack that builds on nothing may use in its scripts."""
     checker = Checker(CheckContext())
-    return (set(checker.globals.all_names()) | set(V.PRIMITIVES) | set(V.FUNCTIONS) | set(V.HELOT_ATTRIBUTES)
+    return (set(checker.globals.all_names()) | set(V.PRIMITIVES) | set(V.FUNCTIONS) | set(V.PIECE_ATTRIBUTES)
             | set(V.ROLL_NAMES) | set(V.PURPOSES) | set(V.ARG_TYPES) | set(V.BOUND_TYPES)
             | {p for props in V.PROPERTIES.values() for p in props} | {v for vs in V.PROPERTY_VALUES.values() for v in vs})
 

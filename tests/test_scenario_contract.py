@@ -15,7 +15,7 @@ from nexus_dsl.cli import main
 from nexus_dsl.engine.bout import Bout
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.dice import PURPOSES
-from nexus_dsl.engine.setup import BoutSetup, HelotSetup, SetupError, standard_setup
+from nexus_dsl.engine.setup import BoutSetup, PieceSetup, SetupError, standard_setup
 from nexus_dsl.limits import INPUT_LIMITS
 from nexus_dsl.scenario import ScenarioResult, run_paths
 from nexus_dsl.vocabulary import PURPOSES as VOCABULARY_PURPOSES
@@ -78,16 +78,16 @@ WRONG_SETUPS = [
     ("status: asleep", "", "helots.red.status: \"asleep\" is not allowed here; one of: fighting, incapacitated, dead"),
     ("status: 3", "", "helots.red.status: 3 is not allowed here; one of: fighting"),
     ("status: fighting, states: [dead]", "", "`states` lists dead, but the helot's status is fighting"),
-    ("grappling: green", "", "`grappling: green` is not one of the helots"),
-    ("grappling: red", "", "a helot cannot be grappling itself"),
+    ("grappling: green", "", "`grappling: green` names no one of the setup"),
+    ("grappling: red", "", "cannot be grappling itself"),
     ("grappling: 7", "", "helots.red.grappling: expected string, got integer 7"),
     ("grappling: blue", "grappling: red", "no one grapples a grappler"),
     ("facing: E, grappling: blue", "", "blue must stand in its front-centre square [5, 5], not at [4, 4]"),
     ('influence: "crossed_signals"', "", "helots.red.influence: expected array, got string \"crossed_signals\""),
     ("influence: [no_such_card]", "", "no influence card `no_such_card` in the loaded packs"),
     ("weapon: no_such_weapon", "", "no weapon `no_such_weapon` in the loaded packs"),
-    ("states: [armed]", "", "`states` lists armed, but the helot holds no drawn weapon"),
-    ("weapon: shiv, weapon_drawn: false, states: [armed]", "", "`states` lists armed, but the helot holds no drawn weapon"),
+    ("states: [armed]", "", "`states` lists armed, but it holds no drawn weapon"),
+    ("weapon: shiv, weapon_drawn: false, states: [armed]", "", "`states` lists armed, but it holds no drawn weapon"),
     ("states: [sleepy]", "", "helot `red`: `states` lists sleepy, which no loaded pack declares (states: prone,"),
     ("tp_counter: [1, 1]", "", "helots.red.tp_counter: [1, 1] has non-unique elements; each item may appear only once"),
     ("locations: {knee: 3}", "", "helot `red`: `knee` is not a location of the loaded packs (head, chest,"),
@@ -116,7 +116,7 @@ def test_a_grappled_helot_is_held_by_one_grappler(tmp_path: Path) -> None:
           green: {at: [4, 3], facing: S, grappling: blue}
         steps: []
         """)
-    assert "is held by red and green: a helot is held by one grappler" in failure(result)
+    assert "is held by red and green: only one may hold it" in failure(result)
 
 
 def test_a_grappled_helot_holds_no_one(tmp_path: Path) -> None:
@@ -313,27 +313,27 @@ def test_a_choices_value_of_the_wrong_type_fails_at_load(tmp_path: Path, choices
 
 # ---------------------------------------------------------------- influence: [] is no deal
 def test_a_set_hand_keeps_nothing_of_the_deal() -> None:
-    assert HelotSetup("red", "south", influence=[]).keep == 0
-    assert HelotSetup("red", "south", influence=["crossed_signals"]).keep == 0
-    assert HelotSetup("red", "south").keep is None
-    assert HelotSetup("red", "south", influence=[], keep=2).keep == 2
+    assert PieceSetup("red", "south", influence=[]).keep == 0
+    assert PieceSetup("red", "south", influence=["crossed_signals"]).keep == 0
+    assert PieceSetup("red", "south").keep is None
+    assert PieceSetup("red", "south", influence=[], keep=2).keep == 2
 
 
 @pytest.mark.parametrize(("hand", "first_decision"), [([], "allocate"), (None, "keep_influence")])
 def test_an_empty_hand_with_a_lanista_is_not_dealt(hand: list[str] | None, first_decision: str) -> None:
     setup = standard_setup(2)
-    red = setup.helots[0]
-    setup.helots[0] = HelotSetup(red.label, red.seat, red.at, red.facing, lanista="pell_marrowgate", influence=hand)
+    red = setup.pieces[0]
+    setup.pieces[0] = PieceSetup(red.label, red.seat, red.at, red.facing, lanista="pell_marrowgate", influence=hand)
     bout = Bout(cached_ruleset(("base",)), setup, seed=3, forced_dice={"trait_die": [2, 1], "ratio_die": [3, 3]})
     assert bout.pending is not None and bout.pending.kind == first_decision
-    assert bout.state.helots["red"].influence == []
+    assert bout.state.pieces["red"].influence == []
 
 
 # ---------------------------------------------------------------- the engine's own setup checks
 def _setup(**red: object) -> BoutSetup:
-    helots = [HelotSetup("red", "south", at=Square(4, 5), facing=Direction.N, **red),  # type: ignore[arg-type]
-              HelotSetup("blue", "north", at=Square(4, 4), facing=Direction.S)]
-    return BoutSetup(helots=helots, phase="command")
+    helots = [PieceSetup("red", "south", at=Square(4, 5), facing=Direction.N, **red),  # type: ignore[arg-type]
+              PieceSetup("blue", "north", at=Square(4, 4), facing=Direction.S)]
+    return BoutSetup(pieces=helots, phase="command")
 
 
 @pytest.mark.parametrize(("red", "key"), [
@@ -343,16 +343,16 @@ def _setup(**red: object) -> BoutSetup:
     ({"status": "asleep"}, "status"),
     ({"influence": ["no_such_card"]}, "influence"),
 ])
-def test_the_engine_refuses_an_impossible_setup_naming_helot_and_key(red: dict[str, object], key: str) -> None:
+def test_the_engine_refuses_an_impossible_setup_naming_piece_and_key(red: dict[str, object], key: str) -> None:
     with pytest.raises(SetupError) as raised:
         Bout(cached_ruleset(("base",)), _setup(**red))
-    assert (raised.value.helot, raised.value.key) == ("red", key)
-    assert raised.value.diagnostics[0].message.startswith("helot `red`: ")
+    assert (raised.value.actor, raised.value.key) == ("red", key)
+    assert raised.value.diagnostics[0].message.startswith("`red`: ")
 
 
 def test_a_grapple_set_up_holds_both_sides() -> None:
     bout = Bout(cached_ruleset(("base",)), _setup(grappling="blue"))
-    red, blue = bout.state.helots["red"], bout.state.helots["blue"]
+    red, blue = bout.state.pieces["red"], bout.state.pieces["blue"]
     assert (red.grappling, red.grappler, blue.grappling, blue.grappler) == ("blue", None, None, "red")
     assert "grappled" in blue.states and "grappled" not in red.states
     snapshot = bout.snapshot()

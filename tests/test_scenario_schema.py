@@ -264,7 +264,7 @@ def test_the_setup_converts_what_the_schema_checked() -> None:
     data = {"helots": {"red": {"at": "4,5", "facing": "sw", "marks": ["marked"]}, "blue": {"seat": "west"}},
             "barge": {"objects": [{"type": "pillar", "at": [2, 3]}]}}
     setup = build_setup(data)
-    red, blue = setup.helots
+    red, blue = setup.pieces
     assert (red.seat, red.at, red.facing, red.marks) == ("south", Square(4, 5), Direction.SW, {"marked": True})
     assert (blue.seat, blue.at) == ("west", Square(1, 1))
     assert setup.objects == [("pillar", Square(2, 3))]

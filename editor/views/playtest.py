@@ -198,15 +198,15 @@ def handover_due(session: playtest.PlaySession, pending: playtest.Pending | None
     once the screen is theirs (while the view follows whoever must decide)."""
     if session.has_board or pending is None or not pending.person or len(session.people()) < 2:
         return False
-    return st.session_state.get("pt_follow", True) and st.session_state.get(HANDED_TO) != pending.helot
+    return st.session_state.get("pt_follow", True) and st.session_state.get(HANDED_TO) != pending.actor
 
 
 def awaiting_handover(session: playtest.PlaySession, pending: playtest.Pending | None) -> bool:
     """Until the next person says the screen is theirs, the page shows what every player sees."""
     if pending is None or not handover_due(session, pending):
         return False
-    st.warning(f"{pending.helot}'s turn: hand the screen to {pending.helot}. Their hand stays hidden until then.")
-    st.button(f"I am {pending.helot}: show my hand", key="pt_hand_over", on_click=hand_over, args=(pending.helot,),
+    st.warning(f"{pending.actor}'s turn: hand the screen to {pending.actor}. Their hand stays hidden until then.")
+    st.button(f"I am {pending.actor}: show my hand", key="pt_hand_over", on_click=hand_over, args=(pending.actor,),
               type="primary")
     return True
 
@@ -218,7 +218,7 @@ def choose_viewer(session: playtest.PlaySession, pending: playtest.Pending | Non
         st.session_state["pt_viewer"] = NOBODY
         return None
     if follow and pending is not None and pending.person:
-        st.session_state["pt_viewer"] = pending.helot
+        st.session_state["pt_viewer"] = pending.actor
     if st.session_state.get("pt_viewer") not in people + [NOBODY]:
         st.session_state["pt_viewer"] = people[0] if people else NOBODY
     viewer = st.selectbox("Whose view (only this player's hand is shown)", people + [NOBODY], key="pt_viewer")
@@ -246,7 +246,7 @@ def options_panel(session: playtest.PlaySession, viewer: str | None, pending: pl
     index = 0
     groups = session.options(viewer)
     if not groups:
-        st.info(f"{viewer} has nothing to decide now; {pending.helot} decides ({pending.kind}).")
+        st.info(f"{viewer} has nothing to decide now; {pending.actor} decides ({pending.kind}).")
         return
     st.markdown(f"**{viewer}, your options** ({pending.kind})")
     st.markdown(OPTION_STYLE, unsafe_allow_html=True)
@@ -271,7 +271,7 @@ def dice_table(dice: list[playtest.DiceShown]) -> pd.DataFrame:
     what they came to."""
     rows: dict[tuple[int, str], dict[str, object]] = {}
     for die in dice:
-        row = rows.setdefault((die.seq, die.purpose), {"who": die.helot or "", "for": die.purpose, "dice": [],
+        row = rows.setdefault((die.seq, die.purpose), {"who": die.actor or "", "for": die.purpose, "dice": [],
                                                        "came to": die.summary})
         row["dice"].append(die.value)
     return pd.DataFrame([{**row, "dice": " ".join(str(v) for v in row["dice"])} for row in rows.values()])
@@ -291,7 +291,7 @@ def play(rules, session: playtest.PlaySession) -> None:
     else:
         who = "a person" if pending.person else f"the {pending.seat} agent"
         when = "Cycle" if session.has_board else "Round"
-        st.caption(f"{when} {session.bout.state.cycle}: {pending.helot} ({who}) decides: {pending.kind}")
+        st.caption(f"{when} {session.bout.state.cycle}: {pending.actor} ({who}) decides: {pending.kind}")
     viewer = choose_viewer(session, pending)
     state.show_flashes()
     if not handover_due(session, pending):

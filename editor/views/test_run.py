@@ -166,7 +166,7 @@ def step(to_end: bool = False) -> None:
 def condition_table(view: testrun.StepView) -> pd.DataFrame:
     """Each helot's condition: overall and per body location, one column each."""
     rows = []
-    for label, helot in view.helots.items():
+    for label, helot in view.pieces.items():
         row: dict[str, object] = {"helot": label, "status": helot.status, "overall": helot.overall}
         row.update({location.replace("_", " "): value for location, value in helot.locations.items()})
         rows.append(row)
@@ -177,7 +177,7 @@ def helot_table(view: testrun.StepView) -> pd.DataFrame:
     """Everything else a player's panel shows: motivation, lanista, cred, states, weapon, traits,
     points, place, facing and the influence hand."""
     rows = []
-    for label, helot in view.helots.items():
+    for label, helot in view.pieces.items():
         rows.append({
             "helot": label, "motivation": helot.motivation or "—", "lanista": helot.lanista or "—",
             "cred": helot.cred, "states": ", ".join(helot.states), "weapon": helot.weapon or "",
@@ -213,7 +213,7 @@ def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) ->
     boardless = not table.has_board(rules)
     st.subheader(f"Step {view.index}: {view.headline}")
     where = f"Round {view.cycle}; " if boardless else f"Cycle {view.cycle}; active: {view.active or '—'}; crowd {view.crowd} cred; "
-    st.caption(where + (f"waiting for {waiting.helot}: {waiting.kind}" if waiting else "the bout is over"))
+    st.caption(where + (f"waiting for {waiting.actor}: {waiting.kind}" if waiting else "the bout is over"))
     if view.fault is not None:
         widgets.script_fault(rules, view.fault, view.fault_declaration, testrun.fault_text(rules, view.fault),
                              key="tr_open_fault")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.actions import ABILITY, CARD, CONTROL, END_ROUND, PASS, Action, Decision
 from ..engine.board import Grid, Square
-from ..engine.state import BoutState, Helot, Status
+from ..engine.state import BoutState, Piece, Status
 from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
 
@@ -68,8 +68,8 @@ def _ap_cost(bout: Bout, action: Action) -> int:
     return total
 
 
-def nearest_foe(state: BoutState, me: Helot) -> Helot | None:
-    foes = [h for h in state.helots.values() if h.label != me.label and h.on_board and h.status != Status.DEAD]
+def nearest_foe(state: BoutState, me: Piece) -> Piece | None:
+    foes = [h for h in state.pieces.values() if h.label != me.label and h.on_board and h.status != Status.DEAD]
     if not foes:
         return None
     fighting = [h for h in foes if h.status == Status.FIGHTING] or foes
@@ -116,7 +116,7 @@ def distances_to(state: BoutState, goal: Square, flags: ObjectFlags) -> dict[Squ
     return best
 
 
-def position_score(state: BoutState, me: Helot, distances: Mapping[Square, float] | None = None) -> float:
+def position_score(state: BoutState, me: Piece, distances: Mapping[Square, float] | None = None) -> float:
     """Higher is better: near the closest opponent (by the way round obstacles when `distances`
     to it are given, see `distances_to`), facing it, ideally from behind, off hazards."""
     grid: Grid = state.grid
@@ -139,12 +139,12 @@ def position_score(state: BoutState, me: Helot, distances: Mapping[Square, float
     return score
 
 
-def standing(state: BoutState, me: Helot) -> float:
+def standing(state: BoutState, me: Piece) -> float:
     """How well `me` stands against the field, in cred-like units: cred, condition, states, the
     points and reserves in hand. Used to judge content the agent has no rule of its own for."""
-    foes = [h for h in state.helots.values() if h.label != me.label]
+    foes = [h for h in state.pieces.values() if h.label != me.label]
 
-    def worth(helot: Helot) -> float:
+    def worth(helot: Piece) -> float:
         value = helot.cred + 0.6 * helot.overall + sum(STATE_WORTH.get(s, 0) for s in helot.states)
         value += 1.5 * helot.ap + 0.8 * helot.mp + 0.3 * sum(helot.traits.values()) + 0.5 * len(helot.influence)
         if helot.status != Status.FIGHTING:
@@ -177,7 +177,7 @@ def _previewed(bout: Bout, option: Action) -> BoutState | None:
 
 def _new_marks(before: BoutState, after: BoutState) -> bool:
     """Whether any helot carries a mark it did not carry before: an instruction left for later."""
-    return any(set(after.helots[label].marks) - set(helot.marks) for label, helot in before.helots.items())
+    return any(set(after.pieces[label].marks) - set(helot.marks) for label, helot in before.pieces.items())
 
 
 class HeuristicAgent:
@@ -193,7 +193,7 @@ class HeuristicAgent:
     # ---------------------------------------------------------------- main decisions
     def choose(self, bout: Bout, decision: Decision) -> Action:
         kind = decision.kind
-        if not bout.state.helots:  # a game of players alone: nothing on a board to judge by
+        if not bout.state.pieces:  # a game of players alone: nothing on a board to judge by
             return self._by_outcome(bout, decision)
         if kind == "allocate":
             return self._allocate(bout, decision)
@@ -218,13 +218,13 @@ class HeuristicAgent:
             after = _previewed(bout, option) if option.kind in ("command", ABILITY, CARD) else bout.state
             if after is None:
                 continue
-            value = score_lead(bout, after, decision.helot)
+            value = score_lead(bout, after, decision.actor)
             if best_value is None or value > best_value:
                 best, best_value = option, value
         return best
 
     def _allocate(self, bout: Bout, decision: Decision) -> Action:
-        me = bout.state.helots[decision.helot]
+        me = bout.state.pieces[decision.actor]
         foe = nearest_foe(bout.state, me)
         close = foe is not None and bout.state.grid.chebyshev(me.square, foe.square) <= 1
         big, small = ("ap", "mp") if me.ratio >= 3 else ("mp", "ap")
@@ -238,11 +238,11 @@ class HeuristicAgent:
         return next(o for o in decision.options if o.name == "allocate" and o.arg("ratio_to") == want)
 
     def _deceive(self, bout: Bout, decision: Decision) -> Action:
-        me = bout.state.helots[decision.helot]
+        me = bout.state.pieces[decision.actor]
         deceptions = [o for o in decision.options if o.kind == CONTROL]
         if not deceptions:
             return decision.options[-1]
-        target = bout.state.helots[deceptions[0].arg("target")]
+        target = bout.state.pieces[deceptions[0].arg("target")]
         if bout.state.grid.chebyshev(me.square, target.square) > 2:
             return next(o for o in decision.options if o.kind == PASS)
         # Leave the opponent as few AP as possible: the ratio goes to AP only when it is small.
@@ -251,7 +251,7 @@ class HeuristicAgent:
 
     def _command(self, bout: Bout, decision: Decision) -> Action:
         state = bout.state
-        me = state.helots[decision.helot]
+        me = state.pieces[decision.actor]
         options = decision.options
         commands = [o for o in options if o.kind == "command"]
         by_tag = lambda tag: [o for o in commands if tag in _tags(bout, o)]  # noqa: E731
@@ -292,7 +292,7 @@ class HeuristicAgent:
             after = _previewed(bout, option)
             if after is None:
                 continue
-            score = position_score(after, after.helots[me.label], distances)
+            score = position_score(after, after.pieces[me.label], distances)
             if score > best_score:
                 best, best_score = option, score
         if best is not None:
@@ -311,10 +311,10 @@ class HeuristicAgent:
             distances = self._distances[key] = distances_to(state, goal, bout.ruleset.object_flags)
         return distances
 
-    def _best_attack(self, bout: Bout, me: Helot, attacks: list[Action]) -> Action:
+    def _best_attack(self, bout: Bout, me: Piece, attacks: list[Action]) -> Action:
         """Spend AP well: finish an incapacitated or head-weak target with a focused blow to the head,
         a combo when AP allow, standard attacks otherwise, wild attacks as a last resort."""
-        target = bout.state.helots[attacks[0].arg("target")] if attacks[0].arg("target") else None
+        target = bout.state.pieces[attacks[0].arg("target")] if attacks[0].arg("target") else None
         def named(name: str) -> list[Action]:
             return [a for a in attacks if a.name == name]
         finishing = target is not None and (target.status == Status.INCAPACITATED or target.locations.get("head", 10) <= 5)
@@ -348,10 +348,10 @@ class HeuristicAgent:
         return next(o for o in decision.options if o.kind == PASS)
 
     def interject(self, bout: Bout, decision: Decision, options: list[Action]) -> Action | None:
-        me = bout.state.helots[options[0].helot]
+        me = bout.state.pieces[options[0].actor]
         return self._useful_ability(bout, me, options, own_round=False)
 
-    def _useful_ability(self, bout: Bout, me: Helot, options: list[Action], own_round: bool) -> Action | None:
+    def _useful_ability(self, bout: Bout, me: Piece, options: list[Action], own_round: bool) -> Action | None:
         if not options:
             return None
         state = bout.state
@@ -366,7 +366,7 @@ class HeuristicAgent:
             if name == "win_them_over" and state.crowd >= 5:
                 return option
             if name == "turn_crowd" and me.traits.get("SWAG", 0) >= 5:
-                victim = state.helots.get(option.arg("target"))
+                victim = state.pieces.get(option.arg("target"))
                 if victim is not None and victim.cred >= 3:
                     return option
             if name == "elusive" and adjacent and not own_round and "elusive" not in me.marks:
@@ -383,7 +383,7 @@ class HeuristicAgent:
         unfamiliar = [o for o in options if o.kind == CARD or o.name not in KNOWN_ABILITIES]
         return self._worth_it(bout, me, unfamiliar)
 
-    def _worth_it(self, bout: Bout, me: Helot, options: list[Action]) -> Action | None:
+    def _worth_it(self, bout: Bout, me: Piece, options: list[Action]) -> Action | None:
         """The unfamiliar option whose previewed outcome improves `standing` the most, if by enough.
         Each is judged once per Command Round: a refusal stands until the next round."""
         state = bout.state
@@ -398,7 +398,7 @@ class HeuristicAgent:
             if after is None:
                 self._declined.add(key)
                 continue
-            gain = standing(after, after.helots[me.label]) - now
+            gain = standing(after, after.pieces[me.label]) - now
             if _new_marks(state, after):
                 gain += LATER_EFFECT
             if gain > best_gain:

@@ -65,7 +65,9 @@ class CheckContext:
     player_stats: tuple[str, ...] = ()  # the stats each player holds (`owner player`)
     # Who acts (`self`) in commands, abilities and turns: a piece, or in a game whose
     # players control no pieces (`game { pieces 0 }`), the player.
-    actor_type: str = "helot"
+    actor_type: str = "piece"
+    # The game's own names of the language's types (a game's `piece_word` for `piece`), each with the type it names.
+    type_names: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def states(self) -> tuple[str, ...]:
@@ -133,8 +135,8 @@ def compatible(expected: str, actual: str) -> bool:
         return True
     if actual == "id" and expected in ("text", "command"):
         return True  # a declaration id names a command, a weapon, a card
-    if actual == "helot" and expected in ("pile", "square", "side", "actor"):
-        return True  # a helot stands for its lanista's cred pile, the square it stands on, or its side
+    if actual == "piece" and expected in ("pile", "square", "side", "actor"):
+        return True  # a piece stands for its lanista's cred pile, the square it stands on, or its side
     if actual == "player" and expected in ("side", "actor"):
         return True  # a player stands for its side
     if expected == "side" and actual == "text":
@@ -147,7 +149,7 @@ def compatible(expected: str, actual: str) -> bool:
 
 
 _TYPE_WORDS = {
-    "number": "a number", "bool": "true or false", "text": "text", "helot": "a helot",
+    "number": "a number", "bool": "true or false", "text": "text", "piece": "a piece",
     "square": "a square", "squares": "a set of squares",
     "direction": "a direction", "state": "a state", "resource": "AP or MP",
     "pile": "a coin pile", "object_type": "an object type", "roll_side": "`attack` or `defense`",
@@ -158,7 +160,7 @@ _TYPE_WORDS = {
 
 
 def describe(type_name: str) -> str:
-    """`a number`, `a helot`; a type content declares (a stat group) as `a <its name>`."""
+    """`a number`, `a piece`; a type content declares (a stat group) as `a <its name>`."""
     if type_name in _TYPE_WORDS:
         return _TYPE_WORDS[type_name]
     return ("an " if type_name[:1] in "aeiou" else "a ") + type_name.replace("_", " ")
@@ -184,6 +186,14 @@ class Checker:
         return did_you_mean(word, names())
 
     # ---------------------------------------------------------------- reporting
+    def describe(self, type_name: str) -> str:
+        """A type in a message, by the game's own name of it where it has one (`a <word>` for `piece`
+        in a game whose `piece_word` is that word)."""
+        own = next((word for word, named in self.context.type_names.items() if named == type_name), None)
+        if own is None:
+            return describe(type_name)
+        return ("an " if own[:1] in "aeiou" else "a ") + own.replace("_", " ")
+
     def error(self, node: A.Node, code: str, message: str, hint: str | None = None, width: int = 0) -> None:
         pos = node.pos
         end = pos.column + width if width else (pos.end_column if pos.end_line == pos.line else pos.column + 1)
@@ -284,7 +294,7 @@ class Checker:
                     self.error(arg_type, "unknown_type", f"unknown {what} type `{arg_type.name}`",
                                did_you_mean(arg_type.name, types) or "one of: " + ", ".join(types),
                                width=len(arg_type.name))
-                args[arg.name] = V.TYPE_SYNONYMS.get(arg_type.name, arg_type.name)
+                args[arg.name] = self.context.type_names.get(arg_type.name, arg_type.name)
             elif isinstance(arg_type, A.ChoiceType):
                 kinds = {self.globals.lookup(o) for o in arg_type.options}
                 for option in arg_type.options:
@@ -329,9 +339,10 @@ class Checker:
     def _arg_types(self, kind: str) -> tuple[str, ...]:
         """The types an `arg` may have: what a player can be asked for, or (for an event or a
         window) any type of value, the declared enumerations' included."""
+        own = tuple(self.context.type_names)
         if kind in ("event", "window", "procedure"):
-            return V.BOUND_TYPES + tuple(t for t in self.context.members if t not in V.BOUND_TYPES)
-        return V.ARG_TYPES
+            return V.BOUND_TYPES + own + tuple(t for t in self.context.members if t not in V.BOUND_TYPES)
+        return V.ARG_TYPES + tuple(word for word in own if self.context.type_names[word] in V.ARG_TYPES)
 
     def _actor_scope(self, declaration: A.Declaration, base: Scope, args: dict[str, str]) -> Scope:
         if declaration.kind == "procedure":  # no one acts: it sees its args and params only
@@ -339,7 +350,7 @@ class Checker:
         names: dict[str, str] = {"self": self.context.actor_type}
         targets = declaration.property("targets")
         if targets is not None and targets.values and isinstance(targets.values[0], A.Name) and targets.values[0].id == "opponent":
-            names["target"] = "helot"
+            names["target"] = "piece"
         names.update(args)
         return base.child(names)
 
@@ -548,9 +559,9 @@ class Checker:
     def _check_declared(self, prop: A.Property, value: A.Expr, kind: str, declared: tuple[str, ...]) -> None:
         """A property naming a declaration of a kind (a turn's `starts` an event, a game's `turn` a turn)."""
         if not isinstance(value, A.Name):
-            self.error(value, "wrong_type", f"`{prop.name}` names {describe(kind)}")
+            self.error(value, "wrong_type", f"`{prop.name}` names {self.describe(kind)}")
         elif value.id not in declared:
-            self.error(value, "unknown_name", f"`{value.id}` is not {describe(kind)}",
+            self.error(value, "unknown_name", f"`{value.id}` is not {self.describe(kind)}",
                        did_you_mean(value.id, declared) or _declared(kind, declared), width=len(value.id))
 
     def _check_card_field(self, prop: A.Property) -> None:
@@ -571,7 +582,7 @@ class Checker:
         if self.context.actor_type == "player":  # a game without pieces: a stat each player holds
             numbers = self.context.player_stats
         else:
-            numbers = tuple(name for name, kind in V.HELOT_ATTRIBUTES.items() if kind == "number") + self.context.stats
+            numbers = tuple(name for name, kind in V.PIECE_ATTRIBUTES.items() if kind == "number") + self.context.stats
         if not isinstance(value, A.Name):
             self.error(value, "wrong_type", f"`{prop.name}` names a number every piece has, e.g. `{prop.name} points`")
         elif value.id not in numbers:
@@ -632,8 +643,8 @@ class Checker:
         elif isinstance(stmt, A.ForEach):
             iterable = self.expr_type(stmt.iterable, scope)
             if iterable not in ("list", "squares", ANY):
-                self.error(stmt.iterable, "wrong_type", f"`for each` needs a list, got {describe(iterable)}")
-            element = "square" if iterable == "squares" else ("helot" if _is_helot_list(stmt.iterable) else ANY)
+                self.error(stmt.iterable, "wrong_type", f"`for each` needs a list, got {self.describe(iterable)}")
+            element = "square" if iterable == "squares" else ("piece" if _is_piece_list(stmt.iterable) else ANY)
             self.check_block(stmt.body, scope.child({stmt.var: element}))
         elif isinstance(stmt, A.Repeat):
             self.expect(stmt.count, "number", scope)
@@ -694,7 +705,7 @@ class Checker:
             here = scope.lookup(name) if name != "self" else None
             if here is not None and not compatible(wanted, here):
                 self.error(action, "wrong_type", f"`{action.verb} {raised.id}` binds `{name}` to the `{name}` here, "
-                                                 f"which is {describe(here)}, not {describe(wanted)}",
+                                                 f"which is {self.describe(here)}, not {self.describe(wanted)}",
                            width=len(action.verb))
 
     def _check_positional(self, node: A.Node, name: str, signature: V.Signature, args: Iterable[A.Expr],
@@ -738,15 +749,15 @@ class Checker:
             if members is not None or expected in ("state", "pile", "stat", "zone") + V.STAT_GROUPS:
                 # An unknown word where a state, a direction, a trait... belongs: name the choices.
                 members = members or ()
-                self.error(expr, "unknown_name", f"unknown {describe(expected).removeprefix('a ').removeprefix('an ')} `{expr.id}`",
+                self.error(expr, "unknown_name", f"unknown {self.describe(expected).removeprefix('a ').removeprefix('an ')} `{expr.id}`",
                            did_you_mean(expr.id, members) or (
                                "one of: " + ", ".join(members) if expected in V.ENUM_TYPES else _declared(expected, members)),
                            width=len(expr.id))
                 return expected
         actual = self.expr_type(expr, scope)
         if not compatible(expected, actual):
-            self.error(expr, "wrong_type", f"expected {describe(expected)}, got {describe(actual)}",
-                       f"`{_short(expr)}` is {describe(actual)}")
+            self.error(expr, "wrong_type", f"expected {self.describe(expected)}, got {self.describe(actual)}",
+                       f"`{_short(expr)}` is {self.describe(actual)}")
         return actual
 
     def expr_type(self, expr: A.Expr, scope: Scope) -> str:
@@ -776,14 +787,14 @@ class Checker:
             return "list"
         if isinstance(expr, A.Attr):
             obj = self.expr_type(expr.obj, scope)
-            if obj in ("helot", "player"):  # its attributes, and the stats it holds
-                attributes, stats = ((V.HELOT_ATTRIBUTES, self.context.stats) if obj == "helot"
+            if obj in ("piece", "player"):  # its attributes, and the stats it holds
+                attributes, stats = ((V.PIECE_ATTRIBUTES, self.context.stats) if obj == "piece"
                                      else (V.PLAYER_ATTRIBUTES, self.context.player_stats))
                 if expr.name in attributes:
                     return attributes[expr.name]
                 if expr.name in stats:
                     return "number"
-                self.error(expr, "unknown_name", f"{describe(obj)} has no attribute `{expr.name}`",
+                self.error(expr, "unknown_name", f"{self.describe(obj)} has no attribute `{expr.name}`",
                            did_you_mean(expr.name, list(attributes) + list(stats)))
                 return ANY
             if obj == "square" and expr.name in ("col", "row"):
@@ -795,7 +806,7 @@ class Checker:
                     return ANY
                 return V.COMMAND_ATTRIBUTES[expr.name]
             if obj != ANY:
-                self.error(expr, "wrong_type", f"{describe(obj)} has no attribute `{expr.name}`")
+                self.error(expr, "wrong_type", f"{self.describe(obj)} has no attribute `{expr.name}`")
             return ANY
         if isinstance(expr, A.Index):
             self.expr_type(expr.obj, scope)
@@ -848,7 +859,7 @@ class Checker:
 
     def _compare_type(self, expr: A.Compare, scope: Scope) -> str:
         if expr.op in ("is", "is not"):
-            self.expect(expr.left, "helot", scope)
+            self.expect(expr.left, "piece", scope)
             assert isinstance(expr.right, A.Name)
             states = self.context.states
             if expr.right.id not in states:
@@ -859,15 +870,15 @@ class Checker:
         right = self.expr_type(expr.right, scope)
         if expr.op in ("in", "not in"):
             if right not in ("squares", "list", ANY):
-                self.error(expr.right, "wrong_type", f"`{expr.op}` needs a list or set of squares on its right, got {describe(right)}")
+                self.error(expr.right, "wrong_type", f"`{expr.op}` needs a list or set of squares on its right, got {self.describe(right)}")
             return "bool"
         if expr.op in ("<", "<=", ">", ">="):
             for side, found in ((expr.left, left), (expr.right, right)):
                 if not compatible("number", found):
-                    self.error(side, "wrong_type", f"`{expr.op}` compares numbers, got {describe(found)}")
+                    self.error(side, "wrong_type", f"`{expr.op}` compares numbers, got {self.describe(found)}")
             return "bool"
         if not (compatible(left, right) or compatible(right, left)):
-            self.error(expr, "wrong_type", f"cannot compare {describe(left)} with {describe(right)}")
+            self.error(expr, "wrong_type", f"cannot compare {self.describe(left)} with {self.describe(right)}")
         return "bool"
 
     def _call_type(self, call: A.Call, scope: Scope) -> str:
@@ -977,8 +988,8 @@ def _path_to(start: str, goal: str, calls: Mapping[str, tuple[A.Action, ...]]) -
     return None
 
 
-def _is_helot_list(expr: A.Expr) -> bool:
-    return isinstance(expr, A.Call) and expr.func in ("opponents", "friends", "helots")
+def _is_piece_list(expr: A.Expr) -> bool:
+    return isinstance(expr, A.Call) and expr.func in ("opponents", "friends", "pieces")
 
 
 def _usage(name: str, signature: V.Signature) -> str:

@@ -34,7 +34,7 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
     # The rule params a stat's `start`, `low` or `high` names are read by the engine as counts.
     start_settings = {amount: "count" for stat in by_kind.get("stat", ()) for name in ("start", "low", "high")
                       if isinstance(amount := stat_amount(stat, name, 0), str)}
-    procedures = {ident: procedure_signature(declaration)
+    procedures = {ident: procedure_signature(declaration, words.type_names)
                   for (kind, ident), declaration in in_view.items() if kind == "procedure"}
     calls = {ident: tuple(action for action in A.actions_in(tuple(declaration.clauses_of(A.Effect))) if action.verb in procedures)
              for ident, declaration in ((i, in_view[("procedure", i)]) for i in procedures)}
@@ -51,13 +51,15 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         procedure_calls=calls,
         turns=tuple(ident for kind, ident in in_view if kind == "turn"),
         player_stats=words.player_stats,
-        actor_type="player" if game_of(by_kind.get("game", [])).pieces == 0 else "helot",
+        actor_type="player" if game_of(by_kind.get("game", [])).pieces == 0 else "piece",
+        type_names=words.type_names,
     )
 
 
-def procedure_signature(procedure: A.Declaration) -> V.Signature:
-    """How a procedure is run: its args, in order, each a positional argument of its type."""
-    types = tuple(V.TYPE_SYNONYMS.get(arg.type.name, arg.type.name) if isinstance(arg.type, A.NamedType) else "any"
+def procedure_signature(procedure: A.Declaration, type_names: Mapping[str, str]) -> V.Signature:
+    """How a procedure is run: its args, in order, each a positional argument of its type (one
+    written by the game's own name of it, `type_names`, as the type it names)."""
+    types = tuple(type_names.get(arg.type.name, arg.type.name) if isinstance(arg.type, A.NamedType) else "any"
                   for arg in procedure.clauses_of(A.Arg))
     return V.Signature(types, doc=_text(procedure))
 

@@ -31,7 +31,7 @@ def _freeze(value: Any) -> Any:
 @dataclass(frozen=True)
 class Action:
     kind: str
-    helot: str
+    actor: str
     name: str | None = None
     args: tuple[tuple[str, Any], ...] = ()
 
@@ -46,7 +46,7 @@ class Action:
         return default
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "helot": self.helot}
+        out: dict[str, Any] = {"kind": self.kind, "actor": self.actor}
         if self.name:
             out["name"] = self.name
         for key, value in self.args:
@@ -74,6 +74,6 @@ class Decision:
     (usable "at any time during any player's command round"): those pieces may interject, and the
     same decision is offered again afterwards."""
 
-    helot: str
+    actor: str
     kind: str  # "allocate" | "command" | "window:<name>" | "between_rounds" | "deception" | "choice" ...
     options: tuple[Action, ...] = field(default_factory=tuple)

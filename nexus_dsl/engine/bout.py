@@ -85,6 +85,8 @@ class Bout:
         self.fault: Diagnostic | None = None  # the script fault that stopped the bout, if one did
         self.fault_declaration: A.Declaration | None = None  # the declaration whose script faulted
         self.object_types = frozenset(ruleset.data.get("objects", {}))
+        # The log names who acts by the game's own word for it (its `piece_word` or `player_word`).
+        self.actor_word = ruleset.game.actor_word
         self.state = initial_state(ruleset, setup, self.dice)
         self.ledger: Ledger = Ledger(self)
         self.legality: Legality = Legality(self)
@@ -105,6 +107,9 @@ class Bout:
 
     # ---------------------------------------------------------------- the log
     def emit(self, event_type: str, /, **data: Any) -> None:
+        """Log an event; its `actor` (who acts) is written under the game's word for who acts."""
+        if "actor" in data and self.actor_word != "actor":
+            data = {(self.actor_word if key == "actor" else key): value for key, value in data.items()}
         rolled = self.dice.drain_history()
         if rolled:
             data["dice"] = [{"purpose": r.purpose, "sides": r.sides, "value": r.value} for r in rolled]
@@ -190,7 +195,7 @@ class Bout:
                                  f"{self.state.box_drawn} drawn from the box")
 
     # ---------------------------------------------------------------- reading state
-    def helot_attribute(self, piece: Piece | Player, name: str) -> Any:
+    def piece_attribute(self, piece: Piece | Player, name: str) -> Any:
         if isinstance(piece, Player):
             if name in piece.stats:
                 return piece.stats[name]
@@ -214,7 +219,7 @@ class Bout:
             return piece.status == Status.FIGHTING
         if name in ("grappling", "grappler"):
             label = getattr(piece, name)
-            return self.state.helots[label] if label else None
+            return self.state.pieces[label] if label else None
         if name == "tp_counter":
             return tuple(sorted(piece.tp_counter))
         if name.startswith("weapon_"):
@@ -254,7 +259,7 @@ class Bout:
         nothing the bout changes (`_what_if`), so a preview leaves the bout exactly as it was.
         Raises `ScriptRuntimeError` when the action's scripts fault: an option to judge as bad."""
         clone = self._what_if()
-        piece = clone.state.actor(action.helot)
+        piece = clone.state.actor(action.actor)
         if action.kind in (ABILITY, CARD):
             game = clone.timing.use_ability(action, None)
         elif action.kind == COMMAND:
@@ -313,16 +318,16 @@ def next_action(bout: Bout, agents: dict[str, Any]) -> Action:
     whether it interjects with an instant ability or card; then the decider itself."""
     decision = bout.pending
     assert decision is not None
-    for piece in bout.state.actors_clockwise_from(decision.helot)[1:]:
-        own = [o for o in decision.options if o.helot == piece.label]
+    for piece in bout.state.actors_clockwise_from(decision.actor)[1:]:
+        own = [o for o in decision.options if o.actor == piece.label]
         if own:
             interjection = agents[piece.label].interject(bout, decision, own)
             if interjection is not None:
                 return interjection
-    main = tuple(o for o in decision.options if o.helot == decision.helot)
+    main = tuple(o for o in decision.options if o.actor == decision.actor)
     if len(main) == 1:
         return main[0]
-    return agents[decision.helot].choose(bout, Decision(decision.helot, decision.kind, main))
+    return agents[decision.actor].choose(bout, Decision(decision.actor, decision.kind, main))
 
 
 def play(ruleset: Ruleset, setup: BoutSetup, agents: dict[str, Any], seed: int = 0) -> Bout:

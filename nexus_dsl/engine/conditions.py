@@ -89,7 +89,7 @@ class Conditions:
         if hits_overall and not spare_overall:
             overall_taken = self.host.ledger.transfer_coins(amount, ("overall", victim.label), credit, reason)
         if credit[0] == "cred":
-            self.host.state.helots[credit[1]].cred_gained += location_taken + overall_taken
+            self.host.state.pieces[credit[1]].cred_gained += location_taken + overall_taken
         self.host.emit("damage", victim=victim.label, amount=amount, location=location,
                        location_taken=location_taken, overall_taken=overall_taken, to=pile_name(credit))
         yield from self.host.events.fire("damage_dealt", victim=victim, attacker=source, amount=amount, location=location)
@@ -105,12 +105,12 @@ class Conditions:
         if any(victim.locations.get(loc, 1) <= 0 for loc in fatal):
             was_incapacitated = victim.status == Status.INCAPACITATED
             victim.status = Status.DEAD
-            self.host.emit("status", helot=victim.label, status="dead", attacker=source.label if source else None)
-            yield from self.host.events.fire("helot_killed", victim=victim, attacker=source, was_incapacitated=was_incapacitated)
+            self.host.emit("status", actor=victim.label, status="dead", attacker=source.label if source else None)
+            yield from self.host.events.fire("piece_killed", victim=victim, attacker=source, was_incapacitated=was_incapacitated)
         elif victim.overall <= 0 and victim.status == Status.FIGHTING:
             victim.status = Status.INCAPACITATED
-            self.host.emit("status", helot=victim.label, status="incapacitated", attacker=source.label if source else None)
-            yield from self.host.events.fire("helot_incapacitated", victim=victim, attacker=source)
+            self.host.emit("status", actor=victim.label, status="incapacitated", attacker=source.label if source else None)
+            yield from self.host.events.fire("piece_incapacitated", victim=victim, attacker=source)
 
     # ---------------------------------------------------------------- states
     def has_state(self, piece: Any, state: str) -> bool:
@@ -127,11 +127,11 @@ class Conditions:
             raise self.host.runtime_error("wrong_type", f"`{state}` is an end state, set by damage, not by `add_state`")
         if state not in piece.states and piece.status != Status.DEAD:
             piece.states.add(state)
-            self.host.emit("state", helot=piece.label, added=state)
+            self.host.emit("state", actor=piece.label, added=state)
             yield from self.host.events.fire("state_added", self=piece, state=state, by=by, cause=by)
 
     def remove_state(self, piece: Piece, state: str) -> Run:
         if state in piece.states:
             piece.states.discard(state)
-            self.host.emit("state", helot=piece.label, removed=state)
+            self.host.emit("state", actor=piece.label, removed=state)
             yield from self.host.events.fire("state_removed", self=piece, state=state)

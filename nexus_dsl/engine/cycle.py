@@ -52,7 +52,7 @@ class CycleHost(Protocol):
 
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
-    def helot_attribute(self, piece: Actor, name: str) -> Any: ...
+    def piece_attribute(self, piece: Actor, name: str) -> Any: ...
 
     def emit(self, event_type: str, /, **data: Any) -> None: ...
 
@@ -91,15 +91,15 @@ class Cycle:
         """Deal the whole zone evenly; each lanista keeps as many as their Influence (pg.8), the rest
         go to the zone's discards. Then the cards each setup deals (`dealt`) join the hands."""
         yield from self._deal(zone)
-        for spec in self.host.setup.helots:
-            self.host.state.helots[spec.label].influence.extend(spec.dealt)
+        for spec in self.host.setup.pieces:
+            self.host.state.pieces[spec.label].influence.extend(spec.dealt)
 
     def _deal(self, zone: str) -> Game:
         deck = self.host.state.decks.get(zone, [])
-        keepers = [h for h in self.host.state.helots.values() if not h.influence and self._keep_count(h) > 0]
+        keepers = [h for h in self.host.state.pieces.values() if not h.influence and self._keep_count(h) > 0]
         if not deck or not keepers or self.host.setup.phase != "cycle":
             return
-        players = list(self.host.state.helots.values())
+        players = list(self.host.state.pieces.values())
         share = len(deck) // len(players)
         hands = {h.label: deck[i * share:(i + 1) * share] for i, h in enumerate(players)}
         self.host.state.decks[zone] = deck[share * len(players):]
@@ -113,11 +113,11 @@ class Cycle:
                 hand.remove(card)
                 piece.influence.append(card)
             self.host.state.discards.setdefault(zone, []).extend(hand)
-            self.host.emit("influence_dealt", helot=piece.label, kept=len(piece.influence))
+            self.host.emit("influence_dealt", actor=piece.label, kept=len(piece.influence))
 
     def _keep_count(self, piece: Piece) -> int:
         """How many dealt cards the piece keeps: its setup's `keep`, else its lanista's Influence."""
-        spec = next((s for s in self.host.setup.helots if s.label == piece.label), None)
+        spec = next((s for s in self.host.setup.pieces if s.label == piece.label), None)
         if spec is not None and spec.keep is not None:
             return spec.keep
         return self._influence(piece)
@@ -204,7 +204,7 @@ class Cycle:
         cap = settings.get("trait_cap", 5)
         traits = self.host.ruleset.words.group("trait")
         keys: dict[str, tuple[int, int]] = {}
-        for piece in self.host.state.helots.values():
+        for piece in self.host.state.pieces.values():
             if piece.status != Status.FIGHTING:
                 continue
             # The trait die has a face per declared trait, in declaration order.
@@ -221,8 +221,8 @@ class Cycle:
             order = self._sides_alternate(order)
         self.host.state.order = order
         self.host.emit("initiative", order=order, rolls={
-            label: {"trait": traits[self.host.state.helots[label].trait_die - 1],
-                    "ratio": self.host.state.helots[label].ratio}
+            label: {"trait": traits[self.host.state.pieces[label].trait_die - 1],
+                    "ratio": self.host.state.pieces[label].ratio}
             for label in order})
 
     def _sides_alternate(self, order: list[str]) -> list[str]:
@@ -230,7 +230,7 @@ class Cycle:
         then the best of the next side to appear, and so on round the sides while any is left."""
         queues: dict[str, list[str]] = {}
         for label in order:
-            queues.setdefault(self.host.state.helots[label].side, []).append(label)
+            queues.setdefault(self.host.state.pieces[label].side, []).append(label)
         alternated: list[str] = []
         while any(queues.values()):
             for queue in queues.values():
@@ -274,7 +274,7 @@ class Cycle:
         if not mid_round:
             if piece.status != Status.FIGHTING:
                 return
-            self.host.emit("round_start", helot=piece.label)
+            self.host.emit("round_start", actor=piece.label)
             if turn.starts is not None:
                 yield from self.host.events.fire(turn.starts, self=piece)
             yield from self.settle()
@@ -290,7 +290,7 @@ class Cycle:
             if piece.status != Status.FIGHTING:
                 break
             if self.host.round_actions >= self.host.limits.max_actions_per_round:
-                self.host.emit("round_limit", helot=piece.label, actions=self.host.round_actions)
+                self.host.emit("round_limit", actor=piece.label, actions=self.host.round_actions)
                 break
             if turn.length is not None and self.host.round_actions >= turn.length:
                 break
@@ -349,7 +349,7 @@ class Cycle:
             piece.ap += 1
         else:
             piece.mp += 1
-        self.host.emit("command_token", helot=piece.label, to=action.arg("to"))
+        self.host.emit("command_token", actor=piece.label, to=action.arg("to"))
 
     def allocate(self, piece: Piece) -> Game:
         """Split the Command Points by the ratio die (pg.16). Before that, an opponent may use a
@@ -361,7 +361,7 @@ class Cycle:
         dictated = yield from self._deception(piece)
         if dictated is not None:
             ratio_to = dictated
-            self.host.emit("deceived", helot=piece.label, ratio_to=ratio_to)
+            self.host.emit("deceived", actor=piece.label, ratio_to=ratio_to)
         else:
             options = [Action.make(CONTROL, piece.label, "allocate", ratio_to=side) for side in ("ap", "mp")]
             options += [Action.make(CONTROL, piece.label, "motivation_button", to=side) for side in ("ap", "mp")]
@@ -380,10 +380,10 @@ class Cycle:
             if action.name == "motivation_button":
                 side = action.arg("to")
                 piece.ap, piece.mp = (points, 0) if side == "ap" else (0, points)
-                self.host.emit("motivation_button", helot=piece.label, to=side)
+                self.host.emit("motivation_button", actor=piece.label, to=side)
                 yield from self.host.conditions.deal_damage(piece, settings.get("motivation_button_cost", 5), to="crowd",
                                                             reason="motivation_button")
-                self.host.emit("allocate", helot=piece.label, ap=piece.ap, mp=piece.mp)
+                self.host.emit("allocate", actor=piece.label, ap=piece.ap, mp=piece.mp)
                 return
             ratio_to = action.arg("ratio_to")
         ratio = min(piece.ratio, points)  # never more points than there are to split
@@ -391,7 +391,7 @@ class Cycle:
             piece.ap, piece.mp = ratio, points - ratio
         else:
             piece.mp, piece.ap = ratio, points - ratio
-        self.host.emit("allocate", helot=piece.label, ap=piece.ap, mp=piece.mp)
+        self.host.emit("allocate", actor=piece.label, ap=piece.ap, mp=piece.mp)
 
     def _deception(self, piece: Piece) -> Generator[Any, Any, str | None]:
         """Returns the dictated side, or None. One Deception per Command Round (pg.6)."""
@@ -405,17 +405,17 @@ class Cycle:
             if action.kind == PASS:
                 continue
             opponent.deception -= 1
-            self.host.emit("deception", helot=opponent.label, target=piece.label, ratio_to=action.arg("ratio_to"))
+            self.host.emit("deception", actor=opponent.label, target=piece.label, ratio_to=action.arg("ratio_to"))
             frame = yield from self.host.timing.open_window("deception", piece, deceiver=opponent, deceived=piece)
             if frame.prevented:
-                self.host.emit("deception_ignored", helot=piece.label)
+                self.host.emit("deception_ignored", actor=piece.label)
                 return None
             if piece.deception >= block_cost:
                 answer = yield Decision(piece.label, "block_deception", (
                     Action.make(CONTROL, piece.label, "block_deception"), Action.make(PASS, piece.label)))
                 if answer.kind == CONTROL:
                     piece.deception -= block_cost
-                    self.host.emit("deception_blocked", helot=piece.label)
+                    self.host.emit("deception_blocked", actor=piece.label)
                     return None
             return action.arg("ratio_to")
         return None
@@ -426,7 +426,7 @@ class Cycle:
             return
         turn = self.host.ruleset.turn
         piece = actor if isinstance(actor, Piece) else None
-        self.host.emit("round_end", helot=actor.label, unspent_ap=piece.ap if piece else 0,
+        self.host.emit("round_end", actor=actor.label, unspent_ap=piece.ap if piece else 0,
                        unspent_mp=piece.mp if piece else 0)
         if turn.ends is not None:
             yield from self.host.events.fire(turn.ends, self=actor)
@@ -435,7 +435,7 @@ class Cycle:
             return
         if piece is not None:
             piece.ap = piece.mp = 0  # points never carry over (pg.10)
-        for other in self.host.state.helots.values():
+        for other in self.host.state.pieces.values():
             other.bonus_ap.clear()  # AP granted against a piece lasts for the round it was given in
         # Whether the game is over now is content's to say (`end_game`), as its rules listen here.
         if turn.over is not None:
@@ -456,7 +456,7 @@ class Cycle:
         the `game` declaration's `score` names (0 without one, or for a value that is not a number)."""
         name = self.host.ruleset.game.score
         try:
-            value = self.host.helot_attribute(piece, name) if name is not None else 0
+            value = self.host.piece_attribute(piece, name) if name is not None else 0
         except AttributeError:  # a score a piece has that a player does not
             value = 0
         return value if isinstance(value, int) and not isinstance(value, bool) else 0

@@ -56,10 +56,10 @@ class Decks:
                 j = self.host.dice.roll("shuffle", i + 1) - 1
                 cards[i], cards[j] = cards[j], cards[i]
         if not cards:
-            self.host.emit("draw", deck=deck, helot=piece.label, card=None)
+            self.host.emit("draw", deck=deck, actor=piece.label, card=None)
             return
         card = cards.pop(0)
-        self.host.emit("draw", deck=deck, helot=piece.label, card=card)
+        self.host.emit("draw", deck=deck, actor=piece.label, card=card)
         zone = self.host.ruleset.words.zones[deck]
         if zone.drawn == "kept":
             piece.influence.append(card)
@@ -97,4 +97,4 @@ class Decks:
                 if resource in traits:
                     piece.traits[resource] -= amount
             piece.marks["negated"] = card.id
-            self.host.emit("negated", helot=piece.label, card=card.id)
+            self.host.emit("negated", actor=piece.label, card=card.id)

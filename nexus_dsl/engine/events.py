@@ -1,7 +1,7 @@
 """Events: `fire` runs every `when` listener of the content, in its order, and keeps what is under way.
 
 Pieces affected together by one event are met from the triggering player clockwise (pg.15):
-`helots_in_turn` is that order, used by the script functions that list pieces and by the
+`pieces_in_turn` is that order, used by the script functions that list pieces and by the
 listeners an event runs for each piece that owns them.
 """
 
@@ -126,11 +126,11 @@ class Events:
         kind = declaration.kind
         if kind in ("hazard", "turning_point", "state") or kind == "rule" and declaration.property("motivation") is None:
             return [None]
-        if not self.host.state.helots:  # abilities, weapons and cards belong to pieces
+        if not self.host.state.pieces:  # abilities, weapons and cards belong to pieces
             return []
-        return [h for h in self.helots_in_turn() if self.owns(h, declaration)]
+        return [h for h in self.pieces_in_turn() if self.owns(h, declaration)]
 
-    def triggering_helot(self) -> str:
+    def triggering_piece(self) -> str:
         """The player whose doing is being resolved: the piece giving the command, using the ability
         or card, or drawing the card under way; otherwise the active player; before any round, the
         first in initiative order (or the first seated)."""
@@ -141,14 +141,14 @@ class Events:
             return state.active
         if state.order:
             return state.order[0]
-        return next(iter(state.helots))
+        return next(iter(state.pieces))
 
-    def helots_in_turn(self) -> list[Piece]:
+    def pieces_in_turn(self) -> list[Piece]:
         """Every piece from the triggering player clockwise round the table (pg.15); none in a game
         without pieces."""
-        if not self.host.state.helots:
+        if not self.host.state.pieces:
             return []
-        return self.host.state.clockwise_from(self.triggering_helot())
+        return self.host.state.clockwise_from(self.triggering_piece())
 
     def owns(self, piece: Piece, declaration: Any) -> bool:
         if declaration.kind == "weapon":

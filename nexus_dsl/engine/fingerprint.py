@@ -78,7 +78,7 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
 #: once (or memoised) without ever changing what the bout does.
 NOT_STATE: frozenset[str] = frozenset({
-    "ruleset", "setup", "limits", "object_types",
+    "ruleset", "setup", "limits", "object_types", "actor_word",
 })
 
 
@@ -115,7 +115,7 @@ class _Canon:
 
     def __init__(self, bout: Bout, memo: EventMemo):
         self.bout = bout
-        self.helots = bout.state.helots
+        self.pieces = bout.state.pieces
         self.memo = memo
         self.immutable = (Event, Action)
         self.mechanisms = tuple(type(getattr(bout, name)) for name in MECHANISMS)
@@ -136,7 +136,7 @@ class _Canon:
         if isinstance(value, Square):
             return ("square", value.col, value.row)
         if isinstance(value, Piece):
-            return ("helot", value.label, "live" if self.helots.get(value.label) is value else "stale")
+            return ("piece", value.label, "live" if self.pieces.get(value.label) is value else "stale")
         if isinstance(value, A.Declaration):
             return ("declaration", value.kind, value.id)
         if isinstance(value, A.Node):
@@ -169,7 +169,7 @@ class _Canon:
         if isinstance(value, Dynamic):
             return ("dynamic", self.value(value.read()))
         if isinstance(value, BoutState):
-            return ("BoutState", tuple((f.name, self._helots(value.helots) if f.name == "helots" else
+            return ("BoutState", tuple((f.name, self._pieces(value.pieces) if f.name == "pieces" else
                                         self.value(getattr(value, f.name))) for f in dataclasses.fields(value)))
         if isinstance(value, types.GeneratorType):
             return self._generator(value)
@@ -190,9 +190,9 @@ class _Canon:
             return ("iterator", type(value).__name__, self.value(args), self.value(rest[0] if rest else None))
         raise TypeError(f"no canonical form for a {type(value).__name__} in a bout's state")
 
-    def _helots(self, pieces: dict[str, Piece]) -> Any:
+    def _pieces(self, pieces: dict[str, Piece]) -> Any:
         """The state's own table of pieces: every field of each (elsewhere a piece is a reference)."""
-        return ("helots", tuple((label, tuple((f.name, self.value(getattr(piece, f.name)))
+        return ("pieces", tuple((label, tuple((f.name, self.value(getattr(piece, f.name)))
                                               for f in dataclasses.fields(piece)))
                                 for label, piece in pieces.items()))
 

@@ -38,7 +38,7 @@ class Holds:
         if holder == held:
             raise self.host.runtime_error("bad_value", f"{holder.label} cannot hold itself")
         if holder.grappling not in (None, held.label):
-            yield from self.release_hold(self.host.state.helots[holder.grappling])
+            yield from self.release_hold(self.host.state.pieces[holder.grappling])
         if held.grappler not in (None, holder.label):
             yield from self.release_hold(held)
         held.grappler = holder.label
@@ -47,7 +47,7 @@ class Holds:
 
     def release_hold(self, held: Piece) -> Run:
         """`held` is no longer Grappled, and its grappler holds no one."""
-        holder = self.host.state.helots.get(held.grappler) if held.grappler is not None else None
+        holder = self.host.state.pieces.get(held.grappler) if held.grappler is not None else None
         if holder is not None and holder.grappling == held.label:
             holder.grappling = None
         held.grappler = None
@@ -58,7 +58,7 @@ class Holds:
         front-centre square (where Grapple seized it and Drag keeps it, pg.21-22)."""
         if grappler.grappling is None:
             return None
-        held = self.host.state.helots[grappler.grappling]
+        held = self.host.state.pieces[grappler.grappling]
         front = self.host.state.grid.front_center(grappler.square, grappler.facing)
         return held if held.on_board and grappler.on_board and held.square == front else None
 
@@ -69,24 +69,24 @@ class Holds:
         into is entered. With that square not free, the hold breaks."""
         target = self.host.state.grid.front_center(grappler.square, grappler.facing)
         if self.host.movement.blocked(target, ignore=held):
-            self.host.emit("hold_broken", helot=held.label, grappler=grappler.label, reason="turned away")
+            self.host.emit("hold_broken", actor=held.label, grappler=grappler.label, reason="turned away")
             yield from self.release_hold(held)
             return
         assert target is not None
         held.facing = held.facing.rotated(eighths)
-        yield from self.host.movement.place_helot(held, target, mover=grappler)
+        yield from self.host.movement.place_piece(held, target, mover=grappler)
 
     def settle_grapples(self) -> Run:
         """Once a command, ability, card or event has resolved, every hold whose opponent no longer
         stands in its grappler's front-centre square breaks — pushed, knocked back, thrown,
         relocated, or either piece moved away by anything but a Drag or a turn that carries it
         (ruling 85). A Drag's two steps are one move: it is judged after both."""
-        for grappler in self.host.events.helots_in_turn():
+        for grappler in self.host.events.pieces_in_turn():
             if grappler.grappling is not None and self.held_in_front(grappler) is None:
-                held = self.host.state.helots[grappler.grappling]
-                self.host.emit("hold_broken", helot=held.label, grappler=grappler.label, reason="separated")
+                held = self.host.state.pieces[grappler.grappling]
+                self.host.emit("hold_broken", actor=held.label, grappler=grappler.label, reason="separated")
                 yield from self.release_hold(held)
-        for held in self.host.events.helots_in_turn():
-            holder = self.host.state.helots.get(held.grappler) if held.grappler is not None else None
+        for held in self.host.events.pieces_in_turn():
+            holder = self.host.state.pieces.get(held.grappler) if held.grappler is not None else None
             if held.grappler is not None and (holder is None or holder.grappling != held.label):
                 yield from self.release_hold(held)  # a hold its grappler no longer keeps

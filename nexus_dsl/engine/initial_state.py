@@ -9,7 +9,7 @@ from ..errors import Diagnostic, NexusError, did_you_mean
 from ..model.ruleset import Ruleset
 from .board import Grid, Square
 from .dice import Dice
-from .setup import (PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, HelotSetup, PlayerSetup, SetupError,
+from .setup import (PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, PieceSetup, PlayerSetup, SetupError,
                     declared_only, grappler_of, pick_random_barge, starting_states, weapon_in_hand)
 from .state import BoutState, Piece, Player, Status
 
@@ -17,7 +17,7 @@ from .state import BoutState, Piece, Player, Status
 def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
     """The state the bout starts from (the dice may pick the arena, and shuffle the decks)."""
     settings = ruleset.settings
-    state = BoutState(grid=Grid(), helots={})
+    state = BoutState(grid=Grid(), pieces={})
     barge_id = setup.barge
     if barge_id == RANDOM_BARGE and ruleset.data_item("barges", RANDOM_BARGE) is None:
         barges = list(ruleset.data.get("barges", {}))
@@ -36,7 +36,7 @@ def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
         state.meta["barge"] = barge_id
     for object_type, square in setup.objects:
         state.place(object_type, square)
-    seated = len(setup.seated()) if ruleset.game.pieces == 0 else len(setup.helots)
+    seated = len(setup.seated()) if ruleset.game.pieces == 0 else len(setup.pieces)
     if ruleset.game.players and seated not in ruleset.game.players:
         counts = " or ".join(str(n) for n in ruleset.game.players)
         raise SetupError(f"{ruleset.game.id} is played by {counts} players, not {seated}", code="setup/players")
@@ -44,29 +44,29 @@ def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
         for seat in setup.seated():
             state.players[seat.label] = _new_player(ruleset, seat)
     else:
-        for spec in setup.helots:
-            state.helots[spec.label] = _new_helot(ruleset, setup, spec, settings, state.grid)
-    for piece in state.helots.values():  # condition and counter coins come out of the box (pg.5)
+        for spec in setup.pieces:
+            state.pieces[spec.label] = _new_piece(ruleset, setup, spec, settings, state.grid)
+    for piece in state.pieces.values():  # condition and counter coins come out of the box (pg.5)
         state.box_drawn += piece.overall + sum(piece.locations.values()) + piece.cred + len(piece.tp_counter)
-    for label, piece in state.helots.items():  # each piece stands for a player of its label
-        given = next(spec.stats for spec in setup.helots if spec.label == label)
+    for label, piece in state.pieces.items():  # each piece stands for a player of its label
+        given = next(spec.stats for spec in setup.pieces if spec.label == label)
         held = {stat: value for stat, value in given.items() if stat in ruleset.words.player_stats}
         state.players[label] = Player(label, piece.seat, piece.side, _player_stats(ruleset, held, label))
     _shuffle_decks(ruleset, dice, state, setup)
     _place_cards(ruleset, state, setup)
-    crowd = setup.crowd if setup.crowd is not None else settings.get("crowd_coins_per_player", 0) * len(setup.helots)
+    crowd = setup.crowd if setup.crowd is not None else settings.get("crowd_coins_per_player", 0) * len(setup.pieces)
     state.crowd = crowd
     state.box_drawn += crowd
     # `crowd` and `box` have their roles in the cycle and the verdict; any other declared pile
     # starts empty and holds what scripts move into it.
     state.piles = {pile: 0 for pile in ruleset.words.piles if pile not in ("crowd", "box")}
     if setup.phase == "command":
-        state.active = setup.active or setup.helots[0].label
+        state.active = setup.active or setup.pieces[0].label
         state.cycle = 1
     return state
 
 
-def _new_helot(ruleset: Ruleset, setup: BoutSetup, spec: HelotSetup, settings: Any, grid: Grid) -> Piece:
+def _new_piece(ruleset: Ruleset, setup: BoutSetup, spec: PieceSetup, settings: Any, grid: Grid) -> Piece:
     words = ruleset.words
     locations = {loc: words.starts[loc] for loc in words.group("location")}
     locations.update(declared_only(spec.locations, locations, "location", spec.label, "locations"))
@@ -95,7 +95,7 @@ def _new_helot(ruleset: Ruleset, setup: BoutSetup, spec: HelotSetup, settings: A
         raise SetupError(f"`status: {spec.status}` is not one of {', '.join(STATUSES)}", spec.label, "status")
     status = Status(spec.status)
     held = weapon_in_hand(spec, weapon, ruleset.words.group("location"))
-    grappler = grappler_of(spec, setup.helots, grid)
+    grappler = grappler_of(spec, setup.pieces, grid)
     if spec.overall is not None:
         overall = spec.overall
     else:  # a piece is incapacitated because its overall condition ran out (pg.13)
@@ -127,7 +127,7 @@ def _player_stats(ruleset: Ruleset, given: dict[str, int], label: str) -> dict[s
     return _stats_set(ruleset, ruleset.words.player_stats, given, label)
 
 
-def _side_of(ruleset: Ruleset, spec: HelotSetup | PlayerSetup) -> str:
+def _side_of(ruleset: Ruleset, spec: PieceSetup | PlayerSetup) -> str:
     """The setup's side; else the group of seats its seat is in (the `sides` rule param, a side
     named by its seats joined: `north_south`); else a side of its own, named by its label."""
     if spec.side:
@@ -138,7 +138,7 @@ def _side_of(ruleset: Ruleset, spec: HelotSetup | PlayerSetup) -> str:
     return spec.label
 
 
-def _plain_stats(ruleset: Ruleset, spec: HelotSetup) -> dict[str, int]:
+def _plain_stats(ruleset: Ruleset, spec: PieceSetup) -> dict[str, int]:
     """The piece's plain stats (those each player holds are its player's)."""
     words = ruleset.words
     return _stats_set(ruleset, [stat for stat in words.plain if stat not in words.player_stats],
@@ -171,7 +171,7 @@ def _shuffle_decks(ruleset: Ruleset, dice: Dice, state: BoutState, setup: BoutSe
         state.decks[deck] = stacked + rest
     dice.drain_history()
     # Cards promised to a hand leave the deck after the shuffle, so the seed deals the rest as before.
-    dealt = [card for spec in setup.helots for card in spec.dealt]
+    dealt = [card for spec in setup.pieces for card in spec.dealt]
     unknown = [card for card in dealt if ruleset.declaration("influence", card) is None]
     if unknown:
         raise NexusError(Diagnostic("setup/unknown_card", f"no influence card `{unknown[0]}` in the loaded packs", "<setup>"))

@@ -173,7 +173,6 @@ KindTest = tuple[Callable[[Any], bool], str]
 KIND_TESTS: dict[str, KindTest] = {
     "number": (_is_number, "a number"),
     "text": (lambda v: isinstance(v, str), "text"),
-    "helot": (lambda v: isinstance(v, Piece), "a helot"),
     "piece": (lambda v: isinstance(v, Piece), "a piece"),
     "player": (lambda v: isinstance(v, Player), "a player"),
     "actor": (lambda v: isinstance(v, (Piece, Player)), "a piece or a player"),
@@ -200,7 +199,7 @@ def describe_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Piece):
-        return f"helot {value.label}"
+        return f"piece {value.label}"
     if isinstance(value, Player):
         return f"player {value.label}"
     if isinstance(value, OwnedZone):
@@ -237,9 +236,9 @@ def _argument_check(signature: Signature, tests: Mapping[str, KindTest]) -> Argu
                          tuple((key, r) for key, r in ranges if isinstance(key, str)))
 
 
-def _member_test(members: tuple[str, ...], what: str, helot_too: bool = False) -> KindTest:
+def _member_test(members: tuple[str, ...], what: str, piece_too: bool = False) -> KindTest:
     allowed = frozenset(members)
-    if helot_too:  # a piece stands for its lanista's cred pile
+    if piece_too:  # a piece stands for its player's score pile
         return (lambda v: isinstance(v, Piece) or isinstance(v, str) and v in allowed, what)
     return (lambda v: isinstance(v, str) and v in allowed, what)
 
@@ -263,7 +262,7 @@ def argument_checks(words: GameWords) -> ArgumentChecks:
         tests = dict(KIND_TESTS)
         for group, stats in words.groups.items():
             tests[group] = _member_test(stats, "a " + group.replace("_", " "))
-        tests["pile"] = _member_test(words.piles, "a coin pile (a helot, " + " or ".join(words.piles) + ")", True)
+        tests["pile"] = _member_test(words.piles, "a coin pile (a piece, " + " or ".join(words.piles) + ")", True)
         tests["stat"] = _member_test(words.plain, "a stat")
         zones = frozenset(words.zones)
         tests["zone"] = (lambda v: isinstance(v, OwnedZone) or isinstance(v, str) and v in zones, "a zone")
@@ -322,7 +321,7 @@ class ScriptHost(Protocol):
 
     def is_declaration_id(self, name: str) -> bool: ...
 
-    def helot_attribute(self, piece: Piece | Player, name: str) -> Any: ...
+    def piece_attribute(self, piece: Piece | Player, name: str) -> Any: ...
 
     def declaration_attribute(self, declaration: A.Declaration, name: str) -> Any: ...
 
@@ -467,7 +466,7 @@ class Interpreter:
         obj = self.evaluate(expr.obj, env)
         try:
             if isinstance(obj, (Piece, Player)):
-                return self.host.helot_attribute(obj, expr.name)
+                return self.host.piece_attribute(obj, expr.name)
             if isinstance(obj, Square) and expr.name in ("col", "row"):
                 return getattr(obj, expr.name)
             if isinstance(obj, A.Declaration) and expr.name in ("id", "group", "tags"):

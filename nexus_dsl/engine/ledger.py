@@ -53,7 +53,7 @@ class Ledger:
             return 10**18  # the box never runs out (more than any amount a script may name)
         if kind == "pile":
             return state.piles[pile[1]]
-        piece = state.helots[pile[1]]
+        piece = state.pieces[pile[1]]
         if kind == "cred":
             return piece.cred
         if kind == "overall":
@@ -75,7 +75,7 @@ class Ledger:
         elif kind == "pile":
             state.piles[pile[1]] += amount
         else:
-            piece = state.helots[pile[1]]
+            piece = state.pieces[pile[1]]
             if kind == "cred":
                 piece.cred += amount
             elif kind == "overall":

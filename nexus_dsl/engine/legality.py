@@ -135,7 +135,7 @@ class Legality:
         names["self"] = piece
         names.setdefault("command", declaration)  # a window may bind the command being resolved
         if targets_opponent(declaration):
-            names["target"] = self.host.state.helots[action.arg("target")]
+            names["target"] = self.host.state.pieces[action.arg("target")]
         for arg in declaration.clauses_of(A.Arg):
             names[arg.name] = action.arg(player_arg_name(arg.name))
         return Env(names, self.declaration_env(declaration), source=piece if isinstance(piece, Piece) else None)
@@ -144,7 +144,7 @@ class Legality:
     def arg_domains(self, piece: Actor, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
         domains: list[tuple[str, list[Any]]] = []
         if targets_opponent(declaration):
-            targets = [h.label for h in self.host.state.helots.values() if piece.foe_of(h) and h.on_board]
+            targets = [h.label for h in self.host.state.pieces.values() if piece.foe_of(h) and h.on_board]
             domains.append(("target", targets))
         for arg in declaration.clauses_of(A.Arg):
             domains.append((player_arg_name(arg.name), self._domain(arg.type, piece, declaration)))
@@ -161,15 +161,15 @@ class Legality:
             return list(range(low, high + 1))
         if isinstance(arg_type, A.ZoneCardType):
             return self._cards_seen(arg_type.zone, piece)
-        name = arg_type.name
+        name = self.host.ruleset.words.type_names.get(arg_type.name, arg_type.name)
         if name in ("location", "trait"):  # the stats content declares in that group
             return list(self.host.ruleset.words.group(name))
         if name == "resource":
             return ["AP", "MP"]
         if name == "direction":
             return [direction.name for direction in Direction]  # the compass, N first, clockwise
-        if name in ("helot", "piece"):
-            return [h.label for h in self.host.state.helots.values() if h != piece and h.on_board]
+        if name == "piece":
+            return [h.label for h in self.host.state.pieces.values() if h != piece and h.on_board]
         if name == "square":
             return list(self.host.state.grid.squares())
         return []
@@ -240,7 +240,7 @@ class Legality:
             costs_vary = plan.costs_vary or bool(isinstance(piece, Piece) and piece.bonus_ap)
             for target in targets:
                 if target is not None:
-                    env = Env({"self": piece, "command": declaration, "target": self.host.state.helots[target]},
+                    env = Env({"self": piece, "command": declaration, "target": self.host.state.pieces[target]},
                               self.declaration_env(declaration))
                     if not self._passes(plan.per_target, env):
                         continue

@@ -60,47 +60,47 @@ class Movement:
             return True
         if any(self.host.ruleset.object_flags(obj).get("blocks", False) for obj in state.objects_at(square)):
             return True
-        other = state.helot_at(square)
+        other = state.piece_at(square)
         return other is not None and other != ignore
 
-    def move_helot(self, piece: Piece, direction: str, mover: Piece | None = None,
+    def move_piece(self, piece: Piece, direction: str, mover: Piece | None = None,
                    into_hazards: bool = False) -> Run:
         """Step one square. A piece stepping on its own (not pushed or dragged) opens the
         `before_move` window, where an effect may `prevent` the step (e.g. Tripping)."""
         target = self.square_towards(piece, direction)
         if self.blocked(target, ignore=piece):
-            self.host.emit("blocked", helot=piece.label, direction=direction)
+            self.host.emit("blocked", actor=piece.label, direction=direction)
             return
         assert target is not None
         if mover is None or mover == piece:
             frame = yield from self.host.timing.open_window("before_move", piece, mover=piece)
             if frame.prevented:
-                self.host.emit("move_prevented", helot=piece.label)
+                self.host.emit("move_prevented", actor=piece.label)
                 return
-        yield from self.place_helot(piece, target, direction=direction, mover=mover if mover != piece else None)
+        yield from self.place_piece(piece, target, direction=direction, mover=mover if mover != piece else None)
 
-    def place_helot(self, piece: Piece, square: Square, direction: str | None = None,
+    def place_piece(self, piece: Piece, square: Square, direction: str | None = None,
                     mover: Piece | None = None) -> Run:
         origin = piece.square
         piece.square = square
-        self.host.emit("move", helot=piece.label, source=origin.as_list(), dest=square.as_list(), facing=piece.facing.name)
-        yield from self.host.events.fire("helot_moved", self=piece, origin=origin, direction=direction, mover=mover)
+        self.host.emit("move", actor=piece.label, source=origin.as_list(), dest=square.as_list(), facing=piece.facing.name)
+        yield from self.host.events.fire("piece_moved", self=piece, origin=origin, direction=direction, mover=mover)
 
-    def rotate_helot(self, piece: Piece, side: str, mover: Piece | None = None) -> Run:
+    def rotate_piece(self, piece: Piece, side: str, mover: Piece | None = None) -> Run:
         if side not in ("left", "right"):
-            raise self.host.runtime_error("wrong_type", f"a helot rotates `left` or `right`, not `{side}`")
+            raise self.host.runtime_error("wrong_type", f"a piece rotates `left` or `right`, not `{side}`")
         held = self.host.holds.held_in_front(piece)
         piece.facing = rotate(piece.facing, side)
-        self.host.emit("rotate", helot=piece.label, facing=piece.facing.name)
+        self.host.emit("rotate", actor=piece.label, facing=piece.facing.name)
         if held is not None:
             yield from self.host.holds.carry_round(piece, held, 2 if side == "right" else -2)
-        yield from self.host.events.fire("helot_rotated", self=piece, mover=mover if mover != piece else None)
+        yield from self.host.events.fire("piece_rotated", self=piece, mover=mover if mover != piece else None)
 
-    def face_helot(self, piece: Piece, facing: Direction) -> Run:
+    def face_piece(self, piece: Piece, facing: Direction) -> Run:
         """Turn a piece to face a compass direction (a card or ability turning it)."""
         held = self.host.holds.held_in_front(piece)
         turn = (facing.value - piece.facing.value) % 8
         piece.facing = facing
-        self.host.emit("rotate", helot=piece.label, facing=piece.facing.name)
+        self.host.emit("rotate", actor=piece.label, facing=piece.facing.name)
         if held is not None and turn:
             yield from self.host.holds.carry_round(piece, held, turn)

@@ -35,7 +35,7 @@ def reason_refused(bout: RefusalHost, action: Action) -> str:
 
 
 def refusal_code(bout: RefusalHost, action: Action) -> str:
-    if bout.pending and action.helot != bout.pending.helot and action.kind not in (ABILITY, CARD):
+    if bout.pending and action.actor != bout.pending.actor and action.kind not in (ABILITY, CARD):
         return "not_your_turn"
     if action.kind == COMMAND and bout.ruleset.declaration("command", action.name or "") is None:
         return "unknown_command"
@@ -46,18 +46,18 @@ def why_not(bout: RefusalHost, action: Action) -> str:
     """A readable reason for refusing an action ("malformed" is never confused with "not now")."""
     decision = bout.pending
     assert decision is not None
-    if action.helot not in {actor.label for actor in bout.state.actors()}:
-        return f"there is no helot `{action.helot}`"
-    if action.helot != decision.helot and action.kind not in (ABILITY, CARD):
-        return f"it is {decision.helot}'s decision, not {action.helot}'s"
+    if action.actor not in {actor.label for actor in bout.state.actors()}:
+        return f"no one in the game is called `{action.actor}`"
+    if action.actor != decision.actor and action.kind not in (ABILITY, CARD):
+        return f"it is {decision.actor}'s decision, not {action.actor}'s"
     if action.kind in (ABILITY, CARD):
         kind = "influence" if action.kind == CARD else "trait_ability"
         declaration = bout.ruleset.declaration(kind, action.name or "")
         if declaration is None:
             return f"there is no {'influence card' if action.kind == CARD else 'trait ability'} `{action.name}`"
-        if isinstance(bout.state.actor(action.helot), Player):
-            return f"{action.helot} is a player: abilities and cards are its pieces'"
-        piece = bout.state.helots[action.helot]
+        if isinstance(bout.state.actor(action.actor), Player):
+            return f"{action.actor} is a player: abilities and cards are its pieces'"
+        piece = bout.state.pieces[action.actor]
         if not bout.legality.owns_ability(piece, declaration):
             return f"{piece.label} cannot use {declaration.name}"
         open_windows = bout.timing.windows
@@ -75,7 +75,7 @@ def why_not(bout: RefusalHost, action: Action) -> str:
             return f"there is no command `{action.name}`"
         if decision.kind != "command":
             return f"{action.name} cannot be given now: the bout is waiting for {decision.kind.replace('_', ' ')}"
-        actor = bout.state.actor(action.helot)
+        actor = bout.state.actor(action.actor)
         for name, domain in bout.legality.arg_domains(actor, declaration):
             value = action.arg(name)
             if value not in domain:

@@ -66,7 +66,7 @@ class Resolution:
 
     def run_command(self, piece: Actor, declaration: A.Declaration, action: Action) -> Run:
         env = self.host.legality.action_env(piece, declaration, action)
-        self.host.emit("command", helot=piece.label, command=declaration.id,
+        self.host.emit("command", actor=piece.label, command=declaration.id,
                        args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
         if isinstance(piece, Piece):
             piece.cred_gained = 0
@@ -83,7 +83,7 @@ class Resolution:
         A command performed inside another nests like an event, within the same depth limit."""
         piece = env.lookup("self")[1]
         if not isinstance(piece, Piece):
-            raise self.host.runtime_error("wrong_type", f"`perform {declaration.id}` needs an acting helot (`self`)")
+            raise self.host.runtime_error("wrong_type", f"`perform {declaration.id}` needs an acting piece (`self`)")
         events, limit = self.host.events, self.host.limits.max_trigger_depth
         if events.trigger_depth >= limit:
             raise self.host.runtime_error("budget_exceeded", f"commands and events nested more than {limit} deep: "

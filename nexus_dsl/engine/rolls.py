@@ -113,10 +113,10 @@ class Rolls:
     def _roll_side(self, side: str, piece: Piece, context: RollContext) -> Generator[Any, Any, int]:
         if side in context.fixed:
             total = context.fixed[side]
-            self.host.emit("roll", helot=piece.label, side=side, fixed=total, total=total)
+            self.host.emit("roll", actor=piece.label, side=side, fixed=total, total=total)
             return total
         result = self.host.dice.sds_roll(side, context.sds[side], self.host.ruleset.settings.get("sds_cap", 3))
-        self.host.emit("roll", helot=piece.label, side=side, level=result.level, pool=list(result.dice),
+        self.host.emit("roll", actor=piece.label, side=side, level=result.level, pool=list(result.dice),
                        kept=list(result.kept), total=result.total)
         yield from self.host.events.fire("dice_rolled", roller=piece, side=side, doubles=result.is_double, total=result.total)
         return result.total
@@ -133,7 +133,7 @@ class Rolls:
         finally:
             self.rolls.pop()
         success = value >= target
-        self.host.emit("check", helot=piece.label, command=reason, needed=target, rolled=value, success=success)
+        self.host.emit("check", actor=piece.label, command=reason, needed=target, rolled=value, success=success)
         if self.rolls and self.rolls[-1].attacker == piece:
             self.rolls[-1].roll_total = value
         return success

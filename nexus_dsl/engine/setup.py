@@ -37,13 +37,14 @@ class SetupError(NexusError):
 
     def __init__(self, message: str, piece: str | None = None, key: str | None = None,
                  code: str = "setup/impossible"):
-        self.helot = piece
+        self.actor = piece
         self.key = key
-        super().__init__(Diagnostic(code, f"helot `{piece}`: {message}" if piece else message, "<setup>"))
+        self.reason = message  # what is wrong, without naming the piece
+        super().__init__(Diagnostic(code, f"`{piece}`: {message}" if piece else message, "<setup>"))
 
 
 @dataclass
-class HelotSetup:
+class PieceSetup:
     label: str
     seat: str
     at: Square | None = None
@@ -97,7 +98,7 @@ class PlayerSetup:
 
 @dataclass
 class BoutSetup:
-    helots: list[HelotSetup]
+    pieces: list[PieceSetup]
     barge: str | None = None
     objects: list[tuple[str, Square]] = field(default_factory=list)
     crowd: int | None = None
@@ -118,7 +119,7 @@ class BoutSetup:
         """The players of a game without pieces, as the setup seats them."""
         if self.players:
             return list(self.players)
-        return [PlayerSetup(spec.label, spec.seat, spec.side, dict(spec.stats)) for spec in self.helots]
+        return [PlayerSetup(spec.label, spec.seat, spec.side, dict(spec.stats)) for spec in self.pieces]
 
 
 def standard_setup(players: int = 2, motivations: list[str | None] | None = None,
@@ -133,9 +134,9 @@ def standard_setup(players: int = 2, motivations: list[str | None] | None = None
     for index in range(players):
         seat = SEAT_ORDER[index]
         square, facing = SEAT_ENTRY[seat]
-        pieces.append(HelotSetup(label=labels[index], seat=seat, at=square, facing=facing,
+        pieces.append(PieceSetup(label=labels[index], seat=seat, at=square, facing=facing,
                                  motivation=motivations[index], lanista=lanistas[index]))
-    return BoutSetup(helots=pieces, barge=barge)
+    return BoutSetup(pieces=pieces, barge=barge)
 
 
 def pick_random_barge(barge_ids: list[str], roll: Callable[[str, int], int]) -> str:
@@ -185,7 +186,7 @@ def weapon_word(weapon: A.Declaration, name: str) -> str | None:
     return value.id if isinstance(value, A.Name) else None
 
 
-def weapon_in_hand(spec: HelotSetup, weapon: A.Declaration | None, locations: Sequence[str]) -> WeaponInHand | None:
+def weapon_in_hand(spec: PieceSetup, weapon: A.Declaration | None, locations: Sequence[str]) -> WeaponInHand | None:
     """The piece's weapon as its setup asks, or a `SetupError` for what the card cannot be:
     durability or ammo it does not have, more than it starts with, a location (one of the declared
     `locations`) protected by a weapon that protects none or is not drawn."""
@@ -199,7 +200,7 @@ def weapon_in_hand(spec: HelotSetup, weapon: A.Declaration | None, locations: Se
                         ammo=_weapon_counter(spec, weapon, "ammo"), protects=_protected(spec, weapon, drawn, locations))
 
 
-def _weapon_counter(spec: HelotSetup, weapon: A.Declaration, name: str) -> int:
+def _weapon_counter(spec: PieceSetup, weapon: A.Declaration, name: str) -> int:
     """Durability or ammo left: the card's own unless the setup names what is left (at least 1:
     a weapon with none left is already gone)."""
     full = declared_number(weapon, name)
@@ -214,7 +215,7 @@ def _weapon_counter(spec: HelotSetup, weapon: A.Declaration, name: str) -> int:
     return int(wanted)
 
 
-def _protected(spec: HelotSetup, weapon: A.Declaration, drawn: bool, locations: Sequence[str]) -> str | None:
+def _protected(spec: PieceSetup, weapon: A.Declaration, drawn: bool, locations: Sequence[str]) -> str | None:
     if spec.protects is None:
         return None
     if (declared_number(weapon, "block") or 0) <= 0:
@@ -228,32 +229,32 @@ def _protected(spec: HelotSetup, weapon: A.Declaration, drawn: bool, locations: 
     return spec.protects
 
 
-def grappler_of(spec: HelotSetup, pieces: Sequence[HelotSetup], grid: Grid) -> str | None:
+def grappler_of(spec: PieceSetup, pieces: Sequence[PieceSetup], grid: Grid) -> str | None:
     """The label of the piece grappling `spec` (its grappler), after checking that every hold
     `spec` takes part in could stand on the bout's board (a `SetupError` otherwise)."""
     if spec.grappling is not None:
         _check_hold(spec, pieces, grid)
     holders = [h for h in pieces if h.grappling == spec.label]
     if len(holders) > 1:
-        raise SetupError(f"is held by {holders[0].label} and {holders[1].label}: a helot is held by one grappler",
+        raise SetupError(f"is held by {holders[0].label} and {holders[1].label}: only one may hold it",
                          spec.label)
     return holders[0].label if holders else None
 
 
-def _check_hold(holder: HelotSetup, pieces: Sequence[HelotSetup], grid: Grid) -> None:
+def _check_hold(holder: PieceSetup, pieces: Sequence[PieceSetup], grid: Grid) -> None:
     """Grappling takes the opponent in the front-centre square, and neither a grappled piece nor
     one grappling can be grappled by a third (pg.22)."""
     by_label = {h.label: h for h in pieces}
     held = by_label.get(str(holder.grappling))
     if held is None:
-        raise SetupError(f"`grappling: {holder.grappling}` is not one of the helots", holder.label, "grappling")
+        raise SetupError(f"`grappling: {holder.grappling}` names no one of the setup", holder.label, "grappling")
     if held.label == holder.label:
-        raise SetupError("a helot cannot be grappling itself", holder.label, "grappling")
+        raise SetupError("cannot be grappling itself", holder.label, "grappling")
     if held.grappling is not None:
         raise SetupError(f"cannot hold {held.label}, which holds {held.grappling} itself: "
                          "no one grapples a grappler", holder.label, "grappling")
     if any(h.grappling == holder.label for h in pieces):
-        raise SetupError(f"cannot hold {held.label} while held itself: a grappled helot grapples no one",
+        raise SetupError(f"cannot hold {held.label} while held itself: one held holds no one",
                          holder.label, "grappling")
     placed = holder.at is not None and holder.facing is not None
     front = grid.front_center(holder.at, holder.facing) if placed else None  # type: ignore[arg-type]
@@ -283,7 +284,7 @@ def _choices(word: str, declared: Iterable[str]) -> str:
     return (f"; {hint}" if hint else "") + f" ({', '.join(declared) or 'none declared'})"
 
 
-def starting_states(spec: HelotSetup, weapon: WeaponInHand | None, held: bool, declared: Sequence[str]) -> set[str]:
+def starting_states(spec: PieceSetup, weapon: WeaponInHand | None, held: bool, declared: Sequence[str]) -> set[str]:
     """The setup's states, with Armed for a drawn weapon and Grappled for a held piece; Armed
     without a drawn weapon is refused (a drawn weapon is what Armed means), and so is a state the
     loaded packs do not declare (`declared`)."""
@@ -294,7 +295,7 @@ def starting_states(spec: HelotSetup, weapon: WeaponInHand | None, held: bool, d
                          f"(states: {', '.join(declared) or 'none'})", spec.label, "states")
     drawn = weapon is not None and weapon.drawn
     if DRAWN_WEAPON_STATE in states and not drawn:
-        raise SetupError(f"`states` lists {DRAWN_WEAPON_STATE}, but the helot holds no drawn weapon: "
+        raise SetupError(f"`states` lists {DRAWN_WEAPON_STATE}, but it holds no drawn weapon: "
                          "give it a drawn `weapon` instead", spec.label, "states")
     ended = sorted(states & set(STATUSES))
     if ended:

@@ -23,7 +23,7 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
     }
     if state.piles:
         snap["piles"] = dict(state.piles)
-    for label, piece in state.helots.items():
+    for label, piece in state.pieces.items():
         weapon = ruleset.declaration("weapon", piece.weapon) if piece.weapon else None
         drawn = DRAWN_WEAPON_STATE in piece.states if weapon is not None else None
         protects = piece.marks.get(PROTECTED_LOCATION_MARK) if drawn else None
@@ -65,7 +65,7 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
     snap["zones"] = zones_of(state, ruleset)
     snap["players"] = {label: {"seat": player.seat, "side": player.side, "stats": dict(player.stats)}
                        for label, player in state.players.items()}
-    if not state.helots:  # a game of players alone: what each of them sees
+    if not state.pieces:  # a game of players alone: what each of them sees
         snap["views"] = {label: player_view(state, ruleset, label) for label in state.players}
     return snap
 

@@ -101,7 +101,7 @@ class Piece:
         return isinstance(other, Piece) and other.label == self.label
 
     def __repr__(self) -> str:
-        return f"Helot({self.label})"
+        return f"Piece({self.label})"
 
 
 @dataclass(frozen=True)
@@ -119,10 +119,6 @@ class OwnedZone:
         """A zone as the log names it, read back: (`hand`, `red`), or (`nexus`, None) for the table's."""
         zone, _, owner = logged.partition(" of ")
         return zone, owner or None
-
-
-# The name the rest of the package (the workbench, the agents, the editor) knows a piece by.
-Helot = Piece
 
 
 @dataclass
@@ -162,7 +158,7 @@ class Player:
 @dataclass
 class BoutState:
     grid: Grid
-    helots: dict[str, Piece]  # in seat order; clockwise order is the listing order
+    pieces: dict[str, Piece]  # in seat order; clockwise order is the listing order
     objects: dict[Square, list[str]] = field(default_factory=dict)
     crowd: int = 0
     box_drawn: int = 0  # coins taken out of the box so far: the ledger's conserved total
@@ -189,13 +185,13 @@ class BoutState:
         """A copy sharing nothing mutable with this state: what one copy does (an agent's preview,
         an action undone after a script fault) never shows in the other. A piece a mark holds is
         the copy's piece of that label, not the original's."""
-        pieces = {label: h.clone() for label, h in self.helots.items()}
+        pieces = {label: h.clone() for label, h in self.pieces.items()}
         players = {label: player.clone() for label, player in self.players.items()}
         for piece in pieces.values():
             if piece.marks:
                 piece.marks = {name: _rebound(value, pieces, players) for name, value in piece.marks.items()}
         return replace(
-            self, helots=pieces, players=players,
+            self, pieces=pieces, players=players,
             objects={sq: list(objs) for sq, objs in self.objects.items()}, order=list(self.order),
             meta={key: _rebound(value, pieces, players) for key, value in self.meta.items()},
             decks={k: list(v) for k, v in self.decks.items()},
@@ -212,18 +208,18 @@ class BoutState:
 
     def actor(self, label: str) -> Player | Piece:
         """Who acts under a label: its piece in a game with pieces, else the player."""
-        return self.helots.get(label) or self.players[label]
+        return self.pieces.get(label) or self.players[label]
 
     def actors(self) -> list[Player | Piece]:
         """Who acts, in seat order: the pieces, or in a game without pieces, the players."""
-        return list(self.helots.values()) if self.helots else list(self.players.values())
+        return list(self.pieces.values()) if self.pieces else list(self.players.values())
 
     @property
-    def active_helot(self) -> Piece | None:
-        return self.helots.get(self.active) if self.active else None
+    def active_piece(self) -> Piece | None:
+        return self.pieces.get(self.active) if self.active else None
 
-    def helot_at(self, square: Square) -> Piece | None:
-        for piece in self.helots.values():
+    def piece_at(self, square: Square) -> Piece | None:
+        for piece in self.pieces.values():
             if piece.square == square and piece.on_board:
                 return piece
         return None
@@ -232,14 +228,14 @@ class BoutState:
         """Every piece round the table clockwise (north, east, south, west seen from above),
         starting with `label`; pieces sharing a seat keep their listing order (pg.9, pg.15)."""
         ring = {seat: index for index, seat in enumerate(SEATS_CLOCKWISE)}
-        labels = sorted(self.helots, key=lambda x: ring.get(self.helots[x].seat, len(ring)))
+        labels = sorted(self.pieces, key=lambda x: ring.get(self.pieces[x].seat, len(ring)))
         start = labels.index(label)
-        return [self.helots[x] for x in labels[start:] + labels[:start]]
+        return [self.pieces[x] for x in labels[start:] + labels[:start]]
 
     def actors_clockwise_from(self, label: str) -> list[Player | Piece]:
         """Who acts round the table clockwise from `label`: the pieces (`clockwise_from`), or in a
         game without pieces, the players."""
-        if self.helots:
+        if self.pieces:
             return list(self.clockwise_from(label))
         ring = {seat: index for index, seat in enumerate(SEATS_CLOCKWISE)}
         labels = sorted(self.players, key=lambda x: ring.get(self.players[x].seat, len(ring)))
@@ -265,7 +261,7 @@ class BoutState:
     def coins_in_play(self) -> int:
         """Every coin out of the box: piles, conditions and counters. Equals `box_drawn` always."""
         total = self.crowd + sum(self.piles.values())
-        for piece in self.helots.values():
+        for piece in self.pieces.values():
             total += piece.cred + piece.overall + sum(piece.locations.values()) + len(piece.tp_counter)
         return total
 

@@ -113,7 +113,7 @@ class Timing:
         if not piece.on_board or piece.status == Status.DEAD:
             return []
         uses: list[Action] = []
-        subject = frame.subject if frame else self.host.state.active_helot
+        subject = frame.subject if frame else self.host.state.active_piece
         legality = self.host.legality
         for declaration in self.usable_declarations(window):
             role = window_role(declaration, window)
@@ -167,12 +167,12 @@ class Timing:
         """Offer the window's uses to every piece, active player first, clockwise. Returns the frame
         so the caller can see whether an effect `prevent`ed what the window was about."""
         frame = WindowFrame(name, subject, names)
-        if not self.usable_declarations(name) or not self.host.state.helots:  # uses are pieces'
+        if not self.usable_declarations(name) or not self.host.state.pieces:  # uses are pieces'
             return frame
         self.windows.append(frame)
         try:
             state = self.host.state
-            start = state.active or (subject.label if subject else next(iter(state.helots)))
+            start = state.active or (subject.label if subject else next(iter(state.pieces)))
             for piece in state.clockwise_from(start):
                 # A round that has had its fill of actions offers no more uses (free abilities
                 # could otherwise be used at a window forever).
@@ -190,13 +190,13 @@ class Timing:
         return frame
 
     def use_ability(self, action: Action, frame: WindowFrame | None) -> Run:
-        piece = self.host.state.helots[action.helot]
+        piece = self.host.state.pieces[action.actor]
         kind = "influence" if action.kind == CARD else "trait_ability"
         declaration = self.host.ruleset.declaration(kind, action.name or "")
         assert declaration is not None
         names = {**window_defaults(declaration, self.host.ruleset.words.windows), **(frame.names if frame else {})}
         env = self.host.legality.action_env(piece, declaration, action, names)
-        self.host.emit("ability" if kind == "trait_ability" else "card", helot=piece.label, name=declaration.id,
+        self.host.emit("ability" if kind == "trait_ability" else "card", actor=piece.label, name=declaration.id,
                        args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
         self.host.events.triggers.append(piece.label)
         try:
@@ -206,7 +206,7 @@ class Timing:
                 self.host.state.discards.setdefault("influence", []).append(declaration.id)
                 played = yield from self.open_window("card_played", piece, player=piece)
                 if played.prevented:
-                    self.host.emit("card_cancelled", helot=piece.label, name=declaration.id)
+                    self.host.emit("card_cancelled", actor=piece.label, name=declaration.id)
                     return
             yield from self.host.resolution.run_declaration_body(piece, declaration, env)
         finally:

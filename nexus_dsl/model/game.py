@@ -31,6 +31,21 @@ class Game:
     score: str | None = None
     # The procedure (of no args) that decides who wins when the game ends with no one having won.
     verdict: str | None = None
+    # The game's own names of a piece and of a player (`piece_word helot`): a script may write
+    # them as the types `piece` and `player`, and the log names who acts by them.
+    piece_word: str = "piece"
+    player_word: str = "player"
+
+    @property
+    def actor_word(self) -> str:
+        """What the log calls who acts: a piece, or in a game of players alone, a player."""
+        return self.player_word if self.pieces == 0 else self.piece_word
+
+    @property
+    def type_names(self) -> dict[str, str]:
+        """The game's own names of the language's types, each with the type it names."""
+        return {word: canonical for word, canonical in ((self.piece_word, "piece"), (self.player_word, "player"))
+                if word != canonical}
 
 
 def game_of(declarations: list[A.Declaration]) -> Game:
@@ -44,7 +59,8 @@ def game_of(declarations: list[A.Declaration]) -> Game:
     players = tuple(value.value for value in seats.values if isinstance(value, A.Num)) if seats is not None else ()
     return Game(id=declaration.id, pieces=count.value if isinstance(count, A.Num) else None, players=players, setup=_word(declaration, "setup"), round=_word(declaration, "round"),
                 turn=_word(declaration, "turn"), score=_word(declaration, "score"),
-                verdict=_word(declaration, "verdict"))
+                verdict=_word(declaration, "verdict"), piece_word=_word(declaration, "piece_word") or "piece",
+                player_word=_word(declaration, "player_word") or "player")
 
 
 # The kinds of action a turn may offer (`acts`), in the order the options are listed.

@@ -115,7 +115,7 @@ class Ruleset:
     @cached_property
     def words(self) -> GameWords:
         """The game's declared words (states, stats, piles, events, windows), gathered once."""
-        return game_words({kind: self.declarations(kind) for kind in ("state", "stat", "pile", "zone", "event", "window")},
+        return game_words({kind: self.declarations(kind) for kind in ("state", "stat", "pile", "zone", "event", "window", "game")},
                           self.settings)
 
     @cached_property

@@ -1,7 +1,7 @@
 """Runtime values of scripts and the few conversions between them.
 
 Scripts compute with: int, bool, str (enumeration symbols such as `head`, `prone`, `N`, and quoted
-text), None, `Helot`, `Square`, frozenset[Square] (areas such as `front_arc(self)`), and tuples
+text), None, `Piece`, `Player`, `Square`, frozenset[Square] (areas such as `front_arc(self)`), and tuples
 (lists). Nothing else can be produced by an expression, so no user text ever reaches Python
 evaluation.
 """

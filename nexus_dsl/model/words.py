@@ -8,12 +8,13 @@ per Ruleset (`Ruleset.words`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from ..limits import MAX_NUMBER
 from ..syntax import ast_nodes as A
-from ..vocabulary import STAT_GROUPS, TYPE_SYNONYMS  # held by the engine in its own way; every other stat is plain
+from .game import game_of
+from ..vocabulary import STAT_GROUPS  # held by the engine in its own way; every other stat is plain
 
 
 def stat_group(declaration: A.Declaration) -> str | None:
@@ -50,9 +51,10 @@ def stat_levels(declaration: A.Declaration) -> tuple[str, ...]:
     return tuple(v.value for v in levels.values if isinstance(v, A.Str)) if levels is not None else ()
 
 
-def bound_names(declaration: A.Declaration) -> dict[str, str]:
-    """The names an event or a window binds (its `arg` clauses), with their types."""
-    return {arg.name: TYPE_SYNONYMS.get(arg.type.name, arg.type.name)
+def bound_names(declaration: A.Declaration, type_names: Mapping[str, str]) -> dict[str, str]:
+    """The names an event or a window binds (its `arg` clauses), with their types (a type written
+    by the game's own name of it, `type_names`, as the type it names)."""
+    return {arg.name: type_names.get(arg.type.name, arg.type.name)
             for arg in declaration.clauses_of(A.Arg) if isinstance(arg.type, A.NamedType)}
 
 
@@ -118,6 +120,8 @@ class GameWords:
     zones: Mapping[str, Zone]  # in load order
     events: Mapping[str, Mapping[str, str]]  # event -> the names it binds
     windows: Mapping[str, Mapping[str, str]]  # window -> the names it binds
+    # The game's own names of the language's types (a game's `piece_word` for `piece`), each with the type it names.
+    type_names: Mapping[str, str] = field(default_factory=dict)
 
     def group(self, name: str) -> tuple[str, ...]:
         return self.groups.get(name, ())
@@ -127,6 +131,7 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
     """The words `declarations` (kind -> declarations in load order) declare; a `start` that names
     a rule param takes its value from `settings` (0 when it holds no whole number)."""
     stats = list(declarations.get("stat", ()))
+    type_names = game_of(list(declarations.get("game", ()))).type_names
     groups: dict[str, list[str]] = {}
     starts: dict[str, int] = {}
     bounds: dict[str, tuple[int, int]] = {}
@@ -156,6 +161,7 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
         levels={s.id: stat_levels(s) for s in stats if stat_levels(s)},
         piles=tuple(d.id for d in declarations.get("pile", ())),
         zones={d.id: zone_of(d) for d in declarations.get("zone", ())},
-        events={d.id: bound_names(d) for d in declarations.get("event", ())},
-        windows={d.id: bound_names(d) for d in declarations.get("window", ())},
+        events={d.id: bound_names(d, type_names) for d in declarations.get("event", ())},
+        windows={d.id: bound_names(d, type_names) for d in declarations.get("window", ())},
+        type_names=type_names,
     )

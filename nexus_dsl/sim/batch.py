@@ -102,9 +102,9 @@ def spec_setup(spec: BoutSpec) -> BoutSetup:
                            motivations=list(spec.motivations) or None, lanistas=list(spec.lanistas) or None)
     if spec.stack_turning_points:
         setup.decks["turning_point"] = list(spec.stack_turning_points)
-    for helot, cards in zip(setup.helots, spec.dealt):
+    for helot, cards in zip(setup.pieces, spec.dealt):
         helot.dealt = list(cards)
-    for helot, keep in zip(setup.helots, spec.keep):
+    for helot, keep in zip(setup.pieces, spec.keep):
         helot.keep = keep
     for zone, owner, cards in spec.zones:
         if owner is None:
@@ -135,7 +135,7 @@ def play_one(spec: BoutSpec) -> BoutResult:
     try:
         ruleset = spec_ruleset(spec)
         setup = spec_setup(spec)
-        labels = [h.label for h in setup.helots]
+        labels = [h.label for h in setup.pieces]
         agents = spec_agents(spec, labels)
         bout = Bout(ruleset, setup, seed=spec.seed, strict_ledger=spec.strict_ledger)
         while bout.pending is not None:
@@ -152,7 +152,7 @@ def play_one(spec: BoutSpec) -> BoutResult:
         result.barge = bout.state.meta.get("barge")
         result.sides = {label: player.side for label, player in bout.state.players.items()}
         if spec.watched:
-            result.watched = watched_uses(bout.log, frozenset(spec.watched))
+            result.watched = watched_uses(bout.log, frozenset(spec.watched), bout.actor_word)
         for event in bout.log:
             if event.type in ("command", "ability", "card"):
                 # A command's event names it under `command`; an ability's or a card's under `name`.
@@ -167,7 +167,7 @@ def play_one(spec: BoutSpec) -> BoutResult:
         # What a lanista kept at the deal is what it played plus what is still in its hand.
         for card, times in result.cards_played.items():
             _count(result.cards_kept, card, times)
-        for helot in bout.state.helots.values():
+        for helot in bout.state.pieces.values():
             for card in helot.influence:
                 _count(result.cards_kept, card)
     except Exception as error:  # noqa: BLE001 — a batch reports every engine failure with its seed
@@ -184,8 +184,9 @@ USE_BOUNDARIES = frozenset({"command", "ability", "card", "draw", "round_start",
                             "allocate", "bout_end"})
 
 
-def watched_uses(log: list[Event], watched: frozenset[str]) -> dict[str, WatchedUse]:
-    """Sum up what each watched card or ability did in one bout's log (see `WatchedUse`)."""
+def watched_uses(log: list[Event], watched: frozenset[str], actor_word: str = "helot") -> dict[str, WatchedUse]:
+    """Sum up what each watched card or ability did in one bout's log (see `WatchedUse`); the log
+    names who acts by `actor_word`, the game's word for it."""
     uses: dict[str, WatchedUse] = {}
     for index, event in enumerate(log):
         if event.type in ("card", "ability"):
@@ -197,7 +198,7 @@ def watched_uses(log: list[Event], watched: frozenset[str]) -> dict[str, Watched
         if name not in watched:
             continue
         use = uses.setdefault(name, WatchedUse())
-        user = event.data.get("helot")
+        user = event.data.get(actor_word)
         if event.type == "draw":
             use.drawn += 1
         else:

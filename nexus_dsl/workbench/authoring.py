@@ -120,7 +120,7 @@ _SCRIPT_TEMPLATES = {
     text "On a Turning Point Roll Duplicate, every helot still fighting takes 1 damage to overall condition, paid to the crowd."
     param hazard_damage = 1
     when turning_point_duplicate {{
-        for each h in helots() {{
+        for each h in pieces() {{
             if h.fighting {{
                 damage h by hazard_damage to crowd
             }}
@@ -134,7 +134,7 @@ _SCRIPT_TEMPLATES = {
     text "Every helot still fighting takes 2 damage to overall condition, paid to the crowd."
     param crowd_damage = 2
     effect {{
-        for each h in helots() {{
+        for each h in pieces() {{
             if h.fighting {{
                 damage h by crowd_damage to crowd
             }}

@@ -247,7 +247,7 @@ def _snapshot_of(bout_state: Any) -> Mapping[str, Any]:
         return bout_state
     snap: dict[str, Any] = {"cycle": bout_state.cycle,
                             "board": {sq.key(): list(objs) for sq, objs in sorted(bout_state.objects.items())}}
-    for label, helot in bout_state.helots.items():
+    for label, helot in bout_state.pieces.items():
         snap[label] = {"at": helot.square.as_list(), "facing": helot.facing.name, "states": sorted(helot.states),
                        "status": helot.status.value, "seat": helot.seat, "on_board": helot.on_board,
                        "weapon": helot.weapon}

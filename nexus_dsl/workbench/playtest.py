@@ -174,7 +174,7 @@ def _padded(values: Sequence[str | None], count: int) -> list[str | None]:
 class Pending:
     """The decision the bout waits for: whose, what kind, and who else may act in it."""
 
-    helot: str
+    actor: str
     kind: str
     seat: str  # `person` or the agent's name
     interjecting: tuple[str, ...] = ()  # other helots holding options in this decision
@@ -213,7 +213,7 @@ class DiceShown:
     event: str
     purpose: str
     value: int
-    helot: str | None = None
+    actor: str | None = None
     summary: str = ""
 
 
@@ -247,7 +247,7 @@ class PlaySession:
         setup = standard_setup(settings.players, _padded(settings.motivations, settings.players),
                                _padded(settings.lanistas, settings.players), settings.barge,
                                list(settings.labels) or None)
-        self._labels = [h.label for h in setup.helots]
+        self._labels = [h.label for h in setup.pieces]
         return Bout(self.ruleset, setup, seed=settings.seed)
 
     # ---------------------------------------------------------------- reading
@@ -296,8 +296,8 @@ class PlaySession:
         decision = self._bout.pending
         if decision is None:
             return None
-        others = tuple(dict.fromkeys(o.helot for o in decision.options if o.helot != decision.helot))
-        return Pending(decision.helot, decision.kind, self.seat_of(decision.helot), others)
+        others = tuple(dict.fromkeys(o.actor for o in decision.options if o.actor != decision.actor))
+        return Pending(decision.actor, decision.kind, self.seat_of(decision.actor), others)
 
     def options(self, viewer: str) -> list[OptionGroup]:
         """The viewer's legal actions in the pending decision, as buttons grouped in the engine's
@@ -307,7 +307,7 @@ class PlaySession:
             return []
         groups: dict[str, list[OptionButton]] = {}
         for action in decision.options:
-            if action.helot == viewer:
+            if action.actor == viewer:
                 button = self._button(action)
                 groups.setdefault(button.group, []).append(button)
         return [OptionGroup(title, tuple(buttons)) for title, buttons in groups.items()]
@@ -364,8 +364,8 @@ class PlaySession:
         """What the agents do now, or None when a person is to decide. As the engine's own
         `next_action`: first every other helot (or player, in a game without pieces), clockwise
         from the decider, may interject."""
-        for helot in self._bout.state.actors_clockwise_from(decision.helot)[1:]:
-            own = [o for o in decision.options if o.helot == helot.label]
+        for helot in self._bout.state.actors_clockwise_from(decision.actor)[1:]:
+            own = [o for o in decision.options if o.actor == helot.label]
             if not own:
                 continue
             if self.seat_of(helot.label) == PERSON:
@@ -376,12 +376,12 @@ class PlaySession:
             interjection = self._agent(helot.label).interject(self._bout, decision, own)
             if interjection is not None:
                 return interjection
-        if self.seat_of(decision.helot) == PERSON:
+        if self.seat_of(decision.actor) == PERSON:
             return None
-        main = tuple(o for o in decision.options if o.helot == decision.helot)
+        main = tuple(o for o in decision.options if o.actor == decision.actor)
         if len(main) == 1:
             return main[0]
-        return self._agent(decision.helot).choose(self._bout, Decision(decision.helot, decision.kind, main))
+        return self._agent(decision.actor).choose(self._bout, Decision(decision.actor, decision.kind, main))
 
     # ---------------------------------------------------------------- showing
     def visible_state(self, viewer: str | None) -> dict[str, Any]:
@@ -396,7 +396,7 @@ class PlaySession:
             if label != viewer:
                 helot["influence"] = None
         pending = self.pending_decision()
-        snapshot["pending"] = None if pending is None else {"helot": pending.helot, "kind": pending.kind,
+        snapshot["pending"] = None if pending is None else {"helot": pending.actor, "kind": pending.kind,
                                                             "person": pending.person}
         snapshot["seats"] = {label: self.seat_of(label) for label in self._labels}
         return snapshot
@@ -417,7 +417,7 @@ class PlaySession:
         pending = self.pending_decision()
         return {"zones": zones, "players": snapshot["players"], "ended": snapshot.get("ended"),
                 "winner": snapshot.get("winner"),
-                "pending": None if pending is None else {"helot": pending.helot, "kind": pending.kind,
+                "pending": None if pending is None else {"helot": pending.actor, "kind": pending.kind,
                                                           "person": pending.person},
                 "seats": {label: self.seat_of(label) for label in self._labels}}
 
@@ -436,7 +436,7 @@ class PlaySession:
                 continue
             lines = narrate([event], terms)
             summary = lines[0].strip(" =") if lines else ""
-            helot = event.data.get("helot")
+            helot = event.data.get(self._bout.actor_word)
             for die in dice:
                 shown.append(DiceShown(event.seq, event.type, str(die["purpose"]), int(die["value"]),
                                        helot if isinstance(helot, str) else None, summary))
@@ -516,6 +516,8 @@ class PlaySession:
         """Apply a saved action: the pending option it names (actions are matched by their JSON
         form, so squares and lists come back as the engine's own values)."""
         decision = self._bout.pending
+        if isinstance(saved, Mapping) and "helot" in saved and "actor" not in saved:  # saved before `actor`
+            saved = {("actor" if key == "helot" else key): value for key, value in saved.items()}
         match = next((o for o in decision.options if o.to_json() == saved), None) if decision else None
         if match is None:
             raise _session_error(
@@ -569,7 +571,7 @@ class PlaySession:
         decision = self._bout.pending
         rest = [pair for pair in action.args if pair[0] != name]
         offered = [other.arg(name) for other in (decision.options if decision else ())
-                   if other.name == action.name and other.helot == action.helot
+                   if other.name == action.name and other.actor == action.actor
                    and [pair for pair in other.args if pair[0] != name] == rest]
         numbers = [n for n in offered if isinstance(n, int)]
         end = " (top)" if value == 1 else " (bottom)" if numbers and value == max(numbers) else ""
@@ -612,7 +614,7 @@ class PlaySession:
         other = "MP" if side == "AP" else "AP"
         if action.name == "motivation_button":
             return f"Motivation Button: all {points} points to {side}"
-        ratio = self._bout.state.helots[action.helot].ratio
+        ratio = self._bout.state.pieces[action.actor].ratio
         return f"Ratio die ({ratio}) to {side}, the other {points - ratio} to {other}"
 
     def _cost(self, action: Action, declaration: Any) -> tuple[tuple[int, str], ...]:
@@ -620,7 +622,7 @@ class PlaySession:
         if declaration is None:
             return ()
         bout = self._bout
-        helot = bout.state.helots.get(action.helot)
+        helot = bout.state.pieces.get(action.actor)
         if helot is None:  # a game without pieces: its commands cost nothing a piece pays
             return ()
         open_windows = bout.timing.windows
@@ -705,8 +707,8 @@ def _fault_key(fault: Mapping[str, Any]) -> tuple[Any, ...]:
 def _describe_saved(saved: Any) -> str:
     if not isinstance(saved, Mapping):
         return repr(saved)
-    parts = [str(saved.get("helot", "?")), str(saved.get("name") or saved.get("kind", "?"))]
-    parts += [f"{k}={v}" for k, v in saved.items() if k not in ("helot", "name", "kind")]
+    parts = [str(saved.get("actor", saved.get("helot", "?"))), str(saved.get("name") or saved.get("kind", "?"))]
+    parts += [f"{k}={v}" for k, v in saved.items() if k not in ("actor", "helot", "name", "kind")]
     return " ".join(parts)
 
 

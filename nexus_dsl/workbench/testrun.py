@@ -192,7 +192,7 @@ def player_sides(ruleset: Ruleset, players: int) -> dict[str, str]:
     setup = standard_setup(players)
     bout = Bout(ruleset, setup, seed=0) if ruleset.game.pieces == 0 else None
     if bout is None:
-        return {spec.label: spec.side or spec.label for spec in setup.helots}
+        return {spec.label: spec.side or spec.label for spec in setup.pieces}
     return {label: player.side for label, player in bout.state.players.items()}
 
 
@@ -311,7 +311,7 @@ class StepView:
     lines: tuple[str, ...]  # the events as readable lines (`narrate`)
     dice: tuple[DieRoll, ...]
     snapshot: dict[str, Any]  # `Bout.snapshot()`
-    helots: dict[str, HelotView]
+    pieces: dict[str, HelotView]
     crowd: int
     cycle: int
     active: str | None
@@ -320,6 +320,7 @@ class StepView:
     fault: Diagnostic | None = None  # the script fault that stopped the bout, positioned in its script
     fault_declaration: A.Declaration | None = None  # the declaration whose script faulted (`faulting_item`)
     players: dict[str, PlayerView] = field(default_factory=dict)
+    actor_word: str = "helot"  # what the log calls who acts (the game's word for a piece or a player)
 
     @property
     def finished(self) -> bool:
@@ -330,9 +331,9 @@ class StepView:
         """The step in a few words: the command, ability or card it resolved."""
         for event in self.events:
             if event.type == "command":
-                return f"{event.data['helot']}: {event.data['command']}"
+                return f"{event.data[self.actor_word]}: {event.data['command']}"
             if event.type in ("ability", "card"):
-                return f"{event.data['helot']}: {event.data['name']} ({event.type})"
+                return f"{event.data[self.actor_word]}: {event.data['name']} ({event.type})"
         if self.fault is not None:
             return "the bout stopped on a script fault"
         if self.outcome is not None:
@@ -342,7 +343,7 @@ class StepView:
     @property
     def cred(self) -> dict[str, int]:
         """Every cred pile: each player's and the crowd's."""
-        return {**{label: view.cred for label, view in self.helots.items()}, "crowd": self.crowd}
+        return {**{label: view.cred for label, view in self.pieces.items()}, "crowd": self.crowd}
 
 
 def _helot_views(bout: Bout) -> dict[str, HelotView]:
@@ -350,7 +351,7 @@ def _helot_views(bout: Bout) -> dict[str, HelotView]:
         label=label, motivation=h.motivation, lanista=h.lanista, status=h.status.value, overall=h.overall,
         locations=dict(h.locations), cred=h.cred, states=tuple(sorted(h.states)), weapon=h.weapon,
         traits=dict(h.traits), ap=h.ap, mp=h.mp, at=(h.square.col, h.square.row), facing=h.facing.name,
-        influence=tuple(h.influence)) for label, h in bout.state.helots.items()}
+        influence=tuple(h.influence)) for label, h in bout.state.pieces.items()}
 
 
 def _player_views(bout: Bout) -> dict[str, PlayerView]:
@@ -378,7 +379,7 @@ class Stepper:
         self.spec = settings.bout_spec()
         setup = spec_setup(self.spec)
         self.bout = Bout(self.ruleset, setup, seed=settings.seed)
-        self.agents = spec_agents(self.spec, [h.label for h in setup.helots])
+        self.agents = spec_agents(self.spec, [h.label for h in setup.pieces])
         self.actions: list[Action] = []  # every action applied so far, in order
         self._script = list(script)
         self._reported = 0  # events already shown in a step
@@ -444,7 +445,7 @@ class Stepper:
             if option.to_json() == dict(saved):
                 return option
         raise SettingsError(_problem("replay", f"the saved action {dict(saved)} is not legal at action "
-                                     f"{len(self.actions) + 1} (the bout waits for {decision.helot}: {decision.kind})"))
+                                     f"{len(self.actions) + 1} (the bout waits for {decision.actor}: {decision.kind})"))
 
     def seen_lines(self, view: StepView, viewer: str | None) -> list[str]:
         """A step's log lines as one player of a game without a board may read them (None: someone
@@ -461,9 +462,10 @@ class Stepper:
         self._steps += 1
         return StepView(
             index=self._steps, actions=applied, events=events, lines=tuple(narrate(events, GameTerms.of(bout.ruleset))), dice=_dice(events),
-            snapshot=bout.snapshot(), helots=_helot_views(bout), crowd=bout.state.crowd, cycle=bout.state.cycle,
+            snapshot=bout.snapshot(), pieces=_helot_views(bout), crowd=bout.state.crowd, cycle=bout.state.cycle,
             active=bout.state.active, waiting_for=bout.pending, outcome=bout.outcome, fault=bout.fault,
-            fault_declaration=bout.fault_declaration, players=_player_views(bout))
+            fault_declaration=bout.fault_declaration, players=_player_views(bout),
+            actor_word=bout.actor_word)
 
 
 __all__ = ["DEAL_MODES", "DieRoll", "HelotView", "PLAYER_LABELS", "PlayerView", "SettingsError", "StepView", "Stepper",

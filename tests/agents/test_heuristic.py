@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nexus_dsl import Bout, BoutSetup, HelotSetup, cached_ruleset, make_agent
+from nexus_dsl import Bout, BoutSetup, PieceSetup, cached_ruleset, make_agent
 from nexus_dsl.agents.heuristic import distances_to
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.bout import next_action
@@ -14,8 +14,8 @@ DIAGONAL_PILLARS = [(4, 5), (5, 4)]
 
 
 def _bout(seed: int, pillars: list[tuple[int, int]] = PILLAR_WALL) -> Bout:
-    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(1, 8), Direction.N),
-                              HelotSetup("blue", "north", Square(8, 1), Direction.S)],
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(1, 8), Direction.N),
+                              PieceSetup("blue", "north", Square(8, 1), Direction.S)],
                       objects=[("pillar", Square(*at)) for at in pillars])
     return Bout(cached_ruleset(("base",)), setup, seed=seed)
 

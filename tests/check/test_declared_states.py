@@ -36,7 +36,7 @@ def test_the_base_game_declares_its_seven_states_in_the_contract_s_order() -> No
 
 def test_a_pack_that_builds_on_nothing_knows_no_state(tmp_path: Path) -> None:
     pack = write_pack(tmp_path / "bare", "bare", {"rules.nexus": (
-        'event round_starts "Round Starts" { arg self: helot }\n'
+        'event round_starts "Round Starts" { arg self: piece }\n'
         'rule lie_down "Lie Down" {\n    when round_starts {\n        add_state self prone\n    }\n}\n')})
     ruleset, diagnostics = load_ruleset_collecting([str(pack)])
     assert ruleset is None

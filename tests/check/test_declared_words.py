@@ -13,7 +13,7 @@ from nexus_dsl.check.context import context_of
 from nexus_dsl.validate_files import check_script_text
 
 USES_BASE_WORDS = '''event round_starts "Round Starts" {
-    arg self: helot
+    arg self: piece
 }
 
 rule borrowed "Borrowed" {
@@ -34,12 +34,12 @@ pile purse "The Purse" {
 }
 
 event bell_rings "The Bell Rings" {
-    arg self: helot
+    arg self: piece
     arg round: number
 }
 
 window after_bell "After the Bell" {
-    arg self: helot
+    arg self: piece
 }
 
 rule ringing "Ringing" {
@@ -63,7 +63,7 @@ def test_the_base_game_declares_the_contract_s_traits_and_locations_in_order() -
     assert words.group("location") == BASE_LOCATIONS
     assert words.starts["head"] == 10 and words.starts["chest"] == 15 and words.starts["WILL"] == 0
     assert words.piles == ("crowd", "box")
-    assert "attack_succeeds" in words.events and words.windows["before_damage"]["victim"] == "helot"
+    assert "attack_succeeds" in words.events and words.windows["before_damage"]["victim"] == "piece"
 
 
 def test_a_pack_that_builds_on_nothing_knows_no_event_location_or_pile(tmp_path: Path) -> None:
@@ -85,7 +85,7 @@ def test_a_pack_that_builds_on_nothing_may_use_the_words_it_declares(tmp_path: P
     ruleset, diagnostics = load_ruleset_collecting([str(pack)])
     assert diagnostics == [] and ruleset is not None
     assert ruleset.words.group("gauge") == ("vigour",) and ruleset.words.starts["vigour"] == 3
-    assert ruleset.words.events["bell_rings"] == {"self": "helot", "round": "number"}
+    assert ruleset.words.events["bell_rings"] == {"self": "piece", "round": "number"}
     assert ruleset.words.piles == ("purse",) and tuple(ruleset.words.windows) == ("after_bell",)
 
 
@@ -149,7 +149,7 @@ def test_a_trait_ability_is_paid_from_declared_traits_only() -> None:
 
 
 def test_a_window_declaration_is_a_declaration_at_the_top_of_a_file() -> None:
-    (declaration,) = parse('window after_bell "After the Bell" {\n    arg self: helot\n}\n', "w.nexus").declarations
+    (declaration,) = parse('window after_bell "After the Bell" {\n    arg self: piece\n}\n', "w.nexus").declarations
     assert declaration.kind == "window" and declaration.id == "after_bell"
     ability = 'window after_bell "After" {\n}\ntrait_ability a "A" {\n    cost 1 PHYS\n    window after_bell by self\n}\n'
     assert found(ability) == []

@@ -118,7 +118,7 @@ def test_every_value_the_checker_accepts_starts_and_plays_a_bout(name: str) -> N
         expr = parse(rule_with(name, value), "house.nexus").declarations[0].clauses[-1].value
         ruleset = replace(base, settings={**base.settings, name: constant_value(expr)})
         bout = Bout(ruleset, standard_setup(), seed=3)
-        agents = {label: RandomAgent(seed=i) for i, label in enumerate(bout.state.helots)}
+        agents = {label: RandomAgent(seed=i) for i, label in enumerate(bout.state.pieces)}
         for _ in range(40):
             if bout.pending is None:
                 break

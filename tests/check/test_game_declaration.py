@@ -30,7 +30,7 @@ def test_the_verdict_is_a_procedure_the_engine_can_run_with_no_args() -> None:
     unknown = found(VERDICT + 'game g "G" {\n    verdict judg\n}\n')
     assert [p[:3] for p in unknown] == [("check/unknown_name", 7, 13)]
     assert unknown[0][3] == "`judg` is not a procedure"
-    with_args = 'procedure judge "Judge" {\n    arg h: helot\n    effect {\n        win h\n    }\n}\n'
+    with_args = 'procedure judge "Judge" {\n    arg h: piece\n    effect {\n        win h\n    }\n}\n'
     refused = found(with_args + 'game g "G" {\n    verdict judge\n}\n')
     assert [p[:3] for p in refused] == [("check/wrong_type", 8, 13)]
     assert "takes arguments" in refused[0][3]
@@ -68,11 +68,11 @@ def test_a_pack_that_builds_on_nothing_knows_no_verdict_of_the_base_game(tmp_pat
 
 
 def test_a_signal_binds_the_names_of_the_script_the_event_declares() -> None:
-    rule = 'rule r "R" {\n    when round_over {\n        let victim = %s\n        signal helot_killed\n    }\n}\n'
+    rule = 'rule r "R" {\n    when round_over {\n        let victim = %s\n        signal piece_killed\n    }\n}\n'
     assert found(rule % "first(in_play())") == [] and found(rule % "self") == []
     (problem,) = found(rule % "3")
     assert problem[:3] == ("check/wrong_type", 4, 9)
-    assert problem[3] == "`signal helot_killed` binds `victim` to the `victim` here, which is a number, not a helot"
+    assert problem[3] == "`signal piece_killed` binds `victim` to the `victim` here, which is a number, not a helot"
 
 
 def test_a_turn_names_declared_events_and_says_its_length_and_passing() -> None:

@@ -162,7 +162,7 @@ def test_the_refusal_points_at_the_argument() -> None:
 
 # The values a script can write for each type of argument: enough to exercise every range.
 SAMPLES = {
-    "helot": "self", "number": "1", "purpose": "d8", "square": "self", "squares": "adjacent(self)",
+    "piece": "self", "number": "1", "purpose": "d8", "square": "self", "squares": "adjacent(self)",
     "object_type": "pillar", "direction": "N", "location": "head", "state": "prone", "trait": "PHYS",
     "resource": "AP", "pile": "crowd", "roll_side": "attack", "text": '"x"', "bool": "true", "any": "self",
     "list": "[1]", "event": "bout_starts", "command": "c", "deck": "influence", "name": "bound", "zone": "influence",

@@ -77,7 +77,7 @@ def test_a_seeded_heuristic_bout_plays_to_the_end_on_the_barge(barge_id):
     on_board = sorted((t, (sq.col, sq.row)) for sq, types in start.state.objects.items() for t in types)
     assert on_board == sorted(objects_of(barge_id))
     assert start.state.meta["hazards"] == list(BASE.data_item("barges", barge_id)["hazards"])
-    assert {h.seat: (h.square.col, h.square.row) for h in start.state.helots.values()} == {"south": (1, 8), "north": (8, 1)}
+    assert {h.seat: (h.square.col, h.square.row) for h in start.state.pieces.values()} == {"south": (1, 8), "north": (8, 1)}
     bout = play(BASE, standard_setup(players=2, barge=barge_id, lanistas=["grask_hollowmouth", "tibbet_kreen"]),
                 {"red": make_agent("heuristic", seed=1), "blue": make_agent("heuristic", seed=2)}, seed=7)
     outcome = bout.outcome

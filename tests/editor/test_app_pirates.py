@@ -171,7 +171,7 @@ def start_hot_seat(packs: list[str], players: int, name: str) -> AppTest:
 def test_hot_seat_hides_each_hand_from_the_other_player(app_env: Path) -> None:
     at = start_hot_seat(["nexus_pirates"], 2, "pirates-hot-seat")
     session = at.session_state["pt_session"]
-    first = session.pending_decision().helot
+    first = session.pending_decision().actor
     # Until the screen is handed over, nobody's hand shows and there are no options.
     assert not option_buttons(at) and hidden_counts(at)[:3] == ["0 cards, hidden", "0 cards, hidden", "3 cards, hidden"]
     assert any(f"hand the screen to {first}" in w.value for w in at.warning)
@@ -190,7 +190,7 @@ def test_hot_seat_hides_each_hand_from_the_other_player(app_env: Path) -> None:
     assert not at.exception, at.exception
     option_buttons(at)[0].click().run()  # end the turn
     assert not at.exception, at.exception
-    assert at.session_state["pt_session"].pending_decision().helot == other
+    assert at.session_state["pt_session"].pending_decision().actor == other
     assert not option_buttons(at)  # the screen waits to be handed over
     at.button(key="pt_hand_over").click().run()
     titles = zone_titles(at)
@@ -209,7 +209,7 @@ def test_hot_seat_for_four_in_two_vs_two(app_env: Path) -> None:
     at = start_hot_seat(["pirates_two_vs_two"], 4, "pirates-four")
     at.button(key="pt_hand_over").click().run()
     assert not at.exception, at.exception
-    viewer = at.session_state["pt_session"].pending_decision().helot
+    viewer = at.session_state["pt_session"].pending_decision().actor
     titles = zone_titles(at)
     assert f"Hand of {viewer} (3 — top first)" in titles
     assert sum(1 for t in titles if t.startswith("Hand of") and t.endswith("(3)")) == 3

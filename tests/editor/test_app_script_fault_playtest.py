@@ -59,7 +59,7 @@ def test_a_fault_in_the_agents_turns_ends_the_play_at_once(faulty_env: Path) -> 
     assert not option_buttons(at)
     session = at.session_state["pt_session"]
     assert session.people() == ["red"]
-    assert session.actions and {action.helot for action in session.actions} == {"blue"}  # the agent's only
+    assert session.actions and {action.actor for action in session.actions} == {"blue"}  # the agent's only
     assert saved_fault(faulty_env, "stopped-by-them")["line"] == 6
 
 

@@ -65,7 +65,7 @@ def play(pack: Path, seed: int, agent: str = "heuristic", limits: Limits | None 
     setup = standard_setup()
     setup.max_cycles = max_cycles
     bout = Bout(ruleset, setup, seed=seed, strict_ledger=True, limits=limits)
-    agents = {label: make_agent(agent, seed=seed * 31 + i) for i, label in enumerate(bout.state.helots)}
+    agents = {label: make_agent(agent, seed=seed * 31 + i) for i, label in enumerate(bout.state.pieces)}
     actions = 0
     while bout.pending is not None:
         bout.apply(next_action(bout, agents))

@@ -93,10 +93,10 @@ def test_a_game_that_builds_on_nothing_plays_to_its_own_verdict(tmp_path: Path, 
         assert not [d for e in events for d in e.get("dice", ())]  # a game without dice rolls none
         outcome = bout.state.outcome
         assert outcome is not None and outcome.termination == "reached_five"
-        tallies = {label: h.stats["tally"] for label, h in bout.state.helots.items()}
+        tallies = {label: h.stats["tally"] for label, h in bout.state.pieces.items()}
         leader = max(tallies, key=lambda label: tallies[label])
         assert max(tallies.values()) >= 5 and outcome.totals == tallies  # the outcome records its scores
         expected = leader if list(tallies.values()).count(tallies[leader]) == 1 else None
         assert outcome.winner == expected
-        turns = [e["helot"] for e in events if e["type"] == "round_start"]
+        turns = [e["piece"] for e in events if e["type"] == "round_start"]
         assert turns == ["red", "blue"] * (len(turns) // 2) + ["red"] * (len(turns) % 2)  # strictly alternating

@@ -15,17 +15,17 @@ def play_checked(seed: int, agents: tuple[str, str]) -> Bout:
     players = {label: make_agent(name, seed=seed * 7 + i) for i, (label, name) in enumerate(zip(["red", "blue"], agents))}
     while bout.pending is not None:
         decision = bout.pending
-        action = players[decision.helot].choose(bout, decision)
+        action = players[decision.actor].choose(bout, decision)
         assert action in decision.options
         bout.apply(action)  # apply() itself asserts the ledger after every action
         state = bout.state
         assert state.crowd >= 0
-        for helot in state.helots.values():
+        for helot in state.pieces.values():
             assert helot.cred >= 0 and helot.overall >= 0 and min(helot.locations.values()) >= 0
             assert helot.ap >= 0 and helot.mp >= 0
             assert 0 <= min(helot.traits.values()) and max(helot.traits.values()) <= 5
-        assert len({h.square for h in state.helots.values() if h.status != Status.DEAD}) == \
-            len([h for h in state.helots.values() if h.status != Status.DEAD])  # one helot per square
+        assert len({h.square for h in state.pieces.values() if h.status != Status.DEAD}) == \
+            len([h for h in state.pieces.values() if h.status != Status.DEAD])  # one helot per square
     return bout
 
 
@@ -75,17 +75,17 @@ def test_winner_must_beat_the_crowd():
 
 
 def test_preview_of_an_ability_shows_its_effect_and_changes_nothing():
-    from nexus_dsl import BoutSetup, HelotSetup
+    from nexus_dsl import BoutSetup, PieceSetup
     from nexus_dsl.engine.board import Direction, Square
 
-    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=2, traits={"SWAG": 4}),
-                              HelotSetup("blue", "north", Square(4, 1), Direction.S)],
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=2, traits={"SWAG": 4}),
+                              PieceSetup("blue", "north", Square(4, 1), Direction.S)],
                       phase="command", active="red")
     bout = Bout(cached_ruleset(("base",)), setup, seed=1)
     before = bout.snapshot()
     (win,) = [a for a in bout.legal_actions() if a.name == "win_them_over"]
     after = bout.preview(win)
-    assert after.helots["red"].cred == 5 and after.helots["red"].traits["SWAG"] == 0
+    assert after.pieces["red"].cred == 5 and after.pieces["red"].traits["SWAG"] == 0
     assert bout.snapshot() == before
 
 
@@ -94,7 +94,7 @@ def test_a_round_of_endless_free_commands_ends_by_itself(tmp_path):
     from nexus_dsl.content.loader import load_ruleset
     from nexus_dsl.engine.board import Direction, Square
     from nexus_dsl.engine.interpreter import Limits
-    from nexus_dsl.engine.setup import BoutSetup, HelotSetup
+    from nexus_dsl.engine.setup import BoutSetup, PieceSetup
 
     pack = tmp_path / "free_pack"
     pack.mkdir()
@@ -102,11 +102,11 @@ def test_a_round_of_endless_free_commands_ends_by_itself(tmp_path):
     (pack / "free.nexus").write_text('command shuffle_feet "Shuffle Feet" {\n    group movement\n'
                                      '    text "Costs nothing, does nothing."\n    cost 0 AP\n    effect {\n'
                                      '        mark self "shuffled"\n    }\n}\n')
-    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=2),
-                              HelotSetup("blue", "north", Square(4, 2), Direction.S)], phase="command", active="red")
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=2),
+                              PieceSetup("blue", "north", Square(4, 2), Direction.S)], phase="command", active="red")
     bout = Bout(load_ruleset(["base", str(pack)]), setup, seed=1, limits=Limits(max_actions_per_round=5))
     given = 0
-    while bout.pending is not None and bout.pending.kind == "command" and bout.pending.helot == "red":
+    while bout.pending is not None and bout.pending.kind == "command" and bout.pending.actor == "red":
         bout.apply(Action.make("command", "red", "shuffle_feet"))
         given += 1
         assert given <= 5

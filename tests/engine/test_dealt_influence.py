@@ -1,4 +1,4 @@
-"""`HelotSetup.dealt` and `HelotSetup.keep`: influence cards promised to a hand whatever the shuffle,
+"""`PieceSetup.dealt` and `PieceSetup.keep`: influence cards promised to a hand whatever the shuffle,
 and how many cards of the dealt share a helot keeps (pg.8)."""
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ def _lanistas(ruleset) -> list[str]:
 def _deal(ruleset, seed: int, dealt: list[str] | None = None, keep: int | None = None) -> Bout:
     """A bout set up and dealt: every keep decision takes the first card offered."""
     setup = standard_setup(lanistas=_lanistas(ruleset))
-    setup.helots[0].dealt = list(dealt or [])
-    setup.helots[0].keep = keep
+    setup.pieces[0].dealt = list(dealt or [])
+    setup.pieces[0].keep = keep
     bout = Bout(ruleset, setup, seed=seed)
     while bout.pending is not None and bout.pending.kind == "keep_influence":
         bout.apply(bout.pending.options[0])
@@ -34,7 +34,7 @@ def _deal(ruleset, seed: int, dealt: list[str] | None = None, keep: int | None =
 
 def _every_card_place(bout: Bout) -> list[str]:
     state = bout.state
-    return ([c for h in state.helots.values() for c in h.influence] + state.decks.get("influence", [])
+    return ([c for h in state.pieces.values() for c in h.influence] + state.decks.get("influence", [])
             + state.discards.get("influence", []))
 
 
@@ -42,7 +42,7 @@ def test_a_dealt_card_is_in_the_hand_besides_the_kept_ones_and_nowhere_else(rule
     card = [d.id for d in ruleset.declarations("influence")][0]
     plain = _deal(ruleset, seed=5)
     bout = _deal(ruleset, seed=5, dealt=[card])
-    red, blue = bout.state.helots["red"], bout.state.helots["blue"]
+    red, blue = bout.state.pieces["red"], bout.state.pieces["blue"]
     influence = ruleset.data_item("lanistas", red.lanista)["influence"]
     assert red.influence[-1] == card and len(red.influence) == influence + 1
     assert card not in blue.influence
@@ -54,8 +54,8 @@ def test_a_dealt_card_is_in_the_hand_besides_the_kept_ones_and_nowhere_else(rule
 def test_keep_zero_makes_the_dealt_cards_the_whole_hand(ruleset):
     cards = [d.id for d in ruleset.declarations("influence")][:2]
     bout = _deal(ruleset, seed=9, dealt=cards, keep=0)
-    assert bout.state.helots["red"].influence == cards
-    assert bout.state.helots["blue"].influence  # the other lanista still keeps its share
+    assert bout.state.pieces["red"].influence == cards
+    assert bout.state.pieces["blue"].influence  # the other lanista still keeps its share
 
 
 def test_dealing_cards_leaves_the_seeded_shuffle_alone(ruleset):
@@ -63,17 +63,17 @@ def test_dealing_cards_leaves_the_seeded_shuffle_alone(ruleset):
     card = [d.id for d in ruleset.declarations("influence")][3]
     setup_plain = standard_setup()
     setup_dealt = standard_setup()
-    setup_dealt.helots[1].dealt = [card]
+    setup_dealt.pieces[1].dealt = [card]
     plain = Bout(ruleset, setup_plain, seed=3)
     dealt = Bout(ruleset, setup_dealt, seed=3)
     assert dealt.state.decks["influence"] == [c for c in plain.state.decks["influence"] if c != card]
     assert dealt.state.decks["turning_point"] == plain.state.decks["turning_point"]
-    assert dealt.state.helots["blue"].influence == [card]  # no lanista: nothing dealt, the card still held
+    assert dealt.state.pieces["blue"].influence == [card]  # no lanista: nothing dealt, the card still held
 
 
 def test_an_unknown_dealt_card_is_a_setup_error(ruleset):
     setup = standard_setup()
-    setup.helots[0].dealt = ["no_such_card"]
+    setup.pieces[0].dealt = ["no_such_card"]
     with pytest.raises(NexusError) as error:
         Bout(ruleset, setup, seed=1)
     assert error.value.code == "setup/unknown_card"

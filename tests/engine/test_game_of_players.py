@@ -109,19 +109,19 @@ def taking(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 def new_game(ruleset: Any, **zones: Any) -> Bout:
-    setup = BoutSetup(helots=[], players=[PlayerSetup("ann", "south"), PlayerSetup("bob", "north")],
+    setup = BoutSetup(pieces=[], players=[PlayerSetup("ann", "south"), PlayerSetup("bob", "north")],
                       zones={"pile": list(CARDS), **zones})
     return Bout(ruleset, setup, seed=3)
 
 
 def test_players_act_in_the_order_the_setup_sets_with_no_piece_on_a_board(taking: Any) -> None:
     bout = new_game(taking)
-    assert bout.state.helots == {} and list(bout.state.players) == ["ann", "bob"]
-    assert bout.pending is not None and bout.pending.helot == "bob"  # `set_order reverse(players())`
+    assert bout.state.pieces == {} and list(bout.state.players) == ["ann", "bob"]
+    assert bout.pending is not None and bout.pending.actor == "bob"  # `set_order reverse(players())`
     assert sorted(o.name or "" for o in bout.pending.options) == ["take"]  # an empty hand gives nothing
     bout.apply(Action.make("command", "bob", "take"))
     bout.apply(bout.pending.options[0]) if bout.pending.kind == "between_rounds" else None
-    assert bout.pending.helot == "ann"
+    assert bout.pending.actor == "ann"
     snapshot = bout.snapshot()
     assert snapshot["zones"]["hand"] == {"ann": [], "bob": ["c1"]} and snapshot["zones"]["pile"] == CARDS[1:]
     assert snapshot["players"]["bob"] == {"seat": "north", "side": "bob", "stats": {"taken": 1}}
@@ -151,7 +151,7 @@ def test_whole_games_end_when_the_pile_is_empty_and_the_verdict_names_the_winner
         best = max(totals.values())
         leaders = [label for label, total in totals.items() if total == best]
         assert bout.outcome.winner == (leaders[0] if len(leaders) == 1 else None)
-        turns = [e.data["helot"] for e in bout.log if e.type == "round_start"]
+        turns = [e.data["player"] for e in bout.log if e.type == "round_start"]
         assert all(a != b for a, b in zip(turns, turns[1:])), "turns strictly alternate"
         assert not any(e.type in ("initiative", "allocate", "roll") for e in bout.log)
 
@@ -161,5 +161,5 @@ def test_a_player_has_no_board_words_the_checker_says_so(tmp_path: Path) -> None
     pack = write_pack(tmp_path / "broken", "broken", {"game.nexus": broken}, builds_on="[]")
     with pytest.raises(ContentError) as raised:
         load_ruleset([str(pack)])
-    assert any("expected a helot, got a player" in d.message or "unknown" in d.message
+    assert any("expected a piece, got a player" in d.message or "unknown" in d.message
                for d in raised.value.diagnostics), [d.message for d in raised.value.diagnostics]

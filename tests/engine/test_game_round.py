@@ -12,7 +12,7 @@ from nexus_dsl import Bout, load_ruleset
 from nexus_dsl.agents.base import make_agent
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.bout import play
-from nexus_dsl.engine.setup import BoutSetup, HelotSetup, standard_setup
+from nexus_dsl.engine.setup import BoutSetup, PieceSetup, standard_setup
 
 
 def house_rule(tmp_path: Path, text: str) -> str:
@@ -20,8 +20,8 @@ def house_rule(tmp_path: Path, text: str) -> str:
 
 
 def two_helots(max_cycles: int = 200) -> BoutSetup:
-    return BoutSetup(helots=[HelotSetup("red", "south", Square(4, 8), Direction.N),
-                             HelotSetup("blue", "north", Square(5, 1), Direction.S)], max_cycles=max_cycles)
+    return BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 8), Direction.N),
+                             PieceSetup("blue", "north", Square(5, 1), Direction.S)], max_cycles=max_cycles)
 
 
 def test_the_base_game_names_its_command_cycle_as_the_round() -> None:
@@ -75,7 +75,7 @@ def test_the_game_s_setup_runs_once_before_the_first_round(tmp_path: Path) -> No
     assert dealt.pending is not None and dealt.pending.kind == "keep_influence"
     bout = Bout(load_ruleset(["base", pack]), setup, seed=3)
     assert bout.pending is not None and bout.pending.kind in ("deception", "allocate") and bout.state.cycle == 1
-    assert all(not h.influence for h in bout.state.helots.values())
+    assert all(not h.influence for h in bout.state.pieces.values())
     notes = [e for e in bout.events_json() if e["type"] == "note"]
     assert [(n["cycle"], n["text"]) for n in notes] == [(0, "no deal")]
 
@@ -114,7 +114,7 @@ def test_a_turn_without_a_declaration_raises_no_event_and_opens_with_nothing(tmp
                                 '    score cred\n    verdict most_cred\n}\n')
     bout = Bout(load_ruleset(["base", pack]), standard_setup(2, lanistas=[None, None]), seed=2)
     assert bout.pending is not None and bout.pending.kind == "command"  # no allocation: straight to commands
-    helot = bout.state.helots[bout.pending.helot]
+    helot = bout.state.pieces[bout.pending.actor]
     assert (helot.ap, helot.mp) == (0, 0) and not [o for o in bout.pending.options if o.kind == "command"]
 
 
@@ -122,9 +122,9 @@ def test_a_turn_offers_only_the_kinds_of_action_its_acts_lists(tmp_path: Path) -
     """`acts command`: the Command Round offers commands (and ending it), no Command token, no
     ability and no card, though the helot has tokens and a card usable at any time (a tonic)."""
     def kinds(packs: list[str]) -> set[str]:
-        setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6,
+        setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6,
                                              command_tokens=2, influence=["meat_garden_tonic"]),
-                                  HelotSetup("blue", "north", Square(4, 2), Direction.S)],
+                                  PieceSetup("blue", "north", Square(4, 2), Direction.S)],
                           phase="command", active="red")
         bout = Bout(load_ruleset(packs), setup, seed=1)
         assert bout.pending is not None and bout.pending.kind == "command"

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from nexus_dsl import Bout, BoutSetup, HelotSetup, cached_ruleset
+from nexus_dsl import Bout, BoutSetup, PieceSetup, cached_ruleset
 from nexus_dsl.engine.board import Direction, Square
 
 
 def mid_round(red_at, red_facing, blue_at, blue_facing, ap, mp, objects=()):
     setup = BoutSetup(
-        helots=[HelotSetup("red", "south", Square(*red_at), red_facing, ap=ap, mp=mp),
-                HelotSetup("blue", "north", Square(*blue_at), blue_facing)],
+        pieces=[PieceSetup("red", "south", Square(*red_at), red_facing, ap=ap, mp=mp),
+                PieceSetup("blue", "north", Square(*blue_at), blue_facing)],
         objects=[(t, Square(*sq)) for t, sq in objects], phase="command", active="red",
     )
     return Bout(cached_ruleset(("base",)), setup, seed=0)
@@ -68,7 +68,7 @@ def test_fast_enumeration_agrees_with_the_full_check_of_every_combination():
         while bout.pending is not None:
             decision = bout.pending
             if decision.kind == "command":
-                helot = bout.state.helots[decision.helot]
+                helot = bout.state.pieces[decision.actor]
                 brute = {action for declaration in ruleset.declarations("command")
                          for action in bout.legality.enumerate_actions(
                              COMMAND, helot, declaration, lambda a, d=declaration: bout.legality.command_problem(helot, d, a))}
@@ -97,8 +97,8 @@ def test_a_direction_argument_is_offered_every_compass_direction(tmp_path):
         '    }\n'
         '}\n')
     ruleset = load_ruleset(["base", str(pack)])
-    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=1),
-                              HelotSetup("blue", "north", Square(4, 2), Direction.S)], phase="command", active="red")
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=1),
+                              PieceSetup("blue", "north", Square(4, 2), Direction.S)], phase="command", active="red")
     bout = Bout(ruleset, setup, seed=0)
-    offered = [a.arg("way") for a in bout.legality.legal_commands(bout.state.helots["red"]) if a.name == "point_the_way"]
+    offered = [a.arg("way") for a in bout.legality.legal_commands(bout.state.pieces["red"]) if a.name == "point_the_way"]
     assert offered == ["NE", "E", "SE", "S", "SW", "W", "NW"]

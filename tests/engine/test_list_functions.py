@@ -8,7 +8,7 @@ from typing import Any
 
 from nexus_dsl import Action, Bout, load_ruleset
 from nexus_dsl.engine.board import Direction, Square
-from nexus_dsl.engine.setup import BoutSetup, HelotSetup
+from nexus_dsl.engine.setup import BoutSetup, PieceSetup
 
 MANIFEST = "id: lists\nname: Lists\nversion: 1.0.0\nkind: house_rules\nbuilds_on: [base]\n"
 
@@ -20,13 +20,13 @@ def marks_after(tmp_path: Path, body: str, forced: dict[str, list[int]] | None =
     (pack / "pack.yaml").write_text(MANIFEST)
     (pack / "probe.nexus").write_text(f'command probe "Probe" {{\n    group fame\n    cost 0 AP\n    effect {{\n'
                                       f'        {body}\n    }}\n}}\n')
-    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
-                              HelotSetup("blue", "north", Square(4, 4), Direction.S)], phase="command", active="red")
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
+                              PieceSetup("blue", "north", Square(4, 4), Direction.S)], phase="command", active="red")
     bout = Bout(load_ruleset(["base", str(pack)]), setup, seed=1, forced_dice=forced)
     bout.apply(Action.make("command", "red", "probe"))
     if bout.fault is not None:
         return {"fault": bout.fault.code, "message": bout.fault.message}
-    return dict(bout.state.helots["red"].marks)
+    return dict(bout.state.pieces["red"].marks)
 
 
 def test_reading_a_list_from_either_end(tmp_path: Path) -> None:
@@ -59,7 +59,7 @@ def test_a_set_of_squares_reads_in_board_order(tmp_path: Path) -> None:
 
 def test_a_list_of_other_things_is_refused_where_numbers_are_read(tmp_path: Path) -> None:
     marks = marks_after(tmp_path, 'mark self "sum" with sum([1, self])')
-    assert marks["fault"] == "runtime/wrong_type" and "reads a list of numbers, which holds helot red" in marks["message"]
+    assert marks["fault"] == "runtime/wrong_type" and "reads a list of numbers, which holds piece red" in marks["message"]
 
 
 def test_a_dice_pool_counts_the_dice_at_the_target_or_more(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from support import write_pack
 
 from nexus_dsl import Action, Bout, load_ruleset
 from nexus_dsl.engine.board import Direction, Square
-from nexus_dsl.engine.setup import BoutSetup, HelotSetup
+from nexus_dsl.engine.setup import BoutSetup, PieceSetup
 from nexus_dsl.engine.snapshot import snapshot_of
 from nexus_dsl.errors import NexusError
 
@@ -25,8 +25,8 @@ def bout_with(tmp_path: Path, body: str, zones: dict[str, Any] | None = None) ->
     pack = write_pack(tmp_path / "owned", "owned", {"zones.nexus": ZONES, "probe.nexus": (
         f'command probe "Probe" {{\n    group fame\n    cost 0 AP\n    effect {{\n        {body}\n    }}\n}}\n')},
         builds_on="[base]")
-    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
-                              HelotSetup("blue", "north", Square(4, 4), Direction.S)],
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
+                              PieceSetup("blue", "north", Square(4, 4), Direction.S)],
                       decks={"turning_point": ["barge_lurch", "burning_tar", "trapdoor"]},
                       zones=zones or {}, phase="command", active="red")
     return Bout(load_ruleset(["base", str(pack)]), setup, seed=1)
@@ -51,7 +51,7 @@ def test_a_bare_owned_zone_is_the_acting_players_and_zone_of_names_anothers(tmp_
     zones = snapshot_of(bout.state, bout.ruleset)["zones"]
     assert zones["stash"] == {"red": ["barge_lurch"], "blue": ["burning_tar"]}
     assert zones["trophies"] == {"red": ["trapdoor"], "blue": []}
-    assert bout.state.helots["red"].marks["mine"] == ("barge_lurch",) and bout.state.helots["red"].marks["theirs"] == 1
+    assert bout.state.pieces["red"].marks["mine"] == ("barge_lurch",) and bout.state.pieces["red"].marks["theirs"] == 1
     moved = [(e["card"], e["origin"], e["destination"]) for e in bout.events_json() if e["type"] == "card_moved"]
     assert moved[1] == ("burning_tar", "turning_point", "stash of blue")
 
@@ -92,8 +92,8 @@ PLAY = ('command play "Play" {\n    group fame\n    cost 0 AP\n    arg card: in 
 
 def test_a_command_offers_each_card_of_the_players_own_zone_at_each_place_of_a_row(tmp_path: Path) -> None:
     pack = write_pack(tmp_path / "play", "play", {"zones.nexus": ZONES, "play.nexus": PLAY}, builds_on="[base]")
-    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
-                              HelotSetup("blue", "north", Square(4, 4), Direction.S)],
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
+                              PieceSetup("blue", "north", Square(4, 4), Direction.S)],
                       zones={"stash": {"red": ["trapdoor", "barge_lurch"], "blue": ["burning_tar"]},
                              "row": ["bone_yard"]}, phase="command", active="red")
     bout = Bout(load_ruleset(["base", str(pack)]), setup, seed=1)

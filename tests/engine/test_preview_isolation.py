@@ -32,7 +32,7 @@ def preview_everything(spec: BoutSpec) -> int:
     ruleset = cached_ruleset(spec.packs)
     setup = spec_setup(spec)
     bout = Bout(ruleset, setup, seed=spec.seed)
-    agents = spec_agents(spec, [h.label for h in setup.helots])
+    agents = spec_agents(spec, [h.label for h in setup.pieces])
     memo: dict = {}
     previews = 0
     step = 0

@@ -16,7 +16,7 @@ import pytest
 from nexus_dsl import Action, Bout, RulesError, cached_ruleset, parse
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.fingerprint import differences, whole_state
-from nexus_dsl.engine.setup import BoutSetup, HelotSetup
+from nexus_dsl.engine.setup import BoutSetup, PieceSetup
 from nexus_dsl.model.ruleset import Origin, Ruleset, ScriptItem
 
 GAMBLES = '''
@@ -62,8 +62,8 @@ def unchecked(ruleset: Ruleset, source: str) -> Ruleset:
 
 
 def face_to_face() -> BoutSetup:
-    return BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
-                             HelotSetup("blue", "north", Square(4, 4), Direction.S)], phase="command", active="red")
+    return BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
+                             PieceSetup("blue", "north", Square(4, 4), Direction.S)], phase="command", active="red")
 
 
 @pytest.fixture
@@ -73,7 +73,7 @@ def bout() -> Bout:
 
 def test_listing_the_commands_rolls_nothing(bout: Bout) -> None:
     before = whole_state(bout)
-    listed = {action.name for action in bout.legality.legal_commands(bout.state.helots["red"])}
+    listed = {action.name for action in bout.legality.legal_commands(bout.state.pieces["red"])}
     assert "gamble" not in listed and "wager" in listed  # a cost that cannot be asked is met when paid
     assert differences(before, whole_state(bout)) == []
 

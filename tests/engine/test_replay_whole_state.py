@@ -32,7 +32,7 @@ def play(spec: BoutSpec) -> tuple[Bout, list[dict]]:
     """The bout played by its agents, and its whole state after construction and after each action."""
     setup = spec_setup(spec)
     bout = Bout(cached_ruleset(spec.packs), setup, seed=spec.seed)
-    agents = spec_agents(spec, [h.label for h in setup.helots])
+    agents = spec_agents(spec, [h.label for h in setup.pieces])
     memo: dict = {}
     states = [whole_state(bout, memo)]
     while bout.pending is not None:
@@ -61,11 +61,11 @@ def test_the_whole_state_sees_what_the_snapshot_does_not():
     bout = Bout(cached_ruleset(spec.packs), spec_setup(spec), seed=spec.seed)
     other = Bout(cached_ruleset(spec.packs), spec_setup(spec), seed=spec.seed)
     assert fingerprint(bout) == fingerprint(other)
-    other.state.helots["red"].marks["memo"] = 1
-    bout.state.helots["red"].marks["memo"] = 2
+    other.state.pieces["red"].marks["memo"] = 1
+    bout.state.pieces["red"].marks["memo"] = 2
     assert bout.snapshot() == other.snapshot()
     assert differences(whole_state(bout), whole_state(other)) == ["state"]
-    other.state.helots["red"].marks["memo"] = 2
+    other.state.pieces["red"].marks["memo"] = 2
     other.dice.roll("d8", 8)
     other.dice.drain_history()
     assert differences(whole_state(bout), whole_state(other)) == ["dice"]

@@ -18,7 +18,7 @@ from nexus_dsl import Action, Bout, ContentError, RulesError, load_ruleset
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.fingerprint import whole_state
 from nexus_dsl.engine.interpreter import Limits
-from nexus_dsl.engine.setup import BoutSetup, HelotSetup
+from nexus_dsl.engine.setup import BoutSetup, PieceSetup
 from nexus_dsl.engine.state import Termination
 
 MANIFEST = "id: probe_pack\nname: Probe\nversion: 1.0.0\nkind: house_rules\nbuilds_on: [base]\n"
@@ -45,8 +45,8 @@ def command(body: str, cost: str = "cost 0 AP", extra: str = "") -> str:
 
 def face_to_face(**red: object) -> BoutSetup:
     """Red at [4,5] facing north, blue straight ahead at [4,4]: red's Command Round is under way."""
-    return BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6, **red),  # type: ignore[arg-type]
-                             HelotSetup("blue", "north", Square(4, 4), Direction.S)], phase="command", active="red")
+    return BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6, **red),  # type: ignore[arg-type]
+                             PieceSetup("blue", "north", Square(4, 4), Direction.S)], phase="command", active="red")
 
 
 def probe_bout(tmp_path: Path, script: str, limits: Limits | None = None, **red: object) -> tuple[Bout, Path, tuple[int, int]]:
@@ -87,8 +87,8 @@ PROBES = {
     "a sum beyond the limit": (command("let huge = <<999999999 + self.ap"), "number_too_large", "`+`"),
     "a transfer the crowd cannot hold": (command("<<transfer 999999999 from box to crowd"), "number_too_large",
                                          "crowd"),
-    "no helot where one is needed": (command("damage <<helot_on(square_at(self, S)) by 1"), "wrong_type",
-                                     "needs a helot"),
+    "no piece where one is needed": (command("damage <<piece_on(square_at(self, S)) by 1"), "wrong_type",
+                                     "needs a piece"),
     "a relocation to nowhere": (command("relocate self to <<mark_value(self, \"nowhere\")"), "wrong_type",
                                 "needs a square"),
     "a for each over nothing": (command("for each h in <<mark_value(self, \"nothing\") {\n    log \"x\"\n}"),
@@ -122,7 +122,7 @@ def test_a_command_that_faults_stops_the_bout_at_the_fault(tmp_path, name):
     assert (fault.file, fault.line, fault.column) == (str(path), line, column), fault.format()
     assert fault.message.startswith("in command `probe`: ") and words in fault.message
     assert [e.type for e in events] == ["fault"] and events[0].data["line"] == line
-    assert events[0].data["action"] == {"kind": "command", "helot": "red", "name": "probe"}
+    assert events[0].data["action"] == {"kind": "command", "actor": "red", "name": "probe"}
     assert_stopped_cleanly(bout, before, log_length)
 
 
@@ -134,8 +134,8 @@ def test_a_fault_half_way_through_an_effect_leaves_nothing_of_it(tmp_path):
     before, log_length = settled(bout), len(bout.log)
     bout.apply(Action.make("command", "red", "probe"))
     assert bout.fault is not None and bout.fault.code == "runtime/bad_value"
-    assert bout.state.helots["red"].cred == 0 and "half" not in bout.state.helots["red"].marks
-    assert "prone" not in bout.state.helots["red"].states
+    assert bout.state.pieces["red"].cred == 0 and "half" not in bout.state.pieces["red"].marks
+    assert "prone" not in bout.state.pieces["red"].states
     assert_stopped_cleanly(bout, before, log_length)
 
 
@@ -198,7 +198,7 @@ def test_a_requirement_that_faults_stops_the_bout_when_commands_are_listed(tmp_p
     assert bout.pending is None and bout.fault is not None
     assert (bout.fault.line, bout.fault.column) == (line, column)
     assert bout.fault.message.startswith("in command `probe`: ")
-    assert bout.state.helots["red"].ap == 6  # the state the bout was set up with
+    assert bout.state.pieces["red"].ap == 6  # the state the bout was set up with
 
 
 def test_a_cost_worked_out_from_arguments_is_checked_when_commands_are_listed(tmp_path):

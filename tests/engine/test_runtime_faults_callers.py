@@ -16,7 +16,7 @@ from nexus_dsl.cli import main
 from nexus_dsl.engine.actions import COMMAND
 from nexus_dsl.engine.bout import next_action
 from nexus_dsl.engine.board import Direction, Square
-from nexus_dsl.engine.setup import BoutSetup, HelotSetup
+from nexus_dsl.engine.setup import BoutSetup, PieceSetup
 from nexus_dsl.workbench.batch import run_batch
 from nexus_dsl.workbench.testrun import Stepper, TestRunSettings
 
@@ -95,8 +95,8 @@ def test_an_agent_judges_an_option_whose_preview_faults_as_bad(tmp_path):
     """The heuristic agent previews every movement command to weigh it: one that faults is not
     chosen, and the agent plays on."""
     ruleset = load_ruleset(["base", str(_faulty_moves_pack(tmp_path))])
-    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(2, 7), Direction.N, mp=6),
-                              HelotSetup("blue", "north", Square(7, 2), Direction.S)], phase="command", active="red")
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(2, 7), Direction.N, mp=6),
+                              PieceSetup("blue", "north", Square(7, 2), Direction.S)], phase="command", active="red")
     bout = Bout(ruleset, setup, seed=1, strict_ledger=True)
     agents = {"red": make_agent("heuristic"), "blue": make_agent("heuristic")}
     assert any(o.name == "sinkhole_step" for o in bout.legal_actions())

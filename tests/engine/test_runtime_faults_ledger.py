@@ -13,7 +13,7 @@ from pathlib import Path
 
 from nexus_dsl import Action, Bout, cached_ruleset, load_ruleset
 from nexus_dsl.engine.board import Direction, Square
-from nexus_dsl.engine.setup import BoutSetup, HelotSetup
+from nexus_dsl.engine.setup import BoutSetup, PieceSetup
 
 ENGINE = Path(__file__).resolve().parents[2] / "nexus_dsl" / "engine"
 PILES = {"crowd", "cred", "overall", "box_drawn"}
@@ -61,8 +61,8 @@ def _counter_bout(tmp_path: Path, effect: str, crowd: int = 5) -> Bout:
     (pack / "pack.yaml").write_text("id: counter_pack\nname: Counter\nversion: 1.0.0\nkind: house_rules\nbuilds_on: [base]\n")
     (pack / "probe.nexus").write_text(f'command probe "Probe" {{\n    group fame\n    text "x"\n    cost 0 AP\n'
                                       f'    effect {{\n        {effect}\n    }}\n}}\n')
-    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, tp_counter=[1, 2]),
-                              HelotSetup("blue", "north", Square(4, 2), Direction.S)],
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, tp_counter=[1, 2]),
+                              PieceSetup("blue", "north", Square(4, 2), Direction.S)],
                       phase="command", active="red", crowd=crowd)
     return Bout(load_ruleset(["base", str(pack)]), setup, seed=1, strict_ledger=True)
 
@@ -72,7 +72,7 @@ def test_marking_the_counter_takes_a_coin_from_the_crowd_through_the_ledger(tmp_
     events = bout.apply(Action.make("command", "red", "probe"))
     coins = [e.data for e in events if e.type == "coins"]
     assert coins == [{"amount": 1, "source": "crowd", "dest": "tp_counter:red", "reason": "turning point 5"}]
-    assert bout.state.helots["red"].tp_counter == {1, 2, 5} and bout.state.crowd == 4
+    assert bout.state.pieces["red"].tp_counter == {1, 2, 5} and bout.state.crowd == 4
     assert bout.state.coins_in_play() == bout.state.box_drawn
 
 
@@ -89,7 +89,7 @@ def test_collecting_the_counter_moves_its_coins_through_the_ledger(tmp_path):
     events = bout.apply(Action.make("command", "red", "probe"))
     coins = [e.data for e in events if e.type == "coins"]
     assert coins == [{"amount": 2, "source": "tp_counter:red", "dest": "crowd", "reason": "probe"}]
-    assert bout.state.helots["red"].tp_counter == set() and bout.state.crowd == 7
+    assert bout.state.pieces["red"].tp_counter == set() and bout.state.crowd == 7
     assert bout.state.coins_in_play() == bout.state.box_drawn
 
 
@@ -107,7 +107,7 @@ def test_a_seeded_bout_logs_a_coin_move_for_every_change_of_the_piles():
     from nexus_dsl.engine.bout import next_action
 
     start, first = _piles(bout), len(bout.log)
-    agents = {label: make_agent("heuristic") for label in bout.state.helots}
+    agents = {label: make_agent("heuristic") for label in bout.state.pieces}
     while bout.pending is not None:
         bout.apply(next_action(bout, agents))
     replayed = dict(start)
@@ -128,7 +128,7 @@ def _standard() -> BoutSetup:
 
 def _piles(bout: Bout) -> dict[str, int]:
     piles = {"crowd": bout.state.crowd, "box": 0, "box_drawn": bout.state.box_drawn}
-    for label, helot in bout.state.helots.items():
+    for label, helot in bout.state.pieces.items():
         piles[f"cred:{label}"] = helot.cred
         piles[f"overall:{label}"] = helot.overall
         piles[f"tp_counter:{label}"] = len(helot.tp_counter)

@@ -17,13 +17,13 @@ import pytest
 from nexus_dsl import Action, Bout, check_declarations, load_ruleset, parse
 from nexus_dsl import vocabulary as V
 from nexus_dsl.engine.board import Direction, Square
-from nexus_dsl.engine.setup import BoutSetup, HelotSetup
+from nexus_dsl.engine.setup import BoutSetup, PieceSetup
 from nexus_dsl.limits import MAX_NUMBER
 from nexus_dsl.model.ruleset import Ruleset
 
 MANIFEST = "id: range_pack\nname: Ranges\nversion: 1.0.0\nkind: house_rules\nbuilds_on: [base]\n"
 SAMPLES = {
-    "helot": "self", "purpose": "d8", "square": "self", "object_type": "pillar", "direction": "N",
+    "piece": "self", "purpose": "d8", "square": "self", "object_type": "pillar", "direction": "N",
     "location": "head", "resource": "AP", "pile": "crowd", "any": "self", "name": "bound",
     "list": "[1, 2]", "number": "1", "zone": "influence", "text": '"loaded_dice"',  # a card of the influence deck
 }
@@ -69,8 +69,8 @@ def ruleset(tmp_path_factory: pytest.TempPathFactory) -> tuple[Ruleset, Path]:
 
 
 def face_to_face() -> BoutSetup:
-    return BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
-                             HelotSetup("blue", "north", Square(4, 4), Direction.S)], phase="command", active="red")
+    return BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
+                             PieceSetup("blue", "north", Square(4, 4), Direction.S)], phase="command", active="red")
 
 
 def test_the_checker_cannot_know_the_probes_values(ruleset) -> None:
@@ -118,8 +118,8 @@ def run(tmp_path: Path, body: str, extra: str = "") -> Bout:
 def test_a_negative_amount_worked_out_in_play_moves_nothing(tmp_path: Path) -> None:
     bout = run(tmp_path, "let n = self.cred - 3\n        damage target by n\n        transfer n from crowd to self\n"
                          "        heal self by n from crowd\n        move_condition self by n to head".replace(
-                             "target", "helot_on(front_center(self))"))
-    red, blue = bout.state.helots["red"], bout.state.helots["blue"]
+                             "target", "piece_on(front_center(self))"))
+    red, blue = bout.state.pieces["red"], bout.state.pieces["blue"]
     assert (red.cred, red.overall, blue.overall) == (0, 50, 50)
     assert [e.type for e in bout.log if e.type in ("damage", "coins")] == []
 
@@ -127,5 +127,5 @@ def test_a_negative_amount_worked_out_in_play_moves_nothing(tmp_path: Path) -> N
 def test_a_reduction_below_0_takes_nothing_off_a_hit(tmp_path: Path) -> None:
     rule = ('rule dampened "Dampened" {\n    text "x"\n    when damage_incoming {\n'
             '        reduce_damage by amount - amount - 3\n    }\n}\n')
-    bout = run(tmp_path, "damage helot_on(front_center(self)) by 4 to crowd", rule)
-    assert bout.state.helots["blue"].overall == 46
+    bout = run(tmp_path, "damage piece_on(front_center(self)) by 4 to crowd", rule)
+    assert bout.state.pieces["blue"].overall == 46

@@ -10,7 +10,7 @@ from support import write_pack
 
 from nexus_dsl import Action, Bout, load_ruleset
 from nexus_dsl.engine.board import Direction, Square
-from nexus_dsl.engine.setup import BoutSetup, HelotSetup
+from nexus_dsl.engine.setup import BoutSetup, PieceSetup
 
 PLEA = '''window plea "A Plea" {
     text "A helot pleads with the crowd; an opponent may turn a deaf ear."
@@ -40,8 +40,8 @@ command plead "Plead" {
 
 def pleading(tmp_path: Path) -> Bout:
     pack = write_pack(tmp_path / "plea", "plea", {"plea.nexus": PLEA}, builds_on="[base]")
-    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6, influence=[]),
-                              HelotSetup("blue", "north", Square(4, 2), Direction.S, influence=["deaf_ear"])],
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6, influence=[]),
+                              PieceSetup("blue", "north", Square(4, 2), Direction.S, influence=["deaf_ear"])],
                       phase="command", active="red")
     bout = Bout(load_ruleset(["base", str(pack)]), setup, seed=1)
     bout.apply(Action.make("command", "red", "plead"))
@@ -50,10 +50,10 @@ def pleading(tmp_path: Path) -> Bout:
 
 def test_a_window_a_script_opens_offers_its_uses_and_says_whether_one_prevented_it(tmp_path: Path) -> None:
     bout = pleading(tmp_path)
-    assert bout.pending is not None and (bout.pending.helot, bout.pending.kind) == ("blue", "window:plea")
+    assert bout.pending is not None and (bout.pending.actor, bout.pending.kind) == ("blue", "window:plea")
     card = next(o for o in bout.pending.options if o.kind == "card")
     bout.apply(card)
-    red, blue = bout.state.helots["red"], bout.state.helots["blue"]
+    red, blue = bout.state.pieces["red"], bout.state.pieces["blue"]
     assert red.marks["refused"] is True and blue.marks["heard"] is red and blue.influence == []
 
 
@@ -61,4 +61,4 @@ def test_a_window_no_one_uses_is_not_prevented(tmp_path: Path) -> None:
     bout = pleading(tmp_path)
     assert bout.pending is not None
     bout.apply(next(o for o in bout.pending.options if o.kind == "pass"))
-    assert bout.state.helots["red"].marks["refused"] is False and bout.state.helots["blue"].influence == ["deaf_ear"]
+    assert bout.state.pieces["red"].marks["refused"] is False and bout.state.pieces["blue"].influence == ["deaf_ear"]

@@ -10,18 +10,18 @@ from support import write_pack
 
 from nexus_dsl import Bout, load_ruleset
 from nexus_dsl.engine.board import Direction, Square
-from nexus_dsl.engine.setup import BoutSetup, HelotSetup
+from nexus_dsl.engine.setup import BoutSetup, PieceSetup
 from nexus_dsl.model.game import Game
 
 
 def ended_at_the_cycle_limit(packs: list[str], crowd: int = 5) -> Bout:
     """Four helots, north and east one side, south and west the other, that reach the cycle limit at
     once: the verdict is all that decides the bout."""
-    helots = [HelotSetup("red", "south", Square(4, 8), Direction.N, cred=12, side="southwest"),
-              HelotSetup("blue", "north", Square(5, 1), Direction.S, cred=10, side="northeast"),
-              HelotSetup("green", "east", Square(8, 4), Direction.W, cred=9, side="northeast"),
-              HelotSetup("yellow", "west", Square(1, 5), Direction.E, cred=1, side="southwest")]
-    bout = Bout(load_ruleset(packs), BoutSetup(helots=helots, crowd=crowd, max_cycles=0), seed=1)
+    helots = [PieceSetup("red", "south", Square(4, 8), Direction.N, cred=12, side="southwest"),
+              PieceSetup("blue", "north", Square(5, 1), Direction.S, cred=10, side="northeast"),
+              PieceSetup("green", "east", Square(8, 4), Direction.W, cred=9, side="northeast"),
+              PieceSetup("yellow", "west", Square(1, 5), Direction.E, cred=1, side="southwest")]
+    bout = Bout(load_ruleset(packs), BoutSetup(pieces=helots, crowd=crowd, max_cycles=0), seed=1)
     assert bout.state.ended and bout.fault is None
     return bout
 
@@ -30,9 +30,10 @@ def verdict_pack(tmp_path: Path, game: str, procedure: str = "") -> str:
     return str(write_pack(tmp_path / "verdict", "verdict", {"game.nexus": game + procedure}, builds_on="[base]"))
 
 
-def test_the_base_game_declares_its_score_and_its_verdict() -> None:
+def test_the_base_game_declares_its_score_its_verdict_and_its_words() -> None:
     assert load_ruleset(["base"]).game == Game("nexus_arena", setup="setting_up", round="command_cycle",
-                                               turn="command_round", score="cred", verdict="most_cred")
+                                               turn="command_round", score="cred", verdict="most_cred",
+                                               piece_word="helot", player_word="lanista")
 
 
 def test_sides_stand_by_their_pieces_scores_together() -> None:
@@ -64,8 +65,8 @@ def test_a_verdict_reads_how_the_game_ended_and_names_the_side_that_wins(tmp_pat
 
 def test_win_refuses_what_is_no_side(tmp_path: Path) -> None:
     pack = verdict_pack(tmp_path, "", 'procedure most_cred "Nobody" {\n    effect {\n        win "nobody"\n    }\n}\n')
-    helots = [HelotSetup("red", "south", Square(4, 8), Direction.N), HelotSetup("blue", "north", Square(5, 1), Direction.S)]
-    bout = Bout(load_ruleset(["base", pack]), BoutSetup(helots=helots, max_cycles=0), seed=1)
+    helots = [PieceSetup("red", "south", Square(4, 8), Direction.N), PieceSetup("blue", "north", Square(5, 1), Direction.S)]
+    bout = Bout(load_ruleset(["base", pack]), BoutSetup(pieces=helots, max_cycles=0), seed=1)
     assert bout.fault is not None and bout.fault.code == "runtime/wrong_type"
     assert "a side is needed here" in bout.fault.message and bout.fault.line == 3
 
@@ -81,7 +82,7 @@ def test_a_game_ended_by_a_script_is_named_as_it_says_and_ends_once(tmp_path: Pa
 def test_end_game_takes_a_word(tmp_path: Path) -> None:
     pack = verdict_pack(tmp_path, "", 'procedure most_cred "Odd" {\n    effect {\n        end_game "Rung Out!"\n'
                                       '    }\n}\n')
-    helots = [HelotSetup("red", "south", Square(4, 8), Direction.N), HelotSetup("blue", "north", Square(5, 1), Direction.S)]
-    bout = Bout(load_ruleset(["base", pack]), BoutSetup(helots=helots, max_cycles=0), seed=1)
+    helots = [PieceSetup("red", "south", Square(4, 8), Direction.N), PieceSetup("blue", "north", Square(5, 1), Direction.S)]
+    bout = Bout(load_ruleset(["base", pack]), BoutSetup(pieces=helots, max_cycles=0), seed=1)
     assert bout.fault is not None and (bout.fault.code, bout.fault.line) == ("runtime/bad_value", 3)
     assert "a word such as" in bout.fault.message

@@ -11,7 +11,7 @@ from support import write_pack
 
 from nexus_dsl import Action, Bout, load_ruleset
 from nexus_dsl.engine.board import Direction, Square
-from nexus_dsl.engine.setup import BoutSetup, HelotSetup
+from nexus_dsl.engine.setup import BoutSetup, PieceSetup
 
 STACKED = ["barge_lurch", "burning_tar", "trapdoor"]
 
@@ -22,8 +22,8 @@ def after(tmp_path: Path, body: str) -> dict[str, Any]:
     pack = write_pack(tmp_path / "zones", "zones", {"probe.nexus": (
         f'command probe "Probe" {{\n    group fame\n    cost 0 AP\n    effect {{\n        {body}\n    }}\n}}\n')},
         builds_on="[base]")
-    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
-                              HelotSetup("blue", "north", Square(4, 4), Direction.S)],
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
+                              PieceSetup("blue", "north", Square(4, 4), Direction.S)],
                       decks={"turning_point": list(STACKED)}, phase="command", active="red")
     bout = Bout(load_ruleset(["base", str(pack)]), setup, seed=1)
     before = {zone: list(cards) for zone, cards in bout.state.decks.items()}
@@ -32,7 +32,7 @@ def after(tmp_path: Path, body: str) -> dict[str, Any]:
         unchanged = {zone: list(cards) for zone, cards in bout.state.decks.items()} == before
         return {"fault": bout.fault.code, "message": bout.fault.message, "unchanged": unchanged}
     moved = [(e["card"], e["origin"], e["destination"], e["at"]) for e in bout.events_json() if e["type"] == "card_moved"]
-    return {"marks": dict(bout.state.helots["red"].marks), "decks": bout.state.decks, "moved": moved}
+    return {"marks": dict(bout.state.pieces["red"].marks), "decks": bout.state.decks, "moved": moved}
 
 
 def test_a_zone_reads_top_card_first(tmp_path: Path) -> None:
@@ -73,8 +73,8 @@ def test_a_script_records_a_declared_event_in_the_log(tmp_path: Path) -> None:
         'rule listening "Listening" {\n    when omen_read {\n        log "heard"\n    }\n}\n'
         'command read "Read" {\n    group fame\n    cost 0 AP\n    effect {\n        let card = first(cards(turning_point))\n'
         '        let around = front_arc(self)\n        record omen_read\n    }\n}\n')}, builds_on="[base]")
-    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
-                              HelotSetup("blue", "north", Square(4, 2), Direction.S)],
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
+                              PieceSetup("blue", "north", Square(4, 2), Direction.S)],
                       decks={"turning_point": list(STACKED)}, phase="command", active="red")
     bout = Bout(load_ruleset(["base", str(pack)]), setup, seed=1)
     bout.apply(Action.make("command", "red", "read"))

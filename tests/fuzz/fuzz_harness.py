@@ -357,7 +357,7 @@ def short_bout(ruleset: Ruleset, seed: int, actions: int = BOUT_ACTIONS) -> list
                            lanistas=[rng.choice(lanistas) for _ in range(players)]) \
         if motivations and lanistas else standard_setup(players=players)
     agent = "heuristic" if rng.random() < 0.25 else "random"
-    agents = {h.label: make_agent(agent, seed=seed * 31 + i) for i, h in enumerate(setup.helots)}
+    agents = {h.label: make_agent(agent, seed=seed * 31 + i) for i, h in enumerate(setup.pieces)}
     bout = Bout(ruleset, setup, seed=seed)
     applied = 0
     while bout.pending is not None and applied < actions:

@@ -258,7 +258,7 @@ NAME = re.compile(r"(?<![A-Za-z0-9_\"])[A-Za-z_][A-Za-z0-9_]*")
 NUMBER = re.compile(r"(?<![A-Za-z0-9_])[0-9]+(?![A-Za-z0-9_])")
 _BASE_WORDS = base_words()
 VOCABULARY_WORDS: tuple[str, ...] = tuple(sorted({
-    *V.PRIMITIVES, *V.FUNCTIONS, *_BASE_WORDS.events, *_BASE_WORDS.windows, *V.HELOT_ATTRIBUTES, *V.ROLL_NAMES,
+    *V.PRIMITIVES, *V.FUNCTIONS, *_BASE_WORDS.events, *_BASE_WORDS.windows, *V.PIECE_ATTRIBUTES, *V.ROLL_NAMES,
     *V.PROPERTIES, *V.CLAUSES, *_BASE_WORDS.states, *_BASE_WORDS.stats, *V.RESOURCES, *V.COMPASS, *V.RELATIVE,
     *_BASE_WORDS.piles, *V.PURPOSES,
     *V.COST_RESOURCES, *V.ARG_TYPES, "self", "target", "opponent", "attacker", "defender", "margin", "success",

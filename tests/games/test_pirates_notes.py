@@ -68,8 +68,8 @@ def play_checking(game: str, seed: int, agent: str) -> list[str]:
                 # "Odd count of cards -> It's player 1's turn; even count -> player 2's" (pg.25)
                 first, second = state.order
                 whose = first if total["nexus"] % 2 == 1 else second
-                if decision.helot != whose:
-                    broken.append(f"seed {seed}: {total['nexus']} cards in the Nexus, but {decision.helot}'s turn")
+                if decision.actor != whose:
+                    broken.append(f"seed {seed}: {total['nexus']} cards in the Nexus, but {decision.actor}'s turn")
             # "Nexus plus both Hands ... 13, increased by 2 each time the Nexus is refilled" (pg.25),
             # counted here by the cards refills dealt; the 2 vs 2 deals 6 more to its 2 more Hands.
             expected = 7 + 3 * players + refills
@@ -108,7 +108,7 @@ def test_turns_strictly_alternate_and_a_winner_is_named_by_score() -> None:
         agents: dict[str, Any] = {label: make_agent("heuristic", seed=seed) for label in bout.state.players}
         while bout.pending is not None:
             bout.apply(next_action(bout, agents))
-        turns = [e.data["helot"] for e in bout.log if e.type == "round_start"]
+        turns = [e.data["player"] for e in bout.log if e.type == "round_start"]
         assert all(a != b for a, b in zip(turns, turns[1:]))
         assert bout.outcome is not None
         totals = {label: p.stats["booty"] for label, p in bout.state.players.items()}

@@ -133,7 +133,7 @@ def entry_bout(case: Case, folder: Path) -> Outcome:
         return [diagnostic_json(d) for d in diagnostics], format_all(diagnostics)
     setup = standard_setup(players=2)
     rng = random.Random(1)
-    agents = {h.label: make_agent("random", seed=rng.randrange(1000)) for h in setup.helots}
+    agents = {h.label: make_agent("random", seed=rng.randrange(1000)) for h in setup.pieces}
     bout = Bout(ruleset, setup, seed=1)
     for _ in range(BOUT_ACTIONS):
         if bout.pending is None:

@@ -68,7 +68,7 @@ def test_every_enumeration_member_helot_attribute_and_sds_level_as_a_value() -> 
     members = sorted({member for values in V.ENUM_TYPES.values() for member in values}
                      | set(WORDS.states) | set(WORDS.stats) | set(WORDS.piles))
     assert schema_problems("rule", [f"param members = [{', '.join(members)}]"]) == []
-    attributes = ", ".join(f"self.{name}" for name in (*V.HELOT_ATTRIBUTES, *WORDS.stats))
+    attributes = ", ".join(f"self.{name}" for name in (*V.PIECE_ATTRIBUTES, *WORDS.stats))
     assert schema_problems("rule", [f"param attributes = [{attributes}]"]) == []
     assert schema_problems("rule", ["param levels = [-3SDS, -2SDS, -SDS, SD, +SDS, +2SDS, +3SDS]"]) == []
 

@@ -54,7 +54,7 @@ def is_valid_name(text: str) -> bool:
 _VOCABULARY_WORDS = sorted(
     w
     for w in {
-        *V.PRIMITIVES, *V.FUNCTIONS, *base_words().events, *base_words().windows, *V.HELOT_ATTRIBUTES, *V.ROLL_NAMES,
+        *V.PRIMITIVES, *V.FUNCTIONS, *base_words().events, *base_words().windows, *V.PIECE_ATTRIBUTES, *V.ROLL_NAMES,
         *base_words().stats, *base_words().states, *V.RESOURCES, *V.COMPASS, *V.RELATIVE, *base_words().piles,
         "self", "target", "opponent", "attack", "defense", "success", "failure", "check",
     }

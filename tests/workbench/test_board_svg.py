@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from nexus_dsl import Bout, BoutSetup, HelotSetup, cached_ruleset, standard_setup
+from nexus_dsl import Bout, BoutSetup, PieceSetup, cached_ruleset, standard_setup
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.workbench.board_svg import CELL, KIND_COLOURS, barge_svg, bout_svg, square_origin, state_badges
 
@@ -121,9 +121,9 @@ def test_pictures_are_deterministic(base, gutter_ring):
 
 
 def test_helots_are_tokens_with_labels_facing_arrows_and_state_badges(base):
-    setup = BoutSetup(helots=[
-        HelotSetup("red", "south", Square(3, 6), Direction.NE, states=["prone", "bleeding"]),
-        HelotSetup("blue", "north", Square(6, 2), Direction.W, states=["flaming"]),
+    setup = BoutSetup(pieces=[
+        PieceSetup("red", "south", Square(3, 6), Direction.NE, states=["prone", "bleeding"]),
+        PieceSetup("blue", "north", Square(6, 2), Direction.W, states=["flaming"]),
     ], barge="gutter_ring")
     root = parse(bout_svg(Bout(base, setup, seed=1), base))
     tokens = {g.get("data-label"): g for g in groups(root, "helot")}
@@ -162,8 +162,8 @@ def test_a_state_s_badge_and_colour_come_from_its_declaration() -> None:
     """The Poison Gallery's `poisoned` shows its own badge and colour, in the legend too; base's
     states keep theirs, read from content/base/states/states.nexus."""
     ruleset = cached_ruleset(("base", "poison_gallery"))
-    setup = BoutSetup(helots=[HelotSetup("red", "south", Square(3, 6), Direction.N, states=["poisoned", "prone"]),
-                              HelotSetup("blue", "north", Square(6, 2), Direction.S)])
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(3, 6), Direction.N, states=["poisoned", "prone"]),
+                              PieceSetup("blue", "north", Square(6, 2), Direction.S)])
     root = parse(bout_svg(Bout(ruleset, setup, seed=1), ruleset))
     red = {g.get("data-label"): g for g in groups(root, "helot")}["red"]
     badges = {b.get("data-state"): b for b in red.findall("svg:g[@class='badge']", NS)}

@@ -30,7 +30,7 @@ YAML_PIECES = ["id", "name", "influence", ":", ": ", " ", "  ", "\n", "- ", "[",
                "version: 1.0.0\n", "abilities: [push]\n", "objects:\n  - {type: pillar, at: [3, 3]}\n"]
 SCRIPT_PIECES = ["command", "rule", "influence", " x ", '"X"', "{", "}", "\n", "    ", "param a = 1", "cost 2 AP",
                  "window before_rolls by self", "effect", "when", "dice_rolled", "if", "not ", "(", ")", "1", "+",
-                 "damage target by 2", "#", '"', "\t", "\u2028", "\x00", "é", "9" * 30, "for each h in helots()"]
+                 "damage target by 2", "#", '"', "\t", "\u2028", "\x00", "é", "9" * 30, "for each h in pieces()"]
 HOSTILE_YAML = [
     "".join(f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9) if i else ', '.join(['x'] * 9)}]\n" for i in range(10)),
     "id: x\nname: " + "[" * 100_000 + "]" * 100_000 + "\n",

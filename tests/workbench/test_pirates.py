@@ -80,7 +80,7 @@ def test_a_test_run_steps_through_the_zones_each_player_sees(pirates: Ruleset) -
     first = stepper.step()
     assert first.headline in ("red: parley", "red: yarrr", "blue: parley", "blue: yarrr")
     assert any(line.endswith("'s Turn") for line in first.lines)  # narrated in the game's words
-    assert set(first.players) == {"red", "blue"} and first.helots == {}
+    assert set(first.players) == {"red", "blue"} and first.pieces == {}
     assert all("booty" in player.stats for player in first.players.values())
 
     everything = {z.title: z for z in table.table_zones(first.snapshot, pirates)}
@@ -178,7 +178,7 @@ def test_hot_seat_shows_each_player_only_its_own_hand(pirates: Ruleset, tmp_path
     session = playtest.PlaySession(settings, ruleset=pirates)
     pending = session.pending_decision()
     assert pending is not None and pending.person and pending.kind == "command"
-    me = pending.helot
+    me = pending.actor
     other = "blue" if me == "red" else "red"
     mine = session.visible_state(me)["zones"]
     assert isinstance(mine["hand"][me], list) and mine["hand"][other] == 3 and isinstance(mine["deck"], int)
@@ -203,7 +203,7 @@ def test_hot_seat_shows_each_player_only_its_own_hand(pirates: Ruleset, tmp_path
     ending = session.buttons(me)
     assert [b.label for b in ending] == ["End your turn (then hand over to the next player)"]
     session.apply(ending[0])
-    assert session.pending_decision().helot == other
+    assert session.pending_decision().actor == other
 
     path = playtest.session_file(tmp_path, "pirates")
     session.save(path)
@@ -219,7 +219,7 @@ def test_people_against_the_agents_and_four_seats_for_two_vs_two(tmp_path: Path)
     session = playtest.PlaySession(settings, ruleset=rules)
     session.advance_agents()
     pending = session.pending_decision()
-    assert pending is not None and pending.helot == "red" and pending.person
+    assert pending is not None and pending.actor == "red" and pending.person
     hands = session.visible_state("red")["zones"]["hand"]
     assert isinstance(hands["red"], list) and all(isinstance(hands[p], int) for p in ("blue", "green", "yellow"))
     while session.pending_decision() is not None:

@@ -24,7 +24,7 @@ def settings(*seats: str, seed: int = 1, **extra) -> PlaySettings:
 def first_option(session: PlaySession) -> None:
     """A person who always presses the first button."""
     pending = session.pending_decision()
-    session.apply(session.buttons(pending.helot)[0])
+    session.apply(session.buttons(pending.actor)[0])
 
 
 def play_first_options(session: PlaySession, decisions: int) -> None:
@@ -49,16 +49,16 @@ def play_to(session: PlaySession, kind: str, limit: int = 500) -> None:
 def test_the_pending_decision_names_the_helot_and_whether_a_person_decides():
     session = PlaySession(settings(PERSON, "heuristic"))
     pending = session.pending_decision()
-    assert pending.helot in session.labels and pending.person == (session.seat_of(pending.helot) == PERSON)
+    assert pending.actor in session.labels and pending.person == (session.seat_of(pending.actor) == PERSON)
     assert session.people() == ["red"]
 
 
 def test_options_are_the_engines_legal_actions_as_worded_buttons():
     session = PlaySession(settings(PERSON, PERSON))
     play_to(session, "command")
-    viewer = session.pending_decision().helot
+    viewer = session.pending_decision().actor
     buttons = session.buttons(viewer)
-    assert {b.action for b in buttons} == {o for o in session.bout.pending.options if o.helot == viewer}
+    assert {b.action for b in buttons} == {o for o in session.bout.pending.options if o.actor == viewer}
     assert all(b.label and b.kind in ("command", "ability", "card", "control") for b in buttons)
     by_name = {b.action.name: b for b in buttons if b.kind == "command"}
     assert by_name["rotate"].cost == ((1, "MP"),) and by_name["rotate"].cost_text == "1 MP"
@@ -76,17 +76,17 @@ def test_costs_are_evaluated_from_the_declarations_cost_clauses():
     session = PlaySession(settings(PERSON, PERSON, seed=2))
     bout = session.bout
     play_to(session, "allocate")
-    allocate = session.buttons(session.pending_decision().helot)
+    allocate = session.buttons(session.pending_decision().actor)
     button = next(b for b in allocate if b.action.name == "motivation_button")
     assert button.cost == ((session.ruleset.setting("motivation_button_cost"), "overall"),)
     assert "condition" in button.cost_text
     session.apply(next(b for b in allocate if b.action.name == "allocate"))
     play_to(session, "command")
-    viewer = session.pending_decision().helot
+    viewer = session.pending_decision().actor
     for b in session.buttons(viewer):
         if b.kind == "command":
             declaration = session.ruleset.declaration("command", b.action.name)
-            helot = bout.state.helots[viewer]
+            helot = bout.state.pieces[viewer]
             env = bout.legality.action_env(helot, declaration, b.action)
             assert list(b.cost) == bout.legality.cost_items(helot, declaration, env)
 
@@ -118,7 +118,7 @@ def test_a_viewer_never_sees_another_players_cards():
             for card in set(hand) - set(hands.get(viewer, []) if viewer else []):
                 assert card not in shown
         if viewer is not None:  # the buttons offered are the viewer's own
-            assert all(b.action.helot == viewer for b in session.buttons(viewer))
+            assert all(b.action.actor == viewer for b in session.buttons(viewer))
 
 
 def test_dice_since_shows_only_the_new_dice_in_order():
@@ -146,10 +146,10 @@ def test_each_die_says_whose_roll_it_was_and_what_it_came_to():
     assert attacks, "two agents played a bout without an attack"
     for die in attacks:
         event = session.bout.log[die.seq]
-        assert die.helot == event.data["helot"]
+        assert die.actor == event.data["helot"]
         assert die.summary.startswith("attack") and "kept" in die.summary and str(die.value) in die.summary
     initiative = next(d for d in session.dice_since(0) if d.purpose == "trait_die")
-    assert initiative.helot is None and "initiative" in initiative.summary
+    assert initiative.actor is None and "initiative" in initiative.summary
 
 
 def test_log_lines_narrate_the_bout():
@@ -205,8 +205,8 @@ def test_four_seats_one_person():
     session = PlaySession(settings(PERSON, "heuristic", "heuristic", "heuristic", seed=8))
     session.advance_agents()
     pending = session.pending_decision()
-    assert pending is None or pending.helot == "red"
-    assert sorted(session.bout.state.helots[label].seat for label in session.labels) == \
+    assert pending is None or pending.actor == "red"
+    assert sorted(session.bout.state.pieces[label].seat for label in session.labels) == \
         ["east", "north", "south", "west"]
 
 
@@ -221,12 +221,12 @@ def test_interjections_can_stop_for_people_when_asked():
         if pending is None or not pending.person:
             break
         first_option(stopping)
-    assert pending is not None and pending.helot == "red" and not pending.person
+    assert pending is not None and pending.actor == "red" and not pending.person
     assert "blue" in pending.interjecting
     assert stopping.buttons("blue") and all(b.kind in ("ability", "card") for b in stopping.buttons("blue"))
     before = len(stopping.actions)
     assert stopping.advance_agents(people_pass=True) >= 1  # blue lets the moment go by
-    assert stopping.actions[before].helot == "red"
+    assert stopping.actions[before].actor == "red"
 
 
 def test_bad_session_files_are_refused_with_a_message(tmp_path: Path):
@@ -237,7 +237,7 @@ def test_bad_session_files_are_refused_with_a_message(tmp_path: Path):
     session = PlaySession(settings(PERSON, PERSON))
     first_option(session)
     data = session.to_json()
-    data["actions"][0]["helot"] = "green"
+    data["actions"][0]["actor"] = "green"
     tampered = tmp_path / "tampered.playtest.json"
     tampered.write_text(json.dumps(data), encoding="utf-8")
     with pytest.raises(SessionError, match="action 1"):

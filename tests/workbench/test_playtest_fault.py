@@ -48,7 +48,7 @@ def play_to_the_fault(session: PlaySession, limit: int = 50) -> dict:
         if pending is None:
             return before
         before = session.bout.snapshot()
-        session.apply(session.buttons(pending.helot)[0])
+        session.apply(session.buttons(pending.actor)[0])
     raise AssertionError(f"the bout did not stop within {limit} decisions")
 
 
@@ -129,7 +129,7 @@ def test_the_saved_session_records_the_fault_and_a_resume_restores_it(faulty, tm
 
 def test_a_session_that_plays_on_keeps_no_fault_in_its_file(faulty, tmp_path):
     session = session_of(faulty, PERSON, PERSON, seed=PEOPLE_SEED)
-    session.apply(session.buttons(session.pending_decision().helot)[0])
+    session.apply(session.buttons(session.pending_decision().actor)[0])
     assert session.fault is None
     assert "fault" not in json.loads(session.save(tmp_path / "going.playtest.json").read_text())
 

@@ -31,8 +31,8 @@ def test_a_step_ends_after_one_command_ability_or_card(base):
             break
         assert any(event.type in STEP_EVENTS for event in view.events)
         assert view.waiting_for is not None and view.waiting_for.kind in BETWEEN_COMMANDS
-        assert view.lines and view.helots.keys() == {"red", "blue"}
-        assert view.cred == {**{label: h.cred for label, h in view.helots.items()}, "crowd": view.crowd}
+        assert view.lines and view.pieces.keys() == {"red", "blue"}
+        assert view.cred == {**{label: h.cred for label, h in view.pieces.items()}, "crowd": view.crowd}
     first = Stepper(_settings(base), base).step()
     assert first.index == 1 and first.events[0].seq == 0  # the first step shows the setup's events too
 
@@ -84,15 +84,15 @@ def test_dealt_influence_joins_the_hand(base):
     add = Stepper(_settings(base, deal_influence={"blue": (card,)}), base)
     while add.bout.pending is not None and add.bout.pending.kind == "keep_influence":
         add._apply_next()
-    blue = add.bout.state.helots["blue"]
+    blue = add.bout.state.pieces["blue"]
     kept = base.data_item("lanistas", blue.lanista)["influence"]
     assert card in blue.influence and len(blue.influence) == kept + 1
-    assert card not in add.bout.state.helots["red"].influence
+    assert card not in add.bout.state.pieces["red"].influence
 
     replaced = Stepper(_settings(base, deal_influence={"blue": (card,)}, deal_mode="replace"), base)
     while replaced.bout.pending is not None and replaced.bout.pending.kind == "keep_influence":
         replaced._apply_next()
-    assert replaced.bout.state.helots["blue"].influence == [card]
+    assert replaced.bout.state.pieces["blue"].influence == [card]
 
 
 def test_bad_settings_are_diagnostics_naming_the_field(base):

@@ -70,7 +70,7 @@ def collect_counter(host: Host, env: Env, node: A.Action, piece: Piece, to: Any)
 
 def set_tpdm(host: Host, env: Env, node: A.Action, piece: Piece, to: bool) -> None:
     piece.tpdm = bool(to)
-    host.emit("tpdm", helot=piece.label, holds=piece.tpdm)
+    host.emit("tpdm", actor=piece.label, holds=piece.tpdm)
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"crowd_coins": crowd_coins}

@@ -20,19 +20,19 @@ class Host(Grounds, Protocol):
 
 
 def move(host: Host, env: Env, node: A.Action, piece: Piece, direction: str) -> Run:
-    yield from host.movement.move_helot(piece, direction, mover=env.source)
+    yield from host.movement.move_piece(piece, direction, mover=env.source)
 
 
 def rotate(host: Host, env: Env, node: A.Action, piece: Piece, side: str) -> Run:
-    yield from host.movement.rotate_helot(piece, side, mover=env.source)
+    yield from host.movement.rotate_piece(piece, side, mover=env.source)
 
 
 def face(host: Host, env: Env, node: A.Action, piece: Piece, direction: str) -> Run:
-    yield from host.movement.face_helot(piece, host.movement.absolute_direction(piece, direction))
+    yield from host.movement.face_piece(piece, host.movement.absolute_direction(piece, direction))
 
 
 def relocate(host: Host, env: Env, node: A.Action, piece: Piece, to: Any) -> Run:
-    yield from host.movement.place_helot(piece, on_board(host, to), mover=env.source if env.source != piece else None)
+    yield from host.movement.place_piece(piece, on_board(host, to), mover=env.source if env.source != piece else None)
 
 
 def hold(host: Host, env: Env, node: A.Action, piece: Piece, by: Piece) -> Run:

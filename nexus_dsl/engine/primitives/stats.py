@@ -60,14 +60,14 @@ def stat_level(host: Host, env: Env, who: Actor, stat: str) -> str | None:
 def add_trait(host: Host, env: Env, node: A.Action, piece: Piece, trait: str, by: int) -> None:
     cap = host.ruleset.settings.get("trait_cap", 5)
     piece.traits[trait] = max(0, min(cap, piece.traits.get(trait, 0) + by))
-    host.emit("trait", helot=piece.label, trait=trait, value=piece.traits[trait])
+    host.emit("trait", actor=piece.label, trait=trait, value=piece.traits[trait])
 
 
 def set_stat(host: Host, env: Env, node: A.Action, who: Actor, stat: str, to: int) -> None:
     low, high = host.ruleset.words.bounds[stat]
     held = holder(host, who, stat)
     held.stats[stat] = min(max(to, low), high)
-    host.emit("stat", helot=held.label, stat=stat, value=held.stats[stat])
+    host.emit("stat", actor=held.label, stat=stat, value=held.stats[stat])
 
 
 def add_stat(host: Host, env: Env, node: A.Action, who: Actor, stat: str, by: int) -> None:
@@ -86,7 +86,7 @@ def grant(host: Host, env: Env, node: A.Action, amount: int, resource: str, to: 
         total = host.interpreter.bounded(getattr(piece, resource.lower()) + points, None, None,
                                          f"{piece.label}'s {resource}")
         setattr(piece, resource.lower(), total)
-    host.emit("points", helot=piece.label, resource=resource, change=points,
+    host.emit("points", actor=piece.label, resource=resource, change=points,
               against=against.label if against is not None else None)
 
 
@@ -94,7 +94,7 @@ def forfeit(host: Host, env: Env, node: A.Action, resource: str, **preps: Any) -
     piece = actor(host, env, preps.get("from"), "forfeit")
     lost = getattr(piece, resource.lower())
     setattr(piece, resource.lower(), 0)
-    host.emit("points", helot=piece.label, resource=resource, change=-lost)
+    host.emit("points", actor=piece.label, resource=resource, change=-lost)
 
 
 def add_state(host: Host, env: Env, node: A.Action, piece: Piece, state: str) -> Run:

@@ -41,8 +41,8 @@ def _actors(host: Host, listed: Any, effect: str) -> list[Actor]:
     """A list of pieces (or players, in a game without pieces), each once."""
     members = tuple(listed)
     for member in members:
-        if not isinstance(member, Piece if host.state.helots else Player):
-            what = "pieces" if host.state.helots else "players"
+        if not isinstance(member, Piece if host.state.pieces else Player):
+            what = "pieces" if host.state.pieces else "players"
             raise host.runtime_error("wrong_type", f"`{effect}` takes a list of {what}, which holds {describe_value(member)}")
     if len(set(members)) != len(members):
         raise host.runtime_error("bad_value", f"`{effect}` names each one once: {describe_value(members)} repeats one")

@@ -68,7 +68,7 @@ def actor(host: Faults, env: Env, piece: Any, effect: str) -> Piece:
     """The piece an effect is for: the one named, else the acting one (`self`)."""
     chosen = piece if piece is not None else acting(env)
     if not isinstance(chosen, Piece):
-        raise host.runtime_error("wrong_type", f"`{effect}` needs a helot: there is no acting helot here, "
+        raise host.runtime_error("wrong_type", f"`{effect}` needs a piece: there is no acting piece here, "
                                                f"name one")
     return chosen
 

@@ -33,14 +33,14 @@ def lose_weapon(host: Host, piece: Piece) -> Run:
     lost = piece.weapon
     piece.weapon = None
     piece.ammo = piece.durability = 0
-    host.emit("weapon", helot=piece.label, lost=lost)
+    host.emit("weapon", actor=piece.label, lost=lost)
     yield from host.conditions.remove_state(piece, "armed")
     yield from host.events.fire("weapon_lost", self=piece, weapon=lost)
 
 
 def weapons_left(host: Host, env: Env, weapon_type: str) -> tuple[str, ...]:
     # The weapon pile (pg.3): the cards of that type, in load order, that no piece holds.
-    held = {h.weapon for h in host.state.helots.values() if h.weapon is not None}
+    held = {h.weapon for h in host.state.pieces.values() if h.weapon is not None}
     return tuple(w.id for w in host.ruleset.declarations("weapon")
                  if weapon_word(w, "type") == str(weapon_type) and w.id not in held)
 
@@ -63,7 +63,7 @@ def equip(host: Host, env: Env, node: A.Action, piece: Piece, **preps: Any) -> R
     piece.weapon = weapon.id
     piece.ammo = declared_number(weapon, "ammo") or 0
     piece.durability = declared_number(weapon, "durability") or 0
-    host.emit("weapon", helot=piece.label, equipped=weapon.id)
+    host.emit("weapon", actor=piece.label, equipped=weapon.id)
     yield from host.conditions.add_state(piece, "armed")
 
 
