@@ -235,6 +235,16 @@ def build_setup(data: dict[str, Any], where: _Where = _NOWHERE) -> BoutSetup:
                      phase=data.get("phase", "command"), active=data.get("active"))
 
 
+# The helot keys of the contract that are stats its lanista holds in the base game (content/base
+# declares them `owner player`): set as those stats.
+PLAYER_STAT_KEYS = ("deception", "command_tokens")
+
+
+def _stats_of(spec: dict[str, Any]) -> dict[str, Any]:
+    """A helot's stats as its entry sets them: its `stats`, and the contract's keys of its lanista's."""
+    return {**dict(spec.get("stats") or {}), **{key: spec[key] for key in PLAYER_STAT_KEYS if spec.get(key) is not None}}
+
+
 def _helot_setup(index: int, label: str, spec: dict[str, Any], where: _Where) -> PieceSetup:
     path = ("helots", label)
     seat = spec["seat"] if "seat" in spec else _default_seat(index, where, path)
@@ -246,10 +256,9 @@ def _helot_setup(index: int, label: str, spec: dict[str, Any], where: _Where) ->
         facing=parse_direction(spec["facing"]) if "facing" in spec else entry_facing,
         motivation=spec.get("motivation"), lanista=spec.get("lanista"), overall=spec.get("overall"),
         locations=dict(spec.get("locations") or {}), states=states,
-        traits=spec.get("traits"), stats=dict(spec.get("stats") or {}), cred=spec.get("cred", 0), ap=spec.get("ap", 0), mp=spec.get("mp", 0),
+        traits=spec.get("traits"), stats=_stats_of(spec), cred=spec.get("cred", 0), ap=spec.get("ap", 0), mp=spec.get("mp", 0),
         weapon=spec.get("weapon"), tpdm=spec.get("tpdm", False), tp_counter=list(spec.get("tp_counter") or []),
-        command_tokens=spec.get("command_tokens"), influence=spec.get("influence"),
-        deception=spec.get("deception"), ratio=spec.get("ratio", 3), marks=_marks(spec.get("marks")),
+        influence=spec.get("influence"), ratio=spec.get("ratio", 3), marks=_marks(spec.get("marks")),
         weapon_drawn=spec.get("weapon_drawn"), durability=spec.get("durability"), ammo=spec.get("ammo"),
         protects=spec.get("protects"), status=status, grappling=spec.get("grappling"), side=spec.get("side"),
     )

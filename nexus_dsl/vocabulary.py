@@ -6,7 +6,7 @@ the language means adding it here and implementing it in the engine — never a 
 
 Types are plain strings: `number`, `bool`, `text`, `piece`, `location`, `square`, `squares`,
 `direction`, `state`, `trait`, `resource`, `pile`, `object_type`, `roll_side`, `purpose`,
-`outcome`, `list`, `any`. A `piece` is accepted where a `pile` (its lanista's cred) or a `square`
+`outcome`, `list`, `any`. A `piece` is accepted where a `pile` (its player's score pile) or a `square`
 (where it stands) is expected.
 
 Where a number argument only makes sense within a range (a die has at least 2 sides, a radius is
@@ -77,6 +77,7 @@ PIECE_ATTRIBUTES: dict[str, str] = {
     "weapon": "any",
     "fighting": "bool",
     "label": "text",
+    "side": "text",
     "ratio": "number",
     "tp_counter": "list",
     "grappling": "any",  # the piece this one holds, or none
@@ -89,9 +90,7 @@ PIECE_ATTRIBUTES: dict[str, str] = {
     "weapon_store": "number",  # AP to store it (its `store` property)
     "ammo": "number",
     "durability": "number",
-    "cred_gained": "number",  # cred this piece's lanista took from damage during the current command
-    "deception": "number",
-    "command_tokens": "number",
+    "cred_gained": "number",  # what this piece's player took from damage during the current command
     "motivation": "any",
     "on_board": "bool",
 }  # and every stat content declares, as a number (`self.PHYS`, `target.head`)
@@ -179,8 +178,8 @@ SETTING_KINDS: dict[str, str] = {
     "turn_length": "`whole_round` or `one_action`",
 }
 ENGINE_SETTINGS: dict[str, str] = {
-    "command_points": "count", "trait_cap": "count", "sds_cap": "count", "overall_condition": "count",
-    "crowd_coins_per_player": "count", "deception_block_cost": "count", "motivation_button_cost": "count",
+    "trait_cap": "count", "sds_cap": "count", "overall_condition": "count",
+    "crowd_coins_per_player": "count",
     "fatal_locations": "locations", "random_location_table": "location_table", "initiative_rank": "traits",
     # Pieces on the seats of one group are one side (friends: they win together and never target
     # each other); a piece on a seat of no group is a side of its own.
@@ -194,7 +193,7 @@ PRIMITIVES: dict[str, Signature] = {
         ("piece",), {"by": "number", "at": "location", "to": "pile"}, ("by",),
         ranges={"by": up_to("an amount of damage")},
         doc="Deal damage: `at` a location also hits overall condition unless that location was already "
-            "depleted. Coins go `to` a pile; by default to the acting piece's lanista, or the crowd.",
+            "depleted. Coins go `to` a pile; by default to the acting piece's player, or the crowd.",
     ),
     "heal": Signature(("piece",), {"by": "number", "at": "location", "from": "pile"}, ("by", "from"),
                       doc="Move coins from a pile back onto a piece's overall (or a location's) condition.",
@@ -214,6 +213,10 @@ PRIMITIVES: dict[str, Signature] = {
                        doc="Add AP or MP to a piece's reserve; `against` a piece: only for commands aimed at it.",
                        ranges={0: at_least(0, "a number of points granted")}),
     "forfeit": Signature(("resource",), {"from": "piece"}, doc="Empty a piece's AP or MP reserve."),
+    "set_points": Signature(("piece", "number", "resource"),
+                            doc="Set a piece's AP or MP outright, as a split of its points does (no line of its "
+                                "own: record what split them).",
+                            ranges={1: at_least(0, "a number of points")}),
     "modify_sds": Signature(("roll_side",), {"by": "number"}, ("by",),
                             doc="Slide the current attack or defense roll up or down the SDS."),
     "fix_roll": Signature(("roll_side",), {"to": "number"}, ("to",),
@@ -226,7 +229,7 @@ PRIMITIVES: dict[str, Signature] = {
     "perform": Signature(("command",), doc="Resolve another command's roll and effects (no cost, no requirements) "
                                             "against the current target, e.g. each standard attack of a combo."),
     "choose": Signature(("piece",), {"from": "list", "into": "name"}, ("from", "into"),
-                        doc="Ask a piece's lanista to pick one of the options; the pick is bound to the `into` name."),
+                        doc="Ask a piece's player to pick one of the options; the pick is bound to the `into` name."),
     "equip": Signature(("piece",), {"with": "text"}, ("with",),
                        doc="Put a weapon in a piece's hands, drawn (Armed); any weapon it held is lost."),
     "discard_weapon": Signature(("piece",), doc="The piece's weapon is dropped and gone for good."),
@@ -248,9 +251,9 @@ PRIMITIVES: dict[str, Signature] = {
     "draw": Signature(("zone",), {"for": "piece"}, doc="Draw the top card of a zone: as the zone's `drawn` says, played "
                                                       "at once for the piece or kept in its hand (in the base game a "
                                                       "Turning Point card is played, an influence card kept)."),
-    "offer_negation": Signature(("piece",), doc="Offer a piece's lanista to pay the current card's cost to escape it "
+    "offer_negation": Signature(("piece",), doc="Offer a piece's player to pay the current card's cost to escape it "
                                                 "(marks the piece `negated` when paid)."),
-    "prevent": Signature((), doc="Cancel what the current window is about (a move, a deception, a card)."),
+    "prevent": Signature((), doc="Cancel what the current window is about (a move, a card, what the script that opened it says)."),
     "reroll": Signature(("roll_side",), doc="Roll the current attack or defense again (Perseverance)."),
     "ignore_overall": Signature((), doc="The damage about to be dealt spares overall condition."),
     "roll_check": Signature(("piece",), {"by": "number", "into": "name"}, ("by", "into"),
@@ -276,9 +279,10 @@ PRIMITIVES: dict[str, Signature] = {
                                               "cards of its share as its setup allows, choosing them one by one, and "
                                               "the rest go to the zone's discards; then the cards a scenario deals "
                                               "join the hands."),
-    "allocate_points": Signature(("piece",), doc="A piece's Command Points split for its round (pg.16): by its ratio die "
-                                                 "onto AP or MP as its player says, unless an opponent dictates the split "
-                                                 "(pg.6) or the player puts every point on one side at a price (pg.29)."),
+    "ask": Signature(("actor", "text"), {"from": "list", "into": "name", "with": "bool"}, ("from", "into"),
+                     doc="Put a decision of that name to a player: one of the options (made by `option`) is bound to "
+                         "the `into` name; `with true` also offers what the player may use at any time, and asks "
+                         "again after a use."),
     "roll_initiative": Signature((), doc="Initiative (pg.10): each piece in play rolls the trait die and the ratio "
                                          "die (its trait raised by one, to the cap), and the pieces are ranked by the "
                                          "`initiative_rank` of their traits, then the ratio die, then pairs of d6 among "
@@ -295,9 +299,11 @@ PRIMITIVES: dict[str, Signature] = {
     "set_order": Signature(("list",), doc="Set the order of play (what `order_of_play()` reads) to a list of "
                                           "pieces, or players in a game without pieces, each once: e.g. in a "
                                           "game's setup, who plays first."),
-    "record": Signature(("event",), doc="Write a line of a declared event's type to the log (nothing listens): each "
-                                        "name the event declares is the value of that name here (`self`, the acting "
-                                        "piece), a piece by its label, a square as [col, row]."),
+    "record": Signature(("event",), {"for": "actor", "with": "any"},
+                        doc="Write a line of a declared event's type to the log (nothing listens): each name the "
+                            "event declares is the value of that name here (`self`, who acts: `for`, else the acting "
+                            "piece), a piece by its label, a square as [col, row]; `with` an option (`ask`'s "
+                            "answer), its values follow."),
     "open_window": Signature(("window",), {"into": "name"},
                              doc="Open a declared timing window for the acting piece: every piece, the acting one "
                                  "first, clockwise, is offered the abilities and cards usable in it; each name the "
@@ -451,6 +457,11 @@ FUNCTIONS: dict[str, Signature] = {
                                        "(the last `roll_initiative`, `set_order` or `take_turns`), whether still in "
                                        "play or not."),
     "players": Signature((), doc="The players, in the order they are seated (as the setup lists them)."),
+    "option": Signature(("text", "text", "any", "text", "any"), optional_positional=4,
+                        doc="An option of a decision put with `ask`: its name, then up to two names each followed by "
+                            "its value (`option(\"allocate\", \"ratio_to\", \"ap\")`); an option named `pass` is a pass."),
+    "option_name": Signature(("any",), doc="The name of an option (the answer `ask` binds)."),
+    "option_value": Signature(("any", "text"), doc="An option's value of that name, or none."),
     "clockwise_from": Signature(("actor",), doc="Who acts round the table clockwise (north, east, south, west seen "
                                                 "from above), starting with this one: the pieces, or in a game "
                                                 "without pieces, the players."),
@@ -481,7 +492,7 @@ FUNCTION_RESULTS: dict[str, str] = {
     "card_values": "list", "players_of": "list", "drop": "list", "reverse": "list", "sum": "number",
     "highest": "any", "lowest": "any", "position": "number", "join": "text", "dice_pool": "number",
     "sides": "list", "score_of": "number", "leading_sides": "list", "ending": "any", "in_play": "list",
-    "sides_in_play": "list", "order_of_play": "list", "players": "list", "clockwise_from": "list", "cards": "list", "discards": "list",
+    "sides_in_play": "list", "order_of_play": "list", "players": "list", "clockwise_from": "list", "option": "any", "option_name": "text", "option_value": "any", "cards": "list", "discards": "list",
     "zone_of": "zone",
 }
 
@@ -533,7 +544,11 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # `low` and `high` (amounts) bound a stat outside the engine's groups (`stat` type: changed by
     # `add_stat`, `set_stat`); `levels` names its values from `low` up (`stat_level`).
     # `owner player`: each player holds the stat, rather than each piece.
+    # `logged false`: a change of the stat is not a line of the log of its own (the line of what
+    # changed it says so); `profile` names the field of the player's profile (the data item its
+    # setup names for the player) the stat starts at when the profile has it.
     "stat": {"group": ("name", "one"), "owner": ("text", "one"), "start": ("amount", "one"), "low": ("amount", "one"),
+             "logged": ("flag", "one"), "profile": ("text", "one"),
              "high": ("amount", "one"), "levels": ("text", "many"), "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
     "pile": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),

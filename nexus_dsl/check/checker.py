@@ -703,7 +703,9 @@ class Checker:
             return
         for name, wanted in declared[raised.id].items():
             here = scope.lookup(name) if name != "self" else None
-            if here is not None and not compatible(wanted, here):
+            # a declaration's id of that name (the event `deceived`) is no name the script bound:
+            # the engine binds none there
+            if here is not None and here != "id" and not compatible(wanted, here):
                 self.error(action, "wrong_type", f"`{action.verb} {raised.id}` binds `{name}` to the `{name}` here, "
                                                  f"which is {self.describe(here)}, not {self.describe(wanted)}",
                            width=len(action.verb))

@@ -75,5 +75,5 @@ class Decision:
     same decision is offered again afterwards."""
 
     actor: str
-    kind: str  # "allocate" | "command" | "window:<name>" | "between_rounds" | "deception" | "choice" ...
+    kind: str  # "allocate" | "command" | "window:<name>" | "between_rounds" | "choose:<name>" | an `ask`'s name ...
     options: tuple[Action, ...] = field(default_factory=tuple)

@@ -33,7 +33,7 @@ from .dice import Dice, DiceState
 from .events import Events
 from .holds import Holds
 from .initial_state import initial_state
-from .interpreter import Interpreter, Limits, faulting_declaration
+from .interpreter import Interpreter, Limits, Run, faulting_declaration
 from .ledger import Ledger
 from .legality import Legality, declaration_group, declaration_tags
 from .movement import Movement
@@ -47,8 +47,8 @@ from .state import BoutState, Piece, Outcome, Player, Status, Termination
 from .timing import Timing
 
 # Decisions between a player's own moves: a script's step budget starts again at each of these
-# (inside an action — a timing window, a `choose` — the steps keep counting).
-BETWEEN_MOVES = frozenset({"command", "allocate", "between_rounds", "keep_influence", "deception", "block_deception"})
+# (inside an action or a turn's opening — a timing window, a `choose`, an `ask` — the steps keep counting).
+BETWEEN_MOVES = frozenset({"command", "allocate", "between_rounds", "keep_influence"})
 
 
 @dataclass
@@ -116,6 +116,10 @@ class Bout:
         self.log.append(Event(len(self.log), self.state.cycle, self.state.active, event_type, data))
         if self.strict_ledger:
             self._check_ledger()
+
+    def settle(self) -> Run:
+        """Let what waits until an action has wholly resolved resolve (the cycle's `settle`)."""
+        yield from self.cycle.settle()
 
     def roll(self, purpose: str, sides: int = 6) -> int:
         if self.interpreter.pure:

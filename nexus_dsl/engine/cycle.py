@@ -14,7 +14,7 @@ from typing import Any, Generator, Protocol
 from ..errors import ScriptRuntimeError
 from ..model.game import Turn
 from ..model.ruleset import Ruleset
-from .actions import ABILITY, CARD, CHOICE, CONTROL, END_ROUND, NEXT_ROUND, PASS, Action, Decision
+from .actions import ABILITY, CARD, CHOICE, CONTROL, END_ROUND, NEXT_ROUND, Action, Decision
 from .conditions import Conditions
 from .dice import Dice
 from .events import Events
@@ -334,91 +334,22 @@ class Cycle:
             return
         scope = self.host.legality.declaration_env(turn.declaration)
         for effect in turn.opening:
-            source = piece if isinstance(piece, Piece) else None  # whose doing it is, on the board
-            yield from self.host.interpreter.execute(effect.body, Env({"self": piece}, scope, source=source))
+            # No one's doing on the board: what the opening deals it deals as the rules' own.
+            yield from self.host.interpreter.execute(effect.body, Env({"self": piece}, scope))
 
     def _token_options(self, piece: Actor) -> list[Action]:
         """Command tokens add a point of MP or AP at any time in your own round (pg.6, pg.16)."""
-        if not isinstance(piece, Piece) or piece.command_tokens <= 0:
+        if not isinstance(piece, Piece) or self.host.state.player_of(piece).stats.get("command_tokens", 0) <= 0:
             return []
         return [Action.make(CONTROL, piece.label, "spend_command_token", to=to) for to in ("ap", "mp")]
 
     def _spend_token(self, piece: Piece, action: Action) -> None:
-        piece.command_tokens -= 1
+        self.host.state.player_of(piece).stats["command_tokens"] -= 1
         if action.arg("to") == "ap":
             piece.ap += 1
         else:
             piece.mp += 1
         self.host.emit("command_token", actor=piece.label, to=action.arg("to"))
-
-    def allocate(self, piece: Piece) -> Game:
-        """Split the Command Points by the ratio die (pg.16). Before that, an opponent may use a
-        Deception to dictate the split; the deceived may block it with Deception of their own (pg.6)
-        or an ability used in the `deception` window. The Motivation Button puts all points on one
-        side for overall condition paid to the crowd (pg.29)."""
-        settings = self.host.ruleset.settings
-        points = settings.get("command_points", 6)
-        dictated = yield from self._deception(piece)
-        if dictated is not None:
-            ratio_to = dictated
-            self.host.emit("deceived", actor=piece.label, ratio_to=ratio_to)
-        else:
-            options = [Action.make(CONTROL, piece.label, "allocate", ratio_to=side) for side in ("ap", "mp")]
-            options += [Action.make(CONTROL, piece.label, "motivation_button", to=side) for side in ("ap", "mp")]
-            options += self.host.timing.instant_options(piece)
-            while True:
-                action = yield Decision(piece.label, "allocate", tuple(options))
-                if action.kind in (ABILITY, CARD):
-                    self.host.round_actions += 1
-                    yield from self.host.timing.use_ability(action, None)
-                    yield from self.settle()
-                    within = self.host.round_actions < self.host.limits.max_actions_per_round
-                    options = ([o for o in options if o.kind == CONTROL]
-                               + (self.host.timing.instant_options(piece) if within else []))
-                    continue
-                break
-            if action.name == "motivation_button":
-                side = action.arg("to")
-                piece.ap, piece.mp = (points, 0) if side == "ap" else (0, points)
-                self.host.emit("motivation_button", actor=piece.label, to=side)
-                yield from self.host.conditions.deal_damage(piece, settings.get("motivation_button_cost", 5), to="crowd",
-                                                            reason="motivation_button")
-                self.host.emit("allocate", actor=piece.label, ap=piece.ap, mp=piece.mp)
-                return
-            ratio_to = action.arg("ratio_to")
-        ratio = min(piece.ratio, points)  # never more points than there are to split
-        if ratio_to == "ap":
-            piece.ap, piece.mp = ratio, points - ratio
-        else:
-            piece.mp, piece.ap = ratio, points - ratio
-        self.host.emit("allocate", actor=piece.label, ap=piece.ap, mp=piece.mp)
-
-    def _deception(self, piece: Piece) -> Generator[Any, Any, str | None]:
-        """Returns the dictated side, or None. One Deception per Command Round (pg.6)."""
-        block_cost = self.host.ruleset.settings.get("deception_block_cost", 2)
-        for opponent in self.host.state.clockwise_from(piece.label)[1:]:
-            if opponent.deception <= 0 or not opponent.fighting or not opponent.foe_of(piece):
-                continue
-            options = tuple(Action.make(CONTROL, opponent.label, "deception", target=piece.label, ratio_to=side)
-                            for side in ("ap", "mp")) + (Action.make(PASS, opponent.label),)
-            action = yield Decision(opponent.label, "deception", options)
-            if action.kind == PASS:
-                continue
-            opponent.deception -= 1
-            self.host.emit("deception", actor=opponent.label, target=piece.label, ratio_to=action.arg("ratio_to"))
-            frame = yield from self.host.timing.open_window("deception", piece, deceiver=opponent, deceived=piece)
-            if frame.prevented:
-                self.host.emit("deception_ignored", actor=piece.label)
-                return None
-            if piece.deception >= block_cost:
-                answer = yield Decision(piece.label, "block_deception", (
-                    Action.make(CONTROL, piece.label, "block_deception"), Action.make(PASS, piece.label)))
-                if answer.kind == CONTROL:
-                    piece.deception -= block_cost
-                    self.host.emit("deception_blocked", actor=piece.label)
-                    return None
-            return action.arg("ratio_to")
-        return None
 
     # ---------------------------------------------------------------- the end of a round and of the bout
     def _end_round(self, actor: Actor) -> Game:

@@ -3,7 +3,7 @@ objects placed, every pile filled from the box, and the decks shuffled with the 
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ..errors import Diagnostic, NexusError, did_you_mean
 from ..model.ruleset import Ruleset
@@ -51,7 +51,8 @@ def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
     for label, piece in state.pieces.items():  # each piece stands for a player of its label
         given = next(spec.stats for spec in setup.pieces if spec.label == label)
         held = {stat: value for stat, value in given.items() if stat in ruleset.words.player_stats}
-        state.players[label] = Player(label, piece.seat, piece.side, _player_stats(ruleset, held, label))
+        profile = ruleset.data_item("lanistas", piece.lanista) if piece.lanista else None
+        state.players[label] = Player(label, piece.seat, piece.side, _player_stats(ruleset, held, label, profile))
     _shuffle_decks(ruleset, dice, state, setup)
     _place_cards(ruleset, state, setup)
     crowd = setup.crowd if setup.crowd is not None else settings.get("crowd_coins_per_player", 0) * len(setup.pieces)
@@ -106,8 +107,6 @@ def _new_piece(ruleset: Ruleset, setup: BoutSetup, spec: PieceSetup, settings: A
         locations=locations, motivation=spec.motivation, lanista=spec.lanista,
         states=states, traits=traits, cred=spec.cred, ap=spec.ap,
         mp=spec.mp, status=status, weapon=spec.weapon, tpdm=spec.tpdm, tp_counter=set(spec.tp_counter),
-        command_tokens=spec.command_tokens if spec.command_tokens is not None else (lanista or {}).get("command", 0),
-        deception=spec.deception if spec.deception is not None else (lanista or {}).get("deception", 0),
         influence=list(spec.influence or []), ratio=spec.ratio, marks=dict(spec.marks),
         grappling=spec.grappling, grappler=grappler, stats=_plain_stats(ruleset, spec), side=_side_of(ruleset, spec),
     )
@@ -122,9 +121,15 @@ def _new_player(ruleset: Ruleset, seat: PlayerSetup) -> Player:
     return Player(seat.label, seat.seat, _side_of(ruleset, seat), _player_stats(ruleset, seat.stats, seat.label))
 
 
-def _player_stats(ruleset: Ruleset, given: dict[str, int], label: str) -> dict[str, int]:
-    """The stats each player holds (`owner player`)."""
-    return _stats_set(ruleset, ruleset.words.player_stats, given, label)
+def _player_stats(ruleset: Ruleset, given: dict[str, int], label: str,
+                  profile: Mapping[str, Any] | None = None) -> dict[str, int]:
+    """The stats each player holds (`owner player`): a stat its setup does not give starts at its
+    `profile` field of the player's profile (the data item its setup names) where that has it."""
+    words = ruleset.words
+    from_profile = {stat: value for stat, field_name in words.profiled.items()
+                    if stat in words.player_stats and stat not in given
+                    and isinstance(value := (profile or {}).get(field_name), int) and not isinstance(value, bool)}
+    return _stats_set(ruleset, words.player_stats, {**from_profile, **given}, label)
 
 
 def _side_of(ruleset: Ruleset, spec: PieceSetup | PlayerSetup) -> str:

@@ -32,6 +32,7 @@ from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
 from .state import Piece, OwnedZone, Player
+from .options import Option
 
 if TYPE_CHECKING:
     from .actions import Action, Decision
@@ -204,6 +205,8 @@ def describe_value(value: Any) -> str:
         return f"player {value.label}"
     if isinstance(value, OwnedZone):
         return f"the zone `{value}`"
+    if isinstance(value, Option):
+        return f"the option `{value.name}`"
     if isinstance(value, Square):
         return f"square [{value.col}, {value.row}]"
     if isinstance(value, frozenset):
@@ -597,8 +600,12 @@ class Interpreter:
                 raise fault(action, env, "feature_not_available", f"effect `{action.verb}` is not available")
             yield from self._run_procedure(procedure.declaration, action, env)
             return
-        args = [self.evaluate(a, env) for a in action.args]
-        binds = VOCABULARY_PRIMITIVES[action.verb].preps
+        signature = VOCABULARY_PRIMITIVES[action.verb]
+        # An event or a window is named by its word (`record deceived`), whatever a script has
+        # given the same name to: the two are apart, as the checker reads them.
+        args: list[Any] = [a.id if isinstance(a, A.Name) and kind in WORD_ARGUMENTS else self.evaluate(a, env)
+                for a, kind in zip(action.args, signature.positional + ("any",) * len(action.args))]
+        binds = signature.preps
         # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
         preps: dict[str, Any] = {p.prep: (p.value if binds.get(p.prep) == "name" else self.evaluate(p.value, env))
                                  for p in action.preps}
@@ -624,6 +631,10 @@ class Interpreter:
         except VALUE_ERRORS as error:
             raise fault(action, env, INTERNAL, f"`{action.verb}` failed: {type(error).__name__}: {error}",
                         INTERNAL_HINT) from None
+
+
+# The argument types named by a word of the game, never a value: the events and the windows.
+WORD_ARGUMENTS = frozenset({"event", "window"})
 
 
 def _magnitude(value: int) -> str:

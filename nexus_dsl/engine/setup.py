@@ -63,13 +63,11 @@ class PieceSetup:
     weapon: str | None = None
     tpdm: bool = False
     tp_counter: list[int] = field(default_factory=list)
-    command_tokens: int | None = None
     influence: list[str] | None = None  # a hand set outright: the piece keeps nothing of its share
     # Influence cards the piece holds after the deal whatever the shuffle ("what if red held this
     # card?"): taken out of the deck before it is dealt, added to the hand after the keeping.
     dealt: list[str] = field(default_factory=list)
     keep: int | None = None  # how many cards of its share the piece keeps; None: its lanista's Influence (pg.8)
-    deception: int | None = None
     marks: dict[str, object] = field(default_factory=dict)
     ratio: int = 3  # the ratio die of a piece whose round follows a scenario's mid-round start
     # With `weapon`: None leaves the card's own values (drawn, full durability and ammo).

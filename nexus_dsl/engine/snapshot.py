@@ -47,8 +47,6 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
             "protects": protects if protects in piece.locations else None,
             "tpdm": piece.tpdm,
             "tp_counter": sorted(piece.tp_counter),
-            "command_tokens": piece.command_tokens,
-            "deception": piece.deception,
             "influence": list(piece.influence),
             "status": piece.status.value,
             "seat": piece.seat,
@@ -57,6 +55,8 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
             "grappler": piece.grappler,
             "on_board": piece.on_board,
         }
+        if label in state.players:  # the stats its player holds, beside its own (one player, one label)
+            snap[label].update(state.players[label].stats)
         if piece.stats:
             snap[label]["stats"] = dict(piece.stats)
         if piece.side != label:  # shown where sides group pieces (a piece alone is its own side)

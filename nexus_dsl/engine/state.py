@@ -65,8 +65,6 @@ class Piece:
     weapon: str | None = None
     tpdm: bool = False
     tp_counter: set[int] = field(default_factory=set)
-    command_tokens: int = 0
-    deception: int = 0
     influence: list[str] = field(default_factory=list)
     marks: dict[str, Any] = field(default_factory=dict)  # named markers scripts set, with a value
     ratio: int = 0

@@ -122,6 +122,10 @@ class GameWords:
     windows: Mapping[str, Mapping[str, str]]  # window -> the names it binds
     # The game's own names of the language's types (a game's `piece_word` for `piece`), each with the type it names.
     type_names: Mapping[str, str] = field(default_factory=dict)
+    # The stats whose changes are not lines of the log of their own (`logged false`).
+    unlogged: frozenset[str] = frozenset()
+    # The stats that start at a field of the player's profile (`profile "deception"`): stat -> field.
+    profiled: Mapping[str, str] = field(default_factory=dict)
 
     def group(self, name: str) -> tuple[str, ...]:
         return self.groups.get(name, ())
@@ -164,4 +168,22 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
         events={d.id: bound_names(d, type_names) for d in declarations.get("event", ())},
         windows={d.id: bound_names(d, type_names) for d in declarations.get("window", ())},
         type_names=type_names,
+        unlogged=frozenset(s.id for s in stats if _flag(s, "logged") is False),
+        profiled={s.id: field_name for s in stats if (field_name := _text(s, "profile")) is not None},
     )
+
+
+def _flag(declaration: A.Declaration, name: str) -> bool | None:
+    """A property's true or false; None without it."""
+    prop = declaration.property(name)
+    value = prop.values[0] if prop is not None and len(prop.values) == 1 else None
+    return value.value if isinstance(value, A.Bool) else None
+
+
+def _text(declaration: A.Declaration, name: str) -> str | None:
+    """A property's text (or a word standing for it); None without it."""
+    prop = declaration.property(name)
+    value = prop.values[0] if prop is not None and len(prop.values) == 1 else None
+    if isinstance(value, A.Str):
+        return value.value
+    return value.id if isinstance(value, A.Name) else None

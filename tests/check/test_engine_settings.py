@@ -75,9 +75,9 @@ def test_each_engine_setting_accepts_exactly_the_values_of_its_kind(name: str) -
 
 
 def test_a_negative_count_is_out_of_range_and_a_word_is_the_wrong_type() -> None:
-    assert problems("command_points", "-1")[0][0] == "check/out_of_range"
+    assert problems("trait_cap", "-1")[0][0] == "check/out_of_range"
     assert problems("random_location_table", "[]")[0][0] == "check/out_of_range"
-    assert problems("command_points", '"many"')[0][0] == "check/wrong_type"
+    assert problems("trait_cap", '"many"')[0][0] == "check/wrong_type"
 
 
 def test_a_param_of_the_same_name_outside_a_rule_is_no_setting() -> None:

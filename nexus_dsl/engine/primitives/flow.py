@@ -7,15 +7,16 @@ from typing import Any, Callable, Protocol
 
 from ...model.ruleset import Ruleset
 from ...syntax import ast_nodes as A
-from ..actions import CHOICE, Action, Decision
+from ..actions import ABILITY, CARD, CHOICE, CONTROL, PASS, Action, Decision
 from ..board import Square
 from ..decks import Decks
 from ..events import Events
-from ..interpreter import Env, Limits, Run
+from ..interpreter import Env, Limits, Run, describe_value
 from ..list_functions import ordered
 from ..resolution import Resolution
 from ..timing import Timing
-from ..state import Piece
+from ..options import PASSING, Option
+from ..state import Actor, Piece
 from .values import Faults, acting, actor, plain
 
 
@@ -28,8 +29,11 @@ class Host(Faults, Protocol):
     resolution: Resolution
     decks: Decks
     timing: Timing
+    round_actions: int
 
     def emit(self, event_type: str, /, **data: Any) -> None: ...
+
+    def settle(self) -> Run: ...
 
 
 def log(host: Host, env: Env, node: A.Action, text: str) -> None:
@@ -63,6 +67,43 @@ def choose(host: Host, env: Env, node: A.Action, piece: Piece, **preps: Any) -> 
     env.assign(target.id, next(c for c in choices if plain(c) == picked))
 
 
+def ask(host: Host, env: Env, node: A.Action, who: Actor, kind: str, **preps: Any) -> Run:
+    """A decision named `kind` put to `who`'s player: one of the options (`option(...)` values) is
+    bound to the `into` name. `with true` also offers what the player may use at any time (its
+    abilities and cards): one used resolves, and the question is put again."""
+    offered = tuple(preps["from"])
+    if len(offered) > host.limits.max_collection:
+        raise host.runtime_error("budget_exceeded", f"`ask` with {len(offered)} options (limit {host.limits.max_collection})")
+    wrong = next((o for o in offered if not isinstance(o, Option)), None)
+    if wrong is not None:
+        raise host.runtime_error("wrong_type", f"`ask` offers options made by `option(...)`, not {describe_value(wrong)}")
+    target = node.prep("into")
+    assert isinstance(target, A.Name)
+    if not offered:
+        env.assign(target.id, None)
+        return
+    actions = tuple(_action_of(option, who.label) for option in offered)
+    anytime = preps.get("with") is True
+    extra = tuple(host.timing.instant_options(who)) if anytime and isinstance(who, Piece) else ()
+    while True:
+        action = yield Decision(who.label, str(kind), actions + extra)
+        if action.kind not in (ABILITY, CARD):
+            break
+        host.round_actions += 1
+        yield from host.timing.use_ability(action, None)
+        yield from host.settle()
+        within = host.round_actions < host.limits.max_actions_per_round
+        extra = tuple(host.timing.instant_options(who)) if within and isinstance(who, Piece) else ()
+    env.assign(target.id, offered[actions.index(action)])
+
+
+def _action_of(option: Option, label: str) -> Action:
+    """The action a player picks an option by: passing, or a control of the option's name and values."""
+    if option.name == PASSING:
+        return Action.make(PASS, label)
+    return Action.make(CONTROL, label, option.name, **{key: plain(value) for key, value in option.values})
+
+
 def _bound_here(env: Env, declared: Any) -> dict[str, Any]:
     """The names an event or a window declares, each bound to the value of that name where the script
     raises or opens it (`let survivor = ...` then `signal bout_ends`), or to none; `self` (when it
@@ -79,10 +120,18 @@ def signal(host: Host, env: Env, node: A.Action, event: str) -> Run:
     yield from host.events.fire(event, **names)
 
 
-def record(host: Host, env: Env, node: A.Action, event: str) -> None:
-    # A line of the log, of the event's type, with each name it declares as `signal` binds it.
+def record(host: Host, env: Env, node: A.Action, event: str, **preps: Any) -> None:
+    # A line of the log, of the event's type, with each name it declares as `signal` binds it; its
+    # `self` is who acts (`for`, else the acting piece), written as the game names who acts.
     names = _bound_here(env, host.ruleset.words.events.get(event, {}))
-    host.emit(event, **{name: _logged(value) for name, value in names.items()})
+    if "self" in names and preps.get("for") is not None:
+        names["self"] = preps["for"]
+    answer = preps.get("with")
+    if answer is not None and not isinstance(answer, Option):
+        raise host.runtime_error("wrong_type", f"`record ... with` reports an option (`ask`'s answer), not {describe_value(answer)}")
+    line = {("actor" if name == "self" else name): _logged(value) for name, value in names.items()}
+    line.update((key, _logged(value)) for key, value in (answer.values if answer is not None else ()))
+    host.emit(event, **line)
 
 
 def _logged(value: Any) -> Any:
@@ -116,6 +165,31 @@ def offer_negation(host: Host, env: Env, node: A.Action, piece: Piece) -> Run:
     yield from host.decks.offer_negation(env, piece)
 
 
-FUNCTIONS: dict[str, Callable[..., Any]] = {}
-EFFECTS: dict[str, Callable[..., Any]] = {"log": log, "perform": perform, "choose": choose, "signal": signal, "record": record,
+def option(host: Host, env: Env, name: str, *pairs: Any) -> Option:
+    """An option of a decision: its name, then up to two names each followed by its value."""
+    if len(pairs) % 2:
+        raise host.runtime_error("wrong_type", f"`option(\"{name}\", ...)` gives a value without its name")
+    keys = pairs[0::2]
+    wrong = next((key for key in keys if not isinstance(key, str)), None)
+    if wrong is not None:
+        raise host.runtime_error("wrong_type", f"an option's values are named by text, not {describe_value(wrong)}")
+    return Option(str(name), tuple(zip(keys, pairs[1::2])))
+
+
+def option_name(host: Host, env: Env, picked: Any) -> str:
+    return _an_option(host, picked, "option_name").name
+
+
+def option_value(host: Host, env: Env, picked: Any, key: str) -> Any:
+    return _an_option(host, picked, "option_value").value(key)
+
+
+def _an_option(host: Host, value: Any, function: str) -> Option:
+    if not isinstance(value, Option):
+        raise host.runtime_error("wrong_type", f"`{function}` reads an option (`ask`'s answer), not {describe_value(value)}")
+    return value
+
+
+FUNCTIONS: dict[str, Callable[..., Any]] = {"option": option, "option_name": option_name, "option_value": option_value}
+EFFECTS: dict[str, Callable[..., Any]] = {"log": log, "perform": perform, "choose": choose, "ask": ask, "signal": signal, "record": record,
                                           "open_window": open_window, "draw": draw, "offer_negation": offer_negation}

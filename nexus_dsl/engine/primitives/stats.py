@@ -67,7 +67,8 @@ def set_stat(host: Host, env: Env, node: A.Action, who: Actor, stat: str, to: in
     low, high = host.ruleset.words.bounds[stat]
     held = holder(host, who, stat)
     held.stats[stat] = min(max(to, low), high)
-    host.emit("stat", actor=held.label, stat=stat, value=held.stats[stat])
+    if stat not in host.ruleset.words.unlogged:  # else the line of what changed it says so
+        host.emit("stat", actor=held.label, stat=stat, value=held.stats[stat])
 
 
 def add_stat(host: Host, env: Env, node: A.Action, who: Actor, stat: str, by: int) -> None:
@@ -90,6 +91,11 @@ def grant(host: Host, env: Env, node: A.Action, amount: int, resource: str, to: 
               against=against.label if against is not None else None)
 
 
+def set_points(host: Host, env: Env, node: A.Action, piece: Piece, amount: int, resource: str) -> None:
+    # A turn's points set outright, as a split sets them: the line of what split them says so.
+    setattr(piece, resource.lower(), amount)
+
+
 def forfeit(host: Host, env: Env, node: A.Action, resource: str, **preps: Any) -> None:
     piece = actor(host, env, preps.get("from"), "forfeit")
     lost = getattr(piece, resource.lower())
@@ -106,4 +112,4 @@ def remove_state(host: Host, env: Env, node: A.Action, piece: Piece, state: str)
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"trait_reserve": trait_reserve, "location_condition": location_condition, "wounded_locations": wounded_locations, "stat_value": stat_value, "stat_level": stat_level}
-EFFECTS: dict[str, Callable[..., Any]] = {"add_trait": add_trait, "set_stat": set_stat, "add_stat": add_stat, "grant": grant, "forfeit": forfeit, "add_state": add_state, "remove_state": remove_state}
+EFFECTS: dict[str, Callable[..., Any]] = {"add_trait": add_trait, "set_stat": set_stat, "add_stat": add_stat, "grant": grant, "set_points": set_points, "forfeit": forfeit, "add_state": add_state, "remove_state": remove_state}

@@ -57,10 +57,6 @@ def deal_and_keep(host: Host, env: Env, node: A.Action, zone: str) -> Run:
     yield from host.cycle.deal_and_keep(zone)
 
 
-def allocate_points(host: Host, env: Env, node: A.Action, piece: Piece) -> Run:
-    yield from host.cycle.allocate(piece)
-
-
 def roll_initiative(host: Host, env: Env, node: A.Action) -> None:
     host.cycle.roll_initiative()
 
@@ -79,6 +75,5 @@ def alternate_turns(host: Host, env: Env, node: A.Action, listed: Any) -> Run:
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"order_of_play": order_of_play, "players": players,
                                             "clockwise_from": clockwise_from}
-EFFECTS: dict[str, Callable[..., Any]] = {"deal_and_keep": deal_and_keep, "allocate_points": allocate_points,
-                                          "roll_initiative": roll_initiative, "set_order": set_order,
+EFFECTS: dict[str, Callable[..., Any]] = {"deal_and_keep": deal_and_keep, "roll_initiative": roll_initiative, "set_order": set_order,
                                           "take_turns": take_turns, "alternate_turns": alternate_turns}
