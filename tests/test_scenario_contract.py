@@ -360,7 +360,7 @@ def test_a_grapple_set_up_holds_both_sides() -> None:
 
 
 def test_the_snapshot_has_every_contract_key_for_every_helot() -> None:
-    snapshot = Bout(cached_ruleset(("base",)), _setup(weapon="shield", protects="head", deception=2)).snapshot()
+    snapshot = Bout(cached_ruleset(("base",)), _setup(weapon="shield", protects="head", stats={"deception": 2})).snapshot()
     keys = {"overall", "locations", "states", "traits", "cred", "ap", "mp", "at", "facing", "weapon", "tpdm",
             "tp_counter", "command_tokens", "influence", "status", "weapon_drawn", "durability", "ammo", "protects",
             "deception", "grappling"}

@@ -15,7 +15,6 @@ from ..errors import ScriptRuntimeError
 from ..model.game import Turn
 from ..model.ruleset import Ruleset
 from .actions import ABILITY, CARD, CHOICE, CONTROL, END_ROUND, NEXT_ROUND, Action, Decision
-from .conditions import Conditions
 from .dice import Dice
 from .events import Events
 from .holds import Holds
@@ -46,7 +45,6 @@ class CycleHost(Protocol):
     legality: Legality
     timing: Timing
     resolution: Resolution
-    conditions: Conditions
     holds: Holds
     interpreter: Interpreter
 

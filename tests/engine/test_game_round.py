@@ -123,7 +123,7 @@ def test_a_turn_offers_only_the_kinds_of_action_its_acts_lists(tmp_path: Path) -
     ability and no card, though the helot has tokens and a card usable at any time (a tonic)."""
     def kinds(packs: list[str]) -> set[str]:
         setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6,
-                                             command_tokens=2, influence=["meat_garden_tonic"]),
+                                             stats={"command_tokens": 2}, influence=["meat_garden_tonic"]),
                                   PieceSetup("blue", "north", Square(4, 2), Direction.S)],
                           phase="command", active="red")
         bout = Bout(load_ruleset(packs), setup, seed=1)

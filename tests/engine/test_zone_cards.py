@@ -79,6 +79,6 @@ def test_a_script_records_a_declared_event_in_the_log(tmp_path: Path) -> None:
     bout = Bout(load_ruleset(["base", str(pack)]), setup, seed=1)
     bout.apply(Action.make("command", "red", "read"))
     (line,) = [e for e in bout.events_json() if e["type"] == "omen_read"]
-    assert {k: line[k] for k in ("self", "card", "around", "reader")} == {
-        "self": "red", "card": "barge_lurch", "around": [[3, 4], [4, 4], [5, 4]], "reader": None}
+    assert {k: line[k] for k in ("helot", "card", "around", "reader")} == {
+        "helot": "red", "card": "barge_lurch", "around": [[3, 4], [4, 4], [5, 4]], "reader": None}
     assert not [e for e in bout.events_json() if e["type"] == "note"]  # recorded, not raised: no one listens
