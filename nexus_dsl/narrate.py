@@ -22,6 +22,8 @@ class GameTerms:
     pieces: bool = True
     # What the log calls who acts (the game's word for a piece, or for a player in a game of players alone).
     actor: str = "helot"
+    # What the log calls the holder of a broken hold (the game's `held_by` name of a hold).
+    held_by: str = "grappler"
     # The events content declares, by id, with their names: a line a script `record`s is told by
     # its event's name and the values it carries.
     events: tuple[tuple[str, str], ...] = ()
@@ -33,7 +35,7 @@ class GameTerms:
         stat = ruleset.declaration("stat", score)
         return cls(turn=turn.name if turn is not None else "turn",
                    score=stat.name.lower() if stat is not None else score,
-                   pieces=ruleset.game.pieces != 0, actor=ruleset.game.actor_word,
+                   pieces=ruleset.game.pieces != 0, actor=ruleset.game.actor_word, held_by=ruleset.words.hold.held_by,
                    events=tuple((d.id, d.name) for d in ruleset.declarations("event")))
 
 
@@ -91,7 +93,7 @@ def describe(event: Event, terms: GameTerms = NEXUS_TERMS) -> str | None:
     if t == "card_moved":
         return f"      {d['card']} moves from {d['origin']} to {d['destination']}, place {d['at']} from the top"
     if t == "hold_broken":
-        return f"      {d[terms.actor]} is no longer held by {d['grappler']} ({d['reason']})"
+        return f"      {d[terms.actor]} is no longer held by {d[terms.held_by]} ({d['reason']})"
     if t == "fault":
         where = f"{d['file']}:{d['line']}:{d['column']}" if d.get("line") else d.get("file", "")
         return f"!! The bout stopped on a script fault: {where}: {d['message']}"

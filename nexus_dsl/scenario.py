@@ -31,6 +31,8 @@ from .schema import format_path, load_yaml_with_positions, validate
 SCENARIO_SCHEMA = "scenario"  # schemas/scenario.schema.json
 # Keys whose values are free text, or values compared with the snapshot: never handed to the engine.
 FREE_KEYS = ("name", "rulebook", "notes", "expect")
+# A helot's key for the helot it holds (SCENARIOS.md), the setup's `holding`.
+HOLD_KEY = "grappling"
 # Decisions a step never addresses directly: they are answered by `reactions` and `choices`, or passed.
 INNER_DECISIONS = ("window:", "choose:", "negate_card", "block_deception", "deception", "keep_influence")
 # Inner decisions a following step may answer itself (`control: deception`, `control: block_deception`).
@@ -260,7 +262,7 @@ def _helot_setup(index: int, label: str, spec: dict[str, Any], where: _Where) ->
         weapon=spec.get("weapon"), tpdm=spec.get("tpdm", False), tp_counter=list(spec.get("tp_counter") or []),
         influence=spec.get("influence"), ratio=spec.get("ratio", 3), marks=_marks(spec.get("marks")),
         weapon_drawn=spec.get("weapon_drawn"), durability=spec.get("durability"), ammo=spec.get("ammo"),
-        protects=spec.get("protects"), status=status, grappling=spec.get("grappling"), side=spec.get("side"),
+        protects=spec.get("protects"), status=status, holding=spec.get(HOLD_KEY), side=spec.get("side"),
     )
 
 
@@ -457,7 +459,8 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
                     forced_dice=data.get("dice") or {}, strict_ledger=True)
     except SetupError as error:
         who = "helots" if data.get("helots") else "players"
-        path = (who, error.actor, error.key) if error.actor else (who,)
+        key = HOLD_KEY if error.key == "holding" else error.key  # the engine's name of the hold's key
+        path = (who, error.actor, key) if error.actor else (who,)
         told = f"{who[:-1]} `{error.actor}`: {error.reason}" if error.actor else error.diagnostics[0].message
         result.mismatches.append(f"cannot load: {where(*path)}: {told}")
         return result

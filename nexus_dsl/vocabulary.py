@@ -80,8 +80,6 @@ PIECE_ATTRIBUTES: dict[str, str] = {
     "side": "text",
     "ratio": "number",
     "tp_counter": "list",
-    "grappling": "any",  # the piece this one holds, or none
-    "grappler": "any",  # the piece holding this one, or none
     "weapon_type": "any",
     "weapon_damage": "number",
     "weapon_optimal": "number",
@@ -93,7 +91,15 @@ PIECE_ATTRIBUTES: dict[str, str] = {
     "cred_gained": "number",  # what this piece's player took from damage during the current command
     "motivation": "any",
     "on_board": "bool",
-}  # and every stat content declares, as a number (`self.PHYS`, `target.head`)
+}  # and every stat content declares, as a number (`self.PHYS`, `target.head`), and a hold's two below
+
+# A hold (`hold`, `release`): the piece a piece holds and the piece holding it, or none. A game
+# may name them its own way (a state's `holding` and `held_by`), and scripts then read its names.
+HOLD_ATTRIBUTES: dict[str, str] = {"holding": "any", "held_by": "any"}
+# Names the log already gives a line's fields, who acts among them (`piece` or `player` unless the
+# game names them): a broken hold's line names its holder by the hold's `held_by` name, so no name
+# of a hold may be one of them.
+LOG_FIELDS = ("seq", "cycle", "round", "type", "actor", "piece", "player", "reason", "dice")
 
 # Argument types a command, ability or card can take from the player.
 ARG_TYPES = ("location", "direction", "piece", "trait", "square", "number", "resource")
@@ -237,8 +243,9 @@ PRIMITIVES: dict[str, Signature] = {
     "unholster": Signature(("piece",), doc="The piece draws its stored weapon: it is Armed again."),
     "spend_ammo": Signature(("piece",), doc="One ammo is used; a weapon out of ammo is gone."),
     "wear_weapon": Signature(("piece",), doc="One durability is lost; a weapon with none left breaks and is gone."),
-    "hold": Signature(("piece",), {"by": "piece"}, ("by",), doc="The piece is Grappled, held by another piece."),
-    "release": Signature(("piece",), doc="The piece is no longer Grappled (and its grappler holds no one)."),
+    "hold": Signature(("piece",), {"by": "piece"}, ("by",),
+                      doc="The piece is held by another piece (in the state the game's hold names, if any)."),
+    "release": Signature(("piece",), doc="The piece is no longer held (nor in the hold's state), and its holder holds no one."),
     "signal": Signature(("event",), doc="Raise an event for the acting piece (e.g. `signal turning_point`): "
                                         "`self` is the acting piece, and every other name the event binds is the "
                                         "value of that name where the signal is given, or none."),
@@ -536,8 +543,11 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     "rule": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
              "rulebook": ("text", "one"), "motivation": ("text", "one")},
     # `badge` (one or two characters) and `colour` (`#rrggbb`) mark a piece in the state on the board.
+    # `holding` and `held_by` (each a word) make the state the one a piece held is in (`hold` gives
+    # it, `release` takes it), and are the game's names of a piece's `holding` and `held_by`.
     "state": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
-              "rulebook": ("text", "one"), "badge": ("text", "one"), "colour": ("text", "one")},
+              "rulebook": ("text", "one"), "badge": ("text", "one"), "colour": ("text", "one"),
+              "holding": ("attribute", "one"), "held_by": ("attribute", "one")},
     # `group` (a `name`: any word) makes the stat a word of the type of that name; `start` (an
     # `amount`: a whole number written out, or the name of the rule param holding it) is its value
     # when a piece enters play, 0 without one.

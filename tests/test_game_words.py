@@ -85,7 +85,8 @@ def test_the_words_that_left_stay_out() -> None:
     """The words content now declares are names of no pack that builds on nothing."""
     names = bare_pack_names()
     for word in ("head", "chest", "midsection", "left_upper", "right_upper", "left_lower", "right_lower",
-                 "WILL", "INST", "PHYS", "DEFT", "SWAG", "CUNN", "prone", "bleeding", "flaming"):
+                 "WILL", "INST", "PHYS", "DEFT", "SWAG", "CUNN", "prone", "bleeding", "flaming",
+                 "grappling", "grappler"):
         assert word not in names
 
 

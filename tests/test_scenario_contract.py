@@ -81,7 +81,7 @@ WRONG_SETUPS = [
     ("grappling: green", "", "`grappling: green` names no one of the setup"),
     ("grappling: red", "", "cannot be grappling itself"),
     ("grappling: 7", "", "helots.red.grappling: expected string, got integer 7"),
-    ("grappling: blue", "grappling: red", "no one grapples a grappler"),
+    ("grappling: blue", "grappling: red", "a holder is held by no one"),
     ("facing: E, grappling: blue", "", "blue must stand in its front-centre square [5, 5], not at [4, 4]"),
     ('influence: "crossed_signals"', "", "helots.red.influence: expected array, got string \"crossed_signals\""),
     ("influence: [no_such_card]", "", "no influence card `no_such_card` in the loaded packs"),
@@ -128,7 +128,7 @@ def test_a_grappled_helot_holds_no_one(tmp_path: Path) -> None:
           green: {at: [4, 3], facing: S}
         steps: []
         """)
-    assert "no one grapples a grappler" in failure(result)
+    assert "a holder is held by no one" in failure(result)
 
 
 def test_every_odd_value_of_every_helot_key_fails_cleanly(tmp_path: Path) -> None:
@@ -339,7 +339,7 @@ def _setup(**red: object) -> BoutSetup:
 @pytest.mark.parametrize(("red", "key"), [
     ({"weapon": "shiv", "durability": 3}, "durability"),
     ({"weapon": "shield", "protects": "tail"}, "protects"),
-    ({"grappling": "nobody"}, "grappling"),
+    ({"holding": "nobody"}, "holding"),
     ({"status": "asleep"}, "status"),
     ({"influence": ["no_such_card"]}, "influence"),
 ])
@@ -351,9 +351,9 @@ def test_the_engine_refuses_an_impossible_setup_naming_piece_and_key(red: dict[s
 
 
 def test_a_grapple_set_up_holds_both_sides() -> None:
-    bout = Bout(cached_ruleset(("base",)), _setup(grappling="blue"))
+    bout = Bout(cached_ruleset(("base",)), _setup(holding="blue"))
     red, blue = bout.state.pieces["red"], bout.state.pieces["blue"]
-    assert (red.grappling, red.grappler, blue.grappling, blue.grappler) == ("blue", None, None, "red")
+    assert (red.holding, red.held_by, blue.holding, blue.held_by) == ("blue", None, None, "red")
     assert "grappled" in blue.states and "grappled" not in red.states
     snapshot = bout.snapshot()
     assert (snapshot["red"]["grappling"], snapshot["blue"]["grappler"]) == ("blue", "red")

@@ -21,12 +21,13 @@ from __future__ import annotations
 import operator
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Iterable, Mapping
 
 from .. import vocabulary as V
 from ..errors import Diagnostic, did_you_mean
 from ..limits import MAX_NUMBER
-from ..model.words import stat_amount, stat_group
+from ..model.words import HOLD_PROPERTIES, Hold, stat_amount, stat_group
 from ..syntax import ast_nodes as A
 
 ANY = "any"
@@ -68,10 +69,18 @@ class CheckContext:
     actor_type: str = "piece"
     # The game's own names of the language's types (a game's `piece_word` for `piece`), each with the type it names.
     type_names: Mapping[str, str] = field(default_factory=dict)
+    # The game's names of a hold (a state's `holding` and `held_by`), and every state declaring one.
+    hold: Hold = field(default_factory=Hold)
+    hold_states: tuple[str, ...] = ()
 
     @property
     def states(self) -> tuple[str, ...]:
         return self.members.get("state", ())
+
+    @cached_property
+    def piece_attributes(self) -> dict[str, str]:
+        """What a piece is read for: the language's attributes and its hold's, by the game's names."""
+        return {**V.PIECE_ATTRIBUTES, **{word: V.HOLD_ATTRIBUTES[read] for word, read in self.hold.attributes.items()}}
 
     def members_of(self, type_name: str) -> tuple[str, ...] | None:
         """The members of an enumeration type, the language's own or declared; None for another type."""
@@ -370,6 +379,36 @@ class Checker:
             self._check_no_recursion(declaration)
         if kind == "stat":
             self._check_stat_bounds(declaration)
+        if kind == "state":
+            self._check_hold(declaration)
+
+    def _check_hold(self, state: A.Declaration) -> None:
+        """A state naming a hold's attributes is the one a piece held is in: a game has one such
+        state (the first in view; any other is refused), and its two names differ."""
+        named = [prop for name in HOLD_PROPERTIES if (prop := state.property(name)) is not None]
+        if not named:
+            return
+        first = self.context.hold_states[0] if self.context.hold_states else state.id
+        if first != state.id:
+            self.error(named[0], "duplicate_name", f"state `{first}` already is the state of a piece held",
+                       "a game has one hold: name its attributes on that state only", width=len(named[0].name))
+            return
+        words = [prop.values[0].id for prop in named if len(prop.values) == 1 and isinstance(prop.values[0], A.Name)]
+        if len(words) == 2 and words[0] == words[1]:
+            self.error(named[1], "duplicate_name", f"`holding` and `held_by` are both `{words[0]}`",
+                       "name the piece held and the piece holding it apart", width=len(named[1].name))
+
+    def _check_hold_word(self, prop: A.Property, value: A.Expr) -> None:
+        """A state's `holding` or `held_by`: a word scripts read on a piece, so none a piece already
+        has (an attribute, a stat), nor a field the log already names."""
+        example = f"e.g. `{prop.name} {'carrying' if prop.name == 'holding' else 'carrier'}`"
+        if not isinstance(value, A.Name):
+            self.error(value, "wrong_type", f"`{prop.name}` takes a word, {example}")
+            return
+        taken = (*V.PIECE_ATTRIBUTES, *self.context.stats, *V.LOG_FIELDS, *self.context.type_names)
+        if value.id in taken:
+            self.error(value, "duplicate_name", f"`{value.id}` is already a name a piece is read by or the log writes",
+                       f"name the hold's `{prop.name}` for what it is, {example}", width=len(value.id))
 
     def _check_stat_bounds(self, stat: A.Declaration) -> None:
         """Where a stat's `low`, `start` and `high` are written out, they are in that order."""
@@ -513,6 +552,8 @@ class Checker:
         for value in prop.values:
             if value_type == "name":
                 self._check_type_name(prop, value)
+            elif value_type == "attribute":
+                self._check_hold_word(prop, value)
             elif value_type == "procedure":
                 self._check_procedure_named(prop, value)
             elif value_type in ("event", "turn"):
@@ -790,7 +831,7 @@ class Checker:
         if isinstance(expr, A.Attr):
             obj = self.expr_type(expr.obj, scope)
             if obj in ("piece", "player"):  # its attributes, and the stats it holds
-                attributes, stats = ((V.PIECE_ATTRIBUTES, self.context.stats) if obj == "piece"
+                attributes, stats = ((self.context.piece_attributes, self.context.stats) if obj == "piece"
                                      else (V.PLAYER_ATTRIBUTES, self.context.player_stats))
                 if expr.name in attributes:
                     return attributes[expr.name]

@@ -53,6 +53,8 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         player_stats=words.player_stats,
         actor_type="player" if game_of(by_kind.get("game", [])).pieces == 0 else "piece",
         type_names=words.type_names,
+        hold=words.hold,
+        hold_states=words.hold_states,
     )
 
 

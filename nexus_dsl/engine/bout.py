@@ -221,8 +221,9 @@ class Bout:
             return piece.facing.name  # a compass direction is a word in scripts (`self.facing == N`)
         if name == "fighting":
             return piece.status == Status.FIGHTING
-        if name in ("grappling", "grappler"):
-            label = getattr(piece, name)
+        hold = words.hold
+        if name == hold.holding or name == hold.held_by:  # a hold, as the game names it: the piece or none
+            label = piece.holding if name == hold.holding else piece.held_by
             return self.state.pieces[label] if label else None
         if name == "tp_counter":
             return tuple(sorted(piece.tp_counter))

@@ -260,7 +260,7 @@ class Cycle:
     def settle(self) -> Game:
         """What waits until a command, ability, card or event has wholly resolved: holds whose
         pieces were separated break (ruling 85)."""
-        yield from self.host.holds.settle_grapples()
+        yield from self.host.holds.settle_holds()
 
     def _command_round(self, piece: Actor, mid_round: bool = False, taking_turns: bool = False) -> Game:
         """A piece's turn, shaped by the game's `turn` declaration: its start event and opening, then

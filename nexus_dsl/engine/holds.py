@@ -1,11 +1,19 @@
-"""Holds (pg.21-23, ruling 85): taking and releasing a hold, carrying the one held round, and
-breaking the holds of those separated."""
+"""Holds: one piece holding another. Taking and releasing a hold, carrying the one held round with
+its holder, and breaking the holds of those separated.
+
+Each piece holds at most one other and is held by at most one. The one held stands in its holder's
+front-centre square: it is carried round when its holder turns, and the hold breaks when the holder
+turns it into a square that is not free, or when, an action resolved, the two stand apart. The
+game names the state a piece held is in and what scripts read of a hold (`model/words.py: Hold`);
+the log's line of a broken hold names the holder by the game's `held_by` name.
+"""
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
 from ..errors import ScriptRuntimeError
+from ..model.ruleset import Ruleset
 from .conditions import Conditions
 from .events import Events
 from .interpreter import Run
@@ -14,10 +22,12 @@ from .state import BoutState, Piece
 
 
 class HoldsHost(Protocol):
-    """What holds need of the bout: its state, the log, events (the triggering player's order),
-    conditions (the state of the one held) and movement (the one held carried round)."""
+    """What holds need of the bout: its state, its rules (the game's names of a hold), the log,
+    events (the triggering player's order), conditions (the state of the one held) and movement
+    (the one held carried round)."""
 
     state: BoutState
+    ruleset: Ruleset
     events: Events
     conditions: Conditions
     movement: Movement
@@ -34,59 +44,68 @@ class Holds:
         self.host = host
 
     def take_hold(self, holder: Piece, held: Piece) -> Run:
-        """`holder` seizes `held`: one hold each; any other hold either was in is released first."""
+        """`holder` seizes `held`: one hold each; any other hold either was in is released first.
+        The one held enters the hold's state, with its holder as the cause."""
         if holder == held:
             raise self.host.runtime_error("bad_value", f"{holder.label} cannot hold itself")
-        if holder.grappling not in (None, held.label):
-            yield from self.release_hold(self.host.state.pieces[holder.grappling])
-        if held.grappler not in (None, holder.label):
+        if holder.holding not in (None, held.label):
+            yield from self.release_hold(self.host.state.pieces[holder.holding])
+        if held.held_by not in (None, holder.label):
             yield from self.release_hold(held)
-        held.grappler = holder.label
-        holder.grappling = held.label
-        yield from self.host.conditions.add_state(held, "grappled", by=holder)
+        held.held_by = holder.label
+        holder.holding = held.label
+        state = self.host.ruleset.words.hold.state
+        if state is not None:
+            yield from self.host.conditions.add_state(held, state, by=holder)
 
     def release_hold(self, held: Piece) -> Run:
-        """`held` is no longer Grappled, and its grappler holds no one."""
-        holder = self.host.state.pieces.get(held.grappler) if held.grappler is not None else None
-        if holder is not None and holder.grappling == held.label:
-            holder.grappling = None
-        held.grappler = None
-        yield from self.host.conditions.remove_state(held, "grappled")
+        """`held` is no longer held (nor in the hold's state), and its holder holds no one."""
+        holder = self.host.state.pieces.get(held.held_by) if held.held_by is not None else None
+        if holder is not None and holder.holding == held.label:
+            holder.holding = None
+        held.held_by = None
+        state = self.host.ruleset.words.hold.state
+        if state is not None:
+            yield from self.host.conditions.remove_state(held, state)
 
-    def held_in_front(self, grappler: Piece) -> Piece | None:
-        """The piece `grappler` holds, if it stands where the hold keeps it: the grappler's
-        front-centre square (where Grapple seized it and Drag keeps it, pg.21-22)."""
-        if grappler.grappling is None:
+    def held_in_front(self, holder: Piece) -> Piece | None:
+        """The piece `holder` holds, if it stands where the hold keeps it: the holder's
+        front-centre square (where the hold was taken, and where a move that keeps it leaves it)."""
+        if holder.holding is None:
             return None
-        held = self.host.state.pieces[grappler.grappling]
-        front = self.host.state.grid.front_center(grappler.square, grappler.facing)
-        return held if held.on_board and grappler.on_board and held.square == front else None
+        held = self.host.state.pieces[holder.holding]
+        front = self.host.state.grid.front_center(holder.square, holder.facing)
+        return held if held.on_board and holder.on_board and held.square == front else None
 
-    def carry_round(self, grappler: Piece, held: Piece, eighths: int) -> Run:
-        """A grappler that turns carries its opponent round into its new front-centre square, the
-        opponent turning with it (pg.22: "if rotation carries an opponent through a hazard, the
-        opponent was carried over it"): the squares passed over do nothing, the one it is carried
-        into is entered. With that square not free, the hold breaks."""
-        target = self.host.state.grid.front_center(grappler.square, grappler.facing)
+    def carry_round(self, holder: Piece, held: Piece, eighths: int) -> Run:
+        """A holder that turns carries the one it holds round into its new front-centre square,
+        turning it with it: the squares passed over do nothing, the one it is carried into is
+        entered. With that square not free, the hold breaks."""
+        target = self.host.state.grid.front_center(holder.square, holder.facing)
         if self.host.movement.blocked(target, ignore=held):
-            self.host.emit("hold_broken", actor=held.label, grappler=grappler.label, reason="turned away")
+            self._broken(holder, held, "turned away")
             yield from self.release_hold(held)
             return
         assert target is not None
         held.facing = held.facing.rotated(eighths)
-        yield from self.host.movement.place_piece(held, target, mover=grappler)
+        yield from self.host.movement.place_piece(held, target, mover=holder)
 
-    def settle_grapples(self) -> Run:
-        """Once a command, ability, card or event has resolved, every hold whose opponent no longer
-        stands in its grappler's front-centre square breaks — pushed, knocked back, thrown,
-        relocated, or either piece moved away by anything but a Drag or a turn that carries it
-        (ruling 85). A Drag's two steps are one move: it is judged after both."""
-        for grappler in self.host.events.pieces_in_turn():
-            if grappler.grappling is not None and self.held_in_front(grappler) is None:
-                held = self.host.state.pieces[grappler.grappling]
-                self.host.emit("hold_broken", actor=held.label, grappler=grappler.label, reason="separated")
+    def settle_holds(self) -> Run:
+        """Once a command, ability, card or event has resolved, every hold whose piece held no
+        longer stands in its holder's front-centre square breaks — pushed, knocked back, thrown,
+        relocated, or either piece moved away by anything but a move that keeps the hold or a turn
+        that carries it. A move of several steps is judged once, after all of them."""
+        for holder in self.host.events.pieces_in_turn():
+            if holder.holding is not None and self.held_in_front(holder) is None:
+                held = self.host.state.pieces[holder.holding]
+                self._broken(holder, held, "separated")
                 yield from self.release_hold(held)
         for held in self.host.events.pieces_in_turn():
-            holder = self.host.state.pieces.get(held.grappler) if held.grappler is not None else None
-            if held.grappler is not None and (holder is None or holder.grappling != held.label):
-                yield from self.release_hold(held)  # a hold its grappler no longer keeps
+            keeper = self.host.state.pieces.get(held.held_by) if held.held_by is not None else None
+            if held.held_by is not None and (keeper is None or keeper.holding != held.label):
+                yield from self.release_hold(held)  # a hold its holder no longer keeps
+
+    def _broken(self, holder: Piece, held: Piece, reason: str) -> None:
+        """Log a broken hold: the piece held, its holder under the game's `held_by` name, and why."""
+        self.host.emit("hold_broken", **{"actor": held.label, self.host.ruleset.words.hold.held_by: holder.label,
+                                         "reason": reason})

@@ -10,7 +10,7 @@ from ..model.ruleset import Ruleset
 from .board import Grid, Square
 from .dice import Dice
 from .setup import (PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, PieceSetup, PlayerSetup, SetupError,
-                    declared_only, grappler_of, pick_random_barge, starting_states, weapon_in_hand)
+                    declared_only, holder_of, pick_random_barge, starting_states, weapon_in_hand)
 from .state import BoutState, Piece, Player, Status
 
 
@@ -96,19 +96,20 @@ def _new_piece(ruleset: Ruleset, setup: BoutSetup, spec: PieceSetup, settings: A
         raise SetupError(f"`status: {spec.status}` is not one of {', '.join(STATUSES)}", spec.label, "status")
     status = Status(spec.status)
     held = weapon_in_hand(spec, weapon, ruleset.words.group("location"))
-    grappler = grappler_of(spec, setup.pieces, grid)
+    hold = ruleset.words.hold
+    holder = holder_of(spec, setup.pieces, grid, hold)
     if spec.overall is not None:
         overall = spec.overall
     else:  # a piece is incapacitated because its overall condition ran out (pg.13)
         overall = 0 if status == Status.INCAPACITATED else settings.get("overall_condition", 0)
-    states = starting_states(spec, held, grappler is not None, ruleset.words.states)
+    states = starting_states(spec, held, hold.state if holder is not None else None, ruleset.words.states)
     piece = Piece(
         label=spec.label, seat=spec.seat, square=spec.at, facing=spec.facing, overall=overall,
         locations=locations, motivation=spec.motivation, lanista=spec.lanista,
         states=states, traits=traits, cred=spec.cred, ap=spec.ap,
         mp=spec.mp, status=status, weapon=spec.weapon, tpdm=spec.tpdm, tp_counter=set(spec.tp_counter),
         influence=list(spec.influence or []), ratio=spec.ratio, marks=dict(spec.marks),
-        grappling=spec.grappling, grappler=grappler, stats=_plain_stats(ruleset, spec), side=_side_of(ruleset, spec),
+        holding=spec.holding, held_by=holder, stats=_plain_stats(ruleset, spec), side=_side_of(ruleset, spec),
     )
     if held is not None:
         piece.ammo, piece.durability = held.ammo, held.durability

@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..errors import Diagnostic, NexusError, did_you_mean
 from ..model.seats import SEAT_ENTRY_CELLS, SEAT_ORDER
+from ..model.words import Hold
 from ..syntax import ast_nodes as A
 from .board import Direction, Grid, Square
 
@@ -22,10 +23,10 @@ SEAT_ENTRY: dict[str, tuple[Square, Direction]] = {
 # `BoutSetup.barge` naming no barge but this: a schematic picked at random (pg.38), see `pick_random_barge`.
 RANDOM_BARGE = "random"
 # How the base box's scripts record what a setup may give a piece directly: a drawn weapon is the
-# `armed` state and a held piece the `grappled` state (rules/states.nexus); the body location a
-# drawn shield protects is the value of the `shield_location` mark (weapons/weapon_rules.nexus).
+# `armed` state (rules/states.nexus); the body location a drawn shield protects is the value of the
+# `shield_location` mark (weapons/weapon_rules.nexus). The state of a piece held is the game's
+# (its hold, `model/words.py`).
 DRAWN_WEAPON_STATE = "armed"
-GRAPPLED_STATE = "grappled"
 PROTECTED_LOCATION_MARK = "shield_location"
 # A piece's status: fighting, or out of the fight (pg.13). Not states: damage sets them.
 STATUSES = ("fighting", "incapacitated", "dead")
@@ -76,7 +77,7 @@ class PieceSetup:
     ammo: int | None = None  # ammunition left on a ranged or thrown weapon
     protects: str | None = None  # the body location a drawn shield protects
     status: str = "fighting"  # or out of the fight already: `incapacitated`, `dead`
-    grappling: str | None = None  # the label of the piece this one is grappling (holds)
+    holding: str | None = None  # the label of the piece this one holds
 
     def __post_init__(self) -> None:
         # A hand set outright (even an empty one) is the whole hand: nothing of the deal is kept.
@@ -227,39 +228,40 @@ def _protected(spec: PieceSetup, weapon: A.Declaration, drawn: bool, locations: 
     return spec.protects
 
 
-def grappler_of(spec: PieceSetup, pieces: Sequence[PieceSetup], grid: Grid) -> str | None:
-    """The label of the piece grappling `spec` (its grappler), after checking that every hold
-    `spec` takes part in could stand on the bout's board (a `SetupError` otherwise)."""
-    if spec.grappling is not None:
-        _check_hold(spec, pieces, grid)
-    holders = [h for h in pieces if h.grappling == spec.label]
+def holder_of(spec: PieceSetup, pieces: Sequence[PieceSetup], grid: Grid, hold: Hold) -> str | None:
+    """The label of the piece holding `spec`, after checking that every hold `spec` takes part in
+    could stand on the bout's board (a `SetupError` otherwise, worded in the game's names of a
+    hold, `hold`)."""
+    if spec.holding is not None:
+        _check_hold(spec, pieces, grid, hold)
+    holders = [h for h in pieces if h.holding == spec.label]
     if len(holders) > 1:
         raise SetupError(f"is held by {holders[0].label} and {holders[1].label}: only one may hold it",
                          spec.label)
     return holders[0].label if holders else None
 
 
-def _check_hold(holder: PieceSetup, pieces: Sequence[PieceSetup], grid: Grid) -> None:
-    """Grappling takes the opponent in the front-centre square, and neither a grappled piece nor
-    one grappling can be grappled by a third (pg.22)."""
+def _check_hold(holder: PieceSetup, pieces: Sequence[PieceSetup], grid: Grid, hold: Hold) -> None:
+    """A hold keeps the one held in its holder's front-centre square, and a piece that holds or is
+    held is held by no third."""
     by_label = {h.label: h for h in pieces}
-    held = by_label.get(str(holder.grappling))
+    held = by_label.get(str(holder.holding))
     if held is None:
-        raise SetupError(f"`grappling: {holder.grappling}` names no one of the setup", holder.label, "grappling")
+        raise SetupError(f"`{hold.holding}: {holder.holding}` names no one of the setup", holder.label, "holding")
     if held.label == holder.label:
-        raise SetupError("cannot be grappling itself", holder.label, "grappling")
-    if held.grappling is not None:
-        raise SetupError(f"cannot hold {held.label}, which holds {held.grappling} itself: "
-                         "no one grapples a grappler", holder.label, "grappling")
-    if any(h.grappling == holder.label for h in pieces):
+        raise SetupError(f"cannot be {hold.holding} itself", holder.label, "holding")
+    if held.holding is not None:
+        raise SetupError(f"cannot hold {held.label}, which holds {held.holding} itself: "
+                         "a holder is held by no one", holder.label, "holding")
+    if any(h.holding == holder.label for h in pieces):
         raise SetupError(f"cannot hold {held.label} while held itself: one held holds no one",
-                         holder.label, "grappling")
+                         holder.label, "holding")
     placed = holder.at is not None and holder.facing is not None
     front = grid.front_center(holder.at, holder.facing) if placed else None  # type: ignore[arg-type]
     if front is None or held.at != front:
         square = f"[{front.col}, {front.row}]" if front is not None else "(off the board)"
-        raise SetupError(f"is grappling {held.label}, so {held.label} must stand in its front-centre "
-                         f"square {square}, not at {_shown(held.at)}", holder.label, "grappling")
+        raise SetupError(f"is {hold.holding} {held.label}, so {held.label} must stand in its front-centre "
+                         f"square {square}, not at {_shown(held.at)}", holder.label, "holding")
 
 
 def _shown(square: Square | None) -> str:
@@ -282,8 +284,10 @@ def _choices(word: str, declared: Iterable[str]) -> str:
     return (f"; {hint}" if hint else "") + f" ({', '.join(declared) or 'none declared'})"
 
 
-def starting_states(spec: PieceSetup, weapon: WeaponInHand | None, held: bool, declared: Sequence[str]) -> set[str]:
-    """The setup's states, with Armed for a drawn weapon and Grappled for a held piece; Armed
+def starting_states(spec: PieceSetup, weapon: WeaponInHand | None, held_state: str | None,
+                    declared: Sequence[str]) -> set[str]:
+    """The setup's states, with Armed for a drawn weapon and, for a piece held, the state of a piece
+    held (`held_state`: None where the piece is not held, or the game's hold has no state); Armed
     without a drawn weapon is refused (a drawn weapon is what Armed means), and so is a state the
     loaded packs do not declare (`declared`)."""
     states = set(spec.states)
@@ -300,6 +304,6 @@ def starting_states(spec: PieceSetup, weapon: WeaponInHand | None, held: bool, d
         raise SetupError(f"`{ended[0]}` is a status, not a state: set `status: {ended[0]}`", spec.label, "states")
     if drawn:
         states.add(DRAWN_WEAPON_STATE)
-    if held:
-        states.add(GRAPPLED_STATE)
+    if held_state is not None:
+        states.add(held_state)
     return states

@@ -23,6 +23,7 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
     }
     if state.piles:
         snap["piles"] = dict(state.piles)
+    hold = ruleset.words.hold
     for label, piece in state.pieces.items():
         weapon = ruleset.declaration("weapon", piece.weapon) if piece.weapon else None
         drawn = DRAWN_WEAPON_STATE in piece.states if weapon is not None else None
@@ -30,7 +31,7 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
         # Durability and ammo apply to a weapon whose card declares them; otherwise they are null.
         counted = {name for name in ("durability", "ammo")
                    if weapon is not None and weapon.property(name) is not None}
-        snap[label] = {
+        entry: dict[str, Any] = {
             "overall": piece.overall,
             "locations": dict(piece.locations),
             "states": sorted(piece.states),
@@ -51,10 +52,12 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
             "status": piece.status.value,
             "seat": piece.seat,
             "marks": sorted(piece.marks),
-            "grappling": piece.grappling,
-            "grappler": piece.grappler,
-            "on_board": piece.on_board,
         }
+        # Whom it holds and who holds it (labels, or null), under the game's names of a hold.
+        for word, other in ((hold.holding, piece.holding), (hold.held_by, piece.held_by)):
+            entry.setdefault(word, other)
+        entry["on_board"] = piece.on_board
+        snap[label] = entry
         if label in state.players:  # the stats its player holds, beside its own (one player, one label)
             snap[label].update(state.players[label].stats)
         if piece.stats:

@@ -71,8 +71,8 @@ class Piece:
     trait_die: int = 0
     ammo: int = 0  # of the held weapon, when it uses ammo
     durability: int = 0  # of the held weapon, when it has durability
-    grappling: str | None = None  # label of the piece this one holds
-    grappler: str | None = None  # label of the piece holding this one
+    holding: str | None = None  # label of the piece this one holds
+    held_by: str | None = None  # label of the piece holding this one
     bonus_ap: dict[str, int] = field(default_factory=dict)  # AP usable only against one piece (pg.30)
     cred_gained: int = 0  # cred taken from damage during the current command (Gloating doubles it)
     on_board: bool = True  # false once a fallen piece's figure is replaced by guts

@@ -1,5 +1,5 @@
 """The words of a game, as its content declares them: states, stats and their groups, piles, events
-and timing windows.
+and timing windows, and its names of a hold.
 
 Both the checker (which names a script may use) and the engine (which values a bout holds) read
 them from the declarations, in load order, through the helpers here; `GameWords` gathers them once
@@ -102,6 +102,41 @@ def zone_of(declaration: A.Declaration) -> Zone:
                 visible=word("visible") or default_visibility)
 
 
+@dataclass(frozen=True)
+class Hold:
+    """A game's names of a hold, one piece holding another (`hold`, `release`): the state a piece
+    held is in (None: it is in none), and the names a piece is read by for the one it holds and for
+    the one holding it (`holding` and `held_by` unless the game names them otherwise). A state
+    declares them (the base game's `state grappled { holding grappling; held_by grappler }`); the
+    snapshot's keys and the log's field naming the holder of a broken hold are these names too."""
+
+    state: str | None = None
+    holding: str = "holding"
+    held_by: str = "held_by"
+
+    @property
+    def attributes(self) -> dict[str, str]:
+        """Each name a script reads of a piece's hold, with the piece's field it reads."""
+        return {self.holding: "holding", self.held_by: "held_by"}
+
+
+HOLD_PROPERTIES = ("holding", "held_by")
+
+
+def declares_hold(state: A.Declaration) -> bool:
+    """Whether a state is the one a piece held is in: it names the hold's attributes."""
+    return any(state.property(name) is not None for name in HOLD_PROPERTIES)
+
+
+def hold_of(states: Iterable[A.Declaration]) -> Hold:
+    """The hold the first state declaring one names (the checker refuses a second); without one,
+    a hold that sets no state and is read by the language's own names."""
+    for state in states:
+        if declares_hold(state):
+            return Hold(state.id, _word(state, "holding") or "holding", _word(state, "held_by") or "held_by")
+    return Hold()
+
+
 @dataclass(frozen=True, eq=False)  # compared by identity: the engine keys what it compiles per Ruleset on it
 class GameWords:
     """The declared words of a loaded Ruleset, each kind in load order."""
@@ -126,6 +161,9 @@ class GameWords:
     unlogged: frozenset[str] = frozenset()
     # The stats that start at a field of the player's profile (`profile "deception"`): stat -> field.
     profiled: Mapping[str, str] = field(default_factory=dict)
+    # The game's names of a hold, and every state that declares one (the checker allows one).
+    hold: Hold = field(default_factory=Hold)
+    hold_states: tuple[str, ...] = ()
 
     def group(self, name: str) -> tuple[str, ...]:
         return self.groups.get(name, ())
@@ -135,6 +173,7 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
     """The words `declarations` (kind -> declarations in load order) declare; a `start` that names
     a rule param takes its value from `settings` (0 when it holds no whole number)."""
     stats = list(declarations.get("stat", ()))
+    states = list(declarations.get("state", ()))
     type_names = game_of(list(declarations.get("game", ()))).type_names
     groups: dict[str, list[str]] = {}
     starts: dict[str, int] = {}
@@ -155,7 +194,7 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
         if group not in STAT_GROUPS:
             starts[stat.id] = min(max(starts[stat.id], low), max(low, high))
     return GameWords(
-        states=tuple(d.id for d in declarations.get("state", ())),
+        states=tuple(d.id for d in states),
         stats=tuple(s.id for s in stats),
         groups={name: tuple(ids) for name, ids in groups.items()},
         starts=starts,
@@ -170,6 +209,8 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
         type_names=type_names,
         unlogged=frozenset(s.id for s in stats if _flag(s, "logged") is False),
         profiled={s.id: field_name for s in stats if (field_name := _text(s, "profile")) is not None},
+        hold=hold_of(states),
+        hold_states=tuple(d.id for d in states if declares_hold(d)),
     )
 
 

@@ -10,7 +10,8 @@ import pytest
 from nexus_dsl import Action, Bout, load_ruleset
 from nexus_dsl.engine.board import Direction, Grid, Square
 from nexus_dsl.engine.interpreter import Limits
-from nexus_dsl.engine.setup import PieceSetup, SetupError, grappler_of
+from nexus_dsl.engine.setup import PieceSetup, SetupError, holder_of
+from nexus_dsl.model.words import Hold
 from test_runtime_faults import command, face_to_face, write_pack
 
 NESTED = command('mark self "doll" with [[[1]]]\n<<mark self "doll" with [mark_value(self, "doll")]')
@@ -35,9 +36,9 @@ def test_the_default_mark_depth_takes_every_list_a_script_can_write() -> None:
 
 
 def test_a_setup_hold_is_judged_on_the_bouts_own_board() -> None:
-    holder = PieceSetup("red", "south", Square(4, 4), Direction.E, grappling="blue")
+    holder = PieceSetup("red", "south", Square(4, 4), Direction.E, holding="blue")
     held = PieceSetup("blue", "north", Square(5, 4), Direction.W)
-    assert grappler_of(held, [holder, held], Grid()) == "red"
-    assert grappler_of(holder, [holder, held], Grid()) is None
+    assert holder_of(held, [holder, held], Grid(), Hold()) == "red"
+    assert holder_of(holder, [holder, held], Grid(), Hold()) is None
     with pytest.raises(SetupError, match=r"\(off the board\)"):
-        grappler_of(holder, [holder, held], Grid(size=4))
+        holder_of(holder, [holder, held], Grid(size=4), Hold())
