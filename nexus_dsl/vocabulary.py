@@ -524,6 +524,8 @@ OUTCOMES = ("success", "failure")
 # ---------------------------------------------------------------- properties per declaration kind
 # property name -> (value type, how many values: "one" or "many")
 PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
+    # `group` is the section of the game's menu a command is offered in: one of the game's `groups`
+    # (any word in a game that declares none).
     "command": {
         "group": ("text", "one"), "tags": ("text", "many"), "targets": ("text", "one"),
         "flavor": ("text", "one"), "text": ("text", "one"), "rulebook": ("text", "one"),
@@ -582,7 +584,9 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # `players` lists how many players it is played by (`players 2` or `players 2, 3, 4`).
     # `piece_word` and `player_word` are the game's own names of a piece and a player: scripts may
     # write them as types (`arg target: <piece_word>`), and the log names who acts by them.
-    "game": {"pieces": ("number", "one"), "players": ("number", "many"), "piece_word": ("text", "one"), "player_word": ("text", "one"), "setup": ("procedure", "one"), "round": ("procedure", "one"), "turn": ("turn", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
+    # `groups` (words) are the groups its commands may be in, the sections of its menu.
+    "game": {"pieces": ("number", "one"), "players": ("number", "many"), "piece_word": ("text", "one"), "player_word": ("text", "one"),
+             "groups": ("text", "many"), "setup": ("procedure", "one"), "round": ("procedure", "one"), "turn": ("turn", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
              "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
     # `starts`, `ends` and `over` (declared events, raised with `self`) mark a turn's start, its end
@@ -654,7 +658,6 @@ PROPERTY_RANGES: dict[str, NumberRange] = {
 
 # Symbolic values a property accepts (checked by the checker; open where packs may add their own).
 PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
-    "group": ("movement", "advanced_movement", "melee", "grapple", "aim", "defense", "fame", "objects"),
     "targets": ("opponent",),
     "type": ("melee", "two_handed", "one_handed", "shield", "shiv", "net", "bola", "ranged", "thrown"),
     "activation": ("duplicate", "always_active", "turning_point", "player_activated"),

@@ -72,6 +72,8 @@ class CheckContext:
     # The game's names of a hold (a state's `holding` and `held_by`), and every state declaring one.
     hold: Hold = field(default_factory=Hold)
     hold_states: tuple[str, ...] = ()
+    # The groups a command may be in: the game's `groups` (any word where it declares none).
+    groups: tuple[str, ...] = ()
 
     @property
     def states(self) -> tuple[str, ...]:
@@ -549,6 +551,8 @@ class Checker:
             symbols = A.DECLARATION_KINDS
         if prop.name == "owner" and kind == "stat":  # a stat is each piece's, or each player's
             symbols = ("player",)
+        if prop.name == "group" and kind == "command":  # a section of the game's menu
+            symbols = self.context.groups or None
         for value in prop.values:
             if value_type == "name":
                 self._check_type_name(prop, value)

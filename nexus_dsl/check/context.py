@@ -29,6 +29,7 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
     for (kind, _ident), declaration in in_view.items():
         by_kind.setdefault(kind, []).append(declaration)
     words = game_words(by_kind, {})  # the same reading of the declarations as the engine's
+    game = game_of(by_kind.get("game", []))
     members = {"state": words.states, "pile": words.piles, "stat": words.plain, "zone": tuple(words.zones),
                **words.groups}
     # The rule params a stat's `start`, `low` or `high` names are read by the engine as counts.
@@ -51,10 +52,11 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         procedure_calls=calls,
         turns=tuple(ident for kind, ident in in_view if kind == "turn"),
         player_stats=words.player_stats,
-        actor_type="player" if game_of(by_kind.get("game", [])).pieces == 0 else "piece",
+        actor_type="player" if game.pieces == 0 else "piece",
         type_names=words.type_names,
         hold=words.hold,
         hold_states=words.hold_states,
+        groups=game.groups,
     )
 
 

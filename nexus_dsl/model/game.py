@@ -35,6 +35,9 @@ class Game:
     # them as the types `piece` and `player`, and the log names who acts by them.
     piece_word: str = "piece"
     player_word: str = "player"
+    # The groups its commands are in (the sections of its menu): a command's `group` is one of
+    # them; without any, a group is any word.
+    groups: tuple[str, ...] = ()
 
     @property
     def actor_word(self) -> str:
@@ -57,10 +60,12 @@ def game_of(declarations: list[A.Declaration]) -> Game:
     count = pieces.values[0] if pieces is not None and len(pieces.values) == 1 else None
     seats = declaration.property("players")
     players = tuple(value.value for value in seats.values if isinstance(value, A.Num)) if seats is not None else ()
+    sections = declaration.property("groups")
+    groups = tuple(value.id for value in sections.values if isinstance(value, A.Name)) if sections is not None else ()
     return Game(id=declaration.id, pieces=count.value if isinstance(count, A.Num) else None, players=players, setup=_word(declaration, "setup"), round=_word(declaration, "round"),
                 turn=_word(declaration, "turn"), score=_word(declaration, "score"),
                 verdict=_word(declaration, "verdict"), piece_word=_word(declaration, "piece_word") or "piece",
-                player_word=_word(declaration, "player_word") or "player")
+                player_word=_word(declaration, "player_word") or "player", groups=groups)
 
 
 # The kinds of action a turn may offer (`acts`), in the order the options are listed.

@@ -149,3 +149,11 @@ def test_a_game_has_one_hold_and_its_names_are_no_one_else_s() -> None:
     (not_a_word,) = problems('state held "Held" {\n    holding "keeper"\n}\n', on_base=False)
     assert not_a_word[0] == "check/wrong_type"
 
+
+def test_a_command_s_group_is_one_the_game_lists_or_any_word_without_a_list() -> None:
+    hoist = 'command hoist "Hoist" {\n    group sailing\n    cost 1 AP\n}\n'
+    (unlisted,) = problems(hoist)
+    assert unlisted[0] == "check/unknown_name" and "`sailing`" in unlisted[1]
+    assert problems(hoist.replace("sailing", "melee")) == []
+    assert problems(hoist, on_base=False) == []
+    assert problems('game sea "Sea" {\n    groups sailing, rowing\n}\n' + hoist, on_base=False) == []

@@ -33,7 +33,9 @@ def verdict_pack(tmp_path: Path, game: str, procedure: str = "") -> str:
 def test_the_base_game_declares_its_score_its_verdict_and_its_words() -> None:
     assert load_ruleset(["base"]).game == Game("nexus_arena", setup="setting_up", round="command_cycle",
                                                turn="command_round", score="cred", verdict="most_cred",
-                                               piece_word="helot", player_word="lanista")
+                                               piece_word="helot", player_word="lanista",
+                                               groups=("movement", "advanced_movement", "melee", "grapple", "aim",
+                                                       "defense", "fame", "objects"))
 
 
 def test_sides_stand_by_their_pieces_scores_together() -> None:
