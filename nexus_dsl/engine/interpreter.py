@@ -600,12 +600,12 @@ class Interpreter:
                 raise fault(action, env, "feature_not_available", f"effect `{action.verb}` is not available")
             yield from self._run_procedure(procedure.declaration, action, env)
             return
-        signature = VOCABULARY_PRIMITIVES[action.verb]
         # An event or a window is named by its word (`record deceived`), whatever a script has
         # given the same name to: the two are apart, as the checker reads them.
-        args: list[Any] = [a.id if isinstance(a, A.Name) and kind in WORD_ARGUMENTS else self.evaluate(a, env)
-                for a, kind in zip(action.args, signature.positional + ("any",) * len(action.args))]
-        binds = signature.preps
+        words = WORD_POSITIONS[action.verb]
+        args: list[Any] = [a.id if position in words and isinstance(a, A.Name) else self.evaluate(a, env)
+                           for position, a in enumerate(action.args)]
+        binds = VOCABULARY_PRIMITIVES[action.verb].preps
         # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
         preps: dict[str, Any] = {p.prep: (p.value if binds.get(p.prep) == "name" else self.evaluate(p.value, env))
                                  for p in action.preps}
@@ -633,8 +633,12 @@ class Interpreter:
                         INTERNAL_HINT) from None
 
 
-# The argument types named by a word of the game, never a value: the events and the windows.
+# The argument types named by a word of the game, never a value: the events and the windows; and
+# where each effect takes one (worked out once, not at every call).
 WORD_ARGUMENTS = frozenset({"event", "window"})
+WORD_POSITIONS: dict[str, frozenset[int]] = {
+    verb: frozenset(position for position, kind in enumerate(signature.positional) if kind in WORD_ARGUMENTS)
+    for verb, signature in VOCABULARY_PRIMITIVES.items()}
 
 
 def _magnitude(value: int) -> str:
