@@ -50,7 +50,7 @@ def _constant_int(expr: A.Expr) -> int | None:
     """The whole number a literal (a number, an SDS level or a negated one) stands for."""
     if isinstance(expr, A.Num):
         return expr.value
-    if isinstance(expr, A.Sds):
+    if isinstance(expr, A.ScaleLevel):
         return expr.level
     if isinstance(expr, A.Neg):
         inner = _constant_int(expr.operand)
@@ -87,7 +87,7 @@ def describe_action(action: A.Action, known: Known | None = None) -> str:
         return f"{args[0]} moves one square {args[1]}"
     if verb == "rotate":
         return f"{args[0]} turns 90 degrees {args[1]}"
-    if verb == "modify_sds":
+    if verb == "slide_roll":
         level = _substitute(action.prep("by") or A.Num(value=0), known or {})
         steps = _constant_int(level)
         amount = sds_text(steps) if steps is not None else prep.get("by", "")

@@ -184,7 +184,7 @@ SETTING_KINDS: dict[str, str] = {
     "turn_length": "`whole_round` or `one_action`",
 }
 ENGINE_SETTINGS: dict[str, str] = {
-    "trait_cap": "count", "sds_cap": "count", "overall_condition": "count",
+    "trait_cap": "count", "scale_cap": "count", "overall_condition": "count",
     "crowd_coins_per_player": "count",
     "fatal_locations": "locations", "random_location_table": "location_table", "initiative_rank": "traits",
     # Pieces on the seats of one group are one side (friends: they win together and never target
@@ -223,8 +223,10 @@ PRIMITIVES: dict[str, Signature] = {
                             doc="Set a piece's AP or MP outright, as a split of its points does (no line of its "
                                 "own: record what split them).",
                             ranges={1: at_least(0, "a number of points")}),
-    "modify_sds": Signature(("roll_side",), {"by": "number"}, ("by",),
-                            doc="Slide the current attack or defense roll up or down the SDS."),
+    "slide_roll": Signature(("roll_side",), {"by": "number"}, ("by",),
+                            doc="Slide the current attack or defense roll up (or, negative, down) its dice scale: "
+                                "each level a die more in the pool, its best two kept (its worst two below 0), "
+                                "never past the `scale_cap` rule param."),
     "fix_roll": Signature(("roll_side",), {"to": "number"}, ("to",),
                           doc="The current attack or defense is not rolled: its total is this number."),
     "add_damage": Signature(("number",), doc="Add a damage bonus (or, negative, a penalty) to the current attack."),

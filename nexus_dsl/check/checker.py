@@ -811,7 +811,7 @@ class Checker:
         if isinstance(expr, A.Num):
             self.values[id(expr)] = expr.value
             return "number"
-        if isinstance(expr, A.Sds):
+        if isinstance(expr, A.ScaleLevel):
             self.values[id(expr)] = expr.level
             return "number"
         if isinstance(expr, A.Str):

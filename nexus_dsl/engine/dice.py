@@ -27,7 +27,7 @@ __all__ = [
     "DiceState",
     "ForcedDiceExhausted",
     "Roll",
-    "SdsRoll",
+    "ScaleRoll",
 ]
 
 #: The purposes the base game rolls for (SCENARIOS.md "Dice purposes"). Content may roll for new
@@ -50,8 +50,9 @@ PURPOSES: tuple[str, ...] = (
     "first_player",  # who plays first, in a game whose setup draws lots for it
 )
 
-#: The Sliding Dice Scale tops out at +/-3SDS (pg.29).
-SDS_CAP = 3
+#: How far a roll slides up or down its dice scale when nothing says otherwise (a rule param may:
+#: `Rolls` reads `scale_cap`): every level a die more in the pool, so the cap bounds the pool.
+SCALE_CAP = 3
 
 
 class DiceError(Exception):
@@ -77,8 +78,8 @@ class Roll:
 
 
 @dataclass(frozen=True)
-class SdsRoll:
-    """A Sliding Dice Scale roll: the whole pool in rolling order and the two dice kept."""
+class ScaleRoll:
+    """A roll on the dice scale: its level, the whole pool in rolling order and the two dice kept."""
 
     level: int
     dice: tuple[int, ...]
@@ -90,7 +91,7 @@ class SdsRoll:
 
     @property
     def is_double(self) -> bool:
-        """The two kept dice match (Crowd Pleaser)."""
+        """The two kept dice match (doubles, which content may reward)."""
         return self.kept[0] == self.kept[1]
 
 
@@ -148,19 +149,19 @@ class Dice:
             raise DiceError(f"cannot roll {n!r} dice")
         return [self.roll(purpose, sides) for _ in range(n)]
 
-    def sds_roll(self, purpose: str, level: int, cap: int = SDS_CAP) -> SdsRoll:
-        """A Sliding Dice Scale roll (pg.29): 2d6 plus one d6 per level of advantage or penalty;
-        keep the highest two for a positive level, the lowest two for a negative one.
+    def scale_roll(self, purpose: str, level: int, cap: int = SCALE_CAP) -> ScaleRoll:
+        """A roll on the dice scale: 2d6 plus one d6 per level of advantage or penalty; keep the
+        highest two for a positive level, the lowest two for a negative one.
 
-        The level is clamped to [-cap, cap] (the rulebook's maximum is +/-3SDS), so callers may
-        simply add up every bonus and penalty. All dice of the pool are rolled, in order, so a
-        forced list reads as "the whole SDS pool, in rolling order".
+        The level is clamped to [-cap, cap], so callers may simply add up every bonus and penalty.
+        All dice of the pool are rolled, in order, so a forced list reads as "the whole pool, in
+        rolling order".
         """
         if cap < 0:
-            raise DiceError(f"the SDS cap must be >= 0, got {cap}")
+            raise DiceError(f"the dice scale's cap must be >= 0, got {cap}")
         level = max(-cap, min(cap, level))
         pool = tuple(self.roll_many(purpose, 2 + abs(level), 6))
-        return SdsRoll(level=level, dice=pool, kept=_keep_two(pool, level))
+        return ScaleRoll(level=level, dice=pool, kept=_keep_two(pool, level))
 
     def _next_forced(self, purpose: str, sides: int) -> int:
         queue, position = self._forced[purpose], self._positions[purpose]
@@ -240,7 +241,7 @@ def _validated_forced(forced: Mapping[str, Sequence[int]]) -> dict[str, tuple[in
 
 
 def _keep_two(pool: tuple[int, ...], level: int) -> tuple[int, int]:
-    """The two dice the SDS keeps, in pool order. Among equal dice the earliest rolled are kept:
+    """The two dice a scale roll keeps, in pool order. Among equal dice the earliest rolled are kept:
     it makes no difference to the total but keeps the choice deterministic."""
     if level == 0:
         return pool[0], pool[1]

@@ -658,7 +658,7 @@ _EVALUATORS: dict[type, Callable[[Interpreter, Any, Env], Any]] = {
     A.Neg: Interpreter._negate,
     A.Bool: lambda _, expr, env: expr.value,
     A.Str: lambda _, expr, env: expr.value,
-    A.Sds: lambda _, expr, env: expr.level,
+    A.ScaleLevel: lambda _, expr, env: expr.level,
     A.NoneLit: lambda _, expr, env: None,
     A.ListLit: lambda interpreter, expr, env: tuple(interpreter.evaluate(i, env) for i in expr.items),
     A.Index: Interpreter._index,

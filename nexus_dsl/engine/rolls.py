@@ -1,5 +1,5 @@
-"""Rolls: the opposed roll on the Sliding Dice Scale, threshold checks, and the stack of rolls being
-resolved (what the scripts' roll effects act on)."""
+"""Rolls: the opposed roll on the dice scale (a ladder of dice pools each side slides up or down),
+threshold checks, and the stack of rolls being resolved (what the scripts' roll effects act on)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any, Generator, Protocol
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
-from .dice import Dice
+from .dice import SCALE_CAP, Dice
 from .events import Events
 from .interpreter import Env, Interpreter
 from .state import Piece
@@ -18,12 +18,13 @@ from .timing import Timing
 
 @dataclass
 class RollContext:
-    """The roll being resolved: scripts slide its SDS, fix a side, re-roll, or add damage bonuses."""
+    """The roll being resolved: scripts slide a side up or down its dice scale (`levels`), fix a side,
+    re-roll, or add damage bonuses."""
 
     attacker: Piece
     defender: Piece | None
     command: A.Declaration | None = None
-    sds: dict[str, int] = field(default_factory=lambda: {"attack": 0, "defense": 0})
+    levels: dict[str, int] = field(default_factory=lambda: {"attack": 0, "defense": 0})
     fixed: dict[str, int] = field(default_factory=dict)
     rerolls: set[str] = field(default_factory=set)
     damage_bonus: int = 0
@@ -82,7 +83,7 @@ class Rolls:
             raise self.host.runtime_error("no_target", "an opposed roll needs a target")
         command = context.command
         level = self.host.interpreter.evaluate(spec.level, env)
-        context.sds["attack"] = self.host.interpreter.amount(level, spec.level, env, "the attack's SDS", negative=True)
+        context.levels["attack"] = self.host.interpreter.amount(level, spec.level, env, "the attack's level", negative=True)
         yield from self.host.timing.open_window("before_rolls", attacker, attacker=attacker, defender=defender, command=command)
         yield from self.host.events.fire("attack_roll", attacker=attacker, defender=defender, self=attacker, command=command)
         totals: dict[str, int] = {}
@@ -115,7 +116,7 @@ class Rolls:
             total = context.fixed[side]
             self.host.emit("roll", actor=piece.label, side=side, fixed=total, total=total)
             return total
-        result = self.host.dice.sds_roll(side, context.sds[side], self.host.ruleset.settings.get("sds_cap", 3))
+        result = self.host.dice.scale_roll(side, context.levels[side], self.host.ruleset.settings.get("scale_cap", SCALE_CAP))
         self.host.emit("roll", actor=piece.label, side=side, level=result.level, pool=list(result.dice),
                        kept=list(result.kept), total=result.total)
         yield from self.host.events.fire("dice_rolled", roller=piece, side=side, doubles=result.is_double, total=result.total)

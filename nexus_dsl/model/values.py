@@ -20,13 +20,13 @@ def constant_value(expr: A.Expr) -> Any:
     """The value of a param: a literal, a negative literal, an SDS level, a symbol or a list of them."""
     if isinstance(expr, (A.Num, A.Bool)):
         return expr.value
-    if isinstance(expr, A.Sds):
+    if isinstance(expr, A.ScaleLevel):
         return expr.level
     if isinstance(expr, A.Str):
         return expr.value
     if isinstance(expr, A.NoneLit):
         return None
-    if isinstance(expr, A.Neg) and isinstance(expr.operand, (A.Num, A.Sds)):
+    if isinstance(expr, A.Neg) and isinstance(expr.operand, (A.Num, A.ScaleLevel)):
         return -constant_value(expr.operand)
     if isinstance(expr, A.Name):
         return expr.id

@@ -50,8 +50,8 @@ class NoneLit(Node):
 
 
 @dataclass(frozen=True)
-class Sds(Node):
-    """A Sliding Dice Scale level literal: SD is 0, +SDS is 1, -2SDS is -2."""
+class ScaleLevel(Node):
+    """A level of the dice scale written out (how far a roll slides): `SD` is 0, `+SDS` is 1, `-2SDS` is -2."""
 
     level: int
 
@@ -119,7 +119,7 @@ class Compare(Node):
     right: Expr
 
 
-Expr = Union[Num, Str, Bool, NoneLit, Sds, Name, ListLit, Attr, Index, Call, Neg, Not, Binary, Compare]
+Expr = Union[Num, Str, Bool, NoneLit, ScaleLevel, Name, ListLit, Attr, Index, Call, Neg, Not, Binary, Compare]
 
 
 # ---------------------------------------------------------------- statements

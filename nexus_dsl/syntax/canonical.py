@@ -30,7 +30,7 @@ def expr_to_json(e: A.Expr) -> Json:
         return None
     if isinstance(e, A.Str):
         return {"str": e.value}
-    if isinstance(e, A.Sds):
+    if isinstance(e, A.ScaleLevel):
         return {"sds": e.level}
     if isinstance(e, A.ListLit):
         return {"list": [expr_to_json(i) for i in e.items]}
@@ -67,7 +67,7 @@ def expr_from_json(j: Json) -> A.Expr:
     if "str" in j:
         return A.Str(value=j["str"])
     if "sds" in j:
-        return A.Sds(level=j["sds"])
+        return A.ScaleLevel(level=j["sds"])
     if "list" in j:
         return A.ListLit(items=tuple(expr_from_json(i) for i in j["list"]))
     if "attr" in j:

@@ -574,8 +574,8 @@ class _ToAst(Transformer):
     def string(self, children: list) -> A.Str:
         return A.Str(value=_unescape(children[0]), pos=self._tpos(children[0]))
 
-    def sds(self, children: list) -> A.Sds:
-        return A.Sds(level=sds_level(str(children[0])), pos=self._tpos(children[0]))
+    def sds(self, children: list) -> A.ScaleLevel:
+        return A.ScaleLevel(level=sds_level(str(children[0])), pos=self._tpos(children[0]))
 
     @v_args(meta=True)
     def true(self, meta: Any, children: list) -> A.Bool:

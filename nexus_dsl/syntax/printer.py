@@ -141,7 +141,7 @@ def print_expr(expr: A.Expr) -> str:
         return "true" if expr.value else "false"
     if isinstance(expr, A.NoneLit):
         return "none"
-    if isinstance(expr, A.Sds):
+    if isinstance(expr, A.ScaleLevel):
         return sds_text(expr.level)
     if isinstance(expr, A.Name):
         return expr.id

@@ -110,7 +110,7 @@ _SCRIPT_TEMPLATES = {
     window before_rolls by self
     requires self.fighting else "your helot is down"
     effect {{
-        modify_sds attack by bonus
+        slide_roll attack by bonus
     }}
 }}
 ''',
@@ -151,7 +151,7 @@ _SCRIPT_TEMPLATES = {
     window before_rolls by self
     requires self.fighting else "your helot is down"
     effect {{
-        modify_sds attack by bribe_bonus
+        slide_roll attack by bribe_bonus
     }}
 }}
 ''',

@@ -18,11 +18,11 @@ from functools import lru_cache
 
 import icepool
 
-from ..engine.dice import SDS_CAP
+from ..engine.dice import SCALE_CAP
 from ..syntax.printer import sds_text
 
 #: Every level of the Sliding Dice Scale, -3SDS to +3SDS.
-LEVELS: tuple[int, ...] = tuple(range(-SDS_CAP, SDS_CAP + 1))
+LEVELS: tuple[int, ...] = tuple(range(-SCALE_CAP, SCALE_CAP + 1))
 
 
 @dataclass(frozen=True)
@@ -62,8 +62,8 @@ class MatchupOdds:
 
 
 def _check_level(level: int) -> int:
-    if isinstance(level, bool) or not isinstance(level, int) or not -SDS_CAP <= level <= SDS_CAP:
-        raise ValueError(f"an SDS level is a whole number from {-SDS_CAP} to +{SDS_CAP}, got {level!r}")
+    if isinstance(level, bool) or not isinstance(level, int) or not -SCALE_CAP <= level <= SCALE_CAP:
+        raise ValueError(f"an SDS level is a whole number from {-SCALE_CAP} to +{SCALE_CAP}, got {level!r}")
     return level
 
 

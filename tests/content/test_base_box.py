@@ -79,7 +79,7 @@ def test_card_texts_state_the_numbers_their_scripts_use():
         text = card.property("text").values[0].value
         numbers = set(re.findall(r"\d+", text))
         for param in card.clauses_of(A.Param):
-            if isinstance(param.value, A.Sds):
+            if isinstance(param.value, A.ScaleLevel):
                 continue
             try:
                 value = constant_value(param.value)

@@ -65,7 +65,7 @@ def test_unknown_pack_suggests_a_known_one():
 
 def test_rule_params_are_global_and_unique(tmp_path):
     pack = write_pack(tmp_path / "clash", "clash", {
-        "rules.nexus": 'rule other "Other" {\n    param sds_cap = 4\n}\n',
+        "rules.nexus": 'rule other "Other" {\n    param scale_cap = 4\n}\n',
     })
     _, diagnostics = load_ruleset_collecting([pack])
     assert [d.code for d in diagnostics] == ["check/duplicate_name"]

@@ -252,7 +252,7 @@ def test_card_editor_writes_breaks_mends_and_saves_a_card(page: Page, server: Se
         script = editor.locator("textarea")
         status = editor.locator(".nx-status")
         # The code editor gets its text just after it is drawn: wait for the template itself.
-        expect(script).to_have_value(re.compile(rf"influence {CARD_ID} .*modify_sds", re.DOTALL))
+        expect(script).to_have_value(re.compile(rf"influence {CARD_ID} .*slide_roll", re.DOTALL))
         template = script.input_value()
         # Coloured by the grammar: the declaration's keyword, the card's id, its SDS level — and every
         # coloured piece exactly as the parser's own lexer cuts and classes the text.
@@ -267,15 +267,15 @@ def test_card_editor_writes_breaks_mends_and_saves_a_card(page: Page, server: Se
 
         # A typo, typed as a designer would (no button pressed): once typing pauses the editor
         # checks it and points at it — on its line, at its column — and suggests the right word.
-        put_caret(script, template.index("modify_sds") + len("mod"))
+        put_caret(script, template.index("slide_roll") + len("sl"))
         page.keyboard.press("Delete")
         expect(status).to_contain_text("1 error")
         settle(page)
         expect(editor.locator(".nx-number.bad")).to_have_text("10")
-        expect(editor.locator(".nx-lens")).to_contain_text("unknown effect `modfy_sds`")
-        expect(main.get_by_text("unknown effect `modfy_sds`").first).to_be_visible()
+        expect(editor.locator(".nx-lens")).to_contain_text("unknown effect `slde_roll`")
+        expect(main.get_by_text("unknown effect `slde_roll`").first).to_be_visible()
         expect(main.get_by_text("line 10, column 9").first).to_be_visible()
-        expect(main.get_by_text("did you mean `modify_sds`?").first).to_be_visible()
+        expect(main.get_by_text("did you mean `slide_roll`?").first).to_be_visible()
         expect(main.get_by_text("The preview appears once the item is valid.")).to_be_visible()
         expect(widget(page, "ed_save").get_by_role("button")).to_be_disabled()
         shoot(page, editor, "card-editor-problem.png")

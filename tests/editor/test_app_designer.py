@@ -19,9 +19,9 @@ def _error_texts(at) -> list[str]:
 def write_card(at, typo: bool) -> None:
     text = script_text(at)
     if typo:
-        text = text.replace("modify_sds attack", "modfy_sds attack")
+        text = text.replace("slide_roll attack", "slde_roll attack")
     else:
-        text = text.replace("modfy_sds attack", "modify_sds attack")
+        text = text.replace("slde_roll attack", "slide_roll attack")
     type_script(at, text)
 
 
@@ -40,13 +40,13 @@ def test_designer_flow(app_env, content_copy: Path) -> None:
 
     write_card(at, typo=True)
     errors = _error_texts(at)
-    assert any("line 10, column 9" in e and "modfy_sds" in e for e in errors), errors
+    assert any("line 10, column 9" in e and "slde_roll" in e for e in errors), errors
     assert at.button(key="ed_save").disabled
     # The code editor is handed the problem at its place (and keeps the designer's text: same revision).
     editor = code_editor_data(at)
-    assert editor["revision"] == started and "modfy_sds" in editor["text"]
+    assert editor["revision"] == started and "slde_roll" in editor["text"]
     assert [(e["line"], e["column"], e["severity"]) for e in editor["errors"]] == [(10, 9, "error")]
-    assert "did you mean `modify_sds`?" in editor["errors"][0]["message"]
+    assert "did you mean `slide_roll`?" in editor["errors"][0]["message"]
 
     # Invalid work is kept as a draft, in a new pack made for it.
     at.selectbox(key="ed_pack").select("(a new pack)").run()
@@ -56,7 +56,7 @@ def test_designer_flow(app_env, content_copy: Path) -> None:
     at.button(key="ed_save_draft").click().run()
     assert not at.exception, at.exception
     draft = content_copy / "house-rules" / "bribes_galore" / "influence" / f"{CARD_ID}.nexus.draft"
-    assert draft.is_file() and "modfy_sds" in draft.read_text()
+    assert draft.is_file() and "slde_roll" in draft.read_text()
     assert any("DRAFT" in w.value for w in at.warning)
     assert at.selectbox(key="ed_pack").value == "bribes_galore"
     assert at.button(key="ed_open_draft")  # the draft is announced beside the save buttons

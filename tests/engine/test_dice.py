@@ -12,7 +12,7 @@ from nexus_dsl.engine.dice import (
     DiceError,
     ForcedDiceExhausted,
     Roll,
-    SdsRoll,
+    ScaleRoll,
 )
 
 
@@ -127,45 +127,45 @@ def test_history_is_a_copy() -> None:
 )
 def test_sds_keeps_the_right_two(level: int, pool: list[int], kept: tuple[int, int]) -> None:
     dice = Dice(0, forced={"attack": pool})
-    result = dice.sds_roll("attack", level)
-    assert result == SdsRoll(level=level, dice=tuple(pool), kept=kept)
+    result = dice.scale_roll("attack", level)
+    assert result == ScaleRoll(level=level, dice=tuple(pool), kept=kept)
     assert result.total == sum(kept)
     assert dice.remaining_forced() == {"attack": 0}
 
 
 def test_sds_examples_from_the_brief() -> None:
-    plus = Dice(0, forced={"attack": [6, 5, 1]}).sds_roll("attack", 1)
+    plus = Dice(0, forced={"attack": [6, 5, 1]}).scale_roll("attack", 1)
     assert (plus.kept, plus.total) == ((6, 5), 11)
-    minus = Dice(0, forced={"attack": [6, 5, 1]}).sds_roll("attack", -1)
+    minus = Dice(0, forced={"attack": [6, 5, 1]}).scale_roll("attack", -1)
     assert (minus.kept, minus.total) == ((5, 1), 6)
 
 
 def test_sds_level_is_clamped_to_three() -> None:
     dice = Dice(0, forced={"defense": [1, 2, 3, 4, 5, 6, 6, 6, 6, 6]})
-    high = dice.sds_roll("defense", 7)
+    high = dice.scale_roll("defense", 7)
     assert high.level == 3 and high.dice == (1, 2, 3, 4, 5) and high.kept == (4, 5)
-    low = dice.sds_roll("defense", -5)
+    low = dice.scale_roll("defense", -5)
     assert low.level == -3 and len(low.dice) == 5 and low.total == 12
-    capped = Dice(0, forced={"attack": [1, 2, 3]}).sds_roll("attack", 4, cap=1)
+    capped = Dice(0, forced={"attack": [1, 2, 3]}).scale_roll("attack", 4, cap=1)
     assert capped.level == 1 and capped.kept == (2, 3)
 
 
 def test_sds_exhaustion_names_the_purpose() -> None:
     dice = Dice(0, forced={"attack": [6, 5]})
     with pytest.raises(ForcedDiceExhausted, match="'attack'"):
-        dice.sds_roll("attack", 1)
+        dice.scale_roll("attack", 1)
 
 
 def test_is_double() -> None:
-    assert Dice(0, forced={"attack": [4, 4]}).sds_roll("attack", 0).is_double
-    assert Dice(0, forced={"attack": [6, 1, 6]}).sds_roll("attack", 1).is_double
-    assert not Dice(0, forced={"attack": [6, 1, 6]}).sds_roll("attack", -1).is_double
-    assert Dice(0, forced={"attack": [6, 1, 1]}).sds_roll("attack", -1).is_double
+    assert Dice(0, forced={"attack": [4, 4]}).scale_roll("attack", 0).is_double
+    assert Dice(0, forced={"attack": [6, 1, 6]}).scale_roll("attack", 1).is_double
+    assert not Dice(0, forced={"attack": [6, 1, 6]}).scale_roll("attack", -1).is_double
+    assert Dice(0, forced={"attack": [6, 1, 1]}).scale_roll("attack", -1).is_double
 
 
-def test_sds_rolls_are_recorded_per_die() -> None:
+def test_scale_rolls_are_recorded_per_die() -> None:
     dice = Dice(0, forced={"attack": [6, 5, 1]})
-    dice.sds_roll("attack", 1)
+    dice.scale_roll("attack", 1)
     assert [r.value for r in dice.drain_history()] == [6, 5, 1]
 
 
@@ -174,7 +174,7 @@ def test_sds_rolls_are_recorded_per_die() -> None:
     pool=st.lists(st.integers(1, 6), min_size=5, max_size=5),
 )
 def test_sds_total_bounds_and_ordering(level: int, pool: list[int]) -> None:
-    result = Dice(0, forced={"attack": pool}).sds_roll("attack", level)
+    result = Dice(0, forced={"attack": pool}).scale_roll("attack", level)
     assert 2 <= result.total <= 12
     assert len(result.dice) == 2 + abs(result.level)
     assert result.dice == tuple(pool[: len(result.dice)])
@@ -203,7 +203,7 @@ def test_state_round_trip_continues_identically() -> None:
     assert restored.history == dice.history
 
     def play(d: Dice) -> list[int]:
-        return [d.roll("defense"), *d.roll_many("attack", 3), d.sds_roll("check", 2).total,
+        return [d.roll("defense"), *d.roll_many("attack", 3), d.scale_roll("check", 2).total,
                 d.roll("compass", 8)]  # fmt: skip
 
     expected = play(dice)

@@ -100,7 +100,7 @@ PROBES = {
                         "a number of points granted must be at least 0, not -3"),
     "an opposite of a relative direction": (command("let back = <<opposite(left)"), "wrong_type", "compass"),
     "a repeat beyond the limit": (command("<<repeat self.ap * 20 {\n    log \"x\"\n}"), "budget_exceeded", "repeat"),
-    "a roll effect with no roll": (command("<<modify_sds attack by 1"), "no_roll", "roll"),
+    "a roll effect with no roll": (command("<<slide_roll attack by 1"), "no_roll", "roll"),
     "prevent outside a window": (command("<<prevent"), "no_window", "window"),
     "a cost worked out below 0": (command("log \"x\"", cost="cost <<self.cred - 1 AP"), "negative_amount", "AP cost"),
     "a mark too big to keep": (command("mark self \"a\" with [1, 2, 3, 4, 5, 6, 7, 8]\n"
@@ -213,12 +213,12 @@ def test_an_engine_param_of_the_wrong_kind_never_reaches_a_bout(tmp_path):
     """A fact about the Ruleset, refused once where the param is declared (tests/check/test_engine_settings.py)."""
     core = (Path(__file__).resolve().parents[2] / "content/base/rules/core.nexus").read_text()
     rule = core[core.index("rule command_cycle"):core.index("rule helot_condition")]
-    broken = rule.replace("param sds_cap = 3", "param sds_cap = <<[head]")
+    broken = rule.replace("param scale_cap = 3", "param scale_cap = <<[head]")
     path, (line, column) = write_pack(tmp_path, broken)
     with pytest.raises(ContentError) as raised:
         load_ruleset(["base", str(path.parent)])
     (diagnostic,) = raised.value.diagnostics
-    assert diagnostic.code == "check/wrong_type" and "`sds_cap`" in diagnostic.message
+    assert diagnostic.code == "check/wrong_type" and "`scale_cap`" in diagnostic.message
     assert (diagnostic.file, diagnostic.line, diagnostic.column) == (str(path), line, column)
 
 

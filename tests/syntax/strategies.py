@@ -88,7 +88,7 @@ def _leaves(name_strategy: st.SearchStrategy[str] = names) -> st.SearchStrategy[
         st.builds(A.Str, value=text),
         st.builds(A.Bool, value=st.booleans()),
         st.just(A.NoneLit()),
-        st.builds(A.Sds, level=st.integers(-3, 3)),
+        st.builds(A.ScaleLevel, level=st.integers(-3, 3)),
         st.builds(A.Name, id=name_strategy),
     )
 

@@ -149,7 +149,7 @@ def test_examples_use_every_clause_statement_and_expression_form() -> None:
     node_types = {
         "Property", "Cost", "Requires", "Roll", "OpposedRoll", "ThresholdRoll", "AutomaticRoll", "On", "When",
         "Window", "Param", "Arg", "NamedType", "ChoiceType", "RangeType", "Effect", "Action", "Let", "If", "ForEach",
-        "Repeat", "Num", "Str", "Bool", "NoneLit", "Sds", "Name", "ListLit", "Attr", "Index", "Call", "Neg", "Not",
+        "Repeat", "Num", "Str", "Bool", "NoneLit", "ScaleLevel", "Name", "ListLit", "Attr", "Index", "Call", "Neg", "Not",
         "Binary", "Compare",
     }
     operators = {f"op {op}" for op in ("+", "-", "*", "/", "and", "or", "==", "!=", "<", "<=", ">", ">=",

@@ -54,8 +54,8 @@ def test_duplicate_of_an_unknown_id_says_so(base) -> None:
 
 
 def test_validation_positions_errors_within_the_item(base) -> None:
-    text = template("influence", "tipped", "Tipped").replace("modify_sds attack by bribe_bonus",
-                                                             "modify_sds attack by bribe_bonsu")
+    text = template("influence", "tipped", "Tipped").replace("slide_roll attack by bribe_bonus",
+                                                             "slide_roll attack by bribe_bonsu")
     result = validate_item("influence", text, base)
     assert not result.ok and result.face is None
     problem = result.errors[0]

@@ -55,13 +55,13 @@ def test_the_table_covers_every_pair_and_moves_the_right_way():
 
 @pytest.mark.parametrize("attack, defense", [(0, 0), (2, -1), (-3, 3), (1, 1)])
 def test_the_engine_dice_agree_within_tolerance(attack: int, defense: int):
-    """20,000 seeded opposed rolls with the engine's `Dice.sds_roll` and its tie rule (margin > 0)."""
+    """20,000 seeded opposed rolls with the engine's `Dice.scale_roll` and its tie rule (margin > 0)."""
     dice = Dice(20261121)
     rolls = 20_000
     hits = attack_doubles = defense_doubles = 0
     margin_sum = 0
     for _ in range(rolls):
-        a, d = dice.sds_roll("attack", attack), dice.sds_roll("defense", defense)
+        a, d = dice.scale_roll("attack", attack), dice.scale_roll("defense", defense)
         margin = a.total - d.total
         hits += margin > 0
         margin_sum += max(0, margin)

@@ -21,7 +21,7 @@ from nexus_dsl.workbench.store import (ConflictError, InvalidContentError, Store
                                        safe_path, save, save_data_item, save_declaration, save_draft)
 
 GOOD_INFLUENCE = template("influence", "tipped_scales", "Tipped Scales")
-BROKEN_INFLUENCE = 'influence tipped_scales "Tipped Scales" {\n    cost 1 cred\n    effect {\n        modify_sds attack by\n    }\n}\n'
+BROKEN_INFLUENCE = 'influence tipped_scales "Tipped Scales" {\n    cost 1 cred\n    effect {\n        slide_roll attack by\n    }\n}\n'
 
 
 @pytest.fixture

@@ -22,10 +22,11 @@ class Host(Faults, Protocol):
     timing: Timing
 
 
-def modify_sds(host: Host, env: Env, node: A.Action, side: str, by: int) -> None:
+def slide_roll(host: Host, env: Env, node: A.Action, side: str, by: int) -> None:
+    # A side's level is a plain sum here; the dice scale's cap applies when the side is rolled.
     roll = host.rolling.current_roll(node)
-    side = opposed_side(host, side, "modify_sds")
-    roll.sds[side] = host.interpreter.bounded(roll.sds[side] + by, None, None, f"the {side} SDS")
+    side = opposed_side(host, side, "slide_roll")
+    roll.levels[side] = host.interpreter.bounded(roll.levels[side] + by, None, None, f"the {side} level")
 
 
 def fix_roll(host: Host, env: Env, node: A.Action, side: str, to: int) -> None:
@@ -62,4 +63,4 @@ def ignore_overall(host: Host, env: Env, node: A.Action) -> None:
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {}
-EFFECTS: dict[str, Callable[..., Any]] = {"modify_sds": modify_sds, "fix_roll": fix_roll, "add_damage": add_damage, "reroll": reroll, "roll_check": roll_check, "reduce_damage": reduce_damage, "prevent": prevent, "ignore_overall": ignore_overall}
+EFFECTS: dict[str, Callable[..., Any]] = {"slide_roll": slide_roll, "fix_roll": fix_roll, "add_damage": add_damage, "reroll": reroll, "roll_check": roll_check, "reduce_damage": reduce_damage, "prevent": prevent, "ignore_overall": ignore_overall}
