@@ -240,11 +240,29 @@ def build_setup(data: dict[str, Any], where: _Where = _NOWHERE) -> BoutSetup:
 # The helot keys of the contract that are stats its lanista holds in the base game (content/base
 # declares them `owner player`): set as those stats.
 PLAYER_STAT_KEYS = ("deception", "command_tokens")
+# The helot keys of the contract that are true or false, each a stat of the helot's from 0 to 1 in the
+# base game (`stat tpdm { low 0; high 1 }`): set as that stat, shown in the snapshot as true or false.
+FLAG_STAT_KEYS = ("tpdm",)
+# The helot keys of the contract that are counters in the base game (`pile tp_counter { numbered true }`):
+# the numbers already marked on them.
+COUNTER_KEYS = ("tp_counter",)
 
 
 def _stats_of(spec: dict[str, Any]) -> dict[str, Any]:
-    """A helot's stats as its entry sets them: its `stats`, and the contract's keys of its lanista's."""
-    return {**dict(spec.get("stats") or {}), **{key: spec[key] for key in PLAYER_STAT_KEYS if spec.get(key) is not None}}
+    """A helot's stats as its entry sets them: its `stats`, the contract's keys of its lanista's, and
+    the contract's flags (1 for true)."""
+    return {**dict(spec.get("stats") or {}), **{key: spec[key] for key in PLAYER_STAT_KEYS if spec.get(key) is not None},
+            **{key: int(bool(spec[key])) for key in FLAG_STAT_KEYS if spec.get(key) is not None}}
+
+
+def contract_snapshot(bout: Bout) -> dict[str, Any]:
+    """The bout's snapshot with the contract's keys the engine shows its own way: a flag that is a
+    helot's stat (`stats.tpdm`) is also its key of the contract, true or false (`tpdm`)."""
+    snapshot = bout.snapshot()
+    for label in bout.state.pieces:
+        stats = snapshot[label].get("stats", {})
+        snapshot[label].update((key, bool(stats[key])) for key in FLAG_STAT_KEYS if key in stats)
+    return snapshot
 
 
 def _helot_setup(index: int, label: str, spec: dict[str, Any], where: _Where) -> PieceSetup:
@@ -259,7 +277,7 @@ def _helot_setup(index: int, label: str, spec: dict[str, Any], where: _Where) ->
         motivation=spec.get("motivation"), lanista=spec.get("lanista"), overall=spec.get("overall"),
         locations=dict(spec.get("locations") or {}), states=states,
         traits=spec.get("traits"), stats=_stats_of(spec), cred=spec.get("cred", 0), ap=spec.get("ap", 0), mp=spec.get("mp", 0),
-        weapon=spec.get("weapon"), tpdm=spec.get("tpdm", False), tp_counter=list(spec.get("tp_counter") or []),
+        weapon=spec.get("weapon"), counters={key: list(spec[key]) for key in COUNTER_KEYS if spec.get(key) is not None},
         influence=spec.get("influence"), ratio=spec.get("ratio", 3), marks=_marks(spec.get("marks")),
         weapon_drawn=spec.get("weapon_drawn"), durability=spec.get("durability"), ammo=spec.get("ammo"),
         protects=spec.get("protects"), status=status, holding=spec.get(HOLD_KEY), side=spec.get("side"),
@@ -501,7 +519,7 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
                         result.mismatches.append("error: the refused step changed the state")
                     break
                 result.mismatches.append(f"step {index + 1} ({_describe(step)}) was refused: {message}")
-                result.snapshot = bout.snapshot()
+                result.snapshot = contract_snapshot(bout)
                 return result
         else:
             if expect_error:
@@ -518,7 +536,7 @@ def run_scenario(scenario: Scenario) -> ScenarioResult:
         result.internal_error = error
         return result
 
-    snapshot = bout.snapshot()
+    snapshot = contract_snapshot(bout)
     result.snapshot = snapshot
     for key, expected in (data.get("expect") or {}).items():
         found, actual = lookup(snapshot, str(key))

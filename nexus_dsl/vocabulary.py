@@ -5,7 +5,7 @@ these primitives, functions, events and windows (a test keeps the two in step). 
 the language means adding it here and implementing it in the engine — never a grammar change.
 
 Types are plain strings: `number`, `bool`, `text`, `piece`, `location`, `square`, `squares`,
-`direction`, `state`, `trait`, `resource`, `pile`, `object_type`, `roll_side`, `purpose`,
+`direction`, `state`, `trait`, `resource`, `pile`, `counter`, `object_type`, `roll_side`, `purpose`,
 `outcome`, `list`, `any`. A `piece` is accepted where a `pile` (its player's score pile) or a `square`
 (where it stands) is expected.
 
@@ -73,13 +73,11 @@ PIECE_ATTRIBUTES: dict[str, str] = {
     "mp": "number",
     "facing": "direction",
     "square": "square",
-    "tpdm": "bool",
     "weapon": "any",
     "fighting": "bool",
     "label": "text",
     "side": "text",
     "ratio": "number",
-    "tp_counter": "list",
     "weapon_type": "any",
     "weapon_damage": "number",
     "weapon_optimal": "number",
@@ -91,7 +89,8 @@ PIECE_ATTRIBUTES: dict[str, str] = {
     "cred_gained": "number",  # what this piece's player took from damage during the current command
     "motivation": "any",
     "on_board": "bool",
-}  # and every stat content declares, as a number (`self.PHYS`, `target.head`), and a hold's two below
+}  # and every stat content declares, as a number (`self.PHYS`, `target.head`), and every counter, as
+# the list of the numbers marked on it (`self.<counter>`)
 
 # A hold (`hold`, `release`): the piece a piece holds and the piece holding it, or none. A game
 # may name them its own way (a state's `holding` and `held_by`), and scripts then read its names.
@@ -248,18 +247,16 @@ PRIMITIVES: dict[str, Signature] = {
     "hold": Signature(("piece",), {"by": "piece"}, ("by",),
                       doc="The piece is held by another piece (in the state the game's hold names, if any)."),
     "release": Signature(("piece",), doc="The piece is no longer held (nor in the hold's state), and its holder holds no one."),
-    "signal": Signature(("event",), doc="Raise an event for the acting piece (e.g. `signal turning_point`): "
+    "signal": Signature(("event",), doc="Raise an event for the acting piece (e.g. `signal round_over`): "
                                         "`self` is the acting piece, and every other name the event binds is the "
                                         "value of that name where the signal is given, or none."),
-    "mark_counter": Signature(("piece", "number"),
-                              doc="Mark a number on the piece's Turning Point Counter with a coin from the crowd "
-                                  "(from the box when the crowd is empty)."),
-    "collect_counter": Signature(("piece",), {"to": "pile"}, ("to",),
-                                 doc="Move the coins of the piece's Turning Point Counter to a pile and clear it."),
-    "set_tpdm": Signature(("piece",), {"to": "bool"}, ("to",), doc="Give or take the Turning Point Damage Modifier."),
+    "mark_counter": Signature(("piece", "counter", "number"),
+                              doc="Mark a number on a piece's counter with a coin from the crowd (from the box when "
+                                  "the crowd is empty); a number already marked is left alone."),
+    "collect_counter": Signature(("piece", "counter"), {"to": "pile"}, ("to",),
+                                 doc="Move the coins of a piece's counter to a pile: its numbers are marked no more."),
     "draw": Signature(("zone",), {"for": "piece"}, doc="Draw the top card of a zone: as the zone's `drawn` says, played "
-                                                      "at once for the piece or kept in its hand (in the base game a "
-                                                      "Turning Point card is played, an influence card kept)."),
+                                                      "at once for the piece (then discarded) or kept in its hand."),
     "offer_negation": Signature(("piece",), doc="Offer a piece's player to pay the current card's cost to escape it "
                                                 "(marks the piece `negated` when paid)."),
     "prevent": Signature((), doc="Cancel what the current window is about (a move, a card, what the script that opened it says)."),
@@ -565,8 +562,11 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
              "logged": ("flag", "one"), "profile": ("text", "one"),
              "high": ("amount", "one"), "levels": ("text", "many"), "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
-    "pile": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
-             "rulebook": ("text", "one")},
+    # `numbered true` makes the pile a counter: one each piece holds, a coin on each number marked
+    # (`mark_counter`, `collect_counter`), read on a piece as the list of its numbers; `reason` is what
+    # the log says a coin marked on it is for, before the number (the counter's id without one).
+    "pile": {"numbered": ("flag", "one"), "reason": ("text", "one"), "flavor": ("text", "one"),
+             "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
     "event": {"text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
     "procedure": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
                   "rulebook": ("text", "one")},
@@ -586,8 +586,9 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # `players` lists how many players it is played by (`players 2` or `players 2, 3, 4`).
     # `piece_word` and `player_word` are the game's own names of a piece and a player: scripts may
     # write them as types (`arg target: <piece_word>`), and the log names who acts by them.
+    # `activations` lists the ways its hazards come into play (a hazard's `activation` is among them).
     # `groups` (words) are the groups its commands may be in, the sections of its menu.
-    "game": {"pieces": ("number", "one"), "players": ("number", "many"), "piece_word": ("text", "one"), "player_word": ("text", "one"),
+    "game": {"activations": ("text", "many"), "pieces": ("number", "one"), "players": ("number", "many"), "piece_word": ("text", "one"), "player_word": ("text", "one"),
              "groups": ("text", "many"), "setup": ("procedure", "one"), "round": ("procedure", "one"), "turn": ("turn", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
              "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
@@ -662,7 +663,6 @@ PROPERTY_RANGES: dict[str, NumberRange] = {
 PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
     "targets": ("opponent",),
     "type": ("melee", "two_handed", "one_handed", "shield", "shiv", "net", "bola", "ranged", "thrown"),
-    "activation": ("duplicate", "always_active", "turning_point", "player_activated"),
     "drawn": DRAWN,
     "owner": ("player", "side"),
     "acts": ("command", "control", "ability", "card"),

@@ -17,7 +17,7 @@ from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.dice import PURPOSES
 from nexus_dsl.engine.setup import BoutSetup, PieceSetup, SetupError, standard_setup
 from nexus_dsl.limits import INPUT_LIMITS
-from nexus_dsl.scenario import ScenarioResult, run_paths
+from nexus_dsl.scenario import ScenarioResult, contract_snapshot, run_paths
 from nexus_dsl.vocabulary import PURPOSES as VOCABULARY_PURPOSES
 
 CONTRACT = Path(__file__).parent / "scenarios" / "contract"
@@ -360,7 +360,7 @@ def test_a_grapple_set_up_holds_both_sides() -> None:
 
 
 def test_the_snapshot_has_every_contract_key_for_every_helot() -> None:
-    snapshot = Bout(cached_ruleset(("base",)), _setup(weapon="shield", protects="head", stats={"deception": 2})).snapshot()
+    snapshot = contract_snapshot(Bout(cached_ruleset(("base",)), _setup(weapon="shield", protects="head", stats={"deception": 2})))
     keys = {"overall", "locations", "states", "traits", "cred", "ap", "mp", "at", "facing", "weapon", "tpdm",
             "tp_counter", "command_tokens", "influence", "status", "weapon_drawn", "durability", "ammo", "protects",
             "deception", "grappling"}

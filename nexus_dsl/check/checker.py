@@ -63,6 +63,8 @@ class CheckContext:
     procedures: Mapping[str, V.Signature] = field(default_factory=dict)
     procedure_calls: Mapping[str, tuple[A.Action, ...]] = field(default_factory=dict)
     turns: tuple[str, ...] = ()  # the `turn` declarations, which a game's `turn` names
+    # The ways a hazard may come into play: the game's `activations` (any word where it lists none).
+    activations: tuple[str, ...] = ()
     player_stats: tuple[str, ...] = ()  # the stats each player holds (`owner player`)
     # Who acts (`self`) in commands, abilities and turns: a piece, or in a game whose
     # players control no pieces (`game { pieces 0 }`), the player.
@@ -163,7 +165,7 @@ _TYPE_WORDS = {
     "number": "a number", "bool": "true or false", "text": "text", "piece": "a piece",
     "square": "a square", "squares": "a set of squares",
     "direction": "a direction", "state": "a state", "resource": "AP or MP",
-    "pile": "a coin pile", "object_type": "an object type", "roll_side": "`attack` or `defense`",
+    "pile": "a coin pile", "counter": "a counter", "object_type": "an object type", "roll_side": "`attack` or `defense`",
     "purpose": "a dice purpose", "list": "a list", ANY: "a value", "command": "a command", "id": "an id",
     "event": "an event", "zone": "a zone", "name": "a name", "side": "a side", "turn": "a turn",
     "window": "a timing window", "player": "a player", "actor": "a piece or a player",
@@ -383,6 +385,8 @@ class Checker:
             self._check_stat_bounds(declaration)
         if kind == "state":
             self._check_hold(declaration)
+        if kind == "pile":
+            self._check_counter(declaration)
 
     def _check_hold(self, state: A.Declaration) -> None:
         """A state naming a hold's attributes is the one a piece held is in: a game has one such
@@ -431,6 +435,19 @@ class Checker:
         if levels is not None and stat_group(stat) in V.STAT_GROUPS:
             self.error(levels, "unexpected_argument", f"a stat of the `{stat_group(stat)}` group has no levels",
                        "levels name the values of a stat that `add_stat` changes", width=len("levels"))
+
+    def _check_counter(self, pile: A.Declaration) -> None:
+        """A counter is read on a piece by its id (`self.<id>`), so its id is no attribute a piece
+        already has; only a counter's coins sit on numbers, so only a counter has a `reason`."""
+        numbered = pile.property("numbered")
+        counter = numbered is not None and any(isinstance(v, A.Bool) and v.value for v in numbered.values)
+        if counter and (pile.id in V.PIECE_ATTRIBUTES or pile.id in self.context.stats):
+            self.error(pile, "duplicate_name", f"a piece already has `{pile.id}`: a counter is read on a piece by its id",
+                       "name the counter for what it counts", width=len(pile.id))
+        reason = pile.property("reason")
+        if reason is not None and not counter:
+            self.error(reason, "unexpected_argument", "only a counter (`numbered true`) has a `reason`: the log's "
+                                                      "reason for a coin marked on a number", width=len("reason"))
 
     def _check_no_recursion(self, procedure: A.Declaration) -> None:
         """A procedure may not run itself, directly or through other procedures: every script ends.
@@ -553,6 +570,8 @@ class Checker:
             symbols = ("player",)
         if prop.name == "group" and kind == "command":  # a section of the game's menu
             symbols = self.context.groups or None
+        if prop.name == "activation":  # one of the ways the game's hazards come into play
+            symbols = self.context.activations or None
         for value in prop.values:
             if value_type == "name":
                 self._check_type_name(prop, value)
@@ -793,7 +812,7 @@ class Checker:
     def expect(self, expr: A.Expr, expected: str, scope: Scope) -> str:
         if isinstance(expr, A.Name) and scope.lookup(expr.id) is None:
             members = self.context.members_of(expected)
-            if members is not None or expected in ("state", "pile", "stat", "zone") + V.STAT_GROUPS:
+            if members is not None or expected in ("state", "pile", "counter", "stat", "zone") + V.STAT_GROUPS:
                 # An unknown word where a state, a direction, a trait... belongs: name the choices.
                 members = members or ()
                 self.error(expr, "unknown_name", f"unknown {self.describe(expected).removeprefix('a ').removeprefix('an ')} `{expr.id}`",
@@ -841,6 +860,8 @@ class Checker:
                     return attributes[expr.name]
                 if expr.name in stats:
                     return "number"
+                if obj == "piece" and expr.name in self.context.members.get("counter", ()):
+                    return "list"  # the numbers marked on the piece's counter
                 self.error(expr, "unknown_name", f"{self.describe(obj)} has no attribute `{expr.name}`",
                            did_you_mean(expr.name, list(attributes) + list(stats)))
                 return ANY
@@ -994,10 +1015,12 @@ def engine_setting_problem(value: A.Expr, kind: str, context: CheckContext) -> s
 
 
 # The types of the language: no stat group may take one of their names.
-_RESERVED_TYPES = frozenset(V.BOUND_TYPES) | frozenset(V.ENUM_TYPES) | frozenset(_TYPE_WORDS) | {"state", "pile", "stat", "zone"}
+_RESERVED_TYPES = (frozenset(V.BOUND_TYPES) | frozenset(V.ENUM_TYPES) | frozenset(_TYPE_WORDS)
+                   | {"state", "pile", "counter", "stat", "zone"})
 
 # How to declare a word of each kind content declares, for the hint when none is in view.
 _DECLARE_HOW = {"state": "`state <id> \"<Name>\" { ... }`", "pile": "`pile <id> \"<Name>\" { ... }`",
+                "counter": "`pile <id> \"<Name>\" { numbered true }`",
                 "zone": "`zone <id> \"<Name>\" { holds <kind> }`",
                 "event": "`event <id> \"<Name>\" { arg <name>: <type> }`",
                 "window": "`window <id> \"<Name>\" { arg <name>: <type> }`",

@@ -30,8 +30,8 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         by_kind.setdefault(kind, []).append(declaration)
     words = game_words(by_kind, {})  # the same reading of the declarations as the engine's
     game = game_of(by_kind.get("game", []))
-    members = {"state": words.states, "pile": words.piles, "stat": words.plain, "zone": tuple(words.zones),
-               **words.groups}
+    members = {"state": words.states, "pile": words.piles, "counter": tuple(words.counters), "stat": words.plain,
+               "zone": tuple(words.zones), **words.groups}
     # The rule params a stat's `start`, `low` or `high` names are read by the engine as counts.
     start_settings = {amount: "count" for stat in by_kind.get("stat", ()) for name in ("start", "low", "high")
                       if isinstance(amount := stat_amount(stat, name, 0), str)}
@@ -51,6 +51,7 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         procedures=procedures,
         procedure_calls=calls,
         turns=tuple(ident for kind, ident in in_view if kind == "turn"),
+        activations=game.activations,
         player_stats=words.player_stats,
         actor_type="player" if game.pieces == 0 else "piece",
         type_names=words.type_names,

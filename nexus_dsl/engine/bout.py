@@ -210,6 +210,8 @@ class Bout:
             return piece.locations[name]
         if name in piece.stats:
             return piece.stats[name]
+        if name in piece.counters:  # the numbers marked on a counter, lowest first
+            return tuple(sorted(piece.counters[name]))
         words = self.ruleset.words
         if name in words.stats:  # a trait, or a stat each player holds (a piece stands for its player)
             if name in words.player_stats:
@@ -225,8 +227,6 @@ class Bout:
         if name == hold.holding or name == hold.held_by:  # a hold, as the game names it: the piece or none
             label = piece.holding if name == hold.holding else piece.held_by
             return self.state.pieces[label] if label else None
-        if name == "tp_counter":
-            return tuple(sorted(piece.tp_counter))
         if name.startswith("weapon_"):
             weapon = self.ruleset.declaration("weapon", piece.weapon) if piece.weapon else None
             if weapon is None:

@@ -40,7 +40,7 @@ class Decks:
 
     def __init__(self, host: DecksHost):
         self.host = host
-        self.cards: list[A.Declaration] = []  # Turning Point cards being played
+        self.cards: list[A.Declaration] = []  # the cards being played, drawn from a zone whose cards are played
 
     def reset(self) -> None:
         """No card being played any more (a script fault stopped the bout)."""
@@ -79,9 +79,10 @@ class Decks:
 
 
     def offer_negation(self, env: Env, piece: Piece) -> Run:
-        """Turning Point cards may be escaped by paying the trait reserves their `cost` names (pg.14)."""
+        """A card being played may be escaped by paying the trait reserves its `cost` names: the
+        piece's player is asked only if it can pay them all."""
         if not self.cards:
-            raise self.host.runtime_error("no_card", "`offer_negation` is for Turning Point cards")
+            raise self.host.runtime_error("no_card", "`offer_negation` is for a card being played")
         card = self.cards[-1]
         with self.host.interpreter.asking():
             costs = [(self.host.interpreter.amount(self.host.interpreter.evaluate(i.amount, env), i.amount, env,

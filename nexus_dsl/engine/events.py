@@ -119,8 +119,8 @@ class Events:
         return not self._hazard_objects.get(hazard.id, frozenset()).isdisjoint(self.host.state.seen_objects)
 
     def listeners_for(self, declaration: Any) -> list[Piece | None]:
-        """Who a `when` clause listens for: rules, states, hazards and Turning Point cards for the whole
-        bout; abilities, weapons and influence cards for each piece that owns them, from the
+        """Who a `when` clause listens for: rules, states, hazards and the cards played when drawn for
+        the whole bout; abilities, weapons and influence cards for each piece that owns them, from the
         triggering player clockwise (pg.15). A rule with a `motivation` property (a motivation's
         talent) listens for each piece of that motivation."""
         kind = declaration.kind

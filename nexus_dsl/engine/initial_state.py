@@ -47,7 +47,7 @@ def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
         for spec in setup.pieces:
             state.pieces[spec.label] = _new_piece(ruleset, setup, spec, settings, state.grid)
     for piece in state.pieces.values():  # condition and counter coins come out of the box (pg.5)
-        state.box_drawn += piece.overall + sum(piece.locations.values()) + piece.cred + len(piece.tp_counter)
+        state.box_drawn += piece.overall + sum(piece.locations.values()) + piece.cred + piece.counter_coins()
     for label, piece in state.pieces.items():  # each piece stands for a player of its label
         given = next(spec.stats for spec in setup.pieces if spec.label == label)
         held = {stat: value for stat, value in given.items() if stat in ruleset.words.player_stats}
@@ -107,7 +107,7 @@ def _new_piece(ruleset: Ruleset, setup: BoutSetup, spec: PieceSetup, settings: A
         label=spec.label, seat=spec.seat, square=spec.at, facing=spec.facing, overall=overall,
         locations=locations, motivation=spec.motivation, lanista=spec.lanista,
         states=states, traits=traits, cred=spec.cred, ap=spec.ap,
-        mp=spec.mp, status=status, weapon=spec.weapon, tpdm=spec.tpdm, tp_counter=set(spec.tp_counter),
+        mp=spec.mp, status=status, weapon=spec.weapon, counters=_counters(ruleset, spec),
         influence=list(spec.influence or []), ratio=spec.ratio, marks=dict(spec.marks),
         holding=spec.holding, held_by=holder, stats=_plain_stats(ruleset, spec), side=_side_of(ruleset, spec),
     )
@@ -116,6 +116,14 @@ def _new_piece(ruleset: Ruleset, setup: BoutSetup, spec: PieceSetup, settings: A
         if held.protects is not None:
             piece.marks[PROTECTED_LOCATION_MARK] = held.protects
     return piece
+
+
+def _counters(ruleset: Ruleset, spec: PieceSetup) -> dict[str, set[int]]:
+    """Every counter the packs declare, with the numbers the setup has marked on it already."""
+    unknown = [name for name in spec.counters if name not in ruleset.words.counters]
+    if unknown:
+        raise SetupError(f"no counter `{unknown[0]}` in the loaded packs", spec.label, unknown[0], "setup/unknown_counter")
+    return {name: set(spec.counters.get(name, ())) for name in ruleset.words.counters}
 
 
 def _new_player(ruleset: Ruleset, seat: PlayerSetup) -> Player:

@@ -259,13 +259,14 @@ _CHECKS_BY_WORDS: WeakKeyDictionary[GameWords, ArgumentChecks] = WeakKeyDictiona
 
 def argument_checks(words: GameWords) -> ArgumentChecks:
     """How each function's and effect's arguments are checked for a Ruleset: the vocabulary's tests,
-    and membership of the declared enumerations (each stat group, `pile`)."""
+    and membership of the declared enumerations (each stat group, `pile`, `counter`)."""
     found = _CHECKS_BY_WORDS.get(words)
     if found is None:
         tests = dict(KIND_TESTS)
         for group, stats in words.groups.items():
             tests[group] = _member_test(stats, "a " + group.replace("_", " "))
         tests["pile"] = _member_test(words.piles, "a coin pile (a piece, " + " or ".join(words.piles) + ")", True)
+        tests["counter"] = _member_test(tuple(words.counters), "a counter")
         tests["stat"] = _member_test(words.plain, "a stat")
         zones = frozenset(words.zones)
         tests["zone"] = (lambda v: isinstance(v, OwnedZone) or isinstance(v, str) and v in zones, "a zone")

@@ -1,8 +1,8 @@
 """The ledger: every pile of coins, and the one way a coin moves between two of them.
 
-Every coin that moves goes through the ledger (`_move_coins`: `transfer_coins`, and the Turning
-Point Counter's `mark_counter_coin` and `collect_counter_coins`), which logs it with its source and
-destination pile, so the ledger can prove after every event that no coin was created or lost.
+Every coin that moves goes through the ledger (`_move_coins`: `transfer_coins`, and a counter's
+`mark_counter_coin` and `collect_counter_coins`), which logs it with its source and destination pile,
+so the ledger can prove after every event that no coin was created or lost.
 """
 
 from __future__ import annotations
@@ -13,18 +13,20 @@ from ..errors import ScriptRuntimeError
 from .interpreter import Limits
 from .state import BoutState, Piece
 
-Pile = tuple  # ("crowd",) ("box",) ("pile", name) ("cred", label) ("overall", label) ("location", label, loc) ("tp_counter", label)
+Pile = tuple  # ("crowd",) ("box",) ("pile", name) ("cred", label) ("overall", label) ("location", label, loc) ("counter", name, label)
 CROWD: Pile = ("crowd",)
 BOX: Pile = ("box",)
 
 
 def pile_name(pile: Pile) -> str:
-    return ":".join(pile)
+    """A pile as the log names it: its parts joined (`overall:red`); a piece's counter by the counter's
+    own name (`<counter>:red`), as the game declares it."""
+    return ":".join(pile[1:] if pile[0] == "counter" else pile)
 
 
-def counter_pile(piece: Piece) -> Pile:
-    """A piece's Turning Point Counter: one coin on each number marked (pg.15)."""
-    return ("tp_counter", piece.label)
+def counter_pile(piece: Piece, counter: str) -> Pile:
+    """A piece's counter: one coin on each number marked."""
+    return ("counter", counter, piece.label)
 
 
 class LedgerHost(Protocol):
@@ -53,13 +55,13 @@ class Ledger:
             return 10**18  # the box never runs out (more than any amount a script may name)
         if kind == "pile":
             return state.piles[pile[1]]
+        if kind == "counter":
+            return len(state.pieces[pile[2]].counters[pile[1]])
         piece = state.pieces[pile[1]]
         if kind == "cred":
             return piece.cred
         if kind == "overall":
             return piece.overall
-        if kind == "tp_counter":
-            return len(piece.tp_counter)
         return piece.locations[pile[2]]
 
     def _pile_add(self, pile: Pile, amount: int, slot: int | None = None) -> None:
@@ -74,19 +76,20 @@ class Ledger:
             state.box_drawn -= amount
         elif kind == "pile":
             state.piles[pile[1]] += amount
+        elif kind == "counter":
+            numbers = state.pieces[pile[2]].counters[pile[1]]
+            if amount > 0:
+                assert amount == 1 and slot is not None and slot not in numbers
+                numbers.add(slot)
+            else:
+                for number in sorted(numbers)[:-amount]:
+                    numbers.discard(number)
         else:
             piece = state.pieces[pile[1]]
             if kind == "cred":
                 piece.cred += amount
             elif kind == "overall":
                 piece.overall += amount
-            elif kind == "tp_counter":
-                if amount > 0:
-                    assert amount == 1 and slot is not None and slot not in piece.tp_counter
-                    piece.tp_counter.add(slot)
-                else:
-                    for number in sorted(piece.tp_counter)[:-amount]:
-                        piece.tp_counter.discard(number)
             else:
                 piece.locations[pile[2]] += amount
 
@@ -106,28 +109,30 @@ class Ledger:
         moved = max(0, min(amount, self._pile_amount(source)))
         if moved == 0 or source == dest:
             return 0
-        if dest[0] == "tp_counter":
-            raise self.host.runtime_error("bad_value", "coins reach a Turning Point Counter only by `mark_counter`")
+        if dest[0] == "counter":
+            raise self.host.runtime_error("bad_value", "coins reach a counter only by `mark_counter`")
         self._move_coins(moved, source, dest, reason)
         return moved
 
-    def mark_counter_coin(self, piece: Piece, number: int, reason: str) -> None:
-        """Mark `number` on the piece's Turning Point Counter with a coin from the crowd, or from the
-        box when the crowd is empty (pg.12). A number already marked is left alone."""
-        if number in piece.tp_counter:
+    def mark_counter_coin(self, piece: Piece, counter: str, number: int, reason: str) -> None:
+        """Mark `number` on the piece's counter with a coin from the crowd, or from the box when the
+        crowd is empty: a mark is never missed for want of a coin. A number already marked is left alone."""
+        if number in piece.counters[counter]:
             return
         source = CROWD if self.host.state.crowd > 0 else BOX
-        self._move_coins(1, source, counter_pile(piece), reason, slot=number)
+        self._move_coins(1, source, counter_pile(piece, counter), reason, slot=number)
 
-    def collect_counter_coins(self, piece: Piece, dest: Pile, reason: str) -> int:
-        """Every coin of the piece's Turning Point Counter goes to `dest`; the counter starts again."""
-        coins = len(piece.tp_counter)
+    def collect_counter_coins(self, piece: Piece, counter: str, dest: Pile, reason: str) -> int:
+        """Every coin of the piece's counter goes to `dest`; the counter starts again. Collecting an
+        empty counter is logged too, as a move of no coins, so the log shows the counter was emptied."""
+        pile = counter_pile(piece, counter)
+        coins = self._pile_amount(pile)
         if coins == 0:
-            self.host.emit("coins", amount=0, source=pile_name(counter_pile(piece)), dest=pile_name(dest), reason=reason)
+            self.host.emit("coins", amount=0, source=pile_name(pile), dest=pile_name(dest), reason=reason)
             return 0
-        if dest[0] == "tp_counter":
-            raise self.host.runtime_error("bad_value", "a Turning Point Counter's coins cannot go to a counter")
-        self._move_coins(coins, counter_pile(piece), dest, reason)
+        if dest[0] == "counter":
+            raise self.host.runtime_error("bad_value", "a counter's coins cannot go to a counter")
+        self._move_coins(coins, pile, dest, reason)
         return coins
 
     def as_pile(self, value: Any) -> Pile:

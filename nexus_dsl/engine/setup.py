@@ -62,8 +62,7 @@ class PieceSetup:
     ap: int = 0
     mp: int = 0
     weapon: str | None = None
-    tpdm: bool = False
-    tp_counter: list[int] = field(default_factory=list)
+    counters: dict[str, list[int]] = field(default_factory=dict)  # numbers already marked, by counter
     influence: list[str] | None = None  # a hand set outright: the piece keeps nothing of its share
     # Influence cards the piece holds after the deal whatever the shuffle ("what if red held this
     # card?"): taken out of the deck before it is dealt, added to the hand after the keeping.

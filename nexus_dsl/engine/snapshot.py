@@ -46,8 +46,6 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
             "durability": piece.durability if "durability" in counted else None,
             "ammo": piece.ammo if "ammo" in counted else None,
             "protects": protects if protects in piece.locations else None,
-            "tpdm": piece.tpdm,
-            "tp_counter": sorted(piece.tp_counter),
             "influence": list(piece.influence),
             "status": piece.status.value,
             "seat": piece.seat,
@@ -56,6 +54,8 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
         # Whom it holds and who holds it (labels, or null), under the game's names of a hold.
         for word, other in ((hold.holding, piece.holding), (hold.held_by, piece.held_by)):
             entry.setdefault(word, other)
+        # Its counters beside its own keys, by the names the game gives them: the numbers marked.
+        entry.update((name, sorted(numbers)) for name, numbers in piece.counters.items())
         entry["on_board"] = piece.on_board
         snap[label] = entry
         if label in state.players:  # the stats its player holds, beside its own (one player, one label)

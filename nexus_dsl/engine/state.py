@@ -63,8 +63,7 @@ class Piece:
     mp: int = 0
     status: Status = Status.FIGHTING
     weapon: str | None = None
-    tpdm: bool = False
-    tp_counter: set[int] = field(default_factory=set)
+    counters: dict[str, set[int]] = field(default_factory=dict)  # each counter content declares: the numbers marked
     influence: list[str] = field(default_factory=list)
     marks: dict[str, Any] = field(default_factory=dict)  # named markers scripts set, with a value
     ratio: int = 0
@@ -83,13 +82,17 @@ class Piece:
     def fighting(self) -> bool:
         return self.status == Status.FIGHTING
 
+    def counter_coins(self) -> int:
+        """The coins on the piece's counters: one on each number marked."""
+        return sum(len(numbers) for numbers in self.counters.values())
+
     def foe_of(self, other: Piece) -> bool:
         return other.side != self.side
 
     def clone(self) -> Piece:
         """A copy sharing nothing mutable (much cheaper than deepcopy, for agents' previews)."""
         return replace(self, locations=dict(self.locations), states=set(self.states), traits=dict(self.traits),
-                       tp_counter=set(self.tp_counter), influence=list(self.influence), marks=dict(self.marks),
+                       counters={name: set(numbers) for name, numbers in self.counters.items()}, influence=list(self.influence), marks=dict(self.marks),
                        bonus_ap=dict(self.bonus_ap), stats=dict(self.stats))
 
     def __hash__(self) -> int:  # pieces are identities inside one bout
@@ -260,7 +263,7 @@ class BoutState:
         """Every coin out of the box: piles, conditions and counters. Equals `box_drawn` always."""
         total = self.crowd + sum(self.piles.values())
         for piece in self.pieces.values():
-            total += piece.cred + piece.overall + sum(piece.locations.values()) + len(piece.tp_counter)
+            total += piece.cred + piece.overall + sum(piece.locations.values()) + piece.counter_coins()
         return total
 
 

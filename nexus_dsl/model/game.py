@@ -31,6 +31,9 @@ class Game:
     score: str | None = None
     # The procedure (of no args) that decides who wins when the game ends with no one having won.
     verdict: str | None = None
+    # The ways its hazards come into play, as its rules say (a hazard's `activation`, which tells
+    # players and tools): a hazard's are among them; without any, any word.
+    activations: tuple[str, ...] = ()
     # The game's own names of a piece and of a player (`piece_word helot`): a script may write
     # them as the types `piece` and `player`, and the log names who acts by them.
     piece_word: str = "piece"
@@ -62,8 +65,10 @@ def game_of(declarations: list[A.Declaration]) -> Game:
     players = tuple(value.value for value in seats.values if isinstance(value, A.Num)) if seats is not None else ()
     sections = declaration.property("groups")
     groups = tuple(value.id for value in sections.values if isinstance(value, A.Name)) if sections is not None else ()
+    ways = declaration.property("activations")
+    activations = tuple(value.id for value in ways.values if isinstance(value, A.Name)) if ways is not None else ()
     return Game(id=declaration.id, pieces=count.value if isinstance(count, A.Num) else None, players=players, setup=_word(declaration, "setup"), round=_word(declaration, "round"),
-                turn=_word(declaration, "turn"), score=_word(declaration, "score"),
+                turn=_word(declaration, "turn"), score=_word(declaration, "score"), activations=activations,
                 verdict=_word(declaration, "verdict"), piece_word=_word(declaration, "piece_word") or "piece",
                 player_word=_word(declaration, "player_word") or "player", groups=groups)
 

@@ -1,5 +1,5 @@
-"""The words of a game, as its content declares them: states, stats and their groups, piles, events
-and timing windows, and its names of a hold.
+"""The words of a game, as its content declares them: states, stats and their groups, piles (and the
+counters each piece holds), events and timing windows, and its names of a hold.
 
 Both the checker (which names a script may use) and the engine (which values a bout holds) read
 them from the declarations, in load order, through the helpers here; `GameWords` gathers them once
@@ -164,6 +164,9 @@ class GameWords:
     # The game's names of a hold, and every state that declares one (the checker allows one).
     hold: Hold = field(default_factory=Hold)
     hold_states: tuple[str, ...] = ()
+    # The counters: piles each piece holds, a coin on each number marked (`pile <id> { numbered true }`),
+    # each with what the log says a coin marked on it is for (its `reason`, else its id), before the number.
+    counters: Mapping[str, str] = field(default_factory=dict)
 
     def group(self, name: str) -> tuple[str, ...]:
         return self.groups.get(name, ())
@@ -202,7 +205,7 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
         player_stats=tuple(s.id for s in stats if stat_group(s) not in STAT_GROUPS and _word(s, "owner") == "player"),
         bounds=bounds,
         levels={s.id: stat_levels(s) for s in stats if stat_levels(s)},
-        piles=tuple(d.id for d in declarations.get("pile", ())),
+        piles=tuple(d.id for d in declarations.get("pile", ()) if not _flag(d, "numbered")),
         zones={d.id: zone_of(d) for d in declarations.get("zone", ())},
         events={d.id: bound_names(d, type_names) for d in declarations.get("event", ())},
         windows={d.id: bound_names(d, type_names) for d in declarations.get("window", ())},
@@ -211,6 +214,7 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
         profiled={s.id: field_name for s in stats if (field_name := _text(s, "profile")) is not None},
         hold=hold_of(states),
         hold_states=tuple(d.id for d in states if declares_hold(d)),
+        counters={d.id: _text(d, "reason") or d.id for d in declarations.get("pile", ()) if _flag(d, "numbered")},
     )
 
 

@@ -1,7 +1,7 @@
 """Every coin moves through the ledger: no engine code changes a pile of coins directly.
 
 The piles are the crowd, each lanista's cred, each helot's overall and location conditions, each
-Turning Point Counter, and the box (`box_drawn`, the conserved total). Only the ledger
+counter a piece holds (the base game's Turning Point Counter), and the box (`box_drawn`, the conserved total). Only the ledger
 (`Ledger._pile_add`, called by `_move_coins`) changes them during a bout; the bout's setup
 fills them once. A pile that would leave the number limit stops the script that moves the coins.
 """
@@ -35,8 +35,9 @@ def _changes_a_pile(node: ast.AST) -> bool:
                 return True
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
             "add", "clear", "discard", "remove", "pop", "update"):
-        owner = node.func.value
-        return isinstance(owner, ast.Attribute) and owner.attr == "tp_counter"
+        owner = node.func.value  # a counter's numbers: `piece.counters[name]`
+        return (isinstance(owner, ast.Subscript) and isinstance(owner.value, ast.Attribute)
+                and owner.value.attr == "counters")
     return False
 
 
@@ -61,23 +62,23 @@ def _counter_bout(tmp_path: Path, effect: str, crowd: int = 5) -> Bout:
     (pack / "pack.yaml").write_text("id: counter_pack\nname: Counter\nversion: 1.0.0\nkind: house_rules\nbuilds_on: [base]\n")
     (pack / "probe.nexus").write_text(f'command probe "Probe" {{\n    group fame\n    text "x"\n    cost 0 AP\n'
                                       f'    effect {{\n        {effect}\n    }}\n}}\n')
-    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, tp_counter=[1, 2]),
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, counters={"tp_counter": [1, 2]}),
                               PieceSetup("blue", "north", Square(4, 2), Direction.S)],
                       phase="command", active="red", crowd=crowd)
     return Bout(load_ruleset(["base", str(pack)]), setup, seed=1, strict_ledger=True)
 
 
 def test_marking_the_counter_takes_a_coin_from_the_crowd_through_the_ledger(tmp_path):
-    bout = _counter_bout(tmp_path, "mark_counter self 5")
+    bout = _counter_bout(tmp_path, "mark_counter self tp_counter 5")
     events = bout.apply(Action.make("command", "red", "probe"))
     coins = [e.data for e in events if e.type == "coins"]
     assert coins == [{"amount": 1, "source": "crowd", "dest": "tp_counter:red", "reason": "turning point 5"}]
-    assert bout.state.pieces["red"].tp_counter == {1, 2, 5} and bout.state.crowd == 4
+    assert bout.state.pieces["red"].counters["tp_counter"] == {1, 2, 5} and bout.state.crowd == 4
     assert bout.state.coins_in_play() == bout.state.box_drawn
 
 
 def test_with_the_crowd_empty_the_counter_coin_comes_from_the_box(tmp_path):
-    bout = _counter_bout(tmp_path, "mark_counter self 5", crowd=0)
+    bout = _counter_bout(tmp_path, "mark_counter self tp_counter 5", crowd=0)
     drawn = bout.state.box_drawn
     events = bout.apply(Action.make("command", "red", "probe"))
     assert [e.data["source"] for e in events if e.type == "coins"] == ["box"]
@@ -85,16 +86,16 @@ def test_with_the_crowd_empty_the_counter_coin_comes_from_the_box(tmp_path):
 
 
 def test_collecting_the_counter_moves_its_coins_through_the_ledger(tmp_path):
-    bout = _counter_bout(tmp_path, "collect_counter self to crowd")
+    bout = _counter_bout(tmp_path, "collect_counter self tp_counter to crowd")
     events = bout.apply(Action.make("command", "red", "probe"))
     coins = [e.data for e in events if e.type == "coins"]
     assert coins == [{"amount": 2, "source": "tp_counter:red", "dest": "crowd", "reason": "probe"}]
-    assert bout.state.pieces["red"].tp_counter == set() and bout.state.crowd == 7
+    assert bout.state.pieces["red"].counters["tp_counter"] == set() and bout.state.crowd == 7
     assert bout.state.coins_in_play() == bout.state.box_drawn
 
 
 def test_counter_coins_collected_into_the_box_leave_the_bout(tmp_path):
-    bout = _counter_bout(tmp_path, "collect_counter self to box")
+    bout = _counter_bout(tmp_path, "collect_counter self tp_counter to box")
     drawn = bout.state.box_drawn
     bout.apply(Action.make("command", "red", "probe"))
     assert bout.state.box_drawn == drawn - 2 and bout.state.coins_in_play() == bout.state.box_drawn
@@ -131,7 +132,7 @@ def _piles(bout: Bout) -> dict[str, int]:
     for label, helot in bout.state.pieces.items():
         piles[f"cred:{label}"] = helot.cred
         piles[f"overall:{label}"] = helot.overall
-        piles[f"tp_counter:{label}"] = len(helot.tp_counter)
+        piles[f"tp_counter:{label}"] = len(helot.counters["tp_counter"])
         for location, coins in helot.locations.items():
             piles[f"location:{label}:{location}"] = coins
     return piles

@@ -1,4 +1,4 @@
-"""Coins moved through the ledger: damage, healing, transfers, a condition moved, the counter's coins."""
+"""Coins moved through the ledger: damage, healing, transfers, a condition moved, a counter's coins."""
 
 from __future__ import annotations
 
@@ -55,23 +55,20 @@ def move_condition(host: Host, env: Env, node: A.Action, piece: Piece, by: int, 
     host.ledger.transfer_coins(amount, ("overall", piece.label), ("location", piece.label, to), reason(env))
 
 
-def mark_counter(host: Host, env: Env, node: A.Action, piece: Piece, number: int) -> None:
-    if number in piece.tp_counter:
+def mark_counter(host: Host, env: Env, node: A.Action, piece: Piece, counter: str, number: int) -> None:
+    # The log gives the number as the reason, after the counter's `reason`: a mark is for the number.
+    numbers = piece.counters[counter]
+    if number in numbers:
         return
-    if len(piece.tp_counter) >= host.limits.max_collection:
-        raise host.runtime_error("budget_exceeded", f"{piece.label}'s Turning Point Counter already holds "
+    if len(numbers) >= host.limits.max_collection:
+        raise host.runtime_error("budget_exceeded", f"{piece.label}'s counter `{counter}` already holds "
                                                     f"{host.limits.max_collection} numbers")
-    host.ledger.mark_counter_coin(piece, number, f"turning point {number}")
+    host.ledger.mark_counter_coin(piece, counter, number, f"{host.ruleset.words.counters[counter]} {number}")
 
 
-def collect_counter(host: Host, env: Env, node: A.Action, piece: Piece, to: Any) -> None:
-    host.ledger.collect_counter_coins(piece, host.ledger.as_pile(to), reason(env))
-
-
-def set_tpdm(host: Host, env: Env, node: A.Action, piece: Piece, to: bool) -> None:
-    piece.tpdm = bool(to)
-    host.emit("tpdm", actor=piece.label, holds=piece.tpdm)
+def collect_counter(host: Host, env: Env, node: A.Action, piece: Piece, counter: str, to: Any) -> None:
+    host.ledger.collect_counter_coins(piece, counter, host.ledger.as_pile(to), reason(env))
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"crowd_coins": crowd_coins}
-EFFECTS: dict[str, Callable[..., Any]] = {"damage": damage, "heal": heal, "transfer": transfer, "move_condition": move_condition, "mark_counter": mark_counter, "collect_counter": collect_counter, "set_tpdm": set_tpdm}
+EFFECTS: dict[str, Callable[..., Any]] = {"damage": damage, "heal": heal, "transfer": transfer, "move_condition": move_condition, "mark_counter": mark_counter, "collect_counter": collect_counter}
