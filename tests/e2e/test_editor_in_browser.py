@@ -275,7 +275,7 @@ def test_card_editor_writes_breaks_mends_and_saves_a_card(page: Page, server: Se
         expect(editor.locator(".nx-lens")).to_contain_text("unknown effect `slde_roll`")
         expect(main.get_by_text("unknown effect `slde_roll`").first).to_be_visible()
         expect(main.get_by_text("line 10, column 9").first).to_be_visible()
-        expect(main.get_by_text("did you mean `slide_roll`?").first).to_be_visible()
+        expect(main.get_by_text("did you mean `slide_roll`").first).to_be_visible()
         expect(main.get_by_text("The preview appears once the item is valid.")).to_be_visible()
         expect(widget(page, "ed_save").get_by_role("button")).to_be_disabled()
         shoot(page, editor, "card-editor-problem.png")

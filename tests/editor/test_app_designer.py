@@ -46,7 +46,7 @@ def test_designer_flow(app_env, content_copy: Path) -> None:
     editor = code_editor_data(at)
     assert editor["revision"] == started and "slde_roll" in editor["text"]
     assert [(e["line"], e["column"], e["severity"]) for e in editor["errors"]] == [(10, 9, "error")]
-    assert "did you mean `slide_roll`?" in editor["errors"][0]["message"]
+    assert "did you mean `slide_roll`" in editor["errors"][0]["message"]
 
     # Invalid work is kept as a draft, in a new pack made for it.
     at.selectbox(key="ed_pack").select("(a new pack)").run()

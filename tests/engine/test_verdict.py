@@ -35,7 +35,8 @@ def test_the_base_game_declares_its_score_its_verdict_and_its_words() -> None:
                                                turn="command_round", score="cred", verdict="most_cred",
                                                piece_word="helot", player_word="lanista",
                                                groups=("movement", "advanced_movement", "melee", "grapple", "aim",
-                                                       "defense", "fame", "objects"))
+                                                       "defense", "fame", "objects"),
+                                               activations=("duplicate", "turning_point", "always_active", "player_activated"))
 
 
 def test_sides_stand_by_their_pieces_scores_together() -> None:
