@@ -59,3 +59,17 @@ def code_editor_data(at: AppTest, key: str = SCRIPT_EDITOR) -> dict[str, Any]:
         if element.proto.id.endswith(f"-{key}"):
             return json.loads(element.proto.json)
     raise AssertionError(f"no code editor `{key}` on the page")
+
+
+def save_into_new_pack(at: AppTest, pack_id: str, name: str, kind: str, button: str = "ed_save",
+                       prefix: str = "ed") -> None:
+    """Save the work on a page into a new pack (`prefix` is the page's key prefix: `ed` the card
+    editor, `bg` the barge editor), by the button given (a save, or a save as a draft)."""
+    pack = at.selectbox(key=f"{prefix}_pack")
+    if pack.value != "(a new pack)":
+        pack.select("(a new pack)").run()
+    at.text_input(key=f"{prefix}_pack_id").input(pack_id)
+    at.text_input(key=f"{prefix}_pack_name").input(name)
+    at.selectbox(key=f"{prefix}_pack_kind").select(kind)
+    at.button(key=button).click().run()
+    assert not at.exception, at.exception

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from editor_app import APP, TIMEOUT, open_page, texts
+from editor_app import APP, TIMEOUT, open_page, save_into_new_pack, texts
 from streamlit.testing.v1 import AppTest
 
 BARGE_ID = "practice_yard"
@@ -50,11 +50,7 @@ def test_a_barge_saved_into_a_new_pack(app_env, content_copy: Path) -> None:
     at.selectbox(key="bg_type").select("crate").run()
     at.button(key="bg_sq_4_5").click().run()
     assert at.selectbox(key="bg_pack").value == "(a new pack)"  # never an existing pack unless chosen
-    at.text_input(key="bg_pack_id").input("shipyard_barges")
-    at.text_input(key="bg_pack_name").input("Shipyard Barges")
-    at.selectbox(key="bg_pack_kind").select("expansion")
-    at.button(key="bg_save").click().run()
-    assert not at.exception, at.exception
+    save_into_new_pack(at, "shipyard_barges", "Shipyard Barges", "expansion", button="bg_save", prefix="bg")
     pack = content_copy / "expansions" / "shipyard_barges"
     assert (pack / "pack.yaml").is_file()
     assert "{type: crate, at: [4, 5]}" in (pack / "barges.yaml").read_text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from editor_app import code_editor_data, open_page, script_text, texts, type_script
+from editor_app import code_editor_data, open_page, save_into_new_pack, script_text, texts, type_script
 from nexus_dsl.workbench import authoring
 from nexus_dsl.workbench.authoring import KINDS
 
@@ -49,12 +49,7 @@ def test_designer_flow(app_env, content_copy: Path) -> None:
     assert "did you mean `slide_roll`" in editor["errors"][0]["message"]
 
     # Invalid work is kept as a draft, in a new pack made for it.
-    at.selectbox(key="ed_pack").select("(a new pack)").run()
-    at.text_input(key="ed_pack_id").input("bribes_galore")
-    at.text_input(key="ed_pack_name").input("Bribes Galore")
-    at.selectbox(key="ed_pack_kind").select("house_rules")
-    at.button(key="ed_save_draft").click().run()
-    assert not at.exception, at.exception
+    save_into_new_pack(at, "bribes_galore", "Bribes Galore", "house_rules", button="ed_save_draft")
     draft = content_copy / "house-rules" / "bribes_galore" / "influence" / f"{CARD_ID}.nexus.draft"
     assert draft.is_file() and "slde_roll" in draft.read_text()
     assert any("DRAFT" in w.value for w in at.warning)

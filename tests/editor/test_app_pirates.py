@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from editor_app import APP, TIMEOUT, texts
+from editor_app import APP, TIMEOUT, save_into_new_pack, texts
 from streamlit.testing.v1 import AppTest
 
 HOUSE = "pirates_rich_seven_app"
@@ -69,12 +69,7 @@ def test_the_card_editor_makes_a_new_pirates_card(app_env, content_copy: Path) -
     assert "Number: 46" in preview and "Stars: 2" in preview and "a guess" in preview
 
     # Saved into a new pack, the card plays the game it was made for: the pack builds on Pirates.
-    at.selectbox(key="ed_pack").select("(a new pack)").run()
-    at.text_input(key="ed_pack_id").input("pirates_extra_card")
-    at.text_input(key="ed_pack_name").input("An Extra Card")
-    at.selectbox(key="ed_pack_kind").select("house_rules")
-    at.button(key="ed_save").click().run()
-    assert not at.exception, at.exception
+    save_into_new_pack(at, "pirates_extra_card", "An Extra Card", "house_rules")
     assert any("Saved into pack `pirates_extra_card`" in s.value for s in at.success), texts(at)
     manifest = yaml.safe_load((content_copy / "house-rules" / "pirates_extra_card" / "pack.yaml").read_text())
     assert manifest["builds_on"] == ["nexus_pirates"]
