@@ -1,7 +1,6 @@
 """The game loop: the procedures the `game` declaration names as its setup, its round (run again and
 again) and its verdict, and a piece's turn as its `turn` declaration shapes it. What is still
-NEXUS's own here (the deal's keep count, initiative's ranking, the split of the Command Points and
-what may change it, Command tokens) is called by the base game's content.
+NEXUS's own here (the deal's keep count, Command tokens) is called by the base game's content.
 
 The whole bout runs as one generator (`Cycle.play`) that yields a `Decision` whenever a player must
 choose and receives the chosen `Action`.
@@ -15,7 +14,6 @@ from ..errors import ScriptRuntimeError
 from ..model.game import Turn
 from ..model.ruleset import Ruleset
 from .actions import ABILITY, CARD, CHOICE, CONTROL, END_ROUND, NEXT_ROUND, Action, Decision
-from .dice import Dice
 from .events import Events
 from .holds import Holds
 from .interpreter import Env, Interpreter, Limits
@@ -32,14 +30,13 @@ TURN_BREAK = Decision("", "turn_break", ())
 
 
 class CycleHost(Protocol):
-    """What the cycle needs of the bout: its setup, state and rules, the limits, the dice, the round's
-    count of actions, the log, and every mechanism a round uses."""
+    """What the cycle needs of the bout: its setup, state and rules, the limits, the round's count of
+    actions, the log, and every mechanism a round uses."""
 
     setup: BoutSetup
     state: BoutState
     ruleset: Ruleset
     limits: Limits
-    dice: Dice
     round_actions: int
     events: Events
     legality: Legality
@@ -192,69 +189,6 @@ class Cycle:
             return True
         except StopIteration:
             return False
-
-    # ---------------------------------------------------------------- initiative
-    def roll_initiative(self) -> None:
-        """Trait die + ratio die per piece; rank by trait (INST > DEFT > CUNN > the rest), then the
-        ratio die, then pairs of d6 among those still tied (pg.10)."""
-        settings = self.host.ruleset.settings
-        rank = list(settings.get("initiative_rank", ()))
-        cap = settings.get("trait_cap", 5)
-        traits = self.host.ruleset.words.group("trait")
-        keys: dict[str, tuple[int, int]] = {}
-        for piece in self.host.state.pieces.values():
-            if piece.status != Status.FIGHTING:
-                continue
-            # The trait die has a face per declared trait, in declaration order.
-            face = self.host.dice.roll("trait_die", len(traits))
-            ratio = self.host.dice.roll("ratio_die")
-            trait = traits[face - 1]
-            piece.trait_die, piece.ratio = face, ratio
-            before = piece.traits.get(trait, 0)
-            piece.traits[trait] = min(cap, before + 1)
-            keys[piece.label] = (len(rank) - rank.index(trait) if trait in rank else 0, ratio)
-        order = sorted(keys, key=lambda label: keys[label], reverse=True)
-        order = self._break_ties(order, keys)
-        if settings.get("turn_order") == "sides_alternate":
-            order = self._sides_alternate(order)
-        self.host.state.order = order
-        self.host.emit("initiative", order=order, rolls={
-            label: {"trait": traits[self.host.state.pieces[label].trait_die - 1],
-                    "ratio": self.host.state.pieces[label].ratio}
-            for label in order})
-
-    def _sides_alternate(self, order: list[str]) -> list[str]:
-        """The ranked order with the sides taking turns: the best of the side of the best piece,
-        then the best of the next side to appear, and so on round the sides while any is left."""
-        queues: dict[str, list[str]] = {}
-        for label in order:
-            queues.setdefault(self.host.state.pieces[label].side, []).append(label)
-        alternated: list[str] = []
-        while any(queues.values()):
-            for queue in queues.values():
-                if queue:
-                    alternated.append(queue.pop(0))
-        return alternated
-
-    def _break_ties(self, order: list[str], keys: dict[str, tuple[int, int]]) -> list[str]:
-        """Players still tied roll a pair of d6 each; the pairs order them, highest first, and only
-        those tied again roll again (pg.10)."""
-        result: list[str] = []
-        index = 0
-        while index < len(order):
-            group = [label for label in order if keys[label] == keys[order[index]]]
-            index += len(group)
-            result.extend(self._order_by_pairs(group))
-        return result
-
-    def _order_by_pairs(self, group: list[str]) -> list[str]:
-        if len(group) <= 1:
-            return group
-        pairs = {label: sum(self.host.dice.roll_many("tiebreak", 2)) for label in group}
-        ordered: list[str] = []
-        for total in sorted(set(pairs.values()), reverse=True):
-            ordered.extend(self._order_by_pairs([label for label in group if pairs[label] == total]))
-        return ordered
 
     # ---------------------------------------------------------------- rounds
     def settle(self) -> Game:

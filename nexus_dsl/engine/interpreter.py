@@ -108,6 +108,16 @@ class Env:
     def assign(self, name: str, value: Any) -> None:
         self.names[name] = value
 
+    def rebind(self, name: str, value: Any) -> bool:
+        """Bind `name` again where it is bound (`set`); whether it was bound anywhere."""
+        env: Env | None = self
+        while env is not None:
+            if name in env.names:
+                env.names[name] = value
+                return True
+            env = env.parent
+        return False
+
 
 # ---------------------------------------------------------------- faults
 # Python errors a function, an effect or a mechanism may raise on values a script computed: they
@@ -557,6 +567,11 @@ class Interpreter:
                     yield from self._action(stmt, local)
                 elif isinstance(stmt, A.Let):
                     local.assign(stmt.name, self.evaluate(stmt.value, local))
+                elif isinstance(stmt, A.Set):
+                    # The checker holds `set` to names a `let` bound; a Ruleset put together
+                    # without it meets a fault here rather than a new name.
+                    if not local.rebind(stmt.name, self.evaluate(stmt.value, local)):
+                        raise fault(stmt, local, "unknown_name", f"`set {stmt.name}`: `{stmt.name}` is not bound here")
                 elif isinstance(stmt, A.If):
                     for branch in stmt.branches:
                         if self.evaluate(branch.condition, local):
