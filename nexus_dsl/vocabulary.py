@@ -535,9 +535,13 @@ OUTCOMES = ("success", "failure")
 PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # `group` is the section of the game's menu a command is offered in: one of the game's `groups`
     # (any word in a game that declares none).
+    # `offered control`: the command is offered among a turn's controls (`acts control`), at any
+    # time in the turn, and is no command given: no `command` line, no `command_used`, no rule's
+    # requirement (the base game's Command token).
     "command": {
         "group": ("text", "one"), "tags": ("text", "many"), "targets": ("text", "one"),
         "flavor": ("text", "one"), "text": ("text", "one"), "rulebook": ("text", "one"),
+        "offered": ("text", "one"),
     },
     "trait_ability": {"tags": ("text", "many"), "flavor": ("text", "one"), "text": ("text", "one"),
                       "targets": ("text", "one"), "motivation": ("text", "one")},
@@ -676,6 +680,7 @@ PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
     "drawn": DRAWN,
     "owner": ("player", "side"),
     "acts": ("command", "control", "ability", "card"),
+    "offered": ("command", "control"),
     "visible": ("all", "owner", "none"),
 }
 

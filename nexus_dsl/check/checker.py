@@ -27,6 +27,7 @@ from typing import Callable, Iterable, Mapping
 from .. import vocabulary as V
 from ..errors import Diagnostic, did_you_mean
 from ..limits import MAX_NUMBER
+from ..model.game import offered_as_control
 from ..model.words import HOLD_PROPERTIES, Hold, stat_amount, stat_group
 from ..syntax import ast_nodes as A
 
@@ -322,6 +323,9 @@ class Checker:
                 args[arg.name] = self.context.type_names.get(arg_type.name, arg_type.name)
             elif isinstance(arg_type, A.ChoiceType):
                 kinds = {self.globals.lookup(o) for o in arg_type.options}
+                if kinds == {None}:  # words of its own, none a name the game knows: offered and read as text
+                    args[arg.name] = "text"
+                    continue
                 for option in arg_type.options:
                     if self.globals.lookup(option) is None:
                         self.error(arg_type, "unknown_name", f"unknown choice `{option}`",
@@ -382,7 +386,9 @@ class Checker:
     def _check_required(self, declaration: A.Declaration) -> None:
         kind = declaration.kind
         # A piece's command costs points; a player of a game without pieces acts without any.
-        if kind == "command" and not declaration.clauses_of(A.Cost) and self.context.actor_type != "player":
+        # A control (`offered control`) is no command given: it costs nothing unless it says so.
+        if (kind == "command" and not declaration.clauses_of(A.Cost) and self.context.actor_type != "player"
+                and not offered_as_control(declaration)):
             self.error(declaration, "missing_clause", f"command `{declaration.id}` has no `cost` clause",
                        "every command costs something, e.g. `cost 1 MP`", width=len(declaration.id))
         if kind == "trait_ability" and not declaration.clauses_of(A.Window):

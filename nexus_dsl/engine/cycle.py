@@ -1,6 +1,6 @@
 """The game loop: the procedures the `game` declaration names as its setup, its round (run again and
 again) and its verdict, and a piece's turn as its `turn` declaration shapes it. What is still
-NEXUS's own here (the deal's keep count, Command tokens) is called by the base game's content.
+NEXUS's own here (the deal's keep count) is called by the base game's content.
 
 The whole bout runs as one generator (`Cycle.play`) that yields a `Decision` whenever a player must
 choose and receives the chosen `Action`.
@@ -235,25 +235,26 @@ class Cycle:
             self.host.round_actions += 1
             if action.kind in (ABILITY, CARD):
                 yield from self.host.timing.use_ability(action, None)
-            elif action.kind == CONTROL:
-                assert isinstance(piece, Piece)  # Command tokens are offered to pieces alone
-                self._spend_token(piece, action)
             else:
                 declaration = self.host.ruleset.declaration("command", action.name or "")
                 assert declaration is not None
-                yield from self.host.resolution.run_command(piece, declaration, action)
+                if action.kind == CONTROL:
+                    yield from self.host.resolution.run_control(piece, declaration, action)
+                else:
+                    yield from self.host.resolution.run_command(piece, declaration, action)
         yield from self.settle()
         yield from self._end_round(piece)
 
     def _turn_options(self, turn: Turn, piece: Actor) -> tuple[Action, ...]:
-        """What the turn offers its player now, as its `acts` says: commands, controls (Command
-        tokens), abilities and cards, then ending the turn where `passing` lets it."""
+        """What the turn offers its player now, as its `acts` says: commands, controls (the commands
+        offered as controls: the base game's Command tokens), abilities and cards, then ending the
+        turn where `passing` lets it."""
         acts = turn.acts
         options: list[Action] = []
         if "command" in acts:
             options += self.host.legality.legal_commands(piece)
         if "control" in acts:
-            options += self._token_options(piece)
+            options += self.host.legality.legal_controls(piece)
         if "ability" in acts or "card" in acts:
             options += [o for o in self.host.timing.instant_options(piece) if o.kind in acts]
         if turn.passing:
@@ -268,20 +269,6 @@ class Cycle:
         for effect in turn.opening:
             # No one's doing on the board: what the opening deals it deals as the rules' own.
             yield from self.host.interpreter.execute(effect.body, Env({"self": piece}, scope))
-
-    def _token_options(self, piece: Actor) -> list[Action]:
-        """Command tokens add a point of MP or AP at any time in your own round (pg.6, pg.16)."""
-        if not isinstance(piece, Piece) or self.host.state.player_of(piece).stats.get("command_tokens", 0) <= 0:
-            return []
-        return [Action.make(CONTROL, piece.label, "spend_command_token", to=to) for to in ("ap", "mp")]
-
-    def _spend_token(self, piece: Piece, action: Action) -> None:
-        self.host.state.player_of(piece).stats["command_tokens"] -= 1
-        if action.arg("to") == "ap":
-            piece.ap += 1
-        else:
-            piece.mp += 1
-        self.host.emit("command_token", actor=piece.label, to=action.arg("to"))
 
     # ---------------------------------------------------------------- the end of a round and of the bout
     def _end_round(self, actor: Actor) -> Game:

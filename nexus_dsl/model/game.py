@@ -118,3 +118,10 @@ def _word(declaration: A.Declaration, name: str) -> str | None:
     prop = declaration.property(name)
     value = prop.values[0] if prop is not None and len(prop.values) == 1 else None
     return value.id if isinstance(value, A.Name) else None
+
+
+def offered_as_control(declaration: A.Declaration) -> bool:
+    """Whether a command is offered among a turn's controls (`offered control`): used at any time in
+    the turn, and no command given (the base game's Command token)."""
+    prop = declaration.property("offered")
+    return bool(prop and prop.values and isinstance(prop.values[0], A.Name) and prop.values[0].id == "control")
