@@ -607,13 +607,15 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
              "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
     # `starts`, `ends` and `over` (declared events, raised with `self`) mark a turn's start, its end
-    # (before the piece's points are cleared) and the moment it is over; `length` (a number) ends it
+    # and the moment it is over; `closing` (a procedure of one arg) runs between the two, given
+    # who took the turn (the base game's clears the points left); `length` (a number) ends it
     # after that many actions; `passing` (true or false) says whether the player may end it.
     # A card of a game's own: its fields (`number 7`, `stars 2`, `kind ship`) are the pack's to name,
     # each one number, word or text, read by `card_value`; these are the fields every card may have.
     "card": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
              "rulebook": ("text", "one"), "assumed": ("text", "one")},
     "turn": {"starts": ("event", "one"), "ends": ("event", "one"), "over": ("event", "one"),
+             "closing": ("turn_procedure", "one"),
              "length": ("number", "one"), "passing": ("flag", "one"), "acts": ("text", "many"),
              "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},

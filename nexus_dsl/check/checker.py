@@ -597,6 +597,8 @@ class Checker:
                 self._check_hold_word(prop, value)
             elif value_type == "procedure":
                 self._check_procedure_named(prop, value)
+            elif value_type == "turn_procedure":
+                self._check_procedure_named(prop, value, arguments=1)
             elif value_type in ("event", "turn"):
                 declared = tuple(self.context.events) if value_type == "event" else self.context.turns
                 self._check_declared(prop, value, value_type, declared)
@@ -630,12 +632,16 @@ class Checker:
             self.error(value, "duplicate_name", f"`{value.id}` is already a type of the language",
                        "name the group for what its stats are, e.g. `group trait`", width=len(value.id))
 
-    def _check_procedure_named(self, prop: A.Property, value: A.Expr) -> None:
-        """A game's `verdict`: a procedure the engine runs with no args."""
+    def _check_procedure_named(self, prop: A.Property, value: A.Expr, arguments: int = 0) -> None:
+        """A game's `verdict`: a procedure the engine runs with no args; a turn's `closing`, with one
+        (who took the turn)."""
         procedures = self.context.procedures
         self._check_declared(prop, value, "procedure", tuple(procedures))
-        if isinstance(value, A.Name) and value.id in procedures and procedures[value.id].positional:
-            self.error(value, "wrong_type", f"procedure `{value.id}` takes arguments; the engine runs `{prop.name}` with none",
+        taken = len(procedures[value.id].positional) if isinstance(value, A.Name) and value.id in procedures else arguments
+        if isinstance(value, A.Name) and taken != arguments:
+            takes = "takes arguments" if arguments == 0 else f"takes {taken} argument(s)"
+            given = "none" if arguments == 0 else "one, who took the turn"
+            self.error(value, "wrong_type", f"procedure `{value.id}` {takes}; the engine runs `{prop.name}` with {given}",
                        width=len(value.id))
 
     def _check_declared(self, prop: A.Property, value: A.Expr, kind: str, declared: tuple[str, ...]) -> None:

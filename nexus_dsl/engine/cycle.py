@@ -129,11 +129,12 @@ class Cycle:
         self.host.round_actions = 0
         yield from self._run_game_procedure(self.host.ruleset.game.round)
 
-    def _run_game_procedure(self, name: str | None) -> Game:
-        """Run a procedure the `game` declaration names (its setup, its round, its verdict), if any."""
+    def _run_game_procedure(self, name: str | None, *values: Any) -> Game:
+        """Run a procedure the `game` or `turn` declaration names (its setup, its round, its verdict,
+        a turn's closing), if any, given `values` for its args."""
         procedure = self.host.ruleset.declaration("procedure", name) if name is not None else None
         if procedure is not None:
-            yield from self.host.interpreter.run_procedure(procedure)
+            yield from self.host.interpreter.run_procedure(procedure, values)
 
     def take_turns(self, pieces: list[Actor], alternating: bool = False) -> Game:
         """Each piece (or player, in a game without pieces) of the list takes its turn in that
@@ -283,8 +284,8 @@ class Cycle:
         yield from self.settle()
         if self.host.state.ended:
             return
-        if piece is not None:
-            piece.ap = piece.mp = 0  # points never carry over (pg.10)
+        if turn.closing is not None:  # the turn's closing, given who took it (the base game's clears its points)
+            yield from self._run_game_procedure(turn.closing, actor)
         for other in self.host.state.pieces.values():
             other.bonus_ap.clear()  # AP granted against a piece lasts for the round it was given in
         # Whether the game is over now is content's to say (`end_game`), as its rules listen here.

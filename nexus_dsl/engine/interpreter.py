@@ -489,10 +489,11 @@ class Interpreter:
             pass
         raise fault(expr, env, "wrong_type", f"{describe_value(obj)} has no attribute `{expr.name}`")
 
-    def run_procedure(self, procedure: A.Declaration) -> Run:
-        """Run a procedure of no args that the engine itself calls (a game's verdict), with no one
-        acting."""
-        body = Env({}, self.host.legality.declaration_env(procedure))
+    def run_procedure(self, procedure: A.Declaration, values: tuple[Any, ...] = ()) -> Run:
+        """Run a procedure the engine itself calls (a game's verdict, a turn's closing), with no one
+        acting, `values` bound to its args (the checker holds their number to the call's)."""
+        names = {arg.name: value for arg, value in zip(procedure.clauses_of(A.Arg), values)}
+        body = Env(names, self.host.legality.declaration_env(procedure))
         for effect in procedure.clauses_of(A.Effect):
             yield from self.execute(effect.body, body)
 
