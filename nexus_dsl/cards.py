@@ -127,6 +127,8 @@ def describe_block(block: A.Block, depth: int = 0, known: Known | None = None) -
             lines.extend(describe_block(stmt.body, depth + 1, known))
         elif isinstance(stmt, A.Let):
             lines.append(f"{pad}- let {stmt.name} be {print_expr(stmt.value)}")
+        elif isinstance(stmt, A.Set):
+            lines.append(f"{pad}- let {stmt.name} now be {print_expr(stmt.value)}")
     return lines
 
 

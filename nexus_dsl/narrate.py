@@ -49,11 +49,20 @@ def _args(args: dict[str, Any]) -> str:
     return (f" on {target}" if target else "") + (f" ({text})" if text else "")
 
 
+def _initiative_roll(roll: dict[str, object]) -> str:
+    if set(roll) == {"trait", "ratio"}:
+        return f"{roll['trait']}, ratio {roll['ratio']}"
+    return ", ".join(f"{name} {value}" for name, value in roll.items())
+
+
 def describe(event: Event, terms: GameTerms = NEXUS_TERMS) -> str | None:
     d = event.data
     t = event.type
     if t == "initiative":
-        order = ", ".join(f"{label} ({r['trait']}, ratio {r['ratio']})" for label, r in d["rolls"].items())
+        # The rolls a game's initiative records, by label: the base game's trait and ratio die, or
+        # whatever values a pack's own initiative records (each written as its name and value).
+        rolls = d.get("rolls") or {label: {} for label in d.get("order", ())}
+        order = ", ".join(f"{label} ({_initiative_roll(r)})" if r else str(label) for label, r in rolls.items())
         return f"== Cycle {event.cycle} — initiative: {order}"
     if t == "round_start":
         return f"-- {d[terms.actor]}'s {terms.turn}"

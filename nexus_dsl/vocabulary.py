@@ -36,9 +36,6 @@ PURPOSES = ("attack", "defense", "location", "check", "trait_die", "ratio_die", 
 SEATS = ("north", "south", "east", "west")
 # What becomes of a card drawn from a zone (its `drawn` property): played at once, or kept in hand.
 DRAWN = ("played", "kept")
-# How the pieces of a cycle take their turns (the `turn_order` rule param): by their initiative
-# rank, or by rank with the sides taking turns (the best of each side in turn, then the next).
-TURN_ORDERS = ("by_rank", "sides_alternate")
 # How long a piece's turn lasts within a cycle (the `turn_length` rule param): its whole Command
 # Round (it acts until it ends the round), or one action, the rounds of the cycle taking turns.
 TURN_LENGTHS = ("whole_round", "one_action")
@@ -49,7 +46,6 @@ ENUM_TYPES: dict[str, tuple[str, ...]] = {
     "direction": COMPASS + RELATIVE,
     "roll_side": ROLL_SIDES,
     "seat": SEATS,
-    "turn_order": TURN_ORDERS,
     "turn_length": TURN_LENGTHS,
 }
 
@@ -168,27 +164,24 @@ class Signature:
 
 # ---------------------------------------------------------------- rule params the engine reads
 # The rule params (global settings) the engine itself reads, by the kind of value each must hold:
-# `count` a whole number written out, 0 to MAX_NUMBER; `flag` true or false; `locations` and
-# `traits` a list of body locations or of traits (`location_table` the same, with at least one:
-# a die is rolled over it). The checker refuses any other value where the rule declares the param,
+# `count` a whole number written out, 0 to MAX_NUMBER; `flag` true or false; `locations` a list
+# of body locations (`location_table` the same, with at least one: a die is rolled over it). The checker refuses any other value where the rule declares the param,
 # so a Ruleset that loaded holds only values the engine can use.
 SETTING_KINDS: dict[str, str] = {
     "count": f"a whole number from 0 to {MAX_NUMBER:,}, written out",
     "flag": "`true` or `false`",
     "locations": "a list of body locations, e.g. `[head, chest]`",
     "location_table": "a list of at least one body location, e.g. `[chest, midsection]`",
-    "traits": "a list of traits, e.g. `[INST, DEFT]`",
     "seat_groups": "a list of sides, each a list of seats, no seat twice, e.g. `[[north, south], [east, west]]`",
-    "turn_order": "`by_rank` or `sides_alternate`",
     "turn_length": "`whole_round` or `one_action`",
 }
 ENGINE_SETTINGS: dict[str, str] = {
     "trait_cap": "count", "scale_cap": "count", "overall_condition": "count",
     "crowd_coins_per_player": "count",
-    "fatal_locations": "locations", "random_location_table": "location_table", "initiative_rank": "traits",
+    "fatal_locations": "locations", "random_location_table": "location_table",
     # Pieces on the seats of one group are one side (friends: they win together and never target
     # each other); a piece on a seat of no group is a side of its own.
-    "sides": "seat_groups", "turn_order": "turn_order", "turn_length": "turn_length",
+    "sides": "seat_groups", "turn_length": "turn_length",
 }  # and each rule param a stat's `start` names, a count
 
 
@@ -273,6 +266,12 @@ PRIMITIVES: dict[str, Signature] = {
     "add_stat": Signature(("actor", "stat"), {"by": "number"}, ("by",),
                           doc="Raise (or, negative, lower) a piece's stat, or a player's (a stat each "
                               "player holds), kept within its `low` and `high`."),
+    "set_trait": Signature(("piece", "trait"), {"to": "number"}, ("to",),
+                           doc="Set a trait reserve outright (0..cap) with no line of its own, as a roll sets it: "
+                               "the line of what set it says so."),
+    "set_ratio": Signature(("piece",), {"to": "number"}, ("to",),
+                           doc="Set the ratio a piece's points are split by (`self.ratio`) with no line of its own, "
+                               "as a roll sets it: the line of what rolled it says so."),
     "set_stat": Signature(("actor", "stat"), {"to": "number"}, ("to",),
                           doc="Set a piece's stat, or a player's (a stat each player holds), kept within "
                               "its `low` and `high`."),
@@ -289,11 +288,6 @@ PRIMITIVES: dict[str, Signature] = {
                      doc="Put a decision of that name to a player: one of the options (made by `option`) is bound to "
                          "the `into` name; `with true` also offers what the player may use at any time, and asks "
                          "again after a use."),
-    "roll_initiative": Signature((), doc="Initiative (pg.10): each piece in play rolls the trait die and the ratio "
-                                         "die (its trait raised by one, to the cap), and the pieces are ranked by the "
-                                         "`initiative_rank` of their traits, then the ratio die, then pairs of d6 among "
-                                         "those still tied (with the `turn_order` rule param's sides taking turns): "
-                                         "the order of play, logged as `initiative`."),
     "take_turns": Signature(("list",), doc="Each piece (or player, in a game without pieces) of the list, in its "
                                            "order (the order of play from then on), takes its turn: the game's "
                                            "`turn`, whole or one action at a time as the `turn_length` rule param "
@@ -460,13 +454,28 @@ FUNCTIONS: dict[str, Signature] = {
                                        "when they tie)."),
     "in_play": Signature((), doc="The pieces still in play (fighting), in the order they are listed."),
     "order_of_play": Signature((), doc="The pieces (or players, in a game without pieces) in the order of play "
-                                       "(the last `roll_initiative`, `set_order` or `take_turns`), whether still in "
+                                       "(the last `set_order` or `take_turns`), whether still in "
                                        "play or not."),
     "players": Signature((), doc="The players, in the order they are seated (as the setup lists them)."),
     "option": Signature(("text", "text", "any", "text", "any"), optional_positional=4,
                         doc="An option of a decision put with `ask`: its name, then up to two names each followed by "
                             "its value (`option(\"allocate\", \"ratio_to\", \"ap\")`); an option named `pass` is a pass."),
     "option_name": Signature(("any",), doc="The name of an option (the answer `ask` binds)."),
+    "option_with": Signature(("any", "text", "any"),
+                             doc="The option with its value of that name given (in its place if it has one, else "
+                                 "last): an option is a record too, built up with `set` and logged by `record` as "
+                                 "its values by name."),
+    "append": Signature(("list", "any"), doc="A list with a value added at its end."),
+    "rank": Signature(("list", "purpose"),
+                      doc="Rank a list of entries, each a list of its member then its keys (numbers): the members "
+                          "by their keys compared in turn, highest first, the list's order kept among equals; those "
+                          "still tied each roll a pair of d6 for the purpose, the higher pair first, and those tied "
+                          "again roll again.", rolls=True),
+    "sides_alternating": Signature(("list",), doc="A list of pieces (or players) with the sides taking turns: the first "
+                                                  "of the first member's side, then the first of the next side to "
+                                                  "appear, and so on round the sides while any is left."),
+    "group_stats": Signature(("text",), doc="The stats of a group (`group trait`), in the order they are declared: "
+                                            "a die with a face per stat reads it."),
     "option_value": Signature(("any", "text"), doc="An option's value of that name, or none."),
     "clockwise_from": Signature(("actor",), doc="Who acts round the table clockwise (north, east, south, west seen "
                                                 "from above), starting with this one: the pieces, or in a game "
@@ -498,7 +507,8 @@ FUNCTION_RESULTS: dict[str, str] = {
     "card_values": "list", "players_of": "list", "drop": "list", "reverse": "list", "sum": "number",
     "highest": "any", "lowest": "any", "position": "number", "join": "text", "dice_pool": "number",
     "sides": "list", "score_of": "number", "leading_sides": "list", "ending": "any", "in_play": "list",
-    "sides_in_play": "list", "order_of_play": "list", "players": "list", "clockwise_from": "list", "option": "any", "option_name": "text", "option_value": "any", "cards": "list", "discards": "list",
+    "sides_in_play": "list", "order_of_play": "list", "players": "list", "clockwise_from": "list", "option": "any", "option_name": "text", "option_value": "any",
+    "option_with": "any", "append": "list", "rank": "list", "sides_alternating": "list", "group_stats": "list", "cards": "list", "discards": "list",
     "zone_of": "zone",
 }
 
@@ -525,9 +535,13 @@ OUTCOMES = ("success", "failure")
 PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # `group` is the section of the game's menu a command is offered in: one of the game's `groups`
     # (any word in a game that declares none).
+    # `offered control`: the command is offered among a turn's controls (`acts control`), at any
+    # time in the turn, and is no command given: no `command` line, no `command_used`, no rule's
+    # requirement (the base game's Command token).
     "command": {
         "group": ("text", "one"), "tags": ("text", "many"), "targets": ("text", "one"),
         "flavor": ("text", "one"), "text": ("text", "one"), "rulebook": ("text", "one"),
+        "offered": ("text", "one"),
     },
     "trait_ability": {"tags": ("text", "many"), "flavor": ("text", "one"), "text": ("text", "one"),
                       "targets": ("text", "one"), "motivation": ("text", "one")},
@@ -593,13 +607,15 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
              "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
     # `starts`, `ends` and `over` (declared events, raised with `self`) mark a turn's start, its end
-    # (before the piece's points are cleared) and the moment it is over; `length` (a number) ends it
+    # and the moment it is over; `closing` (a procedure of one arg) runs between the two, given
+    # who took the turn (the base game's clears the points left); `length` (a number) ends it
     # after that many actions; `passing` (true or false) says whether the player may end it.
     # A card of a game's own: its fields (`number 7`, `stars 2`, `kind ship`) are the pack's to name,
     # each one number, word or text, read by `card_value`; these are the fields every card may have.
     "card": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
              "rulebook": ("text", "one"), "assumed": ("text", "one")},
     "turn": {"starts": ("event", "one"), "ends": ("event", "one"), "over": ("event", "one"),
+             "closing": ("turn_procedure", "one"),
              "length": ("number", "one"), "passing": ("flag", "one"), "acts": ("text", "many"),
              "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
@@ -666,6 +682,7 @@ PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
     "drawn": DRAWN,
     "owner": ("player", "side"),
     "acts": ("command", "control", "ability", "card"),
+    "offered": ("command", "control"),
     "visible": ("all", "owner", "none"),
 }
 

@@ -27,6 +27,7 @@ from typing import Callable, Iterable, Mapping
 from .. import vocabulary as V
 from ..errors import Diagnostic, did_you_mean
 from ..limits import MAX_NUMBER
+from ..model.game import offered_as_control
 from ..model.words import HOLD_PROPERTIES, Hold, stat_amount, stat_group
 from ..syntax import ast_nodes as A
 
@@ -106,6 +107,7 @@ class Scope:
         self.names = dict(names)
         self.constants = dict(constants or {})
         self.parent = parent
+        self.lets: set[str] = set()  # the names a `let` bound here: the ones `set` may bind again
 
     def lookup(self, name: str) -> str | None:
         scope: Scope | None = self
@@ -124,8 +126,19 @@ class Scope:
             scope = scope.parent
         return None
 
-    def bind(self, name: str, type_name: str, constant: int | None = None) -> None:
+    def binding(self, name: str) -> Scope | None:
+        """The scope that binds `name` (the innermost), or None."""
+        scope: Scope | None = self
+        while scope is not None and name not in scope.names:
+            scope = scope.parent
+        return scope
+
+    def bind(self, name: str, type_name: str, constant: int | None = None, let: bool = False) -> None:
         self.names[name] = type_name
+        if let:
+            self.lets.add(name)
+        else:
+            self.lets.discard(name)
         if constant is None:
             self.constants.pop(name, None)
         else:
@@ -310,6 +323,9 @@ class Checker:
                 args[arg.name] = self.context.type_names.get(arg_type.name, arg_type.name)
             elif isinstance(arg_type, A.ChoiceType):
                 kinds = {self.globals.lookup(o) for o in arg_type.options}
+                if kinds == {None}:  # words of its own, none a name the game knows: offered and read as text
+                    args[arg.name] = "text"
+                    continue
                 for option in arg_type.options:
                     if self.globals.lookup(option) is None:
                         self.error(arg_type, "unknown_name", f"unknown choice `{option}`",
@@ -370,7 +386,9 @@ class Checker:
     def _check_required(self, declaration: A.Declaration) -> None:
         kind = declaration.kind
         # A piece's command costs points; a player of a game without pieces acts without any.
-        if kind == "command" and not declaration.clauses_of(A.Cost) and self.context.actor_type != "player":
+        # A control (`offered control`) is no command given: it costs nothing unless it says so.
+        if (kind == "command" and not declaration.clauses_of(A.Cost) and self.context.actor_type != "player"
+                and not offered_as_control(declaration)):
             self.error(declaration, "missing_clause", f"command `{declaration.id}` has no `cost` clause",
                        "every command costs something, e.g. `cost 1 MP`", width=len(declaration.id))
         if kind == "trait_ability" and not declaration.clauses_of(A.Window):
@@ -579,6 +597,8 @@ class Checker:
                 self._check_hold_word(prop, value)
             elif value_type == "procedure":
                 self._check_procedure_named(prop, value)
+            elif value_type == "turn_procedure":
+                self._check_procedure_named(prop, value, arguments=1)
             elif value_type in ("event", "turn"):
                 declared = tuple(self.context.events) if value_type == "event" else self.context.turns
                 self._check_declared(prop, value, value_type, declared)
@@ -612,12 +632,16 @@ class Checker:
             self.error(value, "duplicate_name", f"`{value.id}` is already a type of the language",
                        "name the group for what its stats are, e.g. `group trait`", width=len(value.id))
 
-    def _check_procedure_named(self, prop: A.Property, value: A.Expr) -> None:
-        """A game's `verdict`: a procedure the engine runs with no args."""
+    def _check_procedure_named(self, prop: A.Property, value: A.Expr, arguments: int = 0) -> None:
+        """A game's `verdict`: a procedure the engine runs with no args; a turn's `closing`, with one
+        (who took the turn)."""
         procedures = self.context.procedures
         self._check_declared(prop, value, "procedure", tuple(procedures))
-        if isinstance(value, A.Name) and value.id in procedures and procedures[value.id].positional:
-            self.error(value, "wrong_type", f"procedure `{value.id}` takes arguments; the engine runs `{prop.name}` with none",
+        taken = len(procedures[value.id].positional) if isinstance(value, A.Name) and value.id in procedures else arguments
+        if isinstance(value, A.Name) and taken != arguments:
+            takes = "takes arguments" if arguments == 0 else f"takes {taken} argument(s)"
+            given = "none" if arguments == 0 else "one, who took the turn"
+            self.error(value, "wrong_type", f"procedure `{value.id}` {takes}; the engine runs `{prop.name}` with {given}",
                        width=len(value.id))
 
     def _check_declared(self, prop: A.Property, value: A.Expr, kind: str, declared: tuple[str, ...]) -> None:
@@ -697,7 +721,9 @@ class Checker:
 
     def check_statement(self, stmt: A.Stmt, scope: Scope) -> None:
         if isinstance(stmt, A.Let):
-            scope.bind(stmt.name, self.expr_type(stmt.value, scope), self.values.get(id(stmt.value)))
+            scope.bind(stmt.name, self.expr_type(stmt.value, scope), self.values.get(id(stmt.value)), let=True)
+        elif isinstance(stmt, A.Set):
+            self._check_set(stmt, scope)
         elif isinstance(stmt, A.If):
             for branch in stmt.branches:
                 self.expect(branch.condition, "bool", scope)
@@ -715,6 +741,26 @@ class Checker:
             self.check_block(stmt.body, scope)
         elif isinstance(stmt, A.Action):
             self.check_action(stmt, scope)
+
+    def _check_set(self, stmt: A.Set, scope: Scope) -> None:
+        """`set` binds again a name an enclosing `let` bound, to a value of a kind it may hold: never
+        a rule param, a declaration's param or arg, a loop's name or a word of the game, which a
+        script reads and never changes."""
+        binding = scope.binding(stmt.name)
+        if binding is None or stmt.name not in binding.lets:
+            what = "is not bound here" if binding is None else "was not bound by `let`"
+            self.error(stmt, "not_a_local", f"`set {stmt.name}`: `{stmt.name}` {what}",
+                       f"`set` changes a name a `let` of this effect bound before it: write `let {stmt.name} = ...` "
+                       "first, or use `let` to bind a new name", width=len(stmt.name))
+            self.expr_type(stmt.value, scope)
+            return
+        declared = binding.names[stmt.name]
+        actual = self.expr_type(stmt.value, scope)
+        if not compatible(declared, actual):
+            self.error(stmt.value, "wrong_type", f"`{stmt.name}` holds {self.describe(declared)}, "
+                                                 f"not {self.describe(actual)}")
+        # Its value is no longer known while reading: the `set` may run or not, once or many times.
+        binding.constants.pop(stmt.name, None)
 
     def check_action(self, action: A.Action, scope: Scope) -> None:
         signature = V.PRIMITIVES.get(action.verb) or self.context.procedures.get(action.verb)
@@ -981,15 +1027,14 @@ class Checker:
 
 
 _SETTING_EXAMPLES = {"count": "5", "flag": "true", "locations": "[head, chest]",
-                     "location_table": "[chest, midsection]", "traits": "[INST, DEFT]",
-                     "seat_groups": "[[north, south], [east, west]]", "turn_order": "sides_alternate",
-                     "turn_length": "one_action"}
+                     "location_table": "[chest, midsection]",
+                     "seat_groups": "[[north, south], [east, west]]", "turn_length": "one_action"}
 
 
 def engine_setting_problem(value: A.Expr, kind: str, context: CheckContext) -> str | None:
     """The check code for a rule param the engine reads that does not hold a value of its kind
     (`vocabulary.ENGINE_SETTINGS`, or a count a stat starts at) written out, or None when it does;
-    lists of traits or locations hold the stats `context` declares in that group."""
+    lists of locations hold the stats `context` declares in that group."""
     if kind == "count":
         if isinstance(value, A.Num):
             return None if 0 <= value.value <= MAX_NUMBER else "out_of_range"
@@ -998,9 +1043,8 @@ def engine_setting_problem(value: A.Expr, kind: str, context: CheckContext) -> s
         return "wrong_type"
     if kind == "flag":
         return None if isinstance(value, A.Bool) else "wrong_type"
-    if kind in ("turn_order", "turn_length"):
-        allowed = V.TURN_ORDERS if kind == "turn_order" else V.TURN_LENGTHS
-        return None if isinstance(value, A.Name) and value.id in allowed else "wrong_type"
+    if kind == "turn_length":
+        return None if isinstance(value, A.Name) and value.id in V.TURN_LENGTHS else "wrong_type"
     if kind == "seat_groups":
         groups = value.items if isinstance(value, A.ListLit) else None
         if groups is None or not all(isinstance(g, A.ListLit) and all(isinstance(s, A.Name) and s.id in V.SEATS
@@ -1008,7 +1052,7 @@ def engine_setting_problem(value: A.Expr, kind: str, context: CheckContext) -> s
             return "wrong_type"
         seats = [s.id for g in groups if isinstance(g, A.ListLit) for s in g.items if isinstance(s, A.Name)]
         return "out_of_range" if len(seats) != len(set(seats)) else None
-    members = context.members.get("trait" if kind == "traits" else "location", ())
+    members = context.members.get("location", ())
     if not isinstance(value, A.ListLit) or not all(isinstance(i, A.Name) and i.id in members for i in value.items):
         return "wrong_type"
     return "out_of_range" if kind == "location_table" and not value.items else None

@@ -1,7 +1,6 @@
 """The game loop: the procedures the `game` declaration names as its setup, its round (run again and
 again) and its verdict, and a piece's turn as its `turn` declaration shapes it. What is still
-NEXUS's own here (the deal's keep count, initiative's ranking, the split of the Command Points and
-what may change it, Command tokens) is called by the base game's content.
+NEXUS's own here (the deal's keep count) is called by the base game's content.
 
 The whole bout runs as one generator (`Cycle.play`) that yields a `Decision` whenever a player must
 choose and receives the chosen `Action`.
@@ -15,7 +14,6 @@ from ..errors import ScriptRuntimeError
 from ..model.game import Turn
 from ..model.ruleset import Ruleset
 from .actions import ABILITY, CARD, CHOICE, CONTROL, END_ROUND, NEXT_ROUND, Action, Decision
-from .dice import Dice
 from .events import Events
 from .holds import Holds
 from .interpreter import Env, Interpreter, Limits
@@ -32,14 +30,13 @@ TURN_BREAK = Decision("", "turn_break", ())
 
 
 class CycleHost(Protocol):
-    """What the cycle needs of the bout: its setup, state and rules, the limits, the dice, the round's
-    count of actions, the log, and every mechanism a round uses."""
+    """What the cycle needs of the bout: its setup, state and rules, the limits, the round's count of
+    actions, the log, and every mechanism a round uses."""
 
     setup: BoutSetup
     state: BoutState
     ruleset: Ruleset
     limits: Limits
-    dice: Dice
     round_actions: int
     events: Events
     legality: Legality
@@ -132,11 +129,12 @@ class Cycle:
         self.host.round_actions = 0
         yield from self._run_game_procedure(self.host.ruleset.game.round)
 
-    def _run_game_procedure(self, name: str | None) -> Game:
-        """Run a procedure the `game` declaration names (its setup, its round, its verdict), if any."""
+    def _run_game_procedure(self, name: str | None, *values: Any) -> Game:
+        """Run a procedure the `game` or `turn` declaration names (its setup, its round, its verdict,
+        a turn's closing), if any, given `values` for its args."""
         procedure = self.host.ruleset.declaration("procedure", name) if name is not None else None
         if procedure is not None:
-            yield from self.host.interpreter.run_procedure(procedure)
+            yield from self.host.interpreter.run_procedure(procedure, values)
 
     def take_turns(self, pieces: list[Actor], alternating: bool = False) -> Game:
         """Each piece (or player, in a game without pieces) of the list takes its turn in that
@@ -193,69 +191,6 @@ class Cycle:
         except StopIteration:
             return False
 
-    # ---------------------------------------------------------------- initiative
-    def roll_initiative(self) -> None:
-        """Trait die + ratio die per piece; rank by trait (INST > DEFT > CUNN > the rest), then the
-        ratio die, then pairs of d6 among those still tied (pg.10)."""
-        settings = self.host.ruleset.settings
-        rank = list(settings.get("initiative_rank", ()))
-        cap = settings.get("trait_cap", 5)
-        traits = self.host.ruleset.words.group("trait")
-        keys: dict[str, tuple[int, int]] = {}
-        for piece in self.host.state.pieces.values():
-            if piece.status != Status.FIGHTING:
-                continue
-            # The trait die has a face per declared trait, in declaration order.
-            face = self.host.dice.roll("trait_die", len(traits))
-            ratio = self.host.dice.roll("ratio_die")
-            trait = traits[face - 1]
-            piece.trait_die, piece.ratio = face, ratio
-            before = piece.traits.get(trait, 0)
-            piece.traits[trait] = min(cap, before + 1)
-            keys[piece.label] = (len(rank) - rank.index(trait) if trait in rank else 0, ratio)
-        order = sorted(keys, key=lambda label: keys[label], reverse=True)
-        order = self._break_ties(order, keys)
-        if settings.get("turn_order") == "sides_alternate":
-            order = self._sides_alternate(order)
-        self.host.state.order = order
-        self.host.emit("initiative", order=order, rolls={
-            label: {"trait": traits[self.host.state.pieces[label].trait_die - 1],
-                    "ratio": self.host.state.pieces[label].ratio}
-            for label in order})
-
-    def _sides_alternate(self, order: list[str]) -> list[str]:
-        """The ranked order with the sides taking turns: the best of the side of the best piece,
-        then the best of the next side to appear, and so on round the sides while any is left."""
-        queues: dict[str, list[str]] = {}
-        for label in order:
-            queues.setdefault(self.host.state.pieces[label].side, []).append(label)
-        alternated: list[str] = []
-        while any(queues.values()):
-            for queue in queues.values():
-                if queue:
-                    alternated.append(queue.pop(0))
-        return alternated
-
-    def _break_ties(self, order: list[str], keys: dict[str, tuple[int, int]]) -> list[str]:
-        """Players still tied roll a pair of d6 each; the pairs order them, highest first, and only
-        those tied again roll again (pg.10)."""
-        result: list[str] = []
-        index = 0
-        while index < len(order):
-            group = [label for label in order if keys[label] == keys[order[index]]]
-            index += len(group)
-            result.extend(self._order_by_pairs(group))
-        return result
-
-    def _order_by_pairs(self, group: list[str]) -> list[str]:
-        if len(group) <= 1:
-            return group
-        pairs = {label: sum(self.host.dice.roll_many("tiebreak", 2)) for label in group}
-        ordered: list[str] = []
-        for total in sorted(set(pairs.values()), reverse=True):
-            ordered.extend(self._order_by_pairs([label for label in group if pairs[label] == total]))
-        return ordered
-
     # ---------------------------------------------------------------- rounds
     def settle(self) -> Game:
         """What waits until a command, ability, card or event has wholly resolved: holds whose
@@ -301,25 +236,26 @@ class Cycle:
             self.host.round_actions += 1
             if action.kind in (ABILITY, CARD):
                 yield from self.host.timing.use_ability(action, None)
-            elif action.kind == CONTROL:
-                assert isinstance(piece, Piece)  # Command tokens are offered to pieces alone
-                self._spend_token(piece, action)
             else:
                 declaration = self.host.ruleset.declaration("command", action.name or "")
                 assert declaration is not None
-                yield from self.host.resolution.run_command(piece, declaration, action)
+                if action.kind == CONTROL:
+                    yield from self.host.resolution.run_control(piece, declaration, action)
+                else:
+                    yield from self.host.resolution.run_command(piece, declaration, action)
         yield from self.settle()
         yield from self._end_round(piece)
 
     def _turn_options(self, turn: Turn, piece: Actor) -> tuple[Action, ...]:
-        """What the turn offers its player now, as its `acts` says: commands, controls (Command
-        tokens), abilities and cards, then ending the turn where `passing` lets it."""
+        """What the turn offers its player now, as its `acts` says: commands, controls (the commands
+        offered as controls: the base game's Command tokens), abilities and cards, then ending the
+        turn where `passing` lets it."""
         acts = turn.acts
         options: list[Action] = []
         if "command" in acts:
             options += self.host.legality.legal_commands(piece)
         if "control" in acts:
-            options += self._token_options(piece)
+            options += self.host.legality.legal_controls(piece)
         if "ability" in acts or "card" in acts:
             options += [o for o in self.host.timing.instant_options(piece) if o.kind in acts]
         if turn.passing:
@@ -335,20 +271,6 @@ class Cycle:
             # No one's doing on the board: what the opening deals it deals as the rules' own.
             yield from self.host.interpreter.execute(effect.body, Env({"self": piece}, scope))
 
-    def _token_options(self, piece: Actor) -> list[Action]:
-        """Command tokens add a point of MP or AP at any time in your own round (pg.6, pg.16)."""
-        if not isinstance(piece, Piece) or self.host.state.player_of(piece).stats.get("command_tokens", 0) <= 0:
-            return []
-        return [Action.make(CONTROL, piece.label, "spend_command_token", to=to) for to in ("ap", "mp")]
-
-    def _spend_token(self, piece: Piece, action: Action) -> None:
-        self.host.state.player_of(piece).stats["command_tokens"] -= 1
-        if action.arg("to") == "ap":
-            piece.ap += 1
-        else:
-            piece.mp += 1
-        self.host.emit("command_token", actor=piece.label, to=action.arg("to"))
-
     # ---------------------------------------------------------------- the end of a round and of the bout
     def _end_round(self, actor: Actor) -> Game:
         if self.host.state.ended:  # a script decided the bout during the round: nothing follows
@@ -362,8 +284,8 @@ class Cycle:
         yield from self.settle()
         if self.host.state.ended:
             return
-        if piece is not None:
-            piece.ap = piece.mp = 0  # points never carry over (pg.10)
+        if turn.closing is not None:  # the turn's closing, given who took it (the base game's clears its points)
+            yield from self._run_game_procedure(turn.closing, actor)
         for other in self.host.state.pieces.values():
             other.bonus_ap.clear()  # AP granted against a piece lasts for the round it was given in
         # Whether the game is over now is content's to say (`end_game`), as its rules listen here.

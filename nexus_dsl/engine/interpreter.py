@@ -108,6 +108,16 @@ class Env:
     def assign(self, name: str, value: Any) -> None:
         self.names[name] = value
 
+    def rebind(self, name: str, value: Any) -> bool:
+        """Bind `name` again where it is bound (`set`); whether it was bound anywhere."""
+        env: Env | None = self
+        while env is not None:
+            if name in env.names:
+                env.names[name] = value
+                return True
+            env = env.parent
+        return False
+
 
 # ---------------------------------------------------------------- faults
 # Python errors a function, an effect or a mechanism may raise on values a script computed: they
@@ -479,10 +489,11 @@ class Interpreter:
             pass
         raise fault(expr, env, "wrong_type", f"{describe_value(obj)} has no attribute `{expr.name}`")
 
-    def run_procedure(self, procedure: A.Declaration) -> Run:
-        """Run a procedure of no args that the engine itself calls (a game's verdict), with no one
-        acting."""
-        body = Env({}, self.host.legality.declaration_env(procedure))
+    def run_procedure(self, procedure: A.Declaration, values: tuple[Any, ...] = ()) -> Run:
+        """Run a procedure the engine itself calls (a game's verdict, a turn's closing), with no one
+        acting, `values` bound to its args (the checker holds their number to the call's)."""
+        names = {arg.name: value for arg, value in zip(procedure.clauses_of(A.Arg), values)}
+        body = Env(names, self.host.legality.declaration_env(procedure))
         for effect in procedure.clauses_of(A.Effect):
             yield from self.execute(effect.body, body)
 
@@ -557,6 +568,11 @@ class Interpreter:
                     yield from self._action(stmt, local)
                 elif isinstance(stmt, A.Let):
                     local.assign(stmt.name, self.evaluate(stmt.value, local))
+                elif isinstance(stmt, A.Set):
+                    # The checker holds `set` to names a `let` bound; a Ruleset put together
+                    # without it meets a fault here rather than a new name.
+                    if not local.rebind(stmt.name, self.evaluate(stmt.value, local)):
+                        raise fault(stmt, local, "unknown_name", f"`set {stmt.name}`: `{stmt.name}` is not bound here")
                 elif isinstance(stmt, A.If):
                     for branch in stmt.branches:
                         if self.evaluate(branch.condition, local):

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import Any, Iterator, Protocol
 
 from ..errors import ScriptRuntimeError
+from ..model.game import offered_as_control
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from ..syntax.printer import print_expr
-from .actions import COMMAND, Action
+from .actions import COMMAND, CONTROL, Action
 from .board import Direction
 from .interpreter import Env, Interpreter, Limits, fault
 from .state import Actor, BoutState, Piece, Player
@@ -226,7 +227,7 @@ class Legality:
         once per combination only when it reads the other arguments."""
         legal: list[Action] = []
         for declaration in self.host.ruleset.declarations("command"):
-            if self._cannot_afford(piece, declaration):
+            if offered_as_control(declaration) or self._cannot_afford(piece, declaration):
                 continue
             plan = self._legality_plan(declaration)
             env = Env({"self": piece, "command": declaration}, self.declaration_env(declaration))
@@ -252,6 +253,22 @@ class Legality:
                     if self._argument_problem(piece, declaration, action, plan, costs_vary) is None:
                         legal.append(action)
         return legal
+
+    def legal_controls(self, piece: Actor) -> list[Action]:
+        """Every control `piece` may use now (the commands offered as controls), with every argument
+        combination whose costs are met and whose own requirements hold: a control is no command
+        given, so no rule's requirement on commands applies to it."""
+        legal: list[Action] = []
+        for declaration in self.host.ruleset.declarations("command"):
+            if offered_as_control(declaration):
+                legal.extend(self.enumerate_actions(CONTROL, piece, declaration,
+                                                    lambda action, d=declaration: self.control_problem(piece, d, action)))
+        return legal
+
+    def control_problem(self, piece: Actor, declaration: A.Declaration, action: Action) -> str | None:
+        """Why this control cannot be used now, or None when it can."""
+        env = self.action_env(piece, declaration, action)
+        return self.cost_problem(piece, declaration, env, None) or self.requirement_problem(declaration, env, rules=False)
 
     def _legality_plan(self, declaration: A.Declaration) -> LegalityPlan:
         plan = self._legality_plans.get(id(declaration))

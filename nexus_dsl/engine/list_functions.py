@@ -82,6 +82,12 @@ def list_functions(limits: Limits) -> dict[str, Callable[..., Any]]:
         values = numbers("lowest", items)
         return min(values) if values else None
 
+    def append(env: Env, items: Any, value: Any) -> tuple[Any, ...]:
+        values = ordered(items)
+        if len(values) >= limits.max_collection:
+            raise runtime_error("budget_exceeded", f"`append` would make a list of more than {limits.max_collection}")
+        return values + (value,)
+
     def position(env: Env, items: Any, value: Any) -> int:
         values = ordered(items)
         return values.index(value) + 1 if value in values else 0
@@ -101,7 +107,7 @@ def list_functions(limits: Limits) -> dict[str, Callable[..., Any]]:
         return text
 
     return {"first": first, "last": last, "take": take, "drop": drop, "reverse": reverse, "sum": total, "product": product,
-            "highest": highest, "lowest": lowest, "position": position, "join": join}
+            "highest": highest, "lowest": lowest, "position": position, "join": join, "append": append}
 
 
 def dice_pool(limits: Limits, roll: Roll, purpose: str, count: int, target: int) -> int:

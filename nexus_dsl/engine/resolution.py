@@ -78,6 +78,13 @@ class Resolution:
         finally:
             self.host.events.triggers.pop()
 
+    def run_control(self, piece: Actor, declaration: A.Declaration, action: Action) -> Run:
+        """A control used (a command offered as one): its costs paid and its body run, with no line
+        and no event of a command given; what it does, its own lines say (`record`)."""
+        env = self.host.legality.action_env(piece, declaration, action)
+        yield from self.pay_costs(piece, declaration, env)
+        yield from self.run_declaration_body(piece, declaration, env)
+
     def perform(self, env: Env, declaration: A.Declaration) -> Run:
         """Resolve another command's body for the same piece and target, without cost or requirement.
         A command performed inside another nests like an event, within the same depth limit."""

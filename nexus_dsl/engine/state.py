@@ -67,7 +67,6 @@ class Piece:
     influence: list[str] = field(default_factory=list)
     marks: dict[str, Any] = field(default_factory=dict)  # named markers scripts set, with a value
     ratio: int = 0
-    trait_die: int = 0
     ammo: int = 0  # of the held weapon, when it uses ammo
     durability: int = 0  # of the held weapon, when it has durability
     holding: str | None = None  # label of the piece this one holds

@@ -87,6 +87,8 @@ class Turn:
     starts: str | None = None
     ends: str | None = None
     over: str | None = None
+    # The procedure run when the turn has ended (after its `ends` event), given who took it.
+    closing: str | None = None
     length: int | None = None
     passing: bool = True
     # What the player may choose from during the turn, by the kind of action: its commands,
@@ -110,7 +112,7 @@ def turn_of(declaration: A.Declaration | None) -> Turn:
     acts = declaration.property("acts")
     offered = tuple(v.id for v in acts.values if isinstance(v, A.Name)) if acts is not None else ACTS
     return Turn(declaration=declaration, starts=_word(declaration, "starts"), ends=_word(declaration, "ends"),
-                over=_word(declaration, "over"), length=count.value if isinstance(count, A.Num) else None,
+                over=_word(declaration, "over"), closing=_word(declaration, "closing"), length=count.value if isinstance(count, A.Num) else None,
                 passing=flag.value if isinstance(flag, A.Bool) else True, acts=offered)
 
 
@@ -118,3 +120,10 @@ def _word(declaration: A.Declaration, name: str) -> str | None:
     prop = declaration.property(name)
     value = prop.values[0] if prop is not None and len(prop.values) == 1 else None
     return value.id if isinstance(value, A.Name) else None
+
+
+def offered_as_control(declaration: A.Declaration) -> bool:
+    """Whether a command is offered among a turn's controls (`offered control`): used at any time in
+    the turn, and no command given (the base game's Command token)."""
+    prop = declaration.property("offered")
+    return bool(prop and prop.values and isinstance(prop.values[0], A.Name) and prop.values[0].id == "control")

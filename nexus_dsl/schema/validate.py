@@ -438,7 +438,7 @@ def declaration_positions(declaration: Any) -> dict[tuple[str | int, ...], tuple
                     put(here + ("args", a), arg)
                 for prep in stmt.preps:
                     put(here + ("preps", prep.prep), prep)
-            elif isinstance(stmt, A.Let):
+            elif isinstance(stmt, (A.Let, A.Set)):
                 put(here + ("value",), stmt.value)
 
     put((), declaration)

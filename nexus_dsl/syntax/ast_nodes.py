@@ -151,6 +151,15 @@ class Let(Node):
 
 
 @dataclass(frozen=True)
+class Set(Node):
+    """`set <name> = <expr>`: a name an enclosing `let` bound, bound again (a running total, a
+    record built up in a loop)."""
+
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True)
 class Block(Node):
     statements: tuple[Stmt, ...] = ()
 
@@ -180,7 +189,7 @@ class Repeat(Node):
     body: Block
 
 
-Stmt = Union[Action, Let, If, ForEach, Repeat]
+Stmt = Union[Action, Let, Set, If, ForEach, Repeat]
 
 
 # ---------------------------------------------------------------- clauses

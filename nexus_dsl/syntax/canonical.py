@@ -106,6 +106,8 @@ def stmt_to_json(s: A.Stmt) -> Json:
                 "preps": [{"prep": p.prep, "value": expr_to_json(p.value)} for p in s.preps]}
     if isinstance(s, A.Let):
         return {"let": s.name, "value": expr_to_json(s.value)}
+    if isinstance(s, A.Set):
+        return {"set": s.name, "value": expr_to_json(s.value)}
     if isinstance(s, A.If):
         out: dict[str, Json] = {"if": [{"condition": expr_to_json(b.condition), "then": block_to_json(b.body)} for b in s.branches]}
         if s.otherwise is not None:
@@ -127,6 +129,8 @@ def stmt_from_json(j: Json) -> A.Stmt:
         )
     if "let" in j:
         return A.Let(name=j["let"], value=expr_from_json(j["value"]))
+    if "set" in j:
+        return A.Set(name=j["set"], value=expr_from_json(j["value"]))
     if "if" in j:
         branches = tuple(A.Branch(condition=expr_from_json(b["condition"]), body=block_from_json(b["then"])) for b in j["if"])
         otherwise = block_from_json(j["else"]) if "else" in j else None

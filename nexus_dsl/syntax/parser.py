@@ -76,7 +76,7 @@ _OPERANDS = frozenset({"NAME", "NUMBER", "STRING", "SDS_LEVEL", "THRESHOLD", "TR
 _SEPARATORS = frozenset({
     "_NL", "COMMA", "COLON", "EQUAL", "__ANON_0",
     "COST", "REQUIRES", "ELSE", "ROLL", "VS", "AUTOMATIC", "ON", "WHEN", "IF", "WINDOW", "BY", "PARAM", "ARG",
-    "EFFECT", "LET", "ELIF", "FOR", "EACH", "REPEAT", "TO", "FROM", "AT", "INTO", "WITH", "AGAINST",
+    "EFFECT", "LET", "SET", "ELIF", "FOR", "EACH", "REPEAT", "TO", "FROM", "AT", "INTO", "WITH", "AGAINST",
 })
 # After one of these a `[` indexes the value before it (`xs[0]`) rather than starting a list.
 _VALUE_ENDS = frozenset({"NAME", "NUMBER", "STRING", "SDS_LEVEL", "TRUE", "FALSE", "NONE", "RPAR", "RSQB"})
@@ -448,6 +448,11 @@ class _ToAst(Transformer):
     def let_stmt(self, meta: Any, children: list) -> A.Let:
         name, value = children
         return A.Let(name=str(name), value=value, pos=self._tpos(name))
+
+    @v_args(meta=True)
+    def set_stmt(self, meta: Any, children: list) -> A.Set:
+        name, value = children
+        return A.Set(name=str(name), value=value, pos=self._tpos(name))
 
     @v_args(meta=True)
     def if_stmt(self, meta: Any, children: list) -> A.If:

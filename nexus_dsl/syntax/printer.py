@@ -187,6 +187,8 @@ def _statement_text(stmt: A.Stmt, depth: int, comments: CommentQueue | None) -> 
     pad = INDENT * depth
     if isinstance(stmt, A.Let):
         return f"{pad}let {stmt.name} = {print_expr(stmt.value)}"
+    if isinstance(stmt, A.Set):
+        return f"{pad}set {stmt.name} = {print_expr(stmt.value)}"
     if isinstance(stmt, A.If):
         first, *rest = stmt.branches
         head = _with_trailing(f"{pad}if {print_expr(first.condition)} {{", comments, stmt.pos.line, first.body.statements)

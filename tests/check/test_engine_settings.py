@@ -26,15 +26,13 @@ from nexus_dsl.validate_files import check_script_text
 HOSTILE_VALUES = ("0", "1", "5", "999999999", "-1", "-0", '"many"', '""', "true", "none", "[]", "[head]",
                   "[INST]", "[head, chest]", "[INST, DEFT, CUNN]", "[head, INST]", "[1, 2]", "crowd", "SD",
                   "+SDS", "-2SDS", "[[head]]", "[[north, south], [east, west]]", "[[north], [north]]", "[[north, head]]",
-                  "by_rank", "sides_alternate", "north", "one_action", "whole_round")
+                  "north", "one_action", "whole_round")
 WELL_TYPED = {
     "count": ("0", "1", "5", "999999999", "-0"),
     "flag": ("true",),
     "locations": ("[]", "[head]", "[head, chest]"),
     "location_table": ("[head]", "[head, chest]"),
-    "traits": ("[]", "[INST]", "[INST, DEFT, CUNN]"),
     "seat_groups": ("[]", "[[north, south], [east, west]]"),
-    "turn_order": ("by_rank", "sides_alternate"),
     "turn_length": ("whole_round", "one_action"),
 }
 

@@ -18,11 +18,11 @@ from nexus_dsl import vocabulary as V
 ROLLING = sorted(name for name, signature in V.FUNCTIONS.items() if signature.rolls)
 CALLS = {"die": "die(check)", "check": "check(4)", "random_location": "random_location()",
          "compass": "compass()", "random_square": "random_square()", "random_weapon": 'random_weapon("shiv")',
-         "dice_pool": "dice_pool(check, 3, 4)"}
+         "dice_pool": "dice_pool(check, 3, 4)", "rank": "rank([[self, 1]], tiebreak)"}
 # Each call as a value of the type a cost (a number) or a requirement (true or false) needs.
 AS_NUMBER = {"die": "{}", "check": "pick({}, 1, 2)", "random_location": "pick({} == head, 1, 2)",
              "compass": "pick({} == N, 1, 2)", "random_square": "pick({} == self.square, 1, 2)",
-             "random_weapon": "pick({} == none, 1, 2)", "dice_pool": "{}"}
+             "random_weapon": "pick({} == none, 1, 2)", "dice_pool": "{}", "rank": "count({})"}
 
 
 def found(source: str) -> list[tuple[str, int, int, int]]:
@@ -30,7 +30,8 @@ def found(source: str) -> list[tuple[str, int, int, int]]:
 
 
 def test_the_vocabulary_marks_every_function_that_rolls() -> None:
-    assert ROLLING == ["check", "compass", "dice_pool", "die", "random_location", "random_square", "random_weapon"]
+    assert ROLLING == ["check", "compass", "dice_pool", "die", "random_location", "random_square", "random_weapon",
+                       "rank"]
     assert set(CALLS) == set(ROLLING)
 
 

@@ -143,6 +143,8 @@ def _logged(value: Any) -> Any:
         return [_logged(item) for item in ordered(value)]
     if isinstance(value, A.Declaration):
         return value.id
+    if isinstance(value, Option):  # a record: its values by name
+        return {key: _logged(item) for key, item in value.values}
     return plain(value)
 
 
@@ -176,6 +178,16 @@ def option(host: Host, env: Env, name: str, *pairs: Any) -> Option:
     return Option(str(name), tuple(zip(keys, pairs[1::2])))
 
 
+def option_with(host: Host, env: Env, record: Any, key: str, value: Any) -> Option:
+    """The option with its value of that name given (in its place if it has one, else last)."""
+    record = _an_option(host, record, "option_with")
+    values = dict(record.values)
+    if key not in values and len(values) >= host.limits.max_collection:
+        raise host.runtime_error("budget_exceeded", f"an option of more than {host.limits.max_collection} values")
+    values[key] = value
+    return Option(record.name, tuple(values.items()))
+
+
 def option_name(host: Host, env: Env, picked: Any) -> str:
     return _an_option(host, picked, "option_name").name
 
@@ -190,6 +202,7 @@ def _an_option(host: Host, value: Any, function: str) -> Option:
     return value
 
 
-FUNCTIONS: dict[str, Callable[..., Any]] = {"option": option, "option_name": option_name, "option_value": option_value}
+FUNCTIONS: dict[str, Callable[..., Any]] = {"option": option, "option_name": option_name, "option_value": option_value,
+                                            "option_with": option_with}
 EFFECTS: dict[str, Callable[..., Any]] = {"log": log, "perform": perform, "choose": choose, "ask": ask, "signal": signal, "record": record,
                                           "open_window": open_window, "draw": draw, "offer_negation": offer_negation}

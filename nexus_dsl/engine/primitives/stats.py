@@ -63,6 +63,22 @@ def add_trait(host: Host, env: Env, node: A.Action, piece: Piece, trait: str, by
     host.emit("trait", actor=piece.label, trait=trait, value=piece.traits[trait])
 
 
+def set_trait(host: Host, env: Env, node: A.Action, piece: Piece, trait: str, to: int) -> None:
+    # A reserve set outright, as a roll sets it (0..cap): the line of what set it says so.
+    cap = host.ruleset.settings.get("trait_cap", 5)
+    piece.traits[trait] = max(0, min(cap, to))
+
+
+def set_ratio(host: Host, env: Env, node: A.Action, piece: Piece, to: int) -> None:
+    # The ratio a piece's points are split by (`self.ratio`), as a roll sets it: the line of what
+    # rolled it says so.
+    piece.ratio = to
+
+
+def group_stats(host: Host, env: Env, group: str) -> tuple[str, ...]:
+    return host.ruleset.words.group(group)
+
+
 def set_stat(host: Host, env: Env, node: A.Action, who: Actor, stat: str, to: int) -> None:
     low, high = host.ruleset.words.bounds[stat]
     held = holder(host, who, stat)
@@ -111,5 +127,5 @@ def remove_state(host: Host, env: Env, node: A.Action, piece: Piece, state: str)
     yield from host.conditions.remove_state(piece, state)
 
 
-FUNCTIONS: dict[str, Callable[..., Any]] = {"trait_reserve": trait_reserve, "location_condition": location_condition, "wounded_locations": wounded_locations, "stat_value": stat_value, "stat_level": stat_level}
-EFFECTS: dict[str, Callable[..., Any]] = {"add_trait": add_trait, "set_stat": set_stat, "add_stat": add_stat, "grant": grant, "set_points": set_points, "forfeit": forfeit, "add_state": add_state, "remove_state": remove_state}
+FUNCTIONS: dict[str, Callable[..., Any]] = {"trait_reserve": trait_reserve, "location_condition": location_condition, "wounded_locations": wounded_locations, "stat_value": stat_value, "stat_level": stat_level, "group_stats": group_stats}
+EFFECTS: dict[str, Callable[..., Any]] = {"add_trait": add_trait, "set_trait": set_trait, "set_ratio": set_ratio, "set_stat": set_stat, "add_stat": add_stat, "grant": grant, "set_points": set_points, "forfeit": forfeit, "add_state": add_state, "remove_state": remove_state}
