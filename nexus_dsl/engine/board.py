@@ -37,7 +37,7 @@ __all__ = [
     "rotate",
 ]
 
-#: The base game's barge is 8x8.
+#: The base game's board is 8x8.
 DEFAULT_SIZE = BOARD_SIZE
 
 

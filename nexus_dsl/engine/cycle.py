@@ -195,7 +195,7 @@ class Cycle:
 
     # ---------------------------------------------------------------- initiative
     def roll_initiative(self) -> None:
-        """Trait die + ratio die per piece; rank by trait (INST > DEFT > CUNN > the rest), then the
+        """Trait die + ratio die per piece; rank by trait (the order of the rule param `initiative_rank`, then the rest), then the
         ratio die, then pairs of d6 among those still tied (pg.10)."""
         settings = self.host.ruleset.settings
         rank = list(settings.get("initiative_rank", ()))

@@ -41,6 +41,11 @@ class Game:
     # The groups its commands are in (the sections of its menu): a command's `group` is one of
     # them; without any, a group is any word.
     groups: tuple[str, ...] = ()
+    # The YAML data kind holding its board layouts (`layouts barges`): each item places objects and
+    # names the hazards in play; None for a game with none. `layout_word` is its name of one (the
+    # purpose of the die picking one among more than eight, which the log writes).
+    layouts: str | None = None
+    layout_word: str = "layout"
 
     @property
     def actor_word(self) -> str:
@@ -70,7 +75,8 @@ def game_of(declarations: list[A.Declaration]) -> Game:
     return Game(id=declaration.id, pieces=count.value if isinstance(count, A.Num) else None, players=players, setup=_word(declaration, "setup"), round=_word(declaration, "round"),
                 turn=_word(declaration, "turn"), score=_word(declaration, "score"), activations=activations,
                 verdict=_word(declaration, "verdict"), piece_word=_word(declaration, "piece_word") or "piece",
-                player_word=_word(declaration, "player_word") or "player", groups=groups)
+                player_word=_word(declaration, "player_word") or "player", groups=groups,
+                layouts=_word(declaration, "layouts"), layout_word=_word(declaration, "layout_word") or "layout")
 
 
 # The kinds of action a turn may offer (`acts`), in the order the options are listed.
