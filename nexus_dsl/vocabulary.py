@@ -592,7 +592,9 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # `layouts` names the YAML data kind holding its board layouts (a setup's `layout` is one of
     # them: the objects placed, the hazards in play); `layout_word` is the game's name of one, the
     # purpose of the die that picks one at random among more than eight, and the word its messages use.
-    "game": {"activations": ("text", "many"), "layouts": ("text", "one"), "layout_word": ("text", "one"), "pieces": ("number", "one"), "players": ("number", "many"), "piece_word": ("text", "one"), "player_word": ("text", "one"),
+    # `board_size` (a number) is how many squares each side of its square board has (8 without it).
+    "game": {"activations": ("text", "many"), "layouts": ("text", "one"), "layout_word": ("text", "one"),
+             "board_size": ("number", "one"), "pieces": ("number", "one"), "players": ("number", "many"), "piece_word": ("text", "one"), "player_word": ("text", "one"),
              "groups": ("text", "many"), "setup": ("procedure", "one"), "round": ("procedure", "one"), "turn": ("turn", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
              "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
@@ -661,6 +663,7 @@ PROPERTY_RANGES: dict[str, NumberRange] = {
     "length": at_least(1, "a turn's length in actions"),
     "pieces": at_least(0, "the pieces each player controls"),
     "players": NumberRange(1, 8, "the number of players a game is played by"),
+    "board_size": NumberRange(1, 26, "the squares along each side of a game's board"),
 }
 
 # Symbolic values a property accepts (checked by the checker; open where packs may add their own).

@@ -7,7 +7,7 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import Diagnostic, NexusError, did_you_mean
 from ..model.ruleset import Ruleset
-from .board import Grid, Square
+from .board import DEFAULT_SIZE, Grid, Square
 from .dice import Dice
 from .setup import (PROTECTED_LOCATION_MARK, RANDOM_LAYOUT, STATUSES, BoutSetup, PieceSetup, PlayerSetup, SetupError,
                     declared_only, holder_of, pick_random_layout, starting_states, weapon_in_hand)
@@ -17,7 +17,7 @@ from .state import BoutState, Piece, Player, Status
 def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
     """The state the bout starts from (the dice may pick the arena, and shuffle the decks)."""
     settings = ruleset.settings
-    state = BoutState(grid=Grid(), pieces={})
+    state = BoutState(grid=Grid(ruleset.game.board_size or DEFAULT_SIZE), pieces={})
     _lay_out(ruleset, setup, dice, state)
     for object_type, square in setup.objects:
         state.place(object_type, square)

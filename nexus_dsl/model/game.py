@@ -46,6 +46,8 @@ class Game:
     # purpose of the die picking one among more than eight, which the log writes).
     layouts: str | None = None
     layout_word: str = "layout"
+    # How many squares each side of its square board has (`board_size 8`); None: the engine's 8.
+    board_size: int | None = None
 
     @property
     def actor_word(self) -> str:
@@ -76,7 +78,8 @@ def game_of(declarations: list[A.Declaration]) -> Game:
                 turn=_word(declaration, "turn"), score=_word(declaration, "score"), activations=activations,
                 verdict=_word(declaration, "verdict"), piece_word=_word(declaration, "piece_word") or "piece",
                 player_word=_word(declaration, "player_word") or "player", groups=groups,
-                layouts=_word(declaration, "layouts"), layout_word=_word(declaration, "layout_word") or "layout")
+                layouts=_word(declaration, "layouts"), layout_word=_word(declaration, "layout_word") or "layout",
+                board_size=_number(declaration, "board_size"))
 
 
 # The kinds of action a turn may offer (`acts`), in the order the options are listed.
@@ -118,6 +121,12 @@ def turn_of(declaration: A.Declaration | None) -> Turn:
     return Turn(declaration=declaration, starts=_word(declaration, "starts"), ends=_word(declaration, "ends"),
                 over=_word(declaration, "over"), length=count.value if isinstance(count, A.Num) else None,
                 passing=flag.value if isinstance(flag, A.Bool) else True, acts=offered)
+
+
+def _number(declaration: A.Declaration, name: str) -> int | None:
+    prop = declaration.property(name)
+    value = prop.values[0] if prop is not None and len(prop.values) == 1 else None
+    return value.value if isinstance(value, A.Num) else None
 
 
 def _word(declaration: A.Declaration, name: str) -> str | None:

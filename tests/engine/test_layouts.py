@@ -1,8 +1,9 @@
 """The words of the board and the body are the game's: the data kind its board layouts are (`game {
 layouts <kind>; layout_word <word> }`), the end state that brings a state (`state <id> { implied_by
 incapacitated }`) and the table a random body location is rolled on (the rule param
-`random_location_table`, else a face per declared location). A pack that builds on nothing names
-its own, and the engine speaks of none of the base game's."""
+`random_location_table`, else a face per declared location) and the size of the board (`game {
+board_size 5 }`). A pack that builds on nothing names its own, and the engine speaks of none of the
+base game's."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from nexus_dsl import Bout, check_declarations, load_ruleset, parse
 from nexus_dsl.check.checker import CheckContext, setting_example
 from nexus_dsl.check.context import context_of
 from nexus_dsl.engine.board import Direction, Square
-from nexus_dsl.engine.primitives.chance import random_location
+from nexus_dsl.engine.primitives.chance import random_location, random_square
 from nexus_dsl.engine.setup import RANDOM_LAYOUT, BoutSetup, PieceSetup
 from nexus_dsl.engine.state import Status
 from nexus_dsl.errors import NexusError, ScriptRuntimeError
@@ -151,3 +152,21 @@ def test_the_checkers_examples_name_the_games_own_words(tmp_path: Path) -> None:
     declarations = parse(BODY + source, "t.nexus").declarations
     (problem,) = check_declarations(declarations, context_of(declarations))
     assert "e.g. `param fatal_locations = [top, bottom]`" in (problem.hint or "")
+
+
+def test_a_game_declares_the_size_of_its_board(tmp_path: Path) -> None:
+    small = duel(tmp_path / "small", game=DUEL.replace("layout_word pit", "layout_word pit\n    board_size 5"))
+    bout = Bout(small, BoutSetup(pieces=[PieceSetup("red", "south", Square(1, 5), Direction.N),  # type: ignore[arg-type]
+                                         PieceSetup("blue", "north", Square(5, 1), Direction.S)]), seed=1)
+    assert bout.state.grid.size == 5 and len(list(bout.state.grid.squares())) == 25
+    host = _Host(small, [5, 4])
+    host.state = bout.state
+    assert random_square(host, None) == Square(5, 4)  # type: ignore[arg-type]
+    assert host.rolled == [("grid_col", 5), ("grid_row", 5)]
+    assert Bout(duel(tmp_path / "plain"), two(), seed=1).state.grid.size == 8  # type: ignore[arg-type]
+    assert load_ruleset(["base"]).game.board_size == 8
+
+
+def test_a_board_size_outside_its_range_is_refused() -> None:
+    (problem,) = _problems('game g "G" {\n    board_size 0\n}\n')
+    assert problem[0] == "check/out_of_range" and "the squares along each side of a game's board" in problem[1]
