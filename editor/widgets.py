@@ -7,7 +7,7 @@ from typing import Sequence
 
 import streamlit as st
 
-from nexus_dsl.engine.setup import RANDOM_BARGE
+from nexus_dsl.engine.setup import RANDOM_LAYOUT
 from nexus_dsl.errors import Diagnostic
 from nexus_dsl.workbench import packs as packs_api
 from nexus_dsl.workbench.authoring import card_face_html
@@ -30,7 +30,7 @@ def optional(choice: str) -> str | None:
 
 
 def barge_choices(rules) -> list[str]:
-    return [NO_BARGE, RANDOM_BARGE, *sorted(rules.data.get("barges", {}))]
+    return [NO_BARGE, RANDOM_LAYOUT, *sorted(rules.data.get("barges", {}))]
 
 
 def barge_setting(choice: str | None) -> str | None:

@@ -28,15 +28,21 @@ def _known(what: str, value: str, known: Sequence[str]) -> None:
     raise ValueError(f"unknown {what} `{value}`" + (f" ({hint})" if hint else "") + f"; choose from {', '.join(known)}")
 
 
-def _check_options(ruleset: object, barge: str | None = None, agents: Sequence[str] = ()) -> None:
-    """The content and agents the options name must exist in the loaded packs."""
+# `--layout` names one of the game's board layouts; `--barge` is the base game's name for the same.
+LAYOUT_HELP = "a board layout's id (the base game's barges), or `random`: a d8 picks one (pg.38)"
+
+
+def _check_options(ruleset: Any, layout: str | None = None, agents: Sequence[str] = ()) -> None:
+    """The content and agents the options name must exist in the loaded packs (a board layout named
+    by the game's word for one, among the items of its layouts data kind)."""
     from .agents.base import AGENT_NAMES
-    from .engine.setup import RANDOM_BARGE
+    from .engine.setup import RANDOM_LAYOUT
 
     for agent in agents:
         _known("agent", agent, AGENT_NAMES)
-    if barge is not None and barge != RANDOM_BARGE:
-        _known("barge", barge, sorted(ruleset.data.get("barges", {})))  # type: ignore[attr-defined]
+    if layout is not None and layout != RANDOM_LAYOUT:
+        game = ruleset.game
+        _known(game.layout_word, layout, sorted(ruleset.data.get(game.layouts, {}) if game.layouts else ()))
 
 
 # ---------------------------------------------------------------- check
@@ -148,8 +154,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     ruleset = load_ruleset(args.packs.split(","))
     agent_names = args.agents.split(",")
-    _check_options(ruleset, args.barge, agent_names)
-    setup = standard_setup(players=_players(ruleset, args.players), barge=args.barge)
+    _check_options(ruleset, args.layout, agent_names)
+    setup = standard_setup(players=_players(ruleset, args.players), layout=args.layout)
     labels = [h.label for h in setup.pieces]
     agents = {label: make_agent(agent_names[i % len(agent_names)], seed=args.seed * 31 + i) for i, label in enumerate(labels)}
     bout = Bout(ruleset, setup, seed=args.seed)
@@ -189,9 +195,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from .sim.batch import BoutSpec, run_batch, summarise
 
     ruleset = cached_ruleset(tuple(args.packs.split(",")))
-    _check_options(ruleset, args.barge, args.agents.split(","))
+    _check_options(ruleset, args.layout, args.agents.split(","))
     specs = [BoutSpec(seed=args.seed + i, players=_players(ruleset, args.players), packs=tuple(args.packs.split(",")),
-                      agents=tuple(args.agents.split(",")), barge=args.barge) for i in range(args.bouts)]
+                      agents=tuple(args.agents.split(",")), barge=args.layout) for i in range(args.bouts)]
     results = []
     for done, result in enumerate(run_batch(specs, workers=args.workers), start=1):
         results.append(result)
@@ -325,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, default=None, choices=(2, 3, 4),
                       help="how many play (default: the fewest the game is played by, else 2)")
     play.add_argument("--packs", default="base")
-    play.add_argument("--barge", default=None, help="a barge id, or `random`: a d8 picks a schematic (pg.38)")
+    play.add_argument("--layout", "--barge", dest="layout", default=None, help=LAYOUT_HELP)
     play.add_argument("--log", default=None, help="write the event log as JSON lines to FILE")
     play.add_argument("--quiet", action="store_true", help="print only the one-line summary")
     play.set_defaults(run=cmd_play)
@@ -349,7 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
                           help="how many play (default: the fewest the game is played by, else 2)")
     simulate.add_argument("--agents", default="heuristic")
     simulate.add_argument("--packs", default="base")
-    simulate.add_argument("--barge", default=None, help="a barge id, or `random`: a d8 picks a schematic (pg.38)")
+    simulate.add_argument("--layout", "--barge", dest="layout", default=None, help=LAYOUT_HELP)
     simulate.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
     simulate.add_argument("--quiet", action="store_true")
     simulate.set_defaults(run=cmd_simulate)

@@ -21,7 +21,7 @@ from .engine.actions import ABILITY, CARD, COMMAND, CONTROL, END_ROUND, NEXT_ROU
 from .engine.board import parse_direction, parse_square
 from .engine.bout import Bout
 from .engine.dice import DiceError, ForcedDiceExhausted
-from .engine.setup import RANDOM_BARGE, SEAT_ENTRY, STATUSES, BoutSetup, PieceSetup, PlayerSetup, SetupError
+from .engine.setup import RANDOM_LAYOUT, SEAT_ENTRY, STATUSES, BoutSetup, PieceSetup, PlayerSetup, SetupError
 from .errors import ContentError, Diagnostic, NexusError, RulesError
 from .files import confine, display_path, read_content
 from .model.ruleset import Ruleset
@@ -175,10 +175,13 @@ def _unknown_labels(data: dict[str, Any], where: _Where) -> list[str]:
 
 
 def _check_ids(data: dict[str, Any], ruleset: Ruleset, where: _Where) -> None:
-    """Ids outside the helots (whose own ids the engine checks): the barge, its objects, the decks."""
+    """Ids outside the helots (whose own ids the engine checks): the barge (the contract's name of
+    the board layout: an item of the game's layouts data kind), its objects, the decks."""
     barge = data.get("barge") or {}
-    if barge.get("id") not in (None, RANDOM_BARGE) and ruleset.data_item("barges", barge["id"]) is None:
-        raise ScenarioError(_problem(where, ("barge", "id"), f"no barge `{barge['id']}` in the loaded packs"))
+    game = ruleset.game
+    if barge.get("id") not in (None, RANDOM_LAYOUT) and (
+            not game.layouts or ruleset.data_item(game.layouts, barge["id"]) is None):
+        raise ScenarioError(_problem(where, ("barge", "id"), f"no {game.layout_word} `{barge['id']}` in the loaded packs"))
     object_types = ruleset.data.get("objects", {})
     for index, item in enumerate(barge.get("objects") or []):
         if item["type"] not in object_types:
@@ -231,7 +234,7 @@ def build_setup(data: dict[str, Any], where: _Where = _NOWHERE) -> BoutSetup:
                for index, (label, spec) in enumerate((data.get("players") or {}).items())]
     barge = data.get("barge") or {}
     objects = [(item["type"], parse_square(item["at"])) for item in barge.get("objects") or []]
-    return BoutSetup(pieces=helots, barge=barge.get("id"), objects=objects, crowd=data.get("crowd"),
+    return BoutSetup(pieces=helots, layout=barge.get("id"), objects=objects, crowd=data.get("crowd"),
                      decks={k: list(v) for k, v in (data.get("decks") or {}).items()},
                      zones=dict(data.get("zones") or {}), players=players,
                      phase=data.get("phase", "command"), active=data.get("active"))

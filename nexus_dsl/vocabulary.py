@@ -32,7 +32,7 @@ COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 RELATIVE = ("forward", "forward_right", "right", "backward_right", "backward", "backward_left", "left", "forward_left")
 ROLL_SIDES = ("attack", "defense", "check")
 PURPOSES = ("attack", "defense", "location", "check", "trait_die", "ratio_die", "tiebreak", "compass",
-            "grid_col", "grid_row", "d8", "crate", "weapon_card", "barge", "first_player")
+            "grid_col", "grid_row", "d8", "crate", "weapon_card", "first_player")
 SEATS = ("north", "south", "east", "west")
 # What becomes of a card drawn from a zone (its `drawn` property): played at once, or kept in hand.
 DRAWN = ("played", "kept")
@@ -58,7 +58,7 @@ STAT_GROUPS = ("location", "trait")
 # group (trait reserves), which content declares.
 COST_RESOURCES = RESOURCES + ("overall", "cred")
 
-# Attributes readable on a piece value (`target.overall`, `self.PHYS`, `target.head`).
+# Attributes readable on a piece value (`target.overall`, `self.<trait>`, `target.<location>`).
 # What a player is read for (`p.side`), besides the stats each player holds.
 PLAYER_ATTRIBUTES: dict[str, str] = {"label": "text", "side": "text", "seat": "text", "fighting": "bool"}
 
@@ -85,7 +85,7 @@ PIECE_ATTRIBUTES: dict[str, str] = {
     "cred_gained": "number",  # what this piece's player took from damage during the current command
     "motivation": "any",
     "on_board": "bool",
-}  # and every stat content declares, as a number (`self.PHYS`, `target.head`), and every counter, as
+}  # and every stat content declares, as a number (`self.<trait>`, `target.<location>`), and every counter, as
 # the list of the numbers marked on it (`self.<counter>`)
 
 # A hold (`hold`, `release`): the piece a piece holds and the piece holding it, or none. A game
@@ -170,8 +170,8 @@ class Signature:
 SETTING_KINDS: dict[str, str] = {
     "count": f"a whole number from 0 to {MAX_NUMBER:,}, written out",
     "flag": "`true` or `false`",
-    "locations": "a list of body locations, e.g. `[head, chest]`",
-    "location_table": "a list of at least one body location, e.g. `[chest, midsection]`",
+    "locations": "a list of body locations (the stats of the group `location`)",
+    "location_table": "a list of at least one body location (the stats of the group `location`)",
     "seat_groups": "a list of sides, each a list of seats, no seat twice, e.g. `[[north, south], [east, west]]`",
     "turn_length": "`whole_round` or `one_action`",
 }
@@ -336,7 +336,7 @@ FUNCTIONS: dict[str, Signature] = {
     "adjacent": Signature(("piece",), doc="The eight squares around a piece."),
     "step": Signature(("piece", "direction"), doc="The square one step away in a direction (empty at the wall)."),
     "can_enter": Signature(("piece", "direction"), doc="Whether the piece could step in that direction."),
-    "random_location": Signature((), doc="Roll the random body location d6 (purpose `location`).", rolls=True),
+    "random_location": Signature((), doc="Roll a body location on the game's table, the rule param `random_location_table` (without it, a face per declared location; purpose `location`).", rolls=True),
     "die": Signature(("purpose", "number"), optional_positional=1, doc="Roll one named die (default d6).",
                      ranges={1: at_least(2, "a die's number of sides")}, rolls=True),
     "opponents": Signature(("piece",), doc="Every piece of another side still in the bout (each piece is a side of its "
@@ -384,9 +384,9 @@ FUNCTIONS: dict[str, Signature] = {
                                                    "\"no_hurdle\")`)."),
     "active": Signature((), doc="The piece whose Command Round is under way, or none."),
     "trait_reserve": Signature(("piece", "trait"), doc="A piece's reserve of a trait named by a value "
-                                                       "(`self.PHYS` when the trait is known in advance)."),
+                                                       "(`self.<trait>` when the trait is known in advance)."),
     "location_condition": Signature(("piece", "location"), doc="The condition of a piece's body location named "
-                                                               "by a value (`self.head` when the location is "
+                                                               "by a value (`self.<location>` when the location is "
                                                                "known in advance)."),
     "pick": Signature(("bool", "any", "any"), doc="The second value when the condition holds, else the third "
                                                   "(e.g. `pick(direction == forward, 1, 2)`)."),
@@ -560,9 +560,10 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # `badge` (one or two characters) and `colour` (`#rrggbb`) mark a piece in the state on the board.
     # `holding` and `held_by` (each a word) make the state the one a piece held is in (`hold` gives
     # it, `release` takes it), and are the game's names of a piece's `holding` and `held_by`.
+    # `implied_by` (end states) says a piece in one of them is in this state too.
     "state": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
               "rulebook": ("text", "one"), "badge": ("text", "one"), "colour": ("text", "one"),
-              "holding": ("attribute", "one"), "held_by": ("attribute", "one")},
+              "holding": ("attribute", "one"), "held_by": ("attribute", "one"), "implied_by": ("text", "many")},
     # `group` (a `name`: any word) makes the stat a word of the type of that name; `start` (an
     # `amount`: a whole number written out, or the name of the rule param holding it) is its value
     # when a piece enters play, 0 without one.
@@ -602,7 +603,12 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # write them as types (`arg target: <piece_word>`), and the log names who acts by them.
     # `activations` lists the ways its hazards come into play (a hazard's `activation` is among them).
     # `groups` (words) are the groups its commands may be in, the sections of its menu.
-    "game": {"activations": ("text", "many"), "pieces": ("number", "one"), "players": ("number", "many"), "piece_word": ("text", "one"), "player_word": ("text", "one"),
+    # `layouts` names the YAML data kind holding its board layouts (a setup's `layout` is one of
+    # them: the objects placed, the hazards in play); `layout_word` is the game's name of one, the
+    # purpose of the die that picks one at random among more than eight, and the word its messages use.
+    # `board_size` (a number) is how many squares each side of its square board has (8 without it).
+    "game": {"activations": ("text", "many"), "layouts": ("text", "one"), "layout_word": ("text", "one"),
+             "board_size": ("number", "one"), "pieces": ("number", "one"), "players": ("number", "many"), "piece_word": ("text", "one"), "player_word": ("text", "one"),
              "groups": ("text", "many"), "setup": ("procedure", "one"), "round": ("procedure", "one"), "turn": ("turn", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
              "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
@@ -673,9 +679,14 @@ PROPERTY_RANGES: dict[str, NumberRange] = {
     "length": at_least(1, "a turn's length in actions"),
     "pieces": at_least(0, "the pieces each player controls"),
     "players": NumberRange(1, 8, "the number of players a game is played by"),
+    "board_size": NumberRange(1, 26, "the squares along each side of a game's board"),
 }
 
 # Symbolic values a property accepts (checked by the checker; open where packs may add their own).
+# The end states the engine sets itself (by damage): a piece in one is in no other unless a state
+# says it is implied by it (`implied_by`).
+END_STATES = ("incapacitated", "dead")
+
 PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
     "targets": ("opponent",),
     "type": ("melee", "two_handed", "one_handed", "shield", "shiv", "net", "bola", "ranged", "thrown"),
@@ -684,6 +695,7 @@ PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
     "acts": ("command", "control", "ability", "card"),
     "offered": ("command", "control"),
     "visible": ("all", "owner", "none"),
+    "implied_by": END_STATES,
 }
 
 # Quoted text a property must match, with how to write it (a state's board badge and its colour).

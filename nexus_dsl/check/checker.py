@@ -28,6 +28,7 @@ from .. import vocabulary as V
 from ..errors import Diagnostic, did_you_mean
 from ..limits import MAX_NUMBER
 from ..model.game import offered_as_control
+from ..model.ruleset import DATA_TYPES
 from ..model.words import HOLD_PROPERTIES, Hold, stat_amount, stat_group
 from ..syntax import ast_nodes as A
 
@@ -53,7 +54,7 @@ class CheckContext:
     # The enumerations content declares, type -> members in load order: `state` (the `state`
     # declarations), `pile`, and each stat group (`trait`, `location` in the base game).
     members: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    stats: tuple[str, ...] = ()  # every declared stat: a number read on a piece (`self.PHYS`)
+    stats: tuple[str, ...] = ()  # every declared stat: a number read on a piece (`self.<stat>`)
     events: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # event -> the names it binds
     windows: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # window -> the names it binds
     # Rule params the engine reads besides vocabulary.ENGINE_SETTINGS, by kind: a stat's `start`,
@@ -292,7 +293,7 @@ class Checker:
         wanted = V.SETTING_KINDS[kind]
         self.error(param.value, code, f"the rule param `{param.name}` is read by the engine as {wanted}, "
                                       f"not `{_short(param.value)}`",
-                   f"e.g. `param {param.name} = {_SETTING_EXAMPLES[kind]}`")
+                   f"e.g. `param {param.name} = {setting_example(kind, self.context)}`")
 
     def _literal_type(self, expr: A.Expr) -> str:
         scope = self.globals
@@ -495,7 +496,8 @@ class Checker:
                                width=len(item.resource))
                 elif kind == "trait_ability" and item.resource not in traits:
                     self.error(item, "wrong_type", f"a trait ability is paid from trait reserves, not `{item.resource}`",
-                               "e.g. `cost 5 PHYS`", width=len(item.resource))
+                               f"e.g. `cost 5 {traits[0]}`" if traits else "the game declares no trait "
+                               "(`stat <id> { group trait }`)", width=len(item.resource))
                 self._ask("a cost", item.amount, "number", actor)
                 # A literal amount out of range is the JSON Schema's to report (schema/out_of_range);
                 # any other amount known while reading (`-5`, `6 * 3`, a param) is refused here.
@@ -590,6 +592,8 @@ class Checker:
             symbols = self.context.groups or None
         if prop.name == "activation":  # one of the ways the game's hazards come into play
             symbols = self.context.activations or None
+        if prop.name == "layouts":  # the YAML data kind a pack holds its board layouts in
+            symbols = tuple(DATA_TYPES)
         for value in prop.values:
             if value_type == "name":
                 self._check_type_name(prop, value)
@@ -679,7 +683,7 @@ class Checker:
 
     def _check_amount(self, prop: A.Property, value: A.Expr, scope: Scope) -> None:
         """A whole number written out (0 up), or the name of the rule param that holds one, which
-        the engine then reads as a count (`start head_condition`)."""
+        the engine then reads as a count (`start starting_points`)."""
         if isinstance(value, A.Name):
             if self.context.settings.get(value.id) is None:
                 self.error(value, "unknown_name", f"`{value.id}` is not a rule param",
@@ -691,7 +695,7 @@ class Checker:
         known = self.values.get(id(value))
         if not isinstance(value, A.Num) or known is None or not 0 <= known <= MAX_NUMBER:
             self.error(value, "not_constant", f"`{prop.name}` is a whole number written out, or a rule param's name",
-                       f"e.g. `{prop.name} 10` or `{prop.name} head_condition`")
+                       f"e.g. `{prop.name} 10` or `{prop.name} starting_points`")
 
     def _check_written_number(self, prop: A.Property, value: A.Expr) -> None:
         """A number property is read by the engine as a number written out, within its range."""
@@ -1026,9 +1030,16 @@ class Checker:
             self._known(call, abs(arguments[0]))
 
 
-_SETTING_EXAMPLES = {"count": "5", "flag": "true", "locations": "[head, chest]",
-                     "location_table": "[chest, midsection]",
-                     "seat_groups": "[[north, south], [east, west]]", "turn_length": "one_action"}
+_SETTING_EXAMPLES = {"count": "5", "flag": "true", "seat_groups": "[[north, south], [east, west]]",
+                     "turn_length": "one_action"}
+
+
+def setting_example(kind: str, context: CheckContext) -> str:
+    """A value of an engine setting's kind: a list of body locations names the first two the game
+    declares (`[<location>, ...]` in a game declaring none)."""
+    if kind in _SETTING_EXAMPLES:
+        return _SETTING_EXAMPLES[kind]
+    return "[" + ", ".join(context.members.get("location", ())[:2] or ("<location>", "...")) + "]"
 
 
 def engine_setting_problem(value: A.Expr, kind: str, context: CheckContext) -> str | None:

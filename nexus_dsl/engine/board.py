@@ -37,7 +37,7 @@ __all__ = [
     "rotate",
 ]
 
-#: The base game's barge is 8x8.
+#: A board's size where its game declares none (`game { board_size ... }`): the base game's 8x8.
 DEFAULT_SIZE = BOARD_SIZE
 
 

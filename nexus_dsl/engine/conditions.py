@@ -118,8 +118,8 @@ class Conditions:
             return False
         if state in ("incapacitated", "dead"):
             return piece.status.value == state
-        if state == "prone" and piece.status == Status.INCAPACITATED:
-            return True  # an incapacitated piece is prone (pg.26)
+        if piece.status.value in self.host.ruleset.words.implied_by.get(state, ()):
+            return True  # a state its declaration says an end state brings (`implied_by`)
         return state in piece.states
 
     def add_state(self, piece: Piece, state: str, by: Piece | None = None) -> Run:

@@ -46,7 +46,6 @@ PURPOSES: tuple[str, ...] = (
     "d8",
     "crate",
     "weapon_card",
-    "barge",
     "first_player",  # who plays first, in a game whose setup draws lots for it
 )
 

@@ -61,7 +61,7 @@ class Events:
 
     def fire(self, event: str, /, **names: Any) -> Run:
         """Run every `when <event>` listener: rules, abilities, weapons and cards in load order, then
-        the barge's hazards in their activation order, left to right (pg.15, pg.40)."""
+        the board layout's hazards in their activation order, left to right (pg.15, pg.40)."""
         listeners = self.listeners.get(event, ())
         if not listeners:
             return
@@ -93,9 +93,9 @@ class Events:
         return " > ".join(f"`{name}`" for name in self.nesting)
 
     def _order_listeners(self) -> Listeners:
-        """Rules, abilities, weapons and cards listen in load order; then the hazards: the barge's
-        in their activation order (left to right), then the others in load order. A hazard listens
-        once the barge names it or one of its `object`s has stood on the board (`hazard_active`)."""
+        """Rules, abilities, weapons and cards listen in load order; then the hazards: the board
+        layout's in their activation order (left to right), then the others in load order. A hazard
+        listens once the layout names it or one of its `object`s has stood on the board (`hazard_active`)."""
         listed = list(self.host.state.meta.get("hazards", []))
         hazard_order = listed + [d.id for d in self.host.ruleset.declarations("hazard") if d.id not in listed]
         self._hazard_objects = {}
@@ -112,7 +112,7 @@ class Events:
         return ordered
 
     def hazard_active(self, hazard: A.Declaration) -> bool:
-        """A hazard plays once the barge names it or one of its objects has stood on the board
+        """A hazard plays once the board layout names it or one of its objects has stood on the board
         (an object a script placed, or one destroyed this very moment)."""
         if hazard.id in self.host.state.meta.get("hazards", ()):
             return True

@@ -7,33 +7,18 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import Diagnostic, NexusError, did_you_mean
 from ..model.ruleset import Ruleset
-from .board import Grid, Square
+from .board import DEFAULT_SIZE, Grid, Square
 from .dice import Dice
-from .setup import (PROTECTED_LOCATION_MARK, RANDOM_BARGE, STATUSES, BoutSetup, PieceSetup, PlayerSetup, SetupError,
-                    declared_only, holder_of, pick_random_barge, starting_states, weapon_in_hand)
+from .setup import (PROTECTED_LOCATION_MARK, RANDOM_LAYOUT, STATUSES, BoutSetup, PieceSetup, PlayerSetup, SetupError,
+                    declared_only, holder_of, pick_random_layout, starting_states, weapon_in_hand)
 from .state import BoutState, Piece, Player, Status
 
 
 def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
     """The state the bout starts from (the dice may pick the arena, and shuffle the decks)."""
     settings = ruleset.settings
-    state = BoutState(grid=Grid(), pieces={})
-    barge_id = setup.barge
-    if barge_id == RANDOM_BARGE and ruleset.data_item("barges", RANDOM_BARGE) is None:
-        barges = list(ruleset.data.get("barges", {}))
-        if not barges:
-            raise NexusError(Diagnostic("setup/unknown_barge", "no barge in the loaded packs to pick at random", "<setup>"))
-        barge_id = pick_random_barge(barges, dice.roll)
-    if barge_id:
-        barge = ruleset.data_item("barges", barge_id)
-        if barge is None:
-            known = list(ruleset.data.get("barges", {}))
-            raise NexusError(Diagnostic("setup/unknown_barge", f"no barge `{barge_id}` in the loaded packs", "<setup>",
-                                        hint=did_you_mean(barge_id, known)))
-        for obj in barge.get("objects", []):
-            state.place(obj["type"], Square(*obj["at"]))
-        state.meta["hazards"] = list(barge.get("hazards", []))
-        state.meta["barge"] = barge_id
+    state = BoutState(grid=Grid(ruleset.game.board_size or DEFAULT_SIZE), pieces={})
+    _lay_out(ruleset, setup, dice, state)
     for object_type, square in setup.objects:
         state.place(object_type, square)
     seated = len(setup.seated()) if ruleset.game.pieces == 0 else len(setup.pieces)
@@ -124,6 +109,31 @@ def _counters(ruleset: Ruleset, spec: PieceSetup) -> dict[str, set[int]]:
     if unknown:
         raise SetupError(f"no counter `{unknown[0]}` in the loaded packs", spec.label, unknown[0], "setup/unknown_counter")
     return {name: set(spec.counters.get(name, ())) for name in ruleset.words.counters}
+
+
+def _lay_out(ruleset: Ruleset, setup: BoutSetup, dice: Dice, state: BoutState) -> None:
+    """Place the objects of the setup's board layout (an item of the data kind the game names its
+    layouts, `game { layouts <kind> }`; one picked with the dice for RANDOM_LAYOUT) and make its
+    hazards the active ones; `state.meta["layout"]` records which it was."""
+    layout_id = setup.layout
+    if not layout_id:
+        return
+    game = ruleset.game
+    kind, word = game.layouts, game.layout_word
+    known = list(ruleset.data.get(kind, {})) if kind else []
+    if layout_id == RANDOM_LAYOUT and RANDOM_LAYOUT not in known:
+        if not known:
+            raise NexusError(Diagnostic("setup/unknown_layout", f"no {word} in the loaded packs to pick at random", "<setup>"))
+        layout_id = pick_random_layout(known, dice.roll, word)
+    layout = ruleset.data_item(kind, layout_id) if kind else None
+    if layout is None:
+        raise NexusError(Diagnostic("setup/unknown_layout", f"no {word} `{layout_id}` in the loaded packs", "<setup>",
+                                    hint=did_you_mean(layout_id, known) if kind else
+                                    "the game names no data kind its layouts are (`game { layouts <kind> }`)"))
+    for obj in layout.get("objects", []):
+        state.place(obj["type"], Square(*obj["at"]))
+    state.meta["hazards"] = list(layout.get("hazards", []))
+    state.meta["layout"] = layout_id
 
 
 def _new_player(ruleset: Ruleset, seat: PlayerSetup) -> Player:

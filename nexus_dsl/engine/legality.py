@@ -4,8 +4,8 @@ they cost — every one of them a question, asked without changing the bout.
 The engine knows the *shape* of a command — arguments, costs, requirements, a roll, outcome
 blocks — and nothing about any particular command. Legality is decided here, in one place, for
 agents, the CLI, scenarios and the editor alike. Besides a command's own `requires` clauses,
-every `requires` clause of a loaded `rule` applies to every command (e.g. "a prone piece must
-stand up first").
+every `requires` clause of a loaded `rule` applies to every command (e.g. "a piece that is down
+must stand up first").
 """
 
 from __future__ import annotations

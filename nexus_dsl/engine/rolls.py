@@ -123,7 +123,7 @@ class Rolls:
         return result.total
 
     def check_roll(self, piece: Piece, target: int, reason: str | None) -> Generator[Any, Any, bool]:
-        """A single d6 check (the 4+ rolls of advanced movement, prone checks...): success on `target` or more."""
+        """A single d6 check (a 4+ to pull off a move, to keep one's footing...): success on `target` or more."""
         value = self.host.roll("check")
         context = RollContext(attacker=piece, defender=None)
         self.rolls.append(context)

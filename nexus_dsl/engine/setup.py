@@ -20,8 +20,9 @@ from .board import Direction, Grid, Square
 SEAT_ENTRY: dict[str, tuple[Square, Direction]] = {
     seat: (Square(*cell), Direction[facing]) for seat, (cell, facing) in SEAT_ENTRY_CELLS.items()
 }
-# `BoutSetup.barge` naming no barge but this: a schematic picked at random (pg.38), see `pick_random_barge`.
-RANDOM_BARGE = "random"
+# `BoutSetup.layout` naming no layout but this: one of the game's board layouts picked at random
+# (the base game's rulebook, pg.38), see `pick_random_layout`.
+RANDOM_LAYOUT = "random"
 # How the base box's scripts record what a setup may give a piece directly: a drawn weapon is the
 # `armed` state (rules/states.nexus); the body location a drawn shield protects is the value of the
 # `shield_location` mark (weapons/weapon_rules.nexus). The state of a piece held is the game's
@@ -97,7 +98,9 @@ class PlayerSetup:
 @dataclass
 class BoutSetup:
     pieces: list[PieceSetup]
-    barge: str | None = None
+    # The board layout the bout is played on: an item of the game's layouts data kind (`game { layouts
+    # <kind> }`), RANDOM_LAYOUT for one picked with the dice, None for an empty board.
+    layout: str | None = None
     objects: list[tuple[str, Square]] = field(default_factory=list)
     crowd: int | None = None
     decks: dict[str, list[str]] = field(default_factory=dict)
@@ -121,7 +124,7 @@ class BoutSetup:
 
 
 def standard_setup(players: int = 2, motivations: list[str | None] | None = None,
-                   lanistas: list[str | None] | None = None, barge: str | None = None,
+                   lanistas: list[str | None] | None = None, layout: str | None = None,
                    labels: list[str] | None = None) -> BoutSetup:
     if not 2 <= players <= 4:
         raise ValueError("a bout has 2 to 4 players")
@@ -134,25 +137,26 @@ def standard_setup(players: int = 2, motivations: list[str | None] | None = None
         square, facing = SEAT_ENTRY[seat]
         pieces.append(PieceSetup(label=labels[index], seat=seat, at=square, facing=facing,
                                  motivation=motivations[index], lanista=lanistas[index]))
-    return BoutSetup(pieces=pieces, barge=barge)
+    return BoutSetup(pieces=pieces, layout=layout)
 
 
-def pick_random_barge(barge_ids: list[str], roll: Callable[[str, int], int]) -> str:
-    """A barge schematic picked at random (pg.38: "use a d8 to select one at random").
+def pick_random_layout(layout_ids: list[str], roll: Callable[[str, int], int], word: str = "layout") -> str:
+    """A board layout picked at random (the base game's pg.38: "use a d8 to select one at random").
 
-    `barge_ids` are the loaded barges in pack order; `roll(purpose, sides)` rolls one die. Up to
-    eight barges: a d8 (purpose `d8`), rolled again while it shows more than there are barges, so
-    the base box's eight are one face each. More than eight (packs adding barges): one die with a
-    face per barge (purpose `barge`), the d8 rule grown to the larger collection.
+    `layout_ids` are the loaded layouts in pack order; `roll(purpose, sides)` rolls one die. Up to
+    eight layouts: a d8 (purpose `d8`), rolled again while it shows more than there are layouts, so
+    the base box's eight are one face each. More than eight (packs adding layouts): one die with a
+    face per layout, the d8 rule grown to the larger collection, rolled for the purpose `word`: the
+    game's name of a layout (`game { layout_word ... }`), which the log writes.
     """
-    if not barge_ids:
-        raise ValueError("the loaded packs hold no barge to pick from")
-    sides = max(8, len(barge_ids))
-    purpose = "d8" if sides == 8 else "barge"
+    if not layout_ids:
+        raise ValueError("the loaded packs hold no layout to pick from")
+    sides = max(8, len(layout_ids))
+    purpose = "d8" if sides == 8 else word
     while True:
         face = roll(purpose, sides)
-        if face <= len(barge_ids):
-            return barge_ids[face - 1]
+        if face <= len(layout_ids):
+            return layout_ids[face - 1]
 
 
 # ---------------------------------------------------------------- a piece set up mid-bout
@@ -278,7 +282,7 @@ def declared_only(values: Mapping[str, int], declared: Mapping[str, int], what: 
 
 
 def _choices(word: str, declared: Iterable[str]) -> str:
-    """`; did you mean `chest`? (head, chest, ...)`: the closest declared names, then all of them."""
+    """`; did you mean `<name>`? (<name>, <name>, ...)`: the closest declared names, then all of them."""
     hint = did_you_mean(word, declared)
     return (f"; {hint}" if hint else "") + f" ({', '.join(declared) or 'none declared'})"
 

@@ -41,6 +41,13 @@ class Game:
     # The groups its commands are in (the sections of its menu): a command's `group` is one of
     # them; without any, a group is any word.
     groups: tuple[str, ...] = ()
+    # The YAML data kind holding its board layouts (`layouts barges`): each item places objects and
+    # names the hazards in play; None for a game with none. `layout_word` is its name of one (the
+    # purpose of the die picking one among more than eight, which the log writes).
+    layouts: str | None = None
+    layout_word: str = "layout"
+    # How many squares each side of its square board has (`board_size 8`); None: the engine's 8.
+    board_size: int | None = None
 
     @property
     def actor_word(self) -> str:
@@ -70,7 +77,9 @@ def game_of(declarations: list[A.Declaration]) -> Game:
     return Game(id=declaration.id, pieces=count.value if isinstance(count, A.Num) else None, players=players, setup=_word(declaration, "setup"), round=_word(declaration, "round"),
                 turn=_word(declaration, "turn"), score=_word(declaration, "score"), activations=activations,
                 verdict=_word(declaration, "verdict"), piece_word=_word(declaration, "piece_word") or "piece",
-                player_word=_word(declaration, "player_word") or "player", groups=groups)
+                player_word=_word(declaration, "player_word") or "player", groups=groups,
+                layouts=_word(declaration, "layouts"), layout_word=_word(declaration, "layout_word") or "layout",
+                board_size=_number(declaration, "board_size"))
 
 
 # The kinds of action a turn may offer (`acts`), in the order the options are listed.
@@ -114,6 +123,12 @@ def turn_of(declaration: A.Declaration | None) -> Turn:
     return Turn(declaration=declaration, starts=_word(declaration, "starts"), ends=_word(declaration, "ends"),
                 over=_word(declaration, "over"), closing=_word(declaration, "closing"), length=count.value if isinstance(count, A.Num) else None,
                 passing=flag.value if isinstance(flag, A.Bool) else True, acts=offered)
+
+
+def _number(declaration: A.Declaration, name: str) -> int | None:
+    prop = declaration.property(name)
+    value = prop.values[0] if prop is not None and len(prop.values) == 1 else None
+    return value.value if isinstance(value, A.Num) else None
 
 
 def _word(declaration: A.Declaration, name: str) -> str | None:

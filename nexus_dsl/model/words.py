@@ -31,6 +31,11 @@ def _word(declaration: A.Declaration, name: str) -> str | None:
     return value.id if isinstance(value, A.Name) else None
 
 
+def _words(declaration: A.Declaration, name: str) -> tuple[str, ...]:
+    prop = declaration.property(name)
+    return tuple(value.id for value in prop.values if isinstance(value, A.Name)) if prop is not None else ()
+
+
 def stat_amount(declaration: A.Declaration, name: str, default: int) -> int | str:
     """A stat's `start`, `low` or `high`: a number written out, or the name of the rule param
     holding it (`default` without one). The checker holds these properties to the two forms."""
@@ -167,6 +172,9 @@ class GameWords:
     # The counters: piles each piece holds, a coin on each number marked (`pile <id> { numbered true }`),
     # each with what the log says a coin marked on it is for (its `reason`, else its id), before the number.
     counters: Mapping[str, str] = field(default_factory=dict)
+    # Each state an end state brings with it (`state prone { implied_by incapacitated }`): state ->
+    # the end states implying it.
+    implied_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def group(self, name: str) -> tuple[str, ...]:
         return self.groups.get(name, ())
@@ -215,6 +223,7 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
         hold=hold_of(states),
         hold_states=tuple(d.id for d in states if declares_hold(d)),
         counters={d.id: _text(d, "reason") or d.id for d in declarations.get("pile", ()) if _flag(d, "numbered")},
+        implied_by={d.id: _words(d, "implied_by") for d in states if _words(d, "implied_by")},
     )
 
 

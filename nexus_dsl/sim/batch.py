@@ -98,7 +98,7 @@ _RULESETS: dict[tuple[tuple[str, ...], str | None], Ruleset] = {}
 
 def spec_setup(spec: BoutSpec) -> BoutSetup:
     """The standard setup a spec describes: seats, motivations, lanistas, stacked and dealt cards."""
-    setup = standard_setup(players=spec.players, barge=spec.barge,
+    setup = standard_setup(players=spec.players, layout=spec.barge,
                            motivations=list(spec.motivations) or None, lanistas=list(spec.lanistas) or None)
     if spec.stack_turning_points:
         setup.decks["turning_point"] = list(spec.stack_turning_points)
@@ -149,7 +149,7 @@ def play_one(spec: BoutSpec) -> BoutResult:
         result.totals = dict(outcome.totals)
         result.crowd = outcome.crowd
         result.ledger_balanced = bout.state.coins_in_play() == bout.state.box_drawn
-        result.barge = bout.state.meta.get("barge")
+        result.barge = bout.state.meta.get("layout")
         result.sides = {label: player.side for label, player in bout.state.players.items()}
         if spec.watched:
             result.watched = watched_uses(bout.log, frozenset(spec.watched), bout.actor_word)

@@ -32,7 +32,7 @@ from ..agents.base import AGENT_NAMES
 from ..content.loader import default_content_root
 from ..engine.actions import Action, Decision
 from ..engine.bout import Bout, Event, next_action
-from ..engine.setup import RANDOM_BARGE
+from ..engine.setup import RANDOM_LAYOUT
 from ..engine.state import Outcome
 from ..errors import Diagnostic, NexusError, did_you_mean
 from ..model.ruleset import Ruleset, ScriptItem
@@ -133,7 +133,7 @@ def settings_problems(settings: TestRunSettings, ruleset: Ruleset) -> list[Diagn
             problems.append(_problem("agents", f"agents: no agent `{agent}` (choose from {', '.join(AGENT_NAMES)})",
                                      agent, AGENT_NAMES))
     barges = list(ruleset.data.get("barges", {}))
-    if settings.barge not in (None, RANDOM_BARGE) and settings.barge not in barges:
+    if settings.barge not in (None, RANDOM_LAYOUT) and settings.barge not in barges:
         problems.append(_problem("unknown_barge", f"barge: no barge `{settings.barge}` in the loaded packs",
                                  settings.barge, barges))
     problems += _unknown_ids("motivations", settings.motivations, list(ruleset.data.get("motivations", {})))

@@ -35,6 +35,12 @@ def test_an_unknown_barge_is_refused_before_a_bout_is_played(capsys):
     assert "unknown barge `pincushon`" in err and "did you mean `pincushion`?" in err
 
 
+def test_layout_is_the_option_barge_is_the_base_game_s_name_for(capsys):
+    assert main(["play", "--layout", "pincushon", "--quiet"]) == 2
+    assert "unknown barge `pincushon`" in capsys.readouterr().err  # in the game's own word
+    assert main(["play", "--layout", "pincushion", "--quiet"]) == 0
+
+
 def test_simulate_refuses_an_unknown_barge_before_playing(capsys):
     assert main(["simulate", "--bouts", "2", "--workers", "1", "--barge", "gutter", "--quiet"]) == 2
     out, err = capsys.readouterr()

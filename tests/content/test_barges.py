@@ -10,7 +10,7 @@ import pytest
 
 from nexus_dsl import Bout, cached_ruleset, load_ruleset_collecting, make_agent, play, standard_setup
 from nexus_dsl.content.barge_checks import barge_problems, starting_squares
-from nexus_dsl.engine.setup import RANDOM_BARGE, pick_random_barge
+from nexus_dsl.engine.setup import RANDOM_LAYOUT, pick_random_layout
 from nexus_dsl.schema import load_yaml_with_positions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,13 +72,13 @@ def test_opposite_seats_can_close_in_along_the_long_diagonals(barge_id):
 
 @pytest.mark.parametrize("barge_id", BASE_BARGES)
 def test_a_seeded_heuristic_bout_plays_to_the_end_on_the_barge(barge_id):
-    setup = standard_setup(players=2, barge=barge_id, lanistas=["grask_hollowmouth", "tibbet_kreen"])
+    setup = standard_setup(players=2, layout=barge_id, lanistas=["grask_hollowmouth", "tibbet_kreen"])
     start = Bout(BASE, setup, seed=7, strict_ledger=True)
     on_board = sorted((t, (sq.col, sq.row)) for sq, types in start.state.objects.items() for t in types)
     assert on_board == sorted(objects_of(barge_id))
     assert start.state.meta["hazards"] == list(BASE.data_item("barges", barge_id)["hazards"])
     assert {h.seat: (h.square.col, h.square.row) for h in start.state.pieces.values()} == {"south": (1, 8), "north": (8, 1)}
-    bout = play(BASE, standard_setup(players=2, barge=barge_id, lanistas=["grask_hollowmouth", "tibbet_kreen"]),
+    bout = play(BASE, standard_setup(players=2, layout=barge_id, lanistas=["grask_hollowmouth", "tibbet_kreen"]),
                 {"red": make_agent("heuristic", seed=1), "blue": make_agent("heuristic", seed=2)}, seed=7)
     outcome = bout.outcome
     assert bout.state.ended and outcome is not None and bout.pending is None
@@ -178,14 +178,14 @@ def test_the_test_barges_stay_within_the_box():
 # ---------------------------------------------------------------- a schematic at random (pg.38)
 def test_a_d8_picks_one_of_the_eight_in_pack_order():
     for face in range(1, 9):
-        bout = Bout(BASE, standard_setup(barge=RANDOM_BARGE), seed=0, forced_dice={"d8": [face]})
-        assert bout.state.meta["barge"] == BASE_BARGES[face - 1]
+        bout = Bout(BASE, standard_setup(layout=RANDOM_LAYOUT), seed=0, forced_dice={"d8": [face]})
+        assert bout.state.meta["layout"] == BASE_BARGES[face - 1]
         assert bout.state.meta["hazards"] == list(BASE.data_item("barges", BASE_BARGES[face - 1])["hazards"])
 
 
 def test_the_random_pick_follows_the_seed():
-    picks = [Bout(BASE, standard_setup(barge=RANDOM_BARGE), seed=seed).state.meta["barge"] for seed in range(40)]
-    assert picks == [Bout(BASE, standard_setup(barge=RANDOM_BARGE), seed=seed).state.meta["barge"] for seed in range(40)]
+    picks = [Bout(BASE, standard_setup(layout=RANDOM_LAYOUT), seed=seed).state.meta["layout"] for seed in range(40)]
+    assert picks == [Bout(BASE, standard_setup(layout=RANDOM_LAYOUT), seed=seed).state.meta["layout"] for seed in range(40)]
     assert set(picks) == set(BASE_BARGES)  # forty seeds reach every schematic
 
 
@@ -198,14 +198,18 @@ def test_fewer_barges_reroll_the_d8_and_more_roll_one_face_each():
             return values.pop(0)
         return next_roll
 
-    assert pick_random_barge(["a", "b", "c"], roll([7, 4, 2])) == "b"
+    assert pick_random_layout(["a", "b", "c"], roll([7, 4, 2])) == "b"
     assert rolled == [("d8", 8)] * 3
     rolled.clear()
     many = [f"barge_{i}" for i in range(12)]
-    assert pick_random_barge(many, roll([11])) == "barge_10"
-    assert rolled == [("barge", 12)]
+    assert BASE.game.layouts == "barges" and BASE.game.layout_word == "barge"
+    assert pick_random_layout(many, roll([11]), BASE.game.layout_word) == "barge_10"
+    assert rolled == [("barge", 12)]  # the base game's word for a layout is the die's purpose
+    rolled.clear()
+    assert pick_random_layout(many, roll([1])) == "barge_0"
+    assert rolled == [("layout", 12)]  # a game naming none: the language's word
     with pytest.raises(ValueError):
-        pick_random_barge([], roll([1]))
+        pick_random_layout([], roll([1]))
 
 
 # ---------------------------------------------------------------- the drawn schematic

@@ -19,9 +19,9 @@ from nexus_dsl.engine.dice import (
 def test_known_purposes() -> None:
     assert set(PURPOSES) == {
         "attack", "defense", "location", "check", "trait_die", "ratio_die",
-        "tiebreak", "compass", "grid_col", "grid_row", "d8", "crate", "weapon_card", "barge",
+        "tiebreak", "compass", "grid_col", "grid_row", "d8", "crate", "weapon_card",
         "first_player",
-    }  # fmt: skip
+    }  # fmt: skip  (the die picking one of more than eight board layouts rolls for the game's `layout_word`)
 
 
 def test_same_seed_same_sequence() -> None:

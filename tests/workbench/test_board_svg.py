@@ -116,7 +116,7 @@ def test_an_unknown_type_gets_a_made_up_symbol_and_texts_are_escaped(base):
 
 def test_pictures_are_deterministic(base, gutter_ring):
     assert barge_svg(gutter_ring, base) == barge_svg(dict(gutter_ring), base)
-    bout = Bout(base, standard_setup(barge="gutter_ring"), seed=3)
+    bout = Bout(base, standard_setup(layout="gutter_ring"), seed=3)
     assert bout_svg(bout, base) == bout_svg(bout.snapshot(), base) == bout_svg(bout.state, base)
 
 
@@ -124,7 +124,7 @@ def test_helots_are_tokens_with_labels_facing_arrows_and_state_badges(base):
     setup = BoutSetup(pieces=[
         PieceSetup("red", "south", Square(3, 6), Direction.NE, states=["prone", "bleeding"]),
         PieceSetup("blue", "north", Square(6, 2), Direction.W, states=["flaming"]),
-    ], barge="gutter_ring")
+    ], layout="gutter_ring")
     root = parse(bout_svg(Bout(base, setup, seed=1), base))
     tokens = {g.get("data-label"): g for g in groups(root, "helot")}
     assert set(tokens) == {"red", "blue"}
@@ -143,7 +143,7 @@ def test_helots_are_tokens_with_labels_facing_arrows_and_state_badges(base):
 
 
 def test_a_fallen_helot_is_drawn_differently(base):
-    bout = Bout(base, standard_setup(barge="gutter_ring"), seed=1)
+    bout = Bout(base, standard_setup(layout="gutter_ring"), seed=1)
     snapshot = bout.snapshot()
     snapshot["blue"]["status"] = "dead"
     snapshot["red"]["status"] = "incapacitated"

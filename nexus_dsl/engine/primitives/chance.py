@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Protocol
 
+from ...errors import Diagnostic, ScriptRuntimeError
 from ...model.ruleset import Ruleset
 from ..board import Direction, Square
 from ..interpreter import Env
 from ..state import BoutState
-
-# The random body location d6 (pg.26): 1 left_upper, 2 chest, 3 right_upper, 4 left_lower,
-# 5 midsection, 6 right_lower. A rule param `random_location_table` may replace it.
-DEFAULT_LOCATION_TABLE = ("left_upper", "chest", "right_upper", "left_lower", "midsection", "right_lower")
 
 
 class Host(Protocol):
@@ -42,7 +39,12 @@ def random_square(host: Host, env: Env) -> Square:
 
 
 def random_location(host: Host, env: Env) -> str:
-    table = host.ruleset.settings.get("random_location_table", DEFAULT_LOCATION_TABLE)
+    """A body location rolled on the game's table: the rule param `random_location_table` (face 1
+    first; the base game declares its d6), else a face per location in the order they are declared."""
+    table = host.ruleset.settings.get("random_location_table") or host.ruleset.words.group("location")
+    if not table:
+        raise ScriptRuntimeError(Diagnostic("runtime/unknown_name", "`random_location` rolls over the game's body "
+                                            "locations, and it declares none (`stat <id> { group location }`)", "<engine>"))
     return str(table[host.roll("location", len(table)) - 1])
 
 
