@@ -9,6 +9,7 @@ id). A game without a round has nothing to play: it runs to its round limit, and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..syntax import ast_nodes as A
 
@@ -41,6 +42,19 @@ class Game:
     # The groups its commands are in (the sections of its menu): a command's `group` is one of
     # them; without any, a group is any word.
     groups: tuple[str, ...] = ()
+    # The kinds of YAML data a setup names for a player (its profile: `profiles`) and for a piece
+    # (its role: `roles`). A stat's `profile` and a zone's `keep` are fields of the profile; a
+    # role's `advantages` are added to its piece's stats, its `abilities` and `talent` are its
+    # piece's, and a declaration naming one role (by the role's word) belongs to that role's pieces.
+    profiles: str | None = None
+    roles: str | None = None
+
+    @cached_property
+    def role_word(self) -> str | None:
+        """What scripts read a piece's role by (`self.<word>`), and the property a trait ability or
+        rule names the role it belongs to by: the name of an item of the game's `roles` data kind."""
+        from .ruleset import DATA_TYPES  # the data kinds, each with the name of an item of it
+        return DATA_TYPES.get(self.roles) if self.roles is not None else None
 
     @property
     def actor_word(self) -> str:
@@ -70,7 +84,8 @@ def game_of(declarations: list[A.Declaration]) -> Game:
     return Game(id=declaration.id, pieces=count.value if isinstance(count, A.Num) else None, players=players, setup=_word(declaration, "setup"), round=_word(declaration, "round"),
                 turn=_word(declaration, "turn"), score=_word(declaration, "score"), activations=activations,
                 verdict=_word(declaration, "verdict"), piece_word=_word(declaration, "piece_word") or "piece",
-                player_word=_word(declaration, "player_word") or "player", groups=groups)
+                player_word=_word(declaration, "player_word") or "player", groups=groups,
+                profiles=_word(declaration, "profiles"), roles=_word(declaration, "roles"))
 
 
 # The kinds of action a turn may offer (`acts`), in the order the options are listed.
