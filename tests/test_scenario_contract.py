@@ -341,7 +341,7 @@ def _setup(**red: object) -> BoutSetup:
     ({"weapon": "shield", "protects": "tail"}, "protects"),
     ({"holding": "nobody"}, "holding"),
     ({"status": "asleep"}, "status"),
-    ({"influence": ["no_such_card"]}, "influence"),
+    ({"hand": ["no_such_card"]}, "influence"),  # the key is the hand's name in the base game
 ])
 def test_the_engine_refuses_an_impossible_setup_naming_piece_and_key(red: dict[str, object], key: str) -> None:
     with pytest.raises(SetupError) as raised:

@@ -155,7 +155,7 @@ def compatible(expected: str, actual: str) -> bool:
     if actual == "id" and expected in ("text", "command"):
         return True  # a declaration id names a command, a weapon, a card
     if actual == "piece" and expected in ("pile", "square", "side", "actor"):
-        return True  # a piece stands for its lanista's cred pile, the square it stands on, or its side
+        return True  # a piece stands for its player's cred pile, the square it stands on, or its side
     if actual == "player" and expected in ("side", "actor"):
         return True  # a player stands for its side
     if expected == "side" and actual == "text":

@@ -36,7 +36,8 @@ def test_the_base_game_declares_its_score_its_verdict_and_its_words() -> None:
                                                piece_word="helot", player_word="lanista",
                                                groups=("movement", "advanced_movement", "melee", "grapple", "aim",
                                                        "defense", "fame", "objects"),
-                                               activations=("duplicate", "turning_point", "always_active", "player_activated"))
+                                               activations=("duplicate", "turning_point", "always_active", "player_activated"),
+                                               profiles="lanistas", roles="motivations")
 
 
 def test_sides_stand_by_their_pieces_scores_together() -> None:
