@@ -22,6 +22,7 @@ from .engine.board import parse_direction, parse_square
 from .engine.bout import Bout
 from .engine.dice import DiceError, ForcedDiceExhausted
 from .engine.setup import RANDOM_LAYOUT, SEAT_ENTRY, STATUSES, BoutSetup, PieceSetup, PlayerSetup, SetupError
+from .engine.timing import usable_declaration
 from .errors import ContentError, Diagnostic, NexusError, RulesError
 from .files import confine, display_path, read_content
 from .model.ruleset import Ruleset
@@ -277,11 +278,13 @@ def _helot_setup(index: int, label: str, spec: dict[str, Any], where: _Where) ->
         label=label, seat=seat,
         at=parse_square(spec["at"]) if "at" in spec else entry_square,
         facing=parse_direction(spec["facing"]) if "facing" in spec else entry_facing,
-        motivation=spec.get("motivation"), lanista=spec.get("lanista"), overall=spec.get("overall"),
+        # The contract's keys of the base game: a helot's motivation is its role, its lanista its
+        # player's profile, its influence its hand.
+        role=spec.get("motivation"), profile=spec.get("lanista"), overall=spec.get("overall"),
         locations=dict(spec.get("locations") or {}), states=states,
         traits=spec.get("traits"), stats=_stats_of(spec), cred=spec.get("cred", 0), ap=spec.get("ap", 0), mp=spec.get("mp", 0),
         weapon=spec.get("weapon"), counters={key: list(spec[key]) for key in COUNTER_KEYS if spec.get(key) is not None},
-        influence=spec.get("influence"), ratio=spec.get("ratio", 3), marks=_marks(spec.get("marks")),
+        hand=spec.get("influence"), ratio=spec.get("ratio", 3), marks=_marks(spec.get("marks")),
         weapon_drawn=spec.get("weapon_drawn"), durability=spec.get("durability"), ammo=spec.get("ammo"),
         protects=spec.get("protects"), status=status, holding=spec.get(HOLD_KEY), side=spec.get("side"),
     )
@@ -343,15 +346,15 @@ def step_action(bout: Bout, step: str | dict[str, Any]) -> Action:
         return Action.make(CONTROL, helot, arguments.pop("control"), **arguments)
     if "ability" in arguments:
         name = arguments.pop("ability")
-        return Action.make(ABILITY, helot, name, **_with_target(bout, helot, arguments, "trait_ability", name))
+        return Action.make(ABILITY, helot, name, **_with_target(bout, helot, arguments, ABILITY, name))
     name = arguments.pop("card")  # the schema allows exactly one of command, control, ability and card
-    return Action.make(CARD, helot, name, **_with_target(bout, helot, arguments, "influence", name))
+    return Action.make(CARD, helot, name, **_with_target(bout, helot, arguments, CARD, name))
 
 
 def _with_target(bout: Bout, helot: str, step: dict[str, Any], kind: str, name: str) -> dict[str, Any]:
-    """With one opponent, an ability's or card's `target` may be left out (as for commands); one that
-    aims at no helot gets none."""
-    declaration = bout.ruleset.declaration(kind, name)
+    """With one opponent, an ability's or card's (`kind`: ABILITY or CARD) `target` may be left out
+    (as for commands); one that aims at no helot gets none."""
+    declaration = usable_declaration(bout.ruleset, kind, name)
     if declaration is not None and declaration.property("targets") is None:
         return step
     if "target" not in step:
@@ -420,7 +423,7 @@ class StepRunner:
         kind, name = (CARD, reaction["card"]) if "card" in reaction else (ABILITY, reaction["ability"])
         extra = {k: v for k, v in reaction.items() if k not in ("helot", "ability", "card", "refused")}
         return Action.make(kind, reaction["helot"], name, **_with_target(
-            self.bout, reaction["helot"], extra, "influence" if kind == CARD else "trait_ability", name))
+            self.bout, reaction["helot"], extra, kind, name))
 
     def _answer(self) -> None:
         decision = self.bout.pending

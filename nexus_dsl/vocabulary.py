@@ -83,10 +83,10 @@ PIECE_ATTRIBUTES: dict[str, str] = {
     "ammo": "number",
     "durability": "number",
     "cred_gained": "number",  # what this piece's player took from damage during the current command
-    "motivation": "any",
     "on_board": "bool",
 }  # and every stat content declares, as a number (`self.<trait>`, `target.<location>`), and every counter, as
-# the list of the numbers marked on it (`self.<counter>`)
+# the list of the numbers marked on it (`self.<counter>`), and the piece's role by the game's word
+# for it (`self.<role word>`, `game { roles ... }`), as the id of its role or none.
 
 # A hold (`hold`, `release`): the piece a piece holds and the piece holding it, or none. A game
 # may name them its own way (a state's `holding` and `held_by`), and scripts then read its names.
@@ -281,7 +281,8 @@ PRIMITIVES: dict[str, Signature] = {
     "declare_draw": Signature((), doc="The game ends at once as a draw (the rest of the action resolves, nothing "
                                       "after it)."),
     "deal_and_keep": Signature(("zone",), doc="The whole zone dealt evenly among the players; each keeps as many "
-                                              "cards of its share as its setup allows, choosing them one by one, and "
+                                              "cards of its share as the field of its player's profile the zone's "
+                                              "`keep` names (or its setup) allows, choosing them one by one, and "
                                               "the rest go to the zone's discards; then the cards a scenario deals "
                                               "join the hands."),
     "ask": Signature(("actor", "text"), {"from": "list", "into": "name", "with": "bool"}, ("from", "into"),
@@ -544,7 +545,7 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
         "offered": ("text", "one"),
     },
     "trait_ability": {"tags": ("text", "many"), "flavor": ("text", "one"), "text": ("text", "one"),
-                      "targets": ("text", "one"), "motivation": ("text", "one")},
+                      "targets": ("text", "one")},
     "hazard": {"activation": ("text", "many"), "object": ("text", "many"), "flavor": ("text", "one"),
                "text": ("text", "one"), "tags": ("text", "many")},
     "turning_point": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many")},
@@ -556,7 +557,7 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
                "store": ("number", "one"), "flavor": ("text", "one"), "text": ("text", "one"),
                "tags": ("text", "many")},
     "rule": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
-             "rulebook": ("text", "one"), "motivation": ("text", "one")},
+             "rulebook": ("text", "one")},
     # `badge` (one or two characters) and `colour` (`#rrggbb`) mark a piece in the state on the board.
     # `holding` and `held_by` (each a word) make the state the one a piece held is in (`hold` gives
     # it, `release` takes it), and are the game's names of a piece's `holding` and `held_by`.
@@ -588,8 +589,9 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     "window": {"text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
     # `holds` names the kind of declaration whose cards fill the zone; `drawn` what becomes of one drawn.
     # `owner` (`player` or `side`) gives each player or side a zone of its own; `visible` (`all`,
-    # `owner`, `none`) says who may see its cards: the others see only how many it holds.
-    "zone": {"holds": ("text", "one"), "drawn": ("text", "one"), "owner": ("text", "one"),
+    # `owner`, `none`) says who may see its cards: the others see only how many it holds. `keep`
+    # names the field of a player's profile saying how many cards of the deal it keeps.
+    "zone": {"holds": ("text", "one"), "drawn": ("text", "one"), "owner": ("text", "one"), "keep": ("text", "one"),
              "visible": ("text", "one"), "flavor": ("text", "one"), "text": ("text", "one"),
              "tags": ("text", "many"), "rulebook": ("text", "one")},
     # `setup` (a `procedure` of no args) runs once before the first round; `round` (another) is
@@ -603,11 +605,13 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # write them as types (`arg target: <piece_word>`), and the log names who acts by them.
     # `activations` lists the ways its hazards come into play (a hazard's `activation` is among them).
     # `groups` (words) are the groups its commands may be in, the sections of its menu.
+    # `profiles` and `roles` name the kinds of YAML data a setup names a player's profile and a
+    # piece's role from; the name of an item of `roles` is the game's role word.
     # `layouts` names the YAML data kind holding its board layouts (a setup's `layout` is one of
     # them: the objects placed, the hazards in play); `layout_word` is the game's name of one, the
     # purpose of the die that picks one at random among more than eight, and the word its messages use.
     # `board_size` (a number) is how many squares each side of its square board has (8 without it).
-    "game": {"activations": ("text", "many"), "layouts": ("text", "one"), "layout_word": ("text", "one"),
+    "game": {"profiles": ("text", "one"), "roles": ("text", "one"), "activations": ("text", "many"), "layouts": ("text", "one"), "layout_word": ("text", "one"),
              "board_size": ("number", "one"), "pieces": ("number", "one"), "players": ("number", "many"), "piece_word": ("text", "one"), "player_word": ("text", "one"),
              "groups": ("text", "many"), "setup": ("procedure", "one"), "round": ("procedure", "one"), "turn": ("turn", "one"), "score": ("score", "one"), "verdict": ("procedure", "one"),
              "flavor": ("text", "one"),
@@ -626,6 +630,14 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
              "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
 }
+
+# The kinds that may name the role they belong to, by a property named by the game's role word
+# (`game { roles ... }`): a trait ability of that role's pieces, a rule listening for each of them.
+ROLE_KINDS = ("trait_ability", "rule")
+
+# The kinds whose `when` clauses listen once for the whole bout, held by no piece: every other
+# kind's listen for each piece holding it (`self`).
+BOUT_LISTENERS = ("hazard", "rule", "state")
 
 # Which clause types each declaration kind may hold.
 CLAUSES: dict[str, tuple[str, ...]] = {

@@ -313,20 +313,20 @@ def test_a_choices_value_of_the_wrong_type_fails_at_load(tmp_path: Path, choices
 
 # ---------------------------------------------------------------- influence: [] is no deal
 def test_a_set_hand_keeps_nothing_of_the_deal() -> None:
-    assert PieceSetup("red", "south", influence=[]).keep == 0
-    assert PieceSetup("red", "south", influence=["crossed_signals"]).keep == 0
+    assert PieceSetup("red", "south", hand=[]).keep == 0
+    assert PieceSetup("red", "south", hand=["crossed_signals"]).keep == 0
     assert PieceSetup("red", "south").keep is None
-    assert PieceSetup("red", "south", influence=[], keep=2).keep == 2
+    assert PieceSetup("red", "south", hand=[], keep=2).keep == 2
 
 
 @pytest.mark.parametrize(("hand", "first_decision"), [([], "allocate"), (None, "keep_influence")])
 def test_an_empty_hand_with_a_lanista_is_not_dealt(hand: list[str] | None, first_decision: str) -> None:
     setup = standard_setup(2)
     red = setup.pieces[0]
-    setup.pieces[0] = PieceSetup(red.label, red.seat, red.at, red.facing, lanista="pell_marrowgate", influence=hand)
+    setup.pieces[0] = PieceSetup(red.label, red.seat, red.at, red.facing, profile="pell_marrowgate", hand=hand)
     bout = Bout(cached_ruleset(("base",)), setup, seed=3, forced_dice={"trait_die": [2, 1], "ratio_die": [3, 3]})
     assert bout.pending is not None and bout.pending.kind == first_decision
-    assert bout.state.pieces["red"].influence == []
+    assert bout.state.pieces["red"].hand == []
 
 
 # ---------------------------------------------------------------- the engine's own setup checks
@@ -341,7 +341,7 @@ def _setup(**red: object) -> BoutSetup:
     ({"weapon": "shield", "protects": "tail"}, "protects"),
     ({"holding": "nobody"}, "holding"),
     ({"status": "asleep"}, "status"),
-    ({"influence": ["no_such_card"]}, "influence"),
+    ({"hand": ["no_such_card"]}, "influence"),  # the key is the hand's name in the base game
 ])
 def test_the_engine_refuses_an_impossible_setup_naming_piece_and_key(red: dict[str, object], key: str) -> None:
     with pytest.raises(SetupError) as raised:

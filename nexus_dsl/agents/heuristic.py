@@ -146,7 +146,7 @@ def standing(state: BoutState, me: Piece) -> float:
 
     def worth(helot: Piece) -> float:
         value = helot.cred + 0.6 * helot.overall + sum(STATE_WORTH.get(s, 0) for s in helot.states)
-        value += 1.5 * helot.ap + 0.8 * helot.mp + 0.3 * sum(helot.traits.values()) + 0.5 * len(helot.influence)
+        value += 1.5 * helot.ap + 0.8 * helot.mp + 0.3 * sum(helot.traits.values()) + 0.5 * len(helot.hand)
         if helot.status != Status.FIGHTING:
             value -= 40
         return value

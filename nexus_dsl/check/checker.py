@@ -78,6 +78,9 @@ class CheckContext:
     hold_states: tuple[str, ...] = ()
     # The groups a command may be in: the game's `groups` (any word where it declares none).
     groups: tuple[str, ...] = ()
+    # The game's role word (the name of an item of its `roles` data): a piece's attribute, and the
+    # property a trait ability or rule names its role by; None in a game without roles.
+    role_word: str | None = None
 
     @property
     def states(self) -> tuple[str, ...]:
@@ -86,7 +89,9 @@ class CheckContext:
     @cached_property
     def piece_attributes(self) -> dict[str, str]:
         """What a piece is read for: the language's attributes and its hold's, by the game's names."""
-        return {**V.PIECE_ATTRIBUTES, **{word: V.HOLD_ATTRIBUTES[read] for word, read in self.hold.attributes.items()}}
+        role = {self.role_word: "any"} if self.role_word is not None else {}
+        return {**V.PIECE_ATTRIBUTES, **role,
+                **{word: V.HOLD_ATTRIBUTES[read] for word, read in self.hold.attributes.items()}}
 
     def members_of(self, type_name: str) -> tuple[str, ...] | None:
         """The members of an enumeration type, the language's own or declared; None for another type."""
@@ -163,7 +168,7 @@ def compatible(expected: str, actual: str) -> bool:
     if actual == "id" and expected in ("text", "command"):
         return True  # a declaration id names a command, a weapon, a card
     if actual == "piece" and expected in ("pile", "square", "side", "actor"):
-        return True  # a piece stands for its lanista's cred pile, the square it stands on, or its side
+        return True  # a piece stands for its player's cred pile, the square it stands on, or its side
     if actual == "player" and expected in ("side", "actor"):
         return True  # a player stands for its side
     if expected == "side" and actual == "text":
@@ -506,7 +511,7 @@ class Checker:
         elif isinstance(clause, A.Requires):
             if kind == "rule":  # a rule's requirement applies to every command a piece gives
                 scope = base.child({"self": self.context.actor_type, "target": ANY, "command": "command"})
-            elif kind in ("trait_ability", "influence"):  # the names of its windows are known when it is offered
+            elif "window" in V.CLAUSES[kind]:  # used in windows: their names are known when it is offered
                 scope = actor.child(window_names)
             else:
                 scope = actor.child({"command": "command"}) if kind == "command" else actor
@@ -530,7 +535,7 @@ class Checker:
                            did_you_mean(clause.outcome, V.OUTCOMES) or "use `on success` or `on failure`", width=len(clause.outcome))
             self.check_block(clause.body, actor.child(dict(V.ROLL_NAMES)))
         elif isinstance(clause, A.Effect):
-            names = dict(V.ROLL_NAMES) if kind in ("trait_ability", "influence") else {}
+            names = dict(V.ROLL_NAMES) if "window" in V.CLAUSES[kind] else {}
             names.update(window_names)
             self.check_block(clause.body, actor.child(names))
         elif isinstance(clause, A.When):
@@ -541,8 +546,10 @@ class Checker:
                 event_names: dict[str, str] = {}
             else:
                 event_names = dict(events[clause.event])
-            # A rule with a `motivation` (a talent) listens for each piece of it: `self` is that piece.
-            owned = kind in ("trait_ability", "weapon", "influence", "turning_point") or declaration.property("motivation") is not None
+            # What listens for the whole bout is not a piece's; a rule naming a role (a talent) listens
+            # for each piece of it, and everything else for the piece holding it: `self` is that piece.
+            role_word = self.context.role_word
+            owned = kind not in V.BOUT_LISTENERS or role_word is not None and declaration.property(role_word) is not None
             scope_base = actor if owned else base
             scope = scope_base.child(event_names)
             if clause.condition is not None:
@@ -573,6 +580,8 @@ class Checker:
 
     def _check_property(self, kind: str, prop: A.Property, scope: Scope) -> None:
         known = V.PROPERTIES[kind]
+        if kind in V.ROLE_KINDS and self.context.role_word is not None:  # the role it belongs to
+            known = {**known, self.context.role_word: ("text", "one")}
         if kind == "card" and prop.name not in known:  # a field of the pack's own
             self._check_card_field(prop)
             return
@@ -592,7 +601,7 @@ class Checker:
             symbols = self.context.groups or None
         if prop.name == "activation":  # one of the ways the game's hazards come into play
             symbols = self.context.activations or None
-        if prop.name == "layouts":  # the YAML data kind a pack holds its board layouts in
+        if prop.name == "layouts" or kind == "game" and prop.name in ("profiles", "roles"):  # a kind of YAML data
             symbols = tuple(DATA_TYPES)
         for value in prop.values:
             if value_type == "name":

@@ -58,6 +58,7 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         hold=words.hold,
         hold_states=words.hold_states,
         groups=game.groups,
+        role_word=game.role_word,
     )
 
 

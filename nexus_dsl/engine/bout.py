@@ -27,7 +27,7 @@ from ..syntax import ast_nodes as A
 from ..vocabulary import PLAYER_ATTRIBUTES
 from .actions import ABILITY, CARD, COMMAND, PASS, Action, Decision
 from .conditions import Conditions
-from .cycle import Cycle, Game
+from .cycle import KEEP_DECISION, Cycle, Game
 from .decks import Decks
 from .dice import Dice, DiceState
 from .events import Events
@@ -48,7 +48,8 @@ from .timing import Timing
 
 # Decisions between a player's own moves: a script's step budget starts again at each of these
 # (inside an action or a turn's opening — a timing window, a `choose`, an `ask` — the steps keep counting).
-BETWEEN_MOVES = frozenset({"command", "allocate", "between_rounds", "keep_influence"})
+# A deal's decisions (`keep_<zone>`, `cycle.KEEP_DECISION`) are between moves too.
+BETWEEN_MOVES = frozenset({"command", "allocate", "between_rounds"})
 
 
 @dataclass
@@ -168,7 +169,7 @@ class Bout:
             decision = self._game.send(action) if action is not None else next(self._game)
         except StopIteration:
             return None
-        if decision.kind in BETWEEN_MOVES:
+        if decision.kind in BETWEEN_MOVES or decision.kind.startswith(KEEP_DECISION):
             self.interpreter.reset_budget()
         return decision
 
@@ -221,6 +222,8 @@ class Bout:
             return piece.square
         if name == "facing":
             return piece.facing.name  # a compass direction is a word in scripts (`self.facing == N`)
+        if name == self.ruleset.game.role_word:  # the piece's role, read by the game's word for it
+            return piece.role
         if name == "fighting":
             return piece.status == Status.FIGHTING
         hold = words.hold

@@ -52,7 +52,7 @@ class Conditions:
     def deal_damage(self, victim: Piece, amount: int, *, location: str | None = None,
                     to: Any = None, source: Piece | None = None, reason: str = "damage") -> Run:
         """Damage a piece. A location hit also hits overall condition unless that location was
-        already depleted (pg.26). The coins go to `to`, else to the source piece's lanista, else
+        already depleted (pg.26). The coins go to `to`, else to the source piece's player, else
         to the crowd (damage from hazards, cards and the crowd itself, pg.12)."""
         amount = max(0, amount)
         if amount == 0 or victim.status == Status.DEAD:

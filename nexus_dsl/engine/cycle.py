@@ -27,6 +27,10 @@ Game = Generator[Decision, Action, None]
 # What a Command Round yields, when the rounds of a cycle take turns, where the next piece's turn
 # comes: never shown to a player (compared by identity).
 TURN_BREAK = Decision("", "turn_break", ())
+# A deal's decisions and log lines are named after the zone dealt: `keep_<zone>` asks a player
+# which card of its share to keep; `<zone>_dealt` says how many it kept.
+KEEP_DECISION = "keep_"
+DEALT_LINE = "_dealt"
 
 
 class CycleHost(Protocol):
@@ -83,15 +87,16 @@ class Cycle:
             yield from self._cycle()
 
     def deal_and_keep(self, zone: str) -> Game:
-        """Deal the whole zone evenly; each lanista keeps as many as their Influence (pg.8), the rest
-        go to the zone's discards. Then the cards each setup deals (`dealt`) join the hands."""
+        """Deal the whole zone evenly; each player keeps as many as the zone's `keep` field of its
+        profile says (pg.8), the rest go to the zone's
+        discards. Then the cards each setup deals (`dealt`) join the hands."""
         yield from self._deal(zone)
         for spec in self.host.setup.pieces:
-            self.host.state.pieces[spec.label].influence.extend(spec.dealt)
+            self.host.state.pieces[spec.label].hand.extend(spec.dealt)
 
     def _deal(self, zone: str) -> Game:
         deck = self.host.state.decks.get(zone, [])
-        keepers = [h for h in self.host.state.pieces.values() if not h.influence and self._keep_count(h) > 0]
+        keepers = [h for h in self.host.state.pieces.values() if not h.hand and self._keep_count(h, zone) > 0]
         if not deck or not keepers or self.host.setup.phase != "cycle":
             return
         players = list(self.host.state.pieces.values())
@@ -100,26 +105,26 @@ class Cycle:
         self.host.state.decks[zone] = deck[share * len(players):]
         for piece in players:
             hand = list(hands[piece.label])
-            keep = self._keep_count(piece) if piece in keepers else 0  # a hand set by a scenario stays as it is
+            keep = self._keep_count(piece, zone) if piece in keepers else 0  # a hand set by a scenario stays as it is
             for _ in range(min(keep, len(hand))):
                 options = tuple(Action.make(CHOICE, piece.label, "keep_card", card=card) for card in hand)
-                action = yield Decision(piece.label, "keep_influence", options)
+                action = yield Decision(piece.label, KEEP_DECISION + zone, options)
                 card = action.arg("card")
                 hand.remove(card)
-                piece.influence.append(card)
+                piece.hand.append(card)
             self.host.state.discards.setdefault(zone, []).extend(hand)
-            self.host.emit("influence_dealt", actor=piece.label, kept=len(piece.influence))
+            self.host.emit(zone + DEALT_LINE, actor=piece.label, kept=len(piece.hand))
 
-    def _keep_count(self, piece: Piece) -> int:
-        """How many dealt cards the piece keeps: its setup's `keep`, else its lanista's Influence."""
+    def _keep_count(self, piece: Piece, zone: str) -> int:
+        """How many dealt cards the piece keeps: its setup's `keep`, else the field of its
+        player's profile the zone's `keep` names (none without either)."""
         spec = next((s for s in self.host.setup.pieces if s.label == piece.label), None)
         if spec is not None and spec.keep is not None:
             return spec.keep
-        return self._influence(piece)
-
-    def _influence(self, piece: Piece) -> int:
-        lanista = self.host.ruleset.data_item("lanistas", piece.lanista) if piece.lanista else None
-        return int((lanista or {}).get("influence", 0))
+        declared = self.host.ruleset.words.zones.get(zone)
+        field_name = declared.keep if declared is not None else None
+        profile = self.host.ruleset.profile_of(piece.profile)
+        return int((profile or {}).get(field_name, 0)) if field_name is not None else 0
 
     def _cycle(self) -> Game:
         """One round of the game loop: the procedure the `game` declaration names as its `round`

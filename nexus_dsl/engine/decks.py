@@ -62,7 +62,7 @@ class Decks:
         self.host.emit("draw", deck=deck, actor=piece.label, card=card)
         zone = self.host.ruleset.words.zones[deck]
         if zone.drawn == "kept":
-            piece.influence.append(card)
+            piece.hand.append(card)
             return
         declaration = self.host.ruleset.declaration(zone.holds or "", card)
         assert declaration is not None

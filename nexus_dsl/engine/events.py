@@ -120,11 +120,13 @@ class Events:
 
     def listeners_for(self, declaration: Any) -> list[Piece | None]:
         """Who a `when` clause listens for: rules, states, hazards and the cards played when drawn for
-        the whole bout; abilities, weapons and influence cards for each piece that owns them, from the
-        triggering player clockwise (pg.15). A rule with a `motivation` property (a motivation's
-        talent) listens for each piece of that motivation."""
+        the whole bout; abilities, weapons and the cards played from a hand for each piece that owns
+        them, from the triggering player clockwise (pg.15). A rule naming a role (by the game's role
+        word: a role's talent) listens for each piece of that role."""
         kind = declaration.kind
-        if kind in ("hazard", "turning_point", "state") or kind == "rule" and declaration.property("motivation") is None:
+        role_word = self.host.ruleset.game.role_word
+        if kind in ("hazard", "state") or kind in self.host.ruleset.words.played_kinds \
+                or kind == "rule" and (role_word is None or declaration.property(role_word) is None):
             return [None]
         if not self.host.state.pieces:  # abilities, weapons and cards belong to pieces
             return []

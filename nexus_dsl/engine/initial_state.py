@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..errors import Diagnostic, NexusError, did_you_mean
-from ..model.ruleset import Ruleset
+from ..model.ruleset import DATA_TYPES, Ruleset
 from .board import DEFAULT_SIZE, Grid, Square
 from .dice import Dice
 from .setup import (PROTECTED_LOCATION_MARK, RANDOM_LAYOUT, STATUSES, BoutSetup, PieceSetup, PlayerSetup, SetupError,
@@ -36,7 +36,7 @@ def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
     for label, piece in state.pieces.items():  # each piece stands for a player of its label
         given = next(spec.stats for spec in setup.pieces if spec.label == label)
         held = {stat: value for stat, value in given.items() if stat in ruleset.words.player_stats}
-        profile = ruleset.data_item("lanistas", piece.lanista) if piece.lanista else None
+        profile = ruleset.profile_of(piece.profile)
         state.players[label] = Player(label, piece.seat, piece.side, _player_stats(ruleset, held, label, profile))
     _shuffle_decks(ruleset, dice, state, setup)
     _place_cards(ruleset, state, setup)
@@ -59,24 +59,21 @@ def _new_piece(ruleset: Ruleset, setup: BoutSetup, spec: PieceSetup, settings: A
     traits = {t: words.starts[t] for t in words.group("trait")}
     if spec.traits is not None:
         traits.update(declared_only(spec.traits, traits, "trait", spec.label, "traits"))
-    elif spec.motivation:
-        motivation = ruleset.data_item("motivations", spec.motivation)
-        if motivation is None:
-            raise SetupError(f"no motivation `{spec.motivation}` in the loaded packs", spec.label, "motivation",
-                             "setup/unknown_motivation")
-        traits.update(motivation.get("advantages", {}))
-    lanista = ruleset.data_item("lanistas", spec.lanista) if spec.lanista else None
-    if spec.lanista and lanista is None:
-        raise SetupError(f"no lanista `{spec.lanista}` in the loaded packs", spec.label, "lanista",
-                         "setup/unknown_lanista")
+    elif spec.role:
+        role = ruleset.role_of(spec.role)
+        if role is None:
+            raise _unknown_item(ruleset.game.roles, spec.role, spec.label)
+        traits.update(role.get("advantages", {}))
+    if spec.profile and ruleset.profile_of(spec.profile) is None:
+        raise _unknown_item(ruleset.game.profiles, spec.profile, spec.label)
     assert spec.at is not None and spec.facing is not None
     weapon = ruleset.declaration("weapon", spec.weapon) if spec.weapon else None
     if spec.weapon and weapon is None:
         raise SetupError(f"no weapon `{spec.weapon}` in the loaded packs", spec.label, "weapon", "setup/unknown_weapon")
-    unknown_cards = [card for card in spec.influence or () if ruleset.declaration("influence", card) is None]
+    unknown_cards = [card for card in spec.hand or () if not _hand_card(ruleset, card)]
     if unknown_cards:
-        raise SetupError(f"no influence card `{unknown_cards[0]}` in the loaded packs", spec.label, "influence",
-                         "setup/unknown_card")
+        raise SetupError(f"no {_card_word(ruleset)} `{unknown_cards[0]}` in the loaded packs", spec.label,
+                         ruleset.words.hand or "hand", "setup/unknown_card")
     if spec.status not in STATUSES:
         raise SetupError(f"`status: {spec.status}` is not one of {', '.join(STATUSES)}", spec.label, "status")
     status = Status(spec.status)
@@ -90,10 +87,10 @@ def _new_piece(ruleset: Ruleset, setup: BoutSetup, spec: PieceSetup, settings: A
     states = starting_states(spec, held, hold.state if holder is not None else None, ruleset.words.states)
     piece = Piece(
         label=spec.label, seat=spec.seat, square=spec.at, facing=spec.facing, overall=overall,
-        locations=locations, motivation=spec.motivation, lanista=spec.lanista,
+        locations=locations, role=spec.role, profile=spec.profile,
         states=states, traits=traits, cred=spec.cred, ap=spec.ap,
         mp=spec.mp, status=status, weapon=spec.weapon, counters=_counters(ruleset, spec),
-        influence=list(spec.influence or []), ratio=spec.ratio, marks=dict(spec.marks),
+        hand=list(spec.hand or []), ratio=spec.ratio, marks=dict(spec.marks),
         holding=spec.holding, held_by=holder, stats=_plain_stats(ruleset, spec), side=_side_of(ruleset, spec),
     )
     if held is not None:
@@ -101,6 +98,28 @@ def _new_piece(ruleset: Ruleset, setup: BoutSetup, spec: PieceSetup, settings: A
         if held.protects is not None:
             piece.marks[PROTECTED_LOCATION_MARK] = held.protects
     return piece
+
+
+def _unknown_item(data_kind: str | None, ident: str, label: str) -> SetupError:
+    """A setup naming a role or profile the loaded packs do not hold: worded, keyed and coded by
+    the name of an item of its data kind (`setup/unknown_<item>`)."""
+    word = DATA_TYPES.get(data_kind or "") or "item"
+    if data_kind is None:
+        return SetupError(f"names {word} `{ident}`, but the game declares no data for it", label, word,
+                          f"setup/unknown_{word}")
+    return SetupError(f"no {word} `{ident}` in the loaded packs", label, word, f"setup/unknown_{word}")
+
+
+def _hand_card(ruleset: Ruleset, card: str) -> bool:
+    """Whether `card` is a card of a kind played from a hand."""
+    return any(ruleset.declaration(kind, card) is not None for kind in ruleset.words.hand_kinds)
+
+
+def _card_word(ruleset: Ruleset) -> str:
+    """What a card played from a hand is called in a setup's errors: `<kind> card`, by the first
+    kind played from a hand."""
+    kinds = ruleset.words.hand_kinds
+    return f"{kinds[0]} card" if kinds else "card played from a hand"
 
 
 def _counters(ruleset: Ruleset, spec: PieceSetup) -> dict[str, set[int]]:
@@ -196,11 +215,14 @@ def _shuffle_decks(ruleset: Ruleset, dice: Dice, state: BoutState, setup: BoutSe
     dice.drain_history()
     # Cards promised to a hand leave the deck after the shuffle, so the seed deals the rest as before.
     dealt = [card for spec in setup.pieces for card in spec.dealt]
-    unknown = [card for card in dealt if ruleset.declaration("influence", card) is None]
+    unknown = [card for card in dealt if not _hand_card(ruleset, card)]
     if unknown:
-        raise NexusError(Diagnostic("setup/unknown_card", f"no influence card `{unknown[0]}` in the loaded packs", "<setup>"))
+        raise NexusError(Diagnostic("setup/unknown_card", f"no {_card_word(ruleset)} `{unknown[0]}` in the loaded packs",
+                                    "<setup>"))
     if dealt:
-        state.decks["influence"] = [card for card in state.decks["influence"] if card not in dealt]
+        for name, zone in ruleset.words.zones.items():
+            if zone.fills_hands and name in state.decks:
+                state.decks[name] = [card for card in state.decks[name] if card not in dealt]
 
 
 def _place_cards(ruleset: Ruleset, state: BoutState, setup: BoutSetup) -> None:

@@ -104,22 +104,24 @@ class Legality:
 
     # ---------------------------------------------------------------- who has what
     def owns_ability(self, piece: Actor, declaration: A.Declaration) -> bool:
-        """Trait abilities (and rules) without a `motivation` are everyone's; the others belong to
-        pieces of that motivation (or whose motivation lists them). Influence cards are in a
-        lanista's hand. A player acting without pieces owns only what is everyone's."""
-        if declaration.kind == "influence":
-            return isinstance(piece, Piece) and declaration.id in piece.influence
-        prop = declaration.property("motivation")
+        """Trait abilities (and rules) naming no role (by the game's role word) are everyone's; the
+        others belong to pieces of that role (or whose role lists them among its `abilities` or as
+        its `talent`). A card of a kind played from a hand is its holder's. A player acting without
+        pieces owns only what is everyone's."""
+        ruleset = self.host.ruleset
+        if declaration.kind in ruleset.words.hand_kinds:
+            return isinstance(piece, Piece) and declaration.id in piece.hand
+        role_word = ruleset.game.role_word
+        prop = declaration.property(role_word) if role_word is not None else None
         if prop is None:
             return True
         if isinstance(piece, Player):
             return False
         owner = prop.values[0].id if prop.values and isinstance(prop.values[0], A.Name) else None
-        if owner is not None and owner == piece.motivation:
+        if owner is not None and owner == piece.role:
             return True
-        motivation = self.host.ruleset.data_item("motivations", piece.motivation) if piece.motivation else None
-        return bool(motivation and (declaration.id in motivation.get("abilities", ())
-                                    or declaration.id == motivation.get("talent")))
+        role = ruleset.role_of(piece.role)
+        return bool(role and (declaration.id in role.get("abilities", ()) or declaration.id == role.get("talent")))
 
     # ---------------------------------------------------------------- environments
     def declaration_env(self, declaration: A.Declaration) -> Env:
@@ -284,7 +286,7 @@ class Legality:
                 if rule is None:
                     check_env = env
                 else:
-                    if not self.owns_ability(env.names["self"], rule):  # a talent binds only its motivation
+                    if not self.owns_ability(env.names["self"], rule):  # a talent binds only its role's pieces
                         continue
                     names = {"self": env.names["self"], "target": env.names.get("target"), "command": env.names["command"]}
                     check_env = Env(names, self.declaration_env(rule))
@@ -366,7 +368,7 @@ class Legality:
             if rules:
                 names = {"self": env.names["self"], "target": env.names.get("target"), "command": declaration}
                 for rule, requirement in self.global_requirements:
-                    if not self.owns_ability(env.names["self"], rule):  # a talent binds only its motivation
+                    if not self.owns_ability(env.names["self"], rule):  # a talent binds only its role's pieces
                         continue
                     rule_env = Env(names, self.declaration_env(rule))
                     if not interpreter.evaluate(requirement.condition, rule_env):

@@ -11,7 +11,7 @@ from ..syntax import ast_nodes as A
 from .actions import ABILITY, CARD, COMMAND, Action, Decision
 from .legality import Legality
 from .state import BoutState, Player
-from .timing import Timing
+from .timing import Timing, usable_declaration
 
 
 class RefusalHost(Protocol):
@@ -51,10 +51,11 @@ def why_not(bout: RefusalHost, action: Action) -> str:
     if action.actor != decision.actor and action.kind not in (ABILITY, CARD):
         return f"it is {decision.actor}'s decision, not {action.actor}'s"
     if action.kind in (ABILITY, CARD):
-        kind = "influence" if action.kind == CARD else "trait_ability"
-        declaration = bout.ruleset.declaration(kind, action.name or "")
+        declaration = usable_declaration(bout.ruleset, action.kind, action.name or "")
         if declaration is None:
-            return f"there is no {'influence card' if action.kind == CARD else 'trait ability'} `{action.name}`"
+            hand_kinds = bout.ruleset.words.hand_kinds
+            what = (f"{hand_kinds[0]} card" if hand_kinds else "card") if action.kind == CARD else "trait ability"
+            return f"there is no {what} `{action.name}`"
         if isinstance(bout.state.actor(action.actor), Player):
             return f"{action.actor} is a player: abilities and cards are its pieces'"
         piece = bout.state.pieces[action.actor]

@@ -51,8 +51,8 @@ class PieceSetup:
     seat: str
     at: Square | None = None
     facing: Direction | None = None
-    motivation: str | None = None
-    lanista: str | None = None
+    role: str | None = None  # an item of the game's `roles` data: its advantages, abilities and talent
+    profile: str | None = None  # its player's profile, an item of the game's `profiles` data
     overall: int | None = None
     locations: dict[str, int] = field(default_factory=dict)
     states: list[str] = field(default_factory=list)
@@ -64,11 +64,11 @@ class PieceSetup:
     mp: int = 0
     weapon: str | None = None
     counters: dict[str, list[int]] = field(default_factory=dict)  # numbers already marked, by counter
-    influence: list[str] | None = None  # a hand set outright: the piece keeps nothing of its share
-    # Influence cards the piece holds after the deal whatever the shuffle ("what if red held this
-    # card?"): taken out of the deck before it is dealt, added to the hand after the keeping.
+    hand: list[str] | None = None  # a hand set outright: the piece keeps nothing of its share
+    # Cards the piece holds after the deal whatever the shuffle ("what if red held this card?"):
+    # taken out of the deck before it is dealt, added to the hand after the keeping.
     dealt: list[str] = field(default_factory=list)
-    keep: int | None = None  # how many cards of its share the piece keeps; None: its lanista's Influence (pg.8)
+    keep: int | None = None  # how many cards of its share the piece keeps; None: as its profile says
     marks: dict[str, object] = field(default_factory=dict)
     ratio: int = 3  # the ratio die of a piece whose round follows a scenario's mid-round start
     # With `weapon`: None leaves the card's own values (drawn, full durability and ammo).
@@ -81,7 +81,7 @@ class PieceSetup:
 
     def __post_init__(self) -> None:
         # A hand set outright (even an empty one) is the whole hand: nothing of the deal is kept.
-        if self.influence is not None and self.keep is None:
+        if self.hand is not None and self.keep is None:
             self.keep = 0
 
 
@@ -123,20 +123,22 @@ class BoutSetup:
         return [PlayerSetup(spec.label, spec.seat, spec.side, dict(spec.stats)) for spec in self.pieces]
 
 
-def standard_setup(players: int = 2, motivations: list[str | None] | None = None,
-                   lanistas: list[str | None] | None = None, layout: str | None = None,
+def standard_setup(players: int = 2, roles: list[str | None] | None = None,
+                   profiles: list[str | None] | None = None, layout: str | None = None,
                    labels: list[str] | None = None) -> BoutSetup:
+    """Each player's piece at its seat's entry square; `roles` and `profiles` (in seat order) name
+    each piece's role and each player's profile, or none."""
     if not 2 <= players <= 4:
         raise ValueError("a bout has 2 to 4 players")
     labels = labels or ["red", "blue", "green", "yellow"][:players]
-    motivations = motivations or [None] * players
-    lanistas = lanistas or [None] * players
+    roles = roles or [None] * players
+    profiles = profiles or [None] * players
     pieces = []
     for index in range(players):
         seat = SEAT_ORDER[index]
         square, facing = SEAT_ENTRY[seat]
         pieces.append(PieceSetup(label=labels[index], seat=seat, at=square, facing=facing,
-                                 motivation=motivations[index], lanista=lanistas[index]))
+                                 role=roles[index], profile=profiles[index]))
     return BoutSetup(pieces=pieces, layout=layout)
 
 

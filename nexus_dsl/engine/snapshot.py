@@ -46,7 +46,8 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
             "durability": piece.durability if "durability" in counted else None,
             "ammo": piece.ammo if "ammo" in counted else None,
             "protects": protects if protects in piece.locations else None,
-            "influence": list(piece.influence),
+            # The piece's hand, by the name of the zone filling hands (the base game's deck of cards kept).
+            **({ruleset.words.hand: list(piece.hand)} if ruleset.words.hand is not None else {}),
             "status": piece.status.value,
             "seat": piece.seat,
             "marks": sorted(piece.marks),

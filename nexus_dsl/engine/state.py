@@ -54,8 +54,8 @@ class Piece:
     facing: Direction
     overall: int
     locations: dict[str, int]
-    motivation: str | None = None
-    lanista: str | None = None
+    role: str | None = None  # an item of the game's `roles` data, by id
+    profile: str | None = None  # its player's profile: an item of the game's `profiles` data, by id
     states: set[str] = field(default_factory=set)
     traits: dict[str, int] = field(default_factory=dict)
     cred: int = 0
@@ -64,7 +64,7 @@ class Piece:
     status: Status = Status.FIGHTING
     weapon: str | None = None
     counters: dict[str, set[int]] = field(default_factory=dict)  # each counter content declares: the numbers marked
-    influence: list[str] = field(default_factory=list)
+    hand: list[str] = field(default_factory=list)  # the cards it holds, of the kinds played from a hand
     marks: dict[str, Any] = field(default_factory=dict)  # named markers scripts set, with a value
     ratio: int = 0
     ammo: int = 0  # of the held weapon, when it uses ammo
@@ -91,7 +91,7 @@ class Piece:
     def clone(self) -> Piece:
         """A copy sharing nothing mutable (much cheaper than deepcopy, for agents' previews)."""
         return replace(self, locations=dict(self.locations), states=set(self.states), traits=dict(self.traits),
-                       counters={name: set(numbers) for name, numbers in self.counters.items()}, influence=list(self.influence), marks=dict(self.marks),
+                       counters={name: set(numbers) for name, numbers in self.counters.items()}, hand=list(self.hand), marks=dict(self.marks),
                        bonus_ap=dict(self.bonus_ap), stats=dict(self.stats))
 
     def __hash__(self) -> int:  # pieces are identities inside one bout

@@ -1,4 +1,4 @@
-"""Trait abilities, influence cards and timing windows.
+"""Trait abilities, the cards played from a hand, and timing windows.
 
 An ability or card declares the `window` in which it may be used (`any_time`, `own_round`,
 `before_rolls`, `after_attack_succeeds`, `before_damage`, ...) and who may use it there
@@ -22,7 +22,20 @@ from .interpreter import Env, Limits, Run
 from .legality import Legality, targets_opponent
 from .state import Actor, BoutState, Piece, Status
 
-USABLE_KINDS = ("trait_ability", "influence")
+# The kind of declaration used as an ability; the kinds of card played from a hand are the game's
+# (`GameWords.hand_kinds`: those a zone whose drawn cards are kept holds).
+ABILITY_KIND = "trait_ability"
+
+
+def usable_kinds(ruleset: Ruleset) -> tuple[str, ...]:
+    """The kinds of declaration used in timing windows: abilities, and the cards played from a hand."""
+    return (ABILITY_KIND, *ruleset.words.hand_kinds)
+
+
+def usable_declaration(ruleset: Ruleset, kind: str, name: str) -> A.Declaration | None:
+    """The ability (`kind` ABILITY) or the card played from a hand (`kind` CARD) of that name."""
+    kinds = ruleset.words.hand_kinds if kind == CARD else (ABILITY_KIND,)
+    return next((d for k in kinds if (d := ruleset.declaration(k, name)) is not None), None)
 
 
 @dataclass
@@ -125,7 +138,7 @@ class Timing:
                 continue
             if self._reserves_short(piece, declaration):
                 continue
-            kind = CARD if declaration.kind == "influence" else ABILITY
+            kind = CARD if declaration.kind in self.host.ruleset.words.hand_kinds else ABILITY
             names = dict(frame.names) if frame else {}
             uses.extend(legality.enumerate_actions(
                 kind, piece, declaration,
@@ -191,19 +204,19 @@ class Timing:
 
     def use_ability(self, action: Action, frame: WindowFrame | None) -> Run:
         piece = self.host.state.pieces[action.actor]
-        kind = "influence" if action.kind == CARD else "trait_ability"
-        declaration = self.host.ruleset.declaration(kind, action.name or "")
+        declaration = usable_declaration(self.host.ruleset, action.kind, action.name or "")
         assert declaration is not None
         names = {**window_defaults(declaration, self.host.ruleset.words.windows), **(frame.names if frame else {})}
         env = self.host.legality.action_env(piece, declaration, action, names)
-        self.host.emit("ability" if kind == "trait_ability" else "card", actor=piece.label, name=declaration.id,
+        self.host.emit("card" if action.kind == CARD else "ability", actor=piece.label, name=declaration.id,
                        args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
         self.host.events.triggers.append(piece.label)
         try:
             yield from self.host.resolution.pay_costs(piece, declaration, env)
-            if kind == "influence":
-                piece.influence.remove(declaration.id)
-                self.host.state.discards.setdefault("influence", []).append(declaration.id)
+            if action.kind == CARD:  # out of the hand, onto the discards of the zone it came from
+                piece.hand.remove(declaration.id)
+                discarded = self.host.ruleset.words.zone_holding(declaration.kind) or declaration.kind
+                self.host.state.discards.setdefault(discarded, []).append(declaration.id)
                 played = yield from self.open_window("card_played", piece, player=piece)
                 if played.prevented:
                     self.host.emit("card_cancelled", actor=piece.label, name=declaration.id)
@@ -218,9 +231,9 @@ class Timing:
         return self.windows[-1]
 
 
-def index_by_window(ruleset: Any) -> dict[str, list[A.Declaration]]:
+def index_by_window(ruleset: Ruleset) -> dict[str, list[A.Declaration]]:
     by_window: dict[str, list[A.Declaration]] = {}
-    for kind in USABLE_KINDS:
+    for kind in usable_kinds(ruleset):
         for declaration in ruleset.declarations(kind):
             for clause in declaration.clauses_of(A.Window):  # one declaration may open at several windows
                 listed = by_window.setdefault(clause.name, [])
@@ -229,4 +242,5 @@ def index_by_window(ruleset: Any) -> dict[str, list[A.Declaration]]:
     return by_window
 
 
-__all__ = ["Timing", "TimingHost", "WindowFrame", "index_by_window", "targets_opponent"]
+__all__ = ["ABILITY_KIND", "Timing", "TimingHost", "WindowFrame", "index_by_window", "targets_opponent", "usable_declaration",
+           "usable_kinds"]

@@ -9,6 +9,7 @@ id). A game without a round has nothing to play: it runs to its round limit, and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..syntax import ast_nodes as A
 
@@ -48,6 +49,19 @@ class Game:
     layout_word: str = "layout"
     # How many squares each side of its square board has (`board_size 8`); None: the engine's 8.
     board_size: int | None = None
+    # The kinds of YAML data a setup names for a player (its profile: `profiles`) and for a piece
+    # (its role: `roles`). A stat's `profile` and a zone's `keep` are fields of the profile; a
+    # role's `advantages` are added to its piece's stats, its `abilities` and `talent` are its
+    # piece's, and a declaration naming one role (by the role's word) belongs to that role's pieces.
+    profiles: str | None = None
+    roles: str | None = None
+
+    @cached_property
+    def role_word(self) -> str | None:
+        """What scripts read a piece's role by (`self.<word>`), and the property a trait ability or
+        rule names the role it belongs to by: the name of an item of the game's `roles` data kind."""
+        from .ruleset import DATA_TYPES  # the data kinds, each with the name of an item of it
+        return DATA_TYPES.get(self.roles) if self.roles is not None else None
 
     @property
     def actor_word(self) -> str:
@@ -79,7 +93,8 @@ def game_of(declarations: list[A.Declaration]) -> Game:
                 verdict=_word(declaration, "verdict"), piece_word=_word(declaration, "piece_word") or "piece",
                 player_word=_word(declaration, "player_word") or "player", groups=groups,
                 layouts=_word(declaration, "layouts"), layout_word=_word(declaration, "layout_word") or "layout",
-                board_size=_number(declaration, "board_size"))
+                board_size=_number(declaration, "board_size"),
+                profiles=_word(declaration, "profiles"), roles=_word(declaration, "roles"))
 
 
 # The kinds of action a turn may offer (`acts`), in the order the options are listed.

@@ -74,6 +74,16 @@ class Ruleset:
     sources: Mapping[str, str] = field(default_factory=dict)  # file -> text, for error excerpts
 
     # ---- lookups
+    def profile_of(self, name: str | None) -> Mapping[str, Any] | None:
+        """The profile a setup names for a player: an item of the game's `profiles` data kind."""
+        kind = self.game.profiles
+        return self.data_item(kind, name) if name and kind else None
+
+    def role_of(self, name: str | None) -> Mapping[str, Any] | None:
+        """The role a setup names for a piece: an item of the game's `roles` data kind."""
+        kind = self.game.roles
+        return self.data_item(kind, name) if name and kind else None
+
     def declarations(self, kind: str) -> list[A.Declaration]:
         return [item.declaration for item in self.scripts.get(kind, {}).values()]
 

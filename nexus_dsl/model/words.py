@@ -9,6 +9,7 @@ per Ruleset (`Ruleset.words`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Iterable, Mapping
 
 from ..limits import MAX_NUMBER
@@ -68,12 +69,22 @@ class Zone:
     """An ordered pile of cards: the kind of declaration whose cards fill it at the start (`holds`),
     what becomes of a card drawn from it (`played` at once for the drawer, or `kept` in its hand),
     who has one (`owner`: `player` or `side` for one each, None for one shared by the table) and who
-    may see its cards (`visible`: `all`, `owner` or `none`; the others see how many it holds)."""
+    may see its cards (`visible`: `all`, `owner` or `none`; the others see how many it holds).
+    A shared zone whose drawn cards are kept makes the kind it holds a kind of card played from a
+    hand; `keep` names the field of a player's profile saying how many cards of the deal
+    (`deal_and_keep`) each player keeps."""
 
     holds: str | None
     drawn: str
     owner: str | None = None
     visible: str = "all"
+    keep: str | None = None
+
+    @property
+    def fills_hands(self) -> bool:
+        """Whether the zone is shared, filled with cards at the start, and its drawn cards kept in
+        the drawer's hand."""
+        return self.owner is None and self.holds is not None and self.drawn == "kept"
 
     def owner_of(self, label: str, side: str) -> str | None:
         """Whose zone of this kind a player (its label and side) has: its label or its side, as the
@@ -104,7 +115,7 @@ def zone_of(declaration: A.Declaration) -> Zone:
     # A shared zone that cards fill at the start is a deck, face down, unless it says otherwise.
     default_visibility = "none" if word("holds") else ("owner" if word("owner") else "all")
     return Zone(holds=word("holds"), drawn=word("drawn") or "kept", owner=word("owner"),
-                visible=word("visible") or default_visibility)
+                visible=word("visible") or default_visibility, keep=_text(declaration, "keep"))
 
 
 @dataclass(frozen=True)
@@ -178,6 +189,27 @@ class GameWords:
 
     def group(self, name: str) -> tuple[str, ...]:
         return self.groups.get(name, ())
+
+    # ---- cards: what the zones make of the kinds of declaration they hold (read once, often after)
+    @cached_property
+    def hand_kinds(self) -> tuple[str, ...]:
+        """The kinds of card played from a hand: those a shared zone holds whose drawn cards are kept."""
+        return tuple(dict.fromkeys(zone.holds for zone in self.zones.values() if zone.fills_hands and zone.holds))
+
+    @cached_property
+    def played_kinds(self) -> tuple[str, ...]:
+        """The kinds of card played at once when drawn (a zone's `drawn played`)."""
+        return tuple(dict.fromkeys(zone.holds for zone in self.zones.values() if zone.drawn == "played" and zone.holds))
+
+    @cached_property
+    def hand(self) -> str | None:
+        """The name a piece's hand goes by (in the snapshot): the first zone that fills hands."""
+        return next((name for name, zone in self.zones.items() if zone.fills_hands), None)
+
+    def zone_holding(self, kind: str) -> str | None:
+        """The first shared zone filled with the cards of `kind`: where such a card comes from, and
+        where it is discarded to."""
+        return next((name for name, zone in self.zones.items() if zone.owner is None and zone.holds == kind), None)
 
 
 def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Mapping[str, Any]) -> GameWords:

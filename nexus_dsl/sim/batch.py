@@ -99,7 +99,7 @@ _RULESETS: dict[tuple[tuple[str, ...], str | None], Ruleset] = {}
 def spec_setup(spec: BoutSpec) -> BoutSetup:
     """The standard setup a spec describes: seats, motivations, lanistas, stacked and dealt cards."""
     setup = standard_setup(players=spec.players, layout=spec.barge,
-                           motivations=list(spec.motivations) or None, lanistas=list(spec.lanistas) or None)
+                           roles=list(spec.motivations) or None, profiles=list(spec.lanistas) or None)
     if spec.stack_turning_points:
         setup.decks["turning_point"] = list(spec.stack_turning_points)
     for helot, cards in zip(setup.pieces, spec.dealt):
@@ -168,7 +168,7 @@ def play_one(spec: BoutSpec) -> BoutResult:
         for card, times in result.cards_played.items():
             _count(result.cards_kept, card, times)
         for helot in bout.state.pieces.values():
-            for card in helot.influence:
+            for card in helot.hand:
                 _count(result.cards_kept, card)
     except Exception as error:  # noqa: BLE001 — a batch reports every engine failure with its seed
         result.error = f"{type(error).__name__}: {error}\n{traceback.format_exc(limit=6)}"

@@ -390,11 +390,14 @@ class PlaySession:
         snapshot = self._bout.snapshot()
         if not self.has_board:
             return self._table_state(snapshot, viewer)
+        hand = self._bout.ruleset.words.hand  # the hand's name: the base game's `influence`
         for label in self._labels:
             helot = snapshot[label]
-            helot["influence_count"] = len(helot["influence"])
+            if hand is None or hand not in helot:
+                continue
+            helot[f"{hand}_count"] = len(helot[hand])
             if label != viewer:
-                helot["influence"] = None
+                helot[hand] = None
         pending = self.pending_decision()
         snapshot["pending"] = None if pending is None else {"helot": pending.actor, "kind": pending.kind,
                                                             "person": pending.person}

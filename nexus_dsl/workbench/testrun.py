@@ -348,10 +348,10 @@ class StepView:
 
 def _helot_views(bout: Bout) -> dict[str, HelotView]:
     return {label: HelotView(
-        label=label, motivation=h.motivation, lanista=h.lanista, status=h.status.value, overall=h.overall,
+        label=label, motivation=h.role, lanista=h.profile, status=h.status.value, overall=h.overall,
         locations=dict(h.locations), cred=h.cred, states=tuple(sorted(h.states)), weapon=h.weapon,
         traits=dict(h.traits), ap=h.ap, mp=h.mp, at=(h.square.col, h.square.row), facing=h.facing.name,
-        influence=tuple(h.influence)) for label, h in bout.state.pieces.items()}
+        influence=tuple(h.hand)) for label, h in bout.state.pieces.items()}
 
 
 def _player_views(bout: Bout) -> dict[str, PlayerView]:

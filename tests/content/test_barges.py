@@ -72,13 +72,13 @@ def test_opposite_seats_can_close_in_along_the_long_diagonals(barge_id):
 
 @pytest.mark.parametrize("barge_id", BASE_BARGES)
 def test_a_seeded_heuristic_bout_plays_to_the_end_on_the_barge(barge_id):
-    setup = standard_setup(players=2, layout=barge_id, lanistas=["grask_hollowmouth", "tibbet_kreen"])
+    setup = standard_setup(players=2, layout=barge_id, profiles=["grask_hollowmouth", "tibbet_kreen"])
     start = Bout(BASE, setup, seed=7, strict_ledger=True)
     on_board = sorted((t, (sq.col, sq.row)) for sq, types in start.state.objects.items() for t in types)
     assert on_board == sorted(objects_of(barge_id))
     assert start.state.meta["hazards"] == list(BASE.data_item("barges", barge_id)["hazards"])
     assert {h.seat: (h.square.col, h.square.row) for h in start.state.pieces.values()} == {"south": (1, 8), "north": (8, 1)}
-    bout = play(BASE, standard_setup(players=2, layout=barge_id, lanistas=["grask_hollowmouth", "tibbet_kreen"]),
+    bout = play(BASE, standard_setup(players=2, layout=barge_id, profiles=["grask_hollowmouth", "tibbet_kreen"]),
                 {"red": make_agent("heuristic", seed=1), "blue": make_agent("heuristic", seed=2)}, seed=7)
     outcome = bout.outcome
     assert bout.state.ended and outcome is not None and bout.pending is None

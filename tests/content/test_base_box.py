@@ -17,12 +17,12 @@ def test_eight_lanistas_including_the_rulebooks_sample_card():
 
 def test_lanistas_give_their_command_tokens_and_deception_and_bouts_play():
     ruleset = cached_ruleset(("base",))
-    setup = standard_setup(lanistas=["grask_hollowmouth", "tibbet_kreen"])
+    setup = standard_setup(profiles=["grask_hollowmouth", "tibbet_kreen"])
     bout = Bout(ruleset, setup, seed=4)
     red, blue = bout.state.players["red"].stats, bout.state.players["blue"].stats
     assert (red["command_tokens"], red["deception"]) == (5, 1)
     assert (blue["command_tokens"], blue["deception"]) == (2, 2)
-    played = play(ruleset, standard_setup(lanistas=["grask_hollowmouth", "tibbet_kreen"]),
+    played = play(ruleset, standard_setup(profiles=["grask_hollowmouth", "tibbet_kreen"]),
                   {"red": make_agent("heuristic"), "blue": make_agent("heuristic")}, seed=4)
     assert played.state.ended and played.outcome is not None
 

@@ -23,7 +23,7 @@ def _lanistas(ruleset) -> list[str]:
 
 def _deal(ruleset, seed: int, dealt: list[str] | None = None, keep: int | None = None) -> Bout:
     """A bout set up and dealt: every keep decision takes the first card offered."""
-    setup = standard_setup(lanistas=_lanistas(ruleset))
+    setup = standard_setup(profiles=_lanistas(ruleset))
     setup.pieces[0].dealt = list(dealt or [])
     setup.pieces[0].keep = keep
     bout = Bout(ruleset, setup, seed=seed)
@@ -34,7 +34,7 @@ def _deal(ruleset, seed: int, dealt: list[str] | None = None, keep: int | None =
 
 def _every_card_place(bout: Bout) -> list[str]:
     state = bout.state
-    return ([c for h in state.pieces.values() for c in h.influence] + state.decks.get("influence", [])
+    return ([c for h in state.pieces.values() for c in h.hand] + state.decks.get("influence", [])
             + state.discards.get("influence", []))
 
 
@@ -43,9 +43,9 @@ def test_a_dealt_card_is_in_the_hand_besides_the_kept_ones_and_nowhere_else(rule
     plain = _deal(ruleset, seed=5)
     bout = _deal(ruleset, seed=5, dealt=[card])
     red, blue = bout.state.pieces["red"], bout.state.pieces["blue"]
-    influence = ruleset.data_item("lanistas", red.lanista)["influence"]
-    assert red.influence[-1] == card and len(red.influence) == influence + 1
-    assert card not in blue.influence
+    influence = ruleset.data_item("lanistas", red.profile)["influence"]
+    assert red.hand[-1] == card and len(red.hand) == influence + 1
+    assert card not in blue.hand
     places = _every_card_place(bout)
     assert places.count(card) == 1  # taken out of the deck before the deal: it exists once
     assert sorted(places) == sorted(_every_card_place(plain))
@@ -54,8 +54,8 @@ def test_a_dealt_card_is_in_the_hand_besides_the_kept_ones_and_nowhere_else(rule
 def test_keep_zero_makes_the_dealt_cards_the_whole_hand(ruleset):
     cards = [d.id for d in ruleset.declarations("influence")][:2]
     bout = _deal(ruleset, seed=9, dealt=cards, keep=0)
-    assert bout.state.pieces["red"].influence == cards
-    assert bout.state.pieces["blue"].influence  # the other lanista still keeps its share
+    assert bout.state.pieces["red"].hand == cards
+    assert bout.state.pieces["blue"].hand  # the other lanista still keeps its share
 
 
 def test_dealing_cards_leaves_the_seeded_shuffle_alone(ruleset):
@@ -68,7 +68,7 @@ def test_dealing_cards_leaves_the_seeded_shuffle_alone(ruleset):
     dealt = Bout(ruleset, setup_dealt, seed=3)
     assert dealt.state.decks["influence"] == [c for c in plain.state.decks["influence"] if c != card]
     assert dealt.state.decks["turning_point"] == plain.state.decks["turning_point"]
-    assert dealt.state.pieces["blue"].influence == [card]  # no lanista: nothing dealt, the card still held
+    assert dealt.state.pieces["blue"].hand == [card]  # no lanista: nothing dealt, the card still held
 
 
 def test_an_unknown_dealt_card_is_a_setup_error(ruleset):

@@ -70,12 +70,12 @@ def test_the_game_s_setup_runs_once_before_the_first_round(tmp_path: Path) -> No
     # No influence deal: the bout starts at once, with empty hands and no decision to keep a card.
     pack = house_rule(tmp_path, 'procedure setting_up "No Deal" {\n    effect {\n        signal bout_starts\n'
                                 '        log "no deal"\n    }\n}\n')
-    setup = standard_setup(2, lanistas=["madame_oorl", "vask_the_unbought"])
+    setup = standard_setup(2, profiles=["madame_oorl", "vask_the_unbought"])
     dealt = Bout(load_ruleset(["base"]), setup, seed=3)
     assert dealt.pending is not None and dealt.pending.kind == "keep_influence"
     bout = Bout(load_ruleset(["base", pack]), setup, seed=3)
     assert bout.pending is not None and bout.pending.kind in ("deception", "allocate") and bout.state.cycle == 1
-    assert all(not h.influence for h in bout.state.pieces.values())
+    assert all(not h.hand for h in bout.state.pieces.values())
     notes = [e for e in bout.events_json() if e["type"] == "note"]
     assert [(n["cycle"], n["text"]) for n in notes] == [(0, "no deal")]
 
@@ -112,7 +112,7 @@ def test_a_turn_of_one_action_the_player_may_not_pass(tmp_path: Path) -> None:
 def test_a_turn_without_a_declaration_raises_no_event_and_opens_with_nothing(tmp_path: Path) -> None:
     pack = house_rule(tmp_path, 'game nexus_arena "Plain Turns" {\n    setup setting_up\n    round command_cycle\n'
                                 '    score cred\n    verdict most_cred\n}\n')
-    bout = Bout(load_ruleset(["base", pack]), standard_setup(2, lanistas=[None, None]), seed=2)
+    bout = Bout(load_ruleset(["base", pack]), standard_setup(2, profiles=[None, None]), seed=2)
     assert bout.pending is not None and bout.pending.kind == "command"  # no allocation: straight to commands
     helot = bout.state.pieces[bout.pending.actor]
     assert (helot.ap, helot.mp) == (0, 0) and not [o for o in bout.pending.options if o.kind == "command"]
@@ -123,7 +123,7 @@ def test_a_turn_offers_only_the_kinds_of_action_its_acts_lists(tmp_path: Path) -
     ability and no card, though the helot has tokens and a card usable at any time (a tonic)."""
     def kinds(packs: list[str]) -> set[str]:
         setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6,
-                                             stats={"command_tokens": 2}, influence=["meat_garden_tonic"]),
+                                             stats={"command_tokens": 2}, hand=["meat_garden_tonic"]),
                                   PieceSetup("blue", "north", Square(4, 2), Direction.S)],
                           phase="command", active="red")
         bout = Bout(load_ruleset(packs), setup, seed=1)

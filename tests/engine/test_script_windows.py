@@ -40,8 +40,8 @@ command plead "Plead" {
 
 def pleading(tmp_path: Path) -> Bout:
     pack = write_pack(tmp_path / "plea", "plea", {"plea.nexus": PLEA}, builds_on="[base]")
-    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6, influence=[]),
-                              PieceSetup("blue", "north", Square(4, 2), Direction.S, influence=["deaf_ear"])],
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6, hand=[]),
+                              PieceSetup("blue", "north", Square(4, 2), Direction.S, hand=["deaf_ear"])],
                       phase="command", active="red")
     bout = Bout(load_ruleset(["base", str(pack)]), setup, seed=1)
     bout.apply(Action.make("command", "red", "plead"))
@@ -54,11 +54,11 @@ def test_a_window_a_script_opens_offers_its_uses_and_says_whether_one_prevented_
     card = next(o for o in bout.pending.options if o.kind == "card")
     bout.apply(card)
     red, blue = bout.state.pieces["red"], bout.state.pieces["blue"]
-    assert red.marks["refused"] is True and blue.marks["heard"] is red and blue.influence == []
+    assert red.marks["refused"] is True and blue.marks["heard"] is red and blue.hand == []
 
 
 def test_a_window_no_one_uses_is_not_prevented(tmp_path: Path) -> None:
     bout = pleading(tmp_path)
     assert bout.pending is not None
     bout.apply(next(o for o in bout.pending.options if o.kind == "pass"))
-    assert bout.state.pieces["red"].marks["refused"] is False and bout.state.pieces["blue"].influence == ["deaf_ear"]
+    assert bout.state.pieces["red"].marks["refused"] is False and bout.state.pieces["blue"].hand == ["deaf_ear"]

@@ -37,7 +37,8 @@ def test_the_base_game_declares_its_score_its_verdict_and_its_words() -> None:
                                                groups=("movement", "advanced_movement", "melee", "grapple", "aim",
                                                        "defense", "fame", "objects"),
                                                activations=("duplicate", "turning_point", "always_active", "player_activated"),
-                                               layouts="barges", layout_word="barge", board_size=8)
+                                               layouts="barges", layout_word="barge", board_size=8,
+                                               profiles="lanistas", roles="motivations")
 
 
 def test_sides_stand_by_their_pieces_scores_together() -> None:

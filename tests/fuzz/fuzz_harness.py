@@ -353,8 +353,8 @@ def short_bout(ruleset: Ruleset, seed: int, actions: int = BOUT_ACTIONS) -> list
     players = rng.choice((2, 2, 3, 4))
     motivations = [item["id"] for item in ruleset.data_items("motivations")]
     lanistas = [item["id"] for item in ruleset.data_items("lanistas")]
-    setup = standard_setup(players=players, motivations=[rng.choice(motivations) for _ in range(players)],
-                           lanistas=[rng.choice(lanistas) for _ in range(players)]) \
+    setup = standard_setup(players=players, roles=[rng.choice(motivations) for _ in range(players)],
+                           profiles=[rng.choice(lanistas) for _ in range(players)]) \
         if motivations and lanistas else standard_setup(players=players)
     agent = "heuristic" if rng.random() < 0.25 else "random"
     agents = {h.label: make_agent(agent, seed=seed * 31 + i) for i, h in enumerate(setup.pieces)}

@@ -85,14 +85,14 @@ def test_dealt_influence_joins_the_hand(base):
     while add.bout.pending is not None and add.bout.pending.kind == "keep_influence":
         add._apply_next()
     blue = add.bout.state.pieces["blue"]
-    kept = base.data_item("lanistas", blue.lanista)["influence"]
-    assert card in blue.influence and len(blue.influence) == kept + 1
-    assert card not in add.bout.state.pieces["red"].influence
+    kept = base.data_item("lanistas", blue.profile)["influence"]
+    assert card in blue.hand and len(blue.hand) == kept + 1
+    assert card not in add.bout.state.pieces["red"].hand
 
     replaced = Stepper(_settings(base, deal_influence={"blue": (card,)}, deal_mode="replace"), base)
     while replaced.bout.pending is not None and replaced.bout.pending.kind == "keep_influence":
         replaced._apply_next()
-    assert replaced.bout.state.pieces["blue"].influence == [card]
+    assert replaced.bout.state.pieces["blue"].hand == [card]
 
 
 def test_bad_settings_are_diagnostics_naming_the_field(base):
