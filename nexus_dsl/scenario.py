@@ -272,7 +272,7 @@ def contract_snapshot(bout: Bout) -> dict[str, Any]:
     snapshot = bout.snapshot()
     if CONTRACT_PILE in snapshot.get("piles", {}):
         snapshot[CONTRACT_PILE] = snapshot["piles"][CONTRACT_PILE]
-    snapshot[DRAWN_KEY] = snapshot["drawn"]
+    snapshot[DRAWN_KEY] = snapshot.pop("drawn")
     for label in bout.state.pieces:
         stats = snapshot[label].get("stats", {})
         snapshot[label].update((key, bool(stats[key])) for key in FLAG_STAT_KEYS if key in stats)
