@@ -134,13 +134,13 @@ def outcome_text(outcome, rules=None) -> str:
     winner = getattr(outcome, "winner", None)
     totals = getattr(outcome, "totals", {}) or {}
     piles = ", ".join(f"{label} {cred}" for label, cred in totals.items())
-    crowd = getattr(outcome, "crowd", None)
+    shared = getattr(outcome, "piles", None) or {}  # each shared pile's coins (the crowd's)
     # With no winner the bout is a draw (e.g. the crowd's pile beat every helot's).
     verdict = f"winner: {winner}" if winner else "no winner (a draw)"
     if rules is not None and not has_board(rules):
         return f"{termination.replace('_', ' ')}; {verdict}; {GameTerms.of(rules).score}: {piles}"
     return (f"{termination.replace('_', ' ')}; {verdict}; cred: {piles}"
-            + (f", crowd {crowd}" if crowd is not None else ""))
+            + "".join(f", {pile} {coins}" for pile, coins in shared.items()))
 
 
 def no_board(rules, lacks: str) -> bool:

@@ -9,6 +9,7 @@ from typing import Any, Iterable
 from .engine.bout import Event
 from .model.ruleset import Ruleset
 from .syntax.printer import sds_text
+from .vocabulary import BOUT_END_FIELDS
 
 
 @dataclass(frozen=True)
@@ -112,7 +113,9 @@ def describe(event: Event, terms: GameTerms = NEXUS_TERMS) -> str | None:
         how = d["termination"].replace("_", " ")
         if not terms.pieces:
             return f"== Game over ({how}): {result} — {terms.score} {totals}"
-        return f"== Bout over ({how}): {result} — {terms.score} {totals}; crowd {d['crowd']}"
+        # Then each shared pile's coins, by the game's names of them (the base game's crowd).
+        piles = "".join(f"; {pile} {coins}" for pile, coins in d.items() if pile not in (*BOUT_END_FIELDS, "dice"))
+        return f"== Bout over ({how}): {result} — {terms.score} {totals}{piles}"
     name = dict(terms.events).get(t)
     if name is not None:  # a line a script recorded
         values = ", ".join(f"{key} {_value(value)}" for key, value in d.items())
@@ -137,6 +140,7 @@ def summary(bout: Any) -> str:
     if outcome is None:
         return "bout unfinished"
     totals = " ".join(f"{k}={v}" for k, v in outcome.totals.items())
+    piles = "".join(f"{pile}={coins} " for pile, coins in outcome.piles.items())
     winner = outcome.winner or ("none" if getattr(bout, "fault", None) is not None else "draw")
     return (f"seed={bout.seed} winner={winner} termination={outcome.termination} cycles={bout.state.cycle} "
-            f"{totals} crowd={outcome.crowd} events={len(bout.log)}")
+            f"{totals} {piles}events={len(bout.log)}")

@@ -235,12 +235,21 @@ def build_setup(data: dict[str, Any], where: _Where = _NOWHERE) -> BoutSetup:
                for index, (label, spec) in enumerate((data.get("players") or {}).items())]
     barge = data.get("barge") or {}
     objects = [(item["type"], parse_square(item["at"])) for item in barge.get("objects") or []]
-    return BoutSetup(pieces=helots, layout=barge.get("id"), objects=objects, crowd=data.get("crowd"),
+    piles = {CONTRACT_PILE: data[CONTRACT_PILE]} if data.get(CONTRACT_PILE) is not None else {}
+    return BoutSetup(pieces=helots, layout=barge.get("id"), objects=objects, piles=piles,
                      decks={k: list(v) for k, v in (data.get("decks") or {}).items()},
                      zones=dict(data.get("zones") or {}), players=players,
                      phase=data.get("phase", "command"), active=data.get("active"))
 
 
+# The contract's key of the shared pile its scenarios set and expect: the base game's Crowd Coin Pile
+# (`pile crowd`), shown in the snapshot among the shared piles (`piles`).
+CONTRACT_PILE = "crowd"
+# The helot key of the contract that is a pile its lanista holds in the base game (`pile cred
+# { owner player }`): shown beside the helot's keys by the engine already.
+OWNED_PILE_KEYS = ("cred",)
+# The contract's key of how many coins have left the box: the engine's `drawn`, out of the reserve.
+DRAWN_KEY = "box_drawn"
 # The helot keys of the contract that are stats its lanista holds in the base game (content/base
 # declares them `owner player`): set as those stats.
 PLAYER_STAT_KEYS = ("deception", "command_tokens")
@@ -260,9 +269,14 @@ def _stats_of(spec: dict[str, Any]) -> dict[str, Any]:
 
 
 def contract_snapshot(bout: Bout) -> dict[str, Any]:
-    """The bout's snapshot with the contract's keys the engine shows its own way: a flag that is a
-    helot's stat (`stats.tpdm`) is also its key of the contract, true or false (`tpdm`)."""
+    """The bout's snapshot with the contract's keys the engine shows its own way: the crowd's coins
+    (the shared pile `crowd`, in `piles`) and the coins out of the box (the reserve's `drawn`) at the
+    top, and a flag that is a helot's stat (`stats.tpdm`) also its key of the contract, true or false
+    (`tpdm`)."""
     snapshot = bout.snapshot()
+    if CONTRACT_PILE in snapshot.get("piles", {}):
+        snapshot[CONTRACT_PILE] = snapshot["piles"][CONTRACT_PILE]
+    snapshot[DRAWN_KEY] = snapshot.pop("drawn")
     for label in bout.state.pieces:
         stats = snapshot[label].get("stats", {})
         snapshot[label].update((key, bool(stats[key])) for key in FLAG_STAT_KEYS if key in stats)
@@ -282,7 +296,8 @@ def _helot_setup(index: int, label: str, spec: dict[str, Any], where: _Where) ->
         # player's profile, its influence its hand.
         role=spec.get("motivation"), profile=spec.get("lanista"), overall=spec.get("overall"),
         locations=dict(spec.get("locations") or {}), states=states,
-        traits=spec.get("traits"), stats=_stats_of(spec), cred=spec.get("cred", 0), ap=spec.get("ap", 0), mp=spec.get("mp", 0),
+        traits=spec.get("traits"), stats=_stats_of(spec),
+        piles={key: spec[key] for key in OWNED_PILE_KEYS if spec.get(key) is not None}, ap=spec.get("ap", 0), mp=spec.get("mp", 0),
         weapon=spec.get("weapon"), counters={key: list(spec[key]) for key in COUNTER_KEYS if spec.get(key) is not None},
         hand=spec.get("influence"), ratio=spec.get("ratio", 3), marks=_marks(spec.get("marks")),
         weapon_drawn=spec.get("weapon_drawn"), durability=spec.get("durability"), ammo=spec.get("ammo"),

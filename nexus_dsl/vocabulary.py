@@ -6,8 +6,8 @@ the language means adding it here and implementing it in the engine — never a 
 
 Types are plain strings: `number`, `bool`, `text`, `piece`, `location`, `square`, `squares`,
 `direction`, `state`, `trait`, `resource`, `pile`, `counter`, `object_type`, `roll_side`, `purpose`,
-`outcome`, `list`, `any`. A `piece` is accepted where a `pile` (its player's score pile) or a `square`
-(where it stands) is expected.
+`outcome`, `list`, `any`. A `piece` is accepted where a `pile` (its player's first pile, as the game
+declares its piles) or a `square` (where it stands) is expected.
 
 Where a number argument only makes sense within a range (a die has at least 2 sides, a radius is
 not negative), its signature says so (`Signature.ranges`): one definition both layers hold values
@@ -54,9 +54,10 @@ ENUM_TYPES: dict[str, tuple[str, ...]] = {
 # other declared stat is a word of the `stat` type, which `add_stat` and `set_stat` change.
 STAT_GROUPS = ("location", "trait")
 
-# Cost resources: command points and condition/cred paid to the crowd; and the stats of the `trait`
-# group (trait reserves), which content declares.
-COST_RESOURCES = RESOURCES + ("overall", "cred")
+# Cost resources: command points and condition; and what content declares: the stats of the `trait`
+# group (trait reserves) and the piles each player holds (`owner player`), paid where the game's
+# `default_for payment` pile says (the reserve without one).
+COST_RESOURCES = RESOURCES + ("overall",)
 
 # Attributes readable on a piece value (`target.overall`, `self.<trait>`, `target.<location>`).
 # What a player is read for (`p.side`), besides the stats each player holds.
@@ -64,7 +65,6 @@ PLAYER_ATTRIBUTES: dict[str, str] = {"label": "text", "side": "text", "seat": "t
 
 PIECE_ATTRIBUTES: dict[str, str] = {
     "overall": "number",
-    "cred": "number",
     "ap": "number",
     "mp": "number",
     "facing": "direction",
@@ -82,11 +82,12 @@ PIECE_ATTRIBUTES: dict[str, str] = {
     "weapon_store": "number",  # AP to store it (its `store` property)
     "ammo": "number",
     "durability": "number",
-    "cred_gained": "number",  # what this piece's player took from damage during the current command
+    "gained": "number",  # the coins its player's piles took from damage it dealt during the current command
     "on_board": "bool",
-}  # and every stat content declares, as a number (`self.<trait>`, `target.<location>`), and every counter, as
-# the list of the numbers marked on it (`self.<counter>`), and the piece's role by the game's word
-# for it (`self.<role word>`, `game { roles ... }`), as the id of its role or none.
+}  # and every stat content declares, as a number (`self.<trait>`, `target.<location>`), every counter,
+# as the list of the numbers marked on it (`self.<counter>`), every pile each player holds, as the
+# coins in its player's (`self.<pile>`), and the piece's role by the game's word for it
+# (`self.<role word>`, `game { roles ... }`), as the id of its role or none.
 
 # A hold (`hold`, `release`): the piece a piece holds and the piece holding it, or none. A game
 # may name them its own way (a state's `holding` and `held_by`), and scripts then read its names.
@@ -95,6 +96,8 @@ HOLD_ATTRIBUTES: dict[str, str] = {"holding": "any", "held_by": "any"}
 # game names them): a broken hold's line names its holder by the hold's `held_by` name, so no name
 # of a hold may be one of them.
 LOG_FIELDS = ("seq", "cycle", "round", "type", "actor", "piece", "player", "reason", "dice")
+# The fields of the log's last line (`bout_end`) besides the coins each shared pile holds, by its id.
+BOUT_END_FIELDS = ("termination", "winner", "totals")
 
 # Argument types a command, ability or card can take from the player.
 ARG_TYPES = ("location", "direction", "piece", "trait", "square", "number", "resource")
@@ -177,12 +180,11 @@ SETTING_KINDS: dict[str, str] = {
 }
 ENGINE_SETTINGS: dict[str, str] = {
     "trait_cap": "count", "scale_cap": "count", "overall_condition": "count",
-    "crowd_coins_per_player": "count",
     "fatal_locations": "locations", "random_location_table": "location_table",
     # Pieces on the seats of one group are one side (friends: they win together and never target
     # each other); a piece on a seat of no group is a side of its own.
     "sides": "seat_groups", "turn_length": "turn_length",
-}  # and each rule param a stat's `start` names, a count
+}  # and each rule param a stat's or a pile's `start` names, a count
 
 
 # ---------------------------------------------------------------- primitives (effects)
@@ -191,13 +193,14 @@ PRIMITIVES: dict[str, Signature] = {
         ("piece",), {"by": "number", "at": "location", "to": "pile"}, ("by",),
         ranges={"by": up_to("an amount of damage")},
         doc="Deal damage: `at` a location also hits overall condition unless that location was already "
-            "depleted. Coins go `to` a pile; by default to the acting piece's player, or the crowd.",
+            "depleted. Coins go `to` a pile; by default to the acting piece's player's pile the game "
+            "names for damage, else its shared pile for damage (`default_for damage`), else back to the reserve.",
     ),
     "heal": Signature(("piece",), {"by": "number", "at": "location", "from": "pile"}, ("by", "from"),
                       doc="Move coins from a pile back onto a piece's overall (or a location's) condition.",
                       ranges={"by": up_to("a number of coins")}),
     "transfer": Signature(("number",), {"from": "pile", "to": "pile"}, ("from", "to"),
-                          doc="Move up to N cred coins between piles (as many as the source holds).",
+                          doc="Move up to N coins between piles (as many as the source holds).",
                           ranges={0: up_to("a number of coins")}),
     "add_state": Signature(("piece", "state"), doc="Give a piece a state."),
     "remove_state": Signature(("piece", "state"), doc="Take a state from a piece."),
@@ -244,8 +247,9 @@ PRIMITIVES: dict[str, Signature] = {
                                         "`self` is the acting piece, and every other name the event binds is the "
                                         "value of that name where the signal is given, or none."),
     "mark_counter": Signature(("piece", "counter", "number"),
-                              doc="Mark a number on a piece's counter with a coin from the crowd (from the box when "
-                                  "the crowd is empty); a number already marked is left alone."),
+                              doc="Mark a number on a piece's counter with a coin from the pile the game names for "
+                                  "a mark (`default_for mark`; from the reserve when it is empty or there is none); "
+                                  "a number already marked is left alone."),
     "collect_counter": Signature(("piece", "counter"), {"to": "pile"}, ("to",),
                                  doc="Move the coins of a piece's counter to a pile: its numbers are marked no more."),
     "draw": Signature(("zone",), {"for": "piece"}, doc="Draw the top card of a zone: as the zone's `drawn` says, played "
@@ -402,7 +406,8 @@ FUNCTIONS: dict[str, Signature] = {
     "random_weapon": Signature(("text",), doc="A weapon card of that type (`two_handed`, `shield`...) drawn at random "
                                               "(purpose `weapon_card`) from those no piece holds, in load order; "
                                               "none when every such card is held.", rolls=True),
-    "crowd_coins": Signature((), doc="How many cred coins the Crowd Coin Pile holds."),
+    "coins": Signature(("pile",), doc="How many coins a pile holds (a piece: its player's first pile; the reserve, "
+                                      "never running out, counts 0)."),
     "weapons_left": Signature(("text",), doc="The weapon cards of that type no piece holds, in load order (a "
                                              "question: `requires count(weapons_left(\"ranged\")) > 0`)."),
     "wounded_locations": Signature(("piece",), doc="The piece's body locations below their starting condition."),
@@ -502,7 +507,7 @@ FUNCTION_RESULTS: dict[str, str] = {
     "min": "number", "max": "number", "abs": "number", "count": "number",
     "pick": "any", "heading": "direction",
     "next_in_initiative": "any", "squares_toward": "list", "wounded_locations": "list",
-    "indestructible_at": "bool", "random_weapon": "any", "weapons_left": "list", "crowd_coins": "number",
+    "indestructible_at": "bool", "random_weapon": "any", "weapons_left": "list", "coins": "number",
     "stat_value": "number", "stat_level": "any",
     "first": "any", "last": "any", "take": "list", "product": "number", "card_value": "any",
     "card_values": "list", "players_of": "list", "drop": "list", "reverse": "list", "sum": "number",
@@ -581,7 +586,15 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # `numbered true` makes the pile a counter: one each piece holds, a coin on each number marked
     # (`mark_counter`, `collect_counter`), read on a piece as the list of its numbers; `reason` is what
     # the log says a coin marked on it is for, before the number (the counter's id without one).
-    "pile": {"numbered": ("flag", "one"), "reason": ("text", "one"), "flavor": ("text", "one"),
+    # `owner player`: each player holds one (read on a piece or a player by its id, paid as a cost).
+    # `reserve true`: the pile coins come out of and go back to, never running out (one a game).
+    # `start` (an amount) is how many coins it holds at the start, from the reserve: each player's,
+    # for one each player holds; `per player`, that many for each player, in a shared pile.
+    # `default_for` (`damage`, `payment`, `mark`) makes it where coins go (or, for a counter's mark,
+    # come from) when a script names no pile.
+    "pile": {"numbered": ("flag", "one"), "reason": ("text", "one"), "owner": ("text", "one"),
+             "reserve": ("flag", "one"), "start": ("amount", "one"), "per": ("text", "one"),
+             "default_for": ("text", "many"), "flavor": ("text", "one"),
              "text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
     "event": {"text": ("text", "one"), "tags": ("text", "many"), "rulebook": ("text", "one")},
     "procedure": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
@@ -704,6 +717,8 @@ PROPERTY_VALUES: dict[str, tuple[str, ...]] = {
     "type": ("melee", "two_handed", "one_handed", "shield", "shiv", "net", "bola", "ranged", "thrown"),
     "drawn": DRAWN,
     "owner": ("player", "side"),
+    "per": ("player",),
+    "default_for": ("damage", "payment", "mark"),
     "acts": ("command", "control", "ability", "card"),
     "offered": ("command", "control"),
     "visible": ("all", "owner", "none"),

@@ -86,7 +86,7 @@ def test_the_words_that_left_stay_out() -> None:
     names = bare_pack_names()
     for word in ("head", "chest", "midsection", "left_upper", "right_upper", "left_lower", "right_lower",
                  "WILL", "INST", "PHYS", "DEFT", "SWAG", "CUNN", "prone", "bleeding", "flaming",
-                 "grapple", "grappling", "grappler"):
+                 "grapple", "grappling", "grappler", "cred", "cred_gained", "crowd_coins", "crowd_coins_per_player"):
         assert word not in names
 
 

@@ -22,7 +22,7 @@ from nexus_dsl.engine.board import DEFAULT_SIZE, Direction, Square
 from nexus_dsl.engine.bout import Bout
 from nexus_dsl.engine.setup import SEAT_ORDER, STATUSES
 from nexus_dsl.limits import INPUT_LIMITS, MAX_NUMBER
-from nexus_dsl.scenario import ScenarioResult, build_setup, is_pack_file, run_paths
+from nexus_dsl.scenario import ScenarioResult, build_setup, contract_snapshot, is_pack_file, run_paths
 from nexus_dsl.schema import load_schema, load_yaml_with_positions, registry, validate
 from nexus_dsl.schema.validate import _surely_valid, validator_for
 from support import value_paths
@@ -103,10 +103,9 @@ def test_numbers_follow_the_largest_number_and_the_board() -> None:
 
 
 def test_a_label_may_not_hide_any_key_of_the_snapshot() -> None:
-    snapshot = Bout(cached_ruleset(("base",)), build_setup({"helots": {"red": {}, "blue": {}}})).snapshot()
+    snapshot = contract_snapshot(Bout(cached_ruleset(("base",)), build_setup({"helots": {"red": {}, "blue": {}}})))
     [refused] = [rule["enum"] for rule in DEFS["label"]["not"]["anyOf"] if "enum" in rule]
-    # `piles` shows only where the loaded packs declare piles besides the crowd and the box, `views`
-    # only in a game of players alone.
+    # `piles` shows only where the loaded packs declare shared piles, `views` only in a game of players alone.
     assert set(refused) == set(snapshot) - {"red", "blue"} | {"piles", "views"}
 
 

@@ -232,7 +232,7 @@ def helots_table(visible: dict, session: playtest.PlaySession, viewer: str | Non
         hand = ", ".join(helot["influence"]) if label == viewer and helot["influence"] is not None else \
             f"{helot['influence_count']} card(s), hidden"
         rows.append({"helot": label, "seat": visible["seats"][label], "status": helot["status"],
-                     "overall": helot["overall"], "cred": helot["cred"], "AP": helot["ap"], "MP": helot["mp"],
+                     "overall": helot["overall"], "cred": helot.get("cred"), "AP": helot["ap"], "MP": helot["mp"],
                      "states": ", ".join(helot["states"]), "weapon": helot["weapon"] or "", "hand": hand})
     st.dataframe(pd.DataFrame(rows), hide_index=True)
 
@@ -310,7 +310,8 @@ def play(rules, session: playtest.PlaySession) -> None:
             st.dataframe(dice_table(dice), hide_index=True)
         else:
             st.caption("no dice since the last action")
-        st.markdown(f"**Crowd:** {visible['crowd']} cred")
+        for pile, coins in (visible.get("piles") or {}).items():  # the shared piles (the base game's crowd)
+            st.markdown(f"**{pile.replace('_', ' ').capitalize()}:** {coins} coins")
     helots_table(visible, session, viewer)
     with st.expander("Log", expanded=False):
         st.text("\n".join(session.log_lines()[-60:]))

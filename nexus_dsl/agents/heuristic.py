@@ -139,13 +139,23 @@ def position_score(state: BoutState, me: Piece, distances: Mapping[Square, float
     return score
 
 
+def cred_of(state: BoutState, helot: Piece) -> int:
+    """The cred of a helot's lanista (the base game's `pile cred { owner player }`)."""
+    return state.player_of(helot).piles.get("cred", 0)
+
+
+def crowd_of(state: BoutState) -> int:
+    """The coins in the base game's Crowd Coin Pile (`pile crowd`)."""
+    return state.piles.get("crowd", 0)
+
+
 def standing(state: BoutState, me: Piece) -> float:
     """How well `me` stands against the field, in cred-like units: cred, condition, states, the
     points and reserves in hand. Used to judge content the agent has no rule of its own for."""
     foes = [h for h in state.pieces.values() if h.label != me.label]
 
     def worth(helot: Piece) -> float:
-        value = helot.cred + 0.6 * helot.overall + sum(STATE_WORTH.get(s, 0) for s in helot.states)
+        value = cred_of(state, helot) + 0.6 * helot.overall + sum(STATE_WORTH.get(s, 0) for s in helot.states)
         value += 1.5 * helot.ap + 0.8 * helot.mp + 0.3 * sum(helot.traits.values()) + 0.5 * len(helot.hand)
         if helot.status != Status.FIGHTING:
             value -= 40
@@ -270,7 +280,7 @@ class HeuristicAgent:
         if defense and ("flaming" in me.states or ("bleeding" in me.states and me.overall < 35)):
             return defense[0]
         gloat = [o for o in commands if _group(bout, o) == "fame"]
-        if gloat and me.cred_gained >= 3 and state.crowd >= me.cred_gained:
+        if gloat and me.gained >= 3 and crowd_of(state) >= me.gained:
             return gloat[0]
         attacks = [o for o in commands if "attack" in _tags(bout, o) or "aim" in _tags(bout, o)]
         attacks = [o for o in attacks if _group(bout, o) != "grapple" or "attack" in _tags(bout, o)]
@@ -363,11 +373,11 @@ class HeuristicAgent:
                 return option
             if name == "unshackled" and "grappled" in me.states:
                 return option
-            if name == "win_them_over" and state.crowd >= 5:
+            if name == "win_them_over" and crowd_of(state) >= 5:
                 return option
             if name == "turn_crowd" and me.traits.get("SWAG", 0) >= 5:
                 victim = state.pieces.get(option.arg("target"))
-                if victim is not None and victim.cred >= 3:
+                if victim is not None and cred_of(state, victim) >= 3:
                     return option
             if name == "elusive" and adjacent and not own_round and "elusive" not in me.marks:
                 return option

@@ -81,6 +81,13 @@ class CheckContext:
     # The game's role word (the name of an item of its `roles` data): a piece's attribute, and the
     # property a trait ability or rule names its role by; None in a game without roles.
     role_word: str | None = None
+    # The piles each player holds (`owner player`): numbers read on a piece or a player, cost resources.
+    owned_piles: tuple[str, ...] = ()
+    # The first reserve in view, and the first pile in view that is the default for each purpose
+    # (shared piles, and piles each player holds): a game has one of each.
+    reserve: str | None = None
+    shared_defaults: Mapping[str, str] = field(default_factory=dict)
+    owned_defaults: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def states(self) -> tuple[str, ...]:
@@ -90,8 +97,13 @@ class CheckContext:
     def piece_attributes(self) -> dict[str, str]:
         """What a piece is read for: the language's attributes and its hold's, by the game's names."""
         role = {self.role_word: "any"} if self.role_word is not None else {}
-        return {**V.PIECE_ATTRIBUTES, **role,
-                **{word: V.HOLD_ATTRIBUTES[read] for word, read in self.hold.attributes.items()}}
+        hold = {word: V.HOLD_ATTRIBUTES[read] for word, read in self.hold.attributes.items()}
+        return {**V.PIECE_ATTRIBUTES, **role, **hold, **{pile: "number" for pile in self.owned_piles}}
+
+    @cached_property
+    def player_attributes(self) -> dict[str, str]:
+        """What a player is read for: the language's attributes and the coins in each pile it holds."""
+        return {**V.PLAYER_ATTRIBUTES, **{pile: "number" for pile in self.owned_piles}}
 
     def members_of(self, type_name: str) -> tuple[str, ...] | None:
         """The members of an enumeration type, the language's own or declared; None for another type."""
@@ -168,9 +180,9 @@ def compatible(expected: str, actual: str) -> bool:
     if actual == "id" and expected in ("text", "command"):
         return True  # a declaration id names a command, a weapon, a card
     if actual == "piece" and expected in ("pile", "square", "side", "actor"):
-        return True  # a piece stands for its player's cred pile, the square it stands on, or its side
-    if actual == "player" and expected in ("side", "actor"):
-        return True  # a player stands for its side
+        return True  # a piece stands for its player's first pile, the square it stands on, or its side
+    if actual == "player" and expected in ("pile", "side", "actor"):
+        return True  # a player stands for its first pile, or its side
     if expected == "side" and actual == "text":
         return True  # a side by its name
     if expected == "text" and actual == "object_type":
@@ -411,6 +423,7 @@ class Checker:
             self._check_hold(declaration)
         if kind == "pile":
             self._check_counter(declaration)
+            self._check_pile(declaration)
 
     def _check_hold(self, state: A.Declaration) -> None:
         """A state naming a hold's attributes is the one a piece held is in: a game has one such
@@ -473,6 +486,54 @@ class Checker:
             self.error(reason, "unexpected_argument", "only a counter (`numbered true`) has a `reason`: the log's "
                                                       "reason for a coin marked on a number", width=len("reason"))
 
+    def _check_pile(self, pile: A.Declaration) -> None:
+        """A pile is a counter, the reserve, one each player holds or one shared, and its properties
+        say what that kind of pile can be: a game has one reserve and one default pile for each
+        purpose (each of the shared ones and of those each player holds); a pile each player holds
+        is read on a piece by its id; a shared pile's coins are a field of the log's last line."""
+        def flag(name: str) -> bool:
+            prop = pile.property(name)
+            return prop is not None and any(isinstance(v, A.Bool) and v.value for v in prop.values)
+
+        counter, reserve, owned = flag("numbered"), flag("reserve"), pile.property("owner") is not None
+        kind = "a counter" if counter else "the reserve" if reserve else "a pile each player holds" if owned else None
+        refused = {"a counter": ("owner", "reserve", "start", "per", "default_for"),
+                   "the reserve": ("owner", "start", "per"), "a pile each player holds": ("per",)}.get(kind or "", ())
+        for name in refused:
+            prop = pile.property(name)
+            if prop is not None:
+                self.error(prop, "unexpected_argument", f"{kind} has no `{name}`", width=len(name))
+        per = pile.property("per")
+        if per is not None and pile.property("start") is None and kind is None:
+            self.error(per, "missing_clause", "`per player` shares out the pile's `start`: give it one",
+                       "e.g. `start 5` and `per player`", width=len("per"))
+        start = pile.property("start")
+        if start is not None and len(start.values) == 1 and isinstance(start.values[0], A.Neg):
+            self.error(start.values[0], "out_of_range", "a pile never holds fewer than 0 coins")
+        if reserve and self.context.reserve not in (None, pile.id):
+            self.error(pile.property("reserve") or pile, "duplicate_name", f"pile `{self.context.reserve}` already is "
+                       "the reserve", "a game has one reserve: the coins of every other pile come out of it",
+                       width=len("reserve"))
+        defaults = pile.property("default_for")
+        if defaults is not None and not counter:
+            first = self.context.owned_defaults if owned else self.context.shared_defaults
+            for value in defaults.values:
+                if not isinstance(value, A.Name):
+                    continue
+                if owned and value.id != "damage":
+                    self.error(value, "wrong_type", f"a pile each player holds is the default for `damage` only: "
+                               f"`{value.id}` needs a shared pile", width=len(value.id))
+                elif first.get(value.id, pile.id) != pile.id:
+                    self.error(value, "duplicate_name", f"pile `{first[value.id]}` already is the default for "
+                               f"`{value.id}`", "a game has one default pile for each purpose", width=len(value.id))
+        if owned and not counter and (pile.id in V.PIECE_ATTRIBUTES or pile.id in V.PLAYER_ATTRIBUTES
+                                      or pile.id in self.context.stats):
+            self.error(pile, "duplicate_name", f"a piece or a player already has `{pile.id}`: a pile each player "
+                       "holds is read on them by its id", "name the pile for what it holds", width=len(pile.id))
+        if kind is None and pile.id in (*V.BOUT_END_FIELDS, *V.LOG_FIELDS):
+            self.error(pile, "duplicate_name", f"`{pile.id}` is a field the log already writes: the last line "
+                       "names each shared pile's coins by its id", "name the pile for what it holds", width=len(pile.id))
+
     def _check_no_recursion(self, procedure: A.Declaration) -> None:
         """A procedure may not run itself, directly or through other procedures: every script ends.
         Refused at the first call of its effects that leads back to it."""
@@ -493,7 +554,7 @@ class Checker:
             self._check_property(kind, clause, base)
         elif isinstance(clause, A.Cost):
             traits = self.context.members.get("trait", ())
-            resources = V.COST_RESOURCES + traits
+            resources = V.COST_RESOURCES + traits + self.context.owned_piles
             for item in clause.items:
                 if item.resource not in resources:
                     self.error(item, "unknown_name", f"unknown cost resource `{item.resource}`",
@@ -595,7 +656,7 @@ class Checker:
         symbols = V.PROPERTY_VALUES.get(prop.name)
         if prop.name == "holds":  # a zone holds the cards of one declaration kind
             symbols = A.DECLARATION_KINDS
-        if prop.name == "owner" and kind == "stat":  # a stat is each piece's, or each player's
+        if prop.name == "owner" and kind in ("stat", "pile"):  # a stat or a pile is each piece's, or each player's
             symbols = ("player",)
         if prop.name == "group" and kind == "command":  # a section of the game's menu
             symbols = self.context.groups or None
@@ -680,10 +741,11 @@ class Checker:
 
     def _check_score(self, prop: A.Property, value: A.Expr) -> None:
         """A game's `score`: a number every piece has, an attribute or a declared stat."""
-        if self.context.actor_type == "player":  # a game without pieces: a stat each player holds
-            numbers = self.context.player_stats
+        if self.context.actor_type == "player":  # a game without pieces: a stat or a pile each player holds
+            numbers = self.context.player_stats + self.context.owned_piles
         else:
-            numbers = tuple(name for name, kind in V.PIECE_ATTRIBUTES.items() if kind == "number") + self.context.stats
+            numbers = (tuple(name for name, kind in V.PIECE_ATTRIBUTES.items() if kind == "number") + self.context.stats
+                       + self.context.owned_piles)
         if not isinstance(value, A.Name):
             self.error(value, "wrong_type", f"`{prop.name}` names a number every piece has, e.g. `{prop.name} points`")
         elif value.id not in numbers:
@@ -869,6 +931,10 @@ class Checker:
 
     # ---------------------------------------------------------------- expressions
     def expect(self, expr: A.Expr, expected: str, scope: Scope) -> str:
+        if expected == "pile" and isinstance(expr, A.Name) and expr.id in self.context.owned_piles:
+            self.error(expr, "wrong_type", f"each player holds a `{expr.id}`: name whose",
+                       "a piece or a player stands for its player's pile, e.g. `to self`", width=len(expr.id))
+            return expected
         if isinstance(expr, A.Name) and scope.lookup(expr.id) is None:
             members = self.context.members_of(expected)
             if members is not None or expected in ("state", "pile", "counter", "stat", "zone") + V.STAT_GROUPS:
@@ -914,7 +980,7 @@ class Checker:
             obj = self.expr_type(expr.obj, scope)
             if obj in ("piece", "player"):  # its attributes, and the stats it holds
                 attributes, stats = ((self.context.piece_attributes, self.context.stats) if obj == "piece"
-                                     else (V.PLAYER_ATTRIBUTES, self.context.player_stats))
+                                     else (self.context.player_attributes, self.context.player_stats))
                 if expr.name in attributes:
                     return attributes[expr.name]
                 if expr.name in stats:

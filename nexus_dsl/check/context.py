@@ -35,6 +35,8 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
     # The rule params a stat's `start`, `low` or `high` names are read by the engine as counts.
     start_settings = {amount: "count" for stat in by_kind.get("stat", ()) for name in ("start", "low", "high")
                       if isinstance(amount := stat_amount(stat, name, 0), str)}
+    start_settings.update((amount, "count") for pile in by_kind.get("pile", ())
+                          if isinstance(amount := stat_amount(pile, "start", 0), str))
     procedures = {ident: procedure_signature(declaration, words.type_names)
                   for (kind, ident), declaration in in_view.items() if kind == "procedure"}
     calls = {ident: tuple(action for action in A.actions_in(tuple(declaration.clauses_of(A.Effect))) if action.verb in procedures)
@@ -59,6 +61,10 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         hold_states=words.hold_states,
         groups=game.groups,
         role_word=game.role_word,
+        owned_piles=words.owned_piles,
+        reserve=words.reserve,
+        shared_defaults=words.shared_defaults,
+        owned_defaults=words.owned_defaults,
     )
 
 

@@ -191,19 +191,21 @@ class Bout:
         self.pending = None
         self.state.ended = True
         totals = self.cycle.scores()
-        self.state.outcome = Outcome(Termination.SCRIPT_FAULT.value, None, totals, self.state.crowd)
+        self.state.outcome = Outcome(Termination.SCRIPT_FAULT.value, None, totals, dict(self.state.piles))
         self.emit("fault", **self.fault.to_json(), action=action.to_json() if action is not None else None)
 
     def _check_ledger(self) -> None:
-        if self.state.coins_in_play() != self.state.box_drawn:
+        if self.state.coins_in_play() != self.state.drawn:
             raise AssertionError(f"coin ledger out of balance: {self.state.coins_in_play()} in play, "
-                                 f"{self.state.box_drawn} drawn from the box")
+                                 f"{self.state.drawn} drawn from the reserve")
 
     # ---------------------------------------------------------------- reading state
     def piece_attribute(self, piece: Piece | Player, name: str) -> Any:
         if isinstance(piece, Player):
             if name in piece.stats:
                 return piece.stats[name]
+            if name in piece.piles:  # the coins in a pile it holds
+                return piece.piles[name]
             if name in PLAYER_ATTRIBUTES:
                 return getattr(piece, name)
             raise AttributeError(name)
@@ -214,6 +216,8 @@ class Bout:
         if name in piece.counters:  # the numbers marked on a counter, lowest first
             return tuple(sorted(piece.counters[name]))
         words = self.ruleset.words
+        if name in words.owned_piles:  # the coins in its player's pile (a piece stands for its player)
+            return self.state.player_of(piece).piles[name]
         if name in words.stats:  # a trait, or a stat each player holds (a piece stands for its player)
             if name in words.player_stats:
                 return self.state.player_of(piece).stats[name]

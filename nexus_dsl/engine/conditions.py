@@ -8,7 +8,7 @@ from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from .events import Events
 from .interpreter import Run
-from .ledger import CROWD, Ledger, pile_name
+from .ledger import Ledger, pile_name
 from .state import BoutState, Piece, Status
 from .timing import Timing
 
@@ -52,8 +52,10 @@ class Conditions:
     def deal_damage(self, victim: Piece, amount: int, *, location: str | None = None,
                     to: Any = None, source: Piece | None = None, reason: str = "damage") -> Run:
         """Damage a piece. A location hit also hits overall condition unless that location was
-        already depleted (pg.26). The coins go to `to`, else to the source piece's player, else
-        to the crowd (damage from hazards, cards and the crowd itself, pg.12)."""
+        already depleted (pg.26). The coins go to `to`; else to the source piece's player's pile
+        the game names for damage (`default_for damage` on a pile each player holds); else, as
+        when no piece deals it or a piece hurts itself, to the shared pile it names for damage;
+        else back to the reserve."""
         amount = max(0, amount)
         if amount == 0 or victim.status == Status.DEAD:
             return
@@ -71,12 +73,14 @@ class Conditions:
             return
         frame = yield from self.host.timing.open_window("before_damage", victim, victim=victim, amount=amount, attacker=source)
         spare_overall = frame.prevented  # `ignore_overall` (e.g. Merely a Flesh Wound) spares overall
+        ledger = self.host.ledger
+        dealt = self.host.ruleset.words.owned_defaults.get("damage")
         if to is not None:
-            credit = self.host.ledger.as_pile(to)
-        elif source is not None and source != victim:
-            credit = ("cred", source.label)
+            credit = ledger.as_pile(to)
+        elif source is not None and source != victim and dealt is not None:
+            credit = ledger.owned_pile(source, dealt)
         else:
-            credit = CROWD
+            credit = ledger.default_pile("damage")
         location_taken = 0
         hits_overall = True
         was_depleted = False
@@ -88,8 +92,9 @@ class Conditions:
         overall_taken = 0
         if hits_overall and not spare_overall:
             overall_taken = self.host.ledger.transfer_coins(amount, ("overall", victim.label), credit, reason)
-        if credit[0] == "cred":
-            self.host.state.pieces[credit[1]].cred_gained += location_taken + overall_taken
+        gainer = self.host.state.pieces.get(credit[2]) if credit[0] == "owned" else None
+        if gainer is not None:  # what the piece's player took from the damage (`gained`)
+            gainer.gained += location_taken + overall_taken
         self.host.emit("damage", victim=victim.label, amount=amount, location=location,
                        location_taken=location_taken, overall_taken=overall_taken, to=pile_name(credit))
         yield from self.host.events.fire("damage_dealt", victim=victim, attacker=source, amount=amount, location=location)

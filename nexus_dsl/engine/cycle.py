@@ -326,9 +326,9 @@ class Cycle:
         """The bout ends: its outcome (the winning side, or None for a draw) recorded and logged."""
         totals = self.scores()
         self.host.state.ended = True
-        self.host.state.outcome = Outcome(termination, winner, totals, self.host.state.crowd)
-        self.host.emit("bout_end", termination=termination, winner=winner or "draw", totals=totals,
-                       crowd=self.host.state.crowd)
+        piles = dict(self.host.state.piles)  # each shared pile by its name, as the game declares it
+        self.host.state.outcome = Outcome(termination, winner, totals, piles)
+        self.host.emit("bout_end", termination=termination, winner=winner or "draw", totals=totals, **piles)
 
     def end_game(self, termination: str) -> Game:
         """The game has come to its end (`termination` names how, for the log): the procedure its

@@ -66,7 +66,7 @@ class Decks:
             return
         declaration = self.host.ruleset.declaration(zone.holds or "", card)
         assert declaration is not None
-        # Damage done by a card's narrative goes to the crowd: the card is no piece (pg.12).
+        # Damage done by a card's narrative is dealt by no piece: its coins go where the game sends such damage (pg.12).
         env = Env({"self": piece, "command": declaration}, self.host.legality.declaration_env(declaration), source=None)
         self.cards.append(declaration)
         self.host.events.triggers.append(piece.label)

@@ -31,21 +31,20 @@ def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
     else:
         for spec in setup.pieces:
             state.pieces[spec.label] = _new_piece(ruleset, setup, spec, settings, state.grid)
-    for piece in state.pieces.values():  # condition and counter coins come out of the box (pg.5)
-        state.box_drawn += piece.overall + sum(piece.locations.values()) + piece.cred + piece.counter_coins()
-    for label, piece in state.pieces.items():  # each piece stands for a player of its label
-        given = next(spec.stats for spec in setup.pieces if spec.label == label)
-        held = {stat: value for stat, value in given.items() if stat in ruleset.words.player_stats}
+    for piece in state.pieces.values():  # condition and counter coins come out of the reserve (pg.5)
+        state.drawn += piece.overall + sum(piece.locations.values()) + piece.counter_coins()
+    for spec in setup.pieces if state.pieces else ():  # each piece stands for a player of its label
+        piece = state.pieces[spec.label]
+        held = {stat: value for stat, value in spec.stats.items() if stat in ruleset.words.player_stats}
         profile = ruleset.profile_of(piece.profile)
-        state.players[label] = Player(label, piece.seat, piece.side, _player_stats(ruleset, held, label, profile))
+        state.players[spec.label] = Player(spec.label, piece.seat, piece.side,
+                                           _player_stats(ruleset, held, spec.label, profile),
+                                           _owned_piles(ruleset, spec.piles, spec.label))
+    state.drawn += sum(sum(player.piles.values()) for player in state.players.values())
     _shuffle_decks(ruleset, dice, state, setup)
     _place_cards(ruleset, state, setup)
-    crowd = setup.crowd if setup.crowd is not None else settings.get("crowd_coins_per_player", 0) * len(setup.pieces)
-    state.crowd = crowd
-    state.box_drawn += crowd
-    # `crowd` and `box` have their roles in the cycle and the verdict; any other declared pile
-    # starts empty and holds what scripts move into it.
-    state.piles = {pile: 0 for pile in ruleset.words.piles if pile not in ("crowd", "box")}
+    state.piles = _shared_piles(ruleset, setup, len(state.players))
+    state.drawn += sum(state.piles.values())
     if setup.phase == "command":
         state.active = setup.active or setup.pieces[0].label
         state.cycle = 1
@@ -88,7 +87,7 @@ def _new_piece(ruleset: Ruleset, setup: BoutSetup, spec: PieceSetup, settings: A
     piece = Piece(
         label=spec.label, seat=spec.seat, square=spec.at, facing=spec.facing, overall=overall,
         locations=locations, role=spec.role, profile=spec.profile,
-        states=states, traits=traits, cred=spec.cred, ap=spec.ap,
+        states=states, traits=traits, ap=spec.ap,
         mp=spec.mp, status=status, weapon=spec.weapon, counters=_counters(ruleset, spec),
         hand=list(spec.hand or []), ratio=spec.ratio, marks=dict(spec.marks),
         holding=spec.holding, held_by=holder, stats=_plain_stats(ruleset, spec), side=_side_of(ruleset, spec),
@@ -156,7 +155,32 @@ def _lay_out(ruleset: Ruleset, setup: BoutSetup, dice: Dice, state: BoutState) -
 
 
 def _new_player(ruleset: Ruleset, seat: PlayerSetup) -> Player:
-    return Player(seat.label, seat.seat, _side_of(ruleset, seat), _player_stats(ruleset, seat.stats, seat.label))
+    return Player(seat.label, seat.seat, _side_of(ruleset, seat), _player_stats(ruleset, seat.stats, seat.label),
+                  _owned_piles(ruleset, {}, seat.label))
+
+
+def _owned_piles(ruleset: Ruleset, given: dict[str, int], label: str) -> dict[str, int]:
+    """The coins in each pile a player holds (`owner player`): its `start`, or what the setup gives."""
+    words = ruleset.words
+    piles = {pile: words.pile_starts.get(pile, 0) for pile in words.owned_piles}
+    unknown = [pile for pile in given if pile not in piles]
+    if unknown:
+        raise SetupError(f"no pile `{unknown[0]}` each player holds in the loaded packs", label, unknown[0],
+                         "setup/unknown_pile")
+    return {**piles, **given}
+
+
+def _shared_piles(ruleset: Ruleset, setup: BoutSetup, players: int) -> dict[str, int]:
+    """The coins in each shared pile (the reserve apart): its `start` (each player's share of it
+    where it is `per player`), or what the setup gives."""
+    words = ruleset.words
+    piles = {pile: words.pile_starts.get(pile, 0) * (players if pile in words.per_player else 1)
+             for pile in words.piles if pile != words.reserve}
+    unknown = [pile for pile in setup.piles if pile not in piles]
+    if unknown:
+        raise NexusError(Diagnostic("setup/unknown_pile", f"no shared pile `{unknown[0]}` in the loaded packs", "<setup>",
+                                    hint=did_you_mean(unknown[0], list(piles))))
+    return {**piles, **setup.piles}
 
 
 def _player_stats(ruleset: Ruleset, given: dict[str, int], label: str,

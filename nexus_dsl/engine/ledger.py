@@ -2,7 +2,12 @@
 
 Every coin that moves goes through the ledger (`_move_coins`: `transfer_coins`, and a counter's
 `mark_counter_coin` and `collect_counter_coins`), which logs it with its source and destination pile,
-so the ledger can prove after every event that no coin was created or lost.
+so the ledger can prove after every event that no coin was created or lost: the coins out of the
+reserve (`BoutState.drawn`) are the coins in every other pile.
+
+The piles are the game's (`pile` declarations): shared ones on the table, one of some kind for each
+player (`owner player`), the reserve (`reserve true`), and the counters each piece holds; with the
+condition coins of each piece, which come out of the reserve too.
 """
 
 from __future__ import annotations
@@ -10,18 +15,25 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ..errors import ScriptRuntimeError
+from ..model.ruleset import Ruleset
 from .interpreter import Limits
-from .state import BoutState, Piece
+from .state import BoutState, Piece, Player
 
-Pile = tuple  # ("crowd",) ("box",) ("pile", name) ("cred", label) ("overall", label) ("location", label, loc) ("counter", name, label)
-CROWD: Pile = ("crowd",)
-BOX: Pile = ("box",)
+# ("pile", name): a shared pile; ("owned", name, label): a player's pile; ("reserve", name);
+# ("overall", label) and ("location", label, loc): a piece's condition; ("counter", name, label).
+Pile = tuple
+# The reserve's name in the log when the game declares none: coins that no declared pile takes
+# go back to it, and the coins of conditions come out of it.
+UNNAMED_RESERVE = "reserve"
 
 
 def pile_name(pile: Pile) -> str:
-    """A pile as the log names it: its parts joined (`overall:red`); a piece's counter by the counter's
-    own name (`<counter>:red`), as the game declares it."""
-    return ":".join(pile[1:] if pile[0] == "counter" else pile)
+    """A pile as the log names it: a shared pile and the reserve by their ids (`<pile>`), a player's
+    pile and a piece's counter by the id and the label (`<pile>:red`), a condition by its parts
+    (`overall:red`, `location:red:<location>`): each by the name the game declares it under."""
+    if pile[0] in ("pile", "reserve"):
+        return str(pile[1])
+    return ":".join(pile[1:] if pile[0] in ("counter", "owned") else pile)
 
 
 def counter_pile(piece: Piece, counter: str) -> Pile:
@@ -30,9 +42,11 @@ def counter_pile(piece: Piece, counter: str) -> Pile:
 
 
 class LedgerHost(Protocol):
-    """What the ledger needs of the bout: its piles (the state), the number limit, and the log."""
+    """What the ledger needs of the bout: its piles (the state), the declared piles (the rules), the
+    number limit, and the log."""
 
     state: BoutState
+    ruleset: Ruleset
     limits: Limits
 
     def emit(self, event_type: str, /, **data: Any) -> None: ...
@@ -46,20 +60,31 @@ class Ledger:
     def __init__(self, host: LedgerHost):
         self.host = host
 
+    @property
+    def reserve(self) -> Pile:
+        return ("reserve", self.host.ruleset.words.reserve or UNNAMED_RESERVE)
+
+    def default_pile(self, purpose: str) -> Pile:
+        """The shared pile the game names for `purpose` (`default_for`), else the reserve."""
+        name = self.host.ruleset.words.shared_defaults.get(purpose)
+        return self.as_pile(name) if name is not None else self.reserve
+
+    def owned_pile(self, actor: Piece | Player, name: str) -> Pile:
+        """An actor's player's pile `name` (a piece stands for its player, of its label)."""
+        return ("owned", name, actor.label)
+
     def _pile_amount(self, pile: Pile) -> int:
         state = self.host.state
         kind = pile[0]
-        if kind == "crowd":
-            return state.crowd
-        if kind == "box":
-            return 10**18  # the box never runs out (more than any amount a script may name)
+        if kind == "reserve":
+            return 10**18  # the reserve never runs out (more than any amount a script may name)
         if kind == "pile":
             return state.piles[pile[1]]
+        if kind == "owned":
+            return state.players[pile[2]].piles[pile[1]]
         if kind == "counter":
             return len(state.pieces[pile[2]].counters[pile[1]])
         piece = state.pieces[pile[1]]
-        if kind == "cred":
-            return piece.cred
         if kind == "overall":
             return piece.overall
         return piece.locations[pile[2]]
@@ -70,12 +95,12 @@ class Ledger:
         and gives up its coins lowest number first."""
         state = self.host.state
         kind = pile[0]
-        if kind == "crowd":
-            state.crowd += amount
-        elif kind == "box":
-            state.box_drawn -= amount
+        if kind == "reserve":
+            state.drawn -= amount
         elif kind == "pile":
             state.piles[pile[1]] += amount
+        elif kind == "owned":
+            state.players[pile[2]].piles[pile[1]] += amount
         elif kind == "counter":
             numbers = state.pieces[pile[2]].counters[pile[1]]
             if amount > 0:
@@ -86,9 +111,7 @@ class Ledger:
                     numbers.discard(number)
         else:
             piece = state.pieces[pile[1]]
-            if kind == "cred":
-                piece.cred += amount
-            elif kind == "overall":
+            if kind == "overall":
                 piece.overall += amount
             else:
                 piece.locations[pile[2]] += amount
@@ -96,7 +119,7 @@ class Ledger:
     def _move_coins(self, moved: int, source: Pile, dest: Pile, reason: str, slot: int | None = None) -> None:
         """The ledger: `moved` coins (already known to be in `source`) go to `dest`, logged."""
         limit = self.host.limits.max_number
-        if dest[0] != "box" and self._pile_amount(dest) + moved > limit:
+        if dest[0] != "reserve" and self._pile_amount(dest) + moved > limit:
             raise self.host.runtime_error("number_too_large",
                                           f"the pile `{pile_name(dest)}` would hold {self._pile_amount(dest) + moved} "
                                           f"coins, beyond the limit of {limit}")
@@ -115,11 +138,14 @@ class Ledger:
         return moved
 
     def mark_counter_coin(self, piece: Piece, counter: str, number: int, reason: str) -> None:
-        """Mark `number` on the piece's counter with a coin from the crowd, or from the box when the
-        crowd is empty: a mark is never missed for want of a coin. A number already marked is left alone."""
+        """Mark `number` on the piece's counter with a coin from the pile the game names for a
+        mark (`default_for mark`), or from the reserve when that is empty or there is none: a mark
+        is never missed for want of a coin. A number already marked is left alone."""
         if number in piece.counters[counter]:
             return
-        source = CROWD if self.host.state.crowd > 0 else BOX
+        source = self.default_pile("mark")
+        if self._pile_amount(source) <= 0:
+            source = self.reserve
         self._move_coins(1, source, counter_pile(piece, counter), reason, slot=number)
 
     def collect_counter_coins(self, piece: Piece, counter: str, dest: Pile, reason: str) -> int:
@@ -135,13 +161,24 @@ class Ledger:
         self._move_coins(coins, pile, dest, reason)
         return coins
 
+    def coins_in(self, value: Any) -> int:
+        """How many coins a pile holds (`coins`): the reserve, never running out, holds none to count."""
+        pile = self.as_pile(value)
+        return 0 if pile[0] == "reserve" else self._pile_amount(pile)
+
     def as_pile(self, value: Any) -> Pile:
-        if isinstance(value, Piece):
-            return ("cred", value.label)
-        if value == "crowd":
-            return CROWD
-        if value == "box":
-            return BOX
-        if isinstance(value, str) and value in self.host.state.piles:  # a pile content declares
+        """The pile a script's value names: a shared pile or the reserve by its id; a piece or a
+        player stands for its player's first pile (`owner player`)."""
+        if isinstance(value, tuple):
+            return value
+        words = self.host.ruleset.words
+        if isinstance(value, (Piece, Player)):
+            if not words.owned_piles:
+                raise self.host.runtime_error("wrong_type", f"{value.label} stands for no pile: no pile is "
+                                                            "declared `owner player`")
+            return self.owned_pile(value, words.owned_piles[0])
+        if isinstance(value, str) and value == words.reserve:
+            return self.reserve
+        if isinstance(value, str) and value in self.host.state.piles:  # a shared pile content declares
             return ("pile", value)
         raise self.host.runtime_error("wrong_type", f"{value!r} is not a coin pile")

@@ -376,6 +376,9 @@ class Legality:
         return None
 
     def resource_amount(self, piece: Actor, resource: str) -> int:
+        owned = self.host.state.player_of(piece).piles
+        if resource in owned:  # coins in a pile its player holds (`cost 1 <pile>`)
+            return owned[resource]
         if isinstance(piece, Player):  # a player pays in the stats it holds
             return piece.stats.get(resource, 0)
         if resource in ("AP", "MP"):
@@ -384,7 +387,7 @@ class Legality:
             return piece.traits[resource]
         if resource == "overall":
             return piece.overall
-        return piece.cred
+        return 0
 
     def mp_multiplier(self, piece: Actor) -> int:
         factor = 1

@@ -6,12 +6,13 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ..errors import ScriptRuntimeError
+from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .actions import Action
 from .conditions import Conditions
 from .events import Events
 from .interpreter import Dynamic, Env, Interpreter, Limits, Run, fault_at
-from .ledger import CROWD, Ledger
+from .ledger import Ledger
 from .legality import Legality
 from .rolls import RollContext, Rolls
 from .state import Actor, Piece, Player
@@ -22,6 +23,7 @@ class ResolutionHost(Protocol):
     bodies, the log, and the mechanisms a cost or a body goes through."""
 
     limits: Limits
+    ruleset: Ruleset
     interpreter: Interpreter
     ledger: Ledger
     conditions: Conditions
@@ -42,7 +44,13 @@ class Resolution:
 
     def pay_costs(self, piece: Actor, declaration: A.Declaration, env: Env) -> Run:
         target = env.names.get("target")
+        ledger = self.host.ledger
         for amount, resource in self.host.legality.cost_items(piece, declaration, env):
+            if resource in self.host.ruleset.words.owned_piles:
+                # Coins paid go to the pile the game names for a payment (`default_for payment`), else the reserve.
+                ledger.transfer_coins(amount, ledger.owned_pile(piece, resource), ledger.default_pile("payment"),
+                                      f"{declaration.id} cost")
+                continue
             if isinstance(piece, Player):  # a player pays in the stats it holds
                 if resource in piece.stats:
                     piece.stats[resource] -= amount
@@ -58,18 +66,17 @@ class Resolution:
                 piece.mp -= amount
             elif resource in piece.traits:
                 piece.traits[resource] -= amount
-            elif resource == "cred":
-                self.host.ledger.transfer_coins(amount, ("cred", piece.label), CROWD, f"{declaration.id} cost")
             elif resource == "overall":
-                # Condition paid as a cost goes to the crowd (pg.12).
-                yield from self.host.conditions.deal_damage(piece, amount, to="crowd", reason=f"{declaration.id} cost")
+                # Condition paid as a cost goes where coins paid go (pg.12).
+                yield from self.host.conditions.deal_damage(piece, amount, to=ledger.default_pile("payment"),
+                                                            reason=f"{declaration.id} cost")
 
     def run_command(self, piece: Actor, declaration: A.Declaration, action: Action) -> Run:
         env = self.host.legality.action_env(piece, declaration, action)
         self.host.emit("command", actor=piece.label, command=declaration.id,
                        args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
         if isinstance(piece, Piece):
-            piece.cred_gained = 0
+            piece.gained = 0
         self.host.events.triggers.append(piece.label)
         try:
             yield from self.pay_costs(piece, declaration, env)

@@ -59,7 +59,7 @@ class PieceSetup:
     traits: dict[str, int] | None = None
     side: str | None = None  # the piece's side; else its seat's group (the `sides` rule param), else its own
     stats: dict[str, int] = field(default_factory=dict)  # the plain stats content declares, by id
-    cred: int = 0
+    piles: dict[str, int] = field(default_factory=dict)  # its player's piles (`owner player`) the setup fills, by id
     ap: int = 0
     mp: int = 0
     weapon: str | None = None
@@ -102,7 +102,7 @@ class BoutSetup:
     # <kind> }`), RANDOM_LAYOUT for one picked with the dice, None for an empty board.
     layout: str | None = None
     objects: list[tuple[str, Square]] = field(default_factory=list)
-    crowd: int | None = None
+    piles: dict[str, int] = field(default_factory=dict)  # shared piles the setup fills, by id (else each its `start`)
     decks: dict[str, list[str]] = field(default_factory=dict)
     # Cards a scenario places, top first: a shared zone's list, or each owner's list of a zone every
     # player or side has (`{hand: {ahab: [...]}}`). A zone cards fill at the start keeps the others

@@ -13,13 +13,12 @@ from .state import BoutState
 def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
     """The scenario snapshot (SCENARIOS.md): every key the contract names, and a few more."""
     snap: dict[str, Any] = {
-        "crowd": state.crowd,
         "ended": state.ended,
         "winner": (state.outcome.winner or "draw") if state.outcome else None,
         "termination": state.outcome.termination if state.outcome else None,
         "cycle": state.cycle,
         "active": state.active,
-        "box_drawn": state.box_drawn,
+        "drawn": state.drawn,
     }
     if state.piles:
         snap["piles"] = dict(state.piles)
@@ -36,7 +35,6 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
             "locations": dict(piece.locations),
             "states": sorted(piece.states),
             "traits": dict(piece.traits),
-            "cred": piece.cred,
             "ap": piece.ap,
             "mp": piece.mp,
             "at": piece.square.as_list(),
@@ -55,6 +53,8 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
         # Whom it holds and who holds it (labels, or null), under the game's names of a hold.
         for word, other in ((hold.holding, piece.holding), (hold.held_by, piece.held_by)):
             entry.setdefault(word, other)
+        # Its player's piles beside its own keys, by the names the game gives them: the coins in each.
+        entry.update(state.players[label].piles if label in state.players else {})
         # Its counters beside its own keys, by the names the game gives them: the numbers marked.
         entry.update((name, sorted(numbers)) for name, numbers in piece.counters.items())
         entry["on_board"] = piece.on_board
@@ -67,7 +67,8 @@ def snapshot_of(state: BoutState, ruleset: Ruleset) -> dict[str, Any]:
             snap[label]["side"] = piece.side
     snap["board"] = {square.key(): list(objects) for square, objects in sorted(state.objects.items())}
     snap["zones"] = zones_of(state, ruleset)
-    snap["players"] = {label: {"seat": player.seat, "side": player.side, "stats": dict(player.stats)}
+    snap["players"] = {label: {"seat": player.seat, "side": player.side, "stats": dict(player.stats),
+                               **({"piles": dict(player.piles)} if player.piles else {})}
                        for label, player in state.players.items()}
     if not state.pieces:  # a game of players alone: what each of them sees
         snap["views"] = {label: player_view(state, ruleset, label) for label in state.players}

@@ -43,7 +43,7 @@ class Outcome:
     termination: str
     winner: str | None
     totals: dict[str, int]  # each piece's score (the `game` declaration's `score`), by label
-    crowd: int
+    piles: dict[str, int]  # what each shared pile holds at the end, by the game's names of them
 
 
 @dataclass
@@ -58,7 +58,6 @@ class Piece:
     profile: str | None = None  # its player's profile: an item of the game's `profiles` data, by id
     states: set[str] = field(default_factory=set)
     traits: dict[str, int] = field(default_factory=dict)
-    cred: int = 0
     ap: int = 0
     mp: int = 0
     status: Status = Status.FIGHTING
@@ -72,7 +71,8 @@ class Piece:
     holding: str | None = None  # label of the piece this one holds
     held_by: str | None = None  # label of the piece holding this one
     bonus_ap: dict[str, int] = field(default_factory=dict)  # AP usable only against one piece (pg.30)
-    cred_gained: int = 0  # cred taken from damage during the current command (Gloating doubles it)
+    # The coins its player's piles took from damage it dealt during the current command (`gained`).
+    gained: int = 0
     on_board: bool = True  # false once a fallen piece's figure is replaced by guts
     stats: dict[str, int] = field(default_factory=dict)  # the plain stats content declares (`add_stat`)
     side: str = ""  # pieces of one side are friends: they win together and never target each other
@@ -132,6 +132,8 @@ class Player:
     seat: str
     side: str
     stats: dict[str, int] = field(default_factory=dict)
+    # The coins in each pile the player holds (`pile <id> { owner player }`), by the pile's id.
+    piles: dict[str, int] = field(default_factory=dict)
     # Always fighting while there is no rule to put a player out: the status a turn checks of whoever acts.
     status: Status = Status.FIGHTING
 
@@ -143,7 +145,7 @@ class Player:
         return other.side != self.side
 
     def clone(self) -> Player:
-        return Player(self.label, self.seat, self.side, dict(self.stats), self.status)
+        return Player(self.label, self.seat, self.side, dict(self.stats), dict(self.piles), self.status)
 
     def __hash__(self) -> int:  # players are identities inside one game
         return hash(("player", self.label))
@@ -160,9 +162,8 @@ class BoutState:
     grid: Grid
     pieces: dict[str, Piece]  # in seat order; clockwise order is the listing order
     objects: dict[Square, list[str]] = field(default_factory=dict)
-    crowd: int = 0
-    box_drawn: int = 0  # coins taken out of the box so far: the ledger's conserved total
-    # The other piles content declares (`pile` declarations besides `crowd` and `box`), empty at first.
+    drawn: int = 0  # coins taken out of the reserve so far: the ledger's conserved total
+    # The coins in each shared pile content declares (one on the table, not the reserve), by its id.
     piles: dict[str, int] = field(default_factory=dict)
     cycle: int = 0
     order: list[str] = field(default_factory=list)  # initiative order of the current cycle
@@ -259,10 +260,10 @@ class BoutState:
         return False
 
     def coins_in_play(self) -> int:
-        """Every coin out of the box: piles, conditions and counters. Equals `box_drawn` always."""
-        total = self.crowd + sum(self.piles.values())
+        """Every coin out of the reserve: piles, conditions and counters. Equals `drawn` always."""
+        total = sum(self.piles.values()) + sum(sum(player.piles.values()) for player in self.players.values())
         for piece in self.pieces.values():
-            total += piece.cred + piece.overall + sum(piece.locations.values()) + piece.counter_coins()
+            total += piece.overall + sum(piece.locations.values()) + piece.counter_coins()
         return total
 
 

@@ -167,6 +167,7 @@ class GameWords:
     player_stats: tuple[str, ...]
     bounds: Mapping[str, tuple[int, int]]
     levels: Mapping[str, tuple[str, ...]]
+    # The piles a script names as a pile: the shared ones (one on the table) and the reserve.
     piles: tuple[str, ...]
     zones: Mapping[str, Zone]  # in load order
     events: Mapping[str, Mapping[str, str]]  # event -> the names it binds
@@ -186,6 +187,22 @@ class GameWords:
     # Each state an end state brings with it (`state prone { implied_by incapacitated }`): state ->
     # the end states implying it.
     implied_by: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # The piles each player holds one of (`owner player`), read on a piece or a player by their ids;
+    # the first stands for its player where a pile is wanted and a piece or a player is given.
+    owned_piles: tuple[str, ...] = ()
+    # The reserve coins come out of and go back to, never running out (`reserve true`): every coin in
+    # play is one it gave out. None: the game names none, and the engine's own stands for it.
+    reserve: str | None = None
+    # The coins each pile holds at the start, taken from the reserve (`start`), a rule param's
+    # resolved: for a pile each player holds, each one's; for a shared pile `per player`, each
+    # player's share of it.
+    pile_starts: Mapping[str, int] = field(default_factory=dict)
+    per_player: frozenset[str] = frozenset()
+    # Where coins go or come from when a script names no pile (`default_for`): purpose -> pile. A
+    # shared pile (or the reserve) for `damage` (what no piece's player takes), `payment` (what is paid)
+    # and `mark` (a counter's coin); a pile each player holds for `damage` (the dealer's player's).
+    shared_defaults: Mapping[str, str] = field(default_factory=dict)
+    owned_defaults: Mapping[str, str] = field(default_factory=dict)
 
     def group(self, name: str) -> tuple[str, ...]:
         return self.groups.get(name, ())
@@ -227,6 +244,7 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
         value = settings.get(written, default) if isinstance(written, str) else written
         return value if isinstance(value, int) and not isinstance(value, bool) else default
 
+    coin_piles = [d for d in declarations.get("pile", ()) if not _flag(d, "numbered")]
     for stat in stats:
         group = stat_group(stat)
         if group is not None:
@@ -245,7 +263,7 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
         player_stats=tuple(s.id for s in stats if stat_group(s) not in STAT_GROUPS and _word(s, "owner") == "player"),
         bounds=bounds,
         levels={s.id: stat_levels(s) for s in stats if stat_levels(s)},
-        piles=tuple(d.id for d in declarations.get("pile", ()) if not _flag(d, "numbered")),
+        piles=tuple(d.id for d in coin_piles if _word(d, "owner") is None),
         zones={d.id: zone_of(d) for d in declarations.get("zone", ())},
         events={d.id: bound_names(d, type_names) for d in declarations.get("event", ())},
         windows={d.id: bound_names(d, type_names) for d in declarations.get("window", ())},
@@ -256,7 +274,28 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
         hold_states=tuple(d.id for d in states if declares_hold(d)),
         counters={d.id: _text(d, "reason") or d.id for d in declarations.get("pile", ()) if _flag(d, "numbered")},
         implied_by={d.id: _words(d, "implied_by") for d in states if _words(d, "implied_by")},
+        owned_piles=tuple(d.id for d in coin_piles if _word(d, "owner") is not None),
+        reserve=next((d.id for d in coin_piles if _flag(d, "reserve")), None),
+        pile_starts={d.id: amount(d, "start", 0) for d in coin_piles},
+        per_player=frozenset(d.id for d in coin_piles if _word(d, "per") is not None),
+        shared_defaults=_defaults(d for d in coin_piles if _word(d, "owner") is None),
+        owned_defaults=_defaults(d for d in coin_piles if _word(d, "owner") is not None),
     )
+
+
+def default_purposes(declaration: A.Declaration) -> tuple[str, ...]:
+    """What a pile is the default for (`default_for damage, payment`)."""
+    prop = declaration.property("default_for")
+    return tuple(v.id for v in prop.values if isinstance(v, A.Name)) if prop is not None else ()
+
+
+def _defaults(piles: Iterable[A.Declaration]) -> dict[str, str]:
+    """Purpose -> the first of `piles` that is its default (the checker refuses a second)."""
+    defaults: dict[str, str] = {}
+    for pile in piles:
+        for purpose in default_purposes(pile):
+            defaults.setdefault(purpose, pile.id)
+    return defaults
 
 
 def _flag(declaration: A.Declaration, name: str) -> bool | None:

@@ -147,8 +147,8 @@ def play_one(spec: BoutSpec) -> BoutResult:
         result.termination = outcome.termination
         result.cycles = bout.state.cycle
         result.totals = dict(outcome.totals)
-        result.crowd = outcome.crowd
-        result.ledger_balanced = bout.state.coins_in_play() == bout.state.box_drawn
+        result.crowd = outcome.piles.get("crowd", 0)
+        result.ledger_balanced = bout.state.coins_in_play() == bout.state.drawn
         result.barge = bout.state.meta.get("layout")
         result.sides = {label: player.side for label, player in bout.state.players.items()}
         if spec.watched:

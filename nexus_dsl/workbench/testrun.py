@@ -349,7 +349,7 @@ class StepView:
 def _helot_views(bout: Bout) -> dict[str, HelotView]:
     return {label: HelotView(
         label=label, motivation=h.role, lanista=h.profile, status=h.status.value, overall=h.overall,
-        locations=dict(h.locations), cred=h.cred, states=tuple(sorted(h.states)), weapon=h.weapon,
+        locations=dict(h.locations), cred=bout.state.player_of(h).piles.get("cred", 0), states=tuple(sorted(h.states)), weapon=h.weapon,
         traits=dict(h.traits), ap=h.ap, mp=h.mp, at=(h.square.col, h.square.row), facing=h.facing.name,
         influence=tuple(h.hand)) for label, h in bout.state.pieces.items()}
 
@@ -462,7 +462,7 @@ class Stepper:
         self._steps += 1
         return StepView(
             index=self._steps, actions=applied, events=events, lines=tuple(narrate(events, GameTerms.of(bout.ruleset))), dice=_dice(events),
-            snapshot=bout.snapshot(), pieces=_helot_views(bout), crowd=bout.state.crowd, cycle=bout.state.cycle,
+            snapshot=bout.snapshot(), pieces=_helot_views(bout), crowd=bout.state.piles.get("crowd", 0), cycle=bout.state.cycle,
             active=bout.state.active, waiting_for=bout.pending, outcome=bout.outcome, fault=bout.fault,
             fault_declaration=bout.fault_declaration, players=_player_views(bout),
             actor_word=bout.actor_word)

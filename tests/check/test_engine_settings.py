@@ -52,8 +52,9 @@ BASE = base_context()
 ENGINE_READ = sorted(set(V.ENGINE_SETTINGS) | set(BASE.setting_kinds))
 
 
-def test_the_params_a_stat_starts_at_are_engine_settings() -> None:
-    assert BASE.setting_kinds == {f"{location}_condition": "count" for location in BASE.members["location"]}
+def test_the_params_a_stat_or_a_pile_starts_at_are_engine_settings() -> None:
+    assert BASE.setting_kinds == {**{f"{location}_condition": "count" for location in BASE.members["location"]},
+                                  "crowd_coins_per_player": "count"}  # `pile crowd { start crowd_coins_per_player }`
 
 
 @pytest.mark.parametrize("name", ENGINE_READ)
@@ -85,7 +86,8 @@ def test_a_param_of_the_same_name_outside_a_rule_is_no_setting() -> None:
 
 def test_nexus_check_refuses_the_house_rule_that_crashed_the_bout() -> None:
     source = rule_with("crowd_coins_per_player", '"many"').replace("house", "crowd_coin_pile", 1)
-    (diagnostic,) = check_script_text(source, "rules.nexus")
+    # On top of the base game, whose crowd starts at the param (`pile crowd { start crowd_coins_per_player }`).
+    (diagnostic,) = check_script_text(source, "rules.nexus", cached_ruleset(("base",)))
     assert (diagnostic.code, diagnostic.line, diagnostic.column) == ("check/wrong_type", 3, 36)
     assert diagnostic.hint == "e.g. `param crowd_coins_per_player = 5`"
 
@@ -121,4 +123,4 @@ def test_every_value_the_checker_accepts_starts_and_plays_a_bout(name: str) -> N
             if bout.pending is None:
                 break
             bout.apply(next_action(bout, agents))
-        assert bout.state.coins_in_play() == bout.state.box_drawn
+        assert bout.state.coins_in_play() == bout.state.drawn

@@ -50,12 +50,12 @@ def test_win_takes_a_side_by_its_name_or_by_a_piece_on_it() -> None:
 
 def test_a_ruleset_plays_one_game(tmp_path: Path) -> None:
     write_pack(tmp_path / "one", "one", {"game.nexus": VERDICT + 'game one "One" {\n    verdict judge\n}\n'})
-    write_pack(tmp_path / "two", "two", {"game.nexus": 'game two "Two" {\n    score cred\n}\n'},
+    write_pack(tmp_path / "two", "two", {"game.nexus": 'game two "Two" {\n    score overall\n}\n'},
                         builds_on="[one]")
     _ruleset, problems = load_ruleset_collecting(["one", "two"], root=tmp_path)
     assert [(p.code, p.line, p.column) for p in problems] == [("content/second_game", 1, 6)]
     assert "already play `one`" in problems[0].message and "override the game by its id" in (problems[0].hint or "")
-    write_pack(tmp_path / "three", "three", {"game.nexus": 'game one "One, Again" {\n    score cred\n}\n'},
+    write_pack(tmp_path / "three", "three", {"game.nexus": 'game one "One, Again" {\n    score overall\n}\n'},
                             builds_on="[one]")
     ruleset, problems = load_ruleset_collecting(["one", "three"], root=tmp_path)
     assert problems == [] and ruleset is not None and ruleset.game.verdict is None

@@ -88,10 +88,10 @@ def test_a_seeded_heuristic_bout_plays_to_the_end_on_the_barge(barge_id):
     best = max(outcome.totals.values())
     leaders = [label for label, cred in outcome.totals.items() if cred == best]
     if outcome.winner is None:
-        assert len(leaders) > 1 or best <= outcome.crowd
+        assert len(leaders) > 1 or best <= outcome.piles["crowd"]
     else:
-        assert leaders == [outcome.winner] and best > outcome.crowd
-    assert bout.state.coins_in_play() == bout.state.box_drawn  # the coin ledger balances
+        assert leaders == [outcome.winner] and best > outcome.piles["crowd"]
+    assert bout.state.coins_in_play() == bout.state.drawn  # the coin ledger balances
 
 
 # ---------------------------------------------------------------- the checks, one barge at a time

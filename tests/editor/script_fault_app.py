@@ -23,7 +23,7 @@ MESSAGE = "in rule `dud_die`: a die's number of sides must be at least 2, not 0"
 SCRIPT_LINE = "let x = die(d8, self.cred - self.cred)"
 SETUP_WHERE = "rules.nexus:7:17"
 SETUP_MESSAGE = "in rule `opening_roll`: a die's number of sides must be at least 2, not 0"
-SETUP_LINE = "let x = die(check, crowd_coins() - crowd_coins())"
+SETUP_LINE = "let x = die(check, coins(crowd) - coins(crowd))"
 
 
 @pytest.fixture

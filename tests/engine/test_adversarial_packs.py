@@ -77,7 +77,7 @@ def play(pack: Path, seed: int, agent: str = "heuristic", limits: Limits | None 
 def check_outcome(pack: Path, bout: Bout) -> None:
     expected = EXPECTED[pack.name]
     state = bout.state
-    assert state.coins_in_play() == state.box_drawn
+    assert state.coins_in_play() == state.drawn
     assert bout.outcome is not None
     if expected.code is None:
         assert bout.fault is None, bout.fault and bout.fault.format()

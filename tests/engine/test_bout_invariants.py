@@ -19,9 +19,9 @@ def play_checked(seed: int, agents: tuple[str, str]) -> Bout:
         assert action in decision.options
         bout.apply(action)  # apply() itself asserts the ledger after every action
         state = bout.state
-        assert state.crowd >= 0
+        assert state.piles["crowd"] >= 0
         for helot in state.pieces.values():
-            assert helot.cred >= 0 and helot.overall >= 0 and min(helot.locations.values()) >= 0
+            assert state.player_of(helot).piles["cred"] >= 0 and helot.overall >= 0 and min(helot.locations.values()) >= 0
             assert helot.ap >= 0 and helot.mp >= 0
             assert 0 <= min(helot.traits.values()) and max(helot.traits.values()) <= 5
         assert len({h.square for h in state.pieces.values() if h.status != Status.DEAD}) == \
@@ -35,7 +35,7 @@ def test_seeded_bouts_end_with_a_balanced_ledger(agents):
         bout = play_checked(seed, agents)
         assert bout.state.ended
         assert bout.outcome is not None
-        assert bout.state.coins_in_play() == bout.state.box_drawn
+        assert bout.state.coins_in_play() == bout.state.drawn
 
 
 def test_heuristic_bouts_end_by_the_fight_not_the_cycle_limit():
@@ -69,9 +69,9 @@ def test_winner_must_beat_the_crowd():
     outcome = bout.outcome
     best = max(outcome.totals.values())
     if outcome.winner is None:
-        assert best <= outcome.crowd or list(outcome.totals.values()).count(best) > 1
+        assert best <= outcome.piles["crowd"] or list(outcome.totals.values()).count(best) > 1
     else:
-        assert outcome.totals[outcome.winner] == best > outcome.crowd
+        assert outcome.totals[outcome.winner] == best > outcome.piles["crowd"]
 
 
 def test_preview_of_an_ability_shows_its_effect_and_changes_nothing():
@@ -85,7 +85,7 @@ def test_preview_of_an_ability_shows_its_effect_and_changes_nothing():
     before = bout.snapshot()
     (win,) = [a for a in bout.legal_actions() if a.name == "win_them_over"]
     after = bout.preview(win)
-    assert after.pieces["red"].cred == 5 and after.pieces["red"].traits["SWAG"] == 0
+    assert after.players["red"].piles["cred"] == 5 and after.pieces["red"].traits["SWAG"] == 0
     assert bout.snapshot() == before
 
 

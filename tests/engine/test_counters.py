@@ -59,14 +59,15 @@ def test_a_counter_is_marked_read_collected_and_logged_by_the_names_its_game_giv
     bout = _bout(tmp_path)
     assert bout.fault is None and bout.state.outcome is not None and bout.state.outcome.termination == "notched"
     coins = [e.data for e in bout.log if e.type == "coins"]
-    # A number already marked is left alone; the coins come from the box (this game has no crowd).
-    assert coins[:2] == [{"amount": 1, "source": "box", "dest": "notches:red", "reason": "notch 2"},
-                         {"amount": 1, "source": "box", "dest": "notches:blue", "reason": "notch 2"}]
-    assert coins[-1] == {"amount": 2, "source": "notches:red", "dest": "pile:pot", "reason": "notch_round"}
+    # A number already marked is left alone; the coins come from the reserve (this game names no pile
+    # for a mark, nor a reserve: the engine's own stands for it).
+    assert coins[:2] == [{"amount": 1, "source": "reserve", "dest": "notches:red", "reason": "notch 2"},
+                         {"amount": 1, "source": "reserve", "dest": "notches:blue", "reason": "notch 2"}]
+    assert coins[-1] == {"amount": 2, "source": "notches:red", "dest": "pot", "reason": "notch_round"}
     snapshot = bout.snapshot()
     assert snapshot["red"]["notches"] == [] and snapshot["blue"]["notches"] == [2, 3]
     assert snapshot["piles"] == {"pot": 2}
-    assert bout.state.coins_in_play() == bout.state.box_drawn
+    assert bout.state.coins_in_play() == bout.state.drawn
 
 
 def test_a_setup_marks_numbers_on_a_declared_counter_only(tmp_path: Path) -> None:

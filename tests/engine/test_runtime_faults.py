@@ -70,7 +70,7 @@ def assert_stopped_cleanly(bout: Bout, before: dict, log_length: int) -> None:
     after = settled(bout)
     assert after["state"] == before["state"]
     assert after["dice"] == before["dice"]
-    assert bout.state.coins_in_play() == bout.state.box_drawn
+    assert bout.state.coins_in_play() == bout.state.drawn
     assert [e.type for e in bout.log[log_length:]] == ["fault"]
     assert bout.pending is None and bout.state.ended
     assert bout.outcome is not None and bout.outcome.termination == Termination.SCRIPT_FAULT
@@ -134,7 +134,7 @@ def test_a_fault_half_way_through_an_effect_leaves_nothing_of_it(tmp_path):
     before, log_length = settled(bout), len(bout.log)
     bout.apply(Action.make("command", "red", "probe"))
     assert bout.fault is not None and bout.fault.code == "runtime/bad_value"
-    assert bout.state.pieces["red"].cred == 0 and "half" not in bout.state.pieces["red"].marks
+    assert bout.state.players["red"].piles["cred"] == 0 and "half" not in bout.state.pieces["red"].marks
     assert "prone" not in bout.state.pieces["red"].states
     assert_stopped_cleanly(bout, before, log_length)
 

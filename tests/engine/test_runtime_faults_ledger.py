@@ -1,7 +1,8 @@
 """Every coin moves through the ledger: no engine code changes a pile of coins directly.
 
-The piles are the crowd, each lanista's cred, each helot's overall and location conditions, each
-counter a piece holds (the base game's Turning Point Counter), and the box (`box_drawn`, the conserved total). Only the ledger
+The piles are the game's shared piles (the base game's crowd), each player's piles (each lanista's
+cred), each helot's overall and location conditions, each counter a piece holds (the base game's
+Turning Point Counter), and the reserve (`drawn`, the conserved total: the base game's box). Only the ledger
 (`Ledger._pile_add`, called by `_move_coins`) changes them during a bout; the bout's setup
 fills them once. A pile that would leave the number limit stops the script that moves the coins.
 """
@@ -16,7 +17,7 @@ from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.setup import BoutSetup, PieceSetup
 
 ENGINE = Path(__file__).resolve().parents[2] / "nexus_dsl" / "engine"
-PILES = {"crowd", "cred", "overall", "box_drawn"}
+PILES = {"piles", "overall", "drawn"}  # a shared pile, a player's, a condition, the reserve
 # The ledger itself, and the setup that fills the piles before the first coin moves.
 ALLOWED = {"_pile_add", "initial_state"}
 
@@ -64,7 +65,7 @@ def _counter_bout(tmp_path: Path, effect: str, crowd: int = 5) -> Bout:
                                       f'    effect {{\n        {effect}\n    }}\n}}\n')
     setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, counters={"tp_counter": [1, 2]}),
                               PieceSetup("blue", "north", Square(4, 2), Direction.S)],
-                      phase="command", active="red", crowd=crowd)
+                      phase="command", active="red", piles={"crowd": crowd})
     return Bout(load_ruleset(["base", str(pack)]), setup, seed=1, strict_ledger=True)
 
 
@@ -73,16 +74,16 @@ def test_marking_the_counter_takes_a_coin_from_the_crowd_through_the_ledger(tmp_
     events = bout.apply(Action.make("command", "red", "probe"))
     coins = [e.data for e in events if e.type == "coins"]
     assert coins == [{"amount": 1, "source": "crowd", "dest": "tp_counter:red", "reason": "turning point 5"}]
-    assert bout.state.pieces["red"].counters["tp_counter"] == {1, 2, 5} and bout.state.crowd == 4
-    assert bout.state.coins_in_play() == bout.state.box_drawn
+    assert bout.state.pieces["red"].counters["tp_counter"] == {1, 2, 5} and bout.state.piles["crowd"] == 4
+    assert bout.state.coins_in_play() == bout.state.drawn
 
 
 def test_with_the_crowd_empty_the_counter_coin_comes_from_the_box(tmp_path):
     bout = _counter_bout(tmp_path, "mark_counter self tp_counter 5", crowd=0)
-    drawn = bout.state.box_drawn
+    drawn = bout.state.drawn
     events = bout.apply(Action.make("command", "red", "probe"))
     assert [e.data["source"] for e in events if e.type == "coins"] == ["box"]
-    assert bout.state.box_drawn == drawn + 1 and bout.state.coins_in_play() == bout.state.box_drawn
+    assert bout.state.drawn == drawn + 1 and bout.state.coins_in_play() == bout.state.drawn
 
 
 def test_collecting_the_counter_moves_its_coins_through_the_ledger(tmp_path):
@@ -90,15 +91,15 @@ def test_collecting_the_counter_moves_its_coins_through_the_ledger(tmp_path):
     events = bout.apply(Action.make("command", "red", "probe"))
     coins = [e.data for e in events if e.type == "coins"]
     assert coins == [{"amount": 2, "source": "tp_counter:red", "dest": "crowd", "reason": "probe"}]
-    assert bout.state.pieces["red"].counters["tp_counter"] == set() and bout.state.crowd == 7
-    assert bout.state.coins_in_play() == bout.state.box_drawn
+    assert bout.state.pieces["red"].counters["tp_counter"] == set() and bout.state.piles["crowd"] == 7
+    assert bout.state.coins_in_play() == bout.state.drawn
 
 
 def test_counter_coins_collected_into_the_box_leave_the_bout(tmp_path):
     bout = _counter_bout(tmp_path, "collect_counter self tp_counter to box")
-    drawn = bout.state.box_drawn
+    drawn = bout.state.drawn
     bout.apply(Action.make("command", "red", "probe"))
-    assert bout.state.box_drawn == drawn - 2 and bout.state.coins_in_play() == bout.state.box_drawn
+    assert bout.state.drawn == drawn - 2 and bout.state.coins_in_play() == bout.state.drawn
 
 
 def test_a_seeded_bout_logs_a_coin_move_for_every_change_of_the_piles():
@@ -118,7 +119,7 @@ def test_a_seeded_bout_logs_a_coin_move_for_every_change_of_the_piles():
             replayed[event.data["dest"]] = replayed.get(event.data["dest"], 0) + event.data["amount"]
     final = _piles(bout)
     assert {k: v for k, v in replayed.items() if k != "box"} == {k: v for k, v in final.items() if k != "box"}
-    assert start["box"] - replayed["box"] == bout.state.box_drawn - start["box_drawn"]
+    assert start["box"] - replayed["box"] == bout.state.drawn - start["box_drawn"]
 
 
 def _standard() -> BoutSetup:
@@ -128,9 +129,9 @@ def _standard() -> BoutSetup:
 
 
 def _piles(bout: Bout) -> dict[str, int]:
-    piles = {"crowd": bout.state.crowd, "box": 0, "box_drawn": bout.state.box_drawn}
+    piles = {"crowd": bout.state.piles["crowd"], "box": 0, "box_drawn": bout.state.drawn}
     for label, helot in bout.state.pieces.items():
-        piles[f"cred:{label}"] = helot.cred
+        piles[f"cred:{label}"] = bout.state.players[label].piles["cred"]
         piles[f"overall:{label}"] = helot.overall
         piles[f"tp_counter:{label}"] = len(helot.counters["tp_counter"])
         for location, coins in helot.locations.items():

@@ -120,7 +120,7 @@ def test_a_negative_amount_worked_out_in_play_moves_nothing(tmp_path: Path) -> N
                          "        heal self by n from crowd\n        move_condition self by n to head".replace(
                              "target", "piece_on(front_center(self))"))
     red, blue = bout.state.pieces["red"], bout.state.pieces["blue"]
-    assert (red.cred, red.overall, blue.overall) == (0, 50, 50)
+    assert (bout.state.players["red"].piles["cred"], red.overall, blue.overall) == (0, 50, 50)
     assert [e.type for e in bout.log if e.type in ("damage", "coins")] == []
 
 

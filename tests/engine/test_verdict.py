@@ -17,11 +17,11 @@ from nexus_dsl.model.game import Game
 def ended_at_the_cycle_limit(packs: list[str], crowd: int = 5) -> Bout:
     """Four helots, north and east one side, south and west the other, that reach the cycle limit at
     once: the verdict is all that decides the bout."""
-    helots = [PieceSetup("red", "south", Square(4, 8), Direction.N, cred=12, side="southwest"),
-              PieceSetup("blue", "north", Square(5, 1), Direction.S, cred=10, side="northeast"),
-              PieceSetup("green", "east", Square(8, 4), Direction.W, cred=9, side="northeast"),
-              PieceSetup("yellow", "west", Square(1, 5), Direction.E, cred=1, side="southwest")]
-    bout = Bout(load_ruleset(packs), BoutSetup(pieces=helots, crowd=crowd, max_cycles=0), seed=1)
+    helots = [PieceSetup("red", "south", Square(4, 8), Direction.N, piles={"cred": 12}, side="southwest"),
+              PieceSetup("blue", "north", Square(5, 1), Direction.S, piles={"cred": 10}, side="northeast"),
+              PieceSetup("green", "east", Square(8, 4), Direction.W, piles={"cred": 9}, side="northeast"),
+              PieceSetup("yellow", "west", Square(1, 5), Direction.E, piles={"cred": 1}, side="southwest")]
+    bout = Bout(load_ruleset(packs), BoutSetup(pieces=helots, piles={"crowd": crowd}, max_cycles=0), seed=1)
     assert bout.state.ended and bout.fault is None
     return bout
 

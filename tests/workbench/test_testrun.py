@@ -63,7 +63,7 @@ def test_a_stepped_bout_is_the_batch_bout_of_the_same_seed(base):
     result = play_one(settings.bout_spec())
     assert result.error is None
     assert (result.winner, result.totals, result.crowd, result.cycles) == (
-        stepper.outcome.winner, stepper.outcome.totals, stepper.outcome.crowd, stepper.bout.state.cycle)
+        stepper.outcome.winner, stepper.outcome.totals, stepper.outcome.piles["crowd"], stepper.bout.state.cycle)
 
 
 def test_dice_carry_purpose_sides_and_value(base):

@@ -28,8 +28,8 @@ class Host(Protocol):
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
 
-def crowd_coins(host: Host, env: Env) -> int:
-    return host.state.crowd
+def coins(host: Host, env: Env, pile: Any) -> int:
+    return host.ledger.coins_in(pile)
 
 
 # Every number argument arrives checked against its vocabulary type and range (the interpreter):
@@ -70,5 +70,5 @@ def collect_counter(host: Host, env: Env, node: A.Action, piece: Piece, counter:
     host.ledger.collect_counter_coins(piece, counter, host.ledger.as_pile(to), reason(env))
 
 
-FUNCTIONS: dict[str, Callable[..., Any]] = {"crowd_coins": crowd_coins}
+FUNCTIONS: dict[str, Callable[..., Any]] = {"coins": coins}
 EFFECTS: dict[str, Callable[..., Any]] = {"damage": damage, "heal": heal, "transfer": transfer, "move_condition": move_condition, "mark_counter": mark_counter, "collect_counter": collect_counter}
