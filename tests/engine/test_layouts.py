@@ -147,7 +147,7 @@ def test_the_checker_holds_the_new_properties_to_their_values() -> None:
 def test_the_checkers_examples_name_the_games_own_words(tmp_path: Path) -> None:
     bare = context_of(parse(BODY, "body.nexus").declarations)
     assert setting_example("locations", bare) == "[top, bottom]"
-    assert setting_example("traits", bare) == "[<trait>, ...]"
+    assert setting_example("locations", context_of(())) == "[<location>, ...]"  # a game declaring none
     source = 'rule r "R" {\n    param fatal_locations = 3\n}\n'
     declarations = parse(BODY + source, "t.nexus").declarations
     (problem,) = check_declarations(declarations, context_of(declarations))

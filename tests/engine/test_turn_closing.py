@@ -16,7 +16,7 @@ from nexus_dsl.engine.setup import BoutSetup, PieceSetup
 
 
 def mid_round(ap: int, mp: int) -> BoutSetup:
-    return BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=ap, mp=mp, cred=10),
+    return BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=ap, mp=mp, piles={"cred": 10}),
                              PieceSetup("blue", "north", Square(4, 2), Direction.S)],
                      phase="command", active="red")
 
@@ -29,7 +29,7 @@ def test_the_base_game_s_points_never_carry_over_after_the_unspent_points_are_pa
     red = bout.state.pieces["red"]
     assert (red.ap, red.mp) == (0, 0)
     # The penalty (pg.16) hears `round_ends` with the points still there: 3 cred paid.
-    assert events[0].type == "round_end" and red.cred == 7
+    assert events[0].type == "round_end" and bout.state.player_of(red).piles["cred"] == 7
 
 
 def test_a_house_rule_that_closes_with_nothing_keeps_the_points(tmp_path: Path) -> None:
@@ -39,7 +39,7 @@ def test_a_house_rule_that_closes_with_nothing_keeps_the_points(tmp_path: Path) 
     bout = Bout(load_ruleset(["base", str(pack)]), mid_round(2, 1), seed=1)
     bout.apply(Action.make(END_ROUND, "red"))
     red = bout.state.pieces["red"]
-    assert (red.ap, red.mp) == (2, 1) and red.cred == 7  # paid for, and kept
+    assert (red.ap, red.mp) == (2, 1) and bout.state.player_of(red).piles["cred"] == 7  # paid for, and kept
 
 
 TALLY = '''event turn_starts "Turn starts" {
