@@ -47,6 +47,8 @@ SCHEMA_BASE_URI = "https://nexus-dsl.dev/schemas/"
 DECLARATION_SCHEMAS: dict[str, str] = {kind: kind for kind in A.DECLARATION_KINDS}
 #: The YAML data schemas (each validates one item of a file).
 DATA_SCHEMAS = ("pack", "barge", "lanista", "motivation")
+#: Unknown keys of one mapping reported one by one; those beyond are counted in one more diagnostic.
+UNKNOWN_KEYS_NAMED = 20
 
 Locate = Callable[[tuple[str | int, ...]], "tuple[int, int] | None"]
 
@@ -298,6 +300,10 @@ def _diagnostics_for(
         allowed = list(schema.get("properties", {}) or {})
         extras = [k for k in instance if k not in allowed] if isinstance(instance, Mapping) else []
         out = []
+        # Thousands of stray keys (a pasted table, a merged anchor) are one mistake: name the first few
+        # and count the rest, so neither the report nor the time spent on suggestions grows with them.
+        rest = extras[UNKNOWN_KEYS_NAMED:]
+        extras = extras[:UNKNOWN_KEYS_NAMED]
         for key in extras or [None]:
             key_path = path + ((key,) if key is not None else ())
             if key is None:
@@ -309,6 +315,11 @@ def _diagnostics_for(
                 hint = "allowed keys: " + ", ".join(allowed)
             line, column = _locate(locate, key_path)
             out.append(Diagnostic(f"schema/{category}", message, file, line, column, hint=hint))
+        if rest:
+            line, column = _locate(locate, path + (rest[0],))
+            message = _prefixed(where, f"{len(rest)} more unknown keys, from `{rest[0]}` on")
+            out.append(Diagnostic(f"schema/{category}", message, file, line, column,
+                                  hint="allowed keys: " + ", ".join(allowed) if allowed else None))
         return out
 
     if validator == "required":

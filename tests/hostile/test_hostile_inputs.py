@@ -4,7 +4,8 @@ Every case must be refused (at least one error), with every error positioned (fi
 column at least 1), without a traceback, in under 1 s of CPU and under 100 MB of memory beyond the
 same child doing a trivial input of the same shape, and must pass its own checks (an outside file's
 text never shown, the excerpt showing the line an error names, a cycle named...). The selected
-cases run two at a time (one child per core); each child's measurements are kept in build/hostile/.
+cases run two at a time (one child per core); one that comes near its CPU limit is run again alone and
+the lesser reading kept. Each child's measurements are kept in build/hostile/.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ CPU_LIMIT = 1.0  # seconds over the trivial input
 MEMORY_LIMIT_KB = 100 * 1024  # over the trivial input
 WALL_LIMIT = 180.0  # a child that has not answered by then is stuck beyond the reach of its CPU timer
 CHILDREN_AT_ONCE = 2
+SECOND_LOOK = 0.4  # of the CPU limit: a case measured beside another that costs this much is measured again alone
 
 
 def run_child(case: Case, folder: Path) -> dict[str, Any]:
@@ -50,8 +52,17 @@ def measured(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
                 and "case" in getattr(getattr(item, "callspec", None), "params", {})]
     root = tmp_path_factory.mktemp("hostile")
     with ThreadPoolExecutor(CHILDREN_AT_ONCE) as pool:
-        results = pool.map(lambda case: run_child(case, root / case.id), selected)
-        return {case.id: result for case, result in zip(selected, results)}
+        results = {case.id: result for case, result in
+                   zip(selected, pool.map(lambda case: run_child(case, root / case.id), selected))}
+    # CPU time read beside another busy child runs high (the two share caches and memory bandwidth):
+    # a case near its limit is measured again on its own, and the lesser reading kept, as `timeit` does.
+    for case in selected:
+        first = results[case.id]
+        if first.get("cpu_over_trivial", 0.0) >= SECOND_LOOK * CPU_LIMIT and "stuck" not in first:
+            alone = run_child(case, root / "alone" / case.id)
+            if alone.get("cpu_over_trivial", float("inf")) < first["cpu_over_trivial"]:
+                results[case.id] = alone
+    return results
 
 
 def verdict(case: Case, result: Mapping[str, Any]) -> list[str]:

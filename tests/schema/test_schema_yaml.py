@@ -181,6 +181,18 @@ def test_lanista_unknown_key_suggests_the_right_one():
     assert len(diags) == 2
 
 
+
+def test_a_mapping_of_many_unknown_keys_names_the_first_twenty_and_counts_the_rest():
+    extra = "".join(f"k{i}: {i}\n" for i in range(25))
+    diags = check("id: vex\nname: Vex\ninfluence: 1\ndeception: 1\ncommand: 1\n" + extra, "lanista")
+    assert [d.message for d in diags[:20]] == [f"unknown key `k{i}`" for i in range(20)]
+    assert [d.line for d in diags[:20]] == list(range(6, 26))
+    rest = diags[20]
+    assert (rest.code, rest.message, rest.line, rest.column) == (
+        "schema/unknown_key", "5 more unknown keys, from `k20` on", 26, 1)
+    assert rest.hint.startswith("allowed keys: id, name")
+    assert len(diags) == 21
+
 def test_lanista_ranges_and_types():
     text = "id: x\nname: X\ninfluence: 7\ndeception: -1\ncommand: ten\n"
     diags = check(text, "lanista")
