@@ -17,9 +17,11 @@ from .model.ruleset import DataItem, Ruleset, ScriptItem
 from .syntax import ast_nodes as A
 from .syntax.printer import print_declaration, print_expr, sds_text
 
+# What a card of each built-in kind is titled; one of a kind content declares (`kind`) is titled by
+# that declaration's name (`kind_title`).
 KIND_TITLES = {
-    "command": "Command", "trait_ability": "Trait Ability", "hazard": "Hazard", "turning_point": "Turning Point Card",
-    "influence": "Influence Card", "weapon": "Weapon", "rule": "Rule", "state": "State", "stat": "Stat",
+    "command": "Command", "trait_ability": "Trait Ability", "hazard": "Hazard", "drawn_card": "Drawn Card",
+    "hand_card": "Hand Card", "kind": "Kind", "weapon": "Weapon", "rule": "Rule", "state": "State", "stat": "Stat",
     "pile": "Pile", "event": "Event", "window": "Timing Window", "procedure": "Procedure", "game": "Game", "turn": "Turn", "card": "Card",
     "barges": "Barge", "lanistas": "Lanista", "motivations": "Motivation", "objects": "Object",
 }
@@ -144,6 +146,12 @@ class CardFace:
     # Why a value printed on the card is the designer's assumption (a `card`'s `assumed` property):
     # shown as a mark of its own, so a guessed value is never read as the rulebook's.
     assumed: str | None = None
+    # What its kind is titled, where the packs name the kind (`kind_title`); else KIND_TITLES's.
+    title: str | None = None
+
+    @property
+    def kind_title(self) -> str:
+        return self.title or KIND_TITLES.get(self.kind, self.kind)
 
     def to_json(self) -> dict[str, Any]:
         face = {"id": self.id, "kind": self.kind, "name": self.name, "text": self.prose, "rules": self.lines,
@@ -155,7 +163,7 @@ class CardFace:
         return face
 
     def text(self) -> str:
-        head = f"{self.name} — {KIND_TITLES.get(self.kind, self.kind)} ({self.id})"
+        head = f"{self.name} — {self.kind_title} ({self.id})"
         body = [head]
         if self.prose:
             body.append(f"  {self.prose}")
@@ -166,7 +174,7 @@ class CardFace:
         return "\n".join(body)
 
     def markdown(self) -> str:
-        body = [f"### {self.name}", f"*{KIND_TITLES.get(self.kind, self.kind)}* · `{self.id}`", ""]
+        body = [f"### {self.name}", f"*{self.kind_title}* · `{self.id}`", ""]
         if self.prose:
             body += [self.prose, ""]
         body += [f"- {line}" if not line.startswith(("  ", "- ")) else line for line in self.lines]
@@ -184,7 +192,15 @@ def _property_text(declaration: A.Declaration, name: str) -> str | None:
     return None
 
 
-def script_face(item: ScriptItem, settings: Known | None = None) -> CardFace:
+def kind_title(kind: str, ruleset: Ruleset | None = None) -> str:
+    """What a card of `kind` is titled: the name of the packs' declaration of the kind (`kind
+    influence "Influence Card" { ... }`), else the built-in kind's title, else the kind itself."""
+    declared = ruleset.declaration("kind", kind) if ruleset is not None else None
+    return declared.name if declared is not None else KIND_TITLES.get(kind, kind)
+
+
+def script_face(item: ScriptItem, settings: Known | None = None, ruleset: Ruleset | None = None) -> CardFace:
+    """`item`'s face; `ruleset`, where given, names its kind (`kind_title`)."""
     from .model.values import constant_value
 
     d = item.declaration
@@ -194,7 +210,8 @@ def script_face(item: ScriptItem, settings: Known | None = None) -> CardFace:
             known[param.name] = constant_value(param.value)
         except ValueError:
             pass
-    face = CardFace(d.id, d.kind, d.name, _property_text(d, "text"), origin=f"{item.origin.file}:{item.origin.line}")
+    face = CardFace(d.id, d.kind, d.name, _property_text(d, "text"), origin=f"{item.origin.file}:{item.origin.line}",
+                    title=kind_title(d.kind, ruleset) if ruleset is not None else None)
     lines = face.lines
     costs = [f"{_words(i.amount, known)} {i.resource}" for c in d.clauses_of(A.Cost) for i in c.items]
     if costs:
@@ -373,7 +390,7 @@ def all_faces(ruleset: Ruleset, kind: str | None = None) -> list[CardFace]:
     faces: list[CardFace] = []
     for script_kind, items in ruleset.scripts.items():
         if kind in (None, script_kind):
-            faces.extend(script_face(item, dict(ruleset.settings)) for item in items.values())
+            faces.extend(script_face(item, dict(ruleset.settings), ruleset) for item in items.values())
     for data_type, data_items in ruleset.data.items():
         if kind in (None, data_type, data_type.rstrip("s")):
             faces.extend(data_face(item, ruleset) for item in data_items.values())
@@ -385,7 +402,7 @@ def show(ruleset: Ruleset, ident: str) -> list[tuple[CardFace, str | None]]:
     found: list[tuple[CardFace, str | None]] = []
     for item in ruleset.find(ident):
         if isinstance(item, ScriptItem):
-            found.append((script_face(item, dict(ruleset.settings)), print_declaration(item.declaration)))
+            found.append((script_face(item, dict(ruleset.settings), ruleset), print_declaration(item.declaration)))
         else:
             found.append((data_face(item, ruleset), None))
     return found

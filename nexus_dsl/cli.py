@@ -337,8 +337,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.set_defaults(run=cmd_play)
 
     cards = sub.add_parser("cards", help="list the loaded content as players read it")
-    cards.add_argument("--type", default=None, help="command, trait_ability, hazard, turning_point, influence, weapon, "
-                                                    "rule, barges, lanistas, motivations, objects")
+    cards.add_argument("--type", default=None, help="a kind of declaration (command, trait_ability, hazard, weapon, rule, "
+                                                    "... or one the packs declare, such as the base game's turning_point "
+                                                    "and influence) or of data (barges, lanistas, motivations, objects)")
     cards.add_argument("--format", choices=("text", "json", "markdown"), default="text")
     cards.add_argument("--packs", default="base")
     cards.set_defaults(run=cmd_cards)

@@ -25,7 +25,7 @@ from .errors import Diagnostic, NexusError
 from .files import read_content
 from .limits import INPUT_LIMITS, InputLimits
 from .model.ruleset import DATA_TYPES, Ruleset
-from .schema import load_yaml_with_positions, schema_name_for_kind, validate
+from .schema import canonical_as, load_yaml_with_positions, schema_name_for_kind, validate
 from .schema.validate import Locate
 from .schema.yaml_positions import Positions
 from .syntax import ast_nodes as A
@@ -85,10 +85,13 @@ def check_script_text(text: str, file: str, base: Ruleset | None = None,
 
 def check_script_module(module: A.Module, file: str, base: Ruleset | None = None) -> list[Diagnostic]:
     """Check and schema-validate one parsed script file on top of `base` (e.g. the base pack)."""
-    diagnostics = check_declarations(module.declarations, check_context(base, module.declarations))
+    context = check_context(base, module.declarations)
+    diagnostics = check_declarations(module.declarations, context)
     for declaration in module.declarations:
-        diagnostics.extend(validate(to_canonical(declaration), schema_name_for_kind(declaration.kind), file=file,
-                                    locate=_script_locator(declaration)))
+        like = context.base_kind(declaration.kind)  # None: a kind not in view, which the checker reports
+        if like is not None:
+            diagnostics.extend(validate(canonical_as(to_canonical(declaration), like if like != declaration.kind else None),
+                                        schema_name_for_kind(like), file=file, locate=_script_locator(declaration)))
     return sorted(diagnostics, key=lambda d: (d.line, d.column))
 
 

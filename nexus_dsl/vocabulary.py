@@ -553,8 +553,8 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
                       "targets": ("text", "one")},
     "hazard": {"activation": ("text", "many"), "object": ("text", "many"), "flavor": ("text", "one"),
                "text": ("text", "one"), "tags": ("text", "many")},
-    "turning_point": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many")},
-    "influence": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
+    "drawn_card": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many")},
+    "hand_card": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
                   "targets": ("text", "one")},
     "weapon": {"type": ("text", "one"), "damage": ("number", "one"), "durability": ("number", "one"),
                "ammo": ("number", "one"), "optimal": ("number", "one"), "draw": ("number", "one"),
@@ -637,6 +637,11 @@ PROPERTIES: dict[str, dict[str, tuple[str, str]]] = {
     # each one number, word or text, read by `card_value`; these are the fields every card may have.
     "card": {"flavor": ("text", "one"), "text": ("text", "one"), "tags": ("text", "many"),
              "rulebook": ("text", "one"), "assumed": ("text", "one")},
+    # A kind of declaration content names (`kind <id> "<name>" { like <built-in kind> }`): `like`
+    # is the built-in kind whose clauses, properties, schema and behaviour its declarations take
+    # (one of LIKE_KINDS); its name is what a card of the kind is titled.
+    "kind": {"like": ("text", "one"), "flavor": ("text", "one"), "text": ("text", "one"),
+             "tags": ("text", "many"), "rulebook": ("text", "one")},
     "turn": {"starts": ("event", "one"), "ends": ("event", "one"), "over": ("event", "one"),
              "closing": ("turn_procedure", "one"),
              "length": ("number", "one"), "passing": ("flag", "one"), "acts": ("text", "many"),
@@ -658,8 +663,8 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     "trait_ability": ("property", "arg", "cost", "requires", "window", "roll", "on", "effect", "param", "when"),
     "hazard": ("property", "param", "when", "arg", "requires", "effect"),
     # No `arg`: a card played when it is drawn asks no one for an argument.
-    "turning_point": ("property", "param", "requires", "effect", "when", "cost"),
-    "influence": ("property", "arg", "cost", "requires", "window", "effect", "when", "param", "roll", "on"),
+    "drawn_card": ("property", "param", "requires", "effect", "when", "cost"),
+    "hand_card": ("property", "arg", "cost", "requires", "window", "effect", "when", "param", "roll", "on"),
     "weapon": ("property", "param", "when", "requires"),
     "rule": ("property", "param", "when", "requires"),
     # A state is declared by content (the base game's seven in content/base/states.nexus); the rules
@@ -684,7 +689,13 @@ CLAUSES: dict[str, tuple[str, ...]] = {
     "turn": ("property", "effect"),
     # A card of a game's own, filling a zone that `holds card`: its fields, nothing it runs.
     "card": ("property",),
+    # A kind of declaration content names after a built-in one: its `like`, its words.
+    "kind": ("property",),
 }
+
+# The built-in kinds a declared kind may be like: the cards whose use the engine reads from the
+# zones holding them (GameWords.hand_kinds, played_kinds), so a kind of any name behaves as they do.
+LIKE_KINDS = ("hand_card", "drawn_card")
 
 # The types a name an event or a window binds may have (`arg attacker: piece`), besides the types
 # content declares (a stat group such as `location`, `state`, `pile`).

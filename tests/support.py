@@ -72,12 +72,12 @@ BASE_LOCATIONS = ("head", "chest", "midsection", "left_upper", "right_upper", "l
 
 # The folders of content/base that declare the game's words (not its cards or rules).
 _BASE = Path(__file__).resolve().parents[1] / "content" / "base"
-_WORD_FOLDERS = ("states", "stats", "piles", "events", "windows", "game")
+_WORD_FOLDERS = ("states", "stats", "piles", "events", "windows", "game", "kinds")
 
 
 @lru_cache(maxsize=1)
 def base_word_declarations() -> tuple[A.Declaration, ...]:
-    """The base game's word declarations (states, stats, piles, events, windows, and the game with its own names of a piece and a player), parsed only: for
+    """The base game's word declarations (states, stats, piles, events, windows, the game with its own names of a piece and a player, and its kinds of card), parsed only: for
     tests that check or draw script words without loading the whole pack."""
     return tuple(declaration for folder in _WORD_FOLDERS for path in sorted((_BASE / folder).glob("*.nexus"))
                  for declaration in parse(path.read_text(encoding="utf-8"), str(path)).declarations)

@@ -51,11 +51,13 @@ def problems_for_the_editor(diagnostics: Sequence[Diagnostic]) -> list[dict[str,
 
 
 def code_editor(text: str, *, key: str, revision: int, language: Language, label: str,
-                diagnostics: Sequence[Diagnostic], on_change: Callable[[str], None]) -> None:
+                diagnostics: Sequence[Diagnostic], on_change: Callable[[str], None],
+                kinds: Sequence[str] = ()) -> None:
     """Draw the editor holding `text`. `on_change(new_text)` runs (as a callback, before the rerun)
     whenever the designer's text reaches the app. `revision` must change whenever the app itself
     replaces the text (a template, a form, a reload): only then is the editor's content replaced,
-    so text typed while a rerun was under way is never lost."""
+    so text typed while a rerun was under way is never lost. `kinds`: the kinds of declaration the
+    loaded packs declare, coloured as keywords like the built-in ones."""
 
     def changed() -> None:
         value = st.session_state.get(key) or {}
@@ -65,7 +67,7 @@ def code_editor(text: str, *, key: str, revision: int, language: Language, label
 
     _component()(
         key=key,
-        data={"text": text, "revision": revision, "label": label, "lexer": editor_lexer(language),
+        data={"text": text, "revision": revision, "label": label, "lexer": editor_lexer(language, kinds),
               "errors": problems_for_the_editor(diagnostics)},
         on_text_change=changed,
     )

@@ -9,7 +9,7 @@ import streamlit as st
 import yaml
 
 from editor import navigation, widgets
-from nexus_dsl.cards import KIND_TITLES, CardFace, all_faces, show
+from nexus_dsl.cards import CardFace, all_faces, show
 from nexus_dsl.model.ruleset import thaw
 from nexus_dsl.workbench.highlight import highlight_html
 
@@ -32,7 +32,7 @@ def item_details(rules, face: CardFace, index: int) -> None:
         if shown_face.kind != face.kind:
             continue
         if script:
-            st.html(highlight_html(script))
+            st.html(highlight_html(script, kinds=rules.words.kinds))
         else:
             item = rules.data.get(face.kind, {}).get(face.id)
             if item is not None:
@@ -44,10 +44,11 @@ def render() -> None:
     rules = widgets.require_ruleset()
     faces = all_faces(rules)
     kinds = sorted({face.kind for face in faces})
+    titles = {face.kind: face.kind_title for face in faces}
     search, kind_filter = st.columns([2, 1])
     query = search.text_input("Search", key="browser_query", placeholder="id, name or rules text")
     chosen = kind_filter.multiselect("Types", kinds, key="browser_types",
-                                     format_func=lambda k: KIND_TITLES.get(k, k))
+                                     format_func=lambda k: titles.get(k, k))
     found = [f for f in faces if (not chosen or f.kind in chosen) and matches(f, query)]
     pages = max(1, math.ceil(len(found) / PAGE_SIZE))
     shown_page = 1
@@ -61,7 +62,7 @@ def render() -> None:
     st.caption(f"{len(found)} of {len(faces)} items"
                + (f"; {first + 1}–{first + len(window)} shown" if pages > 1 else ""))
     for index, face in enumerate(window, start=first):
-        title = f"{face.name} — {KIND_TITLES.get(face.kind, face.kind)} ({face.id})"
+        title = f"{face.name} — {face.kind_title} ({face.id})"
         with st.expander(title, expanded=len(found) == 1):
             item_details(rules, face, index)
 

@@ -32,6 +32,11 @@ MODES = ("New", "Duplicate", "Open")
 
 
 def kind_title(kind: str) -> str:
+    """A kind as the picker names it: by the loaded packs' declaration of it (`kind`), else its title."""
+    rules = state.ruleset()
+    declared = rules.declaration("kind", kind) if rules is not None else None
+    if declared is not None:
+        return declared.name
     return KIND_TITLES.get(kind, kind.replace("_", " ").capitalize())
 
 
@@ -83,10 +88,10 @@ def file_in_pack(path: Path, pack_id: str) -> str | None:
 
 # ---------------------------------------------------------------- starting an item
 def start_new() -> None:
-    kind = st.session_state["ed_kind"]
+    kind, rules = st.session_state["ed_kind"], state.ruleset()
     ident, name = st.session_state.get("ed_new_id", ""), st.session_state.get("ed_new_name", "")
     try:
-        begin(kind, authoring.template(kind, ident, name or ident.replace("_", " ").title()), ident, None)
+        begin(kind, authoring.template(kind, ident, name or ident.replace("_", " ").title(), rules), ident, None)
     except authoring.AuthoringError as error:
         state.flash("error", str(error))
 
@@ -355,7 +360,7 @@ def editor_body(rules, kind: str) -> None:
         code_editor(text, key=SCRIPT_EDITOR, revision=st.session_state.get(REVISION, 0),
                     language="nexus" if authoring.is_script_kind(kind) else "yaml",
                     label="Rule script" if authoring.is_script_kind(kind) else "Data (YAML)",
-                    diagnostics=check.diagnostics, on_change=typed)
+                    diagnostics=check.diagnostics, on_change=typed, kinds=tuple(rules.words.kinds))
         with st.expander("Fields", expanded=False):
             form_fields(kind, text)
     with verdict:
@@ -388,7 +393,8 @@ def render() -> None:
     rules = widgets.require_ruleset()
     state.keep_widgets(*KEPT)
     take_open_request()
-    kind = st.selectbox("Content type", authoring.KINDS, key="ed_kind", format_func=kind_title)
+    # The language's kinds, those the loaded packs declare (the base game's influence cards...) and the data kinds.
+    kind = st.selectbox("Content type", authoring.kinds_of(rules), key="ed_kind", format_func=kind_title)
     source_picker(rules, kind)
     state.show_flashes()
     if not st.session_state.get(TEXT):

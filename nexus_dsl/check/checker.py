@@ -88,10 +88,24 @@ class CheckContext:
     reserve: str | None = None
     shared_defaults: Mapping[str, str] = field(default_factory=dict)
     owned_defaults: Mapping[str, str] = field(default_factory=dict)
+    # The kinds content declares (`kind`), each with the built-in kind it is like (None where its
+    # `like` names none a declared kind may be like).
+    kinds: Mapping[str, str | None] = field(default_factory=dict)
 
     @property
     def states(self) -> tuple[str, ...]:
         return self.members.get("state", ())
+
+    def base_kind(self, kind: str) -> str | None:
+        """The built-in kind a declaration of `kind` is checked as (itself for a built-in kind); None
+        for a kind not in view, or one declared like no kind it may be like."""
+        return kind if kind in A.DECLARATION_KINDS else self.kinds.get(kind)
+
+    @property
+    def kinds_in_view(self) -> tuple[str, ...]:
+        """The kinds a declaration may be written as: the built-in ones, then those declared."""
+        return (*A.DECLARATION_KINDS, *(kind for kind in self.kinds if kind not in A.DECLARATION_KINDS))
+
 
     @cached_property
     def piece_attributes(self) -> dict[str, str]:
@@ -238,12 +252,15 @@ class Checker:
             return describe(type_name)
         return ("an " if own[:1] in "aeiou" else "a ") + own.replace("_", " ")
 
-    def error(self, node: A.Node, code: str, message: str, hint: str | None = None, width: int = 0) -> None:
+    def error(self, node: A.Node, code: str, message: str, hint: str | None = None, width: int = 0,
+              at_kind: bool = False) -> None:
         pos = node.pos
-        end = pos.column + width if width else (pos.end_column if pos.end_line == pos.line else pos.column + 1)
+        # `at_kind`: at a declaration's kind, the word before its id (where a declaration starts).
+        column = A.kind_column(node) if at_kind and isinstance(node, A.Declaration) else pos.column
+        end = column + width if width else (pos.end_column if pos.end_line == pos.line else pos.column + 1)
         self.diagnostics.append(
             Diagnostic(code=f"check/{code}", message=message, file=pos.file, line=pos.line,
-                       column=pos.column, end_column=end, hint=hint)
+                       column=column, end_column=end, hint=hint)
         )
 
     def _global_scope(self) -> Scope:
@@ -263,7 +280,15 @@ class Checker:
     def check(self, declaration: A.Declaration) -> list[Diagnostic]:
         start = len(self.diagnostics)
         kind = declaration.kind
-        allowed = V.CLAUSES[kind]
+        like = self.context.base_kind(kind)
+        if like is None:
+            if kind not in self.context.kinds:  # a kind declared like no built-in one: its declaration says so
+                kinds = self.context.kinds_in_view
+                self.error(declaration, "unknown_kind", f"unknown declaration kind `{kind}`",
+                           did_you_mean(kind, kinds) or "declare it (`kind " + kind + ' "..." { like hand_card }`) '
+                           "or use one of: " + ", ".join(kinds), width=len(kind), at_kind=True)
+            return self.diagnostics[start:]
+        allowed = V.CLAUSES[like]
         params = self._params(declaration)
         base = self.globals.child(params, self._param_values(declaration))
         args = self._args(declaration)
@@ -424,6 +449,8 @@ class Checker:
         if kind == "pile":
             self._check_counter(declaration)
             self._check_pile(declaration)
+        if kind == "kind":
+            self._check_kind(declaration)
 
     def _check_hold(self, state: A.Declaration) -> None:
         """A state naming a hold's attributes is the one a piece held is in: a game has one such
@@ -472,6 +499,28 @@ class Checker:
         if levels is not None and stat_group(stat) in V.STAT_GROUPS:
             self.error(levels, "unexpected_argument", f"a stat of the `{stat_group(stat)}` group has no levels",
                        "levels name the values of a stat that `add_stat` changes", width=len("levels"))
+
+    def _check_kind(self, kind: A.Declaration) -> None:
+        """A declared kind is named after a built-in kind it is `like` (one whose behaviour the engine
+        reads from content: LIKE_KINDS), and its id is no built-in kind: a declaration written with it
+        would be ambiguous."""
+        if kind.id in A.DECLARATION_KINDS:
+            self.error(kind, "duplicate_name", f"`{kind.id}` is a built-in kind of declaration",
+                       f"name the kind for what its cards are, e.g. `kind my_{kind.id} ... {{ like ... }}`",
+                       width=len(kind.id))
+        like = kind.property("like")
+        if like is None:
+            self.error(kind, "missing_clause", f"kind `{kind.id}` says no kind it is like",
+                       "e.g. `like hand_card` (a card used from a hand) or `like drawn_card` (played when drawn)",
+                       width=len(kind.id))
+            return
+        value = like.values[0] if len(like.values) == 1 else None
+        if not isinstance(value, A.Name) or value.id not in V.LIKE_KINDS:
+            named = value.id if isinstance(value, A.Name) else None
+            self.error(value if isinstance(value, A.Node) else like, "unknown_kind",
+                       f"a kind is like one of the built-in kinds {', '.join(V.LIKE_KINDS)}"
+                       + (f", not `{named}`" if named else ""),
+                       (did_you_mean(named, V.LIKE_KINDS) if named else None) or "one of: " + ", ".join(V.LIKE_KINDS))
 
     def _check_counter(self, pile: A.Declaration) -> None:
         """A counter is read on a piece by its id (`self.<id>`), so its id is no attribute a piece
@@ -549,9 +598,9 @@ class Checker:
     # ---------------------------------------------------------------- clauses
     def _check_clause(self, declaration: A.Declaration, clause: A.Clause, base: Scope, actor: Scope,
                       window_names: Mapping[str, str]) -> None:
-        kind = declaration.kind
+        kind = self.context.base_kind(declaration.kind) or declaration.kind
         if isinstance(clause, A.Property):
-            self._check_property(kind, clause, base)
+            self._check_property(kind, clause, base, declaration.kind)
         elif isinstance(clause, A.Cost):
             traits = self.context.members.get("trait", ())
             resources = V.COST_RESOURCES + traits + self.context.owned_piles
@@ -639,7 +688,8 @@ class Checker:
             names.update(self.context.windows.get(window.name, {}))
         return names
 
-    def _check_property(self, kind: str, prop: A.Property, scope: Scope) -> None:
+    def _check_property(self, kind: str, prop: A.Property, scope: Scope, written: str | None = None) -> None:
+        """`prop` of a declaration of `kind` (a built-in kind; `written`: the kind it is written as)."""
         known = V.PROPERTIES[kind]
         if kind in V.ROLE_KINDS and self.context.role_word is not None:  # the role it belongs to
             known = {**known, self.context.role_word: ("text", "one")}
@@ -647,15 +697,15 @@ class Checker:
             self._check_card_field(prop)
             return
         if prop.name not in known:
-            self.error(prop, "unknown_property", f"a {kind} has no property `{prop.name}`",
+            self.error(prop, "unknown_property", f"a {written or kind} has no property `{prop.name}`",
                        did_you_mean(prop.name, known) or "properties: " + ", ".join(known), width=len(prop.name))
             return
         value_type, arity = known[prop.name]
         if arity == "one" and len(prop.values) != 1:
             self.error(prop, "wrong_arity", f"`{prop.name}` takes one value, got {len(prop.values)}", width=len(prop.name))
         symbols = V.PROPERTY_VALUES.get(prop.name)
-        if prop.name == "holds":  # a zone holds the cards of one declaration kind
-            symbols = A.DECLARATION_KINDS
+        if prop.name == "holds":  # a zone holds the cards of one declaration kind, built-in or declared
+            symbols = self.context.kinds_in_view
         if prop.name == "owner" and kind in ("stat", "pile"):  # a stat or a pile is each piece's, or each player's
             symbols = ("player",)
         if prop.name == "group" and kind == "command":  # a section of the game's menu

@@ -65,6 +65,7 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         reserve=words.reserve,
         shared_defaults=words.shared_defaults,
         owned_defaults=words.owned_defaults,
+        kinds=words.kinds,
     )
 
 

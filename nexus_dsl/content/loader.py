@@ -33,7 +33,7 @@ from ..files import decode_content, inside, read_content, read_content_bytes
 from ..limits import INPUT_LIMITS, InputLimits
 from ..model.ruleset import DATA_TYPES, DataItem, Origin, PackInfo, Ruleset, ScriptItem, freeze_mapping
 from ..model.values import constant_value
-from ..schema import load_yaml_with_positions, schema_name_for_kind, validate
+from ..schema import canonical_as, load_yaml_with_positions, schema_name_for_kind, validate
 from ..syntax import ast_nodes as A
 from ..syntax.canonical import to_canonical
 from ..syntax.parser import parse
@@ -336,7 +336,8 @@ def _load_script_file(pack: LoadedPack, text: str, file: str, seen: dict, diagno
             ))
             continue
         seen[key] = origin
-        diagnostics.extend(_validate_declaration(declaration, file))
+        if declaration.kind in A.DECLARATION_KINDS:  # a declared kind's schema is known once the kinds in view are
+            diagnostics.extend(_validate_declaration(declaration, file))
         pack.scripts.append(ScriptItem(declaration, origin))
 
 
@@ -345,9 +346,11 @@ def _load_script_file(pack: LoadedPack, text: str, file: str, seen: dict, diagno
 _KNOWN_VALID: set[tuple[str, str]] = set()
 
 
-def _validate_declaration(declaration: A.Declaration, file: str) -> list[Diagnostic]:
-    schema = schema_name_for_kind(declaration.kind)
-    canonical = to_canonical(declaration)
+def _validate_declaration(declaration: A.Declaration, file: str, like: str | None = None) -> list[Diagnostic]:
+    """`declaration` against the schema of its kind, or of `like`: the built-in kind a kind content
+    declares is like, which it is validated as (its canonical form's kind read as that one)."""
+    schema = schema_name_for_kind(like or declaration.kind)
+    canonical = canonical_as(to_canonical(declaration), like)
     key = (schema, json.dumps(canonical, sort_keys=True))
     if key in _KNOWN_VALID:
         return []
@@ -539,6 +542,9 @@ def layer(loaded: list[LoadedPack], diagnostics: list[Diagnostic]) -> Ruleset:
     for items in scripts.values():
         for item in items.values():
             checker = checkers[item.origin.pack]
+            like = checker.context.base_kind(item.declaration.kind)
+            if like is not None and like != item.declaration.kind:  # of a kind content declares
+                diagnostics.extend(_validate_declaration(item.declaration, item.origin.file, like))
             reported = len(checker.diagnostics)
             checker.check(item.declaration)
             diagnostics.extend(checker.diagnostics[reported:])

@@ -125,7 +125,7 @@ class Ruleset:
     @cached_property
     def words(self) -> GameWords:
         """The game's declared words (states, stats, piles, events, windows), gathered once."""
-        return game_words({kind: self.declarations(kind) for kind in ("state", "stat", "pile", "zone", "event", "window", "game")},
+        return game_words({kind: self.declarations(kind) for kind in ("state", "stat", "pile", "zone", "event", "window", "game", "kind")},
                           self.settings)
 
     @cached_property

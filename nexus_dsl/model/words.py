@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 from ..limits import MAX_NUMBER
 from ..syntax import ast_nodes as A
 from .game import game_of
-from ..vocabulary import STAT_GROUPS  # held by the engine in its own way; every other stat is plain
+from ..vocabulary import LIKE_KINDS, STAT_GROUPS  # STAT_GROUPS: held by the engine in its own way; every other stat is plain
 
 
 def stat_group(declaration: A.Declaration) -> str | None:
@@ -203,9 +203,24 @@ class GameWords:
     # and `mark` (a counter's coin); a pile each player holds for `damage` (the dealer's player's).
     shared_defaults: Mapping[str, str] = field(default_factory=dict)
     owned_defaults: Mapping[str, str] = field(default_factory=dict)
+    # The kinds of declaration content names (`kind`), each with the built-in kind it is like
+    # (None for one whose `like` names no kind a declared kind may be like: the checker says why).
+    kinds: Mapping[str, str | None] = field(default_factory=dict)
 
     def group(self, name: str) -> tuple[str, ...]:
         return self.groups.get(name, ())
+
+    def base_kind(self, kind: str) -> str | None:
+        """The built-in kind a declaration of `kind` is checked, validated and played as: itself
+        for a built-in kind, the kind it is like for a declared one; None for a kind not in view."""
+        if kind in A.DECLARATION_KINDS:
+            return kind
+        return self.kinds.get(kind)
+
+    @property
+    def kinds_in_view(self) -> tuple[str, ...]:
+        """Every kind a declaration may be written as: the built-in ones, then the declared ones."""
+        return (*A.DECLARATION_KINDS, *(kind for kind in self.kinds if kind not in A.DECLARATION_KINDS))
 
     # ---- cards: what the zones make of the kinds of declaration they hold (read once, often after)
     @cached_property
@@ -280,6 +295,7 @@ def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Ma
         per_player=frozenset(d.id for d in coin_piles if _word(d, "per") is not None),
         shared_defaults=_defaults(d for d in coin_piles if _word(d, "owner") is None),
         owned_defaults=_defaults(d for d in coin_piles if _word(d, "owner") is not None),
+        kinds={d.id: like if (like := _word(d, "like")) in LIKE_KINDS else None for d in declarations.get("kind", ())},
     )
 
 

@@ -35,6 +35,7 @@ __all__ = [
     "validator_for",
     "validate",
     "validate_declaration",
+    "canonical_as",
     "declaration_positions",
     "schema_name_for_kind",
     "format_path",
@@ -477,8 +478,16 @@ def declaration_positions(declaration: Any) -> dict[tuple[str | int, ...], tuple
     return positions
 
 
-def validate_declaration(declaration: Any, *, file: str | None = None) -> list[Diagnostic]:
-    """Validate a parsed `Declaration` (or its canonical dict) against the schema of its kind.
+def canonical_as(canonical: Any, like: str | None) -> Any:
+    """A declaration's canonical form as the schema of `like` reads it: a declaration of a kind
+    content declares (`kind boon "Boon" { like hand_card }`) is validated as one of the built-in
+    kind it is like, its kind read as that one. Without `like`, the form itself."""
+    return {**canonical, "kind": like} if like is not None and isinstance(canonical, Mapping) else canonical
+
+
+def validate_declaration(declaration: Any, *, file: str | None = None, like: str | None = None) -> list[Diagnostic]:
+    """Validate a parsed `Declaration` (or its canonical dict) against the schema of its kind, or,
+    for a declaration of a kind content declares, of `like`: the built-in kind it is like.
 
     With a `Declaration`, diagnostics carry the source positions of the offending parts.
     """
@@ -493,6 +502,7 @@ def validate_declaration(declaration: Any, *, file: str | None = None) -> list[D
         positions = declaration_positions(declaration)
         locate = positions.get
         file = file or getattr(getattr(declaration, "pos", None), "file", None) or "<input>"
+    canonical = canonical_as(canonical, like)
     kind = canonical.get("kind") if isinstance(canonical, Mapping) else None
     if kind not in DECLARATION_SCHEMAS:
         # Unknown or missing kind: the shared script schema reports it precisely.

@@ -354,8 +354,21 @@ class Module(Node):
     file: str = field(default="<input>", compare=False)
 
 
-DECLARATION_KINDS = ("command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule", "state",
-                     "stat", "pile", "zone", "event", "window", "procedure", "game", "turn", "card")
+# The language's built-in kinds of declaration. Content names kinds of its own after one of them
+# (`kind <id> "<name>" { like <built-in> }`): a declaration of a declared kind is written with its
+# id (`boon my_boon "..." { ... }`) and takes the clauses, properties, schema and behaviour of the
+# built-in kind it is like. `hand_card` is a card kept in a hand and used in a timing window,
+# `drawn_card` one played at once when it is drawn: the zone holding its cards says which it is
+# (`drawn kept` or `drawn played`).
+DECLARATION_KINDS = ("command", "trait_ability", "hazard", "drawn_card", "hand_card", "weapon", "rule", "state",
+                     "stat", "pile", "zone", "event", "window", "procedure", "game", "turn", "card", "kind")
+
+
+def kind_column(declaration: Declaration) -> int:
+    """The column of a declaration's kind, the word before its id: kept by the parser beside the
+    dataclass fields (so equality and printing ignore it); one space before the id without it."""
+    column = declaration.__dict__.get("_kind_column")
+    return column if isinstance(column, int) else max(1, declaration.pos.column - len(declaration.kind) - 1)
 
 
 def actions_in(node: object) -> list[Action]:

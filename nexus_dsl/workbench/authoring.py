@@ -1,7 +1,8 @@
 """Authoring one item at a time: templates, duplicates, validation in context, card previews, forms.
 
-Every content type is covered: the script kinds (command, trait_ability, hazard, turning_point,
-influence, weapon, rule) and the YAML data kinds (lanista, motivation, barge, object_type). An item
+Every content type is covered: the script kinds (the language's built-in kinds, and those the loaded
+packs declare with `kind`, such as the base game's influence and turning_point: `kinds_of`) and the
+YAML data kinds (lanista, motivation, barge, object_type). An item
 is always edited as text — script text for scripts, a YAML mapping for data — and validated the way
 the loader would validate it, in the context of the loaded packs with the item replacing any item
 of the same id. Diagnostics are positioned relative to the item's own text.
@@ -17,31 +18,31 @@ from typing import Any, Mapping
 
 import yaml
 
-from ..cards import ASSUMED_MARK, KIND_TITLES, CardFace, data_face, script_face
-from ..check.checker import check_declarations
+from ..cards import ASSUMED_MARK, CardFace, data_face, script_face
 from ..content.barge_checks import barge_problems
-from ..content.loader import SCRIPT_SUFFIX, _script_locator, internal_error
+from ..content.loader import SCRIPT_SUFFIX, internal_error
 from ..errors import Diagnostic, NexusError, did_you_mean, source_lines
 from ..model.ruleset import DataItem, Origin, Ruleset, ScriptItem, freeze_mapping, thaw
-from ..schema import compose_yaml, load_yaml_with_positions, schema_name_for_kind, validate
+from ..schema import compose_yaml, load_yaml_with_positions, validate
 from ..syntax import ast_nodes as A
-from ..syntax.canonical import to_canonical
 from ..syntax.parser import parse
 from ..syntax.printer import CommentQueue, print_declaration, print_module, quote
-from ..validate_files import check_context
+from ..validate_files import check_script_module
 from .store import last_line
 
 ITEM_FILE = "<item>"
+# The language's built-in kinds; the loaded packs may declare more (`kinds_of`).
 SCRIPT_KINDS = A.DECLARATION_KINDS
 # YAML kinds by schema name -> the data type (and list file name) the loader files them under.
 DATA_KINDS = {"lanista": "lanistas", "motivation": "motivations", "barge": "barges", "object_type": "objects"}
 KINDS = SCRIPT_KINDS + tuple(DATA_KINDS)
-# The folder of its pack a new declaration's script file goes to, by kind (the base pack's layout).
+# The folder of its pack a new declaration's script file goes to, by kind (the base pack's layout,
+# the kinds it declares included).
 SCRIPT_FOLDERS: dict[str, str] = {"command": "commands", "trait_ability": "abilities", "hazard": "hazards",
                                   "turning_point": "turning_points", "influence": "influence", "weapon": "weapons",
                                   "rule": "rules", "state": "states", "stat": "stats", "pile": "piles",
                                   "event": "events", "window": "windows", "zone": "zones",
-                                  "game": "game", "turn": "game", "card": "cards"}
+                                  "game": "game", "turn": "game", "card": "cards", "kind": "kinds"}
 SCRIPT_FIELDS = ("id", "name", "flavor", "text", "cost", "window", "tags")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -69,13 +70,28 @@ class Validation:
         return not self.errors
 
 
-def _check_kind(kind: str) -> None:
-    if kind not in KINDS:
+def kinds_of(ruleset: Ruleset | None) -> tuple[str, ...]:
+    """The content types an item may be of: the script kinds in view of `ruleset` (the built-in
+    ones, then those its packs declare with `kind`), then the YAML data kinds."""
+    scripts = ruleset.words.kinds_in_view if ruleset is not None else SCRIPT_KINDS
+    return (*scripts, *DATA_KINDS)
+
+
+def _check_kind(kind: str, ruleset: Ruleset | None = None) -> None:
+    kinds = kinds_of(ruleset)
+    if kind not in kinds:
+        raise AuthoringError(f"unknown content type `{kind}`; one of: {', '.join(kinds)}")
+
+
+def _check_form_kind(kind: str) -> None:
+    """A form edits a script of any kind (its text says which it is) or a YAML item of a data kind."""
+    if not isinstance(kind, str) or not _IDENTIFIER.match(kind):
         raise AuthoringError(f"unknown content type `{kind}`; one of: {', '.join(KINDS)}")
 
 
 def is_script_kind(kind: str) -> bool:
-    return kind in SCRIPT_KINDS
+    """Whether an item of `kind` is a script (any kind but the YAML data kinds: packs declare kinds)."""
+    return kind not in DATA_KINDS
 
 
 def declaration_file(kind: str, ident: str) -> str:
@@ -128,7 +144,7 @@ _SCRIPT_TEMPLATES = {
     }}
 }}
 ''',
-    "turning_point": '''turning_point {id} {name} {{
+    "drawn_card": '''drawn_card {id} {name} {{
     tags crowd
     flavor "One line of colour from the arena."
     text "Every helot still fighting takes 2 damage to overall condition, paid to the crowd."
@@ -142,7 +158,7 @@ _SCRIPT_TEMPLATES = {
     }}
 }}
 ''',
-    "influence": '''influence {id} {name} {{
+    "hand_card": '''hand_card {id} {name} {{
     tags bribe
     flavor "One line of colour from the arena."
     text "Play when your helot has declared an attack, before the dice are rolled: your helot is +SDS to attack."
@@ -224,6 +240,12 @@ _SCRIPT_TEMPLATES = {
     verdict most_cred
 }}
 ''',
+    # A kind of card of the pack's own, named after a built-in kind of card.
+    "kind": '''kind {id} {name} {{
+    like hand_card
+    text "A card kept in a hand and played in a timing window: a zone holding it keeps the cards drawn from it."
+}}
+''',
     "turn": '''turn {id} {name} {{
     text "A piece's turn: the events that mark it, how long it lasts, and what opens it."
     starts round_starts
@@ -271,13 +293,19 @@ cover: true
 }
 
 
-def template(kind: str, ident: str, name: str) -> str:
-    """A valid starting text for a new item of this kind (it validates against the base pack)."""
-    _check_kind(kind)
+def template(kind: str, ident: str, name: str, ruleset: Ruleset | None = None) -> str:
+    """A valid starting text for a new item of this kind (it validates against the base pack). A
+    kind the packs of `ruleset` declare starts from the template of the built-in kind it is like."""
+    _check_kind(kind, ruleset)
     if not _IDENTIFIER.match(ident or ""):
         raise AuthoringError(f"`{ident}` is not a usable id: use snake_case letters, digits and `_`")
+    like = ruleset.words.base_kind(kind) if ruleset is not None else kind
+    if like is not None and like != kind and like in _SCRIPT_TEMPLATES:  # written with the declared kind's word
+        return kind + _SCRIPT_TEMPLATES[like].format(id=ident, name=quote(name))[len(like):]
     if kind in _SCRIPT_TEMPLATES:
         return _SCRIPT_TEMPLATES[kind].format(id=ident, name=quote(name))
+    if kind not in _DATA_TEMPLATES:
+        raise AuthoringError(f"kind `{kind}` is like no kind of card: declare it `like hand_card` or `like drawn_card`")
     return _DATA_TEMPLATES[kind].format(id=ident, name=_yaml_scalar(name))
 
 
@@ -340,11 +368,12 @@ def validate_item(kind: str, text: str, packs_ruleset: Ruleset | None) -> Valida
     """Parse, check, schema-validate and cross-check one item in the context of the loaded packs
     (the item replacing any item with the same id). Never raises: an unknown kind, any text (YAML
     is loaded within the limits of `limits.py`) and even a fault of the tool come back as diagnostics."""
-    if kind not in KINDS:
+    kinds = kinds_of(packs_ruleset)
+    if kind not in kinds:
         return Validation(str(kind), None, [_problem("authoring/unknown_kind", f"unknown content type `{kind}`",
-                                                     hint="one of: " + ", ".join(KINDS))])
+                                                     hint="one of: " + ", ".join(kinds))])
     try:
-        if kind in SCRIPT_KINDS:
+        if is_script_kind(kind):
             return _validate_script(kind, text, packs_ruleset)
         return _validate_data(kind, text, packs_ruleset)
     except NexusError as error:
@@ -366,15 +395,14 @@ def _validate_script(kind: str, text: str, ruleset: Ruleset | None) -> Validatio
         return Validation(kind, declaration.id, [_problem(
             "authoring/wrong_kind", f"this is a {declaration.kind}, not a {kind}",
             declaration.pos.line, declaration.pos.column, hint=f"start the declaration with `{kind}`")])
-    diagnostics = check_declarations([declaration], check_context(ruleset, [declaration]))
-    diagnostics += validate(to_canonical(declaration), schema_name_for_kind(kind), file=ITEM_FILE,
-                            locate=_script_locator(declaration))
-    diagnostics.sort(key=lambda d: (d.line, d.column))
+    # Checked and schema-validated as `nexus check` does a lone file (a declared kind's as its like's).
+    diagnostics = check_script_module(A.Module(declarations=(declaration,), file=ITEM_FILE), ITEM_FILE, ruleset)
     result = Validation(kind, declaration.id, diagnostics, flavor=_property_string(declaration, "flavor"))
     if result.ok:
         settings = dict(ruleset.settings) if ruleset is not None else {}
         pack = ruleset.packs[-1].id if ruleset is not None and ruleset.packs else ""
-        result.face = script_face(ScriptItem(declaration, Origin(pack, ITEM_FILE, declaration.pos.line)), settings)
+        result.face = script_face(ScriptItem(declaration, Origin(pack, ITEM_FILE, declaration.pos.line)), settings,
+                                  ruleset)
     return result
 
 
@@ -462,7 +490,7 @@ def card_face_html(face: CardFace, flavor: str | None = None) -> str:
     """The card as players read it — name, type, cost, the designer's text, the generated rules
     lines and the flavour — as a self-contained HTML snippet (inline CSS, everything escaped)."""
     esc = html.escape
-    kind = KIND_TITLES.get(face.kind, face.kind)
+    kind = face.kind_title
     parts = [f'<div class="nexus-card" style="{_CARD_STYLE}">',
              f'<p style="{_LINE_STYLES["head"]}">{esc(face.name)}</p>',
              f'<p style="{_LINE_STYLES["kind"]}">{esc(kind)} · <span style="{_LINE_STYLES["id"]}">{esc(face.id)}</span></p>']
@@ -491,8 +519,8 @@ def fields_of(kind: str, text: str) -> dict[str, Any]:
     """The values a form edits. Scripts: id, name, flavor, text, cost (`2 AP, 1 cred`), window
     (`before_rolls by self`) and tags (a list). YAML kinds: every key. Raises NexusError on text
     that does not parse."""
-    _check_kind(kind)
-    if kind not in SCRIPT_KINDS:
+    _check_form_kind(kind)
+    if not is_script_kind(kind):
         data, _ = load_yaml_with_positions(text, ITEM_FILE)
         if not isinstance(data, dict):
             raise AuthoringError(f"a {kind} is a YAML mapping of keys (id, name, ...)")
@@ -539,8 +567,8 @@ def apply_fields(kind: str, text: str, fields: Mapping[str, Any]) -> str:
     """The item's text with the form's values written in. Only the keys given change; for scripts
     the text is reprinted canonically with its comments, for YAML the other lines stay as written.
     An empty cost, window, flavor, text or tags removes the clause; a YAML value of None removes the key."""
-    _check_kind(kind)
-    if kind not in SCRIPT_KINDS:
+    _check_form_kind(kind)
+    if not is_script_kind(kind):
         return _apply_yaml_fields(text, fields)
     unknown = set(fields) - set(SCRIPT_FIELDS)
     if unknown:

@@ -25,7 +25,7 @@ from ..syntax import ast_nodes as A
 from ..syntax import parser as _parser_module
 
 # Declaration kinds are plain names to the grammar (so they stay free for attributes); they are
-# shown as keywords all the same.
+# shown as keywords all the same: the built-in ones, and those the loaded packs declare (`kinds`).
 DECLARATION_KINDS = frozenset(A.DECLARATION_KINDS)
 _PATTERN_CLASSES = {
     "NAME": "name", "NUMBER": "num", "THRESHOLD": "num", "STRING": "str", "SDS_LEVEL": "sds",
@@ -71,8 +71,10 @@ def _classes() -> dict[str, str]:
 Span = tuple[int, int, str]  # start offset, end offset, class
 
 
-def token_spans(source: str) -> list[Span]:
-    """The source cut into classed spans covering every character, in order."""
+def token_spans(source: str, kinds: Iterable[str] = ()) -> list[Span]:
+    """The source cut into classed spans covering every character, in order; `kinds`, the kinds
+    the loaded packs declare, are keywords beside the built-in ones."""
+    keywords = DECLARATION_KINDS.union(kinds)
     spans: list[Span] = []
     classes = _classes()
     offset = 0
@@ -86,7 +88,7 @@ def token_spans(source: str) -> list[Span]:
                 start = offset + (token.start_pos or 0)
                 end = start + len(token.value)
                 kind = classes.get(token.type, "plain")
-                if token.type == "NAME" and token.value in DECLARATION_KINDS:
+                if token.type == "NAME" and token.value in keywords:
                     kind = "kw"
                 spans.append((start, end, kind))
             break
@@ -167,12 +169,13 @@ def _note_html(diagnostic: Any, line_text: str) -> str:
     return "".join(f'<div class="nx-note" style="{_NOTE_STYLE}">{pad}{html.escape(row)}</div>' for row in rows)
 
 
-def highlight_html(source: str, diagnostics: Iterable[Any] = ()) -> str:
+def highlight_html(source: str, diagnostics: Iterable[Any] = (), kinds: Iterable[str] = ()) -> str:
     """The script as a block of HTML: coloured tokens, numbered lines, and each diagnostic shown
-    beneath its line with a caret at its column (diagnostics without a line come first). Every
-    piece of text is escaped; any input at all gives HTML, never an exception."""
+    beneath its line with a caret at its column (diagnostics without a line come first); `kinds`
+    (those the loaded packs declare) coloured as keywords. Every piece of text is escaped; any
+    input at all gives HTML, never an exception."""
     source = source if isinstance(source, str) else str(source)
-    lines = _lines_of(source, token_spans(source))
+    lines = _lines_of(source, token_spans(source, kinds))
     raw_lines = source.split("\n")
     by_line: dict[int, list[Any]] = {}
     loose: list[Any] = []
@@ -234,8 +237,13 @@ _YAML_RULES: list[TokenRule] = [
 ]
 
 
-@lru_cache(maxsize=2)
-def editor_lexer(language: Language = "nexus") -> EditorLexer:
+def editor_lexer(language: Language = "nexus", kinds: Iterable[str] = ()) -> EditorLexer:
+    """`_editor_lexer`, with `kinds` (those the loaded packs declare) among its keywords."""
+    return _editor_lexer(language, tuple(sorted(set(kinds) - DECLARATION_KINDS)))
+
+
+@lru_cache(maxsize=8)
+def _editor_lexer(language: Language, kinds: tuple[str, ...]) -> EditorLexer:
     """The token rules the browser's editor colours a script (or a YAML data item) with.
 
     For scripts these are the grammar's terminals in the order Lark's basic lexer tries them (it
@@ -257,7 +265,7 @@ def editor_lexer(language: Language = "nexus") -> EditorLexer:
                 words[word.pattern.value] = classes[word.name]
                 embedded.add(word.name)
         if terminal.name == "NAME":
-            words.update({kind: "kw" for kind in DECLARATION_KINDS})
+            words.update({kind: "kw" for kind in (*DECLARATION_KINDS, *kinds)})
         words_of[terminal.name] = words
     rules: list[TokenRule] = [
         {"cls": classes.get(t.name, "plain"), "pattern": t.pattern.to_regexp(), "words": words_of.get(t.name, {})}

@@ -50,7 +50,7 @@ def test_a_rolling_function_in_a_requirement_is_refused_at_the_call(name: str) -
     assert found(source) == [("check/impure", 3, 14 + condition.index(name), 14 + condition.index(name) + len(name))]
 
 
-@pytest.mark.parametrize("kind", ["rule", "trait_ability", "influence"])
+@pytest.mark.parametrize("kind", ["rule", "trait_ability", "hand_card"])
 def test_a_rule_ability_or_card_requirement_is_a_question_too(kind: str) -> None:
     window = "    window any_time\n" if kind != "rule" else ""
     cost = "    cost 1 PHYS\n" if kind == "trait_ability" else ""

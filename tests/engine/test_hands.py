@@ -105,8 +105,9 @@ game boons_game "Boons" {
 '''
 
 
-def _dealt(tmp_path: Path) -> Bout:
-    ruleset = load_ruleset([str(write_pack(tmp_path / "boons", "boons", {"game.nexus": BOONS}))])
+def dealt_bout(tmp_path: Path, game: str = BOONS) -> Bout:
+    """A bout of `game` (a pack building on nothing) with its hands dealt, each player to keep one."""
+    ruleset = load_ruleset([str(write_pack(tmp_path / "boons", "boons", {"game.nexus": game}))])
     setup = standard_setup(2)
     for spec in setup.pieces:
         spec.keep = 1
@@ -114,7 +115,7 @@ def _dealt(tmp_path: Path) -> Bout:
 
 
 def test_a_pack_that_builds_on_nothing_deals_its_own_hand(tmp_path: Path) -> None:
-    bout = _dealt(tmp_path)
+    bout = dealt_bout(tmp_path)
     assert bout.ruleset.words.hand_kinds == ("trait_ability",) and bout.ruleset.words.hand == "boons"
     kept = {}
     for label in ("red", "blue"):  # each is asked which of its two cards to keep, by the zone's name
@@ -131,7 +132,7 @@ def test_a_pack_that_builds_on_nothing_deals_its_own_hand(tmp_path: Path) -> Non
 
 
 def test_a_card_in_hand_is_offered_and_played_from_it_alone(tmp_path: Path) -> None:
-    bout = _dealt(tmp_path)
+    bout = dealt_bout(tmp_path)
     while bout.pending is not None and bout.pending.kind == "keep_boons":
         bout.apply(bout.pending.options[0])
     red = bout.state.pieces["red"]

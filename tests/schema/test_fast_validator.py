@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from nexus_dsl.content.loader import cached_ruleset
 from nexus_dsl.model.ruleset import DATA_TYPES
-from nexus_dsl.schema.validate import _surely_valid, schema_name_for_kind, validate, validator_for
+from nexus_dsl.schema.validate import _surely_valid, canonical_as, schema_name_for_kind, validate, validator_for
 from nexus_dsl.syntax.canonical import to_canonical
 from nexus_dsl.syntax.parser import parse
 from support import value_paths
@@ -24,10 +24,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _real_items() -> list[tuple[str, Any]]:
     items: list[tuple[str, Any]] = []
+    ruleset = cached_ruleset(("base",))
     for path in sorted(glob.glob(str(ROOT / "content/**/*.nexus"), recursive=True)):
         for declaration in parse(Path(path).read_text(encoding="utf-8"), path).declarations:
-            items.append((schema_name_for_kind(declaration.kind), to_canonical(declaration)))
-    ruleset = cached_ruleset(("base",))
+            like = ruleset.words.base_kind(declaration.kind)  # the base game's kinds are built-in ones' likes
+            assert like is not None, declaration.kind
+            items.append((schema_name_for_kind(like), canonical_as(to_canonical(declaration), like)))
     for data_type, schema in DATA_TYPES.items():
         for item in ruleset.data.get(data_type, {}).values():
             items.append((schema, _thawed(item.data)))

@@ -74,7 +74,7 @@ VALID_SCRIPTS = {
     }
 }
 """,
-    "turning_point": """turning_point crowd_favor "Crowd Favor" {
+    "drawn_card": """drawn_card crowd_favor "Crowd Favor" {
     cost 1 CRED
     effect {
         gain_cred self by 2
@@ -84,7 +84,7 @@ VALID_SCRIPTS = {
     }
 }
 """,
-    "influence": """influence bribe_the_ref "Bribe the Ref" {
+    "hand_card": """hand_card bribe_the_ref "Bribe the Ref" {
     arg target: helot
     window before_attack_roll by any
     roll check 4+
@@ -182,7 +182,7 @@ def test_window_clause_not_allowed_in_command():
         ("rule", "effect {\n        pass_turn\n    }"),
         ("hazard", "window w by self"),
         ("hazard", "roll check 4+"),
-        ("turning_point", "arg x: helot"),
+        ("drawn_card", "arg x: helot"),
     ],
 )
 def test_clause_types_outside_their_kind_are_rejected(kind, clause):

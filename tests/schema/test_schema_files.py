@@ -12,11 +12,11 @@ from nexus_dsl.schema import load_schema, registry, schema_name_for_kind, schema
 from nexus_dsl.schema.validate import SCHEMA_DIR, format_path
 
 EXPECTED = {
-    "script", "command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule",
-    "state", "stat", "pile", "event", "window", "procedure", "game", "turn",
+    "script", "command", "trait_ability", "hazard", "drawn_card", "hand_card", "weapon", "rule",
+    "state", "stat", "pile", "event", "window", "procedure", "game", "turn", "kind",
     "pack", "barge", "lanista", "motivation",
 }
-KINDS = ["command", "trait_ability", "hazard", "turning_point", "influence", "weapon", "rule"]
+KINDS = ["command", "trait_ability", "hazard", "drawn_card", "hand_card", "weapon", "rule", "kind"]
 
 
 def test_every_expected_schema_exists():

@@ -46,7 +46,7 @@ def test_every_effect_with_every_preposition_it_takes(verb: str) -> None:
 
 
 def test_draw_for_a_helot_as_documented() -> None:
-    assert in_effect("turning_point", "draw influence for self") == []
+    assert in_effect("drawn_card", "draw influence for self") == []
 
 
 def test_the_schema_knows_exactly_the_grammar_s_prepositions() -> None:
@@ -114,7 +114,7 @@ def test_every_event(event: str) -> None:
 @pytest.mark.parametrize("window", sorted(WORDS.windows))
 def test_every_window_and_role(window: str) -> None:
     for role in V.WINDOW_ROLES:
-        assert schema_problems("influence", [f"window {window} by {role}"]) == []
+        assert schema_problems("hand_card", [f"window {window} by {role}"]) == []
 
 
 @pytest.mark.parametrize("resource", V.COST_RESOURCES + WORDS.group("trait"))

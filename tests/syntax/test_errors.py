@@ -225,7 +225,6 @@ def test_parse_and_parse_declaration_raise_the_same_error_type() -> None:
         "}",
         "{}",
         'command a "A" {} }',
-        'potion a "A" {}',
         '"just text"',
         "cost 1 AP",
     ],

@@ -123,7 +123,9 @@ def test_every_construct_section_has_an_example() -> None:
 
 def test_every_declaration_kind_has_its_own_section_and_example() -> None:
     kinds_in_examples = {d.kind for line, code in NEXUS_BLOCKS for d in parse_block(line, code).declarations}
-    assert kinds_in_examples == set(A.DECLARATION_KINDS)
+    assert set(A.DECLARATION_KINDS) <= kinds_in_examples
+    # The other kinds the examples are written with are the base game's own (its content's excerpts).
+    assert kinds_in_examples - set(A.DECLARATION_KINDS) <= set(cached_ruleset(("base",)).words.kinds)
     for kind in A.DECLARATION_KINDS:
         assert f"### {kind}" in DOC_LINES
 

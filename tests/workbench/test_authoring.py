@@ -8,9 +8,13 @@ import yaml
 from nexus_dsl.syntax.parser import parse
 from nexus_dsl.workbench.authoring import (DATA_KINDS, KINDS, SCRIPT_FOLDERS, SCRIPT_KINDS, AuthoringError,
                                            apply_fields, card_face_html, declaration_file, duplicate, fields_of,
-                                           template, validate_item)
+                                           kinds_of, template, validate_item)
 
 from .conftest import CONTENT
+from nexus_dsl.content.loader import cached_ruleset as _cached_ruleset
+
+# The base game, whose packs declare the kinds of card its templates are asked for (`influence`).
+BASE_RULES = _cached_ruleset(("base",))
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -37,7 +41,7 @@ def test_duplicate_gives_the_source_under_a_new_id(ident: str, kind: str, base) 
     result = validate_item(kind, text, base)
     assert result.ok, [d.format(text) for d in result.diagnostics]
     assert result.ident == f"{ident}_copy" and result.face.name == "The Copy"
-    if kind in SCRIPT_KINDS:
+    if kind not in DATA_KINDS:  # a script, of a built-in kind or of one the base game declares
         original = base.declaration(kind, ident)
         copy = parse(text).declarations[0]
         assert copy.clauses == original.clauses
@@ -54,7 +58,7 @@ def test_duplicate_of_an_unknown_id_says_so(base) -> None:
 
 
 def test_validation_positions_errors_within_the_item(base) -> None:
-    text = template("influence", "tipped", "Tipped").replace("slide_roll attack by bribe_bonus",
+    text = template("influence", "tipped", "Tipped", BASE_RULES).replace("slide_roll attack by bribe_bonus",
                                                              "slide_roll attack by bribe_bonsu")
     result = validate_item("influence", text, base)
     assert not result.ok and result.face is None
@@ -67,9 +71,9 @@ def test_validation_positions_errors_within_the_item(base) -> None:
 def test_validation_reports_syntax_errors_and_wrong_kinds(base) -> None:
     broken = validate_item("command", 'command x "X" {\n    cost 2\n}\n', base)
     assert not broken.ok and broken.errors[0].line == 3 and "cost" in broken.errors[0].hint
-    wrong = validate_item("command", template("influence", "x", "X"), base)
+    wrong = validate_item("command", template("influence", "x", "X", BASE_RULES), base)
     assert not wrong.ok and "not a command" in wrong.errors[0].message
-    two = validate_item("influence", template("influence", "x", "X") + template("influence", "y", "Y"), base)
+    two = validate_item("influence", template("influence", "x", "X", BASE_RULES) + template("influence", "y", "Y", BASE_RULES), base)
     assert not two.ok
 
 
@@ -102,7 +106,7 @@ def test_validation_never_raises_on_garbage(base) -> None:
 
 
 def test_card_face_html_escapes_and_shows_the_card(base) -> None:
-    text = template("influence", "tricky", 'Tricky <script>alert("x")</script>').replace(
+    text = template("influence", "tricky", 'Tricky <script>alert("x")</script>', BASE_RULES).replace(
         "One line of colour from the arena.", "Flavour & <more>")
     result = validate_item("influence", text, base)
     out = card_face_html(result.face, result.flavor)
@@ -113,7 +117,7 @@ def test_card_face_html_escapes_and_shows_the_card(base) -> None:
 
 def test_script_fields_round_trip_and_keep_comments() -> None:
     text = ('# The card I am working on.\n'
-            + template("influence", "tipped", "Tipped").replace("    cost 1 cred\n", "    cost 1 cred  # cheap on purpose\n"))
+            + template("influence", "tipped", "Tipped", BASE_RULES).replace("    cost 1 cred\n", "    cost 1 cred  # cheap on purpose\n"))
     fields = fields_of("influence", text)
     assert fields == {"id": "tipped", "name": "Tipped", "flavor": "One line of colour from the arena.",
                       "text": fields["text"], "cost": "1 cred", "window": "before_rolls by self", "tags": ["bribe"]}
@@ -127,7 +131,7 @@ def test_script_fields_round_trip_and_keep_comments() -> None:
 
 
 def test_script_fields_add_and_remove_clauses(base) -> None:
-    text = template("turning_point", "quiet", "Quiet")
+    text = template("turning_point", "quiet", "Quiet", BASE_RULES)
     added = apply_fields("turning_point", text, {"cost": "2 INST"})
     assert fields_of("turning_point", added)["cost"] == "2 INST"
     assert validate_item("turning_point", added, base).ok
@@ -168,3 +172,18 @@ def test_the_declaration_folders_are_the_base_packs(kind: str, folder: str) -> N
     # The base game has no cards of the `card` kind: NEXUS Pirates, a game of its own, has.
     pack = CONTENT / "games" / "nexus_pirates" if kind == "card" else CONTENT / "base"
     assert (pack / folder).is_dir(), f"{kind} declarations go to {folder}/, which the {pack.name} pack lacks"
+
+
+def test_the_kinds_the_loaded_packs_declare_are_content_types_of_their_own(base) -> None:
+    kinds = kinds_of(base)
+    assert kinds[:len(SCRIPT_KINDS)] == SCRIPT_KINDS and {"influence", "turning_point"} <= set(kinds)
+    assert "influence" not in kinds_of(None) and "influence" not in KINDS
+    # A declared kind starts from the template of the built-in kind it is like, written with its own word.
+    text = template("turning_point", "quiet", "Quiet", base)
+    assert text == "turning_point" + template("drawn_card", "quiet", "Quiet")[len("drawn_card"):]
+    result = validate_item("turning_point", text, base)
+    assert result.ok and result.face is not None and "Turning Point Card" in card_face_html(result.face)
+    with pytest.raises(AuthoringError, match="influence"):
+        template("influence", "x", "X")  # no pack in view declares it
+    unknown = validate_item("influence", text.replace("turning_point", "influence", 1), None)
+    assert [d.code for d in unknown.errors] == ["authoring/unknown_kind"]

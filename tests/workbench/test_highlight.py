@@ -26,8 +26,16 @@ influence loaded_dice "Loaded <Dice> & co" {
 '''
 
 
+# The kinds the base game declares (`kind influence ...`): keywords where the packs in view declare them.
+BASE_KINDS = ("influence", "turning_point")
+
+
 def _classes(source: str) -> dict[str, str]:
-    return {source[start:end]: kind for start, end, kind in token_spans(source)}
+    return {source[start:end]: kind for start, end, kind in token_spans(source, BASE_KINDS)}
+
+
+def _spans_without_kinds(source: str) -> list[tuple[str, str]]:
+    return [(source[start:end], kind) for start, end, kind in token_spans(source)]
 
 
 def test_tokens_are_classed_by_the_grammar() -> None:
@@ -91,8 +99,11 @@ def test_the_editor_colours_every_content_script_exactly_as_the_grammar_lexes_it
 
 
 def test_the_editor_rules_keep_lark_keyword_typing_and_declaration_kinds() -> None:
-    spans = {SCRIPT[start:end]: kind for start, end, kind in lex_with(editor_lexer("nexus"), SCRIPT)}
+    spans = {SCRIPT[start:end]: kind for start, end, kind in lex_with(editor_lexer("nexus", BASE_KINDS), SCRIPT)}
     assert spans["cost"] == "kw" and spans["requires"] == "kw" and spans["influence"] == "kw"
+    # A kind no pack in view declares is a plain name, in the editor as in the HTML view.
+    plain = {SCRIPT[start:end]: kind for start, end, kind in lex_with(editor_lexer("nexus"), SCRIPT)}
+    assert plain["influence"] == "name" == dict(_spans_without_kinds(SCRIPT))["influence"]
     assert spans["cred"] == "name" and spans["+SDS"] == "sds" and spans["4+"] == "num"
     # Unreadable characters are marked one by one, as the HTML view marks them.
     assert [kind for start, end, kind in lex_with(editor_lexer("nexus"), "x @@ y") if kind == "err"] == ["err", "err"]

@@ -17,6 +17,10 @@ from nexus_dsl.workbench import packs, store
 from nexus_dsl.workbench.authoring import template
 from nexus_dsl.workbench.store import StoreError, open_for_edit, save_data_item, save_declaration
 from support import record_calls
+from nexus_dsl.content.loader import cached_ruleset as _cached_ruleset
+
+# The base game, whose packs declare the kinds of card its templates are asked for (`influence`).
+BASE_RULES = _cached_ruleset(("base",))
 
 FIRST = 'rule first_rule "First" {\n    text "One."\n}\n'
 SECOND = 'rule second_rule "Second" {\n    text "Two."\n}\n'
@@ -120,5 +124,5 @@ def test_the_list_of_packs_and_their_load_read_each_manifest_once(content_root: 
 
 def test_a_template_saved_into_a_new_file_still_loads(house: Path, base) -> None:
     path = house / "cards.nexus"
-    save_declaration(path, template("influence", "tipped_scales", "Tipped Scales"), store.ABSENT, context=base)
+    save_declaration(path, template("influence", "tipped_scales", "Tipped Scales", BASE_RULES), store.ABSENT, context=base)
     assert [d.id for d in parse(path.read_text(encoding="utf-8")).declarations] == ["tipped_scales"]

@@ -19,8 +19,12 @@ from nexus_dsl.workbench.authoring import template
 from nexus_dsl.workbench.packs import load_packs
 from nexus_dsl.workbench.store import (ConflictError, InvalidContentError, StoreError, create_pack, open_for_edit,
                                        safe_path, save, save_data_item, save_declaration, save_draft)
+from nexus_dsl.content.loader import cached_ruleset as _cached_ruleset
 
-GOOD_INFLUENCE = template("influence", "tipped_scales", "Tipped Scales")
+# The base game, whose packs declare the kinds of card its templates are asked for (`influence`).
+BASE_RULES = _cached_ruleset(("base",))
+
+GOOD_INFLUENCE = template("influence", "tipped_scales", "Tipped Scales", BASE_RULES)
 BROKEN_INFLUENCE = 'influence tipped_scales "Tipped Scales" {\n    cost 1 cred\n    effect {\n        slide_roll attack by\n    }\n}\n'
 
 
@@ -143,7 +147,7 @@ def test_a_pack_with_drafts_and_history_loads_without_them(house: Path, content_
     path = house / "cards.nexus"
     save(path, GOOD_INFLUENCE, store.ABSENT, context=base)
     save(path, GOOD_INFLUENCE + "\n", open_for_edit(path).fingerprint, context=base)  # makes a .history copy
-    save_draft(path, template("influence", "drafted_card", "Drafted Card"))  # valid, yet only a draft
+    save_draft(path, template("influence", "drafted_card", "Drafted Card", BASE_RULES))  # valid, yet only a draft
     (house / "drafts").mkdir()
     (house / "drafts" / "more.nexus").write_text(BROKEN_INFLUENCE)
     ruleset, diagnostics = load_ruleset_collecting(["my_house"], content_root)
@@ -237,7 +241,7 @@ def test_save_data_item_refuses_invalid_items_and_conflicts(house: Path, base) -
 def test_save_declaration_replaces_by_id_or_appends(house: Path, base) -> None:
     path = house / "cards.nexus"
     header = "# Our cards.\n\n"
-    other = template("influence", "other_card", "Other Card")
+    other = template("influence", "other_card", "Other Card", BASE_RULES)
     save(path, header + GOOD_INFLUENCE + "\n# Between the cards.\n" + other, store.ABSENT, context=base)
     revised = GOOD_INFLUENCE.replace('"Tipped Scales"', '"Scales, Tipped Further"')
     save_declaration(path, revised, open_for_edit(path).fingerprint, context=base)
@@ -245,7 +249,7 @@ def test_save_declaration_replaces_by_id_or_appends(house: Path, base) -> None:
     assert text.startswith(header) and "# Between the cards." in text
     assert '"Scales, Tipped Further"' in text and text.count("influence tipped_scales") == 1
     assert "influence other_card" in text
-    save_declaration(path, template("influence", "third_card", "Third Card"), open_for_edit(path).fingerprint,
+    save_declaration(path, template("influence", "third_card", "Third Card", BASE_RULES), open_for_edit(path).fingerprint,
                      context=base)
     ruleset = load_ruleset(["my_house"], house.parents[1])
     assert {"tipped_scales", "other_card", "third_card"} <= set(ruleset.scripts["influence"])

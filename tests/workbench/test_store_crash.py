@@ -23,6 +23,10 @@ from nexus_dsl.schema import validate
 from nexus_dsl.syntax.parser import parse
 from nexus_dsl.workbench import store
 from nexus_dsl.workbench.authoring import template
+from nexus_dsl.content.loader import cached_ruleset as _cached_ruleset
+
+# The base game, whose packs declare the kinds of card its templates are asked for (`influence`).
+BASE_RULES = _cached_ruleset(("base",))
 
 KILLS_FROM_OUTSIDE = 100
 KILLS_FROM_INSIDE = 100
@@ -35,7 +39,7 @@ def card_version(number: int, filler_lines: int) -> str:
     """A whole rule script: one card, then comment lines so that writing it takes a while."""
     filler = "".join(f"# version {number}, line {line:05d}: the crowd roars and the barge lurches\n"
                      for line in range(filler_lines))
-    return template("influence", f"card_{number}", f"Card {number}") + filler
+    return template("influence", f"card_{number}", f"Card {number}", BASE_RULES) + filler
 
 
 CARD_VERSIONS = [card_version(number, lines) for number, lines in enumerate((0, 40, 800, 3000))]

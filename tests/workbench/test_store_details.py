@@ -20,9 +20,13 @@ from nexus_dsl.workbench.authoring import template
 from nexus_dsl.workbench.playtest import (PERSON, PlaySession, PlaySettings, SessionError, SessionNameError,
                                           read_session, session_file)
 from nexus_dsl.workbench.store import StoreError, open_for_edit
+from nexus_dsl.content.loader import cached_ruleset as _cached_ruleset
+
+# The base game, whose packs declare the kinds of card its templates are asked for (`influence`).
+BASE_RULES = _cached_ruleset(("base",))
 
 REPOSITORY = Path(__file__).resolve().parents[2]
-GOOD_INFLUENCE = template("influence", "tipped_scales", "Tipped Scales")
+GOOD_INFLUENCE = template("influence", "tipped_scales", "Tipped Scales", BASE_RULES)
 SECRET = "the outside file: never read, never written\n"
 
 

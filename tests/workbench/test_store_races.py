@@ -23,6 +23,10 @@ from nexus_dsl.workbench import store
 from nexus_dsl.workbench.authoring import template
 from nexus_dsl.workbench.playtest import PERSON, PlaySession, PlaySettings, session_file
 from nexus_dsl.workbench.store import ConflictError, StoreError, open_for_edit
+from nexus_dsl.content.loader import cached_ruleset as _cached_ruleset
+
+# The base game, whose packs declare the kinds of card its templates are asked for (`influence`).
+BASE_RULES = _cached_ruleset(("base",))
 
 WRITERS = 4
 TRIALS = 100  # for whole files; the other writers race fewer times each
@@ -208,7 +212,7 @@ def test_racing_declarations_one_wins(house: Path, base, writers) -> None:
     path = house / "cards.nexus"
 
     def card(writer: int, trial: int) -> str:
-        return template("influence", f"card_{trial}_{writer}", f"Card {trial} {writer}")
+        return template("influence", f"card_{trial}_{writer}", f"Card {trial} {writer}", BASE_RULES)
 
     def prepare(writer: int, trial: int) -> Save:
         opened = open_for_edit(path)
