@@ -29,7 +29,7 @@ from ..errors import Diagnostic, did_you_mean
 from ..limits import MAX_NUMBER
 from ..model.game import offered_as_control
 from ..model.ruleset import DATA_TYPES
-from ..model.words import HOLD_PROPERTIES, Hold, stat_amount, stat_group
+from ..model.words import HOLD_PROPERTIES, Hold, base_kind, kinds_in_view, stat_amount, stat_group
 from ..syntax import ast_nodes as A
 
 ANY = "any"
@@ -97,15 +97,11 @@ class CheckContext:
         return self.members.get("state", ())
 
     def base_kind(self, kind: str) -> str | None:
-        """The built-in kind a declaration of `kind` is checked as (itself for a built-in kind); None
-        for a kind not in view, or one declared like no kind it may be like."""
-        return kind if kind in A.DECLARATION_KINDS else self.kinds.get(kind)
+        return base_kind(kind, self.kinds)
 
     @property
     def kinds_in_view(self) -> tuple[str, ...]:
-        """The kinds a declaration may be written as: the built-in ones, then those declared."""
-        return (*A.DECLARATION_KINDS, *(kind for kind in self.kinds if kind not in A.DECLARATION_KINDS))
-
+        return kinds_in_view(self.kinds)
 
     @cached_property
     def piece_attributes(self) -> dict[str, str]:

@@ -539,12 +539,15 @@ def layer(loaded: list[LoadedPack], diagnostics: list[Diagnostic]) -> Ruleset:
             data.setdefault(data_item.type, {})[data_item.id] = data_item
     settings, _setting_types = _collect_settings(scripts, diagnostics)
     checkers = _pack_checkers(loaded)
+    for pack in loaded:  # a declaration of a kind content declares, as the built-in kind it is like in its pack
+        kinds = checkers[pack.info.id].context
+        for item in pack.scripts:
+            like = kinds.base_kind(item.declaration.kind)
+            if like is not None and like != item.declaration.kind:
+                diagnostics.extend(_validate_declaration(item.declaration, item.origin.file, like))
     for items in scripts.values():
         for item in items.values():
             checker = checkers[item.origin.pack]
-            like = checker.context.base_kind(item.declaration.kind)
-            if like is not None and like != item.declaration.kind:  # of a kind content declares
-                diagnostics.extend(_validate_declaration(item.declaration, item.origin.file, like))
             reported = len(checker.diagnostics)
             checker.check(item.declaration)
             diagnostics.extend(checker.diagnostics[reported:])

@@ -211,16 +211,11 @@ class GameWords:
         return self.groups.get(name, ())
 
     def base_kind(self, kind: str) -> str | None:
-        """The built-in kind a declaration of `kind` is checked, validated and played as: itself
-        for a built-in kind, the kind it is like for a declared one; None for a kind not in view."""
-        if kind in A.DECLARATION_KINDS:
-            return kind
-        return self.kinds.get(kind)
+        return base_kind(kind, self.kinds)
 
     @property
     def kinds_in_view(self) -> tuple[str, ...]:
-        """Every kind a declaration may be written as: the built-in ones, then the declared ones."""
-        return (*A.DECLARATION_KINDS, *(kind for kind in self.kinds if kind not in A.DECLARATION_KINDS))
+        return kinds_in_view(self.kinds)
 
     # ---- cards: what the zones make of the kinds of declaration they hold (read once, often after)
     @cached_property
@@ -242,6 +237,18 @@ class GameWords:
         """The first shared zone filled with the cards of `kind`: where such a card comes from, and
         where it is discarded to."""
         return next((name for name, zone in self.zones.items() if zone.owner is None and zone.holds == kind), None)
+
+
+def base_kind(kind: str, kinds: Mapping[str, str | None]) -> str | None:
+    """The built-in kind a declaration of `kind` is checked, validated and played as, given the
+    kinds declared in view (`kinds`: each with the kind it is like): itself for a built-in kind, the
+    kind it is like for a declared one; None for a kind not in view or declared like none."""
+    return kind if kind in A.DECLARATION_KINDS else kinds.get(kind)
+
+
+def kinds_in_view(kinds: Mapping[str, str | None]) -> tuple[str, ...]:
+    """Every kind a declaration may be written as: the built-in ones, then those declared (`kinds`)."""
+    return (*A.DECLARATION_KINDS, *(kind for kind in kinds if kind not in A.DECLARATION_KINDS))
 
 
 def game_words(declarations: Mapping[str, Iterable[A.Declaration]], settings: Mapping[str, Any]) -> GameWords:
