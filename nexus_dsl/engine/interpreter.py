@@ -1,6 +1,7 @@
 """The rule-script interpreter: an allow-list over the syntax tree, with budgets.
 
-Expressions are evaluated by dispatching on node type; statements run as generators so that an
+Expressions are compiled once into closures kept on their nodes (`compiled.py`), which call back
+here for what needs the bout (names no scope binds, attributes, functions); statements run as generators so that an
 effect can open a timing window and wait for a player's decision. Every statement and loop
 iteration spends one step of a per-execution budget (`Limits`), so even a script that slipped past
 the checker cannot run away: it stops with a clear `ScriptRuntimeError`.
@@ -31,6 +32,7 @@ from ..vocabulary import RELATIVE, RESOURCES, ROLL_SIDES, NumberRange, Signature
 from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
+from .compiled import closure_of
 from .state import Piece, OwnedZone, Player
 from .options import Option
 
@@ -386,15 +388,14 @@ class Interpreter:
 
     # ---------------------------------------------------------------- expressions
     def evaluate(self, expr: A.Expr, env: Env) -> Any:
-        # One dictionary look-up by node type (the engine's hottest call: legality asks it per option).
-        evaluator = _EVALUATORS.get(type(expr))
-        if evaluator is None:
-            raise fault(expr, env, "feature_not_available", f"{type(expr).__name__} cannot be evaluated")
-        return evaluator(self, expr, env)
+        # The engine's hottest call (legality asks it per option): each node is compiled once into
+        # a closure kept on the node (`compiled.py`), which does what the evaluators below do.
+        closure = expr.__dict__.get("_closure")
+        if closure is None:
+            closure = closure_of(expr)
+        return closure(self, env)
 
-    def _index(self, expr: A.Index, env: Env) -> Any:
-        container = self.evaluate(expr.obj, env)
-        index = self.evaluate(expr.index, env)
+    def index_of(self, container: Any, index: Any, expr: A.Index, env: Env) -> Any:
         if not isinstance(container, tuple) or not _is_number(index):
             raise fault(expr, env, "bad_index", f"cannot index {describe_value(container)} with {describe_value(index)}")
         try:
@@ -402,10 +403,8 @@ class Interpreter:
         except IndexError:
             raise fault(expr, env, "bad_index", f"cannot index {describe_value(container)} with {index}") from None
 
-    def resolve(self, name: A.Name, env: Env) -> Any:
-        found, value = env.lookup(name.id)
-        if found:
-            return value
+    def resolve_unbound(self, name: A.Name, env: Env) -> Any:
+        """The value of a name no scope binds: a rule param's setting, or a word that stands for itself."""
         settings = self.host.ruleset.settings
         if name.id in settings:
             return settings[name.id]
@@ -420,64 +419,7 @@ class Interpreter:
             raise fault(expr, env, "wrong_type", f"expected a number, got {describe_value(value)}")
         return value
 
-    def _binary(self, expr: A.Binary, env: Env) -> Any:
-        if expr.op == "and":
-            return bool(self.evaluate(expr.left, env)) and bool(self.evaluate(expr.right, env))
-        if expr.op == "or":
-            return bool(self.evaluate(expr.left, env)) or bool(self.evaluate(expr.right, env))
-        left = self._number(expr.left, env)
-        right = self._number(expr.right, env)
-        if expr.op == "+":
-            result = left + right
-        elif expr.op == "-":
-            result = left - right
-        elif expr.op == "*":
-            result = left * right
-        elif right == 0:
-            raise fault(expr, env, "division_by_zero", "division by zero")
-        else:
-            result = left // right
-        # Operands are bounded, so the result is at most the square of the limit: cheap to make
-        # and to refuse. Refusing it here keeps every later number bounded.
-        return self.bounded(result, expr, env, f"the result of `{expr.op}`")
-
-    def _negate(self, expr: A.Neg, env: Env) -> int:
-        return -self._number(expr.operand, env)
-
-    def _compare(self, expr: A.Compare, env: Env) -> bool:
-        left = self.evaluate(expr.left, env)
-        if expr.op in ("is", "is not"):
-            if not isinstance(expr.right, A.Name):
-                raise fault(expr, env, "wrong_type", "`is` is followed by a state")
-            result = self.host.conditions.has_state(left, expr.right.id)
-            return result if expr.op == "is" else not result
-        right = self.evaluate(expr.right, env)
-        if expr.op in ("in", "not in"):
-            if not isinstance(right, (tuple, frozenset)):
-                raise fault(expr, env, "wrong_type", f"`{expr.op}` needs a list or a set of squares on its right, "
-                                                     f"got {describe_value(right)}")
-            member = left.square if isinstance(left, Piece) and isinstance(right, frozenset) else left
-            try:
-                result = member in right
-            except TypeError:  # an unhashable value looked up in a set of squares: not in it
-                result = False
-            return result if expr.op == "in" else not result
-        if expr.op == "==":
-            return bool(left == right)
-        if expr.op == "!=":
-            return bool(left != right)
-        if not (_is_number(left) and _is_number(right) or isinstance(left, str) and isinstance(right, str)):
-            raise fault(expr, env, "wrong_type", f"cannot compare {describe_value(left)} with {describe_value(right)}")
-        if expr.op == "<":
-            return bool(left < right)
-        if expr.op == "<=":
-            return bool(left <= right)
-        if expr.op == ">":
-            return bool(left > right)
-        return bool(left >= right)
-
-    def _attr(self, expr: A.Attr, env: Env) -> Any:
-        obj = self.evaluate(expr.obj, env)
+    def attribute_of(self, obj: Any, expr: A.Attr, env: Env) -> Any:
         try:
             if isinstance(obj, (Piece, Player)):
                 return self.host.piece_attribute(obj, expr.name)
@@ -522,11 +464,15 @@ class Interpreter:
         finally:
             self.procedure_depth -= 1
 
-    def _call(self, call: A.Call, env: Env) -> Any:
+    def function_for(self, call: A.Call, env: Env) -> Callable[..., Any]:
+        """The function a call names (looked up before its arguments are worked out)."""
         function = self.functions.get(call.func)
         if function is None:
             raise fault(call, env, "feature_not_available", f"function `{call.func}` is not available")
-        args = [self.evaluate(a, env) for a in call.args]
+        return function
+
+    def call_function(self, function: Callable[..., Any], call: A.Call, args: list[Any], env: Env) -> Any:
+        """`function` on the values of the call's arguments, each checked against the vocabulary."""
         checks = self.checks.functions.get(call.func)
         if checks is not None:
             self._check_arguments(call.func, checks.positional, args, call.args, env)
@@ -662,21 +608,3 @@ def _magnitude(value: int) -> str:
     """A huge number in a message: its sign and number of digits, not all of them."""
     digits = len(str(abs(value)))
     return str(value) if digits <= 30 else f"{'-' if value < 0 else ''}a number of {digits} digits"
-
-
-_EVALUATORS: dict[type, Callable[[Interpreter, Any, Env], Any]] = {
-    A.Num: lambda _, expr, env: expr.value,
-    A.Name: Interpreter.resolve,
-    A.Binary: Interpreter._binary,
-    A.Compare: Interpreter._compare,
-    A.Attr: Interpreter._attr,
-    A.Call: Interpreter._call,
-    A.Not: lambda interpreter, expr, env: not interpreter.evaluate(expr.operand, env),
-    A.Neg: Interpreter._negate,
-    A.Bool: lambda _, expr, env: expr.value,
-    A.Str: lambda _, expr, env: expr.value,
-    A.ScaleLevel: lambda _, expr, env: expr.level,
-    A.NoneLit: lambda _, expr, env: None,
-    A.ListLit: lambda interpreter, expr, env: tuple(interpreter.evaluate(i, env) for i in expr.items),
-    A.Index: Interpreter._index,
-}

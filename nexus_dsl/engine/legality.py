@@ -29,31 +29,52 @@ Check = tuple[A.Declaration | None, A.Requires]  # (the rule it comes from, or N
 
 @dataclass(frozen=True)
 class LegalityPlan:
-    """A command's requirements split by what they read: no argument, only the target, or an `arg`."""
+    """What legality needs of one command, worked out once from its declaration: its requirements
+    split by what they read (no argument, only the target, or an `arg`), whether its costs read an
+    argument, and the facts of its text legality asks at every decision."""
 
     fixed: tuple[Check, ...]
     per_target: tuple[Check, ...]
     varying: tuple[Check, ...]
     costs_vary: bool
+    control: bool  # offered among the turn's controls, never among its commands
+    # Every cost as (amount, resource) when each amount is a number written in the script (within
+    # the number limit): read as it is, with no script asked; None when one is worked out.
+    written_costs: tuple[tuple[int, str], ...] | None
 
 
-def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.Declaration, A.Requires]]) -> LegalityPlan:
+def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.Declaration, A.Requires]],
+                  max_number: int) -> LegalityPlan:
     arguments = {"target"} | {arg.name for arg in declaration.clauses_of(A.Arg)}
     checks: list[Check] = [(None, r) for r in declaration.clauses_of(A.Requires)] + list(rule_requirements)
     reads = [(check, A.names_used(check[1].condition) & arguments) for check in checks]
     fixed = tuple(check for check, used in reads if not used)
     per_target = tuple(check for check, used in reads if used == {"target"})
     varying = tuple(check for check, used in reads if used - {"target"})
-    costs_vary = any(A.names_used(item.amount) & arguments
-                     for cost in declaration.clauses_of(A.Cost) for item in cost.items)
-    return LegalityPlan(fixed, per_target, varying, costs_vary)
+    items = [item for cost in declaration.clauses_of(A.Cost) for item in cost.items]
+    costs_vary = any(A.names_used(item.amount) & arguments for item in items)
+    written = all(isinstance(item.amount, A.Num) and 0 <= item.amount.value <= max_number for item in items)
+    return LegalityPlan(fixed, per_target, varying, costs_vary, offered_as_control(declaration),
+                        tuple((item.amount.value, item.resource) for item in items  # type: ignore[attr-defined]
+                              ) if written else None)
 
 
+@A.fact_of_text
 def targets_opponent(declaration: A.Declaration) -> bool:
     prop = declaration.property("targets")
     return bool(prop and prop.values and isinstance(prop.values[0], A.Name) and prop.values[0].id == "opponent")
 
 
+@A.fact_of_text
+def role_named(declaration: A.Declaration, role_word: str) -> tuple[bool, str | None]:
+    """Whether the declaration names a role by the game's role word, and the role it names."""
+    prop = declaration.property(role_word)
+    if prop is None:
+        return False, None
+    return True, prop.values[0].id if prop.values and isinstance(prop.values[0], A.Name) else None
+
+
+@A.fact_of_text
 def declaration_tags(declaration: A.Declaration) -> tuple[str, ...]:
     prop = declaration.property("tags")
     return tuple(v.id for v in prop.values if isinstance(v, A.Name)) if prop else ()
@@ -66,6 +87,7 @@ def player_arg_name(name: str) -> str:
     return name[:-1] if name.endswith("_") and len(name) > 1 else name
 
 
+@A.fact_of_text
 def declaration_group(declaration: A.Declaration) -> str | None:
     prop = declaration.property("group")
     value = prop.values[0] if prop and prop.values else None
@@ -112,12 +134,13 @@ class Legality:
         if declaration.kind in ruleset.words.hand_kinds:
             return isinstance(piece, Piece) and declaration.id in piece.hand
         role_word = ruleset.game.role_word
-        prop = declaration.property(role_word) if role_word is not None else None
-        if prop is None:
+        if role_word is None:
+            return True
+        names_role, owner = role_named(declaration, role_word)
+        if not names_role:
             return True
         if isinstance(piece, Player):
             return False
-        owner = prop.values[0].id if prop.values and isinstance(prop.values[0], A.Name) else None
         if owner is not None and owner == piece.role:
             return True
         role = ruleset.role_of(piece.role)
@@ -229,9 +252,9 @@ class Legality:
         once per combination only when it reads the other arguments."""
         legal: list[Action] = []
         for declaration in self.host.ruleset.declarations("command"):
-            if offered_as_control(declaration) or self._cannot_afford(piece, declaration):
-                continue
             plan = self._legality_plan(declaration)
+            if plan.control or self._cannot_afford(piece, declaration, plan):
+                continue
             env = Env({"self": piece, "command": declaration}, self.declaration_env(declaration))
             if not self._passes(plan.fixed, env):
                 continue
@@ -275,7 +298,8 @@ class Legality:
     def _legality_plan(self, declaration: A.Declaration) -> LegalityPlan:
         plan = self._legality_plans.get(id(declaration))
         if plan is None:
-            plan = self._legality_plans[id(declaration)] = legality_plan(declaration, self.global_requirements)
+            plan = self._legality_plans[id(declaration)] = legality_plan(declaration, self.global_requirements,
+                                                                         self.host.limits.max_number)
         return plan
 
     def _passes(self, checks: tuple[Check, ...], env: Env) -> bool:
@@ -303,16 +327,30 @@ class Legality:
                 return problem
         return None if self._passes(plan.varying, env) else "requirement"
 
-    def _cannot_afford(self, piece: Actor, declaration: A.Declaration) -> bool:
+    def _cannot_afford(self, piece: Actor, declaration: A.Declaration, plan: LegalityPlan) -> bool:
         """A quick filter before arguments are enumerated; costs that depend on arguments, or on
         AP reserved against a target, are left to the full check."""
         if isinstance(piece, Piece) and piece.bonus_ap:
             return False
         try:
+            if plan.written_costs is not None:  # no script to ask: the amounts as written
+                return self._short_of(piece, plan.written_costs)
             env = Env({"self": piece}, self.declaration_env(declaration))
             return self.cost_problem(piece, declaration, env, None) is not None
         except ScriptRuntimeError:
             return False
+
+    def _short_of(self, piece: Actor, costs: tuple[tuple[int, str], ...]) -> bool:
+        """Whether `piece` lacks any of these written costs (an MP cost multiplied as `cost_items` does)."""
+        multiplier = None
+        for amount, resource in costs:
+            if resource == "MP":
+                if multiplier is None:
+                    multiplier = self.mp_multiplier(piece)
+                amount = self.host.interpreter.bounded(amount * multiplier, None, None, "the MP cost")
+            if self.resource_amount(piece, resource) < amount:
+                return True
+        return False
 
     def cost_items(self, piece: Actor, declaration: A.Declaration, env: Env) -> list[tuple[int, str]]:
         """Each cost as (amount, resource): a whole number from 0 to the number limit, or the

@@ -55,6 +55,7 @@ def window_of(declaration: A.Declaration) -> tuple[str, str] | None:
     return windows[0].name, windows[0].by or "any"
 
 
+@A.fact_of_text
 def window_role(declaration: A.Declaration, window: str) -> str:
     """Who may use the declaration at this window: a declaration may list several `window`
     clauses, each with its own `by`."""

@@ -152,6 +152,7 @@ def _word(declaration: A.Declaration, name: str) -> str | None:
     return value.id if isinstance(value, A.Name) else None
 
 
+@A.fact_of_text
 def offered_as_control(declaration: A.Declaration) -> bool:
     """Whether a command is offered among a turn's controls (`offered control`): used at any time in
     the turn, and no command given (the base game's Command token)."""

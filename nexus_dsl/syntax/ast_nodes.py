@@ -8,7 +8,8 @@ equality, so a declaration printed and parsed again compares equal to the origin
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from functools import wraps
+from typing import Callable, Hashable, TypeVar, Union
 
 
 @dataclass(frozen=True)
@@ -344,6 +345,31 @@ class Declaration(Node):
                 properties.setdefault(clause.name, clause)  # the first of a name wins, as before
             object.__setattr__(self, "_property_cache", properties)
         return properties.get(name)
+
+
+_UNKNOWN = object()
+_Fact = TypeVar("_Fact")
+
+
+def fact_of_text(function: Callable[..., _Fact]) -> Callable[..., _Fact]:
+    """Memoise `function(declaration, *words)`, a fact read from the declaration's own text alone
+    (whether it targets an opponent, its tags, who may use it at a window): the engine asks such
+    questions at every decision, and the answer never changes. Kept beside the dataclass fields,
+    like the clause cache, so equality and printing ignore it."""
+
+    @wraps(function)
+    def cached(declaration: Declaration, *words: Hashable) -> _Fact:
+        facts = declaration.__dict__.get("_facts")
+        if facts is None:
+            facts = {}
+            object.__setattr__(declaration, "_facts", facts)
+        key = (function, *words)
+        found = facts.get(key, _UNKNOWN)
+        if found is _UNKNOWN:
+            found = facts[key] = function(declaration, *words)
+        return found  # type: ignore[no-any-return]
+
+    return cached
 
 
 @dataclass(frozen=True)
