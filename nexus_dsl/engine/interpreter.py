@@ -95,6 +95,17 @@ class Env:
         self.declaration: A.Declaration | None = (declaration if declaration is not None or parent is None
                                                   else parent.declaration)
 
+    @classmethod
+    def owning(cls, names: dict[str, Any], parent: Env, source: Piece | None = None) -> Env:
+        """A scope over `names` as given, not copied (the caller hands over a dictionary it built for
+        this scope alone), inheriting whose script it is, and who acts unless `source` says, from `parent`."""
+        env = cls.__new__(cls)
+        env.names = names
+        env.parent = parent
+        env.source = source if source is not None else parent.source
+        env.declaration = parent.declaration
+        return env
+
     def child(self, names: Mapping[str, Any] | None = None, source: Piece | None = None) -> Env:
         return Env(names or {}, self, source)
 
@@ -349,8 +360,8 @@ class Interpreter:
         self.steps = 0
         self.pure = False  # True while a question is asked (`asking`): evaluating may not roll dice
         self._asking = Asking(self)
-        self.functions: dict[str, Callable[..., Any]] = {}
-        self.primitives: dict[str, Callable[..., Any]] = {}
+        self.functions: Mapping[str, Callable[..., Any]] = {}
+        self.primitives: Mapping[str, Callable[..., Any]] = {}
         self.checks = argument_checks(host.ruleset.words)
         self.procedures = host.ruleset.scripts.get("procedure", {})
         self.procedure_depth = 0

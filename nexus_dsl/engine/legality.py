@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Any, Iterator, Protocol
+from typing import Any, Callable, Iterator, Protocol
 
 from ..errors import ScriptRuntimeError
 from ..model.game import offered_as_control
@@ -25,6 +25,9 @@ from .interpreter import Env, Interpreter, Limits, fault
 from .state import Actor, BoutState, Piece, Player
 
 Check = tuple[A.Declaration | None, A.Requires]  # (the rule it comes from, or None for the command's own)
+# A check as a plan holds it: with whether it binds every piece (a command's own requirement, or a
+# rule naming no role and no card), so that no one asks who owns it.
+PlannedCheck = tuple[A.Declaration | None, A.Requires, bool]
 
 
 @dataclass(frozen=True)
@@ -33,10 +36,13 @@ class LegalityPlan:
     split by what they read (no argument, only the target, or an `arg`), whether its costs read an
     argument, and the facts of its text legality asks at every decision."""
 
-    fixed: tuple[Check, ...]
-    per_target: tuple[Check, ...]
-    varying: tuple[Check, ...]
+    fixed: tuple[PlannedCheck, ...]
+    per_target: tuple[PlannedCheck, ...]
+    varying: tuple[PlannedCheck, ...]
     costs_vary: bool
+    # The arguments (by the names players use) the varying checks and the costs read: combinations
+    # that agree on these get the same verdict, so it is asked once for them.
+    verdict_reads: tuple[str, ...]
     control: bool  # offered among the turn's controls, never among its commands
     # Every cost as (amount, resource) when each amount is a number written in the script (within
     # the number limit): read as it is, with no script asked; None when one is worked out.
@@ -44,17 +50,20 @@ class LegalityPlan:
 
 
 def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.Declaration, A.Requires]],
-                  max_number: int) -> LegalityPlan:
+                  max_number: int, binds_everyone: Callable[[A.Declaration], bool]) -> LegalityPlan:
     arguments = {"target"} | {arg.name for arg in declaration.clauses_of(A.Arg)}
-    checks: list[Check] = [(None, r) for r in declaration.clauses_of(A.Requires)] + list(rule_requirements)
+    checks: list[PlannedCheck] = [(None, r, True) for r in declaration.clauses_of(A.Requires)]
+    checks += [(rule, r, binds_everyone(rule)) for rule, r in rule_requirements]
     reads = [(check, A.names_used(check[1].condition) & arguments) for check in checks]
     fixed = tuple(check for check, used in reads if not used)
     per_target = tuple(check for check, used in reads if used == {"target"})
     varying = tuple(check for check, used in reads if used - {"target"})
     items = [item for cost in declaration.clauses_of(A.Cost) for item in cost.items]
     costs_vary = any(A.names_used(item.amount) & arguments for item in items)
+    read = set().union(*(A.names_used(item.amount) for item in items), *(A.names_used(r.condition) for _, r, _ in varying))
+    verdict_reads = tuple(player_arg_name(arg.name) for arg in declaration.clauses_of(A.Arg) if arg.name in read)
     written = all(isinstance(item.amount, A.Num) and 0 <= item.amount.value <= max_number for item in items)
-    return LegalityPlan(fixed, per_target, varying, costs_vary, offered_as_control(declaration),
+    return LegalityPlan(fixed, per_target, varying, costs_vary, verdict_reads, offered_as_control(declaration),
                         tuple((item.amount.value, item.resource) for item in items  # type: ignore[attr-defined]
                               ) if written else None)
 
@@ -164,7 +173,7 @@ class Legality:
             names["target"] = self.host.state.pieces[action.arg("target")]
         for arg in declaration.clauses_of(A.Arg):
             names[arg.name] = action.arg(player_arg_name(arg.name))
-        return Env(names, self.declaration_env(declaration), source=piece if isinstance(piece, Piece) else None)
+        return Env.owning(names, self.declaration_env(declaration), source=piece if isinstance(piece, Piece) else None)
 
     # ---------------------------------------------------------------- legality
     def arg_domains(self, piece: Actor, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
@@ -255,7 +264,7 @@ class Legality:
             plan = self._legality_plan(declaration)
             if plan.control or self._cannot_afford(piece, declaration, plan):
                 continue
-            env = Env({"self": piece, "command": declaration}, self.declaration_env(declaration))
+            env = Env.owning({"self": piece, "command": declaration}, self.declaration_env(declaration))
             if not self._passes(plan.fixed, env):
                 continue
             domains = self._checked_domains(piece, declaration)
@@ -266,16 +275,25 @@ class Legality:
             costs_vary = plan.costs_vary or bool(isinstance(piece, Piece) and piece.bonus_ap)
             for target in targets:
                 if target is not None:
-                    env = Env({"self": piece, "command": declaration, "target": self.host.state.pieces[target]},
-                              self.declaration_env(declaration))
+                    env = Env.owning({"self": piece, "command": declaration, "target": self.host.state.pieces[target]},
+                                     self.declaration_env(declaration))
                     if not self._passes(plan.per_target, env):
                         continue
+                # Asking is pure (no dice, nothing changed), so a verdict holds for every
+                # combination that agrees on the arguments it reads: asked once, in the order
+                # the combinations come, so a script fault is met where it always was.
+                verdicts: dict[tuple[Any, ...], bool] = {}
                 for values in itertools.product(*(d for _, d in domains)):
                     args = dict(zip(names, values))
                     if target is not None:
                         args = {"target": target, **args}
                     action = Action.make(COMMAND, piece.label, declaration.id, **args)
-                    if self._argument_problem(piece, declaration, action, plan, costs_vary) is None:
+                    key = tuple(args[name] for name in plan.verdict_reads)
+                    verdict = verdicts.get(key)
+                    if verdict is None:
+                        verdict = verdicts[key] = self._argument_problem(piece, declaration, action, plan,
+                                                                         costs_vary) is None
+                    if verdict:
                         legal.append(action)
         return legal
 
@@ -298,25 +316,32 @@ class Legality:
     def _legality_plan(self, declaration: A.Declaration) -> LegalityPlan:
         plan = self._legality_plans.get(id(declaration))
         if plan is None:
-            plan = self._legality_plans[id(declaration)] = legality_plan(declaration, self.global_requirements,
-                                                                         self.host.limits.max_number)
+            plan = self._legality_plans[id(declaration)] = legality_plan(
+                declaration, self.global_requirements, self.host.limits.max_number, self._binds_everyone)
         return plan
 
-    def _passes(self, checks: tuple[Check, ...], env: Env) -> bool:
+    def _passes(self, checks: tuple[PlannedCheck, ...], env: Env) -> bool:
         """Whether every requirement holds; a rule's requirement sees only self, target and command."""
         interpreter = self.host.interpreter
         with interpreter.asking():
-            for rule, requirement in checks:
+            for rule, requirement, everyones in checks:
                 if rule is None:
                     check_env = env
                 else:
-                    if not self.owns_ability(env.names["self"], rule):  # a talent binds only its role's pieces
+                    names = env.names
+                    if not everyones and not self.owns_ability(names["self"], rule):  # a talent binds only its role's pieces
                         continue
-                    names = {"self": env.names["self"], "target": env.names.get("target"), "command": env.names["command"]}
-                    check_env = Env(names, self.declaration_env(rule))
+                    check_env = Env.owning({"self": names["self"], "target": names.get("target"), "command": names["command"]},
+                                           self.declaration_env(rule))
                 if not interpreter.evaluate(requirement.condition, check_env):
                     return False
         return True
+
+    def _binds_everyone(self, rule: A.Declaration) -> bool:
+        """Whether a rule's requirement binds every piece: it is no card held in a hand and names no role."""
+        ruleset = self.host.ruleset
+        role_word = ruleset.game.role_word
+        return rule.kind not in ruleset.words.hand_kinds and (role_word is None or not role_named(rule, role_word)[0])
 
     def _argument_problem(self, piece: Actor, declaration: A.Declaration, action: Action,
                           plan: LegalityPlan, costs_vary: bool) -> str | None:

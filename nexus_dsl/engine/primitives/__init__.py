@@ -13,6 +13,7 @@ the engine cannot run.
 from __future__ import annotations
 
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from ..interpreter import Env, Limits
@@ -55,10 +56,13 @@ def _dice_pool(limits: Limits) -> Callable[..., int]:
 
 
 @lru_cache(maxsize=8)
-def script_tables(limits: Limits) -> tuple[Table, Table]:
-    """The functions and the effects, by vocabulary name, for bouts played within `limits`."""
+@lru_cache(maxsize=8)
+def script_tables(limits: Limits) -> tuple[Mapping[str, Callable[..., Any]], Mapping[str, Callable[..., Any]]]:
+    """The functions and the effects, by vocabulary name, for bouts played within `limits`: built
+    once per limits and shared, read-only, by every bout and preview (they close over the limits
+    alone)."""
     listed = {name: _host_first(function) for name, function in list_functions(limits).items()}
     functions = _gathered([*(concern.FUNCTIONS for concern in CONCERNS), listed, {"dice_pool": _dice_pool(limits)}],
                           "function")
     effects = _gathered([concern.EFFECTS for concern in CONCERNS], "effect")
-    return functions, effects
+    return MappingProxyType(functions), MappingProxyType(effects)
