@@ -68,6 +68,16 @@ def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.De
                               ) if written else None)
 
 
+def plans_of(ruleset: Ruleset) -> dict[tuple[int, int], LegalityPlan]:
+    """The legality plans of a ruleset's commands, kept beside its fields (a ruleset never changes
+    once loaded, and its declarations live as long as it does, so their ids stay theirs)."""
+    plans = ruleset.__dict__.get("_legality_plans")
+    if plans is None:
+        plans = {}
+        object.__setattr__(ruleset, "_legality_plans", plans)
+    return plans
+
+
 @A.fact_of_text
 def targets_opponent(declaration: A.Declaration) -> bool:
     prop = declaration.property("targets")
@@ -124,13 +134,14 @@ class Legality:
         self.global_requirements = (global_requirements if global_requirements is not None else
                                     [(d, r) for d in host.ruleset.declarations("rule") for r in d.clauses_of(A.Requires)])
         self._declaration_envs: dict[int, Env] = {}
-        self._legality_plans: dict[int, LegalityPlan] = {}  # per command: which requirements read its arguments
+        # Per command, what legality needs of it: worked out from the content alone, so kept with the
+        # ruleset and shared by every bout played with it (and by their previews), per number limit.
+        self._legality_plans: dict[tuple[int, int], LegalityPlan] = plans_of(host.ruleset)
 
     def copy_for(self, host: LegalityHost) -> Legality:
         """The legality of a preview's copy of the bout: its caches copied as they are."""
         legality = Legality(host, self.global_requirements)
         legality._declaration_envs = dict(self._declaration_envs)
-        legality._legality_plans = dict(self._legality_plans)
         return legality
 
     # ---------------------------------------------------------------- who has what
@@ -314,9 +325,10 @@ class Legality:
         return self.cost_problem(piece, declaration, env, None) or self.requirement_problem(declaration, env, rules=False)
 
     def _legality_plan(self, declaration: A.Declaration) -> LegalityPlan:
-        plan = self._legality_plans.get(id(declaration))
+        key = (id(declaration), self.host.limits.max_number)
+        plan = self._legality_plans.get(key)
         if plan is None:
-            plan = self._legality_plans[id(declaration)] = legality_plan(
+            plan = self._legality_plans[key] = legality_plan(
                 declaration, self.global_requirements, self.host.limits.max_number, self._binds_everyone)
         return plan
 

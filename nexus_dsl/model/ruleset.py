@@ -73,6 +73,11 @@ class Ruleset:
     triggers: Mapping[str, tuple[tuple[A.Declaration, A.When], ...]]  # event -> listeners in load order
     sources: Mapping[str, str] = field(default_factory=dict)  # file -> text, for error excerpts
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The engine keeps its plans beside the fields, keyed by the ids of this process's
+        # declarations: a copy elsewhere works them out again.
+        return {name: value for name, value in self.__dict__.items() if not name.startswith("_")}
+
     # ---- lookups
     def profile_of(self, name: str | None) -> Mapping[str, Any] | None:
         """The profile a setup names for a player: an item of the game's `profiles` data kind."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import wraps
-from typing import Callable, Hashable, TypeVar, Union
+from typing import Any, Callable, Hashable, TypeVar, Union
 
 
 @dataclass(frozen=True)
@@ -22,11 +22,18 @@ class Pos:
 
 
 NO_POS = Pos()
+#: What a node keeps beside its fields that is worked out from them (never pickled with it).
+DERIVED = frozenset({"_closure", "_clause_cache", "_property_cache", "_facts"})
 
 
 @dataclass(frozen=True)
 class Node:
     pos: Pos = field(default=NO_POS, compare=False, repr=False, kw_only=True)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # What the engine works out and keeps beside the fields (answers, compiled closures) belongs
+        # to this process: a copy elsewhere works it out again.
+        return {name: value for name, value in self.__dict__.items() if name not in DERIVED}
 
 
 # ---------------------------------------------------------------- expressions
