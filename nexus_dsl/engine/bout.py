@@ -33,7 +33,8 @@ from .dice import Dice, DiceState
 from .events import Events
 from .holds import Holds
 from .initial_state import initial_state
-from .interpreter import Interpreter, Limits, Run, faulting_declaration
+from .interpreter import Interpreter, Limits, Run
+from .scope import faulting_declaration
 from .ledger import Ledger
 from .legality import Legality, declaration_group, declaration_tags
 from .movement import Movement

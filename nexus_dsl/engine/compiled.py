@@ -14,14 +14,35 @@ faults at the same nodes (`interpreter.py`): values, errors and dice stay the sa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Protocol
 
 from ..syntax import ast_nodes as A
+from .scope import Dynamic, Env, describe_value, fault, is_number
+from .state import Piece
 
-if TYPE_CHECKING:
-    from .interpreter import Env, Interpreter
 
-Closure = Callable[["Interpreter", "Env"], Any]
+class Interpreter(Protocol):
+    """What a closure asks of the interpreter it runs in (`interpreter.py`)."""
+
+    @property
+    def max_number(self) -> int: ...
+
+    def bounded(self, value: int, node: A.Node | None, env: Env | None, what: str = "the result") -> int: ...
+
+    def resolve_unbound(self, name: A.Name, env: Env) -> Any: ...
+
+    def has_state(self, value: Any, state: str) -> bool: ...
+
+    def attribute_of(self, obj: Any, expr: A.Attr, env: Env) -> Any: ...
+
+    def index_of(self, container: Any, index: Any, expr: A.Index, env: Env) -> Any: ...
+
+    def function_for(self, call: A.Call, env: Env) -> Callable[..., Any]: ...
+
+    def call_function(self, function: Callable[..., Any], call: A.Call, args: list[Any], env: Env) -> Any: ...
+
+
+Closure = Callable[[Interpreter, Env], Any]
 
 _CLOSURE = "_closure"
 
@@ -47,8 +68,6 @@ def _constant(value: Any) -> Closure:
 
 
 def _not_available(expr: A.Expr) -> Closure:
-    from .interpreter import fault
-
     def evaluate(interpreter: Interpreter, env: Env) -> Any:
         raise fault(expr, env, "feature_not_available", f"{type(expr).__name__} cannot be evaluated")
 
@@ -56,8 +75,6 @@ def _not_available(expr: A.Expr) -> Closure:
 
 
 def _name(expr: A.Name) -> Closure:
-    from .interpreter import Dynamic
-
     ident = expr.id
 
     def evaluate(interpreter: Interpreter, env: Env) -> Any:
@@ -75,13 +92,11 @@ def _name(expr: A.Name) -> Closure:
 
 def _number_of(expr: A.Expr) -> Closure:
     """The operand's closure, faulting at the operand unless its value is a whole number."""
-    from .interpreter import _is_number, describe_value, fault
-
     operand = closure_of(expr)
 
     def evaluate(interpreter: Interpreter, env: Env) -> Any:
         value = operand(interpreter, env)
-        if not _is_number(value):
+        if not is_number(value):
             raise fault(expr, env, "wrong_type", f"expected a number, got {describe_value(value)}")
         return value
 
@@ -95,8 +110,6 @@ def _binary(expr: A.Binary) -> Closure:
         if op == "and":
             return lambda interpreter, env: bool(left(interpreter, env)) and bool(right(interpreter, env))
         return lambda interpreter, env: bool(left(interpreter, env)) or bool(right(interpreter, env))
-    from .interpreter import fault
-
     left_number, right_number = _number_of(expr.left), _number_of(expr.right)
     what = f"the result of `{op}`"
 
@@ -113,7 +126,7 @@ def _binary(expr: A.Binary) -> Closure:
             raise fault(expr, env, "division_by_zero", "division by zero")
         else:
             result = left // right
-        limit = interpreter.limits.max_number
+        limit = interpreter.max_number
         if -limit <= result <= limit:
             return result
         return interpreter.bounded(result, expr, env, what)  # beyond the limit: the fault
@@ -132,9 +145,6 @@ def _not(expr: A.Not) -> Closure:
 
 
 def _compare(expr: A.Compare) -> Closure:
-    from .interpreter import _is_number, describe_value, fault
-    from .state import Piece
-
     op = expr.op
     left = closure_of(expr.left)
     if op in ("is", "is not"):
@@ -145,8 +155,8 @@ def _compare(expr: A.Compare) -> Closure:
             return misplaced
         state = expr.right.id
         if op == "is":
-            return lambda interpreter, env: interpreter.host.conditions.has_state(left(interpreter, env), state)
-        return lambda interpreter, env: not interpreter.host.conditions.has_state(left(interpreter, env), state)
+            return lambda interpreter, env: interpreter.has_state(left(interpreter, env), state)
+        return lambda interpreter, env: not interpreter.has_state(left(interpreter, env), state)
     right = closure_of(expr.right)
     if op in ("in", "not in"):
         wanted = op == "in"
@@ -174,7 +184,7 @@ def _compare(expr: A.Compare) -> Closure:
     def ordered(interpreter: Interpreter, env: Env) -> bool:
         a = left(interpreter, env)
         b = right(interpreter, env)
-        if not (_is_number(a) and _is_number(b) or isinstance(a, str) and isinstance(b, str)):
+        if not (is_number(a) and is_number(b) or isinstance(a, str) and isinstance(b, str)):
             raise fault(expr, env, "wrong_type", f"cannot compare {describe_value(a)} with {describe_value(b)}")
         if op == "<":
             return bool(a < b)

@@ -16,7 +16,8 @@ from ..model.ruleset import Ruleset
 from .actions import ABILITY, CARD, CHOICE, CONTROL, END_ROUND, NEXT_ROUND, Action, Decision
 from .events import Events
 from .holds import Holds
-from .interpreter import Env, Interpreter, Limits
+from .interpreter import Interpreter, Limits
+from .scope import Env
 from .legality import Legality
 from .resolution import Resolution
 from .setup import BoutSetup

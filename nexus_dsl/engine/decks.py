@@ -11,7 +11,8 @@ from ..syntax import ast_nodes as A
 from .actions import CONTROL, PASS, Action, Decision
 from .dice import Dice
 from .events import Events
-from .interpreter import Env, Interpreter, Run
+from .interpreter import Interpreter, Run
+from .scope import Env
 from .legality import Legality
 from .resolution import Resolution
 from .state import BoutState, Piece

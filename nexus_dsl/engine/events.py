@@ -12,7 +12,8 @@ from typing import Any, Protocol
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
-from .interpreter import Env, Interpreter, Limits, Run
+from .interpreter import Interpreter, Limits, Run
+from .scope import Env
 from .legality import Legality
 from .state import BoutState, Piece
 

@@ -37,7 +37,8 @@ from .actions import Action
 from .board import Square
 from .bout import Bout, Event
 from .dice import Dice
-from .interpreter import Dynamic, Env, Interpreter
+from .interpreter import Interpreter
+from .scope import Dynamic, Env
 from .state import BoutState, Piece
 
 #: Bout attributes that are the bout's state, read by `whole_state`.

@@ -16,11 +16,11 @@ that caused it and naming its declaration (`fault_at`), never as a Python except
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Protocol
 from weakref import WeakKeyDictionary
 
-from ..errors import Diagnostic, ScriptRuntimeError
+from ..errors import ScriptRuntimeError
 from ..limits import MAX_NUMBER
 from ..model.ruleset import Ruleset
 from ..model.values import is_symbol
@@ -33,8 +33,8 @@ from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
 from .compiled import closure_of
+from .scope import INTERNAL, INTERNAL_HINT, VALUE_ERRORS, Env, describe_value, fault, fault_at, is_number
 from .state import Piece, OwnedZone, Player
-from .options import Option
 
 if TYPE_CHECKING:
     from .actions import Action, Decision
@@ -72,120 +72,7 @@ class Limits:
     max_procedure_depth: int = 16
 
 
-class Dynamic:
-    """A name whose value is read when it is used (e.g. `damage_bonus` grows as bonuses land)."""
-
-    __slots__ = ("read",)
-
-    def __init__(self, read: Callable[[], Any]):
-        self.read = read
-
-
-class Env:
-    """A scope: local names chained to their parent, plus who is acting (the damage source)."""
-
-    __slots__ = ("names", "parent", "source", "declaration")
-
-    def __init__(self, names: Mapping[str, Any], parent: Env | None = None, source: Piece | None = None,
-                 declaration: A.Declaration | None = None):
-        self.names = dict(names)
-        self.parent = parent
-        # Who acts and whose script this is, inherited from the enclosing scope unless given.
-        self.source: Piece | None = source if source is not None or parent is None else parent.source
-        self.declaration: A.Declaration | None = (declaration if declaration is not None or parent is None
-                                                  else parent.declaration)
-
-    @classmethod
-    def owning(cls, names: dict[str, Any], parent: Env, source: Piece | None = None) -> Env:
-        """A scope over `names` as given, not copied (the caller hands over a dictionary it built for
-        this scope alone), inheriting whose script it is, and who acts unless `source` says, from `parent`."""
-        env = cls.__new__(cls)
-        env.names = names
-        env.parent = parent
-        env.source = source if source is not None else parent.source
-        env.declaration = parent.declaration
-        return env
-
-    def child(self, names: Mapping[str, Any] | None = None, source: Piece | None = None) -> Env:
-        return Env(names or {}, self, source)
-
-    def lookup(self, name: str) -> tuple[bool, Any]:
-        env: Env | None = self
-        while env is not None:
-            if name in env.names:
-                value = env.names[name]
-                return True, (value.read() if isinstance(value, Dynamic) else value)
-            env = env.parent
-        return False, None
-
-    def assign(self, name: str, value: Any) -> None:
-        self.names[name] = value
-
-    def rebind(self, name: str, value: Any) -> bool:
-        """Bind `name` again where it is bound (`set`); whether it was bound anywhere."""
-        env: Env | None = self
-        while env is not None:
-            if name in env.names:
-                env.names[name] = value
-                return True
-            env = env.parent
-        return False
-
-
-# ---------------------------------------------------------------- faults
-# Python errors a function, an effect or a mechanism may raise on values a script computed: they
-# become positioned runtime diagnostics. (Dice errors are not among them: forced dice running out
-# belong to the scenario that forced them, and every die a script rolls is checked beforehand.)
-VALUE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError)
-# Arguments are checked against the vocabulary before a function or effect runs, so a Python error
-# inside one is the engine's own failure, not the script's: it still stops the bout at the statement
-# (no traceback for a stranger's pack), but under its own code, which the test suites treat as a bug.
-INTERNAL = "internal"
-INTERNAL_HINT = "the engine failed on this statement; this is a fault of the engine, not of the script"
-
-
-def fault(node: A.Node | None, env: Env | None, code: str, message: str, hint: str | None = None) -> ScriptRuntimeError:
-    """A runtime diagnostic at `node`, naming the declaration `env` runs for."""
-    error = ScriptRuntimeError(Diagnostic(f"runtime/{code}", message, "<engine>", hint=hint))
-    return fault_at(error, node, env)
-
-
-def fault_at(error: ScriptRuntimeError, node: A.Node | None, env: Env | None) -> ScriptRuntimeError:
-    """`error` positioned at `node` and naming `env`'s declaration, unless an inner expression or
-    statement already did (the innermost place that knows is the one to report). The located error
-    keeps that declaration (`faulting_declaration`), so no one has to search for it by position."""
-    if getattr(error, "located", False):
-        return error
-    first = error.diagnostics[0]
-    changes: dict[str, Any] = {}
-    if first.line <= 0 and node is not None and node.pos.line > 0:
-        pos = node.pos
-        end = pos.end_column if pos.end_line == pos.line else 0
-        changes.update(file=pos.file, line=pos.line, column=pos.column, end_column=end)
-    if env is not None and env.declaration is not None:
-        changes["message"] = f"{declaration_label(env.declaration)}: {first.message}"
-    if first.line <= 0 and "line" not in changes:
-        return error  # nothing positions it here: an enclosing statement will
-    located = ScriptRuntimeError([replace(first, **changes), *error.diagnostics[1:]])
-    located.located = True  # type: ignore[attr-defined]
-    located.declaration = env.declaration if env is not None else None  # type: ignore[attr-defined]
-    return located
-
-
-def faulting_declaration(error: ScriptRuntimeError) -> A.Declaration | None:
-    """The declaration a located fault names (`fault_at`), or None (a fault no script caused)."""
-    return getattr(error, "declaration", None)
-
-
-def declaration_label(declaration: A.Declaration) -> str:
-    return f"in {declaration.kind} `{declaration.id}`"
-
-
 # ---------------------------------------------------------------- argument kinds
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _one_square(value: Any) -> bool:
     return isinstance(value, (Square, Piece)) or isinstance(value, frozenset) and len(value) == 1
 
@@ -195,7 +82,7 @@ KindTest = tuple[Callable[[Any], bool], str]
 # What a value must be for each argument type of the vocabulary (`any`, `bool` and `name` take
 # anything); the types whose members content declares are added per Ruleset (`argument_checks`).
 KIND_TESTS: dict[str, KindTest] = {
-    "number": (_is_number, "a number"),
+    "number": (is_number, "a number"),
     "text": (lambda v: isinstance(v, str), "text"),
     "piece": (lambda v: isinstance(v, Piece), "a piece"),
     "player": (lambda v: isinstance(v, Player), "a player"),
@@ -214,33 +101,6 @@ KIND_TESTS: dict[str, KindTest] = {
     "command": (lambda v: isinstance(v, str), "a command"),
 
 }
-
-
-def describe_value(value: Any) -> str:
-    """A script value in a message, as a script writer would name it."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, Piece):
-        return f"piece {value.label}"
-    if isinstance(value, Player):
-        return f"player {value.label}"
-    if isinstance(value, OwnedZone):
-        return f"the zone `{value}`"
-    if isinstance(value, Option):
-        return f"the option `{value.name}`"
-    if isinstance(value, Square):
-        return f"square [{value.col}, {value.row}]"
-    if isinstance(value, frozenset):
-        return "an empty set of squares" if not value else f"a set of {len(value)} square(s)"
-    if isinstance(value, tuple):
-        return f"a list of {len(value)}"
-    if isinstance(value, A.Declaration):
-        return f"{value.kind} `{value.id}`"
-    if isinstance(value, str):
-        return f"`{value}`"
-    return repr(value)
 
 
 @dataclass(frozen=True)
@@ -366,6 +226,14 @@ class Interpreter:
         self.procedures = host.ruleset.scripts.get("procedure", {})
         self.procedure_depth = 0
 
+    @property
+    def max_number(self) -> int:
+        return self.limits.max_number
+
+    def has_state(self, value: Any, state: str) -> bool:
+        """Whether a value is in a state (`value is <state>`)."""
+        return self.host.conditions.has_state(value, state)
+
     def asking(self) -> Asking:
         """`with interpreter.asking():` around every evaluation of a cost or a requirement."""
         return self._asking
@@ -390,7 +258,7 @@ class Interpreter:
     def amount(self, value: Any, node: A.Node | None, env: Env | None, what: str, negative: bool = False) -> int:
         """A number a mechanism will use (a cost, an amount of coins or points): whole, within
         ±max_number, and not below 0 unless `negative` allows it."""
-        if not _is_number(value):
+        if not is_number(value):
             raise fault(node, env, "wrong_type", f"{what} must be a number, got {describe_value(value)}")
         self.bounded(value, node, env, what)
         if value < 0 and not negative:
@@ -407,7 +275,7 @@ class Interpreter:
         return closure(self, env)
 
     def index_of(self, container: Any, index: Any, expr: A.Index, env: Env) -> Any:
-        if not isinstance(container, tuple) or not _is_number(index):
+        if not isinstance(container, tuple) or not is_number(index):
             raise fault(expr, env, "bad_index", f"cannot index {describe_value(container)} with {describe_value(index)}")
         try:
             return container[index]
@@ -426,7 +294,7 @@ class Interpreter:
 
     def _number(self, expr: A.Expr, env: Env) -> int:
         value = self.evaluate(expr, env)
-        if not _is_number(value):
+        if not is_number(value):
             raise fault(expr, env, "wrong_type", f"expected a number, got {describe_value(value)}")
         return value
 

@@ -21,7 +21,8 @@ from ..syntax import ast_nodes as A
 from ..syntax.printer import print_expr
 from .actions import COMMAND, CONTROL, Action
 from .board import Direction
-from .interpreter import Env, Interpreter, Limits, fault
+from .interpreter import Interpreter, Limits
+from .scope import Env, fault
 from .state import Actor, BoutState, Piece, Player
 
 Check = tuple[A.Declaration | None, A.Requires]  # (the rule it comes from, or None for the command's own)

@@ -14,7 +14,8 @@ from typing import Any, Callable
 
 from ..errors import Diagnostic, ScriptRuntimeError
 from .board import Square
-from .interpreter import Env, Limits, describe_value
+from .interpreter import Limits
+from .scope import Env, describe_value
 from .state import Piece, Player
 
 Roll = Callable[[str, int], int]

@@ -11,7 +11,8 @@ from ..syntax import ast_nodes as A
 from .actions import Action
 from .conditions import Conditions
 from .events import Events
-from .interpreter import Dynamic, Env, Interpreter, Limits, Run, fault_at
+from .interpreter import Interpreter, Limits, Run
+from .scope import Dynamic, Env, fault_at
 from .ledger import Ledger
 from .legality import Legality
 from .rolls import RollContext, Rolls

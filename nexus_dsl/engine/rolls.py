@@ -11,7 +11,8 @@ from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .dice import SCALE_CAP, Dice
 from .events import Events
-from .interpreter import Env, Interpreter
+from .interpreter import Interpreter
+from .scope import Env
 from .state import Piece
 from .timing import Timing
 

@@ -18,7 +18,8 @@ from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .actions import ABILITY, CARD, PASS, Action, Decision
 from .events import Events
-from .interpreter import Env, Limits, Run
+from .interpreter import Limits, Run
+from .scope import Env
 from .legality import Legality, targets_opponent
 from .state import Actor, BoutState, Piece, Status
 

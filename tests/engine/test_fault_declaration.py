@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from nexus_dsl import Action, Bout, ScriptRuntimeError, load_ruleset
-from nexus_dsl.engine.interpreter import faulting_declaration
+from nexus_dsl.engine.scope import faulting_declaration
 from test_runtime_faults import command, face_to_face, write_pack
 
 

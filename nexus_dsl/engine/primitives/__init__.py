@@ -16,7 +16,9 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
-from ..interpreter import Env, Limits
+from ..interpreter import Limits
+
+from ..scope import Env
 from ..list_functions import dice_pool, list_functions
 from . import (board_objects, chance, coins, flow, geometry, marks, movement, numbers, pieces, rolls, stats, turns,
                victory, weapons, zones)

@@ -8,7 +8,8 @@ from ...model.ruleset import Ruleset
 from ...syntax import ast_nodes as A
 from ..board import Square
 from ..events import Events
-from ..interpreter import Env, Limits, Run
+from ..interpreter import Limits, Run
+from ..scope import Env
 from .values import Grounds, as_square, on_board
 
 

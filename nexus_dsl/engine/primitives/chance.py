@@ -7,7 +7,7 @@ from typing import Any, Callable, Protocol
 from ...errors import Diagnostic, ScriptRuntimeError
 from ...model.ruleset import Ruleset
 from ..board import Direction, Square
-from ..interpreter import Env
+from ..scope import Env
 from ..state import BoutState
 
 

@@ -8,7 +8,8 @@ from ...errors import ScriptRuntimeError
 from ...model.ruleset import Ruleset
 from ...syntax import ast_nodes as A
 from ..conditions import Conditions
-from ..interpreter import Env, Limits, Run
+from ..interpreter import Limits, Run
+from ..scope import Env
 from ..ledger import Ledger
 from ..state import BoutState, Piece
 from .values import reason

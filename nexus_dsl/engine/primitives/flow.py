@@ -11,7 +11,8 @@ from ..actions import ABILITY, CARD, CHOICE, CONTROL, PASS, Action, Decision
 from ..board import Square
 from ..decks import Decks
 from ..events import Events
-from ..interpreter import Env, Limits, Run, describe_value
+from ..interpreter import Limits, Run
+from ..scope import Env, describe_value
 from ..list_functions import ordered
 from ..resolution import Resolution
 from ..timing import Timing

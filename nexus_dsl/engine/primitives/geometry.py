@@ -6,7 +6,7 @@ from typing import Any, Callable, Protocol
 
 from ...model.ruleset import Ruleset
 from ..board import Square
-from ..interpreter import Env
+from ..scope import Env
 from ..movement import Movement
 from ..state import BoutState, Piece
 from .values import Faults, as_square, compass_direction, squares

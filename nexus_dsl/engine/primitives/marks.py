@@ -6,7 +6,8 @@ from typing import Any, Callable, Protocol
 
 from ...errors import ScriptRuntimeError
 from ...syntax import ast_nodes as A
-from ..interpreter import Env, Limits
+from ..interpreter import Limits
+from ..scope import Env
 from ..state import Piece
 from .values import mark_value_problem
 

@@ -6,7 +6,8 @@ from typing import Any, Callable, Protocol
 
 from ...syntax import ast_nodes as A
 from ..holds import Holds
-from ..interpreter import Env, Run
+from ..interpreter import Run
+from ..scope import Env
 from ..movement import Movement
 from ..state import Piece
 from .values import Grounds, on_board

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Protocol
 
 from ...errors import ScriptRuntimeError
-from ..interpreter import Env, describe_value
+from ..scope import Env, describe_value
 
 
 class Host(Protocol):

@@ -6,7 +6,7 @@ from typing import Any, Callable, Protocol
 
 from ...syntax import ast_nodes as A
 from ..events import Events
-from ..interpreter import Env
+from ..scope import Env
 from ..state import BoutState, Piece, Status
 from .values import Faults, as_square
 

@@ -6,7 +6,8 @@ from typing import Any, Callable, Protocol
 
 from ...syntax import ast_nodes as A
 from ..conditions import Conditions
-from ..interpreter import Env, Interpreter, Run
+from ..interpreter import Interpreter, Run
+from ..scope import Env
 from ..rolls import Rolls
 from ..state import Piece
 from ..timing import Timing

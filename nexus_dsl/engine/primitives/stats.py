@@ -8,7 +8,8 @@ from typing import Any, Callable, Protocol
 from ...model.ruleset import Ruleset
 from ...syntax import ast_nodes as A
 from ..conditions import Conditions
-from ..interpreter import Env, Interpreter, Run
+from ..interpreter import Interpreter, Run
+from ..scope import Env
 from ..state import Actor, BoutState, Piece, Player
 from .values import Faults, actor
 

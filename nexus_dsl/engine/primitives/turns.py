@@ -8,7 +8,8 @@ from typing import Any, Callable, Protocol
 
 from ...syntax import ast_nodes as A
 from ..cycle import Cycle
-from ..interpreter import Env, Run, describe_value
+from ..interpreter import Run
+from ..scope import Env, describe_value
 from ..state import Actor, BoutState, Player
 from ..state import Piece as Piece
 from .values import Faults

@@ -7,7 +7,8 @@ from typing import Any, Protocol
 
 from ...errors import ScriptRuntimeError
 from ..board import Direction, Square
-from ..interpreter import Env, Limits, describe_value
+from ..interpreter import Limits
+from ..scope import Env, describe_value
 from ..state import BoutState, Piece, Player
 
 

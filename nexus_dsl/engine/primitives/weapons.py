@@ -9,7 +9,8 @@ from ...model.ruleset import Ruleset
 from ...syntax import ast_nodes as A
 from ..conditions import Conditions
 from ..events import Events
-from ..interpreter import Env, Run
+from ..interpreter import Run
+from ..scope import Env
 from ..setup import declared_number, weapon_word
 from ..state import BoutState, Piece
 

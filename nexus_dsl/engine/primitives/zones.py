@@ -9,7 +9,8 @@ from typing import Any, Callable, Protocol
 
 from ...model.ruleset import Ruleset
 from ...syntax import ast_nodes as A
-from ..interpreter import Env, Interpreter, describe_value
+from ..interpreter import Interpreter
+from ..scope import Env, describe_value
 from ..list_functions import ordered
 from ..state import BoutState, OwnedZone, Player
 from ..state import Piece as Piece

@@ -1,0 +1,159 @@
+"""What a running script is made of below the interpreter: its scopes (`Env`, `Dynamic` names), the
+description of its values in messages, and its faults, positioned at the node that caused them.
+
+The interpreter and the closures its expressions compile into (`compiled.py`) both build on these,
+so neither has to import the other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable, Mapping
+
+from ..errors import Diagnostic, ScriptRuntimeError
+from ..syntax import ast_nodes as A
+from .board import Square
+from .options import Option
+from .state import OwnedZone, Piece, Player
+
+
+class Dynamic:
+    """A name whose value is read when it is used (e.g. `damage_bonus` grows as bonuses land)."""
+
+    __slots__ = ("read",)
+
+    def __init__(self, read: Callable[[], Any]):
+        self.read = read
+
+
+class Env:
+    """A scope: local names chained to their parent, plus who is acting (the damage source)."""
+
+    __slots__ = ("names", "parent", "source", "declaration")
+
+    def __init__(self, names: Mapping[str, Any], parent: Env | None = None, source: Piece | None = None,
+                 declaration: A.Declaration | None = None):
+        self.names = dict(names)
+        self.parent = parent
+        # Who acts and whose script this is, inherited from the enclosing scope unless given.
+        self.source: Piece | None = source if source is not None or parent is None else parent.source
+        self.declaration: A.Declaration | None = (declaration if declaration is not None or parent is None
+                                                  else parent.declaration)
+
+    @classmethod
+    def owning(cls, names: dict[str, Any], parent: Env, source: Piece | None = None) -> Env:
+        """A scope over `names` as given, not copied (the caller hands over a dictionary it built for
+        this scope alone), inheriting whose script it is, and who acts unless `source` says, from `parent`."""
+        env = cls.__new__(cls)
+        env.names = names
+        env.parent = parent
+        env.source = source if source is not None else parent.source
+        env.declaration = parent.declaration
+        return env
+
+    def child(self, names: Mapping[str, Any] | None = None, source: Piece | None = None) -> Env:
+        return Env(names or {}, self, source)
+
+    def lookup(self, name: str) -> tuple[bool, Any]:
+        env: Env | None = self
+        while env is not None:
+            if name in env.names:
+                value = env.names[name]
+                return True, (value.read() if isinstance(value, Dynamic) else value)
+            env = env.parent
+        return False, None
+
+    def assign(self, name: str, value: Any) -> None:
+        self.names[name] = value
+
+    def rebind(self, name: str, value: Any) -> bool:
+        """Bind `name` again where it is bound (`set`); whether it was bound anywhere."""
+        env: Env | None = self
+        while env is not None:
+            if name in env.names:
+                env.names[name] = value
+                return True
+            env = env.parent
+        return False
+
+
+# ---------------------------------------------------------------- faults
+# Python errors a function, an effect or a mechanism may raise on values a script computed: they
+# become positioned runtime diagnostics. (Dice errors are not among them: forced dice running out
+# belong to the scenario that forced them, and every die a script rolls is checked beforehand.)
+VALUE_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, ArithmeticError)
+# Arguments are checked against the vocabulary before a function or effect runs, so a Python error
+# inside one is the engine's own failure, not the script's: it still stops the bout at the statement
+# (no traceback for a stranger's pack), but under its own code, which the test suites treat as a bug.
+INTERNAL = "internal"
+INTERNAL_HINT = "the engine failed on this statement; this is a fault of the engine, not of the script"
+
+
+def fault(node: A.Node | None, env: Env | None, code: str, message: str, hint: str | None = None) -> ScriptRuntimeError:
+    """A runtime diagnostic at `node`, naming the declaration `env` runs for."""
+    error = ScriptRuntimeError(Diagnostic(f"runtime/{code}", message, "<engine>", hint=hint))
+    return fault_at(error, node, env)
+
+
+def fault_at(error: ScriptRuntimeError, node: A.Node | None, env: Env | None) -> ScriptRuntimeError:
+    """`error` positioned at `node` and naming `env`'s declaration, unless an inner expression or
+    statement already did (the innermost place that knows is the one to report). The located error
+    keeps that declaration (`faulting_declaration`), so no one has to search for it by position."""
+    if getattr(error, "located", False):
+        return error
+    first = error.diagnostics[0]
+    changes: dict[str, Any] = {}
+    if first.line <= 0 and node is not None and node.pos.line > 0:
+        pos = node.pos
+        end = pos.end_column if pos.end_line == pos.line else 0
+        changes.update(file=pos.file, line=pos.line, column=pos.column, end_column=end)
+    if env is not None and env.declaration is not None:
+        changes["message"] = f"{declaration_label(env.declaration)}: {first.message}"
+    if first.line <= 0 and "line" not in changes:
+        return error  # nothing positions it here: an enclosing statement will
+    located = ScriptRuntimeError([replace(first, **changes), *error.diagnostics[1:]])
+    located.located = True  # type: ignore[attr-defined]
+    located.declaration = env.declaration if env is not None else None  # type: ignore[attr-defined]
+    return located
+
+
+def faulting_declaration(error: ScriptRuntimeError) -> A.Declaration | None:
+    """The declaration a located fault names (`fault_at`), or None (a fault no script caused)."""
+    return getattr(error, "declaration", None)
+
+
+def declaration_label(declaration: A.Declaration) -> str:
+    return f"in {declaration.kind} `{declaration.id}`"
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+
+
+def describe_value(value: Any) -> str:
+    """A script value in a message, as a script writer would name it."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Piece):
+        return f"piece {value.label}"
+    if isinstance(value, Player):
+        return f"player {value.label}"
+    if isinstance(value, OwnedZone):
+        return f"the zone `{value}`"
+    if isinstance(value, Option):
+        return f"the option `{value.name}`"
+    if isinstance(value, Square):
+        return f"square [{value.col}, {value.row}]"
+    if isinstance(value, frozenset):
+        return "an empty set of squares" if not value else f"a set of {len(value)} square(s)"
+    if isinstance(value, tuple):
+        return f"a list of {len(value)}"
+    if isinstance(value, A.Declaration):
+        return f"{value.kind} `{value.id}`"
+    if isinstance(value, str):
+        return f"`{value}`"
+    return repr(value)
