@@ -53,7 +53,15 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     **{name: (".validate_files", name) for name in ("CheckReport", "check_paths", "check_script_text")},
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "Action", "Bout", "BoutSetup", "CheckContext", "CheckError", "CheckReport", "ContentError", "Decision",
+    "Diagnostic", "Dice", "Event", "PieceSetup", "HeuristicAgent", "NexusError", "Outcome", "RandomAgent",
+    "Ruleset", "RulesError", "SchemaError", "ScriptRuntimeError", "Status", "SyntaxLayerError", "Termination",
+    "barge_problems", "cached_ruleset", "check_declarations", "check_paths", "check_script_text", "discover_packs",
+    "format_source", "from_canonical", "load_ruleset", "load_ruleset_collecting", "make_agent", "parse",
+    "parse_declaration", "play", "print_declaration", "print_module", "run_scenarios", "standard_setup",
+    "to_canonical",
+]
 
 
 def __getattr__(name: str) -> Any:

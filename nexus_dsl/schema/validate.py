@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import threading
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
@@ -44,6 +45,7 @@ __all__ = [
     "validate",
     "validate_declaration",
     "save_verdicts",
+    "forget_verdicts",
     "canonical_as",
     "declaration_positions",
     "schema_name_for_kind",
@@ -452,6 +454,7 @@ MAX_VERDICTS = 50_000
 _VERDICTS_NAMESPACE = "verdicts"
 _known_valid: dict[str, None] | None = None  # read from the load cache on first use
 _unsaved = False
+_verdicts_lock = threading.Lock()  # the editor validates from several threads
 
 
 def _verdict_key(instance: Any, name: str) -> str | None:
@@ -471,13 +474,19 @@ def _verdicts_fingerprint() -> str:
 
 
 def _verdicts() -> dict[str, None]:
+    """The verdicts remembered, those of the load cache read on first use."""
     global _known_valid
-    if _known_valid is None:
-        stored = cache.read(_VERDICTS_NAMESPACE, _verdicts_fingerprint())
-        _known_valid = {}
-        if isinstance(stored, tuple) and all(isinstance(digest, str) for digest in stored):
-            _known_valid = dict.fromkeys(stored)
-    return _known_valid
+    known = _known_valid
+    if known is None:
+        known = _known_valid = _stored_verdicts(_verdicts_fingerprint())
+    return known
+
+
+def _stored_verdicts(key: str) -> dict[str, None]:
+    stored = cache.read(_VERDICTS_NAMESPACE, key)
+    if isinstance(stored, tuple) and all(isinstance(digest, str) for digest in stored):
+        return dict.fromkeys(stored)
+    return {}
 
 
 def _remember_valid(verdict: str | None) -> None:
@@ -485,11 +494,20 @@ def _remember_valid(verdict: str | None) -> None:
     if verdict is None:
         return
     known = _verdicts()
-    if verdict not in known:
-        known[verdict] = None
-        _unsaved = True
-        while len(known) > MAX_VERDICTS:
-            del known[next(iter(known))]
+    with _verdicts_lock:
+        if verdict not in known:
+            known[verdict] = None
+            _unsaved = True
+            while len(known) > MAX_VERDICTS:
+                del known[next(iter(known))]
+
+
+def forget_verdicts() -> None:
+    """Drop the verdicts remembered in this process, saved or not (the next validation reads those
+    of the load cache again), as a new process starts."""
+    global _known_valid, _unsaved
+    _known_valid = None
+    _unsaved = False
 
 
 def save_verdicts() -> None:
@@ -499,12 +517,11 @@ def save_verdicts() -> None:
     if not _unsaved:
         return
     key = _verdicts_fingerprint()
-    stored = cache.read(_VERDICTS_NAMESPACE, key)
-    merged = dict.fromkeys(stored) if isinstance(stored, tuple) and all(isinstance(d, str) for d in stored) else {}
-    merged.update(_verdicts())
-    digests = tuple(merged)[-MAX_VERDICTS:]
-    cache.write(_VERDICTS_NAMESPACE, key, digests)
-    _unsaved = False
+    merged = _stored_verdicts(key)
+    with _verdicts_lock:
+        merged.update(_verdicts())
+        _unsaved = False
+    cache.write(_VERDICTS_NAMESPACE, key, tuple(merged)[-MAX_VERDICTS:])
 
 
 # ---------------------------------------------------------------- declarations

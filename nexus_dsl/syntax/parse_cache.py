@@ -13,6 +13,7 @@ imports or compiles the grammar.
 from __future__ import annotations
 
 import sys
+import threading
 from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
@@ -31,6 +32,7 @@ _GRAMMAR_FILE = Path(__file__).resolve().parents[1] / "grammar" / "nexus.lark"
 Outcome = A.Module | tuple[Diagnostic, ...]
 
 _memo: OrderedDict[str, Outcome] = OrderedDict()
+_memo_lock = threading.Lock()  # the editor loads packs from several threads
 
 
 @lru_cache(maxsize=1)
@@ -46,15 +48,13 @@ def parse_file(source: str, file: str = "<input>", limits: InputLimits = INPUT_L
     diagnostics), parsed only when this text under this name and these limits was never parsed
     before, in this process or, through the load cache, in an earlier one."""
     key = cache.digest(_fingerprint(), file, repr(limits), source)
-    outcome = _memo.get(key)
+    outcome = _recalled(key)
     if outcome is None:
         outcome = _from_disk(key)
         if outcome is None:
             outcome = _parse(source, file, limits)
             cache.write(_NAMESPACE, key, outcome)
         _remember(key, outcome)
-    else:
-        _memo.move_to_end(key)
     if isinstance(outcome, A.Module):
         return outcome
     raise SyntaxLayerError(outcome)
@@ -79,12 +79,22 @@ def _from_disk(key: str) -> Outcome | None:
     return None
 
 
+def _recalled(key: str) -> Outcome | None:
+    with _memo_lock:
+        outcome = _memo.get(key)
+        if outcome is not None:
+            _memo.move_to_end(key)
+        return outcome
+
+
 def _remember(key: str, outcome: Outcome) -> None:
-    _memo[key] = outcome
-    while len(_memo) > MEMO_SIZE:
-        _memo.popitem(last=False)
+    with _memo_lock:
+        _memo[key] = outcome
+        while len(_memo) > MEMO_SIZE:
+            _memo.popitem(last=False)
 
 
 def forget() -> None:
     """Drop the outcomes kept in this process (the cache on disk is left as it is)."""
-    _memo.clear()
+    with _memo_lock:
+        _memo.clear()

@@ -276,7 +276,11 @@ def grammar_parser() -> Lark:
     saved = cache.read("grammar", key)
     if isinstance(saved, bytes):
         try:
-            return Lark.load(io.BytesIO(saved))
+            loaded = Lark.load(io.BytesIO(saved))
+            # The one attribute of a compiled parser that `Lark.save` does not keep: the tokens the
+            # lexer drops, which its configuration still holds.
+            loaded.ignore_tokens = list(loaded.lexer_conf.ignore)
+            return loaded
         except Exception:  # noqa: BLE001 - an entry Lark cannot load is compiled again
             pass
     parser = _compile_grammar()
