@@ -131,9 +131,15 @@ def _fast_validator(name: str) -> jsonschema_rs.Draft202012Validator:
     second. Only its yes is used; the detailed, positioned errors come from `jsonschema`."""
     import jsonschema_rs
 
-    schemas = [load_schema(other) for other in schema_names()]
-    shared = jsonschema_rs.Registry([(contents["$id"], contents) for contents in schemas])
-    return jsonschema_rs.Draft202012Validator(load_schema(name), registry=shared)
+    return jsonschema_rs.Draft202012Validator(load_schema(name), registry=_fast_registry())
+
+
+@lru_cache(maxsize=1)
+def _fast_registry() -> jsonschema_rs.Registry:
+    """Every schema in `schemas/` for `jsonschema_rs`, built once for all the validators."""
+    import jsonschema_rs
+
+    return jsonschema_rs.Registry([(contents["$id"], contents) for contents in map(load_schema, schema_names())])
 
 
 def _surely_valid(instance: Any, name: str) -> bool:
