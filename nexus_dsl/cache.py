@@ -152,8 +152,10 @@ def read(namespace: str, key: str) -> Any:
         return MISS
     try:
         with os.fdopen(descriptor, "rb") as stream:
-            owner = os.fstat(stream.fileno()).st_uid
-            if hasattr(os, "getuid") and owner != os.getuid():
+            found = os.fstat(stream.fileno())
+            if hasattr(os, "getuid") and found.st_uid != os.getuid():
+                return MISS
+            if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_BYTES:
                 return MISS
             data = stream.read()
     except OSError:

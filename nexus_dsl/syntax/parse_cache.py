@@ -23,15 +23,18 @@ from ..errors import Diagnostic, SyntaxLayerError
 from ..limits import INPUT_LIMITS, InputLimits
 from . import ast_nodes as A
 
-#: Outcomes kept in this process, the most recently used last.
+#: Outcomes kept in this process, the most recently used last: at most this many, of files of at
+#: most this many characters together (a tree takes some tens of times its text's size).
 MEMO_SIZE = 2048
+MEMO_CHARACTERS = 8 * 1024 * 1024
 _NAMESPACE = "parsed"
 _PARSER_SOURCE = Path(__file__).with_name("parser.py")
 _GRAMMAR_FILE = Path(__file__).resolve().parents[1] / "grammar" / "nexus.lark"
 
 Outcome = A.Module | tuple[Diagnostic, ...]
 
-_memo: OrderedDict[str, Outcome] = OrderedDict()
+_memo: OrderedDict[str, tuple[Outcome, int]] = OrderedDict()  # each with its text's length
+_memo_characters = 0
 _memo_lock = threading.Lock()  # the editor loads packs from several threads
 
 
@@ -54,7 +57,7 @@ def parse_file(source: str, file: str = "<input>", limits: InputLimits = INPUT_L
         if outcome is None:
             outcome = _parse(source, file, limits)
             cache.write(_NAMESPACE, key, outcome)
-        _remember(key, outcome)
+        _remember(key, outcome, len(source))
     if isinstance(outcome, A.Module):
         return outcome
     raise SyntaxLayerError(outcome)
@@ -81,20 +84,28 @@ def _from_disk(key: str) -> Outcome | None:
 
 def _recalled(key: str) -> Outcome | None:
     with _memo_lock:
-        outcome = _memo.get(key)
-        if outcome is not None:
-            _memo.move_to_end(key)
-        return outcome
+        found = _memo.get(key)
+        if found is None:
+            return None
+        _memo.move_to_end(key)
+        return found[0]
 
 
-def _remember(key: str, outcome: Outcome) -> None:
+def _remember(key: str, outcome: Outcome, characters: int) -> None:
+    global _memo_characters
     with _memo_lock:
-        _memo[key] = outcome
-        while len(_memo) > MEMO_SIZE:
-            _memo.popitem(last=False)
+        if key in _memo:
+            return
+        _memo[key] = (outcome, characters)
+        _memo_characters += characters
+        while len(_memo) > MEMO_SIZE or (_memo_characters > MEMO_CHARACTERS and len(_memo) > 1):
+            _, (_, dropped) = _memo.popitem(last=False)
+            _memo_characters -= dropped
 
 
 def forget() -> None:
     """Drop the outcomes kept in this process (the cache on disk is left as it is)."""
+    global _memo_characters
     with _memo_lock:
         _memo.clear()
+        _memo_characters = 0

@@ -15,6 +15,7 @@ import pytest
 from nexus_dsl import cache
 from nexus_dsl.content.loader import load_collecting_sources, load_ruleset
 from nexus_dsl.model.ruleset import Ruleset
+from nexus_dsl.syntax import ast_nodes as A
 from nexus_dsl.syntax import parse_cache, parser
 from support import write_pack
 
@@ -272,3 +273,15 @@ def test_the_cache_is_kept_within_its_bounds(cache_folder: Path) -> None:
     assert [cache.read("parsed", f"key {number}") is cache.MISS for number in range(10)] == [True] * 6 + [False] * 4
     cache.prune(cache_folder, max_entries=100, max_bytes=1)
     assert not entries(cache_folder)
+
+
+def test_the_process_keeps_its_parsed_files_within_bounds(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = [FINE_SCRIPT.replace("= 2", f"= {number}") for number in range(6)]
+    monkeypatch.setattr(parse_cache, "MEMO_CHARACTERS", 2 * len(texts[0]))
+    for number, text in enumerate(texts):
+        parse_cache.parse_file(text, f"f{number}.nexus")
+    kept = [outcome.file for outcome, _ in parse_cache._memo.values() if isinstance(outcome, A.Module)]
+    assert kept == ["f4.nexus", "f5.nexus"]  # the latest, as many as fit
+    monkeypatch.setattr(parse_cache, "MEMO_SIZE", 1)
+    parse_cache.parse_file(texts[0], "f0.nexus")
+    assert len(parse_cache._memo) == 1
