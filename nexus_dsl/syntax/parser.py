@@ -1,10 +1,12 @@
 """Parse rule-script text into the typed syntax tree (`ast_nodes`).
 
 The grammar lives in `nexus_dsl/grammar/nexus.lark` and is compiled once per process (LALR,
-basic lexer). A small post-lexer makes newlines meaningful only where they end a clause or
-statement, and holds every token against the input limits (`nexus_dsl/limits.py`): nesting depth,
-the length of names, text and numbers, and the number of declarations. Those are checked in the
-token stream, before Lark builds any tree, so every later layer (the tree transformer, the
+basic lexer), or loaded from the load cache (`nexus_dsl/cache.py`) when an earlier process compiled
+it; the loader parses through `parse_cache.parse_file`, which parses only files it has not seen.
+A small post-lexer makes newlines meaningful only where they end a clause or statement, and holds
+every token against the input limits (`nexus_dsl/limits.py`): nesting depth, the length of names,
+text and numbers, and the number of declarations. Those are checked in the token stream, before
+Lark builds any tree, so every later layer (the tree transformer, the
 checker, canonical form, JSON Schema validation, the printer and the engine's interpreter) only
 ever sees input no deeper than `INPUT_LIMITS.max_depth`, which each of them is tested to handle.
 A `v_args(inline=True)` Transformer turns the Lark tree into frozen dataclasses that carry their
@@ -277,8 +279,9 @@ def grammar_parser() -> Lark:
     if isinstance(saved, bytes):
         try:
             loaded = Lark.load(io.BytesIO(saved))
-            # The one attribute of a compiled parser that `Lark.save` does not keep: the tokens the
-            # lexer drops, which its configuration still holds.
+            # `Lark.save` keeps all a compiled parser holds but the grammar's text and unanalysed
+            # form, which nothing here reads, and the names of the tokens the lexer drops, which
+            # its configuration still holds.
             loaded.ignore_tokens = list(loaded.lexer_conf.ignore)
             return loaded
         except Exception:  # noqa: BLE001 - an entry Lark cannot load is compiled again
