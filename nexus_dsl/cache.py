@@ -40,7 +40,7 @@ MAX_BYTES = 256 * 1024 * 1024
 #: Entries written between two checks of the folder's bounds (the first write of a process checks).
 PRUNE_EVERY = 64
 
-_MARK = b"nexus_dsl cache 1\n"
+_MARK = b"nexus_dsl cache 2\n"
 _DIGEST_SIZE = 32  # sha256
 _SUFFIX = ".entry"
 _LEFTOVER_AGE = 3600.0  # seconds: a temporary this old belongs to a write that died
@@ -142,44 +142,65 @@ def _usable(folder: Path) -> bool:
 def read(namespace: str, key: str) -> Any:
     """The value stored under (`namespace`, `key`), or `MISS`: no cache, no entry, or an entry that
     cannot be trusted (not this user's, not of this format, truncated, corrupt, of another key)."""
+    return unpickled(read_pickled(namespace, key))
+
+
+def unpickled(pickled: bytes | None) -> Any:
+    """The value of `read_pickled`'s bytes, or `MISS` (none, or bytes that do not unpickle)."""
+    if pickled is None:
+        return MISS
+    try:
+        return pickle.loads(pickled)
+    except Exception:  # noqa: BLE001 - an entry that does not unpickle (a class since renamed) is a miss
+        return MISS
+
+
+def read_pickled(namespace: str, key: str) -> bytes | None:
+    """The pickled value stored under (`namespace`, `key`), its entry checked as `read` checks it
+    (all but unpickling); None for a miss. Each unpickling gives new objects: a caller that keeps
+    these bytes can hand out a fresh copy of the value every time."""
     folder = cache_folder()
     if folder is None or not _usable(folder):
-        return MISS
+        return None
     path = _entry_path(folder, namespace, key)
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError:
-        return MISS
+        return None
     try:
         with os.fdopen(descriptor, "rb") as stream:
             found = os.fstat(stream.fileno())
             if hasattr(os, "getuid") and found.st_uid != os.getuid():
-                return MISS
+                return None
             if not stat.S_ISREG(found.st_mode) or found.st_size > MAX_BYTES:
-                return MISS
+                return None
             data = stream.read()
     except OSError:
-        return MISS
-    value = _decode(data, namespace, key)
-    if value is not MISS:
+        return None
+    pickled = _decode(data, _label(namespace, key))
+    if pickled is not None:
         _touch(path)
-    return value
+    return pickled
 
 
-def _decode(data: bytes, namespace: str, key: str) -> Any:
+def _label(namespace: str, key: str) -> bytes:
+    """The full key as an entry stores it, after its length, ahead of the pickled value."""
+    return f"{namespace}\0{key}".encode("utf-8")
+
+
+def _decode(data: bytes, label: bytes) -> bytes | None:
+    """The pickled value of an entry: the mark, a digest of all after it, the label's length and
+    the label (compared with the one asked for), then the value."""
     header = len(_MARK) + _DIGEST_SIZE
-    if len(data) < header or not data.startswith(_MARK):
-        return MISS
+    if len(data) < header + 4 or not data.startswith(_MARK):
+        return None
     body = data[header:]
     if hashlib.sha256(body).digest() != data[len(_MARK):header]:
-        return MISS
-    try:
-        stored_namespace, stored_key, value = pickle.loads(body)
-    except Exception:  # noqa: BLE001 - an entry that does not unpickle (a class since renamed) is a miss
-        return MISS
-    if stored_namespace != namespace or stored_key != key:
-        return MISS
-    return value
+        return None
+    size = int.from_bytes(body[:4], "big")
+    if body[4:4 + size] != label:
+        return None
+    return body[4 + size:]
 
 
 def _touch(path: Path) -> None:
@@ -190,23 +211,36 @@ def _touch(path: Path) -> None:
         pass
 
 
+def pickled(value: Any) -> bytes | None:
+    """`value` pickled as entries hold it; None when it cannot be (it is then not cached)."""
+    try:
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - a value that cannot be pickled (or is too deep) is simply not cached
+        return None
+
+
 def write(namespace: str, key: str, value: Any) -> None:
     """Store `value` under (`namespace`, `key`), atomically. Nothing happens when there is no cache,
     or the folder cannot be made or written, or the value cannot be pickled."""
+    data = pickled(value)
+    if data is not None:
+        write_pickled(namespace, key, data)
+
+
+def write_pickled(namespace: str, key: str, data: bytes) -> None:
+    """Store a value already pickled (`pickled`) under (`namespace`, `key`), as `write` does."""
     global _writes_since_prune
     folder = cache_folder()
     if folder is None:
         return
-    try:
-        body = pickle.dumps((namespace, key, value), protocol=pickle.HIGHEST_PROTOCOL)
-    except Exception:  # noqa: BLE001 - a value that cannot be pickled is simply not cached
-        return
-    data = _MARK + hashlib.sha256(body).digest() + body
+    label = _label(namespace, key)
+    body = len(label).to_bytes(4, "big") + label + data
+    entry = _MARK + hashlib.sha256(body).digest() + body
     try:
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _usable(folder):
             return
-        write_atomically(_entry_path(folder, namespace, key), data, 0o600, owner="entry", durable=False)
+        write_atomically(_entry_path(folder, namespace, key), entry, 0o600, owner="entry", durable=False)
     except OSError:
         return
     if _writes_since_prune % PRUNE_EVERY == 0:

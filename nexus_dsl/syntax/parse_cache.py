@@ -4,7 +4,9 @@ The outcome of parsing (the syntax tree, or the syntax diagnostics) depends only
 name the file is given in positions, the input limits, and the code of the parser. Keyed by all of
 them, an outcome is kept in this process (so a second load of a pack parses nothing) and in the
 load cache on disk (`nexus_dsl/cache.py`, so a new process parses only the files that changed).
-Syntax trees are immutable, so one tree may be shared by every load that reads the same file.
+Both keep it pickled, and each load gets a tree of its own, as a parse would give it: another
+load of the same text is another declaration (the editor holds a bout's faulting declaration to
+the very one of its ruleset, by identity).
 
 Nothing of Lark is imported until a file has to be parsed: a load whose files are all cached never
 imports or compiles the grammar.
@@ -23,18 +25,18 @@ from ..errors import Diagnostic, SyntaxLayerError
 from ..limits import INPUT_LIMITS, InputLimits
 from . import ast_nodes as A
 
-#: Outcomes kept in this process, the most recently used last: at most this many, of files of at
-#: most this many characters together (a tree takes some tens of times its text's size).
+#: Outcomes kept in this process, pickled, the most recently used last: at most this many, of at
+#: most this many bytes together.
 MEMO_SIZE = 2048
-MEMO_CHARACTERS = 8 * 1024 * 1024
+MEMO_BYTES = 64 * 1024 * 1024
 _NAMESPACE = "parsed"
 _PARSER_SOURCE = Path(__file__).with_name("parser.py")
 _GRAMMAR_FILE = Path(__file__).resolve().parents[1] / "grammar" / "nexus.lark"
 
 Outcome = A.Module | tuple[Diagnostic, ...]
 
-_memo: OrderedDict[str, tuple[Outcome, int]] = OrderedDict()  # each with its text's length
-_memo_characters = 0
+_memo: OrderedDict[str, bytes] = OrderedDict()
+_memo_bytes = 0
 _memo_lock = threading.Lock()  # the editor loads packs from several threads
 
 
@@ -51,13 +53,18 @@ def parse_file(source: str, file: str = "<input>", limits: InputLimits = INPUT_L
     diagnostics), parsed only when this text under this name and these limits was never parsed
     before, in this process or, through the load cache, in an earlier one."""
     key = cache.digest(_fingerprint(), file, repr(limits), source)
-    outcome = _recalled(key)
+    kept = _recalled(key)
+    outcome = _outcome_of(kept)
     if outcome is None:
-        outcome = _from_disk(key)
+        kept = cache.read_pickled(_NAMESPACE, key)
+        outcome = _outcome_of(kept)
         if outcome is None:
             outcome = _parse(source, file, limits)
-            cache.write(_NAMESPACE, key, outcome)
-        _remember(key, outcome, len(source))
+            kept = cache.pickled(outcome)
+            if kept is not None:
+                cache.write_pickled(_NAMESPACE, key, kept)
+        if kept is not None:
+            _remember(key, kept)
     if isinstance(outcome, A.Module):
         return outcome
     raise SyntaxLayerError(outcome)
@@ -72,9 +79,9 @@ def _parse(source: str, file: str, limits: InputLimits) -> Outcome:
         return tuple(error.diagnostics)
 
 
-def _from_disk(key: str) -> Outcome | None:
-    """The outcome stored on disk, when it is one (anything else in its place is a miss)."""
-    stored = cache.read(_NAMESPACE, key)
+def _outcome_of(kept: bytes | None) -> Outcome | None:
+    """A new copy of the outcome kept pickled, when it is one (anything else is a miss)."""
+    stored = cache.unpickled(kept)
     if isinstance(stored, A.Module):
         return stored
     if isinstance(stored, tuple) and stored and all(isinstance(item, Diagnostic) for item in stored):
@@ -82,30 +89,29 @@ def _from_disk(key: str) -> Outcome | None:
     return None
 
 
-def _recalled(key: str) -> Outcome | None:
+def _recalled(key: str) -> bytes | None:
     with _memo_lock:
         found = _memo.get(key)
-        if found is None:
-            return None
-        _memo.move_to_end(key)
-        return found[0]
+        if found is not None:
+            _memo.move_to_end(key)
+        return found
 
 
-def _remember(key: str, outcome: Outcome, characters: int) -> None:
-    global _memo_characters
+def _remember(key: str, kept: bytes) -> None:
+    global _memo_bytes
     with _memo_lock:
         if key in _memo:
             return
-        _memo[key] = (outcome, characters)
-        _memo_characters += characters
-        while len(_memo) > MEMO_SIZE or (_memo_characters > MEMO_CHARACTERS and len(_memo) > 1):
-            _, (_, dropped) = _memo.popitem(last=False)
-            _memo_characters -= dropped
+        _memo[key] = kept
+        _memo_bytes += len(kept)
+        while len(_memo) > MEMO_SIZE or (_memo_bytes > MEMO_BYTES and len(_memo) > 1):
+            _, dropped = _memo.popitem(last=False)
+            _memo_bytes -= len(dropped)
 
 
 def forget() -> None:
     """Drop the outcomes kept in this process (the cache on disk is left as it is)."""
-    global _memo_characters
+    global _memo_bytes
     with _memo_lock:
         _memo.clear()
-        _memo_characters = 0
+        _memo_bytes = 0

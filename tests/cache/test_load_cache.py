@@ -98,11 +98,15 @@ def test_a_pack_loaded_from_the_cache_is_the_pack_loaded_without_it(cache_folder
     assert same_ruleset(from_cache, first) and same_ruleset(from_cache, without)
 
 
-def test_a_second_load_in_one_process_parses_nothing(cache_folder: Path, parses: list[str]) -> None:
-    load_ruleset(["base"])
+def test_a_second_load_in_one_process_parses_nothing_and_has_declarations_of_its_own(
+        cache_folder: Path, parses: list[str]) -> None:
+    first = load_ruleset(["base"])
     parsed = len(parses)
-    load_ruleset(["base"])
+    second = load_ruleset(["base"])
     assert len(parses) == parsed
+    assert same_ruleset(first, second)
+    assert all(item.declaration is not second.scripts[kind][ident].declaration
+               for kind, items in first.scripts.items() for ident, item in items.items())
 
 
 def test_diagnostics_are_the_same_from_the_cache(cache_folder: Path, tmp_path: Path,
@@ -277,11 +281,13 @@ def test_the_cache_is_kept_within_its_bounds(cache_folder: Path) -> None:
 
 def test_the_process_keeps_its_parsed_files_within_bounds(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     texts = [FINE_SCRIPT.replace("= 2", f"= {number}") for number in range(6)]
-    monkeypatch.setattr(parse_cache, "MEMO_CHARACTERS", 2 * len(texts[0]))
+    parse_cache.parse_file(texts[0], "f0.nexus")
+    (one_size,) = map(len, parse_cache._memo.values())
+    monkeypatch.setattr(parse_cache, "MEMO_BYTES", 2 * one_size + 1)
     for number, text in enumerate(texts):
         parse_cache.parse_file(text, f"f{number}.nexus")
-    kept = [outcome.file for outcome, _ in parse_cache._memo.values() if isinstance(outcome, A.Module)]
-    assert kept == ["f4.nexus", "f5.nexus"]  # the latest, as many as fit
+    kept = [cache.unpickled(pickled) for pickled in parse_cache._memo.values()]
+    assert [module.file for module in kept if isinstance(module, A.Module)] == ["f4.nexus", "f5.nexus"]
     monkeypatch.setattr(parse_cache, "MEMO_SIZE", 1)
     parse_cache.parse_file(texts[0], "f0.nexus")
     assert len(parse_cache._memo) == 1
