@@ -7,7 +7,8 @@ or that someone other than the user could write into, silently means no cache.
 
 The cache is never trusted. Every entry is keyed by everything its value depends on (the text it
 was computed from and a fingerprint of the code that computed it: `code_fingerprint`), and the full
-key is stored inside the entry and compared on reading, so a stale entry, one copied from
+key is stored inside the entry, ahead of the pickled value, and compared on reading before anything
+is unpickled, so a stale entry, one copied from
 elsewhere, or a collision of file names is a miss. Each entry carries a digest of its bytes: a
 truncated or corrupt entry is a miss too. A miss is computed again and written over the entry, so
 the result is always what it would be without a cache.
