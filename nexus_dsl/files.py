@@ -6,6 +6,9 @@ decides whether a path, once symbolic links are followed, still lies inside the 
 A pack from a stranger may hold a link to `/etc/passwd` or to another user's files; such a file is
 refused (and its text never shown in an error excerpt), never read.
 
+Writing goes through `write_atomically`: a whole file at once (a temporary beside it, renamed over
+it), so no reader ever sees half of one; the editor's saves and the load cache both write this way.
+
 Positions follow the parser's convention: lines are counted by `\\n` only, columns in characters,
 both 1-based; a problem with the whole file (it leads outside, it cannot be read) is at 1:1.
 """
@@ -13,13 +16,14 @@ both 1-based; a problem with the whole file (it leads outside, it cannot be read
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 
 from .errors import ContentError, Diagnostic
 from .limits import INPUT_LIMITS, InputLimits
 
 __all__ = ["check_text_size", "confine", "decode_content", "display_path", "inside", "position_of_offset",
-           "read_content", "read_content_bytes"]
+           "read_content", "read_content_bytes", "fsync_folder", "remove_quietly", "write_atomically"]
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -128,3 +132,59 @@ def position_of_offset(data: bytes, offset: int) -> tuple[int, int]:
 
 def _reason(error: BaseException) -> str:
     return getattr(error, "strerror", None) or type(error).__name__
+
+
+# ---------------------------------------------------------------- atomic writes
+def _new_temporary(folder: Path, owner: str) -> tuple[int, Path]:
+    """A new, empty temporary file for a write of `owner`, opened for writing. Created with mode 0o666
+    so the umask gives it the mode of any new file (mkstemp's 0o600 would leak into the saved file)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    while True:
+        temporary = folder / f".{owner}.{secrets.token_hex(8)}.tmp"
+        try:
+            return os.open(temporary, flags, 0o666), temporary
+        except FileExistsError:  # 64 random bits taken: draw again
+            continue
+
+
+def write_atomically(target: Path, data: bytes, mode: int | None, owner: str | None = None,
+                     durable: bool = True) -> None:
+    """Put `data` at `target` all at once: a temporary beside it, written, given `mode`, renamed over
+    the target. `durable`: the file and then its folder are fsynced, so the write survives a power
+    cut (a cache, which is rebuilt when lost, skips that cost)."""
+    descriptor, temporary = _new_temporary(target.parent, owner or target.name)
+    try:
+        with os.fdopen(descriptor, "wb") as stream:
+            if mode is not None:
+                os.fchmod(stream.fileno(), mode)
+            stream.write(data)
+            if durable:
+                stream.flush()
+                os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        remove_quietly(temporary)
+        raise
+    if durable:
+        fsync_folder(target.parent)
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make a rename durable (where the platform allows opening a folder)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
+
+
+def remove_quietly(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass

@@ -1,10 +1,20 @@
-"""Collect the rules scenarios (tests/scenarios/**/*.yaml) as pytest items, one per file."""
+"""Collect the rules scenarios (tests/scenarios/**/*.yaml) as pytest items, one per file, and give the
+run a load cache of its own."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# The load cache (`nexus_dsl/cache.py`) of a test run lives in a folder of its own, empty when the
+# run starts and removed when it ends: no test depends on what an earlier run, or the user's own
+# tools, left in the user's cache. Set before the package is imported; subprocesses inherit it.
+_RUN_CACHE = tempfile.mkdtemp(prefix="nexus-test-cache-")
+os.environ["NEXUS_CACHE_DIR"] = _RUN_CACHE
 
 from nexus_dsl.scenario import ScenarioError, is_pack_file, load_scenario, run_scenario
 
@@ -46,3 +56,7 @@ class ScenarioItem(pytest.Item):
 
     def reportinfo(self):  # type: ignore[override]
         return self.path, 0, f"scenario: {self.name}"
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shutil.rmtree(_RUN_CACHE, ignore_errors=True)

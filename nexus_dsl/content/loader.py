@@ -19,7 +19,6 @@ their errors. Each manifest is read once per load (`find_manifests`) and handed 
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -34,9 +33,10 @@ from ..limits import INPUT_LIMITS, InputLimits
 from ..model.ruleset import DATA_TYPES, DataItem, Origin, PackInfo, Ruleset, ScriptItem, freeze_mapping
 from ..model.values import constant_value
 from ..schema import canonical_as, load_yaml_with_positions, schema_name_for_kind, validate
+from ..schema.validate import save_verdicts
 from ..syntax import ast_nodes as A
 from ..syntax.canonical import to_canonical
-from ..syntax.parser import parse
+from ..syntax.parse_cache import parse_file
 
 SCRIPT_SUFFIX = ".nexus"
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -130,7 +130,7 @@ def read_manifest(folder: Path, limits: InputLimits = INPUT_LIMITS) -> Manifest:
         data, positions = load_yaml_with_positions(text, file, limits=limits, empty_allowed=False)
     except NexusError as error:
         return Manifest(folder, file, text, None, None, tuple(error.diagnostics))
-    problems = validate(data, "pack", file=file, locate=positions.get)
+    problems = validate(data, "pack", file=file, locate=positions.get, remember=True)
     if problems:
         return Manifest(folder, file, text, data, None, tuple(problems))
     builds_on = tuple(data.get("builds_on", []))
@@ -320,7 +320,7 @@ def internal_error(file: str, error: BaseException) -> Diagnostic:
 def _load_script_file(pack: LoadedPack, text: str, file: str, seen: dict, diagnostics: list[Diagnostic],
                       limits: InputLimits) -> None:
     try:
-        module = parse(text, file, limits)
+        module = parse_file(text, file, limits)
     except NexusError as error:
         diagnostics.extend(error.diagnostics)
         return
@@ -341,23 +341,14 @@ def _load_script_file(pack: LoadedPack, text: str, file: str, seen: dict, diagno
         pack.scripts.append(ScriptItem(declaration, origin))
 
 
-# Declarations already proved valid, by schema and canonical text. Schema validation is most of the
-# cost of loading a pack; a reload (the editor's, a test's) only re-validates what changed.
-_KNOWN_VALID: set[tuple[str, str]] = set()
-
-
 def _validate_declaration(declaration: A.Declaration, file: str, like: str | None = None) -> list[Diagnostic]:
     """`declaration` against the schema of its kind, or of `like`: the built-in kind a kind content
-    declares is like, which it is validated as (its canonical form's kind read as that one)."""
+    declares is like, which it is validated as (its canonical form's kind read as that one).
+    Schema validation is much of the cost of loading a pack: a declaration already proved valid is
+    remembered (`validate(remember=True)`), so a reload only validates what changed."""
     schema = schema_name_for_kind(like or declaration.kind)
     canonical = canonical_as(to_canonical(declaration), like)
-    key = (schema, json.dumps(canonical, sort_keys=True))
-    if key in _KNOWN_VALID:
-        return []
-    problems = validate(canonical, schema, file=file, locate=_script_locator(declaration))
-    if not problems:
-        _KNOWN_VALID.add(key)
-    return problems
+    return validate(canonical, schema, file=file, locate=_script_locator(declaration), remember=True)
 
 
 def _data_type_of(path: Path) -> str | None:
@@ -389,7 +380,7 @@ def _load_data_file(pack: LoadedPack, path: Path, text: str, file: str, seen: di
         def locate(p: tuple, prefix: tuple = prefix) -> tuple[int, int] | None:
             return positions.get(prefix + tuple(p))
 
-        problems = validate(item, DATA_TYPES[data_type], file=file, locate=locate)
+        problems = validate(item, DATA_TYPES[data_type], file=file, locate=locate, remember=True)
         diagnostics.extend(problems)
         if problems or not isinstance(item, dict):
             continue
@@ -524,6 +515,8 @@ def load_collecting_sources(packs: Iterable[str | Path] = ("base",), root: Path 
     except Exception as error:  # noqa: BLE001 - a fault of the tool is reported, never raised at the caller
         where = _display(loaded[-1].info.folder / MANIFEST) if loaded else "<packs>"
         return LoadOutcome(None, diagnostics + [internal_error(where, error)], sources)
+    finally:
+        save_verdicts()  # the schema verdicts found, for the next process (the load cache)
     return LoadOutcome(None if diagnostics else ruleset, diagnostics, sources)
 
 

@@ -5,24 +5,33 @@ They are registered together in one `referencing.Registry`, so `$ref`s between f
 offline. `validate()` reports every violation (not just the first), each with a stable code
 `schema/<category>`, the JSON path of the offending value in its message, a position when a
 `locate` callback knows one, and a hint where one helps.
+
+Verdicts are remembered: an instance found valid against a schema (by the digest of its JSON text)
+is not validated again, in this process nor, through the load cache (`nexus_dsl/cache.py`), in
+the next one, as long as the schemas and the validating code are the same (`remember=True`; the
+loader asks for it). Only "valid" is remembered: problems are always found anew, with their
+positions. The validating libraries are imported only when something has to be validated.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import sys
+import threading
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
-import jsonschema_rs
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
-
+from .. import cache
 from ..errors import Diagnostic, SchemaError, did_you_mean
 from ..syntax import ast_nodes as A
+
+if TYPE_CHECKING:  # imported where used: a load whose verdicts are all remembered needs none of them
+    import jsonschema_rs
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry
 
 __all__ = [
     "SCHEMA_DIR",
@@ -35,6 +44,8 @@ __all__ = [
     "validator_for",
     "validate",
     "validate_declaration",
+    "save_verdicts",
+    "forget_verdicts",
     "canonical_as",
     "declaration_positions",
     "schema_name_for_kind",
@@ -96,6 +107,9 @@ def load_schema(name: str) -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def registry() -> Registry:
     """Every schema in `schemas/`, registered under its `$id` (built once per process)."""
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
     resources = []
     for name in schema_names():
         contents = load_schema(name)
@@ -105,6 +119,8 @@ def registry() -> Registry:
 
 @lru_cache(maxsize=None)
 def _validator(name: str) -> Draft202012Validator:
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(load_schema(name), registry=registry())
 
 
@@ -113,9 +129,17 @@ def _fast_validator(name: str) -> jsonschema_rs.Draft202012Validator:
     """The same schema compiled by `jsonschema_rs` (Rust): it answers "valid?" a few hundred times
     faster than `jsonschema`, which keeps checking a pack near the limits' size in a fraction of a
     second. Only its yes is used; the detailed, positioned errors come from `jsonschema`."""
-    schemas = [load_schema(other) for other in schema_names()]
-    shared = jsonschema_rs.Registry([(contents["$id"], contents) for contents in schemas])
-    return jsonschema_rs.Draft202012Validator(load_schema(name), registry=shared)
+    import jsonschema_rs
+
+    return jsonschema_rs.Draft202012Validator(load_schema(name), registry=_fast_registry())
+
+
+@lru_cache(maxsize=1)
+def _fast_registry() -> jsonschema_rs.Registry:
+    """Every schema in `schemas/` for `jsonschema_rs`, built once for all the validators."""
+    import jsonschema_rs
+
+    return jsonschema_rs.Registry([(contents["$id"], contents) for contents in map(load_schema, schema_names())])
 
 
 def _surely_valid(instance: Any, name: str) -> bool:
@@ -244,6 +268,8 @@ def _one_of(options: Sequence[Any]) -> str:
 
 def _most_precise(error: ValidationError) -> ValidationError:
     """For `oneOf`/`anyOf`, the sub-error that best explains the failure (recursively)."""
+    from jsonschema.exceptions import best_match
+
     while error.validator in ("oneOf", "anyOf") and error.context:
         best = best_match(error.context)
         if best is None:
@@ -389,6 +415,7 @@ def validate(
     file: str,
     locate: Locate | None = None,
     prefix: tuple[str | int, ...] = (),
+    remember: bool = False,
 ) -> list[Diagnostic]:
     """Every violation of schema `schema_name` by `instance`, as positioned Diagnostics.
 
@@ -396,9 +423,18 @@ def validate(
     does not know a path (returns None/(0, 0) or raises LookupError) the nearest locatable ancestor
     is used. `prefix` is prepended to every path (messages and `locate`), e.g. `(3,)` for the
     fourth item of a YAML file holding a list.
+
+    `remember`: a valid `instance` is remembered as valid (see the module's docstring), and one
+    already remembered is not validated again. Only for plain JSON values (dicts, lists, strings,
+    numbers, booleans, None), such as YAML data and canonical forms: a tuple would be remembered
+    as the list it prints as.
     """
     name = _bare_name(schema_name)
+    verdict = _verdict_key(instance, name) if remember else None
+    if verdict is not None and verdict in _verdicts():
+        return []
     if _surely_valid(instance, name):
+        _remember_valid(verdict)
         return []
     validator = validator_for(name)
     found: list[tuple[Diagnostic, tuple]] = []
@@ -413,7 +449,85 @@ def validate(
             seen.add(identity)
             found.append((diagnostic, tuple(prefix) + tuple(error.absolute_path)))
     found.sort(key=_sort_key)
+    if not found:
+        _remember_valid(verdict)
     return [d for d, _ in found]
+
+
+# ---------------------------------------------------------------- remembered verdicts
+#: Digests of (schema, instance) found valid, the oldest first; at most MAX_VERDICTS are kept.
+MAX_VERDICTS = 50_000
+_VERDICTS_NAMESPACE = "verdicts"
+_known_valid: dict[str, None] | None = None  # read from the load cache on first use
+_unsaved = False
+_verdicts_lock = threading.Lock()  # the editor validates from several threads
+
+
+def _verdict_key(instance: Any, name: str) -> str | None:
+    """The digest an instance's verdict is remembered by; None when it is not plain JSON."""
+    try:
+        text = json.dumps(instance, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return None
+    return cache.digest(name, text)
+
+
+@lru_cache(maxsize=1)
+def _verdicts_fingerprint() -> str:
+    """The schemas and the code that decide validity: both validators and this module."""
+    schemas = sorted(SCHEMA_DIR.glob("*.schema.json"))
+    return cache.code_fingerprint([sys.modules[__name__]], schemas, ["jsonschema", "jsonschema_rs", "referencing"])
+
+
+def _verdicts() -> dict[str, None]:
+    """The verdicts remembered, those of the load cache read on first use."""
+    global _known_valid
+    known = _known_valid
+    if known is None:
+        known = _known_valid = _stored_verdicts(_verdicts_fingerprint())
+    return known
+
+
+def _stored_verdicts(key: str) -> dict[str, None]:
+    stored = cache.read(_VERDICTS_NAMESPACE, key)
+    if isinstance(stored, tuple) and all(isinstance(digest, str) for digest in stored):
+        return dict.fromkeys(stored)
+    return {}
+
+
+def _remember_valid(verdict: str | None) -> None:
+    global _unsaved
+    if verdict is None:
+        return
+    known = _verdicts()
+    with _verdicts_lock:
+        if verdict not in known:
+            known[verdict] = None
+            _unsaved = True
+            while len(known) > MAX_VERDICTS:
+                del known[next(iter(known))]
+
+
+def forget_verdicts() -> None:
+    """Drop the verdicts remembered in this process, saved or not (the next validation reads those
+    of the load cache again), as a new process starts."""
+    global _known_valid, _unsaved
+    _known_valid = None
+    _unsaved = False
+
+
+def save_verdicts() -> None:
+    """Write the verdicts remembered in this process to the load cache, with those another process
+    wrote there meanwhile, when there are new ones."""
+    global _unsaved
+    if not _unsaved:
+        return
+    key = _verdicts_fingerprint()
+    merged = _stored_verdicts(key)
+    with _verdicts_lock:
+        merged.update(_verdicts())
+        _unsaved = False
+    cache.write(_VERDICTS_NAMESPACE, key, tuple(merged)[-MAX_VERDICTS:])
 
 
 # ---------------------------------------------------------------- declarations

@@ -1,10 +1,12 @@
 """Parse rule-script text into the typed syntax tree (`ast_nodes`).
 
 The grammar lives in `nexus_dsl/grammar/nexus.lark` and is compiled once per process (LALR,
-basic lexer). A small post-lexer makes newlines meaningful only where they end a clause or
-statement, and holds every token against the input limits (`nexus_dsl/limits.py`): nesting depth,
-the length of names, text and numbers, and the number of declarations. Those are checked in the
-token stream, before Lark builds any tree, so every later layer (the tree transformer, the
+basic lexer), or loaded from the load cache (`nexus_dsl/cache.py`) when an earlier process compiled
+it; the loader parses through `parse_cache.parse_file`, which parses only files it has not seen.
+A small post-lexer makes newlines meaningful only where they end a clause or statement, and holds
+every token against the input limits (`nexus_dsl/limits.py`): nesting depth, the length of names,
+text and numbers, and the number of declarations. Those are checked in the token stream, before
+Lark builds any tree, so every later layer (the tree transformer, the
 checker, canonical form, JSON Schema validation, the printer and the engine's interpreter) only
 ever sees input no deeper than `INPUT_LIMITS.max_depth`, which each of them is tested to handle.
 A `v_args(inline=True)` Transformer turns the Lark tree into frozen dataclasses that carry their
@@ -18,17 +20,21 @@ whole of it is linear in the length of the text.
 from __future__ import annotations
 
 import gc
+import io
 import re
+import sys
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Iterator
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lark import PostLex
 
+from .. import cache
 from ..errors import Diagnostic, SyntaxLayerError, source_lines
 from ..files import check_text_size
 from ..limits import INPUT_LIMITS, MAX_NUMBER, InputLimits
@@ -259,12 +265,37 @@ def _significant_newlines(stream: Iterator[Token]) -> Iterator[Token]:
         yield token
 
 
+GRAMMAR_FILE = Path(__file__).resolve().parents[1] / "grammar" / "nexus.lark"
+
+
 @lru_cache(maxsize=1)
 def grammar_parser() -> Lark:
-    """The compiled LALR parser; built once per process."""
+    """The compiled LALR parser; once per process, and from the load cache (`nexus_dsl/cache.py`)
+    when an earlier process compiled the same grammar with the same code. Lark's own `cache=`
+    option is not used: it writes its file in place, so two processes starting together (a batch's
+    workers) could read each other's half-written file, and it checks no digest of what it reads."""
+    key = cache.code_fingerprint([sys.modules[__name__]], [GRAMMAR_FILE], ["lark"])
+    saved = cache.read("grammar", key)
+    if isinstance(saved, bytes):
+        try:
+            loaded = Lark.load(io.BytesIO(saved))
+            # `Lark.save` keeps all a compiled parser holds but the grammar's text and unanalysed
+            # form, which nothing here reads, and the names of the tokens the lexer drops, which
+            # its configuration still holds.
+            loaded.ignore_tokens = list(loaded.lexer_conf.ignore)
+            return loaded
+        except Exception:  # noqa: BLE001 - an entry Lark cannot load is compiled again
+            pass
+    parser = _compile_grammar()
+    buffer = io.BytesIO()
+    parser.save(buffer)
+    cache.write("grammar", key, buffer.getvalue())
+    return parser
+
+
+def _compile_grammar() -> Lark:
     return Lark.open(
-        "../grammar/nexus.lark",
-        rel_to=__file__,
+        str(GRAMMAR_FILE),
         parser="lalr",
         lexer="basic",  # the post-lexer holds newlines back, so token types must not depend on parser state
         postlex=_NewlinePostLex(),

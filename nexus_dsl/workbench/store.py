@@ -48,6 +48,9 @@ import yaml
 from ..content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, discover_packs, read_manifest
 from ..errors import ContentError, Diagnostic, NexusError, source_lines
 from ..files import check_text_size, confine, decode_content, display_path, inside
+from ..files import fsync_folder as _fsync_folder
+from ..files import remove_quietly as _remove_quietly
+from ..files import write_atomically as _write_whole
 from ..limits import INPUT_LIMITS, InputLimits
 from ..model.ruleset import Ruleset
 from ..schema import compose_yaml, load_yaml_with_positions, validate
@@ -275,57 +278,6 @@ def _mode_of(path: Path) -> int | None:
         return stat.S_IMODE(os.lstat(path).st_mode)
     except FileNotFoundError:
         return None
-
-
-def _new_temporary(folder: Path, owner: str) -> tuple[int, Path]:
-    """A new, empty temporary file for a save of `owner`, opened for writing. Created with mode 0o666
-    so the umask gives it the mode of any new file (mkstemp's 0o600 would leak into the saved file)."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-    while True:
-        temporary = folder / f".{owner}.{secrets.token_hex(8)}.tmp"
-        try:
-            return os.open(temporary, flags, 0o666), temporary
-        except FileExistsError:  # 64 random bits taken: draw again
-            continue
-
-
-def _write_whole(target: Path, data: bytes, mode: int | None, owner: str | None = None) -> None:
-    """Put `data` at `target` all at once: a temporary beside it, written and fsynced, given `mode`,
-    renamed over the target, and the folder fsynced so the rename survives a power cut."""
-    descriptor, temporary = _new_temporary(target.parent, owner or target.name)
-    try:
-        with os.fdopen(descriptor, "wb") as stream:
-            if mode is not None:
-                os.fchmod(stream.fileno(), mode)
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        _remove_quietly(temporary)
-        raise
-    _fsync_folder(target.parent)
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make a rename durable (where the platform allows opening a folder)."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
-
-
-def _remove_quietly(path: Path) -> None:
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
 
 
 # ---------------------------------------------------------------- locks and leftovers

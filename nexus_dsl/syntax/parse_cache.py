@@ -1,0 +1,117 @@
+"""Parse a rule-script file once: the loader's way to parse, remembering each file's outcome.
+
+The outcome of parsing (the syntax tree, or the syntax diagnostics) depends only on the text, the
+name the file is given in positions, the input limits, and the code of the parser. Keyed by all of
+them, an outcome is kept in this process (so a second load of a pack parses nothing) and in the
+load cache on disk (`nexus_dsl/cache.py`, so a new process parses only the files that changed).
+Both keep it pickled, and each load gets a tree of its own, as a parse would give it: another
+load of the same text is another declaration (the editor holds a bout's faulting declaration to
+the very one of its ruleset, by identity).
+
+Nothing of Lark is imported until a file has to be parsed: a load whose files are all cached never
+imports or compiles the grammar.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections import OrderedDict
+from functools import lru_cache
+from pathlib import Path
+
+from .. import cache, errors, files, limits as limits_module
+from ..errors import Diagnostic, SyntaxLayerError
+from ..limits import INPUT_LIMITS, InputLimits
+from . import ast_nodes as A
+
+#: Outcomes kept in this process, pickled, the most recently used last: at most this many, of at
+#: most this many bytes together.
+MEMO_SIZE = 2048
+MEMO_BYTES = 64 * 1024 * 1024
+_NAMESPACE = "parsed"
+_PARSER_SOURCE = Path(__file__).with_name("parser.py")
+_GRAMMAR_FILE = Path(__file__).resolve().parents[1] / "grammar" / "nexus.lark"
+
+Outcome = A.Module | tuple[Diagnostic, ...]
+
+_memo: OrderedDict[str, bytes] = OrderedDict()
+_memo_bytes = 0
+_memo_lock = threading.Lock()  # the editor loads packs from several threads
+
+
+@lru_cache(maxsize=1)
+def _fingerprint() -> str:
+    """The code whose work is cached: the parser and grammar, the syntax tree's classes (they are
+    pickled), the diagnostics', and what the parser holds text to (sizes, limits), plus Lark."""
+    modules = [A, errors, files, limits_module, sys.modules["nexus_dsl"]]
+    return cache.code_fingerprint(modules, [_PARSER_SOURCE, _GRAMMAR_FILE], ["lark"])
+
+
+def parse_file(source: str, file: str = "<input>", limits: InputLimits = INPUT_LIMITS) -> A.Module:
+    """What `parser.parse(source, file, limits)` gives (a Module, or SyntaxLayerError with the same
+    diagnostics), parsed only when this text under this name and these limits was never parsed
+    before, in this process or, through the load cache, in an earlier one."""
+    key = cache.digest(_fingerprint(), file, repr(limits), source)
+    kept = _recalled(key)
+    outcome = _outcome_of(kept)
+    if outcome is None:
+        kept = cache.read_pickled(_NAMESPACE, key)
+        outcome = _outcome_of(kept)
+        if outcome is None:
+            outcome = _parse(source, file, limits)
+            kept = cache.pickled(outcome)
+            if kept is not None:
+                cache.write_pickled(_NAMESPACE, key, kept)
+        if kept is not None:
+            _remember(key, kept)
+    if isinstance(outcome, A.Module):
+        return outcome
+    raise SyntaxLayerError(outcome)
+
+
+def _parse(source: str, file: str, limits: InputLimits) -> Outcome:
+    from .parser import parse
+
+    try:
+        return parse(source, file, limits)
+    except SyntaxLayerError as error:
+        return tuple(error.diagnostics)
+
+
+def _outcome_of(kept: bytes | None) -> Outcome | None:
+    """A new copy of the outcome kept pickled, when it is one (anything else is a miss)."""
+    stored = cache.unpickled(kept)
+    if isinstance(stored, A.Module):
+        return stored
+    if isinstance(stored, tuple) and stored and all(isinstance(item, Diagnostic) for item in stored):
+        return stored
+    return None
+
+
+def _recalled(key: str) -> bytes | None:
+    with _memo_lock:
+        found = _memo.get(key)
+        if found is not None:
+            _memo.move_to_end(key)
+        return found
+
+
+def _remember(key: str, kept: bytes) -> None:
+    global _memo_bytes
+    with _memo_lock:
+        if key in _memo:
+            return
+        _memo[key] = kept
+        _memo_bytes += len(kept)
+        while len(_memo) > MEMO_SIZE or (_memo_bytes > MEMO_BYTES and len(_memo) > 1):
+            _, dropped = _memo.popitem(last=False)
+            _memo_bytes -= len(dropped)
+
+
+def forget() -> None:
+    """Drop the outcomes kept in this process (the cache on disk is left as it is)."""
+    global _memo_bytes
+    with _memo_lock:
+        _memo.clear()
+        _memo_bytes = 0
