@@ -253,8 +253,9 @@ def needed(only: list[str]) -> list[str]:
 def measure(only: list[str], sizes: Sizes) -> dict[str, dict[str, Any]]:
     figures: dict[str, dict[str, Any]] = {}
     for name in needed(only):
-        log(f"  {name} ...")
+        start = time.perf_counter()
         figures[name] = MEASURES[name](sizes)
+        log(f"  {name}: {figures[name]['value']:.4g} ({time.perf_counter() - start:.0f} s wall)")
     for name, (top, bottom) in DERIVED.items():
         if name in only:
             figures[name] = {"value": figures[top]["value"] / figures[bottom]["value"]}
