@@ -7,7 +7,8 @@ The reference is checked out as a detached git worktree under build/bench/ref-<s
 PYTHONPATH set to one tree: the reference first, then this tree. The table gives each figure for
 both, the ratio (now against the reference, greater than 1 when now is better), the target and
 whether it is met, and whether both sides played the same bouts. Everything is also written to
-build/bench/latest.json. Measures; never asserts.
+build/bench/latest.json (and each side's figures, as soon as they are measured, to
+latest-reference.json and latest-now.json). Measures; never asserts.
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ def reference_tree(rev: str) -> tuple[str, Path]:
     return commit, tree
 
 
-def run_figures(tree: Path, name: str, options: list[str]) -> dict[str, Any]:
-    """The driver's JSON for the package in `tree`, measured in a fresh process."""
+def run_figures(tree: Path, name: str, options: list[str], keep: Path) -> dict[str, Any]:
+    """The driver's JSON for the package in `tree`, measured in a fresh process, and kept in `keep`
+    as soon as it is measured (a long run stopped on the second side keeps the first)."""
     print(f"{name} ({tree}):", file=sys.stderr, flush=True)
     env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "NEXUS_CONTENT")}
     env["PYTHONPATH"] = str(tree)
@@ -66,6 +68,8 @@ def run_figures(tree: Path, name: str, options: list[str]) -> dict[str, Any]:
     # An installed package shadowing the tree would measure the wrong code: refuse such figures.
     if Path(result["package"]) != (tree / "nexus_dsl").resolve():
         raise SystemExit(f"measuring {name} imported {result['package']}, not {tree / 'nexus_dsl'}")
+    keep.parent.mkdir(parents=True, exist_ok=True)
+    keep.write_text(json.dumps(result, indent=1), encoding="utf-8")
     return result
 
 
@@ -128,8 +132,8 @@ def main() -> None:
     commit, tree = reference_tree(args.reference)
     started = datetime.datetime.now(datetime.timezone.utc)
     load_before = os.getloadavg()
-    reference = run_figures(tree, f"reference {commit[:10]}", options)
-    now = run_figures(ROOT, "now", options)
+    reference = run_figures(tree, f"reference {commit[:10]}", options, BUILD / "latest-reference.json")
+    now = run_figures(ROOT, "now", options, BUILD / "latest-now.json")
     load_after = os.getloadavg()
     full_size = not (args.quick or args.smoke)
     rows = [row(name, figure, reference["figures"][name], now["figures"][name], full_size)
