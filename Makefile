@@ -54,8 +54,13 @@ screenshots: $(VENV)/.installed-test chromium
 check: $(VENV)/.installed
 	$(BIN)/nexus check content/base
 
+# The speed figures of this tree beside the same figures of the reference commit the speed work
+# started from (a git worktree under build/bench/), and the targets; about 25 minutes on an idle 2-core machine.
+# Options through BENCH: `make bench BENCH="--quick"`, `--only heuristic_2p,load_cold`,
+# `--reference REV`, `--runs N` (docs/benchmarks.md). Also written to build/bench/latest.json.
+BENCH ?=
 bench: $(VENV)/.installed
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/bench.py $(BENCH)
 
 # The full fuzzing campaign (tests/fuzz): 20,000 mutated rule scripts, 5,000 mutated YAML data files
 # and 2,000 mutated scenarios through the real pipeline on every core, then the hypothesis properties.
