@@ -27,8 +27,6 @@ from .shipping import PackBundle, RebuiltRuleset, bundle_of, rebuild
 
 #: Rulesets a worker keeps loaded, the most recently used (an editor plays a few in turn).
 KEPT_RULESETS = 8
-#: The object store of a Ray instance started here: bundles are small, and so are results.
-LOCAL_OBJECT_STORE_BYTES = 100 * 1024 * 1024
 
 # A bundle's digest and a list holding its object reference: Ray hands an object reference inside a
 # list on as a reference, so a worker fetches the bundle only when it has not loaded it yet.
@@ -100,11 +98,10 @@ def connect(address: str | None) -> None:
     `ray start` instance runs here); nothing when this process is connected already."""
     if ray.is_initialized():
         return
-    options: dict[str, Any] = {"logging_level": logging.WARNING, "log_to_driver": False}
-    if address is None:
-        options.update(include_dashboard=False, object_store_memory=LOCAL_OBJECT_STORE_BYTES)
     try:
-        ray.init(address=address, **options)
+        # No dashboard for an instance started here; the object store is left at Ray's default, as
+        # is required when no address is given and a `ray start` instance is found and joined.
+        ray.init(address=address, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=False)
     except Exception as error:  # noqa: BLE001 - Ray raises many kinds; each becomes a plain message
         if address is None:
             raise BackendError(f"cannot start a local Ray instance: {_first_line(error)}") from None
