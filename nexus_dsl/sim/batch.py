@@ -127,8 +127,10 @@ def spec_agents(spec: BoutSpec, labels: list[str]) -> dict[str, Any]:
             for i, label in enumerate(labels)}
 
 
-def spec_ruleset(spec: BoutSpec) -> Ruleset:
-    preloaded = _RULESETS.get((spec.packs, spec.root))
+def spec_ruleset(spec: BoutSpec, rulesets: Mapping[RulesetKey, Ruleset] | None = None) -> Ruleset:
+    """The ruleset a spec plays: one of `rulesets` (default: those preloaded in this process), else
+    its packs loaded (once per process)."""
+    preloaded = (_RULESETS if rulesets is None else rulesets).get((spec.packs, spec.root))
     if preloaded is not None:
         return preloaded
     # The one-argument call shares its cache entry with callers that warm `cached_ruleset(packs)`.

@@ -14,6 +14,8 @@ the order of the specs: the results are the local backend's, bout for bout.
 from __future__ import annotations
 
 import logging
+import socket
+import threading
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -25,6 +27,8 @@ from .backends import BackendError
 from .batch import BoutResult, BoutSpec, RulesetKey, play_one, preload, spec_ruleset
 from .shipping import PackBundle, RebuiltRuleset, bundle_of, rebuild
 
+#: How long an address may take to answer before the command says nothing answers there.
+PROBE_SECONDS = 5.0
 #: Rulesets a worker keeps loaded, the most recently used (an editor plays a few in turn).
 KEPT_RULESETS = 8
 
@@ -66,6 +70,10 @@ class BoutWorker:
 
 # The warm workers of this process, for the Ray job they were started in (a new `ray.init` is a new job).
 _workers: tuple[str, list[Any]] | None = None
+# The address this process joined (empty: none, or Ray was set up by the caller, who keeps it).
+_joined: list[str | None] = []
+# The editor plays batches from several sessions' threads: one joins the cluster and starts the workers.
+_setting_up = threading.Lock()
 
 
 def run_on_ray(specs: list[BoutSpec], workers: int | None, rulesets: Mapping[RulesetKey, Ruleset],
@@ -73,14 +81,15 @@ def run_on_ray(specs: list[BoutSpec], workers: int | None, rulesets: Mapping[Rul
     """The bouts of `specs` on the cluster at `address` (None: a local one), in order."""
     if not specs:
         return
-    connect(address)
-    preload(rulesets)  # the rulesets to ship: the caller's, else loaded as a local batch loads them
+    with _setting_up:
+        connect(address)
+        actors = warm_workers()[: workers or None]
     first_of = {(spec.packs, spec.root): spec for spec in reversed(specs)}
     shipped: dict[RulesetKey, Shipped] = {}
     for key, spec in first_of.items():
-        bundle = bundle_of(spec_ruleset(spec))
+        # The caller's ruleset, else the packs loaded as a local batch loads them.
+        bundle = bundle_of(spec_ruleset(spec, rulesets))
         shipped[key] = (bundle.digest(), [ray.put(bundle)])
-    actors = warm_workers()[: workers or None]
     size = max(1, len(specs) // (len(actors) * 8))
     chunks = [specs[start:start + size] for start in range(0, len(specs), size)]
     try:
@@ -95,9 +104,15 @@ def run_on_ray(specs: list[BoutSpec], workers: int | None, rulesets: Mapping[Rul
 
 def connect(address: str | None) -> None:
     """Join the cluster at `address`, or with none a local one (started for this process when no
-    `ray start` instance runs here); nothing when this process is connected already."""
+    `ray start` instance runs here); nothing when this process is connected to it already. A
+    cluster this process joined for another address is left first."""
     if ray.is_initialized():
-        return
+        if not _joined or _joined[0] == address:
+            return
+        shutdown()
+    silent = _silence(address) if address is not None else None
+    if silent is not None:
+        raise BackendError(f"cannot reach the Ray cluster at {address}: {silent}")
     try:
         # No dashboard for an instance started here; the object store is left at Ray's default, as
         # is required when no address is given and a `ray start` instance is found and joined.
@@ -108,6 +123,20 @@ def connect(address: str | None) -> None:
         raise BackendError(f"cannot reach the Ray cluster at {address}: {_first_line(error)} (a cluster started with "
                            "token authentication, Ray's default, also needs RAY_AUTH_MODE=token and the cluster's "
                            "token here: see docs/cluster.md)") from None
+    _joined[:] = [address]
+
+
+def _silence(address: str) -> str | None:
+    """Why nothing answers at a `host:port` address, said at once (Ray itself would retry for
+    minutes); None when something does, or for an address Ray reads otherwise (`auto`, `ray://`)."""
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit() or "://" in address:
+        return None
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS).close()
+    except OSError as error:
+        return f"nothing answers there ({error.strerror or type(error).__name__})"
+    return None
 
 
 def warm_workers() -> list[Any]:
@@ -126,6 +155,7 @@ def shutdown() -> None:
     for actor in _workers[1] if _workers is not None else ():
         ray.kill(actor)
     _workers = None
+    _joined.clear()
     ray.shutdown()
 
 

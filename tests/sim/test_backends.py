@@ -65,3 +65,8 @@ def test_importing_the_package_and_its_batch_code_never_imports_ray() -> None:
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "[]"
+
+
+def test_an_address_where_nothing_answers_is_a_message_at_once(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--backend", "ray", "--address", "127.0.0.1:1", "--bouts", "2", "--quiet"]) == 1
+    assert capsys.readouterr().err.startswith("nexus: cannot reach the Ray cluster at 127.0.0.1:1: nothing answers there")
