@@ -11,9 +11,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .errors import NexusError, did_you_mean, format_all
+
+if TYPE_CHECKING:
+    from .sim.backends import Backend
 
 
 def _err(message: str) -> None:
@@ -190,7 +193,7 @@ def _players(ruleset: Any, asked: int | None) -> int:
 
 
 # ---------------------------------------------------------------- simulate
-def _backend(args: argparse.Namespace) -> Any:
+def _backend(args: argparse.Namespace) -> Backend:
     """The backend `--backend` and `--address` name (`sim/backends.py`); Ray is imported only for `ray`."""
     from .sim.backends import backend_named
 

@@ -32,7 +32,8 @@ COMPARISON = "tr_comparison"
 # `sim.batch` starts its workers from a fork server, which load the saved packs themselves.
 WORKERS = None
 KEPT = ("tr_players", "tr_barge", "tr_seed", "tr_stack", "tr_deal_to", "tr_deal_cards", "tr_deal_mode",
-        "tr_bouts", "tr_watch", "tr_backend", "tr_ray_address", "tr_ab_without", "tr_place_zone", "tr_place_owner", "tr_place_cards", "tr_seen_by",
+        "tr_bouts", "tr_watch", "tr_backend", "tr_ray_address", "tr_ab_without", "tr_place_zone", "tr_place_owner",
+        "tr_place_cards", "tr_seen_by",
         *(f"tr_{what}_{index}" for what in ("motivation", "lanista", "agent") for index in range(4)))
 
 
