@@ -17,7 +17,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -e '.[test,editor]'
+	$(BIN)/python -m pip install --quiet -e '.[test,editor,cluster]'
 	touch $@
 
 $(VENV)/.installed-editor: pyproject.toml $(VENV)/.installed

@@ -11,9 +11,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .errors import NexusError, did_you_mean, format_all
+
+if TYPE_CHECKING:
+    from .sim.backends import Backend
 
 
 def _err(message: str) -> None:
@@ -190,16 +193,48 @@ def _players(ruleset: Any, asked: int | None) -> int:
 
 
 # ---------------------------------------------------------------- simulate
+def _backend(args: argparse.Namespace) -> Backend:
+    """The backend `--backend` and `--address` name (`sim/backends.py`); Ray is imported only for `ray`."""
+    from .sim.backends import backend_named
+
+    return backend_named(args.backend, args.address)
+
+
+def _add_backend_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--workers", type=int, default=None,
+                         help="workers: processes, or Ray workers (default: one per core of the machine or cluster)")
+    command.add_argument("--backend", choices=("local", "ray"), default="local",
+                         help="where the bouts are played: processes of this machine (default), or a Ray cluster "
+                              "(needs `pip install 'nexus_dsl[cluster]'`; see docs/cluster.md)")
+    command.add_argument("--address", default=None, metavar="ADDR",
+                         help="the Ray cluster to play on, e.g. 10.0.0.5:6379 (default: a local Ray instance)")
+
+
+def _batch_command(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    """A command that plays a batch: a backend that cannot play (Ray not installed, a cluster out of
+    reach) is a message and exit status 1."""
+    def guarded(args: argparse.Namespace) -> int:
+        from .sim.backends import BackendError  # imported with the batch code, never before a command needs it
+
+        try:
+            return run(args)
+        except BackendError as error:
+            _err(f"nexus: {error}")
+            return 1
+    return guarded
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .content.loader import cached_ruleset
     from .sim.batch import BoutSpec, run_batch, summarise
 
+    backend = _backend(args)
     ruleset = cached_ruleset(tuple(args.packs.split(",")))
     _check_options(ruleset, args.layout, args.agents.split(","))
     specs = [BoutSpec(seed=args.seed + i, players=_players(ruleset, args.players), packs=tuple(args.packs.split(",")),
                       agents=tuple(args.agents.split(",")), barge=args.layout) for i in range(args.bouts)]
     results = []
-    for done, result in enumerate(run_batch(specs, workers=args.workers), start=1):
+    for done, result in enumerate(run_batch(specs, workers=args.workers, backend=backend), start=1):
         results.append(result)
         if not args.quiet and (done % max(1, args.bouts // 20) == 0 or done == args.bouts):
             print(f"\r{done}/{args.bouts} bouts", end="", file=sys.stderr, flush=True)
@@ -217,6 +252,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     from .sim.balance import markdown, run_balance
     from .sim.batch import fault_lines
 
+    backend = _backend(args)
     packs = tuple(args.packs.split(","))
     ruleset = load_ruleset(list(packs))
 
@@ -224,7 +260,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
         if not args.quiet and (done % max(1, total // 50) == 0 or done == total):
             print(f"\r{done}/{total} bouts", end="", file=sys.stderr, flush=True)
 
-    report = run_balance(ruleset, packs, args.bouts, args.seed, workers=args.workers, progress=progress)
+    report = run_balance(ruleset, packs, args.bouts, args.seed, workers=args.workers, progress=progress,
+                         backend=backend)
     if not args.quiet:
         print(file=sys.stderr)
     command = f"nexus balance --bouts {args.bouts} --seed {args.seed} --packs {args.packs}" + (
@@ -357,9 +394,9 @@ def build_parser() -> argparse.ArgumentParser:
     simulate.add_argument("--agents", default="heuristic")
     simulate.add_argument("--packs", default="base")
     simulate.add_argument("--layout", "--barge", dest="layout", default=None, help=LAYOUT_HELP)
-    simulate.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
+    _add_backend_options(simulate)
     simulate.add_argument("--quiet", action="store_true")
-    simulate.set_defaults(run=cmd_simulate)
+    simulate.set_defaults(run=_batch_command(cmd_simulate))
 
     balance = sub.add_parser("balance", help="the balance baseline: many seeded bouts over every barge, "
                                                    "motivation and lanista pairing, as a markdown table")
@@ -367,9 +404,9 @@ def build_parser() -> argparse.ArgumentParser:
     balance.add_argument("--seed", type=int, default=1, help="the first seed; bout i uses seed + i")
     balance.add_argument("--packs", default="base")
     balance.add_argument("--out", default=None, help="write the table to FILE (default: print it)")
-    balance.add_argument("--workers", type=int, default=None, help="processes (default: one per core)")
+    _add_backend_options(balance)
     balance.add_argument("--quiet", action="store_true")
-    balance.set_defaults(run=cmd_balance)
+    balance.set_defaults(run=_batch_command(cmd_balance))
 
     scenario = sub.add_parser("scenario", help="run rules scenarios or print a scenario's final state")
     scenario.add_argument("action", choices=("run", "snapshot"))

@@ -19,6 +19,7 @@ from editor import state, widgets
 from editor.charts import CRED_BIN, LENGTH_BIN, SCORE_BIN, difference_chart, fault_table, histogram, win_chart
 from nexus_dsl.agents.base import AGENT_NAMES
 from nexus_dsl.errors import NexusError
+from nexus_dsl.sim.backends import BackendError, backend_named
 from nexus_dsl.workbench import batch, table, testrun
 from nexus_dsl.workbench.board_svg import bout_svg
 from nexus_dsl.workbench.packs import load_packs
@@ -31,7 +32,8 @@ COMPARISON = "tr_comparison"
 # `sim.batch` starts its workers from a fork server, which load the saved packs themselves.
 WORKERS = None
 KEPT = ("tr_players", "tr_barge", "tr_seed", "tr_stack", "tr_deal_to", "tr_deal_cards", "tr_deal_mode",
-        "tr_bouts", "tr_watch", "tr_ab_without", "tr_place_zone", "tr_place_owner", "tr_place_cards", "tr_seen_by",
+        "tr_bouts", "tr_watch", "tr_backend", "tr_ray_address", "tr_ab_without", "tr_place_zone", "tr_place_owner",
+        "tr_place_cards", "tr_seen_by",
         *(f"tr_{what}_{index}" for what in ("motivation", "lanista", "agent") for index in range(4)))
 
 
@@ -286,6 +288,18 @@ def watched_ids(rules, settings: testrun.TestRunSettings) -> list[str]:
     return list(dict.fromkeys(forced + [i for i in extra if i in options]))
 
 
+def backend_choice():
+    """Where the batches are played: this machine's processes (the default), or a Ray cluster
+    (docs/cluster.md), to which the packs' files are sent with each batch. Raises `BackendError`
+    when Ray is asked for and not installed."""
+    where = st.radio("Play batches on", ["this machine", "a Ray cluster"], key="tr_backend", horizontal=True)
+    if where == "this machine":
+        return None
+    address = st.text_input("Ray cluster address (empty: a local Ray instance)", key="tr_ray_address",
+                            placeholder="host:6379").strip()
+    return backend_named("ray", address or None)
+
+
 def without_settings(settings: testrun.TestRunSettings, dropped_pack: str | None) -> testrun.TestRunSettings | None:
     """Settings A of an A/B test: without the forced cards, or also without one pack (and any
     forced card only that pack defines)."""
@@ -395,12 +409,17 @@ def batch_panel(rules, settings: testrun.TestRunSettings) -> None:
     extra = [p for p in settings.packs if p != "base"]
     dropped = st.selectbox("A/B: A is these settings without", ["the forced cards"] + extra, key="tr_ab_without",
                            format_func=lambda p: p if p == "the forced cards" else f"pack {p} (and the forced cards)")
+    try:
+        backend = backend_choice()
+    except BackendError as error:
+        st.error(str(error))
+        return
     left, right = st.columns(2)
     if left.button("Run the batch", key="tr_run_batch", type="primary"):
         try:
             st.session_state[REPORT] = batch.run_batch(settings, int(bouts), progress_bar("Playing"),
-                                                       workers=WORKERS, watched=watched, ruleset=rules)
-        except (NexusError, ValueError) as error:
+                                                       workers=WORKERS, watched=watched, ruleset=rules, backend=backend)
+        except (NexusError, ValueError, BackendError) as error:
             st.error(f"The batch cannot run: {error}")
     if right.button("A/B compare", key="tr_run_ab"):
         settings_a = without_settings(settings, None if dropped == "the forced cards" else dropped)
@@ -409,8 +428,9 @@ def batch_panel(rules, settings: testrun.TestRunSettings) -> None:
         else:
             try:
                 st.session_state[COMPARISON] = batch.compare(settings_a, settings, int(bouts), progress_bar("Comparing"),
-                                                             workers=WORKERS, watched=watched, ruleset_b=rules)
-            except (NexusError, ValueError) as error:
+                                                             workers=WORKERS, watched=watched, ruleset_b=rules,
+                                                             backend=backend)
+            except (NexusError, ValueError, BackendError) as error:
                 st.error(f"The comparison cannot run: {error}")
     report = st.session_state.get(REPORT)
     if report is not None:

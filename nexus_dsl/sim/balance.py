@@ -15,10 +15,14 @@ import math
 import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..engine.dice import Dice
 from ..model.ruleset import Ruleset
 from .batch import BoutResult, BoutSpec, run_batch
+
+if TYPE_CHECKING:
+    from .backends import Backend
 
 #: The 95% normal quantile for Wilson score intervals.
 Z95 = 1.959963984540054
@@ -148,10 +152,12 @@ def summarise(matchups: list[Matchup], results: list[BoutResult], packs: tuple[s
 
 
 def run_balance(ruleset: Ruleset, packs: tuple[str, ...], bouts: int, seed: int, workers: int | None = None,
-                progress: Callable[[int, int], None] | None = None) -> BalanceReport:
+                progress: Callable[[int, int], None] | None = None, backend: Backend | None = None) -> BalanceReport:
+    """Play the baseline's bouts on `backend` (default: processes of this machine) and summarise them."""
     matchups = schedule(ruleset, bouts, seed)
     results: list[BoutResult] = []
-    for done, result in enumerate(run_batch(specs_for(matchups, packs, seed), workers=workers), start=1):
+    specs = specs_for(matchups, packs, seed)
+    for done, result in enumerate(run_batch(specs, workers=workers, backend=backend), start=1):
         results.append(result)
         if progress:
             progress(done, bouts)

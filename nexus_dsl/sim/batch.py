@@ -17,7 +17,7 @@ import threading
 import statistics
 import traceback
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 from ..agents import make_agent
 from ..content.loader import cached_ruleset
@@ -25,6 +25,9 @@ from ..engine.bout import Bout, Event, next_action
 from ..engine.setup import BoutSetup, standard_setup
 from ..errors import Diagnostic
 from ..model.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from .backends import Backend
 
 
 @dataclass(frozen=True)
@@ -91,9 +94,11 @@ class BoutResult:
         return self.error is None and self.fault is None
 
 
+#: Which packs a bout plays, and from which content root (None: the default).
+RulesetKey = tuple[tuple[str, ...], str | None]
 # Rulesets handed to `run_batch`, by (packs, root): forked workers inherit them, so a batch plays
 # exactly the ruleset the caller loaded (one freshly reloaded after an edit included).
-_RULESETS: dict[tuple[tuple[str, ...], str | None], Ruleset] = {}
+_RULESETS: dict[RulesetKey, Ruleset] = {}
 
 
 def spec_setup(spec: BoutSpec) -> BoutSetup:
@@ -122,8 +127,10 @@ def spec_agents(spec: BoutSpec, labels: list[str]) -> dict[str, Any]:
             for i, label in enumerate(labels)}
 
 
-def spec_ruleset(spec: BoutSpec) -> Ruleset:
-    preloaded = _RULESETS.get((spec.packs, spec.root))
+def spec_ruleset(spec: BoutSpec, rulesets: Mapping[RulesetKey, Ruleset] | None = None) -> Ruleset:
+    """The ruleset a spec plays: one of `rulesets` (default: those preloaded in this process), else
+    its packs loaded (once per process)."""
+    preloaded = (_RULESETS if rulesets is None else rulesets).get((spec.packs, spec.root))
     if preloaded is not None:
         return preloaded
     # The one-argument call shares its cache entry with callers that warm `cached_ruleset(packs)`.
@@ -233,12 +240,26 @@ def _add_consequence(use: WatchedUse, event: Event, user: str | None) -> None:
 
 
 def run_batch(specs: Iterable[BoutSpec], workers: int | None = None,
-              rulesets: Mapping[tuple[tuple[str, ...], str | None], Ruleset] | None = None) -> Iterator[BoutResult]:
-    """Yield results as bouts finish (in seed order per chunk), using up to `workers` processes.
-    `rulesets`, by (packs, root), are played instead of loading those packs again."""
-    specs = list(specs)
+              rulesets: Mapping[RulesetKey, Ruleset] | None = None,
+              backend: Backend | None = None) -> Iterator[BoutResult]:
+    """Yield results in the order of `specs`, played by `backend` (`sim/backends.py`; default: the
+    processes of this machine, `run_local`) on up to `workers` workers. `rulesets`, by (packs, root), are played
+    instead of loading those packs again."""
+    if backend is None:
+        return run_local(list(specs), workers, rulesets or {})
+    return backend.run(list(specs), workers, rulesets or {})
+
+
+def preload(rulesets: Mapping[RulesetKey, Ruleset]) -> None:
+    """The rulesets `play_one` plays in this process, by (packs, root), instead of loading them."""
     _RULESETS.clear()
-    _RULESETS.update(rulesets or {})
+    _RULESETS.update(rulesets)
+
+
+def run_local(specs: list[BoutSpec], workers: int | None,
+              rulesets: Mapping[RulesetKey, Ruleset]) -> Iterator[BoutResult]:
+    """The bouts on up to `workers` processes of this machine (default: one per core), in order."""
+    preload(rulesets)
     workers = workers or min(len(specs), os.cpu_count() or 1)
     if workers <= 1 or len(specs) < 4:
         for spec in specs:

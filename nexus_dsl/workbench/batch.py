@@ -31,6 +31,7 @@ from ..errors import Diagnostic
 from ..model.ruleset import Ruleset
 from ..narrate import NEXUS_TERMS, GameTerms
 from ..sim.balance import Z95, Rate
+from ..sim.backends import Backend
 from ..sim.batch import BoutResult, WatchedUse, fault_lines
 from ..sim.batch import run_batch as run_specs
 from .testrun import TestRunSettings, checked_ruleset
@@ -179,8 +180,9 @@ class BatchReport:
 
 def run_batch(settings: TestRunSettings, bouts: int, progress: Progress | None = None,
               workers: int | None = None, watched: Sequence[str] = (), ruleset: Ruleset | None = None,
-              first_seed: int | None = None) -> BatchReport:
-    """Play `bouts` bouts seeded `first_seed + i` (default: the settings' seed) on worker processes.
+              first_seed: int | None = None, backend: Backend | None = None) -> BatchReport:
+    """Play `bouts` bouts seeded `first_seed + i` (default: the settings' seed) on `backend`'s
+    workers (`sim/backends.py`; default: processes of this machine).
 
     `progress(done, total)` is called after every bout. `watched` card or ability ids are followed
     through every bout (`BatchReport.watched`). The settings are checked first (`SettingsError`)."""
@@ -191,7 +193,7 @@ def run_batch(settings: TestRunSettings, bouts: int, progress: Progress | None =
     specs = [settings.bout_spec(seed=start + i, watched=watched) for i in range(bouts)]
     key = (tuple(settings.packs), settings.content_root)
     results: list[BoutResult] = []
-    for result in run_specs(specs, workers=workers, rulesets={key: ruleset}):
+    for result in run_specs(specs, workers=workers, rulesets={key: ruleset}, backend=backend):
         results.append(result)
         if progress is not None:
             progress(len(results), bouts)
@@ -318,7 +320,7 @@ class Comparison:
 
 def compare(settings_a: TestRunSettings, settings_b: TestRunSettings, bouts: int, progress: Progress | None = None,
             workers: int | None = None, watched: Sequence[str] = (), ruleset_a: Ruleset | None = None,
-            ruleset_b: Ruleset | None = None) -> Comparison:
+            ruleset_b: Ruleset | None = None, backend: Backend | None = None) -> Comparison:
     """Play the same `bouts` seeds (from A's seed) under A, then B, and test every difference.
     `progress(done, total)` counts both halves (total = 2 x bouts)."""
     def half(offset: int) -> Progress | None:
@@ -326,8 +328,10 @@ def compare(settings_a: TestRunSettings, settings_b: TestRunSettings, bouts: int
             return None
         return lambda done, _total: progress(offset + done, 2 * bouts)
 
-    report_a = run_batch(settings_a, bouts, half(0), workers, watched, ruleset_a, first_seed=settings_a.seed)
-    report_b = run_batch(settings_b, bouts, half(bouts), workers, watched, ruleset_b, first_seed=settings_a.seed)
+    report_a = run_batch(settings_a, bouts, half(0), workers, watched, ruleset_a, first_seed=settings_a.seed,
+                         backend=backend)
+    report_b = run_batch(settings_b, bouts, half(bouts), workers, watched, ruleset_b, first_seed=settings_a.seed,
+                         backend=backend)
     labels = [label for label in report_a.contenders if label in report_b.contenders]
     wins_a, wins_b = report_a.wins, report_b.wins
     cred_a, cred_b = report_a.cred, report_b.cred
