@@ -26,9 +26,85 @@ from .scope import Env, fault
 from .state import Actor, BoutState, Piece, Player
 
 Check = tuple[A.Declaration | None, A.Requires]  # (the rule it comes from, or None for the command's own)
-# A check as a plan holds it: with whether it binds every piece (a command's own requirement, or a
-# rule naming no role and no card), so that no one asks who owns it.
-PlannedCheck = tuple[A.Declaration | None, A.Requires, bool]
+
+
+@dataclass(frozen=True)
+class PlannedCheck:
+    """One requirement as legality asks it of one command, worked out once.
+
+    A rule's requirement applies to every command, and much of it often reads nothing but the
+    command (`"attack" not in command.tags or ...`): those parts are answered once, when the plan
+    is made, and what is left is asked at every decision, shared by every command that is left with
+    the same question (`shared`). Asking is pure, so a verdict asked once holds for the whole
+    decision; a part answered in advance is one that could never fault, so a fault is still met where
+    it always was."""
+
+    rule: A.Declaration | None  # the rule it comes from, or None for the command's own
+    requirement: A.Requires
+    # Whether it binds every piece (a command's own requirement, or a rule naming no role and no
+    # card), so that no one asks who owns it.
+    binds_everyone: bool
+    # What is left to ask, in the order written: the requirement holds when one of them is true...
+    operands: tuple[A.Expr, ...]
+    # ... or when a part answered in advance was true (the ones before it are still asked, as
+    # they always were).
+    holds_anyway: bool
+    # The question's key when other commands ask the same question (a rule's part that no longer
+    # reads the command, or a command's own requirement written alike and reading nothing the
+    # command binds): asked once per decision and target for all of them; None otherwise.
+    shared: tuple[Any, ...] | None
+
+    @property
+    def always_holds(self) -> bool:
+        return self.holds_anyway and not self.operands
+
+
+def planned_check(rule: A.Declaration | None, requirement: A.Requires, binds_everyone: bool,
+                  command: A.Declaration, answered_in_advance: Callable[[A.Expr], bool | None]) -> PlannedCheck:
+    """A requirement planned for one command: a rule's `or`-ed parts that read only the command and
+    plain values answered in advance (`answered_in_advance` gives the answer, or None when a part
+    must be asked at every decision)."""
+    if rule is None:  # a command's own requirement: asked as written, shared by the commands that
+        # ask it in the same words, unless it reads the command or a name the command binds itself
+        condition = requirement.condition
+        own_names = {"command"} | {param.name for param in command.clauses_of(A.Param)}
+        shared_text = None if A.names_used(condition) & own_names else ("as written", print_expr(condition))
+        return PlannedCheck(None, requirement, True, (condition,), False, shared_text)
+    left: list[A.Expr] = []
+    holds_anyway = False
+    for operand in or_operands(requirement.condition):
+        answer = answered_in_advance(operand)
+        if answer is None:
+            left.append(operand)
+        elif answer:
+            holds_anyway = True
+            break  # `or` asks nothing after a true part
+    operands = tuple(left)
+    shared = None
+    if not any("command" in A.names_used(operand) for operand in operands):
+        shared = (id(rule), id(requirement), holds_anyway, *(id(operand) for operand in operands))
+    return PlannedCheck(rule, requirement, binds_everyone, operands, holds_anyway, shared)
+
+
+def or_operands(condition: A.Expr) -> list[A.Expr]:
+    """The parts of an `or` chain, left to right (`a or b or c` is `(a or b) or c`)."""
+    if isinstance(condition, A.Binary) and condition.op == "or":
+        return or_operands(condition.left) + or_operands(condition.right)
+    return [condition]
+
+
+def reads_only_the_command(operand: A.Expr) -> bool:
+    """Whether a part of a requirement reads nothing that changes during a bout: no function (a
+    function may read the board), no piece, only `command` and names of plain values."""
+    return not any(isinstance(node, A.Call) or isinstance(node, A.Name) and node.id in ("self", "target")
+                   for node in A.subtree(operand))
+
+
+def is_plain(value: Any) -> bool:
+    """A value that never changes: a number, a word, a truth value, none, or a list of them."""
+    if isinstance(value, (tuple, frozenset)):
+        return all(is_plain(item) for item in value)
+    return value is None or isinstance(value, (bool, int, str))
 
 
 @dataclass(frozen=True)
@@ -51,17 +127,26 @@ class LegalityPlan:
 
 
 def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.Declaration, A.Requires]],
-                  max_number: int, binds_everyone: Callable[[A.Declaration], bool]) -> LegalityPlan:
+                  max_number: int, binds_everyone: Callable[[A.Declaration], bool],
+                  answered_in_advance: Callable[[A.Declaration, A.Declaration, A.Expr], bool | None]) -> LegalityPlan:
     arguments = {"target"} | {arg.name for arg in declaration.clauses_of(A.Arg)}
-    checks: list[PlannedCheck] = [(None, r, True) for r in declaration.clauses_of(A.Requires)]
-    checks += [(rule, r, binds_everyone(rule)) for rule, r in rule_requirements]
+    checks: list[Check] = [(None, r) for r in declaration.clauses_of(A.Requires)] + list(rule_requirements)
     reads = [(check, A.names_used(check[1].condition) & arguments) for check in checks]
-    fixed = tuple(check for check, used in reads if not used)
-    per_target = tuple(check for check, used in reads if used == {"target"})
-    varying = tuple(check for check, used in reads if used - {"target"})
+
+    def planned(rule: A.Declaration | None, requirement: A.Requires) -> PlannedCheck:
+        return planned_check(rule, requirement, rule is None or binds_everyone(rule), declaration,
+                             lambda operand: answered_in_advance(rule, declaration, operand) if rule else None)
+
+    def kept(selected: list[Check]) -> tuple[PlannedCheck, ...]:
+        return tuple(check for check in (planned(*pair) for pair in selected) if not check.always_holds)
+
+    fixed = kept([check for check, used in reads if not used])
+    per_target = kept([check for check, used in reads if used == {"target"}])
+    varying_checks = [check for check, used in reads if used - {"target"}]
+    varying = kept(varying_checks)
     items = [item for cost in declaration.clauses_of(A.Cost) for item in cost.items]
     costs_vary = any(A.names_used(item.amount) & arguments for item in items)
-    read = set().union(*(A.names_used(item.amount) for item in items), *(A.names_used(r.condition) for _, r, _ in varying))
+    read = set().union(*(A.names_used(item.amount) for item in items), *(A.names_used(r.condition) for _, r in varying_checks))
     verdict_reads = tuple(player_arg_name(arg.name) for arg in declaration.clauses_of(A.Arg) if arg.name in read)
     written = all(isinstance(item.amount, A.Num) and 0 <= item.amount.value <= max_number for item in items)
     return LegalityPlan(fixed, per_target, varying, costs_vary, verdict_reads, offered_as_control(declaration),
@@ -114,6 +199,23 @@ def declaration_group(declaration: A.Declaration) -> str | None:
     return value.id if isinstance(value, A.Name) else None
 
 
+#: The keys a decision's shared answers are kept under that no declaration or resource has.
+_TARGETS = ("targets",)
+_MP_MULTIPLIER = " mp multiplier"
+
+
+def _domain_key(arg_type: A.ArgType) -> Any:
+    """The key an argument's domain is shared under within one decision: the same for every
+    declaration that asks, so not a range worked out with the declaration's own names (None)."""
+    if isinstance(arg_type, A.SpanType):
+        return None
+    if isinstance(arg_type, A.NamedType):
+        return ("named", arg_type.name)
+    if isinstance(arg_type, A.ZoneCardType):
+        return ("zone", arg_type.zone)
+    return ("node", id(arg_type))
+
+
 class LegalityHost(Protocol):
     """What legality needs of the bout: its state and rules, the limits, and the interpreter that
     asks costs and requirements."""
@@ -138,11 +240,15 @@ class Legality:
         # Per command, what legality needs of it: worked out from the content alone, so kept with the
         # ruleset and shared by every bout played with it (and by their previews), per number limit.
         self._legality_plans: dict[tuple[int, int], LegalityPlan] = plans_of(host.ruleset)
+        # Every command action offered this bout, by (piece, command, target, argument values):
+        # plain data, made once and offered again (shared with the previews).
+        self._actions: dict[tuple[Any, ...], Action] = {}
 
     def copy_for(self, host: LegalityHost) -> Legality:
         """The legality of a preview's copy of the bout: its caches copied as they are."""
         legality = Legality(host, self.global_requirements)
         legality._declaration_envs = dict(self._declaration_envs)
+        legality._actions = self._actions
         return legality
 
     # ---------------------------------------------------------------- who has what
@@ -188,13 +294,27 @@ class Legality:
         return Env.owning(names, self.declaration_env(declaration), source=piece if isinstance(piece, Piece) else None)
 
     # ---------------------------------------------------------------- legality
-    def arg_domains(self, piece: Actor, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
+    def arg_domains(self, piece: Actor, declaration: A.Declaration,
+                    seen: dict[Any, list[Any]] | None = None) -> list[tuple[str, list[Any]]]:
+        """Each argument's name (as players use it) and the values it may take, the target first.
+        `seen` keeps, for one decision, the domains that do not depend on the declaration (the same
+        list for every command that asks; never changed by those who read it)."""
         domains: list[tuple[str, list[Any]]] = []
         if targets_opponent(declaration):
-            targets = [h.label for h in self.host.state.pieces.values() if piece.foe_of(h) and h.on_board]
+            targets = seen.get(_TARGETS) if seen is not None else None
+            if targets is None:
+                targets = [h.label for h in self.host.state.pieces.values() if piece.foe_of(h) and h.on_board]
+                if seen is not None:
+                    seen[_TARGETS] = targets
             domains.append(("target", targets))
         for arg in declaration.clauses_of(A.Arg):
-            domains.append((player_arg_name(arg.name), self._domain(arg.type, piece, declaration)))
+            key = _domain_key(arg.type)
+            domain = seen.get(key) if seen is not None and key is not None else None
+            if domain is None:
+                domain = self._domain(arg.type, piece, declaration)
+                if seen is not None and key is not None:
+                    seen[key] = domain
+            domains.append((player_arg_name(arg.name), domain))
         return domains
 
     def _domain(self, arg_type: A.ArgType, piece: Actor, declaration: A.Declaration) -> list[Any]:
@@ -245,9 +365,10 @@ class Legality:
         return fault(node, Env({}, declaration=declaration), "too_many_options", f"its arguments make {count} combinations to check, more than "
                                                     f"the limit of {self.host.limits.max_options}")
 
-    def _checked_domains(self, piece: Actor, declaration: A.Declaration) -> list[tuple[str, list[Any]]]:
+    def _checked_domains(self, piece: Actor, declaration: A.Declaration,
+                         seen: dict[Any, list[Any]] | None = None) -> list[tuple[str, list[Any]]]:
         """The declaration's argument domains, refused when their combinations are too many to check."""
-        domains = self.arg_domains(piece, declaration)
+        domains = self.arg_domains(piece, declaration, seen)
         combinations = 1
         for _, domain in domains:
             combinations *= len(domain)
@@ -270,16 +391,22 @@ class Legality:
         """Every command `piece` may give now with every argument combination that is legal. The
         same verdicts as `command_problem`, reached faster: a requirement is asked once per
         command when it reads no argument, once per target when it reads only the target, and
-        once per combination only when it reads the other arguments."""
+        once per combination only when it reads the other arguments; what several commands ask
+        alike (a shared requirement, a resource, an argument's domain) is asked once."""
         legal: list[Action] = []
+        asked: dict[tuple[Any, ...], bool] = {}  # the verdicts of the questions commands share, this decision
+        seen: dict[Any, list[Any]] = {}  # the argument domains commands share, this decision
+        held: dict[str, int] = {}  # the resources the piece holds, this decision
+        pieces, actions = self.host.state.pieces, self._actions
         for declaration in self.host.ruleset.declarations("command"):
             plan = self._legality_plan(declaration)
-            if plan.control or self._cannot_afford(piece, declaration, plan):
+            if plan.control or self._cannot_afford(piece, declaration, plan, held):
                 continue
-            env = Env.owning({"self": piece, "command": declaration}, self.declaration_env(declaration))
-            if not self._passes(plan.fixed, env):
+            scope = self.declaration_env(declaration)
+            env = Env.owning({"self": piece, "command": declaration}, scope)
+            if not self._passes(plan.fixed, env, asked):
                 continue
-            domains = self._checked_domains(piece, declaration)
+            domains = self._checked_domains(piece, declaration, seen)
             targets: list[Any] = [None]
             if domains and domains[0][0] == "target":
                 targets = domains.pop(0)[1]
@@ -287,19 +414,22 @@ class Legality:
             costs_vary = plan.costs_vary or bool(isinstance(piece, Piece) and piece.bonus_ap)
             for target in targets:
                 if target is not None:
-                    env = Env.owning({"self": piece, "command": declaration, "target": self.host.state.pieces[target]},
-                                     self.declaration_env(declaration))
-                    if not self._passes(plan.per_target, env):
+                    env = Env.owning({"self": piece, "command": declaration, "target": pieces[target]}, scope)
+                    if not self._passes(plan.per_target, env, asked, target):
                         continue
                 # Asking is pure (no dice, nothing changed), so a verdict holds for every
                 # combination that agrees on the arguments it reads: asked once, in the order
                 # the combinations come, so a script fault is met where it always was.
                 verdicts: dict[tuple[Any, ...], bool] = {}
                 for values in itertools.product(*(d for _, d in domains)):
+                    # An action is plain data: the same combination is the same action all bout.
+                    known = (piece.label, declaration.id, target, values)
+                    action = actions.get(known)
                     args = dict(zip(names, values))
                     if target is not None:
                         args = {"target": target, **args}
-                    action = Action.make(COMMAND, piece.label, declaration.id, **args)
+                    if action is None:
+                        action = actions[known] = Action.make(COMMAND, piece.label, declaration.id, **args)
                     key = tuple(args[name] for name in plan.verdict_reads)
                     verdict = verdicts.get(key)
                     if verdict is None:
@@ -330,25 +460,64 @@ class Legality:
         plan = self._legality_plans.get(key)
         if plan is None:
             plan = self._legality_plans[key] = legality_plan(
-                declaration, self.global_requirements, self.host.limits.max_number, self._binds_everyone)
+                declaration, self.global_requirements, self.host.limits.max_number, self._binds_everyone,
+                self._answered_in_advance)
         return plan
 
-    def _passes(self, checks: tuple[PlannedCheck, ...], env: Env) -> bool:
-        """Whether every requirement holds; a rule's requirement sees only self, target and command."""
+    def _answered_in_advance(self, rule: A.Declaration, command: A.Declaration, operand: A.Expr) -> bool | None:
+        """A part of a rule's requirement answered for `command` once, when its plan is made: one that
+        reads only the command and plain values (no piece, no function, nothing of the board), asked
+        without a fault. None when it must be asked at every decision."""
+        if not reads_only_the_command(operand):
+            return None
+        interpreter = self.host.interpreter
+        env = Env.owning({"command": command}, self.declaration_env(rule))
+        try:
+            with interpreter.asking():
+                if not all(is_plain(interpreter.evaluate(name, env)) for name in A.subtree(operand)
+                           if isinstance(name, A.Name) and name.id != "command"):
+                    return None
+                return bool(interpreter.evaluate(operand, env))
+        except ScriptRuntimeError:
+            return None  # asked at every decision, where it faults as it always did
+
+    def _passes(self, checks: tuple[PlannedCheck, ...], env: Env, asked: dict[tuple[Any, ...], bool] | None = None,
+                target: str | None = None) -> bool:
+        """Whether every requirement holds; a rule's requirement sees only self, target and command.
+        `asked` keeps the verdicts of the questions commands share, for one decision (by target)."""
         interpreter = self.host.interpreter
         with interpreter.asking():
-            for rule, requirement, everyones in checks:
-                if rule is None:
-                    check_env = env
-                else:
-                    names = env.names
-                    if not everyones and not self.owns_ability(names["self"], rule):  # a talent binds only its role's pieces
+            for check in checks:
+                key = None
+                if asked is not None and check.shared is not None:
+                    key = (check.shared, target)
+                    verdict = asked.get(key)
+                    if verdict is not None:
+                        if not verdict:
+                            return False
                         continue
-                    check_env = Env.owning({"self": names["self"], "target": names.get("target"), "command": names["command"]},
-                                           self.declaration_env(rule))
-                if not interpreter.evaluate(requirement.condition, check_env):
+                verdict = self._holds(check, env)
+                if key is not None:
+                    asked[key] = verdict  # type: ignore[index]
+                if not verdict:
                     return False
         return True
+
+    def _holds(self, check: PlannedCheck, env: Env) -> bool:
+        """Whether one planned requirement holds (asked inside `asking`)."""
+        if check.rule is None:
+            check_env = env
+        else:
+            names = env.names
+            if not check.binds_everyone and not self.owns_ability(names["self"], check.rule):
+                return True  # a talent binds only its role's pieces
+            check_env = Env.owning({"self": names["self"], "target": names.get("target"), "command": names["command"]},
+                                   self.declaration_env(check.rule))
+        evaluate = self.host.interpreter.evaluate
+        for operand in check.operands:
+            if evaluate(operand, check_env):
+                return True
+        return check.holds_anyway
 
     def _binds_everyone(self, rule: A.Declaration) -> bool:
         """Whether a rule's requirement binds every piece: it is no card held in a hand and names no role."""
@@ -365,28 +534,33 @@ class Legality:
                 return problem
         return None if self._passes(plan.varying, env) else "requirement"
 
-    def _cannot_afford(self, piece: Actor, declaration: A.Declaration, plan: LegalityPlan) -> bool:
+    def _cannot_afford(self, piece: Actor, declaration: A.Declaration, plan: LegalityPlan,
+                       held: dict[str, int] | None = None) -> bool:
         """A quick filter before arguments are enumerated; costs that depend on arguments, or on
-        AP reserved against a target, are left to the full check."""
+        AP reserved against a target, are left to the full check. `held` keeps the resources the
+        piece holds for one decision."""
         if isinstance(piece, Piece) and piece.bonus_ap:
             return False
         try:
             if plan.written_costs is not None:  # no script to ask: the amounts as written
-                return self._short_of(piece, plan.written_costs)
+                return self._short_of(piece, plan.written_costs, held if held is not None else {})
             env = Env({"self": piece}, self.declaration_env(declaration))
             return self.cost_problem(piece, declaration, env, None) is not None
         except ScriptRuntimeError:
             return False
 
-    def _short_of(self, piece: Actor, costs: tuple[tuple[int, str], ...]) -> bool:
+    def _short_of(self, piece: Actor, costs: tuple[tuple[int, str], ...], held: dict[str, int]) -> bool:
         """Whether `piece` lacks any of these written costs (an MP cost multiplied as `cost_items` does)."""
-        multiplier = None
         for amount, resource in costs:
             if resource == "MP":
+                multiplier = held.get(_MP_MULTIPLIER)
                 if multiplier is None:
-                    multiplier = self.mp_multiplier(piece)
+                    multiplier = held[_MP_MULTIPLIER] = self.mp_multiplier(piece)
                 amount = self.host.interpreter.bounded(amount * multiplier, None, None, "the MP cost")
-            if self.resource_amount(piece, resource) < amount:
+            have = held.get(resource)
+            if have is None:
+                have = held[resource] = self.resource_amount(piece, resource)
+            if have < amount:
                 return True
         return False
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import wraps
-from typing import Any, Callable, Hashable, TypeVar, Union
+from typing import Any, Callable, Hashable, Iterator, TypeVar, Union
 
 
 @dataclass(frozen=True)
@@ -404,18 +404,22 @@ def kind_column(declaration: Declaration) -> int:
     return column if isinstance(column, int) else max(1, declaration.pos.column - len(declaration.kind) - 1)
 
 
-def actions_in(node: object) -> list[Action]:
-    """Every effect statement inside `node` (a declaration, a clause, a block), in source order."""
-    found: list[Action] = []
+def subtree(node: object) -> Iterator[Node]:
+    """Every node inside `node` (a declaration, a clause, an expression), itself included, in no
+    particular order."""
     stack: list[object] = [node]
     while stack:
         item = stack.pop()
-        if isinstance(item, Action):
-            found.append(item)
         if isinstance(item, Node):
+            yield item
             stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "pos")
         elif isinstance(item, tuple):
             stack.extend(item)
+
+
+def actions_in(node: object) -> list[Action]:
+    """Every effect statement inside `node` (a declaration, a clause, a block), in source order."""
+    found = [item for item in subtree(node) if isinstance(item, Action)]
     return sorted(found, key=lambda action: (action.pos.line, action.pos.column))
 
 
@@ -423,14 +427,4 @@ def names_used(node: object) -> frozenset[str]:
     """Every name an expression (or any subtree) reads. Script functions see only the values they
     are given (and the acting `self`), so an expression that reads none of a command's argument
     names has the same value for every argument combination."""
-    found: set[str] = set()
-    stack: list[object] = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Name):
-            found.add(item.id)
-        elif isinstance(item, Node):
-            stack.extend(getattr(item, f) for f in item.__dataclass_fields__ if f != "pos")
-        elif isinstance(item, tuple):
-            stack.extend(item)
-    return frozenset(found)
+    return frozenset(item.id for item in subtree(node) if isinstance(item, Name))
