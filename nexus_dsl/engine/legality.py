@@ -240,8 +240,9 @@ class Legality:
         # Per command, what legality needs of it: worked out from the content alone, so kept with the
         # ruleset and shared by every bout played with it (and by their previews), per number limit.
         self._legality_plans: dict[tuple[int, int], LegalityPlan] = plans_of(host.ruleset)
-        # Every command action offered this bout, by (piece, command, target, argument values):
-        # plain data, made once and offered again (shared with the previews).
+        # Every action offered this bout: a command by (kind, piece, command, target, the other
+        # arguments' values), any other by (kind, piece, declaration, its arguments' values). An
+        # action is plain data, made once and offered again (shared with the previews).
         self._actions: dict[tuple[Any, ...], Action] = {}
 
     def copy_for(self, host: LegalityHost) -> Legality:
@@ -382,8 +383,12 @@ class Legality:
         """Every argument combination of a declaration for which `problem(action)` finds nothing."""
         domains = self._checked_domains(piece, declaration)
         names = [n for n, _ in domains]
+        actions = self._actions
         for values in itertools.product(*(d for _, d in domains)):
-            action = Action.make(kind, piece.label, declaration.id, **dict(zip(names, values)))
+            known = (kind, piece.label, declaration.id, values)
+            action = actions.get(known)
+            if action is None:
+                action = actions[known] = Action.make(kind, piece.label, declaration.id, **dict(zip(names, values)))
             if problem(action) is None:
                 yield action
 
@@ -423,7 +428,7 @@ class Legality:
                 verdicts: dict[tuple[Any, ...], bool] = {}
                 for values in itertools.product(*(d for _, d in domains)):
                     # An action is plain data: the same combination is the same action all bout.
-                    known = (piece.label, declaration.id, target, values)
+                    known = (COMMAND, piece.label, declaration.id, target, values)
                     action = actions.get(known)
                     args = dict(zip(names, values))
                     if target is not None:
