@@ -17,7 +17,6 @@ content: they arrive through the Ruleset as rule scripts and run in the interpre
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -294,7 +293,8 @@ class Bout:
         """A copy of this bout for a preview: its own state, dice, log, mechanisms (with their stacks
         and caches) and interpreter; only what never changes (the ruleset, the setup, the limits,
         the listeners) is shared. It has no game of its own to resume."""
-        clone = copy.copy(self)
+        clone = WhatIf.__new__(WhatIf)
+        clone.__dict__.update(self.__dict__)
         clone.state = self.state.clone()
         # A separate stream: a preview must not foresee the bout's own next rolls.
         clone.dice = Dice(self.seed * 1_000_003 + len(self.history) + 1)
@@ -316,8 +316,20 @@ class Bout:
         clone.decks = Decks(clone)
         clone.cycle = Cycle(clone)
         clone.interpreter = Interpreter(clone, self.limits)
-        clone.interpreter.functions, clone.interpreter.primitives = script_tables(self.limits)
+        clone.interpreter.functions, clone.interpreter.primitives = self.interpreter.functions, self.interpreter.primitives
         return clone
+
+
+class WhatIf(Bout):
+    """A bout's copy for a preview (`Bout._what_if`), made by copying, never by `Bout.__init__`.
+    It keeps no log: no one reads a preview's lines, and writing them is a good part of what a
+    preview costs. The dice a line would carry are drained all the same, and a strict ledger is
+    still proved at every line."""
+
+    def emit(self, event_type: str, /, **data: Any) -> None:
+        self.dice.drain_history()
+        if self.strict_ledger:
+            self._check_ledger()
 
 
 def _no_game() -> Game:
