@@ -295,9 +295,10 @@ class Bout:
         the listeners) is shared. It has no game of its own to resume."""
         clone = WhatIf.__new__(WhatIf)
         clone.__dict__.update(self.__dict__)
+        del clone.__dict__["dice"]  # the copy's are its own (`WhatIf.dice`)
         clone.state = self.state.clone()
         # A separate stream: a preview must not foresee the bout's own next rolls.
-        clone.dice = Dice(self.seed * 1_000_003 + len(self.history) + 1)
+        clone.dice_seed, clone.rolled = self.seed * 1_000_003 + len(self.history) + 1, None
         clone.log = []
         clone.history = list(self.history)
         clone.forced_dice = dict(self.forced_dice)
@@ -322,12 +323,26 @@ class Bout:
 
 class WhatIf(Bout):
     """A bout's copy for a preview (`Bout._what_if`), made by copying, never by `Bout.__init__`.
-    It keeps no log: no one reads a preview's lines, and writing them is a good part of what a
-    preview costs. The dice a line would carry are drained all the same, and a strict ledger is
-    still proved at every line."""
+    What makes a copy costs as much as a short preview, so it does without what no one reads:
+    it keeps no log (a strict ledger is still proved at every line), and its dice are seeded only
+    when the preview first rolls (most never do)."""
+
+    dice_seed: int
+    rolled: Dice | None  # the copy's dice, once the preview has rolled
+
+    @property
+    def dice(self) -> Dice:
+        if self.rolled is None:
+            self.rolled = Dice(self.dice_seed)
+        return self.rolled
+
+    @dice.setter
+    def dice(self, dice: Dice) -> None:
+        self.rolled = dice
 
     def emit(self, event_type: str, /, **data: Any) -> None:
-        self.dice.drain_history()
+        if self.rolled is not None:
+            self.rolled.drain_history()
         if self.strict_ledger:
             self._check_ledger()
 
