@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..engine.actions import ABILITY, CARD, CONTROL, END_ROUND, PASS, Action, Decision
-from ..engine.board import Grid, Square
+from ..engine.board import Direction, Grid, Square
 from ..engine.state import BoutState, Piece, Status
 from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
@@ -153,17 +153,39 @@ def position_score(state: BoutState, me: Piece, distances: Mapping[Square, float
         score -= PAINFUL.get(obj, 0) + SLIPPERY.get(obj, 0)
     if foe is None:
         return score
+    mine, theirs = me.square, foe.square
     if distances is None:
-        score -= 10.0 * grid.chebyshev(me.square, foe.square)
+        score -= 10.0 * grid.chebyshev(mine, theirs)
     else:  # walled off entirely: as far as it gets
-        score -= 10.0 * distances.get(me.square, grid.chebyshev(me.square, foe.square) + 8.0)
-    if grid.front_center(me.square, me.facing) == foe.square:
+        score -= 10.0 * distances.get(mine, grid.chebyshev(mine, theirs) + 8.0)
+    ahead, arc, _ = FACING_OFFSETS[me.facing]
+    offset = (theirs.col - mine.col, theirs.row - mine.row)
+    if offset == ahead:
         score += 12
-        if grid.behind(foe.square, foe.facing) == me.square:
+        if (-offset[0], -offset[1]) == FACING_OFFSETS[foe.facing][2]:
             score += 4
-    elif foe.square in grid.front_arc(me.square, me.facing):
+    elif offset in arc:
         score += 6
     return score
+
+
+def _facing_offsets() -> dict[Direction, tuple[tuple[int, int], frozenset[tuple[int, int]], tuple[int, int]]]:
+    """For each facing, where the square straight ahead, the front arc and the square behind lie
+    from a piece, as (columns, rows) offsets: read off the grid once, and exact for two pieces on
+    the board, whose squares the grid's own answers would hold."""
+    grid, centre = Grid(5), Square(3, 3)
+
+    def offset(square: Square | None) -> tuple[int, int]:
+        assert square is not None  # two squares from the centre of the grid are on it
+        return square.col - centre.col, square.row - centre.row
+
+    return {facing: (offset(grid.front_center(centre, facing)),
+                     frozenset(offset(square) for square in grid.front_arc(centre, facing)),
+                     offset(grid.behind(centre, facing)))
+            for facing in Direction}
+
+
+FACING_OFFSETS = _facing_offsets()
 
 
 def cred_of(state: BoutState, helot: Piece) -> int:
