@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..engine.actions import ABILITY, CARD, CONTROL, END_ROUND, PASS, Action, Decision
-from ..engine.board import Grid, Square
+from ..engine.board import Direction, Grid, Square
 from ..engine.state import BoutState, Piece, Status
 from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
@@ -41,31 +42,31 @@ PAINFUL = {"fire": 8, "floor_spikes": 12, "floor_saw": 12}
 SLIPPERY = {"blood": 2, "guts": 1}
 
 
-def _declaration(bout: Bout, action: Action) -> A.Declaration | None:
-    return bout.ruleset.declaration("command", action.name or "") if action.kind == "command" else None
+@dataclass(frozen=True)
+class Shape:
+    """What the agent reads of a command's declaration: its group, its tags and its AP cost (an
+    option that is no command has none of these)."""
+
+    group: str | None
+    tags: frozenset[str]
+    ap_cost: int
 
 
-def _group(bout: Bout, action: Action) -> str | None:
-    declaration = _declaration(bout, action)
-    prop = declaration.property("group") if declaration else None
+NO_SHAPE = Shape(None, frozenset(), 0)
+
+
+def command_shape(declaration: A.Declaration) -> Shape:
+    prop = declaration.property("group")
     value = prop.values[0] if prop and prop.values else None
-    return value.id if isinstance(value, A.Name) else None
-
-
-def _tags(bout: Bout, action: Action) -> set[str]:
-    declaration = _declaration(bout, action)
-    prop = declaration.property("tags") if declaration else None
-    return {v.id for v in prop.values if isinstance(v, A.Name)} if prop else set()
-
-
-def _ap_cost(bout: Bout, action: Action) -> int:
-    declaration = _declaration(bout, action)
-    total = 0
-    for cost in declaration.clauses_of(A.Cost) if declaration else []:
+    group = value.id if isinstance(value, A.Name) else None
+    prop = declaration.property("tags")
+    tags = frozenset(v.id for v in prop.values if isinstance(v, A.Name)) if prop else frozenset()
+    ap_cost = 0
+    for cost in declaration.clauses_of(A.Cost):
         for item in cost.items:
             if item.resource == "AP":
-                total += item.amount.value if isinstance(item.amount, A.Num) else 3
-    return total
+                ap_cost += item.amount.value if isinstance(item.amount, A.Num) else 3
+    return Shape(group, tags, ap_cost)
 
 
 def nearest_foe(state: BoutState, me: Piece) -> Piece | None:
@@ -96,24 +97,50 @@ def _entry_cost(state: BoutState, square: Square, flags: ObjectFlags) -> float:
 def distances_to(state: BoutState, goal: Square, flags: ObjectFlags) -> dict[Square, float]:
     """Steps from every square to `goal` around what blocks, so a helot behind a pillar walks round
     it instead of waiting. Searched outward from the goal once per decision: the step from v to u
-    costs entering u, and entering the goal itself costs one step."""
+    costs entering u, and entering the goal itself costs one step. (The goal is on the board.)"""
     grid: Grid = state.grid
-    best = {goal: 0.0}
-    frontier = [(0.0, goal.col, goal.row)]
+    size = grid.size
+    squares, links = _board_links(grid)
+    # Squares are numbered row by row; only a square with objects on it costs more than a step.
+    entry = {(square.row - 1) * size + square.col - 1: _entry_cost(state, square, flags)
+             for square in state.objects if grid.contains(square)}
+    start = (goal.row - 1) * size + goal.col - 1
+    entry[start] = 1.0
+    best = [INFINITE] * len(squares)
+    best[start] = 0.0
+    # Ties are taken by column, then row, as the squares' coordinates order them: the same sums in
+    # the same order, so the same distances to the last bit.
+    frontier = [(0.0, goal.col, goal.row, start)]
+    pop, push = heapq.heappop, heapq.heappush
     while frontier:
-        cost, col, row = heapq.heappop(frontier)
-        square = Square(col, row)
-        if cost > best.get(square, float("inf")):
+        cost, _, _, index = pop(frontier)
+        if cost > best[index]:
             continue
-        enter = 1.0 if square == goal else _entry_cost(state, square, flags)
-        if enter == float("inf"):
+        total = cost + entry.get(index, 1.0)
+        if total == INFINITE:
             continue
-        for nxt in grid.neighbours(square):
-            total = cost + enter
-            if total < best.get(nxt, float("inf")):
-                best[nxt] = total
-                heapq.heappush(frontier, (total, nxt.col, nxt.row))
-    return best
+        for near, col, row in links[index]:
+            if total < best[near]:
+                best[near] = total
+                push(frontier, (total, col, row, near))
+    return {squares[index]: steps for index, steps in enumerate(best) if steps != INFINITE}
+
+
+INFINITE = float("inf")
+# Each board size's squares (row by row) and, by a square's number, its neighbours' (number,
+# column, row) in the grid's order: the path search walks these instead of hashing squares.
+_LINKS: dict[int, tuple[tuple[Square, ...], tuple[tuple[tuple[int, int, int], ...], ...]]] = {}
+
+
+def _board_links(grid: Grid) -> tuple[tuple[Square, ...], tuple[tuple[tuple[int, int, int], ...], ...]]:
+    found = _LINKS.get(grid.size)
+    if found is None:
+        size = grid.size
+        squares = tuple(grid.squares())
+        links = tuple(tuple(((near.row - 1) * size + near.col - 1, near.col, near.row) for near in grid.neighbours(square))
+                      for square in squares)
+        found = _LINKS[size] = (squares, links)
+    return found
 
 
 def position_score(state: BoutState, me: Piece, distances: Mapping[Square, float] | None = None) -> float:
@@ -126,17 +153,39 @@ def position_score(state: BoutState, me: Piece, distances: Mapping[Square, float
         score -= PAINFUL.get(obj, 0) + SLIPPERY.get(obj, 0)
     if foe is None:
         return score
+    mine, theirs = me.square, foe.square
     if distances is None:
-        score -= 10.0 * grid.chebyshev(me.square, foe.square)
+        score -= 10.0 * grid.chebyshev(mine, theirs)
     else:  # walled off entirely: as far as it gets
-        score -= 10.0 * distances.get(me.square, grid.chebyshev(me.square, foe.square) + 8.0)
-    if grid.front_center(me.square, me.facing) == foe.square:
+        score -= 10.0 * distances.get(mine, grid.chebyshev(mine, theirs) + 8.0)
+    ahead, arc, _ = FACING_OFFSETS[me.facing]
+    offset = (theirs.col - mine.col, theirs.row - mine.row)
+    if offset == ahead:
         score += 12
-        if grid.behind(foe.square, foe.facing) == me.square:
+        if (-offset[0], -offset[1]) == FACING_OFFSETS[foe.facing][2]:
             score += 4
-    elif foe.square in grid.front_arc(me.square, me.facing):
+    elif offset in arc:
         score += 6
     return score
+
+
+def _facing_offsets() -> dict[Direction, tuple[tuple[int, int], frozenset[tuple[int, int]], tuple[int, int]]]:
+    """For each facing, where the square straight ahead, the front arc and the square behind lie
+    from a piece, as (columns, rows) offsets: read off the grid once, and exact for two pieces on
+    the board, whose squares the grid's own answers would hold."""
+    grid, centre = Grid(5), Square(3, 3)
+
+    def offset(square: Square | None) -> tuple[int, int]:
+        assert square is not None  # two squares from the centre of the grid are on it
+        return square.col - centre.col, square.row - centre.row
+
+    return {facing: (offset(grid.front_center(centre, facing)),
+                     frozenset(offset(square) for square in grid.front_arc(centre, facing)),
+                     offset(grid.behind(centre, facing)))
+            for facing in Direction}
+
+
+FACING_OFFSETS = _facing_offsets()
 
 
 def cred_of(state: BoutState, helot: Piece) -> int:
@@ -199,6 +248,21 @@ class HeuristicAgent:
         # Walking distances by goal and board objects: the board changes far less often than the
         # agent decides, and the search is the costliest part of weighing a move.
         self._distances: dict[tuple, dict[Square, float]] = {}
+        # Each command's shape by name, read once from the declarations of the ruleset played.
+        self._shapes: dict[str, Shape] = {}
+        self._shapes_of: object = None
+
+    def _shape(self, bout: Bout, action: Action) -> Shape:
+        if action.kind != "command":
+            return NO_SHAPE
+        if self._shapes_of is not bout.ruleset:
+            self._shapes, self._shapes_of = {}, bout.ruleset
+        name = action.name or ""
+        shape = self._shapes.get(name)
+        if shape is None:
+            declaration = bout.ruleset.declaration("command", name)
+            shape = self._shapes[name] = command_shape(declaration) if declaration is not None else NO_SHAPE
+        return shape
 
     # ---------------------------------------------------------------- main decisions
     def choose(self, bout: Bout, decision: Decision) -> Action:
@@ -264,7 +328,7 @@ class HeuristicAgent:
         me = state.pieces[decision.actor]
         options = decision.options
         commands = [o for o in options if o.kind == "command"]
-        by_tag = lambda tag: [o for o in commands if tag in _tags(bout, o)]  # noqa: E731
+        by_tag = lambda tag: [o for o in commands if tag in self._shape(bout, o).tags]  # noqa: E731
 
         own_abilities = [o for o in options if o.kind in (ABILITY, CARD)]
         ability = self._useful_ability(bout, me, own_abilities, own_round=True)
@@ -273,17 +337,17 @@ class HeuristicAgent:
         if "prone" in me.states and by_tag("while_prone"):
             return by_tag("while_prone")[0]
         if "grappled" in me.states:
-            escapes = [o for o in by_tag("while_grappled") if _group(bout, o) == "advanced_movement"]
+            escapes = [o for o in by_tag("while_grappled") if self._shape(bout, o).group == "advanced_movement"]
             if escapes:
                 return escapes[0]
-        defense = [o for o in commands if _group(bout, o) == "defense"]
+        defense = [o for o in commands if self._shape(bout, o).group == "defense"]
         if defense and ("flaming" in me.states or ("bleeding" in me.states and me.overall < 35)):
             return defense[0]
-        gloat = [o for o in commands if _group(bout, o) == "fame"]
+        gloat = [o for o in commands if self._shape(bout, o).group == "fame"]
         if gloat and me.gained >= 3 and crowd_of(state) >= me.gained:
             return gloat[0]
-        attacks = [o for o in commands if "attack" in _tags(bout, o) or "aim" in _tags(bout, o)]
-        attacks = [o for o in attacks if _group(bout, o) != "grapple" or "attack" in _tags(bout, o)]
+        attacks = [o for o in commands if "attack" in self._shape(bout, o).tags or "aim" in self._shape(bout, o).tags]
+        attacks = [o for o in attacks if self._shape(bout, o).group != "grapple" or "attack" in self._shape(bout, o).tags]
         attacks = [o for o in attacks if o.name != "grapple"]
         if attacks:
             return self._best_attack(bout, me, attacks)
@@ -291,10 +355,10 @@ class HeuristicAgent:
         foe = nearest_foe(state, me)
         if tokens and foe is not None and me.ap == 1 and state.grid.front_center(me.square, me.facing) == foe.square:
             return tokens[0]
-        crates = [o for o in commands if _group(bout, o) == "objects" and "crate" in (o.name or "")]
+        crates = [o for o in commands if self._shape(bout, o).group == "objects" and "crate" in (o.name or "")]
         if crates and me.weapon is None and foe is not None and state.grid.chebyshev(me.square, foe.square) > 2:
             return crates[0]
-        moves = [o for o in commands if _group(bout, o) == "movement"]
+        moves = [o for o in commands if self._shape(bout, o).group == "movement"]
         distances = self._distances_to(bout, state, foe.square) if foe is not None else None
         current = position_score(state, me, distances)
         best, best_score = None, current
@@ -312,7 +376,7 @@ class HeuristicAgent:
 
     def _distances_to(self, bout: Bout, state: BoutState, goal: Square) -> dict[Square, float]:
         """`distances_to`, remembered for the same ruleset, goal and objects on the board (read only)."""
-        objects = tuple(sorted((square.col, square.row, tuple(found)) for square, found in state.objects.items()))
+        objects = tuple(sorted((square.col, square.row, found) for square, found in state.objects.items()))
         key = (id(bout.ruleset), goal, objects)
         distances = self._distances.get(key)
         if distances is None:
@@ -334,19 +398,19 @@ class HeuristicAgent:
         combos = [a for a in attacks if a.arg("location") == "head" and a.arg("standard_attacks") is not None]
         if combos and me.ap >= 5:
             return max(combos, key=lambda a: a.arg("standard_attacks"))
-        aims = [a for a in attacks if "aim" in _tags(bout, a) and "wild" not in _tags(bout, a)]
+        aims = [a for a in attacks if "aim" in self._shape(bout, a).tags and "wild" not in self._shape(bout, a).tags]
         if aims:
-            return max(aims, key=lambda a: _ap_cost(bout, a) if a.arg("location") in (None, "head") else 0)
-        standard = [a for a in attacks if a.arg("location") is None and "wild" not in _tags(bout, a)
+            return max(aims, key=lambda a: self._shape(bout, a).ap_cost if a.arg("location") in (None, "head") else 0)
+        standard = [a for a in attacks if a.arg("location") is None and "wild" not in self._shape(bout, a).tags
                     and a.arg("standard_attacks") is None]
         if standard:
             return standard[0]
         if head:
             return head[0]
-        wild = [a for a in attacks if "wild" in _tags(bout, a)]
+        wild = [a for a in attacks if "wild" in self._shape(bout, a).tags]
         if wild and me.overall > 5:
             return wild[0]
-        return min(attacks, key=lambda a: _ap_cost(bout, a))
+        return min(attacks, key=lambda a: self._shape(bout, a).ap_cost)
 
     # ---------------------------------------------------------------- abilities
     def _window(self, bout: Bout, decision: Decision) -> Action:

@@ -17,9 +17,8 @@ content: they arrive through the Ruleset as rule scripts and run in the interpre
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from ..errors import Diagnostic, RulesError, ScriptRuntimeError
 from ..model.ruleset import Ruleset
@@ -89,6 +88,8 @@ class Bout:
         self.object_types = frozenset(ruleset.data.get("objects", {}))
         # The log names who acts by the game's own word for it (its `piece_word` or `player_word`).
         self.actor_word = ruleset.game.actor_word
+        # How each attribute name of a piece is read, worked out on first use (`_piece_reader`).
+        self._piece_readers: dict[str, PieceReader] = {}
         self.state = initial_state(ruleset, setup, self.dice)
         self.ledger: Ledger = Ledger(self)
         self.legality: Legality = Legality(self)
@@ -216,33 +217,10 @@ class Bout:
             return piece.stats[name]
         if name in piece.counters:  # the numbers marked on a counter, lowest first
             return tuple(sorted(piece.counters[name]))
-        words = self.ruleset.words
-        if name in words.owned_piles:  # the coins in its player's pile (a piece stands for its player)
-            return self.state.player_of(piece).piles[name]
-        if name in words.stats:  # a trait, or a stat each player holds (a piece stands for its player)
-            if name in words.player_stats:
-                return self.state.player_of(piece).stats[name]
-            return piece.traits.get(name, 0)
-        if name == "square":
-            return piece.square
-        if name == "facing":
-            return piece.facing.name  # a compass direction is a word in scripts (`self.facing == N`)
-        if name == self.ruleset.game.role_word:  # the piece's role, read by the game's word for it
-            return piece.role
-        if name == "fighting":
-            return piece.status == Status.FIGHTING
-        hold = words.hold
-        if name == hold.holding or name == hold.held_by:  # a hold, as the game names it: the piece or none
-            label = piece.holding if name == hold.holding else piece.held_by
-            return self.state.pieces[label] if label else None
-        if name.startswith("weapon_"):
-            weapon = self.ruleset.declaration("weapon", piece.weapon) if piece.weapon else None
-            if weapon is None:
-                return None if name == "weapon_type" else 0
-            if name == "weapon_type":
-                return weapon_word(weapon, "type")
-            return declared_number(weapon, name.removeprefix("weapon_")) or 0
-        return getattr(piece, name)
+        read = self._piece_readers.get(name)
+        if read is None:
+            read = self._piece_readers[name] = _piece_reader(self.ruleset, name)
+        return read(self.state, piece)
 
     def is_declaration_id(self, name: str) -> bool:
         return name in self.ruleset.declaration_ids
@@ -294,10 +272,12 @@ class Bout:
         """A copy of this bout for a preview: its own state, dice, log, mechanisms (with their stacks
         and caches) and interpreter; only what never changes (the ruleset, the setup, the limits,
         the listeners) is shared. It has no game of its own to resume."""
-        clone = copy.copy(self)
+        clone = WhatIf.__new__(WhatIf)
+        clone.__dict__.update(self.__dict__)
+        del clone.__dict__["dice"]  # the copy's are its own (`WhatIf.dice`)
         clone.state = self.state.clone()
         # A separate stream: a preview must not foresee the bout's own next rolls.
-        clone.dice = Dice(self.seed * 1_000_003 + len(self.history) + 1)
+        clone.dice_seed, clone.rolled = self.seed * 1_000_003 + len(self.history) + 1, None
         clone.log = []
         clone.history = list(self.history)
         clone.forced_dice = dict(self.forced_dice)
@@ -316,8 +296,76 @@ class Bout:
         clone.decks = Decks(clone)
         clone.cycle = Cycle(clone)
         clone.interpreter = Interpreter(clone, self.limits)
-        clone.interpreter.functions, clone.interpreter.primitives = script_tables(self.limits)
+        clone.interpreter.functions, clone.interpreter.primitives = self.interpreter.functions, self.interpreter.primitives
         return clone
+
+
+class WhatIf(Bout):
+    """A bout's copy for a preview (`Bout._what_if`), made by copying, never by `Bout.__init__`.
+    What makes a copy costs as much as a short preview, so it does without what no one reads:
+    it keeps no log (a strict ledger is still proved at every line), and its dice are seeded only
+    when the preview first rolls (most never do)."""
+
+    dice_seed: int
+    rolled: Dice | None  # the copy's dice, once the preview has rolled
+
+    @property
+    def dice(self) -> Dice:
+        if self.rolled is None:
+            self.rolled = Dice(self.dice_seed)
+        return self.rolled
+
+    @dice.setter
+    def dice(self, dice: Dice) -> None:
+        self.rolled = dice
+
+    def emit(self, event_type: str, /, **data: Any) -> None:
+        if self.rolled is not None:
+            self.rolled.drain_history()
+        if self.strict_ledger:
+            self._check_ledger()
+
+
+PieceReader = Callable[[BoutState, Piece], Any]
+
+
+def _piece_reader(ruleset: Ruleset, name: str) -> PieceReader:
+    """How a piece's attribute `name` is read when it names none of the piece's locations, stats
+    or counters: what the name means depends on the ruleset alone, so it is worked out once (the
+    checks in this order) and each read only does what the name asks."""
+    words = ruleset.words
+    if name in words.owned_piles:  # the coins in its player's pile (a piece stands for its player)
+        return lambda state, piece: state.player_of(piece).piles[name]
+    if name in words.stats:  # a trait, or a stat each player holds (a piece stands for its player)
+        if name in words.player_stats:
+            return lambda state, piece: state.player_of(piece).stats[name]
+        return lambda state, piece: piece.traits.get(name, 0)
+    if name == "square":
+        return lambda state, piece: piece.square
+    if name == "facing":
+        return lambda state, piece: piece.facing.name  # a compass direction is a word in scripts (`self.facing == N`)
+    if name == ruleset.game.role_word:  # the piece's role, read by the game's word for it
+        return lambda state, piece: piece.role
+    if name == "fighting":
+        return lambda state, piece: piece.status == Status.FIGHTING
+    hold = words.hold
+    if name == hold.holding:  # a hold, as the game names it: the piece or none
+        return lambda state, piece: state.pieces[piece.holding] if piece.holding else None
+    if name == hold.held_by:
+        return lambda state, piece: state.pieces[piece.held_by] if piece.held_by else None
+    if name.startswith("weapon_"):
+        return lambda state, piece: _weapon_attribute(ruleset, piece, name)
+    return lambda state, piece: getattr(piece, name)
+
+
+def _weapon_attribute(ruleset: Ruleset, piece: Piece, name: str) -> Any:
+    """`weapon_type` or a number of the weapon the piece holds (none: no type, and 0)."""
+    weapon = ruleset.declaration("weapon", piece.weapon) if piece.weapon else None
+    if weapon is None:
+        return None if name == "weapon_type" else 0
+    if name == "weapon_type":
+        return weapon_word(weapon, "type")
+    return declared_number(weapon, name.removeprefix("weapon_")) or 0
 
 
 def _no_game() -> Game:

@@ -6,8 +6,9 @@ numbers, states are flags, piles are counts. What they mean is decided by the ru
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import Enum
+from collections.abc import Mapping
 from typing import Any, Union
 
 from .board import Direction, Grid, Square
@@ -89,10 +90,14 @@ class Piece:
         return other.side != self.side
 
     def clone(self) -> Piece:
-        """A copy sharing nothing mutable (much cheaper than deepcopy, for agents' previews)."""
-        return replace(self, locations=dict(self.locations), states=set(self.states), traits=dict(self.traits),
-                       counters={name: set(numbers) for name, numbers in self.counters.items()}, hand=list(self.hand), marks=dict(self.marks),
-                       bonus_ap=dict(self.bonus_ap), stats=dict(self.stats))
+        """A copy sharing nothing mutable. Every state is copied for each action and each preview,
+        so every field is passed by position (`dataclasses.replace` costs three times as much);
+        tests/engine/test_state_clone.py holds this list to the fields."""
+        return Piece(self.label, self.seat, self.square, self.facing, self.overall, self.locations.copy(), self.role,
+                     self.profile, self.states.copy(), self.traits.copy(), self.ap, self.mp, self.status, self.weapon,
+                     {name: numbers.copy() for name, numbers in self.counters.items()}, self.hand.copy(),
+                     self.marks.copy(), self.ratio, self.ammo, self.durability, self.holding, self.held_by,
+                     self.bonus_ap.copy(), self.gained, self.on_board, self.stats.copy(), self.side)
 
     def __hash__(self) -> int:  # pieces are identities inside one bout
         return hash(self.label)
@@ -161,7 +166,9 @@ class Player:
 class BoutState:
     grid: Grid
     pieces: dict[str, Piece]  # in seat order; clockwise order is the listing order
-    objects: dict[Square, list[str]] = field(default_factory=dict)
+    # The objects in each square, in the order placed. Each square's objects are a tuple, never
+    # changed in place (`place`, `remove` put a new one), so a copy of the state shares them.
+    objects: dict[Square, tuple[str, ...]] = field(default_factory=dict)
     drawn: int = 0  # coins taken out of the reserve so far: the ledger's conserved total
     # The coins in each shared pile content declares (one on the table, not the reserve), by its id.
     piles: dict[str, int] = field(default_factory=dict)
@@ -182,24 +189,32 @@ class BoutState:
     # The zones each player (or side) has one of (`zone <id> { owner player }`): zone -> owner -> cards, top first.
     owned: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # The labels of the pieces, and of the players, round the table clockwise from each label
+        # (`clockwise_from`): seats never change, so each order is worked out once and shared by
+        # every copy of the state.
+        self._clockwise: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] = ({}, {})
+
     def clone(self) -> BoutState:
         """A copy sharing nothing mutable with this state: what one copy does (an agent's preview,
         an action undone after a script fault) never shows in the other. A piece a mark holds is
-        the copy's piece of that label, not the original's."""
-        pieces = {label: h.clone() for label, h in self.pieces.items()}
+        the copy's piece of that label, not the original's. (Every action and every preview copies
+        the state: every field is passed by position, as `Piece.clone` does.)"""
+        pieces = {label: piece.clone() for label, piece in self.pieces.items()}
         players = {label: player.clone() for label, player in self.players.items()}
         for piece in pieces.values():
             if piece.marks:
                 piece.marks = {name: _rebound(value, pieces, players) for name, value in piece.marks.items()}
-        return replace(
-            self, pieces=pieces, players=players,
-            objects={sq: list(objs) for sq, objs in self.objects.items()}, order=list(self.order),
-            meta={key: _rebound(value, pieces, players) for key, value in self.meta.items()},
-            decks={k: list(v) for k, v in self.decks.items()},
-            discards={k: list(v) for k, v in self.discards.items()},
-            seen_objects=set(self.seen_objects), piles=dict(self.piles),
-            owned={zone: {owner: list(cards) for owner, cards in held.items()} for zone, held in self.owned.items()},
+        copy = BoutState(
+            self.grid, pieces, self.objects.copy(), self.drawn, self.piles.copy(), self.cycle, self.order.copy(),
+            self.active, self.ended, self.ending, self.outcome,
+            {key: _rebound(value, pieces, players) for key, value in self.meta.items()},
+            self.seen_objects.copy(), {name: cards.copy() for name, cards in self.decks.items()},
+            {name: cards.copy() for name, cards in self.discards.items()}, players,
+            {zone: {owner: cards.copy() for owner, cards in held.items()} for zone, held in self.owned.items()},
         )
+        copy._clockwise = self._clockwise
+        return copy
 
     def player_of(self, actor: Player | Piece) -> Player:
         """The player an actor stands for: a player itself, a piece its player (of its label)."""
@@ -228,36 +243,35 @@ class BoutState:
     def clockwise_from(self, label: str) -> list[Piece]:
         """Every piece round the table clockwise (north, east, south, west seen from above),
         starting with `label`; pieces sharing a seat keep their listing order (pg.9, pg.15)."""
-        ring = {seat: index for index, seat in enumerate(SEATS_CLOCKWISE)}
-        labels = sorted(self.pieces, key=lambda x: ring.get(self.pieces[x].seat, len(ring)))
-        start = labels.index(label)
-        return [self.pieces[x] for x in labels[start:] + labels[:start]]
+        pieces = self.pieces
+        return [pieces[other] for other in _clockwise_labels(label, pieces, self._clockwise[0])]
 
     def actors_clockwise_from(self, label: str) -> list[Player | Piece]:
         """Who acts round the table clockwise from `label`: the pieces (`clockwise_from`), or in a
         game without pieces, the players."""
         if self.pieces:
             return list(self.clockwise_from(label))
-        ring = {seat: index for index, seat in enumerate(SEATS_CLOCKWISE)}
-        labels = sorted(self.players, key=lambda x: ring.get(self.players[x].seat, len(ring)))
-        start = labels.index(label)
-        return [self.players[x] for x in labels[start:] + labels[:start]]
+        players = self.players
+        return [players[other] for other in _clockwise_labels(label, players, self._clockwise[1])]
 
-    def objects_at(self, square: Square) -> list[str]:
-        return self.objects.get(square, [])
+    def objects_at(self, square: Square) -> tuple[str, ...]:
+        return self.objects.get(square, ())
 
     def place(self, object_type: str, square: Square) -> None:
-        self.objects.setdefault(square, []).append(object_type)
+        self.objects[square] = self.objects.get(square, ()) + (object_type,)
         self.seen_objects.add(object_type)
 
     def remove(self, object_type: str, square: Square) -> bool:
-        here = self.objects.get(square, [])
-        if object_type in here:
-            here.remove(object_type)
-            if not here:
-                del self.objects[square]
-            return True
-        return False
+        """Take one `object_type` (the first placed) off `square`; False when there is none."""
+        here = self.objects.get(square, ())
+        if object_type not in here:
+            return False
+        at = here.index(object_type)
+        if len(here) == 1:
+            del self.objects[square]
+        else:
+            self.objects[square] = here[:at] + here[at + 1:]
+        return True
 
     def coins_in_play(self) -> int:
         """Every coin out of the reserve: piles, conditions and counters. Equals `drawn` always."""
@@ -265,6 +279,19 @@ class BoutState:
         for piece in self.pieces.values():
             total += piece.overall + sum(piece.locations.values()) + piece.counter_coins()
         return total
+
+
+def _clockwise_labels(label: str, seated: Mapping[str, Player | Piece],
+                      remembered: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+    """The labels of `seated` clockwise from `label`, remembered: the table is seated once (while
+    it is, the count of those seated tells a remembered order out of date)."""
+    order = remembered.get(label)
+    if order is None or len(order) != len(seated):
+        ring = {seat: index for index, seat in enumerate(SEATS_CLOCKWISE)}
+        labels = sorted(seated, key=lambda x: ring.get(seated[x].seat, len(ring)))
+        start = labels.index(label)
+        order = remembered[label] = tuple(labels[start:] + labels[:start])
+    return order
 
 
 # Who acts in a turn: its piece in a game with pieces, else the player itself.

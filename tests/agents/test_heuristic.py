@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from nexus_dsl import Bout, BoutSetup, PieceSetup, cached_ruleset, make_agent
-from nexus_dsl.agents.heuristic import distances_to
+from nexus_dsl.agents.heuristic import distances_to, position_score
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.bout import next_action
 
@@ -37,3 +37,24 @@ def test_helots_walk_round_pillars_on_the_diagonal_and_fight():
             bout.apply(next_action(bout, agents))
         attacks = [e for e in bout.log if e.type == "attack"]
         assert attacks, f"seed {seed}: no attack in six cycles; the helots never reached each other"
+
+
+def test_a_helot_scores_facing_its_opponent_as_the_board_says():
+    """Straight ahead +12 (+4 more from behind it), elsewhere in the front arc +6, for every facing
+    of both helots and every square round the opponent, the board's own arcs deciding."""
+    bout = _bout(1, [])
+    state = bout.state
+    me, foe = state.pieces["red"], state.pieces["blue"]
+    grid = state.grid
+    foe.square = Square(4, 4)
+    for square in grid.neighbours(foe.square):
+        me.square = square
+        for mine in Direction:
+            for theirs in Direction:
+                me.facing, foe.facing = mine, theirs
+                bonus = 0
+                if grid.front_center(square, mine) == foe.square:
+                    bonus = 16 if grid.behind(foe.square, theirs) == square else 12
+                elif foe.square in grid.front_arc(square, mine):
+                    bonus = 6
+                assert position_score(state, me) == -10.0 + bonus, (square, mine, theirs)
