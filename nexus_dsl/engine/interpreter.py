@@ -159,6 +159,7 @@ def argument_checks(words: GameWords) -> ArgumentChecks:
         _CHECKS_BY_WORDS[words] = found
     return found
 
+_UNRESOLVED = object()  # no value worked out yet for a name
 RANGE_HINT = "the checker holds a number written in the script to the same range; this one was worked out in play"
 
 
@@ -225,6 +226,7 @@ class Interpreter:
         self.checks = argument_checks(host.ruleset.words)
         self.procedures = host.ruleset.scripts.get("procedure", {})
         self.procedure_depth = 0
+        self._unbound_values = host.ruleset.derived("unbound_values")
 
     @property
     def max_number(self) -> int:
@@ -283,14 +285,21 @@ class Interpreter:
             raise fault(expr, env, "bad_index", f"cannot index {describe_value(container)} with {index}") from None
 
     def resolve_unbound(self, name: A.Name, env: Env) -> Any:
-        """The value of a name no scope binds: a rule param's setting, or a word that stands for itself."""
+        """The value of a name no scope binds: a rule param's setting, or a word that stands for itself.
+        It depends on the content alone, so it is worked out once per ruleset."""
+        known = self._unbound_values.get(name.id, _UNRESOLVED)
+        if known is not _UNRESOLVED:
+            return known
         settings = self.host.ruleset.settings
         if name.id in settings:
-            return settings[name.id]
-        if (is_symbol(name.id) or name.id in self.host.object_types or self.host.is_declaration_id(name.id)
+            value = settings[name.id]
+        elif (is_symbol(name.id) or name.id in self.host.object_types or self.host.is_declaration_id(name.id)
                 or name.id in VOCABULARY_PURPOSES):  # `signal <event>` (a declaration), `die(d8, 8)`
-            return name.id
-        raise fault(name, env, "unknown_name", f"`{name.id}` has no value here")
+            value = name.id
+        else:
+            raise fault(name, env, "unknown_name", f"`{name.id}` has no value here")
+        self._unbound_values[name.id] = value
+        return value
 
     def _number(self, expr: A.Expr, env: Env) -> int:
         value = self.evaluate(expr, env)

@@ -155,13 +155,15 @@ def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.De
 
 
 def plans_of(ruleset: Ruleset) -> dict[tuple[int, int], LegalityPlan]:
-    """The legality plans of a ruleset's commands, kept beside its fields (a ruleset never changes
-    once loaded, and its declarations live as long as it does, so their ids stay theirs)."""
-    plans = ruleset.__dict__.get("_legality_plans")
-    if plans is None:
-        plans = {}
-        object.__setattr__(ruleset, "_legality_plans", plans)
-    return plans
+    """The legality plans of a ruleset's commands, kept with it (its declarations live as long as
+    it does, so their ids stay theirs)."""
+    return ruleset.derived("legality_plans")
+
+
+def role_ownership_of(ruleset: Ruleset) -> dict[tuple[str | None, int], bool]:
+    """Whether a piece of a role owns a declaration that is no card in a hand, by (role, the
+    declaration's id()): it depends on the content alone, so it is kept with the ruleset."""
+    return ruleset.derived("role_ownership")
 
 
 @A.fact_of_text
@@ -240,6 +242,7 @@ class Legality:
         # Per command, what legality needs of it: worked out from the content alone, so kept with the
         # ruleset and shared by every bout played with it (and by their previews), per number limit.
         self._legality_plans: dict[tuple[int, int], LegalityPlan] = plans_of(host.ruleset)
+        self._role_ownership = role_ownership_of(host.ruleset)
         # Every action offered this bout: a command by (kind, piece, command, target, the other
         # arguments' values), any other by (kind, piece, declaration, its arguments' values). An
         # action is plain data, made once and offered again (shared with the previews).
@@ -261,17 +264,29 @@ class Legality:
         ruleset = self.host.ruleset
         if declaration.kind in ruleset.words.hand_kinds:
             return isinstance(piece, Piece) and declaration.id in piece.hand
+        if isinstance(piece, Player):
+            return self._owned_by_role(None, declaration)
+        key = (piece.role, id(declaration))
+        owned = self._role_ownership.get(key)
+        if owned is None:
+            owned = self._role_ownership[key] = self._owned_by_role(piece.role, declaration)
+        return owned
+
+    def _owned_by_role(self, role_name: str | None, declaration: A.Declaration) -> bool:
+        """Whether a piece of this role (None: a player acting without pieces) owns a declaration
+        that is no card in a hand."""
+        ruleset = self.host.ruleset
         role_word = ruleset.game.role_word
         if role_word is None:
             return True
         names_role, owner = role_named(declaration, role_word)
         if not names_role:
             return True
-        if isinstance(piece, Player):
+        if role_name is None:
             return False
-        if owner is not None and owner == piece.role:
+        if owner is not None and owner == role_name:
             return True
-        role = ruleset.role_of(piece.role)
+        role = ruleset.role_of(role_name)
         return bool(role and (declaration.id in role.get("abilities", ()) or declaration.id == role.get("talent")))
 
     # ---------------------------------------------------------------- environments

@@ -78,6 +78,17 @@ class Ruleset:
         # declarations: a copy elsewhere works them out again.
         return {name: value for name, value in self.__dict__.items() if not name.startswith("_")}
 
+    def derived(self, name: str) -> dict[Any, Any]:
+        """A dictionary the engine keeps beside the fields for what it works out from this ruleset
+        alone (legality's plans, who owns what by role, the values of unbound names): a ruleset
+        never changes once loaded, so what is worked out once holds for every bout played with it.
+        Never pickled (see `__getstate__`)."""
+        kept = self.__dict__.get("_" + name)
+        if kept is None:
+            kept = {}
+            object.__setattr__(self, "_" + name, kept)
+        return kept
+
     # ---- lookups
     def profile_of(self, name: str | None) -> Mapping[str, Any] | None:
         """The profile a setup names for a player: an item of the game's `profiles` data kind."""
