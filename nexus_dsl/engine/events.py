@@ -14,7 +14,7 @@ from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .derived import kept_with
 from .interpreter import Interpreter, Limits, Run
-from .scope import Env
+from .scope import Dynamic, Env
 from .legality import Legality, role_named
 from .state import BoutState, Piece
 
@@ -27,16 +27,32 @@ _NO_OWNER: tuple[None] = (None,)
 class Listener:
     """One `when` clause of the content, with who listens to it, worked out once from its declaration."""
 
-    __slots__ = ("declaration", "when", "owners", "hazard", "by_role")
+    __slots__ = ("declaration", "when", "owners", "hazard", "by_role", "self_test")
 
     def __init__(self, declaration: A.Declaration, when: A.When, owners: int):
         self.declaration = declaration
         self.when = when
         self.owners = owners
         self.hazard = declaration.kind == "hazard"
+        self.self_test = self_test(when.condition) if owners != WHOLE_BOUT else None
         # ROLE_HOLDER: whether a piece of each role owns the declaration (a role's owning never
         # changes), filled in as the roles are met.
         self.by_role: dict[str | None, bool] = {}
+
+
+def self_test(condition: A.Expr | None) -> tuple[str, bool] | None:
+    """The name a condition first compares with `self` (`when attack_roll if attacker == self and ...`),
+    and whether it is written on the left: the first test of the condition, so for an owner it does
+    not equal the condition is false, whatever follows. None when the condition starts otherwise."""
+    first = condition
+    while isinstance(first, A.Binary) and first.op == "and":
+        first = first.left
+    if not isinstance(first, A.Compare) or first.op != "==":
+        return None
+    left, right = first.left, first.right
+    if isinstance(left, A.Name) and isinstance(right, A.Name) and (left.id == "self") != (right.id == "self"):
+        return (right.id, False) if left.id == "self" else (left.id, True)
+    return None
 
 
 def owners_of(ruleset: Ruleset, declaration: A.Declaration) -> int:
@@ -149,18 +165,26 @@ class Events:
                 if listener.hazard and not self.hazard_active(declaration):
                     continue
                 owners = self._owners(listener)
+                test = listener.self_test
+                if test is not None and owners:
+                    owners = self._passing(owners, test, names)
                 if not owners:
                     continue
                 scope = legality.declaration_env(declaration)
                 condition, body = listener.when.condition, listener.when.body
+                env: Env | None = None
                 for owner in owners:
-                    bound = dict(names)  # a listener may `set` an event's name: each has its own
+                    if env is None:
+                        bound = dict(names)  # a listener may `set` an event's name: each run has its own
+                        env = Env.owning(bound, scope, source=owner)
+                    else:  # a condition binds nothing: the scope it found false is asked again for the next owner
+                        env.source = owner
                     if owner is not None:
-                        bound["self"] = owner  # in an owned declaration `self` is always its owner
-                    env = Env.owning(bound, scope, source=owner)
+                        env.names["self"] = owner  # in an owned declaration `self` is always its owner
                     if condition is not None and not interpreter.evaluate(condition, env):
                         continue
-                    yield from interpreter.execute(body, env)
+                    run, env = env, None
+                    yield from interpreter.execute(body, run)
         finally:
             self.trigger_depth -= 1
             self.nesting.pop()
@@ -175,6 +199,21 @@ class Events:
         if hazard.id in self.host.state.meta.get("hazards", ()):
             return True
         return not self._hazard_objects.get(hazard.id, frozenset()).isdisjoint(self.host.state.seen_objects)
+
+    @staticmethod
+    def _passing(owners: Sequence[Piece | None], test: tuple[str, bool], names: dict[str, Any]) -> Sequence[Piece | None]:
+        """The owners for whom a condition's first test (`attacker == self`) holds, compared as the
+        condition compares them; all of them when the name it reads is not the event's own plain
+        value (a name of the declaration, or one read when it is used)."""
+        name, on_left = test
+        if name not in names:
+            return owners
+        value = names[name]
+        if isinstance(value, Dynamic):
+            return owners
+        if on_left:
+            return [owner for owner in owners if value == owner]
+        return [owner for owner in owners if owner == value]
 
     def _owners(self, listener: Listener) -> Sequence[Piece | None]:
         """Who a listener listens for now (`owners_of`): no one in particular, or each piece owning

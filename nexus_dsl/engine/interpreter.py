@@ -390,7 +390,9 @@ class Interpreter:
     # window or ask a player), or None: most effects (marking, sliding a roll, setting a stat) run
     # whole in the call, with no generator made for them.
     def execute(self, block: A.Block, env: Env) -> Run:
-        local = Env.owning({}, env)
+        # A block binds its names (`let`, `choose ... into`) in a scope of its own; one binding none
+        # runs in the scope it is given, the same names seen through it.
+        local = Env.owning({}, env) if _binds_names(block) else env
         limit = self.limits.max_steps
         for stmt in block.statements:
             self.steps += 1
@@ -466,9 +468,10 @@ class Interpreter:
         # An event or a window is named by its word (`record deceived`), whatever a script has
         # given the same name to: the two are apart, as the checker reads them.
         evaluate = self.evaluate
-        args: list[Any] = [evaluate(expr, env) if word is None else word for word, expr in _arguments_of(action)]
+        arguments, prepositions = _effect_plan(action)
+        args: list[Any] = [evaluate(expr, env) if word is None else word for word, expr in arguments]
         # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
-        preps: dict[str, Any] = {name: (value if binds else evaluate(value, env)) for name, binds, value in _preps_of(action)}
+        preps: dict[str, Any] = {name: (value if binds else evaluate(value, env)) for name, binds, value in prepositions}
         checks = self.checks.primitives[action.verb]
         self._check_arguments(action.verb, checks.positional, args, action.args, env)
         if preps:
@@ -480,9 +483,10 @@ class Interpreter:
         for position, number_range in checks.positional_ranges:
             if position < len(args):
                 args[position] = self._within(number_range, args[position], action, env)
-        for name, number_range in checks.prep_ranges:
-            if name in preps:
-                preps[name] = self._within(number_range, preps[name], action, env)
+        if preps:
+            for name, number_range in checks.prep_ranges:
+                if name in preps:
+                    preps[name] = self._within(number_range, preps[name], action, env)
         try:
             result = primitive(self.host, env, action, *args, **preps)
         except ScriptRuntimeError as error:
@@ -520,26 +524,33 @@ WORD_POSITIONS: dict[str, frozenset[int]] = {
     for verb, signature in VOCABULARY_PRIMITIVES.items()}
 
 
-def _arguments_of(action: A.Action) -> tuple[tuple[str | None, A.Expr], ...]:
-    """An effect's arguments as it runs them: each the word it names (an event, a window), or None
-    for a value to work out. Read once per statement and kept on it."""
-    found = action.__dict__.get("_arguments")
+EffectPlan = tuple[tuple[tuple[str | None, A.Expr], ...], tuple[tuple[str, bool, Any], ...]]
+
+
+def _effect_plan(action: A.Action) -> EffectPlan:
+    """An effect's arguments as it runs them, read once per statement and kept on it: each the word
+    it names (an event, a window) or None for a value to work out; and each preposition with whether
+    it is a name to bind (`choose ... into pick`) rather than a value to work out."""
+    found = action.__dict__.get("_effect")
     if found is None:
         words = WORD_POSITIONS.get(action.verb, frozenset())
-        found = tuple((expr.id if position in words and isinstance(expr, A.Name) else None, expr)
-                      for position, expr in enumerate(action.args))
-        object.__setattr__(action, "_arguments", found)
+        signature = VOCABULARY_PRIMITIVES.get(action.verb)
+        binds = signature.preps if signature is not None else {}
+        found = (tuple((expr.id if position in words and isinstance(expr, A.Name) else None, expr)
+                       for position, expr in enumerate(action.args)),
+                 tuple((p.prep, binds.get(p.prep) == "name", p.value) for p in action.preps))
+        object.__setattr__(action, "_effect", found)
     return found  # type: ignore[no-any-return]
 
 
-def _preps_of(action: A.Action) -> tuple[tuple[str, bool, Any], ...]:
-    """An effect's preposition arguments as it runs them: each with whether it is a name to bind
-    (`choose ... into pick`) rather than a value to work out. Read once per statement and kept on it."""
-    found = action.__dict__.get("_preps")
+def _binds_names(block: A.Block) -> bool:
+    """Whether a block binds a name of its own: a `let`, or an effect binding one (`... into pick`).
+    Read once per block and kept on it."""
+    found = block.__dict__.get("_binds")
     if found is None:
-        binds = VOCABULARY_PRIMITIVES[action.verb].preps if action.verb in VOCABULARY_PRIMITIVES else {}
-        found = tuple((p.prep, binds.get(p.prep) == "name", p.value) for p in action.preps)
-        object.__setattr__(action, "_preps", found)
+        found = any(isinstance(stmt, A.Let) or isinstance(stmt, A.Action) and any(binds for _, binds, _ in _effect_plan(stmt)[1])
+                    for stmt in block.statements)
+        object.__setattr__(block, "_binds", found)
     return found  # type: ignore[no-any-return]
 
 
