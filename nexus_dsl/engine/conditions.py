@@ -13,6 +13,11 @@ from .state import BoutState, Piece, Status
 from .timing import Timing
 
 
+# The word for each status, as scripts name it (read from a table: scripts ask at every condition).
+STATUS_WORDS: dict[Status, str] = {status: status.value for status in Status}
+END_STATES = frozenset({"incapacitated", "dead"})  # set by damage, never by `add_state`
+
+
 class DamageFrame:
     """A hit about to land, while `damage_incoming` listeners may reduce it."""
 
@@ -121,14 +126,15 @@ class Conditions:
     def has_state(self, piece: Any, state: str) -> bool:
         if not isinstance(piece, Piece):
             return False
-        if state in ("incapacitated", "dead"):
-            return piece.status.value == state
-        if piece.status.value in self.host.ruleset.words.implied_by.get(state, ()):
+        status = STATUS_WORDS[piece.status]
+        if state in END_STATES:
+            return status == state
+        if status in self.host.ruleset.words.implied_by.get(state, ()):
             return True  # a state its declaration says an end state brings (`implied_by`)
         return state in piece.states
 
     def add_state(self, piece: Piece, state: str, by: Piece | None = None) -> Run:
-        if state in ("incapacitated", "dead"):
+        if state in END_STATES:
             raise self.host.runtime_error("wrong_type", f"`{state}` is an end state, set by damage, not by `add_state`")
         if state not in piece.states and piece.status != Status.DEAD:
             piece.states.add(state)

@@ -7,17 +7,99 @@ listeners an event runs for each piece that owns them.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, Sequence
 
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .interpreter import Interpreter, Limits, Run
-from .scope import Env
-from .legality import Legality
+from .scope import Dynamic, Env
+from .legality import Legality, role_named
 from .state import BoutState, Piece
 
-Listeners = dict[str, tuple]  # event -> (declaration, its `when` clause), in the order they run
+# Who listens by a `when` clause: the whole bout once (no owner), or each piece that owns it (every
+# piece, the piece holding the weapon, the piece holding the card, the pieces of the roles owning it).
+WHOLE_BOUT, EVERY_PIECE, WEAPON_HOLDER, CARD_HOLDER, ROLE_HOLDER = range(5)
+_NO_OWNER: tuple[None] = (None,)
+
+
+class Listener:
+    """One `when` clause of the content, with who listens to it, worked out once from its declaration."""
+
+    __slots__ = ("declaration", "when", "owners", "hazard", "by_role", "self_test")
+
+    def __init__(self, declaration: A.Declaration, when: A.When, owners: int):
+        self.declaration = declaration
+        self.when = when
+        self.owners = owners
+        self.hazard = declaration.kind == "hazard"
+        self.self_test = self_test(when.condition) if owners != WHOLE_BOUT else None
+        # ROLE_HOLDER: whether a piece of each role owns the declaration (a role's owning never
+        # changes), filled in as the roles are met.
+        self.by_role: dict[str | None, bool] = {}
+
+
+def self_test(condition: A.Expr | None) -> tuple[str, bool] | None:
+    """The name a condition first compares with `self` (`when attack_roll if attacker == self and ...`),
+    and whether it is written on the left: the first test of the condition, so for an owner it does
+    not equal the condition is false, whatever follows. None when the condition starts otherwise."""
+    first = condition
+    while isinstance(first, A.Binary) and first.op == "and":
+        first = first.left
+    if not isinstance(first, A.Compare) or first.op != "==":
+        return None
+    left, right = first.left, first.right
+    if isinstance(left, A.Name) and isinstance(right, A.Name) and (left.id == "self") != (right.id == "self"):
+        return (right.id, False) if left.id == "self" else (left.id, True)
+    return None
+
+
+def owners_of(ruleset: Ruleset, declaration: A.Declaration) -> int:
+    """Who a `when` clause listens for: rules, states, hazards and the cards played when drawn for
+    the whole bout; abilities, weapons and the cards played from a hand for each piece that owns
+    them. A rule naming a role (by the game's role word: a role's talent) listens for each piece of
+    that role."""
+    kind = declaration.kind
+    role_word = ruleset.game.role_word
+    if kind in ("hazard", "state") or kind in ruleset.words.played_kinds \
+            or kind == "rule" and (role_word is None or declaration.property(role_word) is None):
+        return WHOLE_BOUT
+    if kind == "weapon":
+        return WEAPON_HOLDER
+    if kind in ruleset.words.hand_kinds:
+        return CARD_HOLDER
+    if role_word is None or not role_named(declaration, role_word)[0]:
+        return EVERY_PIECE
+    return ROLE_HOLDER
+
+
+Listeners = dict[str, tuple[Listener, ...]]  # event -> its listeners, in the order they run
+HazardObjects = dict[str, frozenset[str]]  # hazard -> the object types whose standing on the board wakes it
+
+
+def listeners_of(ruleset: Ruleset, layout_hazards: tuple[str, ...]) -> tuple[Listeners, HazardObjects]:
+    """The listeners of every event for a board layout naming these hazards, worked out once per
+    ruleset and layout and kept beside the ruleset's fields (never pickled: `Ruleset.__getstate__`).
+    Rules, abilities, weapons and cards listen in load order; then the hazards: the layout's in their
+    activation order (left to right), then the others in load order. A hazard listens once the
+    layout names it or one of its `object`s has stood on the board (`Events.hazard_active`)."""
+    known: dict[tuple[str, ...], tuple[Listeners, HazardObjects]] = ruleset.derived("event_listeners", dict)
+    found = known.get(layout_hazards)
+    if found is None:
+        hazard_order = list(layout_hazards) + [d.id for d in ruleset.declarations("hazard") if d.id not in layout_hazards]
+        hazard_objects: HazardObjects = {}
+        for hazard in ruleset.declarations("hazard"):
+            prop = hazard.property("object")
+            objects = {v.id for v in prop.values if isinstance(v, A.Name)} if prop else set()
+            hazard_objects[hazard.id] = frozenset(objects | {hazard.id})
+        ordered: Listeners = {}
+        for event, pairs in ruleset.triggers.items():
+            first = [pair for pair in pairs if pair[0].kind != "hazard"]
+            hazards = sorted((pair for pair in pairs if pair[0].kind == "hazard" and pair[0].id in hazard_order),
+                             key=lambda pair: hazard_order.index(pair[0].id))
+            ordered[event] = tuple(Listener(d, when, owners_of(ruleset, d)) for d, when in first + hazards)
+        found = known[layout_hazards] = (ordered, hazard_objects)
+    return found
 
 
 class EventsHost(Protocol):
@@ -37,17 +119,20 @@ class Events:
     """The listeners of a bout, and the events, performed commands and triggering players under way."""
 
     def __init__(self, host: EventsHost, listeners: Listeners | None = None,
-                 hazard_objects: dict[str, frozenset[str]] | None = None):
+                 hazard_objects: HazardObjects | None = None):
         self.host = host
         self.trigger_depth = 0
         self.nesting: list[str] = []  # the events and performed commands under way, outermost first
         self.triggers: list[str] = []  # whose command, ability or card is resolving (pg.15's triggering player)
-        self._hazard_objects: dict[str, frozenset[str]] = {}
         if listeners is not None and hazard_objects is not None:
             # the listeners never change during a bout: a preview's copy shares them
             self.listeners, self._hazard_objects = listeners, hazard_objects
         else:
-            self.listeners = self._order_listeners()
+            layout = tuple(host.state.meta.get("hazards", ()))
+            self.listeners, self._hazard_objects = listeners_of(host.ruleset, layout)
+        # The pieces round the table from each triggering player (`pieces_in_turn`), for the table
+        # of pieces they were worked out for: seats never change once a bout is set up.
+        self._rings: tuple[dict[str, Piece], dict[str, list[Piece]]] = ({}, {})
 
     def copy_for(self, host: EventsHost) -> Events:
         """The events of a preview's copy of the bout: the same listeners; what is under way copied."""
@@ -63,7 +148,7 @@ class Events:
     def fire(self, event: str, /, **names: Any) -> Run:
         """Run every `when <event>` listener: rules, abilities, weapons and cards in load order, then
         the board layout's hazards in their activation order, left to right (pg.15, pg.40)."""
-        listeners = self.listeners.get(event, ())
+        listeners = self.listeners.get(event)
         if not listeners:
             return
         limit = self.host.limits.max_trigger_depth
@@ -74,17 +159,31 @@ class Events:
         self.nesting.append(event)
         legality, interpreter = self.host.legality, self.host.interpreter
         try:
-            for declaration, when in listeners:
-                if declaration.kind == "hazard" and not self.hazard_active(declaration):
+            for listener in listeners:
+                declaration = listener.declaration
+                if listener.hazard and not self.hazard_active(declaration):
                     continue
-                for owner in self.listeners_for(declaration):
-                    bound = dict(names)
+                owners = self._owners(listener)
+                test = listener.self_test
+                if test is not None and owners:
+                    owners = self._passing(owners, test, names)
+                if not owners:
+                    continue
+                scope = legality.declaration_env(declaration)
+                condition, body = listener.when.condition, listener.when.body
+                env: Env | None = None
+                for owner in owners:
+                    if env is None:
+                        bound = dict(names)  # a listener may `set` an event's name: each run has its own
+                        env = Env.owning(bound, scope, source=owner)
+                    else:  # a condition binds nothing: the scope it found false is asked again for the next owner
+                        env.source = owner
                     if owner is not None:
-                        bound["self"] = owner  # in an owned declaration `self` is always its owner
-                    env = Env(bound, legality.declaration_env(declaration), source=owner)
-                    if when.condition is not None and not interpreter.evaluate(when.condition, env):
+                        env.names["self"] = owner  # in an owned declaration `self` is always its owner
+                    if condition is not None and not interpreter.evaluate(condition, env):
                         continue
-                    yield from interpreter.execute(when.body, env)
+                    run, env = env, None
+                    yield from interpreter.execute(body, run)
         finally:
             self.trigger_depth -= 1
             self.nesting.pop()
@@ -93,25 +192,6 @@ class Events:
         """The events (and performed commands) under way, outermost first, for a depth error."""
         return " > ".join(f"`{name}`" for name in self.nesting)
 
-    def _order_listeners(self) -> Listeners:
-        """Rules, abilities, weapons and cards listen in load order; then the hazards: the board
-        layout's in their activation order (left to right), then the others in load order. A hazard
-        listens once the layout names it or one of its `object`s has stood on the board (`hazard_active`)."""
-        listed = list(self.host.state.meta.get("hazards", []))
-        hazard_order = listed + [d.id for d in self.host.ruleset.declarations("hazard") if d.id not in listed]
-        self._hazard_objects = {}
-        for hazard in self.host.ruleset.declarations("hazard"):
-            prop = hazard.property("object")
-            objects = {v.id for v in prop.values if isinstance(v, A.Name)} if prop else set()
-            self._hazard_objects[hazard.id] = frozenset(objects | {hazard.id})
-        ordered: Listeners = {}
-        for event, listeners in self.host.ruleset.triggers.items():
-            first = [pair for pair in listeners if pair[0].kind != "hazard"]
-            hazards = sorted((pair for pair in listeners if pair[0].kind == "hazard" and pair[0].id in hazard_order),
-                             key=lambda pair: hazard_order.index(pair[0].id))
-            ordered[event] = tuple(first + hazards)
-        return ordered
-
     def hazard_active(self, hazard: A.Declaration) -> bool:
         """A hazard plays once the board layout names it or one of its objects has stood on the board
         (an object a script placed, or one destroyed this very moment)."""
@@ -119,19 +199,44 @@ class Events:
             return True
         return not self._hazard_objects.get(hazard.id, frozenset()).isdisjoint(self.host.state.seen_objects)
 
-    def listeners_for(self, declaration: Any) -> list[Piece | None]:
-        """Who a `when` clause listens for: rules, states, hazards and the cards played when drawn for
-        the whole bout; abilities, weapons and the cards played from a hand for each piece that owns
-        them, from the triggering player clockwise (pg.15). A rule naming a role (by the game's role
-        word: a role's talent) listens for each piece of that role."""
-        kind = declaration.kind
-        role_word = self.host.ruleset.game.role_word
-        if kind in ("hazard", "state") or kind in self.host.ruleset.words.played_kinds \
-                or kind == "rule" and (role_word is None or declaration.property(role_word) is None):
-            return [None]
-        if not self.host.state.pieces:  # abilities, weapons and cards belong to pieces
-            return []
-        return [h for h in self.pieces_in_turn() if self.owns(h, declaration)]
+    @staticmethod
+    def _passing(owners: Sequence[Piece | None], test: tuple[str, bool], names: dict[str, Any]) -> Sequence[Piece | None]:
+        """The owners for whom a condition's first test (`attacker == self`) holds, compared as the
+        condition compares them; all of them when the name it reads is not the event's own plain
+        value (a name of the declaration, or one read when it is used)."""
+        name, on_left = test
+        if name not in names:
+            return owners
+        value = names[name]
+        if isinstance(value, Dynamic):
+            return owners
+        if on_left:
+            return [owner for owner in owners if value == owner]
+        return [owner for owner in owners if owner == value]
+
+    def _owners(self, listener: Listener) -> Sequence[Piece | None]:
+        """Who a listener listens for now (`owners_of`): no one in particular, or each piece owning
+        its declaration, from the triggering player clockwise (pg.15)."""
+        owners = listener.owners
+        if owners == WHOLE_BOUT:
+            return _NO_OWNER
+        ring = self.pieces_in_turn()  # abilities, weapons and cards belong to pieces
+        if owners == EVERY_PIECE:
+            return ring
+        ident = listener.declaration.id
+        if owners == WEAPON_HOLDER:
+            return [h for h in ring if h.weapon == ident]
+        if owners == CARD_HOLDER:
+            return [h for h in ring if ident in h.hand]
+        by_role = listener.by_role
+        found = []
+        for piece in ring:
+            owned = by_role.get(piece.role)
+            if owned is None:  # what a piece of this role owns is the same for every piece of it
+                owned = by_role[piece.role] = self.host.legality.owns_ability(piece, listener.declaration)
+            if owned:
+                found.append(piece)
+        return found
 
     def triggering_piece(self) -> str:
         """The player whose doing is being resolved: the piece giving the command, using the ability
@@ -146,14 +251,17 @@ class Events:
             return state.order[0]
         return next(iter(state.pieces))
 
-    def pieces_in_turn(self) -> list[Piece]:
+    def pieces_in_turn(self) -> Sequence[Piece]:
         """Every piece from the triggering player clockwise round the table (pg.15); none in a game
-        without pieces."""
-        if not self.host.state.pieces:
-            return []
-        return self.host.state.clockwise_from(self.triggering_piece())
-
-    def owns(self, piece: Piece, declaration: Any) -> bool:
-        if declaration.kind == "weapon":
-            return piece.weapon == declaration.id
-        return self.host.legality.owns_ability(piece, declaration)
+        without pieces. (Shared between callers: read it, never change it.)"""
+        pieces = self.host.state.pieces
+        if not pieces:
+            return ()
+        table, rings = self._rings
+        if table is not pieces:  # a bout put back as it was before an action has a table of its own
+            table, rings = self._rings = (pieces, {})
+        start = self.triggering_piece()
+        ring = rings.get(start)
+        if ring is None:
+            ring = rings[start] = self.host.state.clockwise_from(start)
+        return ring

@@ -66,7 +66,7 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
 MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
     "ledger": frozenset({"host"}),
     "legality": frozenset({"host", "global_requirements", "_declaration_envs", "_legality_plans", "_actions", "_role_ownership"}),
-    "events": frozenset({"host", "listeners", "_hazard_objects"}),
+    "events": frozenset({"host", "listeners", "_hazard_objects", "_rings"}),
     "timing": frozenset({"host", "_by_window"}),
     "conditions": frozenset({"host"}),
     "movement": frozenset({"host"}),

@@ -226,7 +226,7 @@ class Interpreter:
         self.checks = argument_checks(host.ruleset.words)
         self.procedures = host.ruleset.scripts.get("procedure", {})
         self.procedure_depth = 0
-        self._unbound_values = host.ruleset.derived("unbound_values")
+        self._unbound_values: dict[str, Any] = host.ruleset.derived("unbound_values")
 
     @property
     def max_number(self) -> int:
@@ -393,42 +393,58 @@ class Interpreter:
         raise fault(node, env, "bad_value", number_range.refusal(value), RANGE_HINT)
 
     # ---------------------------------------------------------------- statements
+    # Each statement is run by the step of its kind (`_STEPS`, chosen by the statement's class once,
+    # not by a chain of tests at every run). A step does what needs no decision at once and hands
+    # back what is left to run as a generator (a nested block, a loop, an effect that may open a
+    # window or ask a player), or None: most effects (marking, sliding a roll, setting a stat) run
+    # whole in the call, with no generator made for them.
     def execute(self, block: A.Block, env: Env) -> Run:
-        local = env.child()
+        # A block binds its names (`let`, `choose ... into`) in a scope of its own; one binding none
+        # runs in the scope it is given, the same names seen through it.
+        local = Env.owning({}, env) if _binds_names(block) else env
+        limit = self.limits.max_steps
         for stmt in block.statements:
-            self._spend(stmt, local)
+            self.steps += 1
+            if self.steps > limit:
+                raise fault(stmt, local, "budget_exceeded", f"the script ran more than {limit} steps")
             try:
-                if isinstance(stmt, A.Action):
-                    yield from self._action(stmt, local)
-                elif isinstance(stmt, A.Let):
-                    local.assign(stmt.name, self.evaluate(stmt.value, local))
-                elif isinstance(stmt, A.Set):
-                    # The checker holds `set` to names a `let` bound; a Ruleset put together
-                    # without it meets a fault here rather than a new name.
-                    if not local.rebind(stmt.name, self.evaluate(stmt.value, local)):
-                        raise fault(stmt, local, "unknown_name", f"`set {stmt.name}`: `{stmt.name}` is not bound here")
-                elif isinstance(stmt, A.If):
-                    for branch in stmt.branches:
-                        if self.evaluate(branch.condition, local):
-                            yield from self.execute(branch.body, local)
-                            break
-                    else:
-                        if stmt.otherwise is not None:
-                            yield from self.execute(stmt.otherwise, local)
-                elif isinstance(stmt, A.ForEach):
-                    yield from self._for_each(stmt, local)
-                elif isinstance(stmt, A.Repeat):
-                    count = self._number(stmt.count, local)
-                    if count > self.limits.max_repeat:
-                        raise fault(stmt, local, "budget_exceeded",
-                                    f"`repeat {count}` is more than the limit of {self.limits.max_repeat}")
-                    for _ in range(max(0, count)):
-                        self._spend(stmt, local)
-                        yield from self.execute(stmt.body, local)
-                else:
-                    raise fault(stmt, local, "feature_not_available", f"{type(stmt).__name__} cannot be executed")
+                rest = _STEPS.get(type(stmt), Interpreter._unknown_step)(self, stmt, local)
+                if rest is not None:
+                    yield from rest
             except ScriptRuntimeError as error:
                 raise fault_at(error, stmt, local) from None
+
+    def _let(self, stmt: A.Let, local: Env) -> None:
+        local.assign(stmt.name, self.evaluate(stmt.value, local))
+
+    def _set(self, stmt: A.Set, local: Env) -> None:
+        # The checker holds `set` to names a `let` bound; a Ruleset put together without it meets
+        # a fault here rather than a new name.
+        if not local.rebind(stmt.name, self.evaluate(stmt.value, local)):
+            raise fault(stmt, local, "unknown_name", f"`set {stmt.name}`: `{stmt.name}` is not bound here")
+
+    def _if(self, stmt: A.If, local: Env) -> Run | None:
+        for branch in stmt.branches:
+            if self.evaluate(branch.condition, local):
+                return self.execute(branch.body, local)
+        if stmt.otherwise is not None:
+            return self.execute(stmt.otherwise, local)
+        return None
+
+    def _repeat(self, stmt: A.Repeat, local: Env) -> Run:
+        count = self._number(stmt.count, local)
+        if count > self.limits.max_repeat:
+            raise fault(stmt, local, "budget_exceeded",
+                        f"`repeat {count}` is more than the limit of {self.limits.max_repeat}")
+        return self._repeat_body(stmt, max(0, count), local)
+
+    def _repeat_body(self, stmt: A.Repeat, count: int, local: Env) -> Run:
+        for _ in range(count):
+            self._spend(stmt, local)
+            yield from self.execute(stmt.body, local)
+
+    def _unknown_step(self, stmt: A.Node, local: Env) -> None:
+        raise fault(stmt, local, "feature_not_available", f"{type(stmt).__name__} cannot be executed")
 
     def _for_each(self, stmt: A.ForEach, local: Env) -> Run:
         items = self.evaluate(stmt.iterable, local)
@@ -438,50 +454,75 @@ class Interpreter:
         if len(items) > self.limits.max_collection:
             raise fault(stmt, local, "budget_exceeded",
                         f"`for each` over {len(items)} items (limit {self.limits.max_collection})")
-        ordered = sorted(items) if isinstance(items, frozenset) else items
+        return self._for_each_item(stmt, sorted(items) if isinstance(items, frozenset) else items, local)
+
+    def _for_each_item(self, stmt: A.ForEach, ordered: Any, local: Env) -> Run:
         for item in ordered:
             self._spend(stmt, local)
-            yield from self.execute(stmt.body, local.child({stmt.var: item}))
+            yield from self.execute(stmt.body, Env.owning({stmt.var: item}, local))
 
     def _action(self, action: A.Action, env: Env) -> Run:
+        """Run one effect (a primitive or a procedure) to its end."""
+        rest = self._effect(action, env)
+        if rest is not None:
+            yield from rest
+
+    def _effect(self, action: A.Action, env: Env) -> Run | None:
         primitive = self.primitives.get(action.verb)
         if primitive is None:
             procedure = self.procedures.get(action.verb)
             if procedure is None:
                 raise fault(action, env, "feature_not_available", f"effect `{action.verb}` is not available")
-            yield from self._run_procedure(procedure.declaration, action, env)
-            return
+            return self._run_procedure(procedure.declaration, action, env)
         # An event or a window is named by its word (`record deceived`), whatever a script has
         # given the same name to: the two are apart, as the checker reads them.
-        words = WORD_POSITIONS[action.verb]
-        args: list[Any] = [a.id if position in words and isinstance(a, A.Name) else self.evaluate(a, env)
-                           for position, a in enumerate(action.args)]
-        binds = VOCABULARY_PRIMITIVES[action.verb].preps
+        evaluate = self.evaluate
+        arguments, prepositions = _effect_plan(action)
+        args: list[Any] = [evaluate(expr, env) if word is None else word for word, expr in arguments]
         # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
-        preps: dict[str, Any] = {p.prep: (p.value if binds.get(p.prep) == "name" else self.evaluate(p.value, env))
-                                 for p in action.preps}
+        preps: dict[str, Any] = {name: (value if binds else evaluate(value, env)) for name, binds, value in prepositions}
         checks = self.checks.primitives[action.verb]
         self._check_arguments(action.verb, checks.positional, args, action.args, env)
-        for prep in action.preps:
-            test = checks.preps.get(prep.prep)
-            if test is not None and not test[0](preps[prep.prep]):
-                raise fault(prep.value, env, "wrong_type",
-                            f"`{action.verb} ... {prep.prep}` needs {test[1]}, got {describe_value(preps[prep.prep])}")
+        if preps:
+            for prep in action.preps:
+                test = checks.preps.get(prep.prep)
+                if test is not None and not test[0](preps[prep.prep]):
+                    raise fault(prep.value, env, "wrong_type",
+                                f"`{action.verb} ... {prep.prep}` needs {test[1]}, got {describe_value(preps[prep.prep])}")
         for position, number_range in checks.positional_ranges:
             if position < len(args):
                 args[position] = self._within(number_range, args[position], action, env)
-        for name, number_range in checks.prep_ranges:
-            if name in preps:
-                preps[name] = self._within(number_range, preps[name], action, env)
+        if preps:
+            for name, number_range in checks.prep_ranges:
+                if name in preps:
+                    preps[name] = self._within(number_range, preps[name], action, env)
         try:
             result = primitive(self.host, env, action, *args, **preps)
-            if result is not None:
-                yield from result
         except ScriptRuntimeError as error:
             raise fault_at(error, action, env) from None
         except VALUE_ERRORS as error:
-            raise fault(action, env, INTERNAL, f"`{action.verb}` failed: {type(error).__name__}: {error}",
-                        INTERNAL_HINT) from None
+            raise self._failed(action, env, error) from None
+        return None if result is None else self._effect_rest(result, action, env)
+
+    def _effect_rest(self, rest: Run, action: A.Action, env: Env) -> Run:
+        """What an effect still has to run once called (it opens a window, asks a player...)."""
+        try:
+            yield from rest
+        except ScriptRuntimeError as error:
+            raise fault_at(error, action, env) from None
+        except VALUE_ERRORS as error:
+            raise self._failed(action, env, error) from None
+
+    @staticmethod
+    def _failed(action: A.Action, env: Env, error: Exception) -> ScriptRuntimeError:
+        return fault(action, env, INTERNAL, f"`{action.verb}` failed: {type(error).__name__}: {error}", INTERNAL_HINT)
+
+
+_Step = Callable[[Interpreter, Any, Env], "Run | None"]
+_STEPS: dict[type, _Step] = {
+    A.Action: Interpreter._effect, A.Let: Interpreter._let, A.Set: Interpreter._set, A.If: Interpreter._if,
+    A.ForEach: Interpreter._for_each, A.Repeat: Interpreter._repeat,
+}
 
 
 # The argument types named by a word of the game, never a value: the events and the windows; and
@@ -490,6 +531,36 @@ WORD_ARGUMENTS = frozenset({"event", "window"})
 WORD_POSITIONS: dict[str, frozenset[int]] = {
     verb: frozenset(position for position, kind in enumerate(signature.positional) if kind in WORD_ARGUMENTS)
     for verb, signature in VOCABULARY_PRIMITIVES.items()}
+
+
+EffectPlan = tuple[tuple[tuple[str | None, A.Expr], ...], tuple[tuple[str, bool, Any], ...]]
+
+
+def _effect_plan(action: A.Action) -> EffectPlan:
+    """An effect's arguments as it runs them, read once per statement and kept on it: each the word
+    it names (an event, a window) or None for a value to work out; and each preposition with whether
+    it is a name to bind (`choose ... into pick`) rather than a value to work out."""
+    found = action.__dict__.get("_effect")
+    if found is None:
+        words = WORD_POSITIONS.get(action.verb, frozenset())
+        signature = VOCABULARY_PRIMITIVES.get(action.verb)
+        binds = signature.preps if signature is not None else {}
+        found = (tuple((expr.id if position in words and isinstance(expr, A.Name) else None, expr)
+                       for position, expr in enumerate(action.args)),
+                 tuple((p.prep, binds.get(p.prep) == "name", p.value) for p in action.preps))
+        object.__setattr__(action, "_effect", found)
+    return found  # type: ignore[no-any-return]
+
+
+def _binds_names(block: A.Block) -> bool:
+    """Whether a block binds a name of its own: a `let`, or an effect binding one (`... into pick`).
+    Read once per block and kept on it."""
+    found = block.__dict__.get("_binds")
+    if found is None:
+        found = any(isinstance(stmt, A.Let) or isinstance(stmt, A.Action) and any(binds for _, binds, _ in _effect_plan(stmt)[1])
+                    for stmt in block.statements)
+        object.__setattr__(block, "_binds", found)
+    return found  # type: ignore[no-any-return]
 
 
 def _magnitude(value: int) -> str:

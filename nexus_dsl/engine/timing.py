@@ -102,14 +102,52 @@ class TimingHost(Protocol):
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
 
+class UsePlan:
+    """What the uses of one ability or card at one window need of its declaration, worked out once:
+    who may use it there, whether it is a card played from a hand (its holder's), the costs in a
+    reserve written as numbers (a use the piece cannot afford is not offered), and the names of the
+    declaration's other windows (`window_defaults`)."""
+
+    __slots__ = ("declaration", "role", "kind", "held", "reserves", "defaults")
+
+    def __init__(self, ruleset: Ruleset, declaration: A.Declaration, window: str):
+        self.declaration = declaration
+        self.role = window_role(declaration, window)
+        self.held = declaration.kind in ruleset.words.hand_kinds
+        self.kind = CARD if self.held else ABILITY
+        self.reserves = tuple((item.resource, item.amount.value) for cost in declaration.clauses_of(A.Cost)
+                              for item in cost.items if isinstance(item.amount, A.Num))
+        self.defaults = window_defaults(declaration, ruleset.words.windows)
+
+
+class WindowUses:
+    """The abilities and cards usable at one window, in the order they are offered, with those a
+    piece of each role owns (a card is offered only while held), worked out as the roles are met."""
+
+    __slots__ = ("plans", "by_role")
+
+    def __init__(self, plans: tuple[UsePlan, ...]):
+        self.plans = plans
+        self.by_role: dict[str | None, tuple[UsePlan, ...]] = {}
+
+    def owned_by(self, piece: Piece, legality: Legality) -> tuple[UsePlan, ...]:
+        """The uses a piece's role gives it (which an ability a piece owns depends on its role alone),
+        and the cards (its holder's)."""
+        owned = self.by_role.get(piece.role)
+        if owned is None:
+            owned = self.by_role[piece.role] = tuple(
+                plan for plan in self.plans if plan.held or legality.owns_ability(piece, plan.declaration))
+        return owned
+
+
 class Timing:
     """The timing windows of a bout (the stack of those open) and the uses of abilities and cards."""
 
-    def __init__(self, host: TimingHost, by_window: dict[str, list[A.Declaration]] | None = None):
+    def __init__(self, host: TimingHost, by_window: dict[str, WindowUses] | None = None):
         self.host = host
         self.windows: list[WindowFrame] = []  # the open windows, innermost last
-        # the abilities and cards usable at each window: worked out once per bout, shared by its previews
-        self._by_window = by_window if by_window is not None else index_by_window(host.ruleset)
+        # the abilities and cards usable at each window: worked out once per ruleset, shared by its bouts
+        self._by_window = by_window if by_window is not None else uses_by_window(host.ruleset)
 
     def copy_for(self, host: TimingHost) -> Timing:
         """The timing of a preview's copy of the bout: no window open."""
@@ -119,47 +157,41 @@ class Timing:
         """No window open any more (a script fault stopped the bout)."""
         self.windows = []
 
-    # ---------------------------------------------------------------- who has what
-    def usable_declarations(self, window: str) -> list[A.Declaration]:
-        return self._by_window.get(window, [])
-
     # ---------------------------------------------------------------- legality
     def ability_uses(self, piece: Piece, window: str, frame: WindowFrame | None) -> list[Action]:
-        if not piece.on_board or piece.status == Status.DEAD:
-            return []
         uses: list[Action] = []
+        usable = self._by_window.get(window)
+        if usable is None or not piece.on_board or piece.status == Status.DEAD:
+            return uses
         subject = frame.subject if frame else self.host.state.active_piece
         legality = self.host.legality
-        for declaration in self.usable_declarations(window):
-            role = window_role(declaration, window)
+        for plan in usable.owned_by(piece, legality):
+            declaration = plan.declaration
+            if plan.held and declaration.id not in piece.hand:
+                continue
+            role = plan.role
             if role == "self" and piece != subject:
                 continue
             if role == "opponent" and subject is not None and not piece.foe_of(subject):  # a friend is no opponent
                 continue
-            if not legality.owns_ability(piece, declaration):
+            if plan.reserves and _reserves_short(piece, plan.reserves):
                 continue
-            if self._reserves_short(piece, declaration):
-                continue
-            kind = CARD if declaration.kind in self.host.ruleset.words.hand_kinds else ABILITY
-            names = dict(frame.names) if frame else {}
+            names = {**plan.defaults, **frame.names} if frame else plan.defaults
             uses.extend(legality.enumerate_actions(
-                kind, piece, declaration,
-                lambda action, d=declaration, n=names: self.ability_problem(piece, d, action, n)))
+                plan.kind, piece, declaration,
+                lambda action, d=declaration, n=names: self._use_problem(piece, d, action, n)))
         return uses
-
-    def _reserves_short(self, piece: Piece, declaration: A.Declaration) -> bool:
-        for cost in declaration.clauses_of(A.Cost):
-            for item in cost.items:
-                if item.resource in piece.traits and isinstance(item.amount, A.Num):
-                    if piece.traits.get(item.resource, 0) < item.amount.value:
-                        return True
-        return False
 
     def ability_problem(self, piece: Piece, declaration: A.Declaration, action: Action,
                         names: dict[str, Any]) -> str | None:
+        """Why this use is not legal now (`names`: those of the window open), or None."""
+        return self._use_problem(piece, declaration, action,
+                                 {**window_defaults(declaration, self.host.ruleset.words.windows), **names})
+
+    def _use_problem(self, piece: Piece, declaration: A.Declaration, action: Action,
+                     names: dict[str, Any]) -> str | None:
         legality = self.host.legality
-        defaults = window_defaults(declaration, self.host.ruleset.words.windows)
-        env = legality.action_env(piece, declaration, action, {**defaults, **names})
+        env = legality.action_env(piece, declaration, action, dict(names))
         target = env.names.get("target")
         problem = legality.cost_problem(piece, declaration, env, target)
         if problem:
@@ -182,7 +214,7 @@ class Timing:
         """Offer the window's uses to every piece, active player first, clockwise. Returns the frame
         so the caller can see whether an effect `prevent`ed what the window was about."""
         frame = WindowFrame(name, subject, names)
-        if not self.usable_declarations(name) or not self.host.state.pieces:  # uses are pieces'
+        if name not in self._by_window or not self.host.state.pieces:  # uses are pieces'
             return frame
         self.windows.append(frame)
         try:
@@ -233,16 +265,27 @@ class Timing:
         return self.windows[-1]
 
 
-def index_by_window(ruleset: Ruleset) -> dict[str, list[A.Declaration]]:
-    by_window: dict[str, list[A.Declaration]] = {}
-    for kind in usable_kinds(ruleset):
-        for declaration in ruleset.declarations(kind):
-            for clause in declaration.clauses_of(A.Window):  # one declaration may open at several windows
-                listed = by_window.setdefault(clause.name, [])
-                if not any(d is declaration for d in listed):
-                    listed.append(declaration)
-    return by_window
+def _reserves_short(piece: Piece, reserves: tuple[tuple[str, int], ...]) -> bool:
+    """Whether a written cost in one of the piece's reserves (its traits) is more than it holds."""
+    traits = piece.traits
+    return any(resource in traits and traits[resource] < amount for resource, amount in reserves)
 
 
-__all__ = ["ABILITY_KIND", "Timing", "TimingHost", "WindowFrame", "index_by_window", "targets_opponent", "usable_declaration",
+def uses_by_window(ruleset: Ruleset) -> dict[str, WindowUses]:
+    """The abilities and cards usable at each window, in load order, worked out once per ruleset and
+    kept beside its fields (never pickled: `Ruleset.__getstate__`)."""
+    def work_out() -> dict[str, WindowUses]:
+        by_window: dict[str, list[A.Declaration]] = {}
+        for kind in usable_kinds(ruleset):
+            for declaration in ruleset.declarations(kind):
+                for clause in declaration.clauses_of(A.Window):  # one declaration may open at several windows
+                    listed = by_window.setdefault(clause.name, [])
+                    if not any(d is declaration for d in listed):
+                        listed.append(declaration)
+        return {window: WindowUses(tuple(UsePlan(ruleset, d, window) for d in listed)) for window, listed in by_window.items()}
+
+    return ruleset.derived("window_uses", work_out)
+
+
+__all__ = ["ABILITY_KIND", "Timing", "TimingHost", "WindowFrame", "uses_by_window", "targets_opponent", "usable_declaration",
            "usable_kinds"]

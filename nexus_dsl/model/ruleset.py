@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, TypeVar
 
 from ..syntax import ast_nodes as A
 from .game import Game, Turn, game_of, turn_of
@@ -19,6 +19,8 @@ DATA_TYPES = {
     "motivations": "motivation",
     "objects": "object_type",
 }
+
+_Derived = TypeVar("_Derived")
 
 
 @dataclass(frozen=True)
@@ -78,16 +80,17 @@ class Ruleset:
         # declarations: a copy elsewhere works them out again.
         return {name: value for name, value in self.__dict__.items() if not name.startswith("_")}
 
-    def derived(self, name: str) -> dict[Any, Any]:
-        """A dictionary the engine keeps beside the fields for what it works out from this ruleset
-        alone (legality's plans, who owns what by role, the values of unbound names): a ruleset
-        never changes once loaded, so what is worked out once holds for every bout played with it.
-        Never pickled (see `__getstate__`)."""
-        kept = self.__dict__.get("_" + name)
-        if kept is None:
-            kept = {}
-            object.__setattr__(self, "_" + name, kept)
-        return kept
+    def derived(self, name: str, work_out: Callable[[], _Derived] = dict) -> _Derived:  # type: ignore[assignment]
+        """What the engine works out from this ruleset alone (legality's plans, each event's
+        listeners, the uses offered at each window, who owns what by role, the values of unbound
+        names): `work_out()` the first time, kept beside the fields under `_<name>` and shared by
+        every bout played with it (a ruleset never changes once loaded). Never pickled (see
+        `__getstate__`): a copy in another process works it out again."""
+        found = self.__dict__.get("_" + name)
+        if found is None:
+            found = work_out()
+            object.__setattr__(self, "_" + name, found)
+        return found  # type: ignore[no-any-return]
 
     # ---- lookups
     def profile_of(self, name: str | None) -> Mapping[str, Any] | None:
