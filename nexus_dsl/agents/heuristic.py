@@ -36,6 +36,8 @@ LATER_EFFECT = 3.5
 # Known abilities: the agent decides when these are worth it by its own rules (below).
 KNOWN_ABILITIES = {"im_still_standing", "unshackled", "win_them_over", "turn_crowd", "elusive", "tunnel_vision",
                    "made_you_look", "jack_of_all_traits", "perseverance"}
+# The known abilities the agent uses only against a foe close by (`_useful_ability`).
+NEAR_FOE_ABILITIES = frozenset({"elusive", "tunnel_vision", "made_you_look"})
 
 # Objects worth keeping out of: squares that hurt (the hazards' objects) and slippery footing.
 PAINFUL = {"fire": 8, "floor_spikes": 12, "floor_saw": 12}
@@ -429,8 +431,11 @@ class HeuristicAgent:
         if not options:
             return None
         state = bout.state
-        foe = nearest_foe(state, me)
-        adjacent = foe is not None and state.grid.chebyshev(me.square, foe.square) <= 1
+        # Where the nearest foe stands matters to a few abilities only: most decisions offer none.
+        foe, adjacent = None, False
+        if any(option.name in NEAR_FOE_ABILITIES for option in options):
+            foe = nearest_foe(state, me)
+            adjacent = foe is not None and state.grid.chebyshev(me.square, foe.square) <= 1
         for option in options:
             name = option.name
             if name == "im_still_standing" and "prone" in me.states:
@@ -462,7 +467,7 @@ class HeuristicAgent:
         Each is judged once per Command Round: a refusal stands until the next round."""
         state = bout.state
         moment = (state.cycle, state.active)
-        now = standing(state, me)
+        now: float | None = None  # judged once an option is previewed: most were declined earlier this round
         best, best_gain = None, WORTH_PLAYING
         for option in options:
             key = (moment, option.kind, option.name, option.args)
@@ -472,6 +477,8 @@ class HeuristicAgent:
             if after is None:
                 self._declined.add(key)
                 continue
+            if now is None:
+                now = standing(state, me)
             gain = standing(after, after.pieces[me.label]) - now
             if _new_marks(state, after):
                 gain += LATER_EFFECT

@@ -28,7 +28,7 @@ from .actions import ABILITY, CARD, COMMAND, PASS, Action, Decision
 from .conditions import Conditions
 from .cycle import KEEP_DECISION, Cycle, Game
 from .decks import Decks
-from .dice import Dice, DiceState
+from .dice import Dice
 from .events import Events
 from .holds import Holds
 from .initial_state import initial_state
@@ -160,7 +160,8 @@ class Bout:
     def _run_to_decision(self, action: Action | None) -> None:
         """Run the game until it waits for the next decision, as one transaction: a script fault
         puts the state back as it was and stops the bout."""
-        before = (self.state.clone(), self.dice.state(), len(self.log))
+        before = (self.state.clone(), len(self.log))
+        self.dice.checkpoint()
         try:
             self.pending = self._advance(action)
         except ScriptRuntimeError as error:
@@ -175,13 +176,13 @@ class Bout:
             self.interpreter.reset_budget()
         return decision
 
-    def _stop(self, error: ScriptRuntimeError, before: tuple[BoutState, DiceState, int], action: Action | None) -> None:
+    def _stop(self, error: ScriptRuntimeError, before: tuple[BoutState, int], action: Action | None) -> None:
         """The bout stops on a script fault: the state, the dice and the log as they were before
         the action (the game that raised is finished: its stacks are already unwound), the fault
         recorded and logged, and an outcome without a winner."""
-        state, dice, log_length = before
+        state, log_length = before
         self.state = state
-        self.dice = Dice.from_state(dice)
+        self.dice = self.dice.rewound()
         del self.log[log_length:]
         self.rolling.reset()
         self.timing.reset()
@@ -379,13 +380,14 @@ def next_action(bout: Bout, agents: dict[str, Any]) -> Action:
     whether it interjects with an instant ability or card; then the decider itself."""
     decision = bout.pending
     assert decision is not None
-    for piece in bout.state.actors_clockwise_from(decision.actor)[1:]:
-        own = [o for o in decision.options if o.actor == piece.label]
-        if own:
-            interjection = agents[piece.label].interject(bout, decision, own)
-            if interjection is not None:
-                return interjection
     main = tuple(o for o in decision.options if o.actor == decision.actor)
+    if len(main) < len(decision.options):  # others have something to use: most decisions offer them nothing
+        for piece in bout.state.actors_clockwise_from(decision.actor)[1:]:
+            own = [o for o in decision.options if o.actor == piece.label]
+            if own:
+                interjection = agents[piece.label].interject(bout, decision, own)
+                if interjection is not None:
+                    return interjection
     if len(main) == 1:
         return main[0]
     return agents[decision.actor].choose(bout, Decision(decision.actor, decision.kind, main))
