@@ -251,6 +251,12 @@ class Bout:
         nothing the bout changes (`_what_if`), so a preview leaves the bout exactly as it was.
         Raises `ScriptRuntimeError` when the action's scripts fault: an option to judge as bad."""
         clone = self._what_if()
+        try:
+            return self._run_preview(clone, action)
+        finally:
+            clone.let_go()
+
+    def _run_preview(self, clone: WhatIf, action: Action) -> BoutState:
         piece = clone.state.actor(action.actor)
         if action.kind in (ABILITY, CARD):
             game = clone.timing.use_ability(action, None)
@@ -269,7 +275,7 @@ class Bout:
             pass
         return clone.state
 
-    def _what_if(self) -> Bout:
+    def _what_if(self) -> WhatIf:
         """A copy of this bout for a preview: its own state, dice, log, mechanisms (with their stacks
         and caches) and interpreter; only what never changes (the ruleset, the setup, the limits,
         the listeners) is shared. It has no game of its own to resume."""
@@ -319,6 +325,13 @@ class WhatIf(Bout):
     @dice.setter
     def dice(self, dice: Dice) -> None:
         self.rolled = dice
+
+    def let_go(self) -> None:
+        """Drop all the copy holds once its preview is over (its state lives on with whoever asked).
+        Its mechanisms each hold it as their host: a cycle only Python's collector would free, and
+        previews come by the thousand, each setting collections off that walk every object alive,
+        the ruleset included. Emptied, the copy and its mechanisms are freed at once."""
+        self.__dict__.clear()
 
     def emit(self, event_type: str, /, **data: Any) -> None:
         if self.rolled is not None:
