@@ -330,8 +330,13 @@ class WhatIf(Bout):
         """Drop all the copy holds once its preview is over (its state lives on with whoever asked).
         Its mechanisms each hold it as their host: a cycle only Python's collector would free, and
         previews come by the thousand, each setting collections off that walk every object alive,
-        the ruleset included. Emptied, the copy and its mechanisms are freed at once."""
+        the ruleset included. Emptied, with each mechanism emptied too (a mechanism may hold a
+        part that holds it back, as the interpreter its `asking` context), all are freed at once."""
+        held = list(vars(self).values())
         self.__dict__.clear()
+        for part in held:
+            if getattr(part, "host", None) is self:
+                vars(part).clear()
 
     def emit(self, event_type: str, /, **data: Any) -> None:
         if self.rolled is not None:
