@@ -36,6 +36,8 @@ LATER_EFFECT = 3.5
 # Known abilities: the agent decides when these are worth it by its own rules (below).
 KNOWN_ABILITIES = {"im_still_standing", "unshackled", "win_them_over", "turn_crowd", "elusive", "tunnel_vision",
                    "made_you_look", "jack_of_all_traits", "perseverance"}
+# The known abilities the agent uses only against a foe close by (`_useful_ability`).
+NEAR_FOE_ABILITIES = frozenset({"elusive", "tunnel_vision", "made_you_look"})
 
 # Objects worth keeping out of: squares that hurt (the hazards' objects) and slippery footing.
 PAINFUL = {"fire": 8, "floor_spikes": 12, "floor_saw": 12}
@@ -327,8 +329,10 @@ class HeuristicAgent:
         state = bout.state
         me = state.pieces[decision.actor]
         options = decision.options
-        commands = [o for o in options if o.kind == "command"]
-        by_tag = lambda tag: [o for o in commands if tag in self._shape(bout, o).tags]  # noqa: E731
+        # Each command with its shape, read once: the tests below ask it of every command again and again.
+        shaped = [(o, self._shape(bout, o)) for o in options if o.kind == "command"]
+        by_tag = lambda tag: [o for o, shape in shaped if tag in shape.tags]  # noqa: E731
+        in_group = lambda group: [o for o, shape in shaped if shape.group == group]  # noqa: E731
 
         own_abilities = [o for o in options if o.kind in (ABILITY, CARD)]
         ability = self._useful_ability(bout, me, own_abilities, own_round=True)
@@ -337,28 +341,27 @@ class HeuristicAgent:
         if "prone" in me.states and by_tag("while_prone"):
             return by_tag("while_prone")[0]
         if "grappled" in me.states:
-            escapes = [o for o in by_tag("while_grappled") if self._shape(bout, o).group == "advanced_movement"]
+            escapes = [o for o, shape in shaped if "while_grappled" in shape.tags and shape.group == "advanced_movement"]
             if escapes:
                 return escapes[0]
-        defense = [o for o in commands if self._shape(bout, o).group == "defense"]
+        defense = in_group("defense")
         if defense and ("flaming" in me.states or ("bleeding" in me.states and me.overall < 35)):
             return defense[0]
-        gloat = [o for o in commands if self._shape(bout, o).group == "fame"]
+        gloat = in_group("fame")
         if gloat and me.gained >= 3 and crowd_of(state) >= me.gained:
             return gloat[0]
-        attacks = [o for o in commands if "attack" in self._shape(bout, o).tags or "aim" in self._shape(bout, o).tags]
-        attacks = [o for o in attacks if self._shape(bout, o).group != "grapple" or "attack" in self._shape(bout, o).tags]
-        attacks = [o for o in attacks if o.name != "grapple"]
+        attacks = [o for o, shape in shaped if ("attack" in shape.tags or "aim" in shape.tags)
+                   and (shape.group != "grapple" or "attack" in shape.tags) and o.name != "grapple"]
         if attacks:
             return self._best_attack(bout, me, attacks)
         tokens = [o for o in options if o.kind == CONTROL and o.arg("to") == "ap"]
         foe = nearest_foe(state, me)
         if tokens and foe is not None and me.ap == 1 and state.grid.front_center(me.square, me.facing) == foe.square:
             return tokens[0]
-        crates = [o for o in commands if self._shape(bout, o).group == "objects" and "crate" in (o.name or "")]
+        crates = [o for o in in_group("objects") if "crate" in (o.name or "")]
         if crates and me.weapon is None and foe is not None and state.grid.chebyshev(me.square, foe.square) > 2:
             return crates[0]
-        moves = [o for o in commands if self._shape(bout, o).group == "movement"]
+        moves = in_group("movement")
         distances = self._distances_to(bout, state, foe.square) if foe is not None else None
         current = position_score(state, me, distances)
         best, best_score = None, current
@@ -429,8 +432,11 @@ class HeuristicAgent:
         if not options:
             return None
         state = bout.state
-        foe = nearest_foe(state, me)
-        adjacent = foe is not None and state.grid.chebyshev(me.square, foe.square) <= 1
+        # Where the nearest foe stands matters to a few abilities only: most decisions offer none.
+        foe, adjacent = None, False
+        if any(option.name in NEAR_FOE_ABILITIES for option in options):
+            foe = nearest_foe(state, me)
+            adjacent = foe is not None and state.grid.chebyshev(me.square, foe.square) <= 1
         for option in options:
             name = option.name
             if name == "im_still_standing" and "prone" in me.states:
@@ -462,7 +468,7 @@ class HeuristicAgent:
         Each is judged once per Command Round: a refusal stands until the next round."""
         state = bout.state
         moment = (state.cycle, state.active)
-        now = standing(state, me)
+        now: float | None = None  # judged once an option is previewed: most were declined earlier this round
         best, best_gain = None, WORTH_PLAYING
         for option in options:
             key = (moment, option.kind, option.name, option.args)
@@ -472,6 +478,8 @@ class HeuristicAgent:
             if after is None:
                 self._declined.add(key)
                 continue
+            if now is None:
+                now = standing(state, me)
             gain = standing(after, after.pieces[me.label]) - now
             if _new_marks(state, after):
                 gain += LATER_EFFECT

@@ -28,7 +28,7 @@ from .actions import ABILITY, CARD, COMMAND, PASS, Action, Decision
 from .conditions import Conditions
 from .cycle import KEEP_DECISION, Cycle, Game
 from .decks import Decks
-from .dice import Dice, DiceState
+from .dice import Dice
 from .events import Events
 from .holds import Holds
 from .initial_state import initial_state
@@ -160,7 +160,8 @@ class Bout:
     def _run_to_decision(self, action: Action | None) -> None:
         """Run the game until it waits for the next decision, as one transaction: a script fault
         puts the state back as it was and stops the bout."""
-        before = (self.state.clone(), self.dice.state(), len(self.log))
+        before = (self.state.clone(), len(self.log))
+        self.dice.checkpoint()
         try:
             self.pending = self._advance(action)
         except ScriptRuntimeError as error:
@@ -175,13 +176,13 @@ class Bout:
             self.interpreter.reset_budget()
         return decision
 
-    def _stop(self, error: ScriptRuntimeError, before: tuple[BoutState, DiceState, int], action: Action | None) -> None:
+    def _stop(self, error: ScriptRuntimeError, before: tuple[BoutState, int], action: Action | None) -> None:
         """The bout stops on a script fault: the state, the dice and the log as they were before
         the action (the game that raised is finished: its stacks are already unwound), the fault
         recorded and logged, and an outcome without a winner."""
-        state, dice, log_length = before
+        state, log_length = before
         self.state = state
-        self.dice = Dice.from_state(dice)
+        self.dice = self.dice.rewound()
         del self.log[log_length:]
         self.rolling.reset()
         self.timing.reset()
@@ -250,6 +251,12 @@ class Bout:
         nothing the bout changes (`_what_if`), so a preview leaves the bout exactly as it was.
         Raises `ScriptRuntimeError` when the action's scripts fault: an option to judge as bad."""
         clone = self._what_if()
+        try:
+            return self._run_preview(clone, action)
+        finally:
+            clone.let_go()
+
+    def _run_preview(self, clone: WhatIf, action: Action) -> BoutState:
         piece = clone.state.actor(action.actor)
         if action.kind in (ABILITY, CARD):
             game = clone.timing.use_ability(action, None)
@@ -268,7 +275,7 @@ class Bout:
             pass
         return clone.state
 
-    def _what_if(self) -> Bout:
+    def _what_if(self) -> WhatIf:
         """A copy of this bout for a preview: its own state, dice, log, mechanisms (with their stacks
         and caches) and interpreter; only what never changes (the ruleset, the setup, the limits,
         the listeners) is shared. It has no game of its own to resume."""
@@ -318,6 +325,18 @@ class WhatIf(Bout):
     @dice.setter
     def dice(self, dice: Dice) -> None:
         self.rolled = dice
+
+    def let_go(self) -> None:
+        """Drop all the copy holds once its preview is over (its state lives on with whoever asked).
+        Its mechanisms each hold it as their host: a cycle only Python's collector would free, and
+        previews come by the thousand, each setting collections off that walk every object alive,
+        the ruleset included. Emptied, with each mechanism emptied too (a mechanism may hold a
+        part that holds it back, as the interpreter its `asking` context), all are freed at once."""
+        held = list(vars(self).values())
+        self.__dict__.clear()
+        for part in held:
+            if getattr(part, "host", None) is self:
+                vars(part).clear()
 
     def emit(self, event_type: str, /, **data: Any) -> None:
         if self.rolled is not None:
@@ -379,13 +398,14 @@ def next_action(bout: Bout, agents: dict[str, Any]) -> Action:
     whether it interjects with an instant ability or card; then the decider itself."""
     decision = bout.pending
     assert decision is not None
-    for piece in bout.state.actors_clockwise_from(decision.actor)[1:]:
-        own = [o for o in decision.options if o.actor == piece.label]
-        if own:
-            interjection = agents[piece.label].interject(bout, decision, own)
-            if interjection is not None:
-                return interjection
     main = tuple(o for o in decision.options if o.actor == decision.actor)
+    if len(main) < len(decision.options):  # others have something to use: most decisions offer them nothing
+        for piece in bout.state.actors_clockwise_from(decision.actor)[1:]:
+            own = [o for o in decision.options if o.actor == piece.label]
+            if own:
+                interjection = agents[piece.label].interject(bout, decision, own)
+                if interjection is not None:
+                    return interjection
     if len(main) == 1:
         return main[0]
     return agents[decision.actor].choose(bout, Decision(decision.actor, decision.kind, main))

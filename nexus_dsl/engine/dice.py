@@ -122,6 +122,12 @@ class Dice:
         self._forced: dict[str, tuple[int, ...]] = _validated_forced(forced or {})
         self._positions: dict[str, int] = {purpose: 0 for purpose in self._forced}
         self._history: list[Roll] = []
+        # What `checkpoint` kept: the RNG's state only once it has drawn since (`_rng_unkept` until then).
+        self._kept_positions: tuple[tuple[str, int], ...] = ()
+        self._kept_history: tuple[Roll, ...] = ()
+        self._kept_rng: tuple[Any, ...] | None = None
+        self._rng_unkept = True
+        self.checkpoint()
 
     # -- rolling -------------------------------------------------------------------------------
 
@@ -137,6 +143,8 @@ class Dice:
             value = self._next_forced(purpose, sides)
             forced = True
         else:
+            if self._rng_unkept:
+                self._kept_rng, self._rng_unkept = self._rng.getstate(), False
             value = self._rng.randint(1, sides)
             forced = False
         self._history.append(Roll(purpose, sides, value, forced))
@@ -211,7 +219,26 @@ class Dice:
         dice._rng.setstate(state.rng_state)
         dice._positions = dict(state.positions)
         dice._history = list(state.history)
+        dice.checkpoint()
         return dice
+
+    # -- putting back -------------------------------------------------------------------------
+
+    def checkpoint(self) -> None:
+        """Remember the dice as they are now, for `rewound`. A bout takes one before every action,
+        so it costs next to nothing: the RNG's state (625 numbers) is read only when the RNG first
+        draws after it, and most actions draw nothing."""
+        self._kept_positions = tuple(self._positions.items())
+        self._kept_history = tuple(self._history)
+        self._kept_rng = None
+        self._rng_unkept = True
+
+    def rewound(self) -> Dice:
+        """New dice as these were at the last `checkpoint` (or when made): they roll exactly what
+        these would have rolled from there."""
+        rng_state = self._kept_rng if self._kept_rng is not None else self._rng.getstate()
+        return Dice.from_state(DiceState(self._seed, rng_state, tuple(self._forced.items()),
+                                         self._kept_positions, self._kept_history))
 
     def copy(self) -> Dice:
         return Dice.from_state(self.state())

@@ -219,3 +219,34 @@ def test_copy_is_independent() -> None:
     assert duplicate.roll("attack") == 1
     assert dice.remaining_forced() == {"attack": 2}
     assert dice.roll("attack") == 1
+
+
+@pytest.mark.parametrize("rolls_since", [0, 1, 4])
+def test_rewound_dice_are_the_dice_at_the_checkpoint(rolls_since: int) -> None:
+    # The RNG's state is kept only once it draws after the checkpoint: rewinding is exact either way,
+    # forced results used and rolls not yet drained included.
+    dice = Dice(11, forced={"attack": [3, 4, 5, 6, 1, 2, 3]})
+    dice.roll("defense")
+    dice.roll("attack")
+    dice.checkpoint()
+    at_checkpoint = dice.copy()
+    for _ in range(rolls_since):
+        dice.roll("defense")
+        dice.roll("attack")
+    dice.drain_history()
+    rewound = dice.rewound()
+    assert rewound.history == at_checkpoint.history
+    assert rewound.remaining_forced() == at_checkpoint.remaining_forced()
+    assert [rewound.roll("defense") for _ in range(20)] == [at_checkpoint.roll("defense") for _ in range(20)]
+    assert rewound.roll("attack") == at_checkpoint.roll("attack")
+
+
+def test_a_later_checkpoint_replaces_the_earlier() -> None:
+    dice = Dice(12)
+    dice.roll("defense")
+    dice.checkpoint()
+    dice.roll("defense")
+    dice.checkpoint()
+    at_second = dice.copy()
+    dice.roll("defense")
+    assert dice.rewound().roll("defense") == at_second.roll("defense")

@@ -8,6 +8,9 @@ attributes, the dice and the suspended game) must be what it was before.
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import pytest
 
 from nexus_dsl import Bout, ScriptRuntimeError, cached_ruleset
@@ -82,3 +85,29 @@ def test_a_previews_copy_has_mechanisms_of_its_own():
     for name in MECHANISMS:
         assert getattr(clone, name) is not getattr(bout, name), name
         assert getattr(clone, name).host is clone and getattr(bout, name).host is bout, name
+
+
+def test_a_previews_copy_is_freed_as_soon_as_the_preview_is_over(monkeypatch):
+    """The copy's mechanisms hold it: left as it was, only the cycle collector would free it."""
+    bout = Bout(cached_ruleset(("base",)), standard_setup(), seed=0)
+    copies: list[weakref.ref] = []
+    make_copy = Bout._what_if
+
+    def remembered_copy(self: Bout):
+        clone = make_copy(self)
+        copies.append(weakref.ref(clone))
+        return clone
+
+    while not any(o.kind == "command" for o in bout.pending.options):
+        bout.apply(bout.pending.options[0])
+    monkeypatch.setattr(Bout, "_what_if", remembered_copy)
+    options = [o for o in bout.pending.options if o.kind == "command"]
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        after = bout.preview(options[0])
+    finally:
+        if collecting:
+            gc.enable()
+    assert copies and all(copy() is None for copy in copies)
+    assert after.pieces.keys() == bout.state.pieces.keys()  # what the preview left lives on with its caller
