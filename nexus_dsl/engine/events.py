@@ -26,7 +26,7 @@ _NO_OWNER: tuple[None] = (None,)
 class Listener:
     """One `when` clause of the content, with who listens to it, worked out once from its declaration."""
 
-    __slots__ = ("declaration", "when", "owners", "hazard", "by_role", "self_test")
+    __slots__ = ("declaration", "when", "owners", "hazard", "self_test")
 
     def __init__(self, declaration: A.Declaration, when: A.When, owners: int):
         self.declaration = declaration
@@ -34,9 +34,6 @@ class Listener:
         self.owners = owners
         self.hazard = declaration.kind == "hazard"
         self.self_test = self_test(when.condition) if owners != WHOLE_BOUT else None
-        # ROLE_HOLDER: whether a piece of each role owns the declaration (a role's owning never
-        # changes), filled in as the roles are met.
-        self.by_role: dict[str | None, bool] = {}
 
 
 def self_test(condition: A.Expr | None) -> tuple[str, bool] | None:
@@ -228,15 +225,8 @@ class Events:
             return [h for h in ring if h.weapon == ident]
         if owners == CARD_HOLDER:
             return [h for h in ring if ident in h.hand]
-        by_role = listener.by_role
-        found = []
-        for piece in ring:
-            owned = by_role.get(piece.role)
-            if owned is None:  # what a piece of this role owns is the same for every piece of it
-                owned = by_role[piece.role] = self.host.legality.owns_ability(piece, listener.declaration)
-            if owned:
-                found.append(piece)
-        return found
+        owns = self.host.legality.owns_ability  # by role, answered once per ruleset
+        return [piece for piece in ring if owns(piece, listener.declaration)]
 
     def triggering_piece(self) -> str:
         """The player whose doing is being resolved: the piece giving the command, using the ability

@@ -159,6 +159,7 @@ def argument_checks(words: GameWords) -> ArgumentChecks:
         _CHECKS_BY_WORDS[words] = found
     return found
 
+
 _UNRESOLVED = object()  # no value worked out yet for a name
 RANGE_HINT = "the checker holds a number written in the script to the same range; this one was worked out in play"
 

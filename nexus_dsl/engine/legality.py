@@ -573,10 +573,7 @@ class Legality:
         """Whether `piece` lacks any of these written costs (an MP cost multiplied as `cost_items` does)."""
         for amount, resource in costs:
             if resource == "MP":
-                multiplier = held.get(_MP_MULTIPLIER)
-                if multiplier is None:
-                    multiplier = held[_MP_MULTIPLIER] = self.mp_multiplier(piece)
-                amount = self.host.interpreter.bounded(amount * multiplier, None, None, "the MP cost")
+                amount = self._mp_cost(piece, amount, held, None, None)
             have = held.get(resource)
             if have is None:
                 have = held[resource] = self.resource_amount(piece, resource)
@@ -590,7 +587,7 @@ class Legality:
         question, asked before the command is offered and again when it is paid: the same answer
         both times, and no dice rolled for it."""
         items = []
-        multiplier = None  # looked up only for an MP cost: most costs are AP or reserves
+        held: dict[str, int] = {}  # the MP multiplier, looked up only for an MP cost: most are AP or reserves
         interpreter = self.host.interpreter
         max_number = self.host.limits.max_number
         for cost in declaration.clauses_of(A.Cost):
@@ -603,10 +600,8 @@ class Legality:
                         value = interpreter.evaluate(node, env)
                     amount = interpreter.amount(value, node, env, f"the {item.resource} cost")
                 if item.resource == "MP":
-                    if multiplier is None:
-                        multiplier = self.mp_multiplier(piece)
                     # e.g. guts double MP costs inside their square (object data)
-                    amount = interpreter.bounded(amount * multiplier, node, env, "the MP cost")
+                    amount = self._mp_cost(piece, amount, held, node, env)
                 items.append((amount, item.resource))
         return items
 
@@ -658,6 +653,14 @@ class Legality:
         if resource == "overall":
             return piece.overall
         return 0
+
+    def _mp_cost(self, piece: Actor, amount: int, held: dict[str, int], node: A.Node | None, env: Env | None) -> int:
+        """An MP cost multiplied by what the piece's square holds (`held` keeps the multiplier for
+        the caller), bounded like any worked-out number."""
+        multiplier = held.get(_MP_MULTIPLIER)
+        if multiplier is None:
+            multiplier = held[_MP_MULTIPLIER] = self.mp_multiplier(piece)
+        return self.host.interpreter.bounded(amount * multiplier, node, env, "the MP cost")
 
     def mp_multiplier(self, piece: Actor) -> int:
         factor = 1
