@@ -5,7 +5,7 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: editor test typecheck chromium screenshots play check bench clean fuzz
+.PHONY: editor test typecheck chromium screenshots play check bench clean fuzz native
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,7 +17,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
-	$(BIN)/python -m pip install --quiet -e '.[test,editor,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[test,editor,cluster,native]'
 	touch $@
 
 $(VENV)/.installed-editor: pyproject.toml $(VENV)/.installed
@@ -51,6 +51,16 @@ typecheck: $(VENV)/.installed-test
 screenshots: $(VENV)/.installed-test chromium
 	NEXUS_SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest tests/e2e
 
+# The engine and the agents compiled to C with mypyc (nexus_dsl/native.py, docs/native.md): about twice
+# the bouts per CPU-second. Used by every later run while the sources are those it was built from; any
+# edit and the sources run as they are until the next `make native` (a few minutes on 2 cores).
+native: $(VENV)/.installed-native
+	$(BIN)/python -m nexus_dsl.native build
+
+$(VENV)/.installed-native: pyproject.toml $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[native]'
+	touch $@
+
 check: $(VENV)/.installed
 	$(BIN)/nexus check content/base
 
@@ -59,7 +69,7 @@ check: $(VENV)/.installed
 # Options through BENCH: `make bench BENCH="--quick"`, `--only heuristic_2p,load_cold`,
 # `--reference REV`, `--runs N` (docs/benchmarks.md). Also written to build/bench/latest.json.
 BENCH ?=
-bench: $(VENV)/.installed
+bench: native
 	$(BIN)/python benchmarks/bench.py $(BENCH)
 
 # The full fuzzing campaign (tests/fuzz): 20,000 mutated rule scripts, 5,000 mutated YAML data files

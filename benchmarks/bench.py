@@ -54,6 +54,13 @@ def reference_tree(rev: str) -> tuple[str, Path]:
     return commit, tree
 
 
+def native_status() -> str:
+    """Whether this tree's figures ran on the compiled engine (`nexus_dsl.native`), as a fresh process sees it."""
+    done = subprocess.run([sys.executable, "-m", "nexus_dsl.native", "status"], cwd=ROOT, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    return done.stdout.strip() or done.stderr.strip().splitlines()[-1]
+
+
 def run_figures(tree: Path, name: str, options: list[str], keep: Path) -> dict[str, Any]:
     """The driver's JSON for the package in `tree`, measured in a fresh process, and kept in `keep`
     as soon as it is measured (a long run stopped on the second side keeps the first)."""
@@ -138,11 +145,13 @@ def main() -> None:
     full_size = not (args.quick or args.smoke)
     rows = [row(name, figure, reference["figures"][name], now["figures"][name], full_size)
             for name, figure in FIGURES.items() if name in now["figures"]]
+    engine = native_status()
     head = git("rev-parse", "HEAD")
     dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
     print(f"\nnow: {head[:10]}{' with uncommitted changes' if dirty else ''}; reference: {commit[:10]}; "
           f"{started:%Y-%m-%d %H:%M} UTC; load average {load_before[0]:.2f} before, {load_after[0]:.2f} after "
           f"on {os.cpu_count()} cores")
+    print(f"now ran on: {engine} (`make native`, docs/native.md); the reference on its sources")
     print("ratio: now against the reference, > 1 is better (faster) whichever way the figure goes; "
           "medians of the runs\n")
     for line in table(rows):
@@ -151,7 +160,8 @@ def main() -> None:
     latest = {"date": started.isoformat(timespec="seconds"), "size": "quick" if args.quick else "smoke" if args.smoke else "full",
               "load_average": {"before": load_before, "after": load_after, "cores": os.cpu_count()},
               "reference": {"commit": commit, "tree": str(tree), **reference},
-              "now": {"commit": head, "uncommitted_changes": dirty, "tree": str(ROOT), **now}, "rows": rows}
+              "now": {"commit": head, "uncommitted_changes": dirty, "tree": str(ROOT), "engine": engine, **now},
+              "rows": rows}
     (BUILD / "latest.json").write_text(json.dumps(latest, indent=1), encoding="utf-8")
     print(f"\nwritten to {(BUILD / 'latest.json').relative_to(ROOT)}")
 

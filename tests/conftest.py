@@ -15,6 +15,10 @@ import pytest
 # tools, left in the user's cache. Set before the package is imported; subprocesses inherit it.
 _RUN_CACHE = tempfile.mkdtemp(prefix="nexus-test-cache-")
 os.environ["NEXUS_CACHE_DIR"] = _RUN_CACHE
+# The suite runs on the engine's sources, whatever `make native` built: some tests watch its
+# internals in ways compiled classes do not allow. tests/native runs the rest on the compiled engine
+# (NEXUS_NATIVE=1 in the environment chooses it for a whole run).
+os.environ.setdefault("NEXUS_NATIVE", "0")
 
 from nexus_dsl.scenario import ScenarioError, is_pack_file, load_scenario, run_scenario
 

@@ -69,6 +69,11 @@ class Bout:
     small object holding the bout as its host (`ledger`, `legality`, `events`, `timing`,
     `conditions`, `movement`, `holds`, `rolling`, `resolution`, `decks`, `cycle`)."""
 
+    # A preview's copy lets go of its mechanisms when done (`WhatIf.let_go`); compiled (`nexus_dsl.native`),
+    # only the attributes named here may be deleted.
+    __deletable__ = ("ledger", "legality", "events", "timing", "conditions", "movement", "holds", "rolling",
+                     "resolution", "decks", "cycle", "interpreter")
+
     def __init__(self, ruleset: Ruleset, setup: BoutSetup, seed: int = 0,
                  forced_dice: dict[str, list[int]] | None = None, limits: Limits | None = None,
                  strict_ledger: bool = False):
@@ -78,7 +83,8 @@ class Bout:
         self.setup = setup
         self.seed = seed
         self.forced_dice = forced_dice or {}
-        self.dice = Dice(seed, self.forced_dice)
+        self.dice_seed = seed
+        self.rolled: Dice | None = Dice(seed, self.forced_dice)  # `dice`
         self.limits = limits or Limits()
         self.log: list[Event] = []
         self.history: list[Action] = []
@@ -276,48 +282,12 @@ class Bout:
         return clone.state
 
     def _what_if(self) -> WhatIf:
-        """A copy of this bout for a preview: its own state, dice, log, mechanisms (with their stacks
-        and caches) and interpreter; only what never changes (the ruleset, the setup, the limits,
-        the listeners) is shared. It has no game of its own to resume."""
-        clone = WhatIf.__new__(WhatIf)
-        clone.__dict__.update(self.__dict__)
-        del clone.__dict__["dice"]  # the copy's are its own (`WhatIf.dice`)
-        clone.state = self.state.clone()
-        # A separate stream: a preview must not foresee the bout's own next rolls.
-        clone.dice_seed, clone.rolled = self.seed * 1_000_003 + len(self.history) + 1, None
-        clone.log = []
-        clone.history = list(self.history)
-        clone.forced_dice = dict(self.forced_dice)
-        clone.pending = None
-        clone._game = _no_game()
-        # The mechanisms hold their bout: the copy's are built anew for the copy.
-        clone.ledger = Ledger(clone)
-        clone.legality = self.legality.copy_for(clone)
-        clone.events = self.events.copy_for(clone)
-        clone.timing = self.timing.copy_for(clone)
-        clone.conditions = Conditions(clone)
-        clone.movement = Movement(clone)
-        clone.holds = Holds(clone)
-        clone.rolling = Rolls(clone)
-        clone.resolution = Resolution(clone)
-        clone.decks = Decks(clone)
-        clone.cycle = Cycle(clone)
-        clone.interpreter = Interpreter(clone, self.limits)
-        clone.interpreter.functions, clone.interpreter.primitives = self.interpreter.functions, self.interpreter.primitives
-        return clone
-
-
-class WhatIf(Bout):
-    """A bout's copy for a preview (`Bout._what_if`), made by copying, never by `Bout.__init__`.
-    What makes a copy costs as much as a short preview, so it does without what no one reads:
-    it keeps no log (a strict ledger is still proved at every line), and its dice are seeded only
-    when the preview first rolls (most never do)."""
-
-    dice_seed: int
-    rolled: Dice | None  # the copy's dice, once the preview has rolled
+        """A copy of this bout for a preview (`WhatIf`)."""
+        return WhatIf(self)
 
     @property
     def dice(self) -> Dice:
+        """The bout's dice; a preview's copy seeds its own only when it first rolls (`WhatIf`)."""
         if self.rolled is None:
             self.rolled = Dice(self.dice_seed)
         return self.rolled
@@ -326,17 +296,59 @@ class WhatIf(Bout):
     def dice(self, dice: Dice) -> None:
         self.rolled = dice
 
+
+class WhatIf(Bout):
+    """A bout's copy for a preview: its own state, dice, log, mechanisms (with their stacks and
+    caches) and interpreter; only what never changes (the ruleset, the setup, the limits, the
+    listeners) is shared. It has no game of its own to resume. What makes a copy costs as much as
+    a short preview, so it does without what no one reads: it keeps no log (a strict ledger is
+    still proved at every line), and its dice are seeded only when the preview first rolls (most
+    never do). Made by copying, never by `Bout.__init__`."""
+
+    def __init__(self, original: Bout):  # pylint: disable=super-init-not-called
+        self.ruleset = original.ruleset
+        self.strict_ledger = original.strict_ledger
+        self.setup = original.setup
+        self.seed = original.seed
+        self.limits = original.limits
+        self.round_actions = original.round_actions
+        self.fault = original.fault
+        self.fault_declaration = original.fault_declaration
+        self.object_types = original.object_types
+        self.actor_word = original.actor_word
+        self._piece_readers = original._piece_readers
+        self.state = original.state.clone()
+        # A separate stream: a preview must not foresee the bout's own next rolls.
+        self.dice_seed, self.rolled = original.seed * 1_000_003 + len(original.history) + 1, None
+        self.log = []
+        self.history = list(original.history)
+        self.forced_dice = dict(original.forced_dice)
+        self.pending = None
+        self._game = _no_game()
+        # The mechanisms hold their bout: the copy's are built anew for the copy.
+        self.ledger = Ledger(self)
+        self.legality = original.legality.copy_for(self)
+        self.events = original.events.copy_for(self)
+        self.timing = original.timing.copy_for(self)
+        self.conditions = Conditions(self)
+        self.movement = Movement(self)
+        self.holds = Holds(self)
+        self.rolling = Rolls(self)
+        self.resolution = Resolution(self)
+        self.decks = Decks(self)
+        self.cycle = Cycle(self)
+        self.interpreter = Interpreter(self, self.limits)
+        self.interpreter.functions, self.interpreter.primitives = original.interpreter.functions, original.interpreter.primitives
+
     def let_go(self) -> None:
-        """Drop all the copy holds once its preview is over (its state lives on with whoever asked).
-        Its mechanisms each hold it as their host: a cycle only Python's collector would free, and
-        previews come by the thousand, each setting collections off that walk every object alive,
-        the ruleset included. Emptied, with each mechanism emptied too (a mechanism may hold a
-        part that holds it back, as the interpreter its `asking` context), all are freed at once."""
-        held = list(vars(self).values())
-        self.__dict__.clear()
-        for part in held:
-            if getattr(part, "host", None) is self:
-                vars(part).clear()
+        """Drop what the copy holds once its preview is over (its state lives on with whoever asked).
+        Its mechanisms each hold it as their host, and the interpreter its `asking` context: cycles
+        only Python's collector would free, and previews come by the thousand, each setting off
+        collections that walk every object alive, the ruleset included. Let go of, all are freed at
+        once."""
+        del self.interpreter._asking
+        del (self.ledger, self.legality, self.events, self.timing, self.conditions, self.movement, self.holds,
+             self.rolling, self.resolution, self.decks, self.cycle, self.interpreter)
 
     def emit(self, event_type: str, /, **data: Any) -> None:
         if self.rolled is not None:

@@ -248,21 +248,23 @@ class Dice:
         return f"Dice(seed={self._seed}{', forced {' + forced + '}' if forced else ''})"
 
 
-def _check_sides(sides: int) -> None:
+def _check_sides(sides: object) -> None:
     if isinstance(sides, bool) or not isinstance(sides, int) or sides < 1:
         raise DiceError(f"a die must have a whole, positive number of sides, got {sides!r}")
 
 
-def _validated_forced(forced: Mapping[str, Sequence[int]]) -> dict[str, tuple[int, ...]]:
+def _validated_forced(forced: Mapping[Any, Sequence[object]]) -> dict[str, tuple[int, ...]]:
     """Copy the forced lists, rejecting what could never be a die result whatever its sides."""
     result: dict[str, tuple[int, ...]] = {}
     for purpose, values in forced.items():
         if not isinstance(purpose, str) or isinstance(values, (str, bytes)):
             raise DiceError(f"forced dice must map a purpose to a list of results, got {purpose!r}")
-        for value in values:
+        results: list[int] = []
+        for value in values:  # read as any object: a compiled check of `int` would refuse before this one explains
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise DiceError(f"forced die {value!r} for {purpose!r} is not a die result")
-        result[purpose] = tuple(values)
+            results.append(value)
+        result[purpose] = tuple(results)
     return result
 
 

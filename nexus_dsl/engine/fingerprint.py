@@ -28,6 +28,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import types
+from collections.abc import Generator
 from enum import Enum
 from typing import Any
 
@@ -47,6 +48,9 @@ STATE: tuple[str, ...] = (
     "forced_dice", "strict_ledger", "interpreter",
     "_game",
 )
+#: Bout attributes read under another name in `STATE`: the dice are held as `rolled` and read as `dice`
+#: (a preview's copy seeds its own only when it first rolls).
+READ_AS: dict[str, str] = {"rolled": "dice"}
 #: The bout's mechanisms (attributes of the bout), each with its attributes that are state: read by
 #: `whole_state` as `mechanism.attribute`.
 MECHANISMS: dict[str, tuple[str, ...]] = {
@@ -79,7 +83,7 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
 #: once (or memoised) without ever changing what the bout does.
 NOT_STATE: frozenset[str] = frozenset({
-    "ruleset", "setup", "limits", "object_types", "actor_word", "_piece_readers",
+    "ruleset", "setup", "limits", "object_types", "actor_word", "_piece_readers", "dice_seed",
 })
 
 
@@ -174,14 +178,20 @@ class _Canon:
                                         self.value(getattr(value, f.name))) for f in dataclasses.fields(value)))
         if isinstance(value, types.GeneratorType):
             return self._generator(value)
+        if isinstance(value, Generator):
+            # A generator of the compiled engine (`nexus_dsl.native`) keeps its frame to itself:
+            # only which one it is can be read.
+            return ("generator", type(value).__qualname__, "compiled")
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
             if isinstance(value, Piece):  # pragma: no cover - handled above; kept for clarity of order
                 raise AssertionError
             return (type(value).__name__, tuple((f.name, self.value(getattr(value, f.name)))
                                                 for f in dataclasses.fields(value)))
-        if hasattr(type(value), "__slots__") and not callable(value):
+        # Attributes as declared: a class's slots, or those of a class of the compiled engine.
+        declared = getattr(type(value), "__slots__", None) or getattr(type(value), "__mypyc_attrs__", None)
+        if declared is not None and not callable(value):
             return (type(value).__name__, tuple((name, self.value(getattr(value, name, None)))
-                                                for name in type(value).__slots__))
+                                                for name in declared))
         if callable(value):
             return ("callable", getattr(value, "__qualname__", type(value).__name__))
         if hasattr(value, "__next__"):
@@ -206,4 +216,4 @@ class _Canon:
                 self.value(generator.gi_yieldfrom))
 
 
-__all__ = ["MECHANISMS", "MECHANISMS_NOT_STATE", "NOT_STATE", "STATE", "differences", "fingerprint", "whole_state"]
+__all__ = ["MECHANISMS", "MECHANISMS_NOT_STATE", "NOT_STATE", "READ_AS", "STATE", "differences", "fingerprint", "whole_state"]

@@ -216,6 +216,8 @@ class ScriptHost(Protocol):
 
 
 class Interpreter:
+    __deletable__ = ("_asking",)  # let go of by a preview's copy (`WhatIf.let_go`)
+
     def __init__(self, host: ScriptHost, limits: Limits):
         self.host = host
         self.limits = limits

@@ -32,24 +32,20 @@ class Env:
     __slots__ = ("names", "parent", "source", "declaration")
 
     def __init__(self, names: Mapping[str, Any], parent: Env | None = None, source: Piece | None = None,
-                 declaration: A.Declaration | None = None):
-        self.names = dict(names)
+                 declaration: A.Declaration | None = None, owned: bool = False):
+        # `owned`: the caller hands over a dictionary it built for this scope alone, not copied.
+        self.names: dict[str, Any] = names if owned and isinstance(names, dict) else dict(names)
         self.parent = parent
         # Who acts and whose script this is, inherited from the enclosing scope unless given.
         self.source: Piece | None = source if source is not None or parent is None else parent.source
         self.declaration: A.Declaration | None = (declaration if declaration is not None or parent is None
                                                   else parent.declaration)
 
-    @classmethod
-    def owning(cls, names: dict[str, Any], parent: Env, source: Piece | None = None) -> Env:
-        """A scope over `names` as given, not copied (the caller hands over a dictionary it built for
-        this scope alone), inheriting whose script it is, and who acts unless `source` says, from `parent`."""
-        env = cls.__new__(cls)
-        env.names = names
-        env.parent = parent
-        env.source = source if source is not None else parent.source
-        env.declaration = parent.declaration
-        return env
+    @staticmethod
+    def owning(names: dict[str, Any], parent: Env, source: Piece | None = None) -> Env:
+        """A scope over `names` as given, not copied, inheriting whose script it is, and who acts
+        unless `source` says, from `parent`."""
+        return Env(names, parent, source, None, True)
 
     def child(self, names: Mapping[str, Any] | None = None, source: Piece | None = None) -> Env:
         return Env(names or {}, self, source)

@@ -17,6 +17,7 @@ from nexus_dsl.check.checker import CheckContext, setting_example
 from nexus_dsl.check.context import context_of
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.primitives.chance import random_location, random_square
+from nexus_dsl.engine.scope import Env
 from nexus_dsl.engine.setup import RANDOM_LAYOUT, BoutSetup, PieceSetup
 from nexus_dsl.engine.state import Status
 from nexus_dsl.errors import NexusError, ScriptRuntimeError
@@ -119,13 +120,13 @@ class _Host:
 
 def test_a_random_location_is_rolled_on_the_games_table(tmp_path: Path) -> None:
     plain = _Host(duel(tmp_path / "plain"), [2])
-    assert random_location(plain, None) == "bottom" and plain.rolled == [("location", 2)]  # type: ignore[arg-type]
+    assert random_location(plain, Env({})) == "bottom" and plain.rolled == [("location", 2)]  # type: ignore[arg-type]
     table = 'rule body_table "Body Table" {\n    param random_location_table = [bottom, bottom, top]\n}\n'
     tabled = _Host(duel(tmp_path / "tabled", rule=table), [3])
-    assert random_location(tabled, None) == "top" and tabled.rolled == [("location", 3)]  # type: ignore[arg-type]
+    assert random_location(tabled, Env({})) == "top" and tabled.rolled == [("location", 3)]  # type: ignore[arg-type]
     folder = write_pack(tmp_path / "bodiless", "bodiless", {"game.nexus": DUEL})
     with pytest.raises(ScriptRuntimeError):
-        random_location(_Host(load_ruleset([str(folder)]), [1]), None)  # type: ignore[arg-type]
+        random_location(_Host(load_ruleset([str(folder)]), [1]), Env({}))  # type: ignore[arg-type]
 
 
 def test_the_base_game_declares_its_d6_of_body_locations() -> None:
@@ -161,7 +162,7 @@ def test_a_game_declares_the_size_of_its_board(tmp_path: Path) -> None:
     assert bout.state.grid.size == 5 and len(list(bout.state.grid.squares())) == 25
     host = _Host(small, [5, 4])
     host.state = bout.state
-    assert random_square(host, None) == Square(5, 4)  # type: ignore[arg-type]
+    assert random_square(host, Env({})) == Square(5, 4)  # type: ignore[arg-type]
     assert host.rolled == [("grid_col", 5), ("grid_row", 5)]
     assert Bout(duel(tmp_path / "plain"), two(), seed=1).state.grid.size == 8  # type: ignore[arg-type]
     assert load_ruleset(["base"]).game.board_size == 8
