@@ -189,12 +189,16 @@ class UseChecks:
     number written in the script, and each requirement with whether it reads anything a use varies
     in (a requirement that does not has one verdict for all of them)."""
 
-    __slots__ = ("varies", "written", "largest_cost", "target_ap", "requirements", "leading_constant")
+    __slots__ = ("varies", "binds", "written", "largest_cost", "target_ap", "requirements", "leading_constant")
 
     def __init__(self, declaration: A.Declaration, window_names: frozenset[str]):
         targets = targets_opponent(declaration)
         args = declaration.clauses_of(A.Arg)
         self.varies = targets or bool(args)
+        # The names a use binds, in the order of its domains (`arg_domains`): the target (a piece,
+        # by its label), then each argument.
+        self.binds: tuple[tuple[str, bool], ...] = (
+            (("target", True),) if targets else ()) + tuple((arg.name, False) for arg in args)
         varying = ({"target"} if targets else set()) | {arg.name for arg in args}
         items = [item for cost in declaration.clauses_of(A.Cost) for item in cost.items]
         # Costs read as written, with no script asked: numbers 0 or more (up to the bout's number
@@ -323,6 +327,7 @@ class Legality:
         legality._declaration_envs = dict(self._declaration_envs)
         legality._actions = self._actions
         legality._lasting_domains = self._lasting_domains
+        legality._plans_in_order = self._plans_in_order
         return legality
 
     # ---------------------------------------------------------------- who has what
@@ -500,41 +505,54 @@ class Legality:
         return combinations
 
     def legal_uses(self, kind: str, piece: Piece, declaration: A.Declaration, checks: UseChecks,
-                   names: dict[str, Any], asked: dict[tuple[str, str], bool] | None = None) -> list[Action]:
+                   names: dict[str, Any], asked: dict[tuple[str, str], bool] | None = None,
+                   seen: dict[Any, list[Any]] | None = None) -> list[Action]:
         """Every use of an ability or card (`kind`) whose costs are met and whose requirements hold,
         `names` those of the window open: the verdicts of asking each combination its costs, then its
         requirements in order (`ability_problem`), reached faster. Asking is pure, so a requirement
         that reads nothing the uses vary in is asked once, where it was first asked, and one that
         reads only `self` and the content (`UseChecks`) once for all the uses of one decision
-        (`asked`, by piece and text; given only where no window is open); costs written as numbers
+        (`asked`, by piece and text; given only where no window is open; `seen`: the piece's shared
+        argument domains, `arg_domains`); costs written as numbers
         are read as they are; a requirement that fails for every use, before anything a use varies
         in is asked, ends the search."""
-        if checks.varies:
-            combinations = self.combinations(kind, piece, declaration)
+        label, actions = piece.label, self._actions
+        if checks.varies or self.host.limits.max_options < 1:  # (a limit below one refuses even one use)
+            domains = self._checked_domains(piece, declaration, seen)
+            combinations = list(itertools.product(*(domain for _, domain in domains)))
             if not combinations:
-                return combinations
-        else:  # no target and no argument: the one use `combinations` would make
-            known = (kind, piece.label, declaration.id, ())
-            action = self._actions.get(known)
-            if action is None:
-                action = self._actions[known] = Action.make(kind, piece.label, declaration.id)
-            combinations = [action]
+                return []
+        else:  # no target and no argument: the one use, with no domain to check
+            domains, combinations = [], [()]
         written = checks.written if checks.largest_cost <= self.host.limits.max_number else None
         if written is not None and not checks.target_ap and self._short_of_written(piece, written, names.get("target")):
             return []
         legal: list[Action] = []
         evaluate = self.host.interpreter.evaluate
         verdicts: dict[int, bool] = {}  # the requirements that read nothing the uses vary in
+        pieces = self.host.state.pieces
+        scope = self.declaration_env(declaration)
+        # What `action_env` binds for every use: the window's names, `self`, and the command (a
+        # window may bind the command being resolved); each use adds its target and arguments.
+        bound = dict(names)
+        bound["self"] = piece
+        bound.setdefault("command", declaration)
         env = None
         with self.host.interpreter.asking():
-            for action in combinations:
+            for values in combinations:
+                # An action is plain data: the same combination is the same action all bout.
+                known = (kind, label, declaration.id, values)
+                action = actions.get(known)
+                if action is None:
+                    action = actions[known] = Action.make(kind, label, declaration.id,
+                                                          **dict(zip([name for name, _ in domains], values)))
                 if checks.varies:
-                    env = self.action_env(piece, declaration, action, names)
-                elif env is None:  # `action_env` of a use with no target and no argument
-                    bound = dict(names)
-                    bound["self"] = piece
-                    bound.setdefault("command", declaration)  # a window may bind the command being resolved
-                    env = Env.owning(bound, self.declaration_env(declaration), piece)
+                    use_names = bound.copy()
+                    for (name, is_target), value in zip(checks.binds, values):
+                        use_names[name] = pieces[value] if is_target else value
+                    env = Env.owning(use_names, scope, piece)
+                elif env is None:
+                    env = Env.owning(bound, scope, piece)
                 if written is None:  # costs the script works out, asked for each use as always
                     if self.cost_problem(piece, declaration, env, env.names.get("target")):
                         continue

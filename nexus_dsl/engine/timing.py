@@ -175,6 +175,7 @@ class Timing:
             return uses
         subject = frame.subject if frame else self.host.state.active_piece
         legality = self.host.legality
+        seen: dict[Any, list[Any]] = {}  # the argument domains the piece's uses share (its opponents ...)
         for plan in usable.owned_by(piece, legality):
             declaration = plan.declaration
             if plan.held and declaration.id not in piece.hand:
@@ -187,7 +188,7 @@ class Timing:
             if plan.reserves and _reserves_short(piece, plan.reserves):
                 continue
             names = {**plan.defaults, **frame.names} if frame else plan.defaults
-            uses += legality.legal_uses(plan.kind, piece, declaration, plan.checks, names, asked)
+            uses += legality.legal_uses(plan.kind, piece, declaration, plan.checks, names, asked, seen)
         return uses
 
     def ability_problem(self, piece: Piece, declaration: A.Declaration, action: Action,
