@@ -122,6 +122,7 @@ class LegalityPlan:
     verdict_reads: tuple[str, ...]
     # Their places among the arguments (the target aside), in the order declared.
     verdict_at: tuple[int, ...]
+    arg_names: tuple[str, ...]  # the arguments' names in the script, in the order declared
     control: bool  # offered among the turn's controls, never among its commands
     # Every cost as (amount, resource) when each amount is a number written in the script (within
     # the number limit): read as it is, with no script asked; None when one is worked out.
@@ -158,7 +159,8 @@ def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.De
     verdict_at = tuple(place for place, arg in enumerate(declared) if arg.name in read)
     written = all(isinstance(item.amount, A.Num) and 0 <= item.amount.value <= max_number for item in items)
     filter_faults = not written and any(faults_anyway(declaration, item.amount) for item in items)
-    return LegalityPlan(fixed, per_target, varying, costs_vary, verdict_reads, verdict_at, offered_as_control(declaration),
+    return LegalityPlan(fixed, per_target, varying, costs_vary, verdict_reads, verdict_at,
+                        tuple(arg.name for arg in declared), offered_as_control(declaration),
                         tuple((item.amount.value, item.resource) for item in items  # type: ignore[attr-defined]
                               ) if written else None, filter_faults)
 
@@ -189,9 +191,10 @@ class UseChecks:
     number written in the script, and each requirement with whether it reads anything a use varies
     in (a requirement that does not has one verdict for all of them)."""
 
-    __slots__ = ("varies", "binds", "written", "largest_cost", "target_ap", "requirements", "leading_constant")
+    __slots__ = ("varies", "binds", "written", "largest_cost", "ap_against_target", "target_ap", "requirements",
+                 "leading_constant")
 
-    def __init__(self, declaration: A.Declaration, window_names: frozenset[str]):
+    def __init__(self, declaration: A.Declaration, window_names: frozenset[str], ap_against_target: bool = True):
         targets = targets_opponent(declaration)
         args = declaration.clauses_of(A.Arg)
         self.varies = targets or bool(args)
@@ -208,8 +211,10 @@ class UseChecks:
         self.written: tuple[tuple[int, str], ...] | None = tuple(
             (item.amount.value, item.resource) for item in items) if written else None  # type: ignore[attr-defined]
         self.largest_cost = max((amount for amount, _ in self.written or ()), default=0)
-        # AP granted against a target counts towards an AP cost: such a cost is met per target.
-        self.target_ap = targets and any(item.resource == "AP" for item in items)
+        # AP granted against a target counts towards an AP cost (an ability's or a card's, not a
+        # control's): such a cost is met per target.
+        self.ap_against_target = ap_against_target
+        self.target_ap = ap_against_target and targets and any(item.resource == "AP" for item in items)
         # Names that differ from one declaration to another: what reads none of them (nor the
         # target, nor the command) reads only `self` and the content, so every use of the same
         # piece with no window open gets the same verdict from it: its text is its key then.
@@ -221,6 +226,15 @@ class UseChecks:
         # How many requirements, from the first, read nothing a use varies in.
         self.leading_constant = next((index for index, (_, constant, _) in enumerate(self.requirements) if not constant),
                                      len(self.requirements))
+
+
+def controls_of(ruleset: Ruleset) -> list[tuple[A.Declaration, UseChecks]]:
+    """The commands offered as controls, in load order, each with what legality asks of its uses (a
+    control's costs and own requirements, as an ability's; AP granted against a target never
+    counts towards its cost): worked out once per ruleset."""
+    return ruleset.derived("control_checks", lambda: [
+        (declaration, UseChecks(declaration, frozenset(), ap_against_target=False))
+        for declaration in ruleset.declarations("command") if offered_as_control(declaration)])
 
 
 def plans_of(ruleset: Ruleset) -> dict[tuple[int, int], LegalityPlan]:
@@ -504,12 +518,12 @@ class Legality:
             combinations.append(action)
         return combinations
 
-    def legal_uses(self, kind: str, piece: Piece, declaration: A.Declaration, checks: UseChecks,
+    def legal_uses(self, kind: str, piece: Actor, declaration: A.Declaration, checks: UseChecks,
                    names: dict[str, Any], asked: dict[tuple[str, str], bool] | None = None,
                    seen: dict[Any, list[Any]] | None = None) -> list[Action]:
-        """Every use of an ability or card (`kind`) whose costs are met and whose requirements hold,
-        `names` those of the window open: the verdicts of asking each combination its costs, then its
-        requirements in order (`ability_problem`), reached faster. Asking is pure, so a requirement
+        """Every use of an ability, a card or a control (`kind`) whose costs are met and whose own
+        requirements hold, `names` those of the window open: the verdicts of asking each combination
+        its costs, then its requirements in order (`ability_problem`, `control_problem`), reached faster. Asking is pure, so a requirement
         that reads nothing the uses vary in is asked once, where it was first asked, and one that
         reads only `self` and the content (`UseChecks`) once for all the uses of one decision
         (`asked`, by piece and text; given only where no window is open; `seen`: the piece's shared
@@ -525,7 +539,8 @@ class Legality:
         else:  # no target and no argument: the one use, with no domain to check
             domains, combinations = [], [()]
         written = checks.written if checks.largest_cost <= self.host.limits.max_number else None
-        if written is not None and not checks.target_ap and self._short_of_written(piece, written, names.get("target")):
+        if written is not None and not checks.target_ap and self._short_of_written(
+                piece, written, names.get("target") if checks.ap_against_target else None):
             return []
         legal: list[Action] = []
         evaluate = self.host.interpreter.evaluate
@@ -537,6 +552,7 @@ class Legality:
         bound = dict(names)
         bound["self"] = piece
         bound.setdefault("command", declaration)
+        source = piece if isinstance(piece, Piece) else None
         env = None
         with self.host.interpreter.asking():
             for values in combinations:
@@ -550,11 +566,12 @@ class Legality:
                     use_names = bound.copy()
                     for (name, is_target), value in zip(checks.binds, values):
                         use_names[name] = pieces[value] if is_target else value
-                    env = Env.owning(use_names, scope, piece)
+                    env = Env.owning(use_names, scope, source)
                 elif env is None:
-                    env = Env.owning(bound, scope, piece)
+                    env = Env.owning(bound, scope, source)
                 if written is None:  # costs the script works out, asked for each use as always
-                    if self.cost_problem(piece, declaration, env, env.names.get("target")):
+                    if self.cost_problem(piece, declaration, env,
+                                         env.names.get("target") if checks.ap_against_target else None):
                         continue
                 elif checks.target_ap and self._short_of_written(piece, written, env.names.get("target")):
                     continue
@@ -580,12 +597,12 @@ class Legality:
                     legal.append(action)
         return legal
 
-    def _short_of_written(self, piece: Piece, written: tuple[tuple[int, str], ...], target: Any) -> bool:
+    def _short_of_written(self, piece: Actor, written: tuple[tuple[int, str], ...], target: Any) -> bool:
         """Whether `piece` lacks any of these costs written as numbers (none in MP), as `cost_problem`
         counts: AP granted against the target counts towards an AP cost."""
         for amount, resource in written:
             have = self.resource_amount(piece, resource)
-            if resource == "AP" and target is not None:
+            if resource == "AP" and target is not None and isinstance(piece, Piece):
                 have += piece.bonus_ap.get(target.label, 0)
             if have < amount:
                 return True
@@ -606,6 +623,7 @@ class Legality:
         short: dict[tuple[tuple[int, str], ...], bool] = {}  # costs written alike: whether the piece lacks them
         pieces, actions, label = self.host.state.pieces, self._actions, piece.label
         bonus_ap = isinstance(piece, Piece) and bool(piece.bonus_ap)
+        source = piece if isinstance(piece, Piece) else None
         with self.host.interpreter.asking():
             for declaration, plan in self._command_plans():
                 if plan.control:
@@ -652,8 +670,13 @@ class Legality:
                             key = tuple([values[at] for at in positions]) if positions else ()
                             verdict = verdicts.get(key)
                             if verdict is None:
-                                verdict = verdicts[key] = self._argument_problem(piece, declaration, action, plan,
-                                                                                 costs_vary) is None
+                                bound = {"self": piece, "command": declaration}  # as `action_env` binds them
+                                if target is not None:
+                                    bound["target"] = pieces[target]
+                                for name, value in zip(plan.arg_names, values):
+                                    bound[name] = value
+                                verdict = verdicts[key] = self._arguments_hold(
+                                    piece, declaration, Env.owning(bound, scope, source), plan, costs_vary)
                             if not verdict:
                                 continue
                         legal.append(action)
@@ -664,10 +687,9 @@ class Legality:
         combination whose costs are met and whose own requirements hold: a control is no command
         given, so no rule's requirement on commands applies to it."""
         legal: list[Action] = []
-        for declaration in self.host.ruleset.declarations("command"):
-            if offered_as_control(declaration):
-                legal.extend(self.enumerate_actions(CONTROL, piece, declaration,
-                                                    lambda action, d=declaration: self.control_problem(piece, d, action)))
+        seen: dict[Any, list[Any]] = {}  # the argument domains controls share, this decision
+        for declaration, checks in controls_of(self.host.ruleset):  # the verdicts of `control_problem`
+            legal += self.legal_uses(CONTROL, piece, declaration, checks, {}, None, seen)
         return legal
 
     def control_problem(self, piece: Actor, declaration: A.Declaration, action: Action) -> str | None:
@@ -730,14 +752,6 @@ class Legality:
         except ScriptRuntimeError:
             return None  # asked at every decision, where it faults as it always did
 
-    def _passes(self, checks: tuple[PlannedCheck, ...], env: Env) -> bool:
-        """Whether every requirement holds; a rule's requirement sees only self, target and command."""
-        with self.host.interpreter.asking():
-            for check in checks:
-                if not self._holds(check, env):
-                    return False
-        return True
-
     def _passes_shared(self, checks: tuple[PlannedCheck, ...], piece: Actor, command: A.Declaration,
                        target_piece: Piece | None, scope: Env, asked: dict[Any, bool], target: str | None = None) -> bool:
         """Whether every requirement holds for the command (and target), asked inside `asking`.
@@ -788,14 +802,17 @@ class Legality:
         role_word = ruleset.game.role_word
         return rule.kind not in ruleset.words.hand_kinds and (role_word is None or not role_named(rule, role_word)[0])
 
-    def _argument_problem(self, piece: Actor, declaration: A.Declaration, action: Action,
-                          plan: LegalityPlan, costs_vary: bool) -> str | None:
-        env = self.action_env(piece, declaration, action)
-        if costs_vary:
-            problem = self.cost_problem(piece, declaration, env, env.names.get("target"))
-            if problem:
-                return problem
-        return None if self._passes(plan.varying, env) else "requirement"
+    def _arguments_hold(self, piece: Actor, declaration: A.Declaration, env: Env, plan: LegalityPlan,
+                        costs_vary: bool) -> bool:
+        """Whether a combination's costs (when they vary) are met and the requirements that read its
+        arguments hold (asked inside `asking`; `env`: the command's scope with the combination bound,
+        as `action_env` binds it)."""
+        if costs_vary and self.cost_problem(piece, declaration, env, env.names.get("target")):
+            return False
+        for check in plan.varying:
+            if not self._holds(check, env):
+                return False
+        return True
 
     def _cannot_afford(self, piece: Actor, declaration: A.Declaration, plan: LegalityPlan,
                        held: dict[str, int] | None = None) -> bool:

@@ -176,19 +176,22 @@ class Timing:
         subject = frame.subject if frame else self.host.state.active_piece
         legality = self.host.legality
         seen: dict[Any, list[Any]] = {}  # the argument domains the piece's uses share (its opponents ...)
+        hand, traits = piece.hand, piece.traits
         for plan in usable.owned_by(piece, legality):
             declaration = plan.declaration
-            if plan.held and declaration.id not in piece.hand:
+            if plan.held and declaration.id not in hand:
                 continue
             role = plan.role
             if role == "self" and piece != subject:
                 continue
             if role == "opponent" and subject is not None and not piece.foe_of(subject):  # a friend is no opponent
                 continue
-            if plan.reserves and _reserves_short(piece, plan.reserves):
-                continue
-            names = {**plan.defaults, **frame.names} if frame else plan.defaults
-            uses += legality.legal_uses(plan.kind, piece, declaration, plan.checks, names, asked, seen)
+            for resource, amount in plan.reserves:
+                if resource in traits and traits[resource] < amount:
+                    break  # a written cost in one of its reserves (its traits) is more than it holds
+            else:
+                names = {**plan.defaults, **frame.names} if frame else plan.defaults
+                uses += legality.legal_uses(plan.kind, piece, declaration, plan.checks, names, asked, seen)
         return uses
 
     def ability_problem(self, piece: Piece, declaration: A.Declaration, action: Action,
@@ -273,15 +276,6 @@ class Timing:
         if not self.windows:
             raise self.host.runtime_error("no_window", f"`{getattr(node, 'verb', 'this effect')}` needs an open window")
         return self.windows[-1]
-
-
-def _reserves_short(piece: Piece, reserves: tuple[tuple[str, int], ...]) -> bool:
-    """Whether a written cost in one of the piece's reserves (its traits) is more than it holds."""
-    traits = piece.traits
-    for resource, amount in reserves:
-        if resource in traits and traits[resource] < amount:
-            return True
-    return False
 
 
 def uses_by_window(ruleset: Ruleset) -> dict[str, WindowUses]:
