@@ -278,6 +278,12 @@ def player_arg_name(name: str) -> str:
 
 
 @A.fact_of_text
+def arguments_of(declaration: A.Declaration) -> tuple[tuple[str, A.ArgType], ...]:
+    """Each argument of a declaration: its name as players use it (`player_arg_name`), and its type."""
+    return tuple((player_arg_name(arg.name), arg.type) for arg in declaration.clauses_of(A.Arg))
+
+
+@A.fact_of_text
 def declaration_group(declaration: A.Declaration) -> str | None:
     prop = declaration.property("group")
     value = prop.values[0] if prop and prop.values else None
@@ -413,8 +419,7 @@ class Legality:
                     seen[_TARGETS] = targets
             domains.append(("target", targets))
         lasting = self._lasting_domains
-        for arg in declaration.clauses_of(A.Arg):
-            arg_type = arg.type
+        for name, arg_type in arguments_of(declaration):
             domain = lasting.get(id(arg_type))
             if domain is None:
                 key = _domain_key(arg_type)
@@ -425,7 +430,7 @@ class Legality:
                         lasting[id(arg_type)] = domain
                     elif seen is not None and key is not None:
                         seen[key] = domain
-            domains.append((player_arg_name(arg.name), domain))
+            domains.append((name, domain))
         return domains
 
     def _lasts(self, arg_type: A.ArgType) -> bool:
@@ -624,6 +629,7 @@ class Legality:
         pieces, actions, label = self.host.state.pieces, self._actions, piece.label
         bonus_ap = isinstance(piece, Piece) and bool(piece.bonus_ap)
         source = piece if isinstance(piece, Piece) else None
+        envs = self._declaration_envs
         with self.host.interpreter.asking():
             for declaration, plan in self._command_plans():
                 if plan.control:
@@ -635,9 +641,9 @@ class Legality:
                         lacking = short[written] = self._cannot_afford(piece, declaration, plan, held)
                     if lacking:
                         continue
-                elif self._cannot_afford(piece, declaration, plan, held):
+                elif not (bonus_ap or plan.filter_faults) and self._cannot_afford(piece, declaration, plan, held):
                     continue
-                scope = self.declaration_env(declaration)
+                scope = envs.get(id(declaration)) or self.declaration_env(declaration)
                 if plan.fixed and not self._passes_shared(plan.fixed, piece, declaration, None, scope, asked):
                     continue
                 domains = self._checked_domains(piece, declaration, seen)
@@ -667,7 +673,8 @@ class Legality:
                                 args = {"target": target, **args}
                             action = actions[known] = Action.make(COMMAND, label, declaration.id, **args)
                         if asks:
-                            key = tuple([values[at] for at in positions]) if positions else ()
+                            key = (values[positions[0]] if len(positions) == 1 else
+                                   tuple([values[at] for at in positions]) if positions else ())
                             verdict = verdicts.get(key)
                             if verdict is None:
                                 bound = {"self": piece, "command": declaration}  # as `action_env` binds them

@@ -182,7 +182,7 @@ class Timing:
             if plan.held and declaration.id not in hand:
                 continue
             role = plan.role
-            if role == "self" and piece != subject:
+            if role == "self" and piece is not subject and piece != subject:
                 continue
             if role == "opponent" and subject is not None and not piece.foe_of(subject):  # a friend is no opponent
                 continue
