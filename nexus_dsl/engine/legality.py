@@ -117,10 +117,9 @@ class LegalityPlan:
     per_target: tuple[PlannedCheck, ...]
     varying: tuple[PlannedCheck, ...]
     costs_vary: bool
-    # The arguments (by the names players use) the varying checks and the costs read: combinations
-    # that agree on these get the same verdict, so it is asked once for them.
-    verdict_reads: tuple[str, ...]
-    # Their places among the arguments (the target aside), in the order declared.
+    # The places among the arguments (the target aside, in the order declared) of those the varying
+    # checks and the costs read: combinations that agree on these get the same verdict, so it is
+    # asked once for them.
     verdict_at: tuple[int, ...]
     arg_names: tuple[str, ...]  # the arguments' names in the script, in the order declared
     control: bool  # offered among the turn's controls, never among its commands
@@ -155,11 +154,10 @@ def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.De
     costs_vary = any(A.names_used(item.amount) & arguments for item in items)
     read = set().union(*(A.names_used(item.amount) for item in items), *(A.names_used(r.condition) for _, r in varying_checks))
     declared = declaration.clauses_of(A.Arg)
-    verdict_reads = tuple(player_arg_name(arg.name) for arg in declared if arg.name in read)
     verdict_at = tuple(place for place, arg in enumerate(declared) if arg.name in read)
     written = all(isinstance(item.amount, A.Num) and 0 <= item.amount.value <= max_number for item in items)
     filter_faults = not written and any(faults_anyway(declaration, item.amount) for item in items)
-    return LegalityPlan(fixed, per_target, varying, costs_vary, verdict_reads, verdict_at,
+    return LegalityPlan(fixed, per_target, varying, costs_vary, verdict_at,
                         tuple(arg.name for arg in declared), offered_as_control(declaration),
                         tuple((item.amount.value, item.resource) for item in items  # type: ignore[attr-defined]
                               ) if written else None, filter_faults)
@@ -528,11 +526,11 @@ class Legality:
                    seen: dict[Any, list[Any]] | None = None) -> list[Action]:
         """Every use of an ability, a card or a control (`kind`) whose costs are met and whose own
         requirements hold, `names` those of the window open: the verdicts of asking each combination
-        its costs, then its requirements in order (`ability_problem`, `control_problem`), reached faster. Asking is pure, so a requirement
-        that reads nothing the uses vary in is asked once, where it was first asked, and one that
-        reads only `self` and the content (`UseChecks`) once for all the uses of one decision
-        (`asked`, by piece and text; given only where no window is open; `seen`: the piece's shared
-        argument domains, `arg_domains`); costs written as numbers
+        its costs, then its requirements in order (`ability_problem`, `control_problem`), reached
+        faster. Asking is pure, so a requirement that reads nothing the uses vary in is asked once,
+        where it was first asked, and one that reads only `self` and the content (`UseChecks`) once
+        for all the uses of one decision (`asked`, by piece and text; given only where no window is
+        open; `seen`: the piece's shared argument domains, `arg_domains`); costs written as numbers
         are read as they are; a requirement that fails for every use, before anything a use varies
         in is asked, ends the search."""
         label, actions = piece.label, self._actions
