@@ -69,7 +69,8 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
 #: What each mechanism holds that is not state: the bout it works on, and what is worked out once.
 MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
     "ledger": frozenset({"host"}),
-    "legality": frozenset({"host", "global_requirements", "_declaration_envs", "_legality_plans", "_actions", "_role_ownership"}),
+    "legality": frozenset({"host", "global_requirements", "_declaration_envs", "_legality_plans", "_actions", "_role_ownership",
+                           "_plans_in_order", "_lasting_domains"}),
     "events": frozenset({"host", "listeners", "_hazard_objects", "_rings"}),
     "timing": frozenset({"host", "_by_window"}),
     "conditions": frozenset({"host"}),

@@ -117,18 +117,24 @@ class LegalityPlan:
     per_target: tuple[PlannedCheck, ...]
     varying: tuple[PlannedCheck, ...]
     costs_vary: bool
-    # The arguments (by the names players use) the varying checks and the costs read: combinations
-    # that agree on these get the same verdict, so it is asked once for them.
-    verdict_reads: tuple[str, ...]
+    # The places among the arguments (the target aside, in the order declared) of those the varying
+    # checks and the costs read: combinations that agree on these get the same verdict, so it is
+    # asked once for them.
+    verdict_at: tuple[int, ...]
+    arg_names: tuple[str, ...]  # the arguments' names in the script, in the order declared
     control: bool  # offered among the turn's controls, never among its commands
     # Every cost as (amount, resource) when each amount is a number written in the script (within
     # the number limit): read as it is, with no script asked; None when one is worked out.
     written_costs: tuple[tuple[int, str], ...] | None
+    # Whether asking the costs with no argument bound (the quick filter, `_cannot_afford`) faults
+    # whatever the bout: then the filter lets the command through at once, as its fault would.
+    filter_faults: bool
 
 
 def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.Declaration, A.Requires]],
                   max_number: int, binds_everyone: Callable[[A.Declaration], bool],
-                  answered_in_advance: Callable[[A.Declaration, A.Declaration, A.Expr], bool | None]) -> LegalityPlan:
+                  answered_in_advance: Callable[[A.Declaration, A.Declaration, A.Expr], bool | None],
+                  faults_anyway: Callable[[A.Declaration, A.Expr], bool]) -> LegalityPlan:
     arguments = {"target"} | {arg.name for arg in declaration.clauses_of(A.Arg)}
     checks: list[Check] = [(None, r) for r in declaration.clauses_of(A.Requires)] + list(rule_requirements)
     reads = [(check, A.names_used(check[1].condition) & arguments) for check in checks]
@@ -147,11 +153,86 @@ def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.De
     items = [item for cost in declaration.clauses_of(A.Cost) for item in cost.items]
     costs_vary = any(A.names_used(item.amount) & arguments for item in items)
     read = set().union(*(A.names_used(item.amount) for item in items), *(A.names_used(r.condition) for _, r in varying_checks))
-    verdict_reads = tuple(player_arg_name(arg.name) for arg in declaration.clauses_of(A.Arg) if arg.name in read)
+    declared = declaration.clauses_of(A.Arg)
+    verdict_at = tuple(place for place, arg in enumerate(declared) if arg.name in read)
     written = all(isinstance(item.amount, A.Num) and 0 <= item.amount.value <= max_number for item in items)
-    return LegalityPlan(fixed, per_target, varying, costs_vary, verdict_reads, offered_as_control(declaration),
+    filter_faults = not written and any(faults_anyway(declaration, item.amount) for item in items)
+    return LegalityPlan(fixed, per_target, varying, costs_vary, verdict_at,
+                        tuple(arg.name for arg in declared), offered_as_control(declaration),
                         tuple((item.amount.value, item.resource) for item in items  # type: ignore[attr-defined]
-                              ) if written else None)
+                              ) if written else None, filter_faults)
+
+
+def always_asked(expr: A.Expr) -> tuple[A.Expr, ...]:
+    """The parts of an expression worked out whenever it is (as `compiled.py` evaluates them): all
+    but the second part of an `and` or an `or`, and the state an `is` names."""
+    if isinstance(expr, A.Binary):
+        return (expr.left,) if expr.op in ("and", "or") else (expr.left, expr.right)
+    if isinstance(expr, A.Compare):
+        return (expr.left,) if expr.op in ("is", "is not") else (expr.left, expr.right)
+    if isinstance(expr, (A.Neg, A.Not)):
+        return (expr.operand,)
+    if isinstance(expr, A.Attr):
+        return (expr.obj,)
+    if isinstance(expr, A.Index):
+        return (expr.obj, expr.index)
+    if isinstance(expr, A.Call):
+        return expr.args
+    if isinstance(expr, A.ListLit):
+        return expr.items
+    return ()
+
+
+class UseChecks:
+    """What legality needs of one ability or card to tell which of its uses are legal, worked out once
+    from its declaration: whether its uses vary (a target, arguments), its costs when each is a
+    number written in the script, and each requirement with whether it reads anything a use varies
+    in (a requirement that does not has one verdict for all of them)."""
+
+    __slots__ = ("varies", "binds", "written", "largest_cost", "ap_against_target", "target_ap", "requirements",
+                 "leading_constant")
+
+    def __init__(self, declaration: A.Declaration, window_names: frozenset[str], ap_against_target: bool = True):
+        targets = targets_opponent(declaration)
+        args = declaration.clauses_of(A.Arg)
+        self.varies = targets or bool(args)
+        # The names a use binds, in the order of its domains (`arg_domains`): the target (a piece,
+        # by its label), then each argument.
+        self.binds: tuple[tuple[str, bool], ...] = (
+            (("target", True),) if targets else ()) + tuple((arg.name, False) for arg in args)
+        varying = ({"target"} if targets else set()) | {arg.name for arg in args}
+        items = [item for cost in declaration.clauses_of(A.Cost) for item in cost.items]
+        # Costs read as written, with no script asked: numbers 0 or more (up to the bout's number
+        # limit, `largest_cost`) in anything but MP (which the square multiplies, and may bound).
+        written = all(isinstance(item.amount, A.Num) and item.amount.value >= 0 and item.resource != "MP"
+                      for item in items)
+        self.written: tuple[tuple[int, str], ...] | None = tuple(
+            (item.amount.value, item.resource) for item in items) if written else None  # type: ignore[attr-defined]
+        self.largest_cost = max((amount for amount, _ in self.written or ()), default=0)
+        # AP granted against a target counts towards an AP cost (an ability's or a card's, not a
+        # control's): such a cost is met per target.
+        self.ap_against_target = ap_against_target
+        self.target_ap = ap_against_target and targets and any(item.resource == "AP" for item in items)
+        # Names that differ from one declaration to another: what reads none of them (nor the
+        # target, nor the command) reads only `self` and the content, so every use of the same
+        # piece with no window open gets the same verdict from it: its text is its key then.
+        own = window_names | {param.name for param in declaration.clauses_of(A.Param)} | {"command", "target"}
+        self.requirements: tuple[tuple[A.Expr, bool, str | None], ...] = tuple(
+            (requirement.condition, not A.names_used(requirement.condition) & varying,
+             None if A.names_used(requirement.condition) & (own | varying) else print_expr(requirement.condition))
+            for requirement in declaration.clauses_of(A.Requires))
+        # How many requirements, from the first, read nothing a use varies in.
+        self.leading_constant = next((index for index, (_, constant, _) in enumerate(self.requirements) if not constant),
+                                     len(self.requirements))
+
+
+def controls_of(ruleset: Ruleset) -> list[tuple[A.Declaration, UseChecks]]:
+    """The commands offered as controls, in load order, each with what legality asks of its uses (a
+    control's costs and own requirements, as an ability's; AP granted against a target never
+    counts towards its cost): worked out once per ruleset."""
+    return ruleset.derived("control_checks", lambda: [
+        (declaration, UseChecks(declaration, frozenset(), ap_against_target=False))
+        for declaration in ruleset.declarations("command") if offered_as_control(declaration)])
 
 
 def plans_of(ruleset: Ruleset) -> dict[tuple[int, int], LegalityPlan]:
@@ -192,6 +273,12 @@ def player_arg_name(name: str) -> str:
     keyword is written with a trailing underscore in scripts (`arg to_: square`) and is called
     without it everywhere else (the action's `to`)."""
     return name[:-1] if name.endswith("_") and len(name) > 1 else name
+
+
+@A.fact_of_text
+def arguments_of(declaration: A.Declaration) -> tuple[tuple[str, A.ArgType], ...]:
+    """Each argument of a declaration: its name as players use it (`player_arg_name`), and its type."""
+    return tuple((player_arg_name(arg.name), arg.type) for arg in declaration.clauses_of(A.Arg))
 
 
 @A.fact_of_text
@@ -243,6 +330,10 @@ class Legality:
         # ruleset and shared by every bout played with it (and by their previews), per number limit.
         self._legality_plans: dict[tuple[int, int], LegalityPlan] = plans_of(host.ruleset)
         self._role_ownership = role_ownership_of(host.ruleset)
+        self._plans_in_order: list[tuple[A.Declaration, LegalityPlan]] | None = None
+        # The argument domains that are the same all bout (`_lasts`), by their type's id(): shared
+        # with the previews, and never changed by those who read them.
+        self._lasting_domains: dict[int, list[Any]] = {}
         # Every action offered this bout: a command by (kind, piece, command, target, the other
         # arguments' values), any other by (kind, piece, declaration, its arguments' values). An
         # action is plain data, made once and offered again (shared with the previews).
@@ -253,6 +344,8 @@ class Legality:
         legality = Legality(host, self.global_requirements)
         legality._declaration_envs = dict(self._declaration_envs)
         legality._actions = self._actions
+        legality._lasting_domains = self._lasting_domains
+        legality._plans_in_order = self._plans_in_order
         return legality
 
     # ---------------------------------------------------------------- who has what
@@ -323,15 +416,29 @@ class Legality:
                 if seen is not None:
                     seen[_TARGETS] = targets
             domains.append(("target", targets))
-        for arg in declaration.clauses_of(A.Arg):
-            key = _domain_key(arg.type)
-            domain = seen.get(key) if seen is not None and key is not None else None
+        lasting = self._lasting_domains
+        for name, arg_type in arguments_of(declaration):
+            domain = lasting.get(id(arg_type))
             if domain is None:
-                domain = self._domain(arg.type, piece, declaration)
-                if seen is not None and key is not None:
-                    seen[key] = domain
-            domains.append((player_arg_name(arg.name), domain))
+                key = _domain_key(arg_type)
+                domain = seen.get(key) if seen is not None and key is not None else None
+                if domain is None:
+                    domain = self._domain(arg_type, piece, declaration)
+                    if self._lasts(arg_type):
+                        lasting[id(arg_type)] = domain
+                    elif seen is not None and key is not None:
+                        seen[key] = domain
+            domains.append((name, domain))
         return domains
+
+    def _lasts(self, arg_type: A.ArgType) -> bool:
+        """Whether an argument's domain is the same all bout: a list of words, a range written as
+        numbers, or a type whose values are the content's (or the board's squares: the board never
+        changes); not the pieces on the board, the cards in a zone or a range worked out."""
+        if isinstance(arg_type, (A.ChoiceType, A.RangeType)):
+            return True
+        return isinstance(arg_type, A.NamedType) and \
+            self.host.ruleset.words.type_names.get(arg_type.name, arg_type.name) != "piece"
 
     def _domain(self, arg_type: A.ArgType, piece: Actor, declaration: A.Declaration) -> list[Any]:
         if isinstance(arg_type, A.ChoiceType):
@@ -396,66 +503,187 @@ class Legality:
     def enumerate_actions(self, kind: str, piece: Actor, declaration: A.Declaration,
                           problem: Any) -> Iterator[Action]:
         """Every argument combination of a declaration for which `problem(action)` finds nothing."""
+        for action in self.combinations(kind, piece, declaration):
+            if problem(action) is None:
+                yield action
+
+    def combinations(self, kind: str, piece: Actor, declaration: A.Declaration) -> list[Action]:
+        """The action of every argument combination of a declaration (its domains checked first)."""
         domains = self._checked_domains(piece, declaration)
         names = [n for n, _ in domains]
         actions = self._actions
+        combinations = []
         for values in itertools.product(*(d for _, d in domains)):
             known = (kind, piece.label, declaration.id, values)
             action = actions.get(known)
             if action is None:
                 action = actions[known] = Action.make(kind, piece.label, declaration.id, **dict(zip(names, values)))
-            if problem(action) is None:
-                yield action
+            combinations.append(action)
+        return combinations
+
+    def legal_uses(self, kind: str, piece: Actor, declaration: A.Declaration, checks: UseChecks,
+                   names: dict[str, Any], asked: dict[tuple[str, str], bool] | None = None,
+                   seen: dict[Any, list[Any]] | None = None) -> list[Action]:
+        """Every use of an ability, a card or a control (`kind`) whose costs are met and whose own
+        requirements hold, `names` those of the window open: the verdicts of asking each combination
+        its costs, then its requirements in order (`ability_problem`, `control_problem`), reached
+        faster. Asking is pure, so a requirement that reads nothing the uses vary in is asked once,
+        where it was first asked, and one that reads only `self` and the content (`UseChecks`) once
+        for all the uses of one decision (`asked`, by piece and text; given only where no window is
+        open; `seen`: the piece's shared argument domains, `arg_domains`); costs written as numbers
+        are read as they are; a requirement that fails for every use, before anything a use varies
+        in is asked, ends the search."""
+        label, actions = piece.label, self._actions
+        if checks.varies or self.host.limits.max_options < 1:  # (a limit below one refuses even one use)
+            domains = self._checked_domains(piece, declaration, seen)
+            combinations = list(itertools.product(*(domain for _, domain in domains)))
+            if not combinations:
+                return []
+        else:  # no target and no argument: the one use, with no domain to check
+            domains, combinations = [], [()]
+        written = checks.written if checks.largest_cost <= self.host.limits.max_number else None
+        if written is not None and not checks.target_ap and self._short_of_written(
+                piece, written, names.get("target") if checks.ap_against_target else None):
+            return []
+        legal: list[Action] = []
+        evaluate = self.host.interpreter.evaluate
+        verdicts: dict[int, bool] = {}  # the requirements that read nothing the uses vary in
+        pieces = self.host.state.pieces
+        scope = self.declaration_env(declaration)
+        # What `action_env` binds for every use: the window's names, `self`, and the command (a
+        # window may bind the command being resolved); each use adds its target and arguments.
+        bound = dict(names)
+        bound["self"] = piece
+        bound.setdefault("command", declaration)
+        source = piece if isinstance(piece, Piece) else None
+        env = None
+        with self.host.interpreter.asking():
+            for values in combinations:
+                # An action is plain data: the same combination is the same action all bout.
+                known = (kind, label, declaration.id, values)
+                action = actions.get(known)
+                if action is None:
+                    action = actions[known] = Action.make(kind, label, declaration.id,
+                                                          **dict(zip([name for name, _ in domains], values)))
+                if checks.varies:
+                    use_names = bound.copy()
+                    for (name, is_target), value in zip(checks.binds, values):
+                        use_names[name] = pieces[value] if is_target else value
+                    env = Env.owning(use_names, scope, source)
+                elif env is None:
+                    env = Env.owning(bound, scope, source)
+                if written is None:  # costs the script works out, asked for each use as always
+                    if self.cost_problem(piece, declaration, env,
+                                         env.names.get("target") if checks.ap_against_target else None):
+                        continue
+                elif checks.target_ap and self._short_of_written(piece, written, env.names.get("target")):
+                    continue
+                for index, (condition, constant, text) in enumerate(checks.requirements):
+                    if constant:
+                        verdict = verdicts.get(index)
+                        if verdict is None:
+                            if asked is not None and text is not None:
+                                key = (piece.label, text)
+                                verdict = asked.get(key)
+                                if verdict is None:
+                                    verdict = asked[key] = bool(evaluate(condition, env))
+                            else:
+                                verdict = bool(evaluate(condition, env))
+                            verdicts[index] = verdict
+                        if not verdict and index < checks.leading_constant and written is not None:
+                            return legal  # every use fails here, and nothing before it could fault
+                    else:
+                        verdict = bool(evaluate(condition, env))
+                    if not verdict:
+                        break
+                else:
+                    legal.append(action)
+        return legal
+
+    def _short_of_written(self, piece: Actor, written: tuple[tuple[int, str], ...], target: Any) -> bool:
+        """Whether `piece` lacks any of these costs written as numbers (none in MP), as `cost_problem`
+        counts: AP granted against the target counts towards an AP cost."""
+        for amount, resource in written:
+            have = self.resource_amount(piece, resource)
+            if resource == "AP" and target is not None and isinstance(piece, Piece):
+                have += piece.bonus_ap.get(target.label, 0)
+            if have < amount:
+                return True
+        return False
 
     def legal_commands(self, piece: Actor) -> list[Action]:
         """Every command `piece` may give now with every argument combination that is legal. The
         same verdicts as `command_problem`, reached faster: a requirement is asked once per
         command when it reads no argument, once per target when it reads only the target, and
         once per combination only when it reads the other arguments; what several commands ask
-        alike (a shared requirement, a resource, an argument's domain) is asked once."""
+        alike (a shared requirement, a resource, costs written alike, an argument's domain) is
+        asked once. Asking is pure (no dice, nothing changed), so a verdict holds for the whole
+        decision, and the whole decision is one question (`asking`)."""
         legal: list[Action] = []
-        asked: dict[tuple[Any, ...], bool] = {}  # the verdicts of the questions commands share, this decision
+        asked: dict[Any, bool] = {}  # the verdicts of the questions commands share, this decision
         seen: dict[Any, list[Any]] = {}  # the argument domains commands share, this decision
         held: dict[str, int] = {}  # the resources the piece holds, this decision
-        pieces, actions = self.host.state.pieces, self._actions
-        for declaration in self.host.ruleset.declarations("command"):
-            plan = self._legality_plan(declaration)
-            if plan.control or self._cannot_afford(piece, declaration, plan, held):
-                continue
-            scope = self.declaration_env(declaration)
-            env = Env.owning({"self": piece, "command": declaration}, scope)
-            if not self._passes(plan.fixed, env, asked):
-                continue
-            domains = self._checked_domains(piece, declaration, seen)
-            targets: list[Any] = [None]
-            if domains and domains[0][0] == "target":
-                targets = domains.pop(0)[1]
-            names = [n for n, _ in domains]
-            costs_vary = plan.costs_vary or bool(isinstance(piece, Piece) and piece.bonus_ap)
-            for target in targets:
-                if target is not None:
-                    env = Env.owning({"self": piece, "command": declaration, "target": pieces[target]}, scope)
-                    if not self._passes(plan.per_target, env, asked, target):
+        short: dict[tuple[tuple[int, str], ...], bool] = {}  # costs written alike: whether the piece lacks them
+        pieces, actions, label = self.host.state.pieces, self._actions, piece.label
+        bonus_ap = isinstance(piece, Piece) and bool(piece.bonus_ap)
+        source = piece if isinstance(piece, Piece) else None
+        envs = self._declaration_envs
+        with self.host.interpreter.asking():
+            for declaration, plan in self._command_plans():
+                if plan.control:
+                    continue
+                written = plan.written_costs
+                if written is not None and not bonus_ap:  # the quick filter, `_cannot_afford`, as written
+                    lacking = short.get(written)
+                    if lacking is None:
+                        lacking = short[written] = self._cannot_afford(piece, declaration, plan, held)
+                    if lacking:
                         continue
-                # Asking is pure (no dice, nothing changed), so a verdict holds for every
-                # combination that agrees on the arguments it reads: asked once, in the order
-                # the combinations come, so a script fault is met where it always was.
-                verdicts: dict[tuple[Any, ...], bool] = {}
-                for values in itertools.product(*(d for _, d in domains)):
-                    # An action is plain data: the same combination is the same action all bout.
-                    known = (COMMAND, piece.label, declaration.id, target, values)
-                    action = actions.get(known)
-                    args = dict(zip(names, values))
-                    if target is not None:
-                        args = {"target": target, **args}
-                    if action is None:
-                        action = actions[known] = Action.make(COMMAND, piece.label, declaration.id, **args)
-                    key = tuple(args[name] for name in plan.verdict_reads)
-                    verdict = verdicts.get(key)
-                    if verdict is None:
-                        verdict = verdicts[key] = self._argument_problem(piece, declaration, action, plan,
-                                                                         costs_vary) is None
-                    if verdict:
+                elif not (bonus_ap or plan.filter_faults) and self._cannot_afford(piece, declaration, plan, held):
+                    continue
+                scope = envs.get(id(declaration)) or self.declaration_env(declaration)
+                if plan.fixed and not self._passes_shared(plan.fixed, piece, declaration, None, scope, asked):
+                    continue
+                domains = self._checked_domains(piece, declaration, seen)
+                targets: list[Any] = [None]
+                if domains and domains[0][0] == "target":
+                    targets = domains.pop(0)[1]
+                costs_vary = plan.costs_vary or bonus_ap
+                # Asking is pure, so a verdict holds for every combination that agrees on the
+                # arguments it reads (`verdict_at`, their places among the arguments): asked once,
+                # in the order the combinations come, so a script fault is met where it always was.
+                # A command with no such question has one verdict: legal.
+                asks = costs_vary or bool(plan.varying)
+                positions = plan.verdict_at
+                values_of = [domain for _, domain in domains]
+                for target in targets:
+                    if target is not None and plan.per_target and not self._passes_shared(
+                            plan.per_target, piece, declaration, pieces[target], scope, asked, target):
+                        continue
+                    verdicts: dict[Any, bool] = {}
+                    for values in itertools.product(*values_of):
+                        # An action is plain data: the same combination is the same action all bout.
+                        known = (COMMAND, label, declaration.id, target, values)
+                        action = actions.get(known)
+                        if action is None:
+                            args = dict(zip([name for name, _ in domains], values))
+                            if target is not None:
+                                args = {"target": target, **args}
+                            action = actions[known] = Action.make(COMMAND, label, declaration.id, **args)
+                        if asks:
+                            key = (values[positions[0]] if len(positions) == 1 else
+                                   tuple([values[at] for at in positions]) if positions else ())
+                            verdict = verdicts.get(key)
+                            if verdict is None:
+                                bound = {"self": piece, "command": declaration}  # as `action_env` binds them
+                                if target is not None:
+                                    bound["target"] = pieces[target]
+                                for name, value in zip(plan.arg_names, values):
+                                    bound[name] = value
+                                verdict = verdicts[key] = self._arguments_hold(
+                                    piece, declaration, Env.owning(bound, scope, source), plan, costs_vary)
+                            if not verdict:
+                                continue
                         legal.append(action)
         return legal
 
@@ -464,10 +692,9 @@ class Legality:
         combination whose costs are met and whose own requirements hold: a control is no command
         given, so no rule's requirement on commands applies to it."""
         legal: list[Action] = []
-        for declaration in self.host.ruleset.declarations("command"):
-            if offered_as_control(declaration):
-                legal.extend(self.enumerate_actions(CONTROL, piece, declaration,
-                                                    lambda action, d=declaration: self.control_problem(piece, d, action)))
+        seen: dict[Any, list[Any]] = {}  # the argument domains controls share, this decision
+        for declaration, checks in controls_of(self.host.ruleset):  # the verdicts of `control_problem`
+            legal += self.legal_uses(CONTROL, piece, declaration, checks, {}, None, seen)
         return legal
 
     def control_problem(self, piece: Actor, declaration: A.Declaration, action: Action) -> str | None:
@@ -475,14 +702,43 @@ class Legality:
         env = self.action_env(piece, declaration, action)
         return self.cost_problem(piece, declaration, env, None) or self.requirement_problem(declaration, env, rules=False)
 
+    def _command_plans(self) -> list[tuple[A.Declaration, LegalityPlan]]:
+        """Every command with its plan, in load order: worked out once per bout."""
+        if self._plans_in_order is None:
+            self._plans_in_order = [(declaration, self._legality_plan(declaration))
+                                    for declaration in self.host.ruleset.declarations("command")]
+        return self._plans_in_order
+
     def _legality_plan(self, declaration: A.Declaration) -> LegalityPlan:
         key = (id(declaration), self.host.limits.max_number)
         plan = self._legality_plans.get(key)
         if plan is None:
             plan = self._legality_plans[key] = legality_plan(
                 declaration, self.global_requirements, self.host.limits.max_number, self._binds_everyone,
-                self._answered_in_advance)
+                self._answered_in_advance, self._faults_anyway)
         return plan
+
+    def _faults_anyway(self, declaration: A.Declaration, amount: A.Expr) -> bool:
+        """Whether asking a cost's amount with no argument bound faults whatever the bout: a part of
+        it that is worked out whenever it is, reads no piece and calls no function (so no argument
+        either: unbound, it stands for a word), faults on its own."""
+        interpreter = self.host.interpreter
+        try:
+            env = Env({}, self.declaration_env(declaration))
+        except ScriptRuntimeError:
+            return False  # its params fault: left to the filter, which meets the fault where it always did
+        parts = [amount]
+        while parts:
+            part = parts.pop()
+            if not reads_only_the_command(part):
+                parts.extend(always_asked(part))
+                continue
+            try:
+                with interpreter.asking():
+                    interpreter.evaluate(part, env)
+            except ScriptRuntimeError:
+                return True
+        return False
 
     def _answered_in_advance(self, rule: A.Declaration, command: A.Declaration, operand: A.Expr) -> bool | None:
         """A part of a rule's requirement answered for `command` once, when its plan is made: one that
@@ -501,26 +757,32 @@ class Legality:
         except ScriptRuntimeError:
             return None  # asked at every decision, where it faults as it always did
 
-    def _passes(self, checks: tuple[PlannedCheck, ...], env: Env, asked: dict[tuple[Any, ...], bool] | None = None,
-                target: str | None = None) -> bool:
-        """Whether every requirement holds; a rule's requirement sees only self, target and command.
-        `asked` keeps the verdicts of the questions commands share, for one decision (by target)."""
-        interpreter = self.host.interpreter
-        with interpreter.asking():
-            for check in checks:
-                key = None
-                if asked is not None and check.shared is not None:
-                    key = (check.shared, target)
-                    verdict = asked.get(key)
-                    if verdict is not None:
-                        if not verdict:
-                            return False
-                        continue
-                verdict = self._holds(check, env)
-                if key is not None:
-                    asked[key] = verdict  # type: ignore[index]
-                if not verdict:
-                    return False
+    def _passes_shared(self, checks: tuple[PlannedCheck, ...], piece: Actor, command: A.Declaration,
+                       target_piece: Piece | None, scope: Env, asked: dict[Any, bool], target: str | None = None) -> bool:
+        """Whether every requirement holds for the command (and target), asked inside `asking`.
+        `asked` keeps the verdicts of the questions commands share, for one decision (by target);
+        the command's scope is made only when a question is asked."""
+        env = None
+        for check in checks:
+            shared = check.shared
+            key = None
+            if shared is not None:
+                key = shared if target is None else (shared, target)
+                verdict = asked.get(key)
+                if verdict is not None:
+                    if not verdict:
+                        return False
+                    continue
+            if env is None:
+                names = {"self": piece, "command": command}
+                if target_piece is not None:
+                    names["target"] = target_piece
+                env = Env.owning(names, scope)
+            verdict = self._holds(check, env)
+            if key is not None:
+                asked[key] = verdict
+            if not verdict:
+                return False
         return True
 
     def _holds(self, check: PlannedCheck, env: Env) -> bool:
@@ -545,21 +807,24 @@ class Legality:
         role_word = ruleset.game.role_word
         return rule.kind not in ruleset.words.hand_kinds and (role_word is None or not role_named(rule, role_word)[0])
 
-    def _argument_problem(self, piece: Actor, declaration: A.Declaration, action: Action,
-                          plan: LegalityPlan, costs_vary: bool) -> str | None:
-        env = self.action_env(piece, declaration, action)
-        if costs_vary:
-            problem = self.cost_problem(piece, declaration, env, env.names.get("target"))
-            if problem:
-                return problem
-        return None if self._passes(plan.varying, env) else "requirement"
+    def _arguments_hold(self, piece: Actor, declaration: A.Declaration, env: Env, plan: LegalityPlan,
+                        costs_vary: bool) -> bool:
+        """Whether a combination's costs (when they vary) are met and the requirements that read its
+        arguments hold (asked inside `asking`; `env`: the command's scope with the combination bound,
+        as `action_env` binds it)."""
+        if costs_vary and self.cost_problem(piece, declaration, env, env.names.get("target")):
+            return False
+        for check in plan.varying:
+            if not self._holds(check, env):
+                return False
+        return True
 
     def _cannot_afford(self, piece: Actor, declaration: A.Declaration, plan: LegalityPlan,
                        held: dict[str, int] | None = None) -> bool:
         """A quick filter before arguments are enumerated; costs that depend on arguments, or on
         AP reserved against a target, are left to the full check. `held` keeps the resources the
         piece holds for one decision."""
-        if isinstance(piece, Piece) and piece.bonus_ap:
+        if isinstance(piece, Piece) and piece.bonus_ap or plan.filter_faults:
             return False
         try:
             if plan.written_costs is not None:  # no script to ask: the amounts as written

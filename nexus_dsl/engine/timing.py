@@ -20,7 +20,7 @@ from .actions import ABILITY, CARD, PASS, Action, Decision
 from .events import Events
 from .interpreter import Limits, Run
 from .scope import Env
-from .legality import Legality, targets_opponent
+from .legality import Legality, UseChecks, targets_opponent
 from .state import Actor, BoutState, Piece, Status
 
 # The kind of declaration used as an ability; the kinds of card played from a hand are the game's
@@ -66,6 +66,11 @@ def window_role(declaration: A.Declaration, window: str) -> str:
     return "any"
 
 
+def every_window_name(ruleset: Ruleset) -> frozenset[str]:
+    """Every name some window binds."""
+    return frozenset(name for names in ruleset.words.windows.values() for name in names)
+
+
 def window_defaults(declaration: A.Declaration, windows: Mapping[str, Mapping[str, str]]) -> dict[str, Any]:
     """Every name any of the declaration's windows binds (`windows`: what each declared window
     binds), as `none`: a declaration with several windows sees the names of the window that is not
@@ -105,10 +110,10 @@ class TimingHost(Protocol):
 class UsePlan:
     """What the uses of one ability or card at one window need of its declaration, worked out once:
     who may use it there, whether it is a card played from a hand (its holder's), the costs in a
-    reserve written as numbers (a use the piece cannot afford is not offered), and the names of the
-    declaration's other windows (`window_defaults`)."""
+    reserve written as numbers (a use the piece cannot afford is not offered), the names of the
+    declaration's other windows (`window_defaults`), and what legality asks of its uses (`checks`)."""
 
-    __slots__ = ("declaration", "role", "kind", "held", "reserves", "defaults")
+    __slots__ = ("declaration", "role", "kind", "held", "reserves", "defaults", "checks")
 
     def __init__(self, ruleset: Ruleset, declaration: A.Declaration, window: str):
         self.declaration = declaration
@@ -118,6 +123,7 @@ class UsePlan:
         self.reserves = tuple((item.resource, item.amount.value) for cost in declaration.clauses_of(A.Cost)
                               for item in cost.items if isinstance(item.amount, A.Num))
         self.defaults = window_defaults(declaration, ruleset.words.windows)
+        self.checks = UseChecks(declaration, every_window_name(ruleset))
 
 
 class WindowUses:
@@ -158,28 +164,34 @@ class Timing:
         self.windows = []
 
     # ---------------------------------------------------------------- legality
-    def ability_uses(self, piece: Piece, window: str, frame: WindowFrame | None) -> list[Action]:
+    def ability_uses(self, piece: Piece, window: str, frame: WindowFrame | None,
+                     asked: dict[tuple[str, str], bool] | None = None) -> list[Action]:
+        """The uses legal now of the abilities and cards usable at `window` (`frame`: the one open,
+        if any). `asked` keeps, for one decision with no window open, the verdicts of requirements
+        every use of a piece asks alike (`Legality.legal_uses`)."""
         uses: list[Action] = []
         usable = self._by_window.get(window)
         if usable is None or not piece.on_board or piece.status == Status.DEAD:
             return uses
         subject = frame.subject if frame else self.host.state.active_piece
         legality = self.host.legality
+        seen: dict[Any, list[Any]] = {}  # the argument domains the piece's uses share (its opponents ...)
+        hand, traits = piece.hand, piece.traits
         for plan in usable.owned_by(piece, legality):
             declaration = plan.declaration
-            if plan.held and declaration.id not in piece.hand:
+            if plan.held and declaration.id not in hand:
                 continue
             role = plan.role
-            if role == "self" and piece != subject:
+            if role == "self" and piece is not subject and piece != subject:
                 continue
             if role == "opponent" and subject is not None and not piece.foe_of(subject):  # a friend is no opponent
                 continue
-            if plan.reserves and _reserves_short(piece, plan.reserves):
-                continue
-            names = {**plan.defaults, **frame.names} if frame else plan.defaults
-            uses.extend(legality.enumerate_actions(
-                plan.kind, piece, declaration,
-                lambda action, d=declaration, n=names: self._use_problem(piece, d, action, n)))
+            for resource, amount in plan.reserves:
+                if resource in traits and traits[resource] < amount:
+                    break  # a written cost in one of its reserves (its traits) is more than it holds
+            else:
+                names = {**plan.defaults, **frame.names} if frame else plan.defaults
+                uses += legality.legal_uses(plan.kind, piece, declaration, plan.checks, names, asked, seen)
         return uses
 
     def ability_problem(self, piece: Piece, declaration: A.Declaration, action: Action,
@@ -204,9 +216,10 @@ class Timing:
         pieces': a player acting without pieces has none."""
         if not isinstance(active, Piece):
             return []
-        options = self.ability_uses(active, "own_round", None)
+        asked: dict[tuple[str, str], bool] = {}  # what every use of a piece asks alike, this decision
+        options = self.ability_uses(active, "own_round", None, asked)
         for piece in self.host.state.clockwise_from(active.label):
-            options.extend(self.ability_uses(piece, "any_time", None))
+            options.extend(self.ability_uses(piece, "any_time", None, asked))
         return options
 
     # ---------------------------------------------------------------- windows
@@ -263,12 +276,6 @@ class Timing:
         if not self.windows:
             raise self.host.runtime_error("no_window", f"`{getattr(node, 'verb', 'this effect')}` needs an open window")
         return self.windows[-1]
-
-
-def _reserves_short(piece: Piece, reserves: tuple[tuple[str, int], ...]) -> bool:
-    """Whether a written cost in one of the piece's reserves (its traits) is more than it holds."""
-    traits = piece.traits
-    return any(resource in traits and traits[resource] < amount for resource, amount in reserves)
 
 
 def uses_by_window(ruleset: Ruleset) -> dict[str, WindowUses]:

@@ -102,3 +102,56 @@ def test_a_direction_argument_is_offered_every_compass_direction(tmp_path):
     bout = Bout(ruleset, setup, seed=0)
     offered = [a.arg("way") for a in bout.legality.legal_commands(bout.state.pieces["red"]) if a.name == "point_the_way"]
     assert offered == ["NE", "E", "SE", "S", "SW", "W", "NW"]
+
+
+def test_fast_uses_agree_with_the_full_check_of_every_combination():
+    """`Legality.legal_uses` reads written costs as written, asks a requirement that reads nothing a
+    use varies in once per use, and one that reads only `self` once per piece and decision; the
+    abilities, cards and controls it offers, in their order, must be those `ability_problem` and
+    `control_problem` find legal among every combination, at every decision of real bouts."""
+    from nexus_dsl.agents import make_agent
+    from nexus_dsl.engine.actions import CONTROL
+    from nexus_dsl.engine.bout import next_action
+    from nexus_dsl.engine.setup import standard_setup
+    from nexus_dsl.engine.timing import uses_by_window
+    from nexus_dsl.model.game import offered_as_control
+
+    ruleset = cached_ruleset(("base",))
+    by_window = uses_by_window(ruleset)
+
+    def every_use(bout: Bout, piece, window: str) -> list:
+        legality, active = bout.legality, bout.state.active_piece
+        if not piece.on_board or piece.status.value == "dead":
+            return []
+        found = []
+        for plan in by_window[window].plans:
+            declaration = plan.declaration
+            if not legality.owns_ability(piece, declaration):
+                continue
+            if plan.role == "self" and piece != active or plan.role == "opponent" and not piece.foe_of(active):
+                continue
+            found += [action for action in legality.combinations(plan.kind, piece, declaration)
+                      if bout.timing.ability_problem(piece, declaration, action, {}) is None]
+        return found
+
+    compared = offered = 0
+    for players, seed in ((2, 1), (2, 2), (4, 3)):
+        bout = Bout(ruleset, standard_setup(players=players), seed=seed)
+        labels = [spec.label for spec in bout.setup.pieces]
+        agents = {label: make_agent("heuristic", seed=seed + i) for i, label in enumerate(labels)}
+        while bout.pending is not None:
+            decision = bout.pending
+            if decision.kind == "command":
+                piece = bout.state.pieces[decision.actor]
+                expected = every_use(bout, piece, "own_round")
+                for other in bout.state.clockwise_from(piece.label):
+                    expected += every_use(bout, other, "any_time")
+                assert bout.timing.instant_options(piece) == expected
+                controls = [action for declaration in ruleset.declarations("command") if offered_as_control(declaration)
+                            for action in bout.legality.combinations(CONTROL, piece, declaration)
+                            if bout.legality.control_problem(piece, declaration, action) is None]
+                assert bout.legality.legal_controls(piece) == controls
+                compared += 1
+                offered += len(expected)
+            bout.apply(next_action(bout, agents))
+    assert compared > 50 and offered > 50
