@@ -135,7 +135,7 @@ class ArgumentCheck:
     """How each argument of one function or effect is checked: by its vocabulary type, and a number
     by its vocabulary range (`Signature.ranges`, the very ranges the checker holds constants to)."""
 
-    positional: tuple[tuple[Callable[[Any], bool], str] | None, ...]
+    positional: tuple[ArgumentTest | None, ...]  # None: the argument takes anything
     preps: dict[str, tuple[Callable[[Any], bool], str]]
     positional_ranges: tuple[tuple[int, NumberRange], ...]
     prep_ranges: tuple[tuple[str, NumberRange], ...]
@@ -143,10 +143,15 @@ class ArgumentCheck:
 
 def _argument_check(signature: Signature, tests: Mapping[str, KindTest]) -> ArgumentCheck:
     ranges = signature.ranges.items()
-    return ArgumentCheck(tuple(tests.get(kind) for kind in signature.positional),
+    return ArgumentCheck(tuple(_argument_test(position, kind, tests.get(kind))
+                               for position, kind in enumerate(signature.positional)),
                          {name: tests[kind] for name, kind in signature.preps.items() if kind in tests},
                          tuple((key, r) for key, r in ranges if isinstance(key, int)),
                          tuple((key, r) for key, r in ranges if isinstance(key, str)))
+
+
+def _argument_test(position: int, kind: str, test: KindTest | None) -> ArgumentTest | None:
+    return None if test is None else ArgumentTest(position, _sure_types(kind, test), test[0], test[1])
 
 
 def _member_test(members: tuple[str, ...], what: str, piece_too: bool = False) -> KindTest:
@@ -387,22 +392,20 @@ class Interpreter:
         called), and the tests and ranges of its arguments."""
         function = self.functions.get(call.func)
         check = self.checks.functions.get(call.func)
-        signature = VOCABULARY_FUNCTIONS.get(call.func)
-        if check is None or signature is None:
+        if check is None:
             return CallPlan(self.functions, self.checks, function, (), (), self._within)
         given = len(call.args)  # a test or range for an argument the call leaves out is not applied
-        tests = tuple(ArgumentTest(position, _sure_types(kind, test), test[0], test[1])
-                      for position, (kind, test) in enumerate(zip(signature.positional, check.positional))
-                      if test is not None and position < given)
+        tests = tuple(test for test in check.positional if test is not None and test.position < given)
         ranges = tuple((position, number_range) for position, number_range in check.positional_ranges
                        if position < given)
         return CallPlan(self.functions, self.checks, function, tests, ranges, self._within)
 
-    def _check_arguments(self, name: str, tests: tuple[tuple[Callable[[Any], bool], str] | None, ...],
+    def _check_arguments(self, name: str, tests: tuple[ArgumentTest | None, ...],
                          values: list[Any], nodes: tuple[A.Expr, ...], env: Env) -> None:
         for test, value, node in zip(tests, values, nodes):
-            if test is not None and not test[0](value):
-                raise fault(node, env, "wrong_type", f"`{name}` needs {test[1]} here, got {describe_value(value)}")
+            # (position, sure types, test, what): a value of a sure type needs no test
+            if test is not None and type(value) not in test[1] and not test[2](value):
+                raise fault(node, env, "wrong_type", f"`{name}` needs {test[3]} here, got {describe_value(value)}")
 
     @staticmethod
     def _within(number_range: NumberRange, value: int, node: A.Node, env: Env) -> int:

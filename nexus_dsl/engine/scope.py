@@ -90,9 +90,19 @@ INTERNAL_HINT = "the engine failed on this statement; this is a fault of the eng
 
 
 def fault(node: A.Node | None, env: Env | None, code: str, message: str, hint: str | None = None) -> ScriptRuntimeError:
-    """A runtime diagnostic at `node`, naming the declaration `env` runs for."""
-    error = ScriptRuntimeError(Diagnostic(f"runtime/{code}", message, "<engine>", hint=hint))
-    return fault_at(error, node, env)
+    """A runtime diagnostic at `node`, naming the declaration `env` runs for: what `fault_at` makes of
+    a new error, made at once (some faults are answers, met and caught at many decisions)."""
+    if node is None or node.pos.line <= 0:  # nothing positions it here: an enclosing statement will
+        return ScriptRuntimeError(Diagnostic(f"runtime/{code}", message, "<engine>", hint=hint))
+    pos = node.pos
+    declaration = env.declaration if env is not None else None
+    if declaration is not None:
+        message = f"{declaration_label(declaration)}: {message}"
+    located = ScriptRuntimeError(Diagnostic(f"runtime/{code}", message, pos.file, pos.line, pos.column,
+                                            pos.end_column if pos.end_line == pos.line else 0, hint))
+    located.located = True  # type: ignore[attr-defined]
+    located.declaration = declaration  # type: ignore[attr-defined]
+    return located
 
 
 def fault_at(error: ScriptRuntimeError, node: A.Node | None, env: Env | None) -> ScriptRuntimeError:

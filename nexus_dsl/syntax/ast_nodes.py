@@ -347,10 +347,11 @@ class Declaration(Node):
         if cache is None:
             cache = {}
             object.__setattr__(self, "_clause_cache", cache)
-        found = cache.get(cls)
-        if found is None:
+        try:
+            return cache[cls]
+        except KeyError:  # the first time this kind of clause is asked for
             found = cache[cls] = [c for c in self.clauses if isinstance(c, cls)]
-        return found
+            return found
 
     def property(self, name: str) -> Property | None:
         properties = self._property_cache
@@ -362,7 +363,6 @@ class Declaration(Node):
         return properties.get(name)
 
 
-_UNKNOWN = object()
 _Fact = TypeVar("_Fact")
 
 
@@ -379,10 +379,11 @@ def fact_of_text(function: Callable[..., _Fact]) -> Callable[..., _Fact]:
             facts = {}
             object.__setattr__(declaration, "_facts", facts)
         key = (function, *words)
-        found = facts.get(key, _UNKNOWN)
-        if found is _UNKNOWN:
+        try:
+            return facts[key]  # type: ignore[no-any-return]
+        except KeyError:  # the first time this question is asked of the declaration
             found = facts[key] = function(declaration, *words)
-        return found  # type: ignore[no-any-return]
+            return found
 
     return cached
 
