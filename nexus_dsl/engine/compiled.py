@@ -153,7 +153,7 @@ def _name(expr: A.Name) -> Closure:
             names = scope.names
             if ident in names:
                 value = names[ident]
-                return value.read() if isinstance(value, Dynamic) else value
+                return value.read() if type(value) is Dynamic else value  # final: no subclass to test for
             scope = scope.parent
         if interpreter.unbound_values is unbound_for:
             return unbound_value
@@ -181,9 +181,12 @@ def _binary(expr: A.Binary) -> Closure:
     op = expr.op
     if op in ("and", "or"):
         left, right = closure_of(expr.left), closure_of(expr.right)
+        # `True if x else False` is `bool(x)` without calling it
         if op == "and":
-            return lambda interpreter, env: bool(left(interpreter, env)) and bool(right(interpreter, env))
-        return lambda interpreter, env: bool(left(interpreter, env)) or bool(right(interpreter, env))
+            return lambda interpreter, env: (
+                (True if right(interpreter, env) else False) if left(interpreter, env) else False)
+        return lambda interpreter, env: (
+            True if left(interpreter, env) else (True if right(interpreter, env) else False))
     if is_constant(expr.right) and is_number(constant_value(expr.right)):
         return _binary_by_constant(expr, constant_value(expr.right))
     left_operand, right_operand = closure_of(expr.left), closure_of(expr.right)
@@ -313,9 +316,21 @@ def _attr(expr: A.Attr) -> Closure:
     obj = closure_of(expr.obj)
     name = expr.name
     of_declaration = name in DECLARATION_ATTRIBUTES
+    # `self.label`: the object is nearly always a name a scope binds, looked up here without a call.
+    ident = expr.obj.id if isinstance(expr.obj, A.Name) else None
 
     def evaluate(interpreter: Interpreter, env: Env) -> Any:
-        value = obj(interpreter, env)
+        scope: Env | None = env if ident is not None else None
+        while scope is not None:
+            names = scope.names
+            if ident in names:
+                value = names[ident]
+                if type(value) is Dynamic:
+                    value = value.read()
+                break
+            scope = scope.parent
+        else:  # not a name, or one no scope binds: its closure works it out (or faults)
+            value = obj(interpreter, env)
         host: AttributeHost = interpreter.host
         try:
             if isinstance(value, ACTORS):

@@ -8,7 +8,7 @@ so neither has to import the other.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, final
 
 from ..errors import Diagnostic, ScriptRuntimeError
 from ..syntax import ast_nodes as A
@@ -17,8 +17,10 @@ from .options import Option
 from .state import OwnedZone, Piece, Player
 
 
+@final
 class Dynamic:
-    """A name whose value is read when it is used (e.g. `damage_bonus` grows as bonuses land)."""
+    """A name whose value is read when it is used (e.g. `damage_bonus` grows as bonuses land).
+    Final, so that a name's value is told from it by its type alone (`compiled.py`)."""
 
     __slots__ = ("read",)
 
