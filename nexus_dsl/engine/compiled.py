@@ -14,6 +14,7 @@ faults at the same nodes (`interpreter.py`): values, errors and dice stay the sa
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable, NamedTuple, Protocol
 
 from ..errors import ScriptRuntimeError
@@ -290,20 +291,36 @@ def _compare(expr: A.Compare) -> Closure:
     if op == "!=":
         return lambda interpreter, env: bool(left(interpreter, env) != right(interpreter, env))
 
+    if is_constant(expr.right) and is_number(constant_value(expr.right)):
+        return _ordered_by_number(expr, left, constant_value(expr.right))
+    in_order = _ORDERS.get(op, operator.ge)
+
     def ordered(interpreter: Interpreter, env: Env) -> bool:
         a = left(interpreter, env)
         b = right(interpreter, env)
-        if not (is_number(a) and is_number(b) or isinstance(a, str) and isinstance(b, str)):
+        if not (type(a) is int and type(b) is int  # two exact numbers at once, else the full test
+                or is_number(a) and is_number(b) or isinstance(a, str) and isinstance(b, str)):
             raise fault(expr, env, "wrong_type", f"cannot compare {describe_value(a)} with {describe_value(b)}")
-        if op == "<":
-            return bool(a < b)
-        if op == "<=":
-            return bool(a <= b)
-        if op == ">":
-            return bool(a > b)
-        return bool(a >= b)
+        return True if in_order(a, b) else False
 
     return ordered
+
+
+def _ordered_by_number(expr: A.Compare, left: Closure, b: int) -> Closure:
+    """`x > 0`: the number on the right is written out, so only the left is worked out and tested."""
+    in_order = _ORDERS.get(expr.op, operator.ge)
+
+    def ordered(interpreter: Interpreter, env: Env) -> bool:
+        a = left(interpreter, env)
+        if type(a) is not int and not is_number(a):
+            raise fault(expr, env, "wrong_type", f"cannot compare {describe_value(a)} with {describe_value(b)}")
+        return True if in_order(a, b) else False
+
+    return ordered
+
+
+# How each ordering compares (`>=` for any other, as the evaluators had it).
+_ORDERS: dict[str, Callable[[Any, Any], Any]] = {"<": operator.lt, "<=": operator.le, ">": operator.gt}
 
 
 ACTORS = (Piece, Player)
@@ -349,8 +366,14 @@ def _call(expr: A.Call) -> Closure:
     worked out, then each argument checked against the vocabulary, then the function on them."""
     args = tuple(closure_of(arg) for arg in expr.args)
     count = len(args)
+    # An argument written out (`has_mark(self, "prone")`) is held as its value, not called for it.
+    written = tuple(is_constant(arg) for arg in expr.args)
+    known = tuple(constant_value(arg) if is_constant(arg) else None for arg in expr.args)
+    all_written = all(written)
     first = args[0] if count > 0 else None
     second = args[1] if count > 1 else None
+    first_written, first_value = (written[0], known[0]) if count > 0 else (False, None)
+    second_written, second_value = (written[1], known[1]) if count > 1 else (False, None)
     plan: CallPlan | None = None
 
     def evaluate(interpreter: Interpreter, env: Env) -> Any:
@@ -362,10 +385,14 @@ def _call(expr: A.Call) -> Closure:
         if function is None:
             raise fault(expr, env, "feature_not_available", f"function `{expr.func}` is not available")
         # The arguments of the commonest calls (one or two) are worked out without a loop.
-        if count == 1 and first is not None:
+        values: list[Any]
+        if all_written:
+            values = list(known)
+        elif count == 1 and first is not None:
             values = [first(interpreter, env)]
         elif count == 2 and first is not None and second is not None:
-            values = [first(interpreter, env), second(interpreter, env)]
+            values = [first_value if first_written else first(interpreter, env),
+                      second_value if second_written else second(interpreter, env)]
         else:
             values = [arg(interpreter, env) for arg in args]
         for position, sure, test, what in bound.tests:

@@ -296,7 +296,9 @@ class Interpreter:
         ±max_number, and not below 0 unless `negative` allows it."""
         if not is_number(value):
             raise fault(node, env, "wrong_type", f"{what} must be a number, got {describe_value(value)}")
-        self.bounded(value, node, env, what)
+        limit = self.limits.max_number
+        if not -limit <= value <= limit:
+            self.bounded(value, node, env, what)  # the fault
         if value < 0 and not negative:
             raise fault(node, env, "negative_amount", f"{what} must be 0 or more, got {value}")
         return value

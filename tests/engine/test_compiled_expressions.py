@@ -108,3 +108,18 @@ def test_each_operand_of_arithmetic_must_be_a_number_where_it_is_written() -> No
     assert _value(("base",), _condition("7 / 0"))[:2] == ("runtime/division_by_zero", "division by zero")
     assert _value(("base",), _condition('self.label == "red"')) in (True, False)
     assert _value(("base",), _condition('["a", "b"]')) == ("a", "b")
+
+
+def test_an_ordering_compares_two_numbers_or_two_texts_and_nothing_else() -> None:
+    assert [_value(("base",), _condition(text)) for text in ("self.overall > 49", "2 <= 1", '"a" < "b"', "3 >= 3")] == [
+        True, False, True, True]
+    assert _value(("base",), _condition('"a" > 1')) == ("runtime/wrong_type", "cannot compare `a` with 1", 24)
+    assert _value(("base",), _condition("true < 2")) == ("runtime/wrong_type", "cannot compare true with 2", 24)
+    assert _value(("base",), _condition('1 < "a"')) == ("runtime/wrong_type", "cannot compare 1 with `a`", 24)
+
+
+def test_a_written_out_argument_is_held_to_its_range_at_every_call() -> None:
+    node = _condition("die(d8, 1)")  # a die of one side: below the vocabulary's range
+    for _ in range(2):
+        code, message, column = _value(("base",), node)
+        assert (code, column) == ("runtime/bad_value", 24) and "1" in message
