@@ -6,7 +6,10 @@ a dispatch on the node's type, a method call and an attribute read per node; a c
 per node does the same work with the node's parts (its operator, its name, its children's
 closures) already in hand. The closure is kept on the node itself, beside its dataclass fields, so
 equality and printing ignore it and every bout and preview of every ruleset holding the node
-shares it: it captures nothing but the node, and reads the bout through the interpreter it is given.
+shares it: it captures nothing of a bout, and reads the bout through the interpreter it is given.
+What depends on the ruleset (the function a call names and the tests of its arguments, the value of
+a name no scope binds) is kept with the ruleset's table it came from, and worked out again when the
+closure runs in an interpreter with another.
 
 Each closure does exactly what the interpreter's evaluators do, in the same order, with the same
 faults at the same nodes (`interpreter.py`): values, errors and dice stay the same.
