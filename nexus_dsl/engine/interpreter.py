@@ -32,7 +32,7 @@ from ..vocabulary import RELATIVE, RESOURCES, ROLL_SIDES, NumberRange, Signature
 from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
-from .compiled import closure_of
+from .compiled import ArgumentTest, CallPlan, closure_of
 from .scope import INTERNAL, INTERNAL_HINT, VALUE_ERRORS, Env, describe_value, fault, fault_at, is_number
 from .state import Piece, OwnedZone, Player
 
@@ -103,12 +103,39 @@ KIND_TESTS: dict[str, KindTest] = {
 }
 
 
+# The types of value sure to pass the test of a vocabulary type, so that a call's argument of one
+# of them is accepted without calling the test (`_sure_types`); any other value is given the test.
+SURE_TYPES: dict[str, frozenset[type]] = {
+    "number": frozenset({int}),
+    "text": frozenset({str}),
+    "piece": frozenset({Piece}),
+    "player": frozenset({Player}),
+    "actor": frozenset({Piece, Player}),
+    "square": frozenset({Square, Piece}),
+    "squares": frozenset({frozenset}),
+    "state": frozenset({str}),
+    "object_type": frozenset({str}),
+    "purpose": frozenset({str}),
+    "list": frozenset({tuple, frozenset}),
+    "event": frozenset({str}),
+    "window": frozenset({str}),
+    "command": frozenset({str}),
+}
+NO_TYPES: frozenset[type] = frozenset()
+
+
+def _sure_types(kind: str, test: KindTest) -> frozenset[type]:
+    """The types sure to pass `test`, the test of an argument of type `kind`: the vocabulary's, unless
+    the content's words have given the type a test of their own."""
+    return SURE_TYPES.get(kind, NO_TYPES) if test is KIND_TESTS.get(kind) else NO_TYPES
+
+
 @dataclass(frozen=True)
 class ArgumentCheck:
     """How each argument of one function or effect is checked: by its vocabulary type, and a number
     by its vocabulary range (`Signature.ranges`, the very ranges the checker holds constants to)."""
 
-    positional: tuple[tuple[Callable[[Any], bool], str] | None, ...]
+    positional: tuple[ArgumentTest | None, ...]  # None: the argument takes anything
     preps: dict[str, tuple[Callable[[Any], bool], str]]
     positional_ranges: tuple[tuple[int, NumberRange], ...]
     prep_ranges: tuple[tuple[str, NumberRange], ...]
@@ -116,10 +143,15 @@ class ArgumentCheck:
 
 def _argument_check(signature: Signature, tests: Mapping[str, KindTest]) -> ArgumentCheck:
     ranges = signature.ranges.items()
-    return ArgumentCheck(tuple(tests.get(kind) for kind in signature.positional),
+    return ArgumentCheck(tuple(_argument_test(position, kind, tests.get(kind))
+                               for position, kind in enumerate(signature.positional)),
                          {name: tests[kind] for name, kind in signature.preps.items() if kind in tests},
                          tuple((key, r) for key, r in ranges if isinstance(key, int)),
                          tuple((key, r) for key, r in ranges if isinstance(key, str)))
+
+
+def _argument_test(position: int, kind: str, test: KindTest | None) -> ArgumentTest | None:
+    return None if test is None else ArgumentTest(position, _sure_types(kind, test), test[0], test[1])
 
 
 def _member_test(members: tuple[str, ...], what: str, piece_too: bool = False) -> KindTest:
@@ -229,7 +261,8 @@ class Interpreter:
         self.checks = argument_checks(host.ruleset.words)
         self.procedures = host.ruleset.scripts.get("procedure", {})
         self.procedure_depth = 0
-        self._unbound_values: dict[str, Any] = host.ruleset.derived("unbound_values")
+        # The value of each name no scope binds, worked out once per ruleset (`resolve_unbound`).
+        self.unbound_values: dict[str, Any] = host.ruleset.derived("unbound_values")
 
     @property
     def max_number(self) -> int:
@@ -265,7 +298,9 @@ class Interpreter:
         ±max_number, and not below 0 unless `negative` allows it."""
         if not is_number(value):
             raise fault(node, env, "wrong_type", f"{what} must be a number, got {describe_value(value)}")
-        self.bounded(value, node, env, what)
+        limit = self.limits.max_number
+        if not -limit <= value <= limit:
+            self.bounded(value, node, env, what)  # the fault
         if value < 0 and not negative:
             raise fault(node, env, "negative_amount", f"{what} must be 0 or more, got {value}")
         return value
@@ -274,7 +309,7 @@ class Interpreter:
     def evaluate(self, expr: A.Expr, env: Env) -> Any:
         # The engine's hottest call (legality asks it per option): each node is compiled once into
         # a closure kept on the node (`compiled.py`), which does what the evaluators below do.
-        closure = expr.__dict__.get("_closure")
+        closure = expr._closure
         if closure is None:
             closure = closure_of(expr)
         return closure(self, env)
@@ -290,7 +325,7 @@ class Interpreter:
     def resolve_unbound(self, name: A.Name, env: Env) -> Any:
         """The value of a name no scope binds: a rule param's setting, or a word that stands for itself.
         It depends on the content alone, so it is worked out once per ruleset."""
-        known = self._unbound_values.get(name.id, _UNRESOLVED)
+        known = self.unbound_values.get(name.id, _UNRESOLVED)
         if known is not _UNRESOLVED:
             return known
         settings = self.host.ruleset.settings
@@ -301,7 +336,7 @@ class Interpreter:
             value = name.id
         else:
             raise fault(name, env, "unknown_name", f"`{name.id}` has no value here")
-        self._unbound_values[name.id] = value
+        self.unbound_values[name.id] = value
         return value
 
     def _number(self, expr: A.Expr, env: Env) -> int:
@@ -355,35 +390,26 @@ class Interpreter:
         finally:
             self.procedure_depth -= 1
 
-    def function_for(self, call: A.Call, env: Env) -> Callable[..., Any]:
-        """The function a call names (looked up before its arguments are worked out)."""
+    def call_plan(self, call: A.Call) -> CallPlan:
+        """How `call` runs with this interpreter's functions and argument checks (its closure keeps
+        the plan while they stay the same): the function it names, or None (a fault when it is
+        called), and the tests and ranges of its arguments."""
         function = self.functions.get(call.func)
-        if function is None:
-            raise fault(call, env, "feature_not_available", f"function `{call.func}` is not available")
-        return function
+        check = self.checks.functions.get(call.func)
+        if check is None:
+            return CallPlan(self.functions, self.checks, function, (), (), self._within)
+        given = len(call.args)  # a test or range for an argument the call leaves out is not applied
+        tests = tuple(test for test in check.positional if test is not None and test.position < given)
+        ranges = tuple((position, number_range) for position, number_range in check.positional_ranges
+                       if position < given)
+        return CallPlan(self.functions, self.checks, function, tests, ranges, self._within)
 
-    def call_function(self, function: Callable[..., Any], call: A.Call, args: list[Any], env: Env) -> Any:
-        """`function` on the values of the call's arguments, each checked against the vocabulary."""
-        checks = self.checks.functions.get(call.func)
-        if checks is not None:
-            self._check_arguments(call.func, checks.positional, args, call.args, env)
-            for position, number_range in checks.positional_ranges:
-                if position < len(args):
-                    args[position] = self._within(number_range, args[position], call, env)
-        try:
-            return function(self.host, env, *args)
-        except ScriptRuntimeError as error:
-            raise fault_at(error, call, env) from None
-        except VALUE_ERRORS as error:
-            raise fault(call, env, INTERNAL, f"`{call.func}` failed with "
-                        f"{', '.join(describe_value(a) for a in args) or 'no arguments'}: "
-                        f"{type(error).__name__}: {error}", INTERNAL_HINT) from None
-
-    def _check_arguments(self, name: str, tests: tuple[tuple[Callable[[Any], bool], str] | None, ...],
+    def _check_arguments(self, name: str, tests: tuple[ArgumentTest | None, ...],
                          values: list[Any], nodes: tuple[A.Expr, ...], env: Env) -> None:
         for test, value, node in zip(tests, values, nodes):
-            if test is not None and not test[0](value):
-                raise fault(node, env, "wrong_type", f"`{name}` needs {test[1]} here, got {describe_value(value)}")
+            # (position, sure types, test, what): a value of a sure type needs no test
+            if test is not None and type(value) not in test[1] and not test[2](value):
+                raise fault(node, env, "wrong_type", f"`{name}` needs {test[3]} here, got {describe_value(value)}")
 
     @staticmethod
     def _within(number_range: NumberRange, value: int, node: A.Node, env: Env) -> int:

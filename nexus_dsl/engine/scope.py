@@ -8,7 +8,7 @@ so neither has to import the other.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, final
 
 from ..errors import Diagnostic, ScriptRuntimeError
 from ..syntax import ast_nodes as A
@@ -17,8 +17,10 @@ from .options import Option
 from .state import OwnedZone, Piece, Player
 
 
+@final
 class Dynamic:
-    """A name whose value is read when it is used (e.g. `damage_bonus` grows as bonuses land)."""
+    """A name whose value is read when it is used (e.g. `damage_bonus` grows as bonuses land).
+    Final, so that a name's value is told from it by its type alone (`compiled.py`)."""
 
     __slots__ = ("read",)
 
@@ -86,9 +88,19 @@ INTERNAL_HINT = "the engine failed on this statement; this is a fault of the eng
 
 
 def fault(node: A.Node | None, env: Env | None, code: str, message: str, hint: str | None = None) -> ScriptRuntimeError:
-    """A runtime diagnostic at `node`, naming the declaration `env` runs for."""
-    error = ScriptRuntimeError(Diagnostic(f"runtime/{code}", message, "<engine>", hint=hint))
-    return fault_at(error, node, env)
+    """A runtime diagnostic at `node`, naming the declaration `env` runs for: what `fault_at` makes of
+    a new error, made at once (some faults are answers, met and caught at many decisions)."""
+    if node is None or node.pos.line <= 0:  # nothing positions it here: an enclosing statement will
+        return ScriptRuntimeError(Diagnostic(f"runtime/{code}", message, "<engine>", hint=hint))
+    pos = node.pos
+    declaration = env.declaration if env is not None else None
+    if declaration is not None:
+        message = f"{declaration_label(declaration)}: {message}"
+    located = ScriptRuntimeError(Diagnostic(f"runtime/{code}", message, pos.file, pos.line, pos.column,
+                                            pos.end_column if pos.end_line == pos.line else 0, hint))
+    located.located = True  # type: ignore[attr-defined]
+    located.declaration = declaration  # type: ignore[attr-defined]
+    return located
 
 
 def fault_at(error: ScriptRuntimeError, node: A.Node | None, env: Env | None) -> ScriptRuntimeError:

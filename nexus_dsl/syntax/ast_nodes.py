@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import wraps
-from typing import Any, Callable, Hashable, Iterator, TypeVar, Union
+from typing import Any, Callable, ClassVar, Hashable, Iterator, TypeVar, Union
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,9 @@ DERIVED = frozenset({"_closure", "_clause_cache", "_property_cache", "_facts", "
 @dataclass(frozen=True)
 class Node:
     pos: Pos = field(default=NO_POS, compare=False, repr=False, kw_only=True)
+    # The closure an expression compiles into (`engine/compiled.py`), kept on the node once built;
+    # None on the class until then, so reading it is one attribute read, not a dictionary search.
+    _closure: ClassVar[Any] = None
 
     def __getstate__(self) -> dict[str, Any]:
         # What the engine works out and keeps beside the fields (answers, compiled closures) belongs
@@ -332,20 +335,26 @@ class Declaration(Node):
     name: str
     clauses: tuple[Clause, ...] = ()
 
+    # Answers worked out once per declaration, None on the class until the first is asked.
+    _clause_cache: ClassVar[dict[type, list[Any]] | None] = None
+    _property_cache: ClassVar[dict[str, Property] | None] = None
+    _facts: ClassVar[dict[Any, Any] | None] = None
+
     def clauses_of(self, cls: type) -> list:
         # The engine asks these questions at every decision: answer each once per declaration.
         # (The cache lives outside the dataclass fields, so equality and printing ignore it.)
-        cache = self.__dict__.get("_clause_cache")
+        cache = self._clause_cache
         if cache is None:
             cache = {}
             object.__setattr__(self, "_clause_cache", cache)
-        found = cache.get(cls)
-        if found is None:
+        try:
+            return cache[cls]
+        except KeyError:  # the first time this kind of clause is asked for
             found = cache[cls] = [c for c in self.clauses if isinstance(c, cls)]
-        return found
+            return found
 
     def property(self, name: str) -> Property | None:
-        properties = self.__dict__.get("_property_cache")
+        properties = self._property_cache
         if properties is None:
             properties = {}
             for clause in self.clauses_of(Property):
@@ -354,7 +363,6 @@ class Declaration(Node):
         return properties.get(name)
 
 
-_UNKNOWN = object()
 _Fact = TypeVar("_Fact")
 
 
@@ -366,15 +374,16 @@ def fact_of_text(function: Callable[..., _Fact]) -> Callable[..., _Fact]:
 
     @wraps(function)
     def cached(declaration: Declaration, *words: Hashable) -> _Fact:
-        facts = declaration.__dict__.get("_facts")
+        facts = declaration._facts
         if facts is None:
             facts = {}
             object.__setattr__(declaration, "_facts", facts)
         key = (function, *words)
-        found = facts.get(key, _UNKNOWN)
-        if found is _UNKNOWN:
+        try:
+            return facts[key]  # type: ignore[no-any-return]
+        except KeyError:  # the first time this question is asked of the declaration
             found = facts[key] = function(declaration, *words)
-        return found  # type: ignore[no-any-return]
+            return found
 
     return cached
 

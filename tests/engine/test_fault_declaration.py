@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from nexus_dsl import Action, Bout, ScriptRuntimeError, load_ruleset
-from nexus_dsl.engine.scope import faulting_declaration
+from nexus_dsl.engine.scope import Env, fault, fault_at, faulting_declaration
+from nexus_dsl.errors import Diagnostic
+from nexus_dsl.syntax import ast_nodes as A
 from test_runtime_faults import command, face_to_face, write_pack
 
 
@@ -45,3 +47,19 @@ def test_a_preview_that_faults_raises_the_located_fault_with_its_declaration(tmp
         bout.preview(Action.make("command", "red", "probe"))
     assert faulting_declaration(raised.value) is bout.ruleset.declaration("command", "probe")
     assert bout.fault is None and bout.fault_declaration is None
+
+
+def test_a_new_fault_is_what_positioning_a_new_error_makes_of_it() -> None:
+    """`fault` makes at once the positioned error `fault_at` makes of a new one: the same diagnostic,
+    the same declaration kept, and an error no place can position is left for an enclosing one."""
+    declaration = A.Declaration("command", "probe", "Probe")
+    on_line = A.Name("x", pos=A.Pos(3, 5, 3, 9, "p.nexus"))
+    over_lines = A.Name("x", pos=A.Pos(3, 5, 4, 2, "p.nexus"))
+    for node in (on_line, over_lines, A.Name("x"), None):
+        for env in (Env({}, declaration=declaration), Env({}), None):
+            made = fault(node, env, "wrong_type", "no good", "a hint")
+            expected = fault_at(ScriptRuntimeError(Diagnostic("runtime/wrong_type", "no good", "<engine>",
+                                                              hint="a hint")), node, env)
+            assert made.diagnostics == expected.diagnostics and str(made) == str(expected)
+            assert getattr(made, "located", False) == getattr(expected, "located", False)
+            assert faulting_declaration(made) is faulting_declaration(expected)
