@@ -17,7 +17,7 @@ that caused it and naming its declaration (`fault_at`), never as a Python except
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Protocol, Sequence
 from weakref import WeakKeyDictionary
 
 from ..errors import ScriptRuntimeError
@@ -32,7 +32,7 @@ from ..vocabulary import RELATIVE, RESOURCES, ROLL_SIDES, NumberRange, Signature
 from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
-from .compiled import closure_of
+from .compiled import Closure, closure_of
 from .scope import INTERNAL, INTERNAL_HINT, VALUE_ERRORS, Env, describe_value, fault, fault_at, is_number
 from .state import Piece, OwnedZone, Player
 
@@ -396,24 +396,51 @@ class Interpreter:
     # ---------------------------------------------------------------- statements
     # Each statement is run by the step of its kind (`_STEPS`, chosen by the statement's class once,
     # not by a chain of tests at every run). A step does what needs no decision at once and hands
-    # back what is left to run as a generator (a nested block, a loop, an effect that may open a
-    # window or ask a player), or None: most effects (marking, sliding a roll, setting a stat) run
-    # whole in the call, with no generator made for them.
+    # back what is left to run as a generator (an effect that opens a window or asks a player, and
+    # the block or loop around it from there on), or None: most statements (marking, sliding a roll,
+    # setting a stat, an `if` whose branch does such things) run whole in the call, and a block runs
+    # as far as it can the same way (`run_block`), so no generator is made until something waits.
     def execute(self, block: A.Block, env: Env) -> Run:
+        rest = self.run_block(block, env)
+        if rest is not None:
+            yield from rest
+
+    def run_block(self, block: A.Block, env: Env) -> Run | None:
+        """Run a block as far as it goes without waiting: None once it ran to its end, else a
+        generator running the rest (the statement that waits, then those after it)."""
         # A block binds its names (`let`, `choose ... into`) in a scope of its own; one binding none
         # runs in the scope it is given, the same names seen through it.
         local = Env.owning({}, env) if _binds_names(block) else env
+        statements = block.statements
+        waiting = self._run_until_waiting(statements, 0, local)
+        return None if waiting is None else self._run_waiting(waiting, statements, local)
+
+    def _run_until_waiting(self, statements: tuple[A.Stmt, ...], start: int, local: Env) -> _Waiting | None:
+        """Run statements from `start` on until one hands back something to wait for: that, the
+        statement, and where to go on from; None once they all ran."""
         limit = self.limits.max_steps
-        for stmt in block.statements:
+        for index in range(start, len(statements)):
+            stmt = statements[index]
             self.steps += 1
             if self.steps > limit:
                 raise fault(stmt, local, "budget_exceeded", f"the script ran more than {limit} steps")
             try:
                 rest = _STEPS.get(type(stmt), Interpreter._unknown_step)(self, stmt, local)
-                if rest is not None:
-                    yield from rest
             except ScriptRuntimeError as error:
                 raise fault_at(error, stmt, local) from None
+            if rest is not None:
+                return rest, stmt, index + 1
+        return None
+
+    def _run_waiting(self, waiting: _Waiting | None, statements: tuple[A.Stmt, ...], local: Env) -> Run:
+        """The rest of a block once a statement waits: that statement's rest, then the following ones."""
+        while waiting is not None:
+            rest, stmt, index = waiting
+            try:
+                yield from rest
+            except ScriptRuntimeError as error:
+                raise fault_at(error, stmt, local) from None
+            waiting = self._run_until_waiting(statements, index, local)
 
     def _let(self, stmt: A.Let, local: Env) -> None:
         local.assign(stmt.name, self.evaluate(stmt.value, local))
@@ -427,27 +454,22 @@ class Interpreter:
     def _if(self, stmt: A.If, local: Env) -> Run | None:
         for branch in stmt.branches:
             if self.evaluate(branch.condition, local):
-                return self.execute(branch.body, local)
+                return self.run_block(branch.body, local)
         if stmt.otherwise is not None:
-            return self.execute(stmt.otherwise, local)
+            return self.run_block(stmt.otherwise, local)
         return None
 
-    def _repeat(self, stmt: A.Repeat, local: Env) -> Run:
+    def _repeat(self, stmt: A.Repeat, local: Env) -> Run | None:
         count = self._number(stmt.count, local)
         if count > self.limits.max_repeat:
             raise fault(stmt, local, "budget_exceeded",
                         f"`repeat {count}` is more than the limit of {self.limits.max_repeat}")
-        return self._repeat_body(stmt, max(0, count), local)
-
-    def _repeat_body(self, stmt: A.Repeat, count: int, local: Env) -> Run:
-        for _ in range(count):
-            self._spend(stmt, local)
-            yield from self.execute(stmt.body, local)
+        return self._loop(stmt, range(max(0, count)), local)
 
     def _unknown_step(self, stmt: A.Node, local: Env) -> None:
         raise fault(stmt, local, "feature_not_available", f"{type(stmt).__name__} cannot be executed")
 
-    def _for_each(self, stmt: A.ForEach, local: Env) -> Run:
+    def _for_each(self, stmt: A.ForEach, local: Env) -> Run | None:
         items = self.evaluate(stmt.iterable, local)
         if not isinstance(items, (tuple, frozenset)):
             raise fault(stmt.iterable, local, "wrong_type", f"`for each` walks a list or a set of squares, "
@@ -455,18 +477,30 @@ class Interpreter:
         if len(items) > self.limits.max_collection:
             raise fault(stmt, local, "budget_exceeded",
                         f"`for each` over {len(items)} items (limit {self.limits.max_collection})")
-        return self._for_each_item(stmt, sorted(items) if isinstance(items, frozenset) else items, local)
+        return self._loop(stmt, sorted(items) if isinstance(items, frozenset) else items, local)
 
-    def _for_each_item(self, stmt: A.ForEach, ordered: Any, local: Env) -> Run:
-        for item in ordered:
+    def _loop(self, stmt: A.ForEach | A.Repeat, items: Sequence[Any], local: Env) -> Run | None:
+        """A loop's body run once per item (`for each` binds each in a scope of its own; `repeat`
+        binds nothing), as far as it goes without waiting, like a block."""
+        waiting = self._loop_until_waiting(stmt, items, 0, local)
+        return None if waiting is None else self._loop_waiting(waiting, stmt, items, local)
+
+    def _loop_until_waiting(self, stmt: A.ForEach | A.Repeat, items: Sequence[Any], start: int,
+                            local: Env) -> tuple[Run, int] | None:
+        var = stmt.var if isinstance(stmt, A.ForEach) else None
+        for index in range(start, len(items)):
             self._spend(stmt, local)
-            yield from self.execute(stmt.body, Env.owning({stmt.var: item}, local))
+            rest = self.run_block(stmt.body, local if var is None else Env.owning({var: items[index]}, local))
+            if rest is not None:
+                return rest, index + 1
+        return None
 
-    def _action(self, action: A.Action, env: Env) -> Run:
-        """Run one effect (a primitive or a procedure) to its end."""
-        rest = self._effect(action, env)
-        if rest is not None:
+    def _loop_waiting(self, waiting: tuple[Run, int] | None, stmt: A.ForEach | A.Repeat, items: Sequence[Any],
+                      local: Env) -> Run:
+        while waiting is not None:
+            rest, index = waiting
             yield from rest
+            waiting = self._loop_until_waiting(stmt, items, index, local)
 
     def _effect(self, action: A.Action, env: Env) -> Run | None:
         primitive = self.primitives.get(action.verb)
@@ -475,28 +509,51 @@ class Interpreter:
             if procedure is None:
                 raise fault(action, env, "feature_not_available", f"effect `{action.verb}` is not available")
             return self._run_procedure(procedure.declaration, action, env)
+        plan: EffectPlan | None = action.__dict__.get("_effect")
+        if plan is None:
+            plan = _effect_plan(action)
         # An event or a window is named by its word (`record deceived`), whatever a script has
         # given the same name to: the two are apart, as the checker reads them.
-        evaluate = self.evaluate
-        arguments, prepositions = _effect_plan(action)
-        args: list[Any] = [evaluate(expr, env) if word is None else word for word, expr in arguments]
-        # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
-        preps: dict[str, Any] = {name: (value if binds else evaluate(value, env)) for name, binds, value in prepositions}
+        args: list[Any] = []
+        for word, closure in plan[0]:
+            args.append(word if closure is None else closure(self, env))
         checks = self.checks.primitives[action.verb]
-        self._check_arguments(action.verb, checks.positional, args, action.args, env)
-        if preps:
-            for prep in action.preps:
-                test = checks.preps.get(prep.prep)
-                if test is not None and not test[0](preps[prep.prep]):
-                    raise fault(prep.value, env, "wrong_type",
-                                f"`{action.verb} ... {prep.prep}` needs {test[1]}, got {describe_value(preps[prep.prep])}")
+        if plan[1]:
+            return self._effect_with_preps(primitive, plan[1], checks, args, action, env)
+        for test, value, node in zip(checks.positional, args, action.args):  # `_check_arguments`, inlined
+            if test is not None and not test[0](value):
+                raise fault(node, env, "wrong_type", f"`{action.verb}` needs {test[1]} here, got {describe_value(value)}")
         for position, number_range in checks.positional_ranges:
             if position < len(args):
                 args[position] = self._within(number_range, args[position], action, env)
-        if preps:
-            for name, number_range in checks.prep_ranges:
-                if name in preps:
-                    preps[name] = self._within(number_range, preps[name], action, env)
+        try:
+            result = primitive(self.host, env, action, *args)
+        except ScriptRuntimeError as error:
+            raise fault_at(error, action, env) from None
+        except VALUE_ERRORS as error:
+            raise self._failed(action, env, error) from None
+        return None if result is None else self._effect_rest(result, action, env)
+
+    def _effect_with_preps(self, primitive: Callable[..., Any], prepositions: _Prepositions, checks: ArgumentCheck,
+                           args: list[Any], action: A.Action, env: Env) -> Run | None:
+        """An effect with prepositions (`damage target by 2 at head`): each worked out after the
+        arguments and before any is checked, checked once the arguments are, and handed to the
+        effect by name."""
+        # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
+        preps: dict[str, Any] = {name: (value if closure is None else closure(self, env))
+                                 for name, closure, value in prepositions}
+        self._check_arguments(action.verb, checks.positional, args, action.args, env)
+        for prep in action.preps:
+            test = checks.preps.get(prep.prep)
+            if test is not None and not test[0](preps[prep.prep]):
+                raise fault(prep.value, env, "wrong_type",
+                            f"`{action.verb} ... {prep.prep}` needs {test[1]}, got {describe_value(preps[prep.prep])}")
+        for position, number_range in checks.positional_ranges:
+            if position < len(args):
+                args[position] = self._within(number_range, args[position], action, env)
+        for name, number_range in checks.prep_ranges:
+            if name in preps:
+                preps[name] = self._within(number_range, preps[name], action, env)
         try:
             result = primitive(self.host, env, action, *args, **preps)
         except ScriptRuntimeError as error:
@@ -519,6 +576,7 @@ class Interpreter:
         return fault(action, env, INTERNAL, f"`{action.verb}` failed: {type(error).__name__}: {error}", INTERNAL_HINT)
 
 
+_Waiting = tuple[Run, A.Stmt, int]  # a statement's rest to wait for, the statement, the index of the next
 _Step = Callable[[Interpreter, Any, Env], "Run | None"]
 _STEPS: dict[type, _Step] = {
     A.Action: Interpreter._effect, A.Let: Interpreter._let, A.Set: Interpreter._set, A.If: Interpreter._if,
@@ -534,21 +592,24 @@ WORD_POSITIONS: dict[str, frozenset[int]] = {
     for verb, signature in VOCABULARY_PRIMITIVES.items()}
 
 
-EffectPlan = tuple[tuple[tuple[str | None, A.Expr], ...], tuple[tuple[str, bool, Any], ...]]
+_Arguments = tuple[tuple[str | None, Closure | None], ...]  # each: the word it names, or the closure working it out
+_Prepositions = tuple[tuple[str, Closure | None, A.Expr], ...]  # each: its name, its closure (None: binds its name)
+EffectPlan = tuple[_Arguments, _Prepositions]
 
 
 def _effect_plan(action: A.Action) -> EffectPlan:
     """An effect's arguments as it runs them, read once per statement and kept on it: each the word
-    it names (an event, a window) or None for a value to work out; and each preposition with whether
-    it is a name to bind (`choose ... into pick`) rather than a value to work out."""
+    it names (an event, a window) or the compiled closure of a value to work out; and each
+    preposition with its closure, or None for a name to bind (`choose ... into pick`)."""
     found = action.__dict__.get("_effect")
     if found is None:
         words = WORD_POSITIONS.get(action.verb, frozenset())
         signature = VOCABULARY_PRIMITIVES.get(action.verb)
         binds = signature.preps if signature is not None else {}
-        found = (tuple((expr.id if position in words and isinstance(expr, A.Name) else None, expr)
+        found = (tuple((expr.id, None) if position in words and isinstance(expr, A.Name) else (None, closure_of(expr))
                        for position, expr in enumerate(action.args)),
-                 tuple((p.prep, binds.get(p.prep) == "name", p.value) for p in action.preps))
+                 tuple((p.prep, None if binds.get(p.prep) == "name" else closure_of(p.value), p.value)
+                       for p in action.preps))
         object.__setattr__(action, "_effect", found)
     return found  # type: ignore[no-any-return]
 
@@ -558,7 +619,8 @@ def _binds_names(block: A.Block) -> bool:
     Read once per block and kept on it."""
     found = block.__dict__.get("_binds")
     if found is None:
-        found = any(isinstance(stmt, A.Let) or isinstance(stmt, A.Action) and any(binds for _, binds, _ in _effect_plan(stmt)[1])
+        found = any(isinstance(stmt, A.Let) or isinstance(stmt, A.Action)
+                    and any(closure is None for _, closure, _ in _effect_plan(stmt)[1])
                     for stmt in block.statements)
         object.__setattr__(block, "_binds", found)
     return found  # type: ignore[no-any-return]
