@@ -272,7 +272,7 @@ class Events:
         table, rings = self._rings
         if table is not pieces:  # a bout put back as it was before an action has a table of its own
             table, rings = self._rings = (pieces, {})
-        start = self.triggering_piece()
+        start = self.triggers[-1] if self.triggers else self.triggering_piece()
         ring = rings.get(start)
         if ring is None:
             ring = rings[start] = self.host.state.clockwise_from(start)

@@ -326,7 +326,9 @@ class Interpreter:
         names = {arg.name: value for arg, value in zip(procedure.clauses_of(A.Arg), values)}
         body = Env(names, self.host.legality.declaration_env(procedure))
         for effect in procedure.clauses_of(A.Effect):
-            yield from self.execute(effect.body, body)
+            rest = self.run_block(effect.body, body)
+            if rest is not None:
+                yield from rest
 
     def _run_procedure(self, procedure: A.Declaration, action: A.Action, env: Env) -> Run:
         """Run a procedure's effects with the values of the call bound to its args (each checked
@@ -349,7 +351,9 @@ class Interpreter:
         try:
             body = Env(names, self.host.legality.declaration_env(procedure), source=env.source)
             for effect in procedure.clauses_of(A.Effect):
-                yield from self.execute(effect.body, body)
+                rest = self.run_block(effect.body, body)
+                if rest is not None:
+                    yield from rest
         finally:
             self.procedure_depth -= 1
 
@@ -410,7 +414,10 @@ class Interpreter:
         generator running the rest (the statement that waits, then those after it)."""
         # A block binds its names (`let`, `choose ... into`) in a scope of its own; one binding none
         # runs in the scope it is given, the same names seen through it.
-        local = Env.owning({}, env) if _binds_names(block) else env
+        binds = block.__dict__.get("_binds")
+        if binds is None:
+            binds = _binds_names(block)
+        local = Env.owning({}, env) if binds else env
         statements = block.statements
         waiting = self._run_until_waiting(statements, 0, local)
         return None if waiting is None else self._run_waiting(waiting, statements, local)
@@ -442,18 +449,22 @@ class Interpreter:
                 raise fault_at(error, stmt, local) from None
             waiting = self._run_until_waiting(statements, index, local)
 
+    # The steps below ask each expression's compiled closure as `evaluate` does, without the call.
     def _let(self, stmt: A.Let, local: Env) -> None:
-        local.assign(stmt.name, self.evaluate(stmt.value, local))
+        value = stmt.value
+        local.names[stmt.name] = (value.__dict__.get("_closure") or closure_of(value))(self, local)
 
     def _set(self, stmt: A.Set, local: Env) -> None:
         # The checker holds `set` to names a `let` bound; a Ruleset put together without it meets
         # a fault here rather than a new name.
-        if not local.rebind(stmt.name, self.evaluate(stmt.value, local)):
+        value = stmt.value
+        if not local.rebind(stmt.name, (value.__dict__.get("_closure") or closure_of(value))(self, local)):
             raise fault(stmt, local, "unknown_name", f"`set {stmt.name}`: `{stmt.name}` is not bound here")
 
     def _if(self, stmt: A.If, local: Env) -> Run | None:
         for branch in stmt.branches:
-            if self.evaluate(branch.condition, local):
+            condition = branch.condition
+            if (condition.__dict__.get("_closure") or closure_of(condition))(self, local):
                 return self.run_block(branch.body, local)
         if stmt.otherwise is not None:
             return self.run_block(stmt.otherwise, local)
@@ -464,7 +475,8 @@ class Interpreter:
         if count > self.limits.max_repeat:
             raise fault(stmt, local, "budget_exceeded",
                         f"`repeat {count}` is more than the limit of {self.limits.max_repeat}")
-        return self._loop(stmt, range(max(0, count)), local)
+        # A turn for each item of a plain tuple (not a range: a waiting loop's frame is read as state).
+        return self._loop(stmt, (None,) * max(0, count), local)
 
     def _unknown_step(self, stmt: A.Node, local: Env) -> None:
         raise fault(stmt, local, "feature_not_available", f"{type(stmt).__name__} cannot be executed")
@@ -540,8 +552,9 @@ class Interpreter:
         arguments and before any is checked, checked once the arguments are, and handed to the
         effect by name."""
         # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
-        preps: dict[str, Any] = {name: (value if closure is None else closure(self, env))
-                                 for name, closure, value in prepositions}
+        preps: dict[str, Any] = {}
+        for name, closure, value in prepositions:
+            preps[name] = value if closure is None else closure(self, env)
         self._check_arguments(action.verb, checks.positional, args, action.args, env)
         for prep in action.preps:
             test = checks.preps.get(prep.prep)

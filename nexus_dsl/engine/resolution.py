@@ -118,7 +118,9 @@ class Resolution:
         """`effect` blocks, then the roll, then the matching `on success` / `on failure` blocks."""
         interpreter = self.host.interpreter
         for effect in declaration.clauses_of(A.Effect):
-            yield from interpreter.execute(effect.body, env)
+            rest = interpreter.run_block(effect.body, env)
+            if rest is not None:
+                yield from rest
         rolls = declaration.clauses_of(A.Roll)
         if not rolls:
             return
@@ -145,6 +147,8 @@ class Resolution:
             })
             for on in declaration.clauses_of(A.On):
                 if on.outcome == outcome:
-                    yield from interpreter.execute(on.body, outcome_env)
+                    rest = interpreter.run_block(on.body, outcome_env)
+                    if rest is not None:
+                        yield from rest
         finally:
             rolling.rolls.pop()
