@@ -101,6 +101,13 @@ KIND_TESTS: dict[str, KindTest] = {
     "command": (lambda v: isinstance(v, str), "a command"),
 
 }
+# The kinds whose test asks no more than the value's class: an effect's arguments, checked at every
+# statement, are held to these with `isinstance` itself (`ArgumentCheck.positional_classes`).
+CLASS_TESTS: dict[str, tuple[type, ...]] = {
+    "text": (str,), "piece": (Piece,), "player": (Player,), "actor": (Piece, Player), "squares": (frozenset,),
+    "state": (str,), "object_type": (str,), "purpose": (str,), "list": (tuple, frozenset), "event": (str,),
+    "window": (str,), "command": (str,),
+}
 
 
 @dataclass(frozen=True)
@@ -112,14 +119,25 @@ class ArgumentCheck:
     preps: dict[str, tuple[Callable[[Any], bool], str]]
     positional_ranges: tuple[tuple[int, NumberRange], ...]
     prep_ranges: tuple[tuple[str, NumberRange], ...]
+    # `positional` again, in two parts that together ask exactly what it asks: each argument's
+    # classes when its test asks no more (`object` when it has no test or another), and the other
+    # tests by position.
+    positional_classes: tuple[tuple[type, ...], ...] = ()
+    positional_others: tuple[tuple[int, Callable[[Any], bool]], ...] = ()
 
 
 def _argument_check(signature: Signature, tests: Mapping[str, KindTest]) -> ArgumentCheck:
     ranges = signature.ranges.items()
-    return ArgumentCheck(tuple(tests.get(kind) for kind in signature.positional),
+    positional = tuple(tests.get(kind) for kind in signature.positional)
+    classes = tuple(CLASS_TESTS[kind] if kind in CLASS_TESTS and test is KIND_TESTS[kind] else (object,)
+                    for kind, test in zip(signature.positional, positional))
+    others = tuple((position, test[0]) for position, (test, kinds) in enumerate(zip(positional, classes))
+                   if test is not None and kinds == (object,))
+    return ArgumentCheck(positional,
                          {name: tests[kind] for name, kind in signature.preps.items() if kind in tests},
                          tuple((key, r) for key, r in ranges if isinstance(key, int)),
-                         tuple((key, r) for key, r in ranges if isinstance(key, str)))
+                         tuple((key, r) for key, r in ranges if isinstance(key, str)),
+                         classes, others)
 
 
 def _member_test(members: tuple[str, ...], what: str, piece_too: bool = False) -> KindTest:
@@ -532,9 +550,14 @@ class Interpreter:
         checks = self.checks.primitives[action.verb]
         if plan[1]:
             return self._effect_with_preps(primitive, plan[1], checks, args, action, env)
-        for test, value, node in zip(checks.positional, args, action.args):  # `_check_arguments`, inlined
-            if test is not None and not test[0](value):
-                raise fault(node, env, "wrong_type", f"`{action.verb}` needs {test[1]} here, got {describe_value(value)}")
+        # `_check_arguments`, asking each class with no call; once one fails, asked in full, in order,
+        # so the fault is at the first argument that fails.
+        for classes, value in zip(checks.positional_classes, args):
+            if not isinstance(value, classes):
+                self._check_arguments(action.verb, checks.positional, args, action.args, env)
+        for position, test in checks.positional_others:
+            if position < len(args) and not test(args[position]):
+                self._check_arguments(action.verb, checks.positional, args, action.args, env)
         for position, number_range in checks.positional_ranges:
             if position < len(args):
                 args[position] = self._within(number_range, args[position], action, env)
