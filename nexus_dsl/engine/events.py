@@ -200,9 +200,8 @@ class Events:
                     bound = dict(names)
                     if owner is not None:
                         bound["self"] = owner
-                    rest = interpreter.run_block(listener.when.body, Env.owning(bound, scope, source=owner))
-                    if rest is not None:
-                        yield from rest
+                    # (No name holds the rest of the body: a suspended bout is read as state frame by frame.)
+                    yield from interpreter.run_block(listener.when.body, Env.owning(bound, scope, source=owner)) or ()
         finally:
             self.trigger_depth -= 1
             self.nesting.pop()

@@ -344,9 +344,7 @@ class Interpreter:
         names = {arg.name: value for arg, value in zip(procedure.clauses_of(A.Arg), values)}
         body = Env(names, self.host.legality.declaration_env(procedure))
         for effect in procedure.clauses_of(A.Effect):
-            rest = self.run_block(effect.body, body)
-            if rest is not None:
-                yield from rest
+            yield from self.run_block(effect.body, body) or ()
 
     def _run_procedure(self, procedure: A.Declaration, action: A.Action, env: Env) -> Run:
         """Run a procedure's effects with the values of the call bound to its args (each checked
@@ -369,9 +367,7 @@ class Interpreter:
         try:
             body = Env(names, self.host.legality.declaration_env(procedure), source=env.source)
             for effect in procedure.clauses_of(A.Effect):
-                rest = self.run_block(effect.body, body)
-                if rest is not None:
-                    yield from rest
+                yield from self.run_block(effect.body, body) or ()
         finally:
             self.procedure_depth -= 1
 
@@ -423,9 +419,7 @@ class Interpreter:
     # setting a stat, an `if` whose branch does such things) run whole in the call, and a block runs
     # as far as it can the same way (`run_block`), so no generator is made until something waits.
     def execute(self, block: A.Block, env: Env) -> Run:
-        rest = self.run_block(block, env)
-        if rest is not None:
-            yield from rest
+        yield from self.run_block(block, env) or ()
 
     def run_block(self, block: A.Block, env: Env) -> Run | None:
         """Run a block as far as it goes without waiting: None once it ran to its end, else a
@@ -460,7 +454,10 @@ class Interpreter:
     def _run_waiting(self, waiting: _Waiting | None, statements: tuple[A.Stmt, ...], local: Env) -> Run:
         """The rest of a block once a statement waits: that statement's rest, then the following ones."""
         while waiting is not None:
+            # Nothing but this frame's `yield from` holds what it waits for: a suspended bout is read
+            # as state frame by frame (`fingerprint.py`), and each reference would be read again.
             rest, stmt, index = waiting
+            waiting = None
             try:
                 yield from rest
             except ScriptRuntimeError as error:
@@ -529,6 +526,7 @@ class Interpreter:
                       local: Env) -> Run:
         while waiting is not None:
             rest, index = waiting
+            waiting = None  # held once, as in `_run_waiting`
             yield from rest
             waiting = self._loop_until_waiting(stmt, items, index, local)
 

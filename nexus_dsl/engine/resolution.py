@@ -118,9 +118,7 @@ class Resolution:
         """`effect` blocks, then the roll, then the matching `on success` / `on failure` blocks."""
         interpreter = self.host.interpreter
         for effect in declaration.clauses_of(A.Effect):
-            rest = interpreter.run_block(effect.body, env)
-            if rest is not None:
-                yield from rest
+            yield from interpreter.run_block(effect.body, env) or ()
         rolls = declaration.clauses_of(A.Roll)
         if not rolls:
             return
@@ -147,8 +145,6 @@ class Resolution:
             })
             for on in declaration.clauses_of(A.On):
                 if on.outcome == outcome:
-                    rest = interpreter.run_block(on.body, outcome_env)
-                    if rest is not None:
-                        yield from rest
+                    yield from interpreter.run_block(on.body, outcome_env) or ()
         finally:
             rolling.rolls.pop()
