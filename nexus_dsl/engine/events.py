@@ -12,6 +12,7 @@ from typing import Any, Protocol, Sequence
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
+from .compiled import Closure, closure_of
 from .interpreter import Interpreter, Limits, Run
 from .scope import Dynamic, Env
 from .legality import Legality, role_named
@@ -26,14 +27,17 @@ _NO_OWNER: tuple[None] = (None,)
 class Listener:
     """One `when` clause of the content, with who listens to it, worked out once from its declaration."""
 
-    __slots__ = ("declaration", "when", "owners", "hazard", "self_test")
+    __slots__ = ("declaration", "when", "owners", "hazard", "wakers", "self_test", "condition")
 
-    def __init__(self, declaration: A.Declaration, when: A.When, owners: int):
+    def __init__(self, declaration: A.Declaration, when: A.When, owners: int, wakers: frozenset[str] = frozenset()):
         self.declaration = declaration
         self.when = when
         self.owners = owners
         self.hazard = declaration.kind == "hazard"
+        self.wakers = wakers  # a hazard's: the object types whose standing on the board wakes it
         self.self_test = self_test(when.condition) if owners != WHOLE_BOUT else None
+        # The condition's compiled closure (`compiled.py`), asked as `Interpreter.evaluate` would.
+        self.condition: Closure | None = closure_of(when.condition) if when.condition is not None else None
 
 
 def self_test(condition: A.Expr | None) -> tuple[str, bool] | None:
@@ -94,7 +98,8 @@ def listeners_of(ruleset: Ruleset, layout_hazards: tuple[str, ...]) -> tuple[Lis
             first = [pair for pair in pairs if pair[0].kind != "hazard"]
             hazards = sorted((pair for pair in pairs if pair[0].kind == "hazard" and pair[0].id in hazard_order),
                              key=lambda pair: hazard_order.index(pair[0].id))
-            ordered[event] = tuple(Listener(d, when, owners_of(ruleset, d)) for d, when in first + hazards)
+            ordered[event] = tuple(Listener(d, when, owners_of(ruleset, d), hazard_objects.get(d.id, frozenset()))
+                                   for d, when in first + hazards)
         found = known[layout_hazards] = (ordered, hazard_objects)
     return found
 
@@ -155,32 +160,48 @@ class Events:
         self.trigger_depth += 1
         self.nesting.append(event)
         legality, interpreter = self.host.legality, self.host.interpreter
+        # The scope a condition is asked in: the event's names (with `self` its owner for an owned
+        # listener) over the listener's declaration. A condition binds nothing and keeps nothing of
+        # its scope, so one scope serves every condition of the event; a listener that runs gets a
+        # scope of its own, built only then (a body may `set` an event's name).
+        asking: Env | None = None
+        owned_names: dict[str, Any] | None = None  # the event's names, `self` to be each owner
         try:
             for listener in listeners:
-                declaration = listener.declaration
-                if listener.hazard and not self.hazard_active(declaration):
-                    continue
-                owners = self._owners(listener)
+                if listener.hazard:  # `hazard_active`, with the objects that wake it in hand
+                    state = self.host.state
+                    if listener.declaration.id not in state.meta.get("hazards", ()) \
+                            and listener.wakers.isdisjoint(state.seen_objects):
+                        continue
+                owners = _NO_OWNER if listener.owners == WHOLE_BOUT else self._owners(listener)
                 test = listener.self_test
                 if test is not None and owners:
                     owners = self._passing(owners, test, names)
                 if not owners:
                     continue
-                scope = legality.declaration_env(declaration)
-                condition, body = listener.when.condition, listener.when.body
-                env: Env | None = None
+                scope = legality.declaration_env(listener.declaration)
+                condition = listener.condition
                 for owner in owners:
-                    if env is None:
-                        bound = dict(names)  # a listener may `set` an event's name: each run has its own
-                        env = Env.owning(bound, scope, source=owner)
-                    else:  # a condition binds nothing: the scope it found false is asked again for the next owner
-                        env.source = owner
+                    if condition is not None:
+                        if owner is None:
+                            asked = names
+                        else:  # in an owned declaration `self` is always its owner
+                            if owned_names is None:
+                                owned_names = dict(names)
+                            asked = owned_names
+                            asked["self"] = owner
+                        if asking is None:
+                            asking = Env.owning(asked, scope, source=owner)
+                        else:
+                            asking.names, asking.parent, asking.declaration = asked, scope, scope.declaration
+                            asking.source = owner if owner is not None else scope.source
+                        if not condition(interpreter, asking):
+                            continue
+                    bound = dict(names)
                     if owner is not None:
-                        env.names["self"] = owner  # in an owned declaration `self` is always its owner
-                    if condition is not None and not interpreter.evaluate(condition, env):
-                        continue
-                    run, env = env, None
-                    yield from interpreter.execute(body, run)
+                        bound["self"] = owner
+                    # (No name holds the rest of the body: a suspended bout is read as state frame by frame.)
+                    yield from interpreter.run_block(listener.when.body, Env.owning(bound, scope, source=owner)) or ()
         finally:
             self.trigger_depth -= 1
             self.nesting.pop()
@@ -250,7 +271,7 @@ class Events:
         table, rings = self._rings
         if table is not pieces:  # a bout put back as it was before an action has a table of its own
             table, rings = self._rings = (pieces, {})
-        start = self.triggering_piece()
+        start = self.triggers[-1] if self.triggers else self.triggering_piece()
         ring = rings.get(start)
         if ring is None:
             ring = rings[start] = self.host.state.clockwise_from(start)

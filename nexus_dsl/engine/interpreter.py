@@ -17,7 +17,7 @@ that caused it and naming its declaration (`fault_at`), never as a Python except
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Protocol, Sequence
 from weakref import WeakKeyDictionary
 
 from ..errors import ScriptRuntimeError
@@ -32,7 +32,7 @@ from ..vocabulary import RELATIVE, RESOURCES, ROLL_SIDES, NumberRange, Signature
 from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
-from .compiled import ArgumentTest, CallPlan, closure_of
+from .compiled import ArgumentTest, CallPlan, Closure, closure_of
 from .scope import INTERNAL, INTERNAL_HINT, VALUE_ERRORS, Env, describe_value, fault, fault_at, is_number
 from .state import Piece, OwnedZone, Player
 
@@ -101,6 +101,13 @@ KIND_TESTS: dict[str, KindTest] = {
     "command": (lambda v: isinstance(v, str), "a command"),
 
 }
+# The kinds whose test asks no more than the value's class: an effect's arguments, checked at every
+# statement, are held to these with `isinstance` itself (`ArgumentCheck.positional_classes`).
+CLASS_TESTS: dict[str, tuple[type, ...]] = {
+    "text": (str,), "piece": (Piece,), "player": (Player,), "actor": (Piece, Player), "squares": (frozenset,),
+    "state": (str,), "object_type": (str,), "purpose": (str,), "list": (tuple, frozenset), "event": (str,),
+    "window": (str,), "command": (str,),
+}
 
 
 # The types of value sure to pass the test of a vocabulary type, so that a call's argument of one
@@ -139,15 +146,25 @@ class ArgumentCheck:
     preps: dict[str, tuple[Callable[[Any], bool], str]]
     positional_ranges: tuple[tuple[int, NumberRange], ...]
     prep_ranges: tuple[tuple[str, NumberRange], ...]
+    # `positional` again, in two parts that together ask exactly what it asks: each argument's
+    # classes when its test asks no more (`object` when it has no test or another), and the other
+    # tests by position.
+    positional_classes: tuple[tuple[type, ...], ...] = ()
+    positional_others: tuple[tuple[int, Callable[[Any], bool]], ...] = ()
 
 
 def _argument_check(signature: Signature, tests: Mapping[str, KindTest]) -> ArgumentCheck:
     ranges = signature.ranges.items()
-    return ArgumentCheck(tuple(_argument_test(position, kind, tests.get(kind))
-                               for position, kind in enumerate(signature.positional)),
+    positional = tuple(_argument_test(position, kind, tests.get(kind)) for position, kind in enumerate(signature.positional))
+    classes = tuple(CLASS_TESTS[kind] if kind in CLASS_TESTS and tests.get(kind) is KIND_TESTS[kind] else (object,)
+                    for kind in signature.positional)
+    others = tuple((position, test.test) for position, (test, kinds) in enumerate(zip(positional, classes))
+                   if test is not None and kinds == (object,))
+    return ArgumentCheck(positional,
                          {name: tests[kind] for name, kind in signature.preps.items() if kind in tests},
                          tuple((key, r) for key, r in ranges if isinstance(key, int)),
-                         tuple((key, r) for key, r in ranges if isinstance(key, str)))
+                         tuple((key, r) for key, r in ranges if isinstance(key, str)),
+                         classes, others)
 
 
 def _argument_test(position: int, kind: str, test: KindTest | None) -> ArgumentTest | None:
@@ -363,7 +380,7 @@ class Interpreter:
         names = {arg.name: value for arg, value in zip(procedure.clauses_of(A.Arg), values)}
         body = Env(names, self.host.legality.declaration_env(procedure))
         for effect in procedure.clauses_of(A.Effect):
-            yield from self.execute(effect.body, body)
+            yield from self.run_block(effect.body, body) or ()
 
     def _run_procedure(self, procedure: A.Declaration, action: A.Action, env: Env) -> Run:
         """Run a procedure's effects with the values of the call bound to its args (each checked
@@ -386,7 +403,7 @@ class Interpreter:
         try:
             body = Env(names, self.host.legality.declaration_env(procedure), source=env.source)
             for effect in procedure.clauses_of(A.Effect):
-                yield from self.execute(effect.body, body)
+                yield from self.run_block(effect.body, body) or ()
         finally:
             self.procedure_depth -= 1
 
@@ -424,58 +441,89 @@ class Interpreter:
     # ---------------------------------------------------------------- statements
     # Each statement is run by the step of its kind (`_STEPS`, chosen by the statement's class once,
     # not by a chain of tests at every run). A step does what needs no decision at once and hands
-    # back what is left to run as a generator (a nested block, a loop, an effect that may open a
-    # window or ask a player), or None: most effects (marking, sliding a roll, setting a stat) run
-    # whole in the call, with no generator made for them.
+    # back what is left to run as a generator (an effect that opens a window or asks a player, and
+    # the block or loop around it from there on), or None: most statements (marking, sliding a roll,
+    # setting a stat, an `if` whose branch does such things) run whole in the call, and a block runs
+    # as far as it can the same way (`run_block`), so no generator is made until something waits.
     def execute(self, block: A.Block, env: Env) -> Run:
+        yield from self.run_block(block, env) or ()
+
+    def run_block(self, block: A.Block, env: Env) -> Run | None:
+        """Run a block as far as it goes without waiting: None once it ran to its end, else a
+        generator running the rest (the statement that waits, then those after it)."""
         # A block binds its names (`let`, `choose ... into`) in a scope of its own; one binding none
         # runs in the scope it is given, the same names seen through it.
-        local = Env.owning({}, env) if _binds_names(block) else env
+        binds = block.__dict__.get("_binds")
+        if binds is None:
+            binds = _binds_names(block)
+        local = Env.owning({}, env) if binds else env
+        statements = block.statements
+        waiting = self._run_until_waiting(statements, 0, local)
+        return None if waiting is None else self._run_waiting(waiting, statements, local)
+
+    def _run_until_waiting(self, statements: tuple[A.Stmt, ...], start: int, local: Env) -> _Waiting | None:
+        """Run statements from `start` on until one hands back something to wait for: that, the
+        statement, and where to go on from; None once they all ran."""
         limit = self.limits.max_steps
-        for stmt in block.statements:
+        for index in range(start, len(statements)):
+            stmt = statements[index]
             self.steps += 1
             if self.steps > limit:
                 raise fault(stmt, local, "budget_exceeded", f"the script ran more than {limit} steps")
             try:
                 rest = _STEPS.get(type(stmt), Interpreter._unknown_step)(self, stmt, local)
-                if rest is not None:
-                    yield from rest
             except ScriptRuntimeError as error:
                 raise fault_at(error, stmt, local) from None
+            if rest is not None:
+                return rest, stmt, index + 1
+        return None
 
+    def _run_waiting(self, waiting: _Waiting | None, statements: tuple[A.Stmt, ...], local: Env) -> Run:
+        """The rest of a block once a statement waits: that statement's rest, then the following ones."""
+        while waiting is not None:
+            # Nothing but this frame's `yield from` holds what it waits for: a suspended bout is read
+            # as state frame by frame (`fingerprint.py`), and each reference would be read again.
+            rest, stmt, index = waiting
+            waiting = None
+            try:
+                yield from rest
+            except ScriptRuntimeError as error:
+                raise fault_at(error, stmt, local) from None
+            waiting = self._run_until_waiting(statements, index, local)
+
+    # The steps below ask each expression's compiled closure as `evaluate` does, without the call.
     def _let(self, stmt: A.Let, local: Env) -> None:
-        local.assign(stmt.name, self.evaluate(stmt.value, local))
+        value = stmt.value
+        local.names[stmt.name] = (value.__dict__.get("_closure") or closure_of(value))(self, local)
 
     def _set(self, stmt: A.Set, local: Env) -> None:
         # The checker holds `set` to names a `let` bound; a Ruleset put together without it meets
         # a fault here rather than a new name.
-        if not local.rebind(stmt.name, self.evaluate(stmt.value, local)):
+        value = stmt.value
+        if not local.rebind(stmt.name, (value.__dict__.get("_closure") or closure_of(value))(self, local)):
             raise fault(stmt, local, "unknown_name", f"`set {stmt.name}`: `{stmt.name}` is not bound here")
 
     def _if(self, stmt: A.If, local: Env) -> Run | None:
         for branch in stmt.branches:
-            if self.evaluate(branch.condition, local):
-                return self.execute(branch.body, local)
+            condition = branch.condition
+            if (condition.__dict__.get("_closure") or closure_of(condition))(self, local):
+                return self.run_block(branch.body, local)
         if stmt.otherwise is not None:
-            return self.execute(stmt.otherwise, local)
+            return self.run_block(stmt.otherwise, local)
         return None
 
-    def _repeat(self, stmt: A.Repeat, local: Env) -> Run:
+    def _repeat(self, stmt: A.Repeat, local: Env) -> Run | None:
         count = self._number(stmt.count, local)
         if count > self.limits.max_repeat:
             raise fault(stmt, local, "budget_exceeded",
                         f"`repeat {count}` is more than the limit of {self.limits.max_repeat}")
-        return self._repeat_body(stmt, max(0, count), local)
-
-    def _repeat_body(self, stmt: A.Repeat, count: int, local: Env) -> Run:
-        for _ in range(count):
-            self._spend(stmt, local)
-            yield from self.execute(stmt.body, local)
+        # A turn for each item of a plain tuple (not a range: a waiting loop's frame is read as state).
+        return self._loop(stmt, (None,) * max(0, count), local)
 
     def _unknown_step(self, stmt: A.Node, local: Env) -> None:
         raise fault(stmt, local, "feature_not_available", f"{type(stmt).__name__} cannot be executed")
 
-    def _for_each(self, stmt: A.ForEach, local: Env) -> Run:
+    def _for_each(self, stmt: A.ForEach, local: Env) -> Run | None:
         items = self.evaluate(stmt.iterable, local)
         if not isinstance(items, (tuple, frozenset)):
             raise fault(stmt.iterable, local, "wrong_type", f"`for each` walks a list or a set of squares, "
@@ -483,18 +531,31 @@ class Interpreter:
         if len(items) > self.limits.max_collection:
             raise fault(stmt, local, "budget_exceeded",
                         f"`for each` over {len(items)} items (limit {self.limits.max_collection})")
-        return self._for_each_item(stmt, sorted(items) if isinstance(items, frozenset) else items, local)
+        return self._loop(stmt, sorted(items) if isinstance(items, frozenset) else items, local)
 
-    def _for_each_item(self, stmt: A.ForEach, ordered: Any, local: Env) -> Run:
-        for item in ordered:
+    def _loop(self, stmt: A.ForEach | A.Repeat, items: Sequence[Any], local: Env) -> Run | None:
+        """A loop's body run once per item (`for each` binds each in a scope of its own; `repeat`
+        binds nothing), as far as it goes without waiting, like a block."""
+        waiting = self._loop_until_waiting(stmt, items, 0, local)
+        return None if waiting is None else self._loop_waiting(waiting, stmt, items, local)
+
+    def _loop_until_waiting(self, stmt: A.ForEach | A.Repeat, items: Sequence[Any], start: int,
+                            local: Env) -> tuple[Run, int] | None:
+        var = stmt.var if isinstance(stmt, A.ForEach) else None
+        for index in range(start, len(items)):
             self._spend(stmt, local)
-            yield from self.execute(stmt.body, Env.owning({stmt.var: item}, local))
+            rest = self.run_block(stmt.body, local if var is None else Env.owning({var: items[index]}, local))
+            if rest is not None:
+                return rest, index + 1
+        return None
 
-    def _action(self, action: A.Action, env: Env) -> Run:
-        """Run one effect (a primitive or a procedure) to its end."""
-        rest = self._effect(action, env)
-        if rest is not None:
+    def _loop_waiting(self, waiting: tuple[Run, int] | None, stmt: A.ForEach | A.Repeat, items: Sequence[Any],
+                      local: Env) -> Run:
+        while waiting is not None:
+            rest, index = waiting
+            waiting = None  # held once, as in `_run_waiting`
             yield from rest
+            waiting = self._loop_until_waiting(stmt, items, index, local)
 
     def _effect(self, action: A.Action, env: Env) -> Run | None:
         primitive = self.primitives.get(action.verb)
@@ -503,28 +564,57 @@ class Interpreter:
             if procedure is None:
                 raise fault(action, env, "feature_not_available", f"effect `{action.verb}` is not available")
             return self._run_procedure(procedure.declaration, action, env)
+        plan: EffectPlan | None = action.__dict__.get("_effect")
+        if plan is None:
+            plan = _effect_plan(action)
         # An event or a window is named by its word (`record deceived`), whatever a script has
         # given the same name to: the two are apart, as the checker reads them.
-        evaluate = self.evaluate
-        arguments, prepositions = _effect_plan(action)
-        args: list[Any] = [evaluate(expr, env) if word is None else word for word, expr in arguments]
-        # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
-        preps: dict[str, Any] = {name: (value if binds else evaluate(value, env)) for name, binds, value in prepositions}
+        args: list[Any] = []
+        for word, closure in plan[0]:
+            args.append(word if closure is None else closure(self, env))
         checks = self.checks.primitives[action.verb]
-        self._check_arguments(action.verb, checks.positional, args, action.args, env)
-        if preps:
-            for prep in action.preps:
-                test = checks.preps.get(prep.prep)
-                if test is not None and not test[0](preps[prep.prep]):
-                    raise fault(prep.value, env, "wrong_type",
-                                f"`{action.verb} ... {prep.prep}` needs {test[1]}, got {describe_value(preps[prep.prep])}")
+        if plan[1]:
+            return self._effect_with_preps(primitive, plan[1], checks, args, action, env)
+        # `_check_arguments`, asking each class with no call; once one fails, asked in full, in order,
+        # so the fault is at the first argument that fails.
+        for classes, value in zip(checks.positional_classes, args):
+            if not isinstance(value, classes):
+                self._check_arguments(action.verb, checks.positional, args, action.args, env)
+        for position, test in checks.positional_others:
+            if position < len(args) and not test(args[position]):
+                self._check_arguments(action.verb, checks.positional, args, action.args, env)
         for position, number_range in checks.positional_ranges:
             if position < len(args):
                 args[position] = self._within(number_range, args[position], action, env)
-        if preps:
-            for name, number_range in checks.prep_ranges:
-                if name in preps:
-                    preps[name] = self._within(number_range, preps[name], action, env)
+        try:
+            result = primitive(self.host, env, action, *args)
+        except ScriptRuntimeError as error:
+            raise fault_at(error, action, env) from None
+        except VALUE_ERRORS as error:
+            raise self._failed(action, env, error) from None
+        return None if result is None else self._effect_rest(result, action, env)
+
+    def _effect_with_preps(self, primitive: Callable[..., Any], prepositions: _Prepositions, checks: ArgumentCheck,
+                           args: list[Any], action: A.Action, env: Env) -> Run | None:
+        """An effect with prepositions (`damage target by 2 at head`): each worked out after the
+        arguments and before any is checked, checked once the arguments are, and handed to the
+        effect by name."""
+        # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
+        preps: dict[str, Any] = {}
+        for name, closure, value in prepositions:
+            preps[name] = value if closure is None else closure(self, env)
+        self._check_arguments(action.verb, checks.positional, args, action.args, env)
+        for prep in action.preps:
+            test = checks.preps.get(prep.prep)
+            if test is not None and not test[0](preps[prep.prep]):
+                raise fault(prep.value, env, "wrong_type",
+                            f"`{action.verb} ... {prep.prep}` needs {test[1]}, got {describe_value(preps[prep.prep])}")
+        for position, number_range in checks.positional_ranges:
+            if position < len(args):
+                args[position] = self._within(number_range, args[position], action, env)
+        for name, number_range in checks.prep_ranges:
+            if name in preps:
+                preps[name] = self._within(number_range, preps[name], action, env)
         try:
             result = primitive(self.host, env, action, *args, **preps)
         except ScriptRuntimeError as error:
@@ -547,6 +637,7 @@ class Interpreter:
         return fault(action, env, INTERNAL, f"`{action.verb}` failed: {type(error).__name__}: {error}", INTERNAL_HINT)
 
 
+_Waiting = tuple[Run, A.Stmt, int]  # a statement's rest to wait for, the statement, the index of the next
 _Step = Callable[[Interpreter, Any, Env], "Run | None"]
 _STEPS: dict[type, _Step] = {
     A.Action: Interpreter._effect, A.Let: Interpreter._let, A.Set: Interpreter._set, A.If: Interpreter._if,
@@ -562,21 +653,24 @@ WORD_POSITIONS: dict[str, frozenset[int]] = {
     for verb, signature in VOCABULARY_PRIMITIVES.items()}
 
 
-EffectPlan = tuple[tuple[tuple[str | None, A.Expr], ...], tuple[tuple[str, bool, Any], ...]]
+_Arguments = tuple[tuple[str | None, Closure | None], ...]  # each: the word it names, or the closure working it out
+_Prepositions = tuple[tuple[str, Closure | None, A.Expr], ...]  # each: its name, its closure (None: binds its name)
+EffectPlan = tuple[_Arguments, _Prepositions]
 
 
 def _effect_plan(action: A.Action) -> EffectPlan:
     """An effect's arguments as it runs them, read once per statement and kept on it: each the word
-    it names (an event, a window) or None for a value to work out; and each preposition with whether
-    it is a name to bind (`choose ... into pick`) rather than a value to work out."""
+    it names (an event, a window) or the compiled closure of a value to work out; and each
+    preposition with its closure, or None for a name to bind (`choose ... into pick`)."""
     found = action.__dict__.get("_effect")
     if found is None:
         words = WORD_POSITIONS.get(action.verb, frozenset())
         signature = VOCABULARY_PRIMITIVES.get(action.verb)
         binds = signature.preps if signature is not None else {}
-        found = (tuple((expr.id if position in words and isinstance(expr, A.Name) else None, expr)
+        found = (tuple((expr.id, None) if position in words and isinstance(expr, A.Name) else (None, closure_of(expr))
                        for position, expr in enumerate(action.args)),
-                 tuple((p.prep, binds.get(p.prep) == "name", p.value) for p in action.preps))
+                 tuple((p.prep, None if binds.get(p.prep) == "name" else closure_of(p.value), p.value)
+                       for p in action.preps))
         object.__setattr__(action, "_effect", found)
     return found  # type: ignore[no-any-return]
 
@@ -586,7 +680,8 @@ def _binds_names(block: A.Block) -> bool:
     Read once per block and kept on it."""
     found = block.__dict__.get("_binds")
     if found is None:
-        found = any(isinstance(stmt, A.Let) or isinstance(stmt, A.Action) and any(binds for _, binds, _ in _effect_plan(stmt)[1])
+        found = any(isinstance(stmt, A.Let) or isinstance(stmt, A.Action)
+                    and any(closure is None for _, closure, _ in _effect_plan(stmt)[1])
                     for stmt in block.statements)
         object.__setattr__(block, "_binds", found)
     return found  # type: ignore[no-any-return]

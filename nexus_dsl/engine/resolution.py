@@ -118,7 +118,7 @@ class Resolution:
         """`effect` blocks, then the roll, then the matching `on success` / `on failure` blocks."""
         interpreter = self.host.interpreter
         for effect in declaration.clauses_of(A.Effect):
-            yield from interpreter.execute(effect.body, env)
+            yield from interpreter.run_block(effect.body, env) or ()
         rolls = declaration.clauses_of(A.Roll)
         if not rolls:
             return
@@ -145,6 +145,6 @@ class Resolution:
             })
             for on in declaration.clauses_of(A.On):
                 if on.outcome == outcome:
-                    yield from interpreter.execute(on.body, outcome_env)
+                    yield from interpreter.run_block(on.body, outcome_env) or ()
         finally:
             rolling.rolls.pop()

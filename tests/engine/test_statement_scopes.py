@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from nexus_dsl import Bout, cached_ruleset, parse, standard_setup
+import pytest
+
+from nexus_dsl import Bout, ScriptRuntimeError, cached_ruleset, parse, standard_setup
+from nexus_dsl.engine.actions import CHOICE, Action
 from nexus_dsl.engine.scope import Env
 
 
@@ -41,3 +44,54 @@ def test_each_statement_and_loop_turn_spends_a_step() -> None:
                    "        repeat 2 {\n            set n = n + 1\n        }\n", {})
     # let, for each, 3 turns of it and their 3 statements, repeat, 2 turns and their 2 statements
     assert steps == 13
+
+
+
+def _asking_body(after: str) -> tuple[Bout, Any, Env]:
+    """A bout, a listener's body whose `choose` from two values, in an `if` in a `for each`, asks
+    the piece's player each turn of the loop, then runs `after`; and the scope it runs in."""
+    bout = Bout(cached_ruleset(("base",)), standard_setup(2), seed=0)
+    body = ("        let picks = []\n"
+            "        for each k in [1, 2] {\n"
+            "            if true {\n"
+            "                choose self from [k, k + 10] into pick\n"
+            "                set picks = append(picks, pick)\n"
+            "            }\n"
+            "            set seen = append(seen, k)\n"
+            "        }\n"
+            f"{after}")
+    source = f'rule r "R" {{\n    when round_ends {{\n{body}    }}\n}}\n'
+    when = parse(source, "t.nexus").declarations[0].clauses[0]
+    outer = Env({"self": bout.state.pieces[next(iter(bout.state.pieces))], "seen": (), "result": ()})
+    return bout, when.body, outer
+
+
+def test_a_block_waiting_for_a_decision_goes_on_where_it_stopped() -> None:
+    bout, body, outer = _asking_body("        set result = picks\n")
+    label = next(iter(bout.state.pieces))
+    before = bout.interpreter.steps
+    run = bout.interpreter.execute(body, outer)
+    first = next(run)
+    assert [option.arg("pick") for option in first.options] == [1, 11]
+    assert outer.names["seen"] == ()  # nothing after the question has run yet
+    second = run.send(Action.make(CHOICE, label, "pick", pick=11))
+    assert [option.arg("pick") for option in second.options] == [2, 12]
+    assert outer.names["seen"] == (1,)
+    with pytest.raises(StopIteration):
+        run.send(Action.make(CHOICE, label, "pick", pick=2))
+    assert outer.names["seen"] == (1, 2) and outer.names["result"] == (11, 2)
+    # let, for each, 2 turns, each: if, choose, set, set; then the last set
+    assert bout.interpreter.steps - before == 1 + 1 + 2 * (1 + 4) + 1
+
+
+def test_a_fault_after_a_decision_is_placed_at_its_statement() -> None:
+    bout, body, outer = _asking_body("        let ratio = 10 / (picks[1] - 2)\n")
+    label = next(iter(bout.state.pieces))
+    run = bout.interpreter.execute(body, outer)
+    next(run)
+    run.send(Action.make(CHOICE, label, "pick", pick=1))
+    with pytest.raises(ScriptRuntimeError) as raised:
+        run.send(Action.make(CHOICE, label, "pick", pick=2))
+    fault = raised.value.diagnostics[0]
+    assert fault.code == "runtime/division_by_zero"
+    assert (fault.file, fault.line, fault.column) == ("t.nexus", 11, 21)  # at `/`, inside the `let`
