@@ -369,7 +369,7 @@ def _call(expr: A.Call) -> Closure:
     worked out, then each argument checked against the vocabulary, then the function on them."""
     args = tuple(closure_of(arg) for arg in expr.args)
     count = len(args)
-    # An argument written out (`has_mark(self, "prone")`) is held as its value, not called for it.
+    # An argument written out (`has_mark(self, "some_mark")`) is held as its value, not called for it.
     written = tuple(is_constant(arg) for arg in expr.args)
     known = tuple(constant_value(arg) if is_constant(arg) else None for arg in expr.args)
     all_written = all(written)

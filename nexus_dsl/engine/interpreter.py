@@ -596,7 +596,7 @@ class Interpreter:
 
     def _effect_with_preps(self, primitive: Callable[..., Any], prepositions: _Prepositions, checks: ArgumentCheck,
                            args: list[Any], action: A.Action, env: Env) -> Run | None:
-        """An effect with prepositions (`damage target by 2 at head`): each worked out after the
+        """An effect with prepositions (`damage target by 2 at where`): each worked out after the
         arguments and before any is checked, checked once the arguments are, and handed to the
         effect by name."""
         # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
