@@ -17,7 +17,6 @@ build is an error that says how to make one); unset, a fresh build is used when 
 
 from __future__ import annotations
 
-import hashlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -30,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Sequence
+
+from .cache import digest
 
 ENV_VAR = "NEXUS_NATIVE"
 
@@ -59,7 +60,6 @@ class NativeStatus:
 
     in_use: bool
     reason: str
-    build: Path | None = None
 
     def __str__(self) -> str:
         return self.reason
@@ -83,23 +83,21 @@ def _package_sources(root: Path) -> list[Path]:
 def build_key(root: Path = _PACKAGE_ROOT) -> str:
     """A digest of every source of the package (a compiled module may rely on what another module
     declares) and of the Python and platform the extensions are built for."""
-    digest = hashlib.sha256()
-    digest.update(f"{sys.implementation.cache_tag} {sysconfig.get_config_var('EXT_SUFFIX')}\n".encode())
-    digest.update(" ".join(NATIVE_PACKAGES).encode() + b"\n" + " ".join(sorted(PYTHON_ONLY)).encode() + b"\n")
+    parts: list[str | bytes] = [sys.implementation.cache_tag or "", sysconfig.get_config_var("EXT_SUFFIX") or "",
+                                *NATIVE_PACKAGES, *sorted(PYTHON_ONLY)]
     for path in _package_sources(root):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes() + b"\0")
-    return digest.hexdigest()[:20]
+        parts += [path.relative_to(root).as_posix(), path.read_bytes()]
+    return digest(*parts)[:20]
 
 
 def _stat_signature(root: Path) -> str:
     """The sources' names, sizes and modification times: unchanged, the sources are those a build
     was last found fresh for, known without reading them (a few stats instead of a digest)."""
-    digest = hashlib.sha256(sys.implementation.cache_tag.encode())
+    parts = [sys.implementation.cache_tag or ""]
     for path in _package_sources(root):
         stat = path.stat()
-        digest.update(f"{path.relative_to(root).as_posix()} {stat.st_size} {stat.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
+        parts.append(f"{path.relative_to(root).as_posix()} {stat.st_size} {stat.st_mtime_ns}")
+    return digest(*parts)
 
 
 def fresh_build(root: Path = _PACKAGE_ROOT) -> Path | None:
@@ -177,7 +175,7 @@ def _install(root: Path = _PACKAGE_ROOT) -> NativeStatus:
         return NativeStatus(False, f"sources ({already[0]} was imported before the compiled build could be used)")
     sys.meta_path.insert(0, _NativeFinder(modules))
     assert build is not None
-    return NativeStatus(True, f"compiled ({build.relative_to(root)})", build)
+    return NativeStatus(True, f"compiled ({build.relative_to(root)})")
 
 
 def build(jobs: int = 2, root: Path = _PACKAGE_ROOT) -> Path:
