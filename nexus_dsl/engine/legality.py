@@ -163,6 +163,72 @@ def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.De
                               ) if written else None, filter_faults)
 
 
+NumberedCheck = tuple[int, PlannedCheck]  # a requirement with its place among a decision's verdicts
+
+
+class CommandEntry:
+    """One command as `legal_commands` asks it at every decision: its plan, and the place among the
+    decision's verdicts (`CommandQuestions`) of its quick cost filter (-1: none is asked) and of
+    each requirement that reads no argument (`fixed`) or only the target (`per_target`, kept per
+    target)."""
+
+    __slots__ = ("declaration", "plan", "filter_at", "fixed", "per_target")
+
+    def __init__(self, declaration: A.Declaration, plan: LegalityPlan, filter_at: int,
+                 fixed: tuple[NumberedCheck, ...], per_target: tuple[NumberedCheck, ...]):
+        self.declaration = declaration
+        self.plan = plan
+        self.filter_at = filter_at
+        self.fixed = fixed
+        self.per_target = per_target
+
+
+class CommandQuestions:
+    """The commands given as commands (the controls aside), in load order, with every question a
+    decision asks of them numbered: the questions several commands ask alike (costs written alike,
+    a requirement they share, `PlannedCheck.shared`) under one number, so that the verdict asked
+    for one holds for all at that decision. Worked out once per ruleset and number limit."""
+
+    __slots__ = ("entries", "count", "target_count", "filters")
+
+    def __init__(self, plans: list[tuple[A.Declaration, LegalityPlan]]):
+        numbers: dict[Any, int] = {}  # the decision-wide questions: cost filters and fixed requirements
+        target_numbers: dict[Any, int] = {}  # the requirements asked per target
+
+        def numbered(known: dict[Any, int], key: Any) -> int:
+            return known.setdefault(key, len(known))
+
+        def checks(known: dict[Any, int], declaration: A.Declaration,
+                   planned: tuple[PlannedCheck, ...]) -> tuple[NumberedCheck, ...]:
+            # A requirement no other command shares is a question of its own.
+            return tuple((numbered(known, check.shared if check.shared is not None else
+                                   ("own", id(declaration), id(check))), check) for check in planned)
+
+        entries: list[CommandEntry] = []
+        filters: set[int] = set()
+        for declaration, plan in plans:
+            if plan.control:
+                continue
+            filter_at = -1
+            if plan.written_costs is not None:
+                filter_at = numbered(numbers, ("written", plan.written_costs))
+            elif not plan.filter_faults:
+                filter_at = numbered(numbers, ("costs", id(declaration)))
+            if filter_at >= 0:
+                filters.add(filter_at)
+            entries.append(CommandEntry(declaration, plan, filter_at, checks(numbers, declaration, plan.fixed),
+                                        checks(target_numbers, declaration, plan.per_target)))
+        self.entries = tuple(entries)
+        self.count = len(numbers)
+        self.target_count = len(target_numbers)
+        self.filters = tuple(sorted(filters))
+
+
+def questions_of(ruleset: Ruleset) -> dict[int, CommandQuestions]:
+    """The numbered questions of a ruleset's commands, by number limit, kept with it."""
+    return ruleset.derived("command_questions")
+
+
 def always_asked(expr: A.Expr) -> tuple[A.Expr, ...]:
     """The parts of an expression worked out whenever it is (as `compiled.py` evaluates them): all
     but the second part of an `and` or an `or`, and the state an `is` names."""
@@ -330,7 +396,8 @@ class Legality:
         # ruleset and shared by every bout played with it (and by their previews), per number limit.
         self._legality_plans: dict[tuple[int, int], LegalityPlan] = plans_of(host.ruleset)
         self._role_ownership = role_ownership_of(host.ruleset)
-        self._plans_in_order: list[tuple[A.Declaration, LegalityPlan]] | None = None
+        self._questions_by_limit = questions_of(host.ruleset)
+        self._command_questions: CommandQuestions | None = None
         # The argument domains that are the same all bout (`_lasts`), by their type's id(): shared
         # with the previews, and never changed by those who read them.
         self._lasting_domains: dict[int, list[Any]] = {}
@@ -345,7 +412,7 @@ class Legality:
         legality._declaration_envs = dict(self._declaration_envs)
         legality._actions = self._actions
         legality._lasting_domains = self._lasting_domains
-        legality._plans_in_order = self._plans_in_order
+        legality._command_questions = self._command_questions
         return legality
 
     # ---------------------------------------------------------------- who has what
@@ -620,29 +687,32 @@ class Legality:
         asked once. Asking is pure (no dice, nothing changed), so a verdict holds for the whole
         decision, and the whole decision is one question (`asking`)."""
         legal: list[Action] = []
-        asked: dict[Any, bool] = {}  # the verdicts of the questions commands share, this decision
+        questions = self._questions()
+        # The answers to this decision's questions, by their numbers (`CommandQuestions`): None
+        # until asked. A cost filter's verdict is whether the piece can afford the costs.
+        answers: list[bool | None] = [None] * questions.count
+        by_target: dict[str, list[bool | None]] = {}  # the answers to the questions asked per target
         seen: dict[Any, list[Any]] = {}  # the argument domains commands share, this decision
         held: dict[str, int] = {}  # the resources the piece holds, this decision
-        short: dict[tuple[tuple[int, str], ...], bool] = {}  # costs written alike: whether the piece lacks them
         pieces, actions, label = self.host.state.pieces, self._actions, piece.label
         bonus_ap = isinstance(piece, Piece) and bool(piece.bonus_ap)
+        if bonus_ap:  # AP granted against a target: no quick filter, each target's costs are asked
+            for at in questions.filters:
+                answers[at] = True
         source = piece if isinstance(piece, Piece) else None
         envs = self._declaration_envs
         with self.host.interpreter.asking():
-            for declaration, plan in self._command_plans():
-                if plan.control:
-                    continue
-                written = plan.written_costs
-                if written is not None and not bonus_ap:  # the quick filter, `_cannot_afford`, as written
-                    lacking = short.get(written)
-                    if lacking is None:
-                        lacking = short[written] = self._cannot_afford(piece, declaration, plan, held)
-                    if lacking:
+            for entry in questions.entries:
+                declaration, plan = entry.declaration, entry.plan
+                at = entry.filter_at
+                if at >= 0:  # the quick filter, `_cannot_afford`, asked once for the costs written alike
+                    affordable = answers[at]
+                    if affordable is None:
+                        affordable = answers[at] = not self._cannot_afford(piece, declaration, plan, held)
+                    if not affordable:
                         continue
-                elif not (bonus_ap or plan.filter_faults) and self._cannot_afford(piece, declaration, plan, held):
-                    continue
                 scope = envs.get(id(declaration)) or self.declaration_env(declaration)
-                if plan.fixed and not self._passes_shared(plan.fixed, piece, declaration, None, scope, asked):
+                if entry.fixed and not self._passes(entry.fixed, answers, piece, declaration, None, scope):
                     continue
                 domains = self._checked_domains(piece, declaration, seen)
                 targets: list[Any] = [None]
@@ -657,9 +727,12 @@ class Legality:
                 positions = plan.verdict_at
                 values_of = [domain for _, domain in domains]
                 for target in targets:
-                    if target is not None and plan.per_target and not self._passes_shared(
-                            plan.per_target, piece, declaration, pieces[target], scope, asked, target):
-                        continue
+                    if target is not None and entry.per_target:
+                        target_verdicts = by_target.get(target)
+                        if target_verdicts is None:
+                            target_verdicts = by_target[target] = [None] * questions.target_count
+                        if not self._passes(entry.per_target, target_verdicts, piece, declaration, pieces[target], scope):
+                            continue
                     verdicts: dict[Any, bool] = {}
                     for values in itertools.product(*values_of):
                         # An action is plain data: the same combination is the same action all bout.
@@ -702,12 +775,19 @@ class Legality:
         env = self.action_env(piece, declaration, action)
         return self.cost_problem(piece, declaration, env, None) or self.requirement_problem(declaration, env, rules=False)
 
-    def _command_plans(self) -> list[tuple[A.Declaration, LegalityPlan]]:
-        """Every command with its plan, in load order: worked out once per bout."""
-        if self._plans_in_order is None:
-            self._plans_in_order = [(declaration, self._legality_plan(declaration))
-                                    for declaration in self.host.ruleset.declarations("command")]
-        return self._plans_in_order
+    def _questions(self) -> CommandQuestions:
+        """Every command's numbered questions (`CommandQuestions`), worked out once per ruleset and
+        number limit."""
+        questions = self._command_questions
+        if questions is None:
+            max_number = self.host.limits.max_number
+            questions = self._questions_by_limit.get(max_number)
+            if questions is None:
+                questions = self._questions_by_limit[max_number] = CommandQuestions(
+                    [(declaration, self._legality_plan(declaration))
+                     for declaration in self.host.ruleset.declarations("command")])
+            self._command_questions = questions
+        return questions
 
     def _legality_plan(self, declaration: A.Declaration) -> LegalityPlan:
         key = (id(declaration), self.host.limits.max_number)
@@ -757,44 +837,47 @@ class Legality:
         except ScriptRuntimeError:
             return None  # asked at every decision, where it faults as it always did
 
-    def _passes_shared(self, checks: tuple[PlannedCheck, ...], piece: Actor, command: A.Declaration,
-                       target_piece: Piece | None, scope: Env, asked: dict[Any, bool], target: str | None = None) -> bool:
+    def _passes(self, checks: tuple[NumberedCheck, ...], verdicts: list[bool | None], piece: Actor,
+                command: A.Declaration, target_piece: Piece | None, scope: Env) -> bool:
         """Whether every requirement holds for the command (and target), asked inside `asking`.
-        `asked` keeps the verdicts of the questions commands share, for one decision (by target);
-        the command's scope is made only when a question is asked."""
+        `verdicts` keeps, by their numbers, the verdicts of this decision's questions (for one
+        target); the command's scope is made only when one of its own requirements is asked."""
         env = None
-        for check in checks:
-            shared = check.shared
-            key = None
-            if shared is not None:
-                key = shared if target is None else (shared, target)
-                verdict = asked.get(key)
-                if verdict is not None:
-                    if not verdict:
-                        return False
-                    continue
-            if env is None:
-                names = {"self": piece, "command": command}
-                if target_piece is not None:
-                    names["target"] = target_piece
-                env = Env.owning(names, scope)
-            verdict = self._holds(check, env)
-            if key is not None:
-                asked[key] = verdict
+        for at, check in checks:
+            verdict = verdicts[at]
+            if verdict is None:
+                if check.rule is not None:
+                    verdict = self._rule_holds(check, piece, target_piece, command)
+                else:
+                    if env is None:
+                        names = {"self": piece, "command": command}
+                        if target_piece is not None:
+                            names["target"] = target_piece
+                        env = Env.owning(names, scope)
+                    verdict = bool(self.host.interpreter.evaluate(check.requirement.condition, env))
+                verdicts[at] = verdict
             if not verdict:
                 return False
         return True
 
     def _holds(self, check: PlannedCheck, env: Env) -> bool:
-        """Whether one planned requirement holds (asked inside `asking`)."""
-        if check.rule is None:
-            check_env = env
-        else:
+        """Whether one planned requirement holds (asked inside `asking`; `env`: the command's scope)."""
+        if check.rule is not None:
             names = env.names
-            if not check.binds_everyone and not self.owns_ability(names["self"], check.rule):
-                return True  # a talent binds only its role's pieces
-            check_env = Env.owning({"self": names["self"], "target": names.get("target"), "command": names["command"]},
-                                   self.declaration_env(check.rule))
+            return self._rule_holds(check, names["self"], names.get("target"), names["command"])
+        evaluate = self.host.interpreter.evaluate
+        for operand in check.operands:
+            if evaluate(operand, env):
+                return True
+        return check.holds_anyway
+
+    def _rule_holds(self, check: PlannedCheck, piece: Actor, target: Piece | None, command: A.Declaration) -> bool:
+        """Whether a rule's planned requirement holds for a command given by `piece` (asked inside
+        `asking`), in the rule's own scope."""
+        assert check.rule is not None
+        if not check.binds_everyone and not self.owns_ability(piece, check.rule):
+            return True  # a talent binds only its role's pieces
+        check_env = Env.owning({"self": piece, "target": target, "command": command}, self.declaration_env(check.rule))
         evaluate = self.host.interpreter.evaluate
         for operand in check.operands:
             if evaluate(operand, check_env):
