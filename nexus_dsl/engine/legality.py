@@ -249,6 +249,27 @@ def always_asked(expr: A.Expr) -> tuple[A.Expr, ...]:
     return ()
 
 
+class UseRequirement:
+    """One requirement of an ability, a card or a control as `legal_uses` asks it: whether it reads
+    nothing a use varies in (`constant`: one verdict for all of a piece's uses), and, when it reads
+    none of the names that differ from one declaration to another (its own params, a window's names,
+    the command), the key its verdict is kept under for one decision (`shared`: its text and the
+    names it reads of those a use binds, whose values `read_at` finds among a use's values), and
+    whether that verdict is the asking piece's own (`by_piece`: it reads `self`, or calls a function,
+    which may read who acts)."""
+
+    __slots__ = ("condition", "constant", "shared", "read_at", "by_piece")
+
+    def __init__(self, condition: A.Expr, binds: tuple[tuple[str, bool], ...], own: frozenset[str]):
+        names = A.names_used(condition)
+        self.condition = condition
+        self.read_at = tuple(place for place, (name, _) in enumerate(binds) if name in names)
+        self.constant = not self.read_at
+        self.shared: tuple[str, tuple[str, ...]] | None = None if names & own else (
+            print_expr(condition), tuple(binds[place][0] for place in self.read_at))
+        self.by_piece = "self" in names or any(isinstance(node, A.Call) for node in A.subtree(condition))
+
+
 class UseChecks:
     """What legality needs of one ability or card to tell which of its uses are legal, worked out once
     from its declaration: whether its uses vary (a target, arguments), its costs when each is a
@@ -266,7 +287,6 @@ class UseChecks:
         # by its label), then each argument.
         self.binds: tuple[tuple[str, bool], ...] = (
             (("target", True),) if targets else ()) + tuple((arg.name, False) for arg in args)
-        varying = ({"target"} if targets else set()) | {arg.name for arg in args}
         items = [item for cost in declaration.clauses_of(A.Cost) for item in cost.items]
         # Costs read as written, with no script asked: numbers 0 or more (up to the bout's number
         # limit, `largest_cost`) in anything but MP (which the square multiplies, and may bound).
@@ -279,17 +299,15 @@ class UseChecks:
         # control's): such a cost is met per target.
         self.ap_against_target = ap_against_target
         self.target_ap = ap_against_target and targets and any(item.resource == "AP" for item in items)
-        # Names that differ from one declaration to another: what reads none of them (nor the
-        # target, nor the command) reads only `self` and the content, so every use of the same
-        # piece with no window open gets the same verdict from it: its text is its key then.
-        own = window_names | {param.name for param in declaration.clauses_of(A.Param)} | {"command", "target"}
-        self.requirements: tuple[tuple[A.Expr, bool, str | None], ...] = tuple(
-            (requirement.condition, not A.names_used(requirement.condition) & varying,
-             None if A.names_used(requirement.condition) & (own | varying) else print_expr(requirement.condition))
-            for requirement in declaration.clauses_of(A.Requires))
+        # Names that differ from one declaration to another: what reads none of them reads only
+        # `self`, what a use binds, and the content, so every use alike with no window open gets
+        # the same verdict from it (`UseRequirement.shared`).
+        own = window_names | {param.name for param in declaration.clauses_of(A.Param)} | {"command"}
+        self.requirements = tuple(UseRequirement(requirement.condition, self.binds, own)
+                                  for requirement in declaration.clauses_of(A.Requires))
         # How many requirements, from the first, read nothing a use varies in.
-        self.leading_constant = next((index for index, (_, constant, _) in enumerate(self.requirements) if not constant),
-                                     len(self.requirements))
+        self.leading_constant = next((index for index, requirement in enumerate(self.requirements)
+                                      if not requirement.constant), len(self.requirements))
 
 
 def controls_of(ruleset: Ruleset) -> list[tuple[A.Declaration, UseChecks]]:
@@ -589,15 +607,15 @@ class Legality:
         return combinations
 
     def legal_uses(self, kind: str, piece: Actor, declaration: A.Declaration, checks: UseChecks,
-                   names: dict[str, Any], asked: dict[tuple[str, str], bool] | None = None,
+                   names: dict[str, Any], asked: dict[Any, bool] | None = None,
                    seen: dict[Any, list[Any]] | None = None) -> list[Action]:
         """Every use of an ability, a card or a control (`kind`) whose costs are met and whose own
         requirements hold, `names` those of the window open: the verdicts of asking each combination
         its costs, then its requirements in order (`ability_problem`, `control_problem`), reached
         faster. Asking is pure, so a requirement that reads nothing the uses vary in is asked once,
-        where it was first asked, and one that reads only `self` and the content (`UseChecks`) once
-        for all the uses of one decision (`asked`, by piece and text; given only where no window is
-        open; `seen`: the piece's shared argument domains, `arg_domains`); costs written as numbers
+        where it was first asked, and one that reads no name of its declaration's own
+        (`UseRequirement`) once for all the uses alike of one decision (`asked`, by piece when it
+        reads `self`, text and the values it reads; given only where no window is open; `seen`: the piece's shared argument domains, `arg_domains`); costs written as numbers
         are read as they are; a requirement that fails for every use, before anything a use varies
         in is asked, ends the search."""
         label, actions = piece.label, self._actions
@@ -615,6 +633,7 @@ class Legality:
         legal: list[Action] = []
         evaluate = self.host.interpreter.evaluate
         verdicts: dict[int, bool] = {}  # the requirements that read nothing the uses vary in
+        shared_verdicts: dict[Any, bool] = asked if asked is not None else {}
         pieces = self.host.state.pieces
         scope = self.declaration_env(declaration)
         # What `action_env` binds for every use: the window's names, `self`, and the command (a
@@ -645,22 +664,29 @@ class Legality:
                         continue
                 elif checks.target_ap and self._short_of_written(piece, written, env.names.get("target")):
                     continue
-                for index, (condition, constant, text) in enumerate(checks.requirements):
-                    if constant:
+                for index, requirement in enumerate(checks.requirements):
+                    shared = requirement.shared if asked is not None else None
+                    if requirement.constant:
                         verdict = verdicts.get(index)
                         if verdict is None:
-                            if asked is not None and text is not None:
-                                key = (piece.label, text)
-                                verdict = asked.get(key)
+                            if shared is not None:
+                                verdict = shared_verdicts.get((label, shared))
                                 if verdict is None:
-                                    verdict = asked[key] = bool(evaluate(condition, env))
+                                    verdict = shared_verdicts[(label, shared)] = bool(evaluate(requirement.condition, env))
                             else:
-                                verdict = bool(evaluate(condition, env))
+                                verdict = bool(evaluate(requirement.condition, env))
                             verdicts[index] = verdict
                         if not verdict and index < checks.leading_constant and written is not None:
                             return legal  # every use fails here, and nothing before it could fault
+                    elif shared is not None:  # asked once for the uses alike of this decision
+                        read_at = requirement.read_at
+                        key = (label if requirement.by_piece else None, shared,
+                               values[read_at[0]] if len(read_at) == 1 else tuple([values[at] for at in read_at]))
+                        verdict = shared_verdicts.get(key)
+                        if verdict is None:
+                            verdict = shared_verdicts[key] = bool(evaluate(requirement.condition, env))
                     else:
-                        verdict = bool(evaluate(condition, env))
+                        verdict = bool(evaluate(requirement.condition, env))
                     if not verdict:
                         break
                 else:

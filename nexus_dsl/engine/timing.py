@@ -165,7 +165,7 @@ class Timing:
 
     # ---------------------------------------------------------------- legality
     def ability_uses(self, piece: Piece, window: str, frame: WindowFrame | None,
-                     asked: dict[tuple[str, str], bool] | None = None) -> list[Action]:
+                     asked: dict[Any, bool] | None = None) -> list[Action]:
         """The uses legal now of the abilities and cards usable at `window` (`frame`: the one open,
         if any). `asked` keeps, for one decision with no window open, the verdicts of requirements
         every use of a piece asks alike (`Legality.legal_uses`)."""
@@ -216,7 +216,7 @@ class Timing:
         pieces': a player acting without pieces has none."""
         if not isinstance(active, Piece):
             return []
-        asked: dict[tuple[str, str], bool] = {}  # what every use of a piece asks alike, this decision
+        asked: dict[Any, bool] = {}  # what uses alike ask, this decision
         options = self.ability_uses(active, "own_round", None, asked)
         for piece in self.host.state.clockwise_from(active.label):
             options.extend(self.ability_uses(piece, "any_time", None, asked))
