@@ -70,7 +70,8 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
 MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
     "ledger": frozenset({"host"}),
     "legality": frozenset({"host", "global_requirements", "_declaration_envs", "_legality_plans", "_actions", "_role_ownership",
-                           "_questions_by_limit", "_command_questions", "_lasting_domains"}),
+                           "_questions_by_limit", "_command_questions", "_lasting_domains",
+                           "_lasting_combinations", "_offered"}),
     "events": frozenset({"host", "listeners", "_hazard_objects", "_rings"}),
     "timing": frozenset({"host", "_by_window"}),
     "conditions": frozenset({"host"}),

@@ -419,6 +419,11 @@ class Legality:
         # The argument domains that are the same all bout (`_lasts`), by their type's id(): shared
         # with the previews, and never changed by those who read them.
         self._lasting_domains: dict[int, list[Any]] = {}
+        # The combinations of a command's arguments (the target aside) when every domain lasts all
+        # bout, by the command's id(); and the actions of those combinations, by piece, command and
+        # target (`_command_combinations`). Shared with the previews, and never changed once made.
+        self._lasting_combinations: dict[int, tuple[tuple[str, ...], list[tuple[Any, ...]]]] = {}
+        self._offered: dict[tuple[str, str, Any], tuple[list[tuple[Any, ...]], list[Action]]] = {}
         # Every action offered this bout: a command by (kind, piece, command, target, the other
         # arguments' values), any other by (kind, piece, declaration, its arguments' values). An
         # action is plain data, made once and offered again (shared with the previews).
@@ -430,6 +435,8 @@ class Legality:
         legality._declaration_envs = dict(self._declaration_envs)
         legality._actions = self._actions
         legality._lasting_domains = self._lasting_domains
+        legality._lasting_combinations = self._lasting_combinations
+        legality._offered = self._offered
         legality._command_questions = self._command_questions
         return legality
 
@@ -495,12 +502,7 @@ class Legality:
         list for every command that asks; never changed by those who read it)."""
         domains: list[tuple[str, list[Any]]] = []
         if targets_opponent(declaration):
-            targets = seen.get(_TARGETS) if seen is not None else None
-            if targets is None:
-                targets = [h.label for h in self.host.state.pieces.values() if piece.foe_of(h) and h.on_board]
-                if seen is not None:
-                    seen[_TARGETS] = targets
-            domains.append(("target", targets))
+            domains.append(("target", self._targets(piece, seen)))
         lasting = self._lasting_domains
         for name, arg_type in arguments_of(declaration):
             domain = lasting.get(id(arg_type))
@@ -515,6 +517,15 @@ class Legality:
                         seen[key] = domain
             domains.append((name, domain))
         return domains
+
+    def _targets(self, piece: Actor, seen: dict[Any, list[Any]] | None) -> list[str]:
+        """The pieces `piece` may target: its foes on the board, by label (kept in `seen`)."""
+        targets = seen.get(_TARGETS) if seen is not None else None
+        if targets is None:
+            targets = [h.label for h in self.host.state.pieces.values() if piece.foe_of(h) and h.on_board]
+            if seen is not None:
+                seen[_TARGETS] = targets
+        return targets
 
     def _lasts(self, arg_type: A.ArgType) -> bool:
         """Whether an argument's domain is the same all bout: a list of words, a range written as
@@ -580,10 +591,62 @@ class Legality:
         combinations = 1
         for _, domain in domains:
             combinations *= len(domain)
+        self._check_count(declaration, combinations)
+        return domains
+
+    def _check_count(self, declaration: A.Declaration, combinations: int) -> None:
+        """Refuse a declaration whose argument combinations are too many to check."""
         if combinations > self.host.limits.max_options:
             args = declaration.clauses_of(A.Arg)
             raise self._too_many_options(args[0] if args else declaration, combinations, declaration)
-        return domains
+
+    def _command_combinations(self, piece: Actor, declaration: A.Declaration, seen: dict[Any, list[Any]]
+                              ) -> tuple[list[Any], tuple[str, ...], list[tuple[Any, ...]]]:
+        """A command's targets ([None] when it has none), and the names and the combinations of
+        values of its other arguments, its domains checked as `_checked_domains` checks them. When
+        every one of those domains lasts all bout (`_lasts`), their combinations are worked out
+        once per bout."""
+        lasting = self._lasting_combinations.get(id(declaration))
+        if lasting is not None:
+            names, combinations = lasting
+            if not targets_opponent(declaration):
+                self._check_count(declaration, len(combinations))
+                return [None], names, combinations
+            targets = self._targets(piece, seen)
+            self._check_count(declaration, len(targets) * len(combinations))
+            return targets, names, combinations
+        domains = self._checked_domains(piece, declaration, seen)
+        found: list[Any] = [None]
+        if domains and domains[0][0] == "target":
+            found = domains.pop(0)[1]
+        names = tuple(name for name, _ in domains)
+        combinations = list(itertools.product(*(domain for _, domain in domains)))
+        if all(self._lasts(arg_type) for _, arg_type in arguments_of(declaration)):
+            self._lasting_combinations[id(declaration)] = (names, combinations)
+        return found, names, combinations
+
+    def _actions_of(self, label: str, declaration: A.Declaration, target: Any, names: tuple[str, ...],
+                    combinations: list[tuple[Any, ...]]) -> list[Action]:
+        """The command's action of each combination, given by `label` against `target`: an action is
+        plain data, the same combination the same action all bout (kept for combinations that last)."""
+        key = (label, declaration.id, target)
+        offered = self._offered.get(key)
+        if offered is not None and offered[0] is combinations:
+            return offered[1]
+        made: list[Action] = []
+        actions = self._actions
+        for values in combinations:
+            known = (COMMAND, label, declaration.id, target, values)
+            action = actions.get(known)
+            if action is None:
+                args = dict(zip(names, values))
+                if target is not None:
+                    args = {"target": target, **args}
+                action = actions[known] = Action.make(COMMAND, label, declaration.id, **args)
+            made.append(action)
+        if self._lasting_combinations.get(id(declaration), (None, None))[1] is combinations:
+            self._offered[key] = (combinations, made)
+        return made
 
     def enumerate_actions(self, kind: str, piece: Actor, declaration: A.Declaration,
                           problem: Any) -> Iterator[Action]:
@@ -720,7 +783,7 @@ class Legality:
         by_target: dict[str, list[bool | None]] = {}  # the answers to the questions asked per target
         seen: dict[Any, list[Any]] = {}  # the argument domains commands share, this decision
         held: dict[str, int] = {}  # the resources the piece holds, this decision
-        pieces, actions, label = self.host.state.pieces, self._actions, piece.label
+        pieces, label = self.host.state.pieces, piece.label
         bonus_ap = isinstance(piece, Piece) and bool(piece.bonus_ap)
         if bonus_ap:  # AP granted against a target: no quick filter, each target's costs are asked
             for at in questions.filters:
@@ -740,10 +803,7 @@ class Legality:
                 scope = envs.get(id(declaration)) or self.declaration_env(declaration)
                 if entry.fixed and not self._passes(entry.fixed, answers, piece, declaration, None, scope):
                     continue
-                domains = self._checked_domains(piece, declaration, seen)
-                targets: list[Any] = [None]
-                if domains and domains[0][0] == "target":
-                    targets = domains.pop(0)[1]
+                targets, names, combinations = self._command_combinations(piece, declaration, seen)
                 costs_vary = plan.costs_vary or bonus_ap
                 # Asking is pure, so a verdict holds for every combination that agrees on the
                 # arguments it reads (`verdict_at`, their places among the arguments): asked once,
@@ -751,7 +811,6 @@ class Legality:
                 # A command with no such question has one verdict: legal.
                 asks = costs_vary or bool(plan.varying)
                 positions = plan.verdict_at
-                values_of = [domain for _, domain in domains]
                 for target in targets:
                     if target is not None and entry.per_target:
                         target_verdicts = by_target.get(target)
@@ -760,29 +819,24 @@ class Legality:
                         if not self._passes(entry.per_target, target_verdicts, piece, declaration, pieces[target], scope):
                             continue
                     verdicts: dict[Any, bool] = {}
-                    for values in itertools.product(*values_of):
-                        # An action is plain data: the same combination is the same action all bout.
-                        known = (COMMAND, label, declaration.id, target, values)
-                        action = actions.get(known)
-                        if action is None:
-                            args = dict(zip([name for name, _ in domains], values))
+                    offered = self._actions_of(label, declaration, target, names, combinations)
+                    if not asks:
+                        legal += offered
+                        continue
+                    for values, action in zip(combinations, offered):
+                        key = (values[positions[0]] if len(positions) == 1 else
+                               tuple([values[at] for at in positions]) if positions else ())
+                        verdict = verdicts.get(key)
+                        if verdict is None:
+                            bound = {"self": piece, "command": declaration}  # as `action_env` binds them
                             if target is not None:
-                                args = {"target": target, **args}
-                            action = actions[known] = Action.make(COMMAND, label, declaration.id, **args)
-                        if asks:
-                            key = (values[positions[0]] if len(positions) == 1 else
-                                   tuple([values[at] for at in positions]) if positions else ())
-                            verdict = verdicts.get(key)
-                            if verdict is None:
-                                bound = {"self": piece, "command": declaration}  # as `action_env` binds them
-                                if target is not None:
-                                    bound["target"] = pieces[target]
-                                for name, value in zip(plan.arg_names, values):
-                                    bound[name] = value
-                                verdict = verdicts[key] = self._arguments_hold(
-                                    piece, declaration, Env.owning(bound, scope, source), plan, costs_vary)
-                            if not verdict:
-                                continue
+                                bound["target"] = pieces[target]
+                            for name, value in zip(plan.arg_names, values):
+                                bound[name] = value
+                            verdict = verdicts[key] = self._arguments_hold(
+                                piece, declaration, Env.owning(bound, scope, source), plan, costs_vary)
+                        if not verdict:
+                            continue
                         legal.append(action)
         return legal
 
