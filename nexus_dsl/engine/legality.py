@@ -49,9 +49,10 @@ class PlannedCheck:
     # ... or when a part answered in advance was true (the ones before it are still asked, as
     # they always were).
     holds_anyway: bool
-    # The question's key when other commands ask the same question (a rule's part that no longer
-    # reads the command, or a command's own requirement written alike and reading nothing the
-    # command binds): asked once per decision and target for all of them; None otherwise.
+    # The question's key when other commands ask the same question (a rule's parts that no longer
+    # read the command, or a command's own requirement written alike and reading nothing the
+    # command binds): whether one of `operands` holds is asked once per decision and target for
+    # all of them (whatever each one's `holds_anyway`); None otherwise.
     shared: tuple[Any, ...] | None
 
     @property
@@ -82,7 +83,7 @@ def planned_check(rule: A.Declaration | None, requirement: A.Requires, binds_eve
     operands = tuple(left)
     shared = None
     if not any("command" in A.names_used(operand) for operand in operands):
-        shared = (id(rule), id(requirement), holds_anyway, *(id(operand) for operand in operands))
+        shared = (id(rule), id(requirement), *(id(operand) for operand in operands))
     return PlannedCheck(rule, requirement, binds_everyone, operands, holds_anyway, shared)
 
 
@@ -920,14 +921,15 @@ class Legality:
     def _passes(self, checks: tuple[NumberedCheck, ...], verdicts: list[bool | None], piece: Actor,
                 command: A.Declaration, target_piece: Piece | None, scope: Env) -> bool:
         """Whether every requirement holds for the command (and target), asked inside `asking`.
-        `verdicts` keeps, by their numbers, the verdicts of this decision's questions (for one
-        target); the command's scope is made only when one of its own requirements is asked."""
+        `verdicts` keeps, by their numbers, the answers to this decision's questions (for one
+        target): whether one of a requirement's operands holds; the command's scope is made only
+        when one of its own requirements is asked."""
         env = None
         for at, check in checks:
             verdict = verdicts[at]
             if verdict is None:
                 if check.rule is not None:
-                    verdict = self._rule_holds(check, piece, target_piece, command)
+                    verdict = self._rule_operands_hold(check, piece, target_piece, command)
                 else:
                     if env is None:
                         names = {"self": piece, "command": command}
@@ -936,7 +938,7 @@ class Legality:
                         env = Env.owning(names, scope)
                     verdict = bool(self.host.interpreter.evaluate(check.requirement.condition, env))
                 verdicts[at] = verdict
-            if not verdict:
+            if not (verdict or check.holds_anyway):
                 return False
         return True
 
@@ -954,6 +956,12 @@ class Legality:
     def _rule_holds(self, check: PlannedCheck, piece: Actor, target: Piece | None, command: A.Declaration) -> bool:
         """Whether a rule's planned requirement holds for a command given by `piece` (asked inside
         `asking`), in the rule's own scope."""
+        return self._rule_operands_hold(check, piece, target, command) or check.holds_anyway
+
+    def _rule_operands_hold(self, check: PlannedCheck, piece: Actor, target: Piece | None,
+                            command: A.Declaration) -> bool:
+        """Whether one of what is left to ask of a rule's requirement holds (or the rule does not
+        bind the piece), asked in order until one does."""
         assert check.rule is not None
         if not check.binds_everyone and not self.owns_ability(piece, check.rule):
             return True  # a talent binds only its role's pieces
@@ -962,7 +970,7 @@ class Legality:
         for operand in check.operands:
             if evaluate(operand, check_env):
                 return True
-        return check.holds_anyway
+        return False
 
     def _binds_everyone(self, rule: A.Declaration) -> bool:
         """Whether a rule's requirement binds every piece: it is no card held in a hand and names no role."""

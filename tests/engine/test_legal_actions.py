@@ -155,3 +155,23 @@ def test_fast_uses_agree_with_the_full_check_of_every_combination():
                 offered += len(expected)
             bout.apply(next_action(bout, agents))
     assert compared > 50 and offered > 50
+
+
+def test_a_rule_answered_in_advance_for_some_commands_still_binds_the_others():
+    """A rule's requirement whose part reading the command is answered once per command (entangled
+    pieces may not move, but may attack) asks its other part once per decision for all of them: the
+    moves it forbids are not offered, the attacks are, as `command_problem` says of each one."""
+    from nexus_dsl.engine.actions import COMMAND
+
+    bout = mid_round((4, 5), Direction.N, (4, 4), Direction.S, ap=3, mp=3)
+    red = bout.state.pieces["red"]
+    before = {action.name for action in bout.legality.legal_commands(red)}
+    red.marks["entangled"] = True
+    offered = bout.legality.legal_commands(red)
+    brute = {action for declaration in bout.ruleset.declarations("command")
+             for action in bout.legality.enumerate_actions(
+                 COMMAND, red, declaration, lambda a, d=declaration: bout.legality.command_problem(red, d, a))}
+    assert set(offered) == brute
+    names_offered = {action.name for action in offered}
+    assert {"move_backward", "sidestep", "backflip"} <= before and not names_offered & {"move_backward", "sidestep", "backflip"}
+    assert {"standard_attack", "rotate", "cut_free"} <= names_offered
