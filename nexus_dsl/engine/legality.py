@@ -694,6 +694,10 @@ class Legality:
         if written is not None and not checks.target_ap and self._short_of_written(
                 piece, written, names.get("target") if checks.ap_against_target else None):
             return []
+        if written is not None and asked is not None and checks.leading_constant:
+            first = checks.requirements[0].shared
+            if first is not None and asked.get((label, first)) is False:
+                return []  # already found false for the piece this decision: every use fails there
         legal: list[Action] = []
         evaluate = self.host.interpreter.evaluate
         verdicts: dict[int, bool] = {}  # the requirements that read nothing the uses vary in
