@@ -32,7 +32,8 @@ from ..vocabulary import RELATIVE, RESOURCES, ROLL_SIDES, NumberRange, Signature
 from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
-from .compiled import ArgumentTest, CallPlan, Closure, closure_of
+from .compiled import ArgumentCheck, ArgumentChecks, ArgumentTest, CallPlan, Closure, KindTest, closure_of
+from .compiled import Interpreter as Evaluator
 from .scope import INTERNAL, INTERNAL_HINT, VALUE_ERRORS, Env, describe_value, fault, fault_at, is_number
 from .state import Piece, OwnedZone, Player
 
@@ -78,7 +79,6 @@ def _one_square(value: Any) -> bool:
 
 
 DIRECTIONS = frozenset(COMPASS + RELATIVE)
-KindTest = tuple[Callable[[Any], bool], str]
 # What a value must be for each argument type of the vocabulary (`any`, `bool` and `name` take
 # anything); the types whose members content declares are added per Ruleset (`argument_checks`).
 KIND_TESTS: dict[str, KindTest] = {
@@ -137,22 +137,6 @@ def _sure_types(kind: str, test: KindTest) -> frozenset[type]:
     return SURE_TYPES.get(kind, NO_TYPES) if test is KIND_TESTS.get(kind) else NO_TYPES
 
 
-@dataclass(frozen=True)
-class ArgumentCheck:
-    """How each argument of one function or effect is checked: by its vocabulary type, and a number
-    by its vocabulary range (`Signature.ranges`, the very ranges the checker holds constants to)."""
-
-    positional: tuple[ArgumentTest | None, ...]  # None: the argument takes anything
-    preps: dict[str, tuple[Callable[[Any], bool], str]]
-    positional_ranges: tuple[tuple[int, NumberRange], ...]
-    prep_ranges: tuple[tuple[str, NumberRange], ...]
-    # `positional` again, in two parts that together ask exactly what it asks: each argument's
-    # classes when its test asks no more (`object` when it has no test or another), and the other
-    # tests by position.
-    positional_classes: tuple[tuple[type, ...], ...] = ()
-    positional_others: tuple[tuple[int, Callable[[Any], bool]], ...] = ()
-
-
 def _argument_check(signature: Signature, tests: Mapping[str, KindTest]) -> ArgumentCheck:
     ranges = signature.ranges.items()
     positional = tuple(_argument_test(position, kind, tests.get(kind)) for position, kind in enumerate(signature.positional))
@@ -176,13 +160,6 @@ def _member_test(members: tuple[str, ...], what: str, piece_too: bool = False) -
     if piece_too:  # a piece stands for its player's score pile
         return (lambda v: isinstance(v, Piece) or isinstance(v, str) and v in allowed, what)
     return (lambda v: isinstance(v, str) and v in allowed, what)
-
-
-@dataclass(frozen=True)
-class ArgumentChecks:
-    functions: dict[str, ArgumentCheck]
-    primitives: dict[str, ArgumentCheck]
-    tests: dict[str, KindTest]  # by type name: what a value of it must be (a procedure's args)
 
 
 # Built once per Ruleset (its words), shared by every bout and preview of it.
@@ -264,26 +241,23 @@ class ScriptHost(Protocol):
     def declaration_attribute(self, declaration: A.Declaration, name: str) -> Any: ...
 
 
-class Interpreter:
+class Interpreter(Evaluator):
     __deletable__ = ("_asking",)  # let go of by a preview's copy (`WhatIf.let_go`)
 
     def __init__(self, host: ScriptHost, limits: Limits):
         self.host = host
         self.limits = limits
+        self.max_number = limits.max_number
         self.steps = 0
         self.pure = False  # True while a question is asked (`asking`): evaluating may not roll dice
         self._asking = Asking(self)
-        self.functions: Mapping[str, Callable[..., Any]] = {}
+        self.functions = {}
         self.primitives: Mapping[str, Callable[..., Any]] = {}
         self.checks = argument_checks(host.ruleset.words)
         self.procedures = host.ruleset.scripts.get("procedure", {})
         self.procedure_depth = 0
         # The value of each name no scope binds, worked out once per ruleset (`resolve_unbound`).
-        self.unbound_values: dict[str, Any] = host.ruleset.derived("unbound_values")
-
-    @property
-    def max_number(self) -> int:
-        return self.limits.max_number
+        self.unbound_values = host.ruleset.derived("unbound_values")
 
     def has_state(self, value: Any, state: str) -> bool:
         """Whether a value is in a state (`value is <state>`)."""
