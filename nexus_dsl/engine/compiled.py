@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping, NamedTuple, Protocol
 from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
 from ..vocabulary import NumberRange
-from .scope import INTERNAL, INTERNAL_HINT, VALUE_ERRORS, Dynamic, Env, describe_value, fault, fault_at, is_number
+from .scope import INTERNAL, INTERNAL_HINT, UNBOUND, VALUE_ERRORS, Dynamic, Env, describe_value, fault, fault_at, is_number
 from .state import Piece, Player
 
 
@@ -182,9 +182,8 @@ def _name(expr: A.Name) -> Closure:
         nonlocal unbound_for, unbound_value
         scope: Env | None = env
         while scope is not None:  # Env.lookup, inlined: the commonest node of all
-            names = scope.names
-            if ident in names:
-                value = names[ident]
+            value = scope.names.get(ident, UNBOUND)  # one search of the scope, not `in` then `[]`
+            if value is not UNBOUND:
                 return value.read() if type(value) is Dynamic else value  # final: no subclass to test for
             scope = scope.parent
         if interpreter.unbound_values is unbound_for:
@@ -365,14 +364,13 @@ def _attr(expr: A.Attr) -> Closure:
     name = expr.name
     of_declaration = name in DECLARATION_ATTRIBUTES
     # `self.label`: the object is nearly always a name a scope binds, looked up here without a call.
-    ident = expr.obj.id if isinstance(expr.obj, A.Name) else None
+    ident = expr.obj.id if isinstance(expr.obj, A.Name) else ""  # "": not a name (no scope is searched)
 
     def evaluate(interpreter: Interpreter, env: Env) -> Any:
-        scope: Env | None = env if ident is not None else None
+        scope: Env | None = env if ident else None
         while scope is not None:
-            names = scope.names
-            if ident in names:
-                value = names[ident]
+            value = scope.names.get(ident, UNBOUND)
+            if value is not UNBOUND:
                 if type(value) is Dynamic:
                     value = value.read()
                 break

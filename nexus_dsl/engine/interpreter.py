@@ -17,7 +17,7 @@ that caused it and naming its declaration (`fault_at`), never as a Python except
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Final, Generator, Mapping, Protocol, Sequence, cast
 from weakref import WeakKeyDictionary
 
 from ..errors import ScriptRuntimeError
@@ -445,7 +445,7 @@ class Interpreter(Evaluator):
             if self.steps > limit:
                 raise fault(stmt, local, "budget_exceeded", f"the script ran more than {limit} steps")
             try:
-                rest = _STEPS.get(type(stmt), Interpreter._unknown_step)(self, stmt, local)
+                rest = self._step(stmt, local)
             except ScriptRuntimeError as error:
                 raise fault_at(error, stmt, local) from None
             if rest is not None:
@@ -464,6 +464,27 @@ class Interpreter(Evaluator):
             except ScriptRuntimeError as error:
                 raise fault_at(error, stmt, local) from None
             waiting = self._run_until_waiting(statements, index, local)
+
+    def _step(self, stmt: A.Stmt, local: Env) -> Run | None:
+        """Run one statement by the step of its kind, chosen by its exact class: a chain of tests on
+        the class, not a table of steps, so that the compiled engine calls each step directly."""
+        kind = type(stmt)
+        if kind is _ACTION:
+            return self._effect(cast(A.Action, stmt), local)
+        if kind is _IF:
+            return self._if(cast(A.If, stmt), local)
+        if kind is _LET:
+            self._let(cast(A.Let, stmt), local)
+            return None
+        if kind is _FOR_EACH:
+            return self._for_each(cast(A.ForEach, stmt), local)
+        if kind is _SET:
+            self._set(cast(A.Set, stmt), local)
+            return None
+        if kind is _REPEAT:
+            return self._repeat(cast(A.Repeat, stmt), local)
+        self._unknown_step(stmt, local)  # which faults
+        return None
 
     # The steps below ask each expression's compiled closure as `evaluate` does, without the call.
     def _let(self, stmt: A.Let, local: Env) -> None:
@@ -532,23 +553,26 @@ class Interpreter(Evaluator):
             waiting = self._loop_until_waiting(stmt, items, index, local)
 
     def _effect(self, action: A.Action, env: Env) -> Run | None:
-        primitive = self.primitives.get(action.verb)
+        plan: EffectPlan | None = action.__dict__.get("_effect")
+        if plan is None:
+            plan = _effect_plan(action)
+        if plan.primitives is not self.primitives or plan.checks is not self.checks:
+            plan.bind(self.primitives, self.checks, action.verb)
+        primitive = plan.primitive
         if primitive is None:
             procedure = self.procedures.get(action.verb)
             if procedure is None:
                 raise fault(action, env, "feature_not_available", f"effect `{action.verb}` is not available")
             return self._run_procedure(procedure.declaration, action, env)
-        plan: EffectPlan | None = action.__dict__.get("_effect")
-        if plan is None:
-            plan = _effect_plan(action)
         # An event or a window is named by its word (`record deceived`), whatever a script has
         # given the same name to: the two are apart, as the checker reads them.
         args: list[Any] = []
-        for word, closure in plan[0]:
+        for word, closure in plan.arguments:
             args.append(word if closure is None else closure(self, env))
-        checks = self.checks.primitives[action.verb]
-        if plan[1]:
-            return self._effect_with_preps(primitive, plan[1], checks, args, action, env)
+        checks = plan.check
+        assert checks is not None  # every effect has its checks (`argument_checks`)
+        if plan.prepositions:
+            return self._effect_with_preps(primitive, plan.prepositions, checks, args, action, env)
         # `_check_arguments`, asking each class with no call; once one fails, asked in full, in order,
         # so the fault is at the first argument that fails.
         for classes, value in zip(checks.positional_classes, args):
@@ -612,11 +636,13 @@ class Interpreter(Evaluator):
 
 
 _Waiting = tuple[Run, A.Stmt, int]  # a statement's rest to wait for, the statement, the index of the next
-_Step = Callable[[Interpreter, Any, Env], "Run | None"]
-_STEPS: dict[type, _Step] = {
-    A.Action: Interpreter._effect, A.Let: Interpreter._let, A.Set: Interpreter._set, A.If: Interpreter._if,
-    A.ForEach: Interpreter._for_each, A.Repeat: Interpreter._repeat,
-}
+# The classes of statement, held as constants of the module (`Interpreter._step`).
+_ACTION: Final = A.Action
+_IF: Final = A.If
+_LET: Final = A.Let
+_FOR_EACH: Final = A.ForEach
+_SET: Final = A.Set
+_REPEAT: Final = A.Repeat
 
 
 # The argument types named by a word of the game, never a value: the events and the windows; and
@@ -629,7 +655,28 @@ WORD_POSITIONS: dict[str, frozenset[int]] = {
 
 _Arguments = tuple[tuple[str | None, Closure | None], ...]  # each: the word it names, or the closure working it out
 _Prepositions = tuple[tuple[str, Closure | None, A.Expr], ...]  # each: its name, its closure (None: binds its name)
-EffectPlan = tuple[_Arguments, _Prepositions]
+
+
+class EffectPlan:
+    """An effect statement as it runs, worked out once and kept on the statement: its arguments
+    (`_effect_plan`); and, for the table of effects and the argument checks of the interpreter it
+    last ran in (shared by every bout and preview of a ruleset), the effect its verb names (None:
+    a procedure, or nothing) and that effect's checks, found again only when it meets others."""
+
+    __slots__ = ("arguments", "prepositions", "primitives", "checks", "primitive", "check")
+
+    def __init__(self, arguments: _Arguments, prepositions: _Prepositions):
+        self.arguments = arguments
+        self.prepositions = prepositions
+        self.primitives: Mapping[str, Callable[..., Any]] | None = None
+        self.checks: ArgumentChecks | None = None
+        self.primitive: Callable[..., Any] | None = None
+        self.check: ArgumentCheck | None = None
+
+    def bind(self, primitives: Mapping[str, Callable[..., Any]], checks: ArgumentChecks, verb: str) -> None:
+        self.primitive = primitives.get(verb)
+        self.check = checks.primitives[verb] if self.primitive is not None else None
+        self.primitives, self.checks = primitives, checks
 
 
 def _effect_plan(action: A.Action) -> EffectPlan:
@@ -641,10 +688,11 @@ def _effect_plan(action: A.Action) -> EffectPlan:
         words = WORD_POSITIONS.get(action.verb, frozenset())
         signature = VOCABULARY_PRIMITIVES.get(action.verb)
         binds = signature.preps if signature is not None else {}
-        found = (tuple((expr.id, None) if position in words and isinstance(expr, A.Name) else (None, closure_of(expr))
-                       for position, expr in enumerate(action.args)),
-                 tuple((p.prep, None if binds.get(p.prep) == "name" else closure_of(p.value), p.value)
-                       for p in action.preps))
+        found = EffectPlan(
+            tuple((expr.id, None) if position in words and isinstance(expr, A.Name) else (None, closure_of(expr))
+                  for position, expr in enumerate(action.args)),
+            tuple((p.prep, None if binds.get(p.prep) == "name" else closure_of(p.value), p.value)
+                  for p in action.preps))
         object.__setattr__(action, "_effect", found)
     return found  # type: ignore[no-any-return]
 
@@ -655,7 +703,7 @@ def _binds_names(block: A.Block) -> bool:
     found = block.__dict__.get("_binds")
     if found is None:
         found = any(isinstance(stmt, A.Let) or isinstance(stmt, A.Action)
-                    and any(closure is None for _, closure, _ in _effect_plan(stmt)[1])
+                    and any(closure is None for _, closure, _ in _effect_plan(stmt).prepositions)
                     for stmt in block.statements)
         object.__setattr__(block, "_binds", found)
     return found  # type: ignore[no-any-return]
