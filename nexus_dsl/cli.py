@@ -226,10 +226,11 @@ def _batch_command(run: Callable[[argparse.Namespace], int]) -> Callable[[argpar
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from .content.loader import cached_ruleset
-    from .sim.batch import BoutSpec, run_batch, summarise
+    from .sim.batch import BoutSpec, run_batch, settle_heap, summarise
 
     backend = _backend(args)
     ruleset = cached_ruleset(tuple(args.packs.split(",")))
+    settle_heap()  # this process now plays bouts and nothing else (forked workers inherit the frozen heap)
     _check_options(ruleset, args.layout, args.agents.split(","))
     specs = [BoutSpec(seed=args.seed + i, players=_players(ruleset, args.players), packs=tuple(args.packs.split(",")),
                       agents=tuple(args.agents.split(",")), barge=args.layout) for i in range(args.bouts)]

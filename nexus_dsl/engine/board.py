@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from typing import cast
+from typing import Any, cast
 
 from ..model.seats import BOARD_SIZE
 
@@ -46,16 +46,62 @@ DEFAULT_SIZE = BOARD_SIZE
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, eq=False)
 class Square:
     """One square of the board, `col` west→east and `row` north→south, both 1-based.
 
     A `Square` may lie off the board (e.g. while computing "one step further"); whether it is on
     the board is a question for `Grid.contains`, because only the grid knows its size.
+
+    Squares are made, hashed and compared thousands of times a bout. The methods a dataclass would
+    generate are written out (the same answers: equal and ordered by `(col, row)` among squares,
+    hashed as that pair; nothing derives from Square), so that the compiled engine runs them as compiled code rather than the
+    interpreted methods the `dataclass` decorator makes; `__reduce__` rebuilds a square from its
+    two numbers (a copy or a pickle cannot call a compiled `__init__` without them).
     """
 
     col: int
     row: int
+
+    def __init__(self, col: int, row: int) -> None:
+        object.__setattr__(self, "col", col)  # frozen: set as the dataclass's own __init__ does
+        object.__setattr__(self, "row", row)
+
+    def __hash__(self) -> int:
+        return hash((self.col, self.row))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Square):
+            return NotImplemented
+        return self.col == other.col and self.row == other.row
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Square):
+            return NotImplemented
+        return self.col != other.col or self.row != other.row
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Square):
+            return NotImplemented
+        return (self.col, self.row) < (other.col, other.row)
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, Square):
+            return NotImplemented
+        return (self.col, self.row) <= (other.col, other.row)
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, Square):
+            return NotImplemented
+        return (self.col, self.row) > (other.col, other.row)
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, Square):
+            return NotImplemented
+        return (self.col, self.row) >= (other.col, other.row)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Square, (self.col, self.row))
 
     def shifted(self, dcol: int, drow: int) -> Square:
         """The square `dcol` columns east and `drow` rows south of this one (may be off-board)."""
@@ -98,7 +144,7 @@ class Direction(Enum):
     @property
     def delta(self) -> tuple[int, int]:
         """`(dcol, drow)` of one step this way: north is `(0, -1)` because rows grow southwards."""
-        return _DELTAS[self]
+        return _DELTA_OF[self._value_]
 
     @property
     def compass_face(self) -> int:
@@ -118,7 +164,7 @@ class Direction(Enum):
 
         A 90-degree turn (the Rotate command) is 2 eighths; a 180-degree turn is 4.
         """
-        return Direction((self.value + eighths) % 8)
+        return _CLOCKWISE[(self._value_ + eighths) % 8]  # `Direction(value)`, read from a table
 
     @classmethod
     def from_compass_face(cls, face: int) -> Direction:
@@ -150,6 +196,12 @@ _DELTAS: dict[Direction, tuple[int, int]] = {
     Direction.NW: (-1, -1),
 }
 _BY_DELTA: dict[tuple[int, int], Direction] = {delta: d for d, delta in _DELTAS.items()}
+# The directions and their deltas by value (eighths clockwise from north): steps and turns read
+# these at every move, where an Enum's lookup by value and its hash would run as interpreted code.
+_CLOCKWISE: tuple[Direction, ...] = tuple(sorted(Direction, key=lambda d: d.value))
+_DELTA_OF: tuple[tuple[int, int], ...] = tuple(_DELTAS[d] for d in _CLOCKWISE)
+#: Each direction by its id (`"NE"`), as `Direction[name]` finds it.
+DIRECTION_NAMED: dict[str, Direction] = {d.name: d for d in Direction}
 
 
 # --------------------------------------------------------------------------------------------
@@ -175,15 +227,20 @@ class RelDir(Enum):
 
     def absolute(self, facing: Direction) -> Direction:
         """The compass direction this relative direction points to for a piece facing `facing`."""
-        return facing.rotated(self.value)
+        return facing.rotated(self._value_)
 
     def __str__(self) -> str:
         return self.name
 
 
+#: Each relative direction by its id (`"forward_left"`), as `RelDir[name]` finds it, and by value.
+REL_DIR_NAMED: dict[str, RelDir] = {r.name: r for r in RelDir}
+_REL_CLOCKWISE: tuple[RelDir, ...] = tuple(sorted(RelDir, key=lambda r: r.value))
+
+
 def relative_of(facing: Direction, absolute: Direction) -> RelDir:
     """The inverse of `RelDir.absolute`: where `absolute` lies as seen from `facing`."""
-    return RelDir((absolute.value - facing.value) % 8)
+    return _REL_CLOCKWISE[(absolute._value_ - facing._value_) % 8]
 
 
 class Rotation(Enum):

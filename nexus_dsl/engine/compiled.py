@@ -18,11 +18,13 @@ faults at the same nodes (`interpreter.py`): values, errors and dice stay the sa
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable, NamedTuple, Protocol
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, NamedTuple, Protocol
 
 from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
-from .scope import INTERNAL, INTERNAL_HINT, VALUE_ERRORS, Dynamic, Env, describe_value, fault, fault_at, is_number
+from ..vocabulary import NumberRange
+from .scope import INTERNAL, INTERNAL_HINT, UNBOUND, VALUE_ERRORS, Dynamic, Env, describe_value, fault, fault_at, is_number
 from .state import Piece, Player
 
 
@@ -34,35 +36,35 @@ class AttributeHost(Protocol):
     def declaration_attribute(self, declaration: A.Declaration, name: str) -> Any: ...
 
 
-class Interpreter(Protocol):
-    """What a closure asks of the interpreter it runs in (`interpreter.py`)."""
+class Interpreter:
+    """What a closure asks of the interpreter it runs in: `interpreter.py`'s `Interpreter` is the one
+    kind there is, and derives from this class. A class, not a Protocol, so that the compiled
+    engine reads these fields and calls these methods directly rather than looking each up by
+    name on every node a closure computes."""
 
-    @property
-    def host(self) -> Any: ...
+    host: Any  # the bout (`AttributeHost`, and what the functions called take)
+    max_number: int  # the limits' largest number, either sign
+    unbound_values: dict[str, Any]  # the value of each name no scope binds, per ruleset
+    functions: Mapping[str, Callable[..., Any]]  # the script functions by name
+    checks: ArgumentChecks  # how their arguments are checked, per ruleset (`interpreter.argument_checks`)
 
-    @property
-    def max_number(self) -> int: ...
+    def bounded(self, value: int, node: A.Node | None, env: Env | None, what: str = "the result") -> int:
+        raise NotImplementedError
 
-    @property
-    def unbound_values(self) -> dict[str, Any]: ...
+    def resolve_unbound(self, name: A.Name, env: Env) -> Any:
+        raise NotImplementedError
 
-    @property
-    def functions(self) -> Any: ...
+    def has_state(self, value: Any, state: str) -> bool:
+        raise NotImplementedError
 
-    @property
-    def checks(self) -> Any: ...
+    def attribute_of(self, obj: Any, expr: A.Attr, env: Env) -> Any:
+        raise NotImplementedError
 
-    def bounded(self, value: int, node: A.Node | None, env: Env | None, what: str = "the result") -> int: ...
+    def index_of(self, container: Any, index: Any, expr: A.Index, env: Env) -> Any:
+        raise NotImplementedError
 
-    def resolve_unbound(self, name: A.Name, env: Env) -> Any: ...
-
-    def has_state(self, value: Any, state: str) -> bool: ...
-
-    def attribute_of(self, obj: Any, expr: A.Attr, env: Env) -> Any: ...
-
-    def index_of(self, container: Any, index: Any, expr: A.Index, env: Env) -> Any: ...
-
-    def call_plan(self, call: A.Call) -> CallPlan: ...
+    def call_plan(self, call: A.Call) -> CallPlan:
+        raise NotImplementedError
 
 
 Closure = Callable[[Interpreter, Env], Any]
@@ -76,6 +78,32 @@ class ArgumentTest(NamedTuple):
     sure: frozenset[type]
     test: Callable[[Any], bool]
     what: str
+
+
+KindTest = tuple[Callable[[Any], bool], str]  # what a value of a type must pass, and what it is called
+
+
+@dataclass(frozen=True)
+class ArgumentCheck:
+    """How each argument of one function or effect is checked: by its vocabulary type, and a number
+    by its vocabulary range (`Signature.ranges`, the very ranges the checker holds constants to)."""
+
+    positional: tuple[ArgumentTest | None, ...]  # None: the argument takes anything
+    preps: dict[str, tuple[Callable[[Any], bool], str]]
+    positional_ranges: tuple[tuple[int, NumberRange], ...]
+    prep_ranges: tuple[tuple[str, NumberRange], ...]
+    # `positional` again, in two parts that together ask exactly what it asks: each argument's
+    # classes when its test asks no more (`object` when it has no test or another), and the other
+    # tests by position.
+    positional_classes: tuple[tuple[type, ...], ...] = ()
+    positional_others: tuple[tuple[int, Callable[[Any], bool]], ...] = ()
+
+
+@dataclass(frozen=True)
+class ArgumentChecks:
+    functions: dict[str, ArgumentCheck]
+    primitives: dict[str, ArgumentCheck]
+    tests: dict[str, KindTest]  # by type name: what a value of it must be (a procedure's args)
 
 
 class CallPlan:
@@ -154,9 +182,8 @@ def _name(expr: A.Name) -> Closure:
         nonlocal unbound_for, unbound_value
         scope: Env | None = env
         while scope is not None:  # Env.lookup, inlined: the commonest node of all
-            names = scope.names
-            if ident in names:
-                value = names[ident]
+            value = scope.names.get(ident, UNBOUND)  # one search of the scope, not `in` then `[]`
+            if value is not UNBOUND:
                 return value.read() if type(value) is Dynamic else value  # final: no subclass to test for
             scope = scope.parent
         if interpreter.unbound_values is unbound_for:
@@ -337,14 +364,13 @@ def _attr(expr: A.Attr) -> Closure:
     name = expr.name
     of_declaration = name in DECLARATION_ATTRIBUTES
     # `self.label`: the object is nearly always a name a scope binds, looked up here without a call.
-    ident = expr.obj.id if isinstance(expr.obj, A.Name) else None
+    ident = expr.obj.id if isinstance(expr.obj, A.Name) else ""  # "": not a name (no scope is searched)
 
     def evaluate(interpreter: Interpreter, env: Env) -> Any:
-        scope: Env | None = env if ident is not None else None
+        scope: Env | None = env if ident else None
         while scope is not None:
-            names = scope.names
-            if ident in names:
-                value = names[ident]
+            value = scope.names.get(ident, UNBOUND)
+            if value is not UNBOUND:
                 if type(value) is Dynamic:
                     value = value.read()
                 break

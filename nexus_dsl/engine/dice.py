@@ -75,6 +75,17 @@ class Roll:
     value: int
     forced: bool
 
+    # Written out, the dataclass's own `__init__` would do: the compiled engine then makes a roll
+    # with compiled code, not the interpreted method the decorator generates (`Square` says more).
+    def __init__(self, purpose: str, sides: int, value: int, forced: bool) -> None:
+        object.__setattr__(self, "purpose", purpose)
+        object.__setattr__(self, "sides", sides)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "forced", forced)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Roll, (self.purpose, self.sides, self.value, self.forced))
+
 
 @dataclass(frozen=True)
 class ScaleRoll:

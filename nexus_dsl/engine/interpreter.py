@@ -17,7 +17,7 @@ that caused it and naming its declaration (`fault_at`), never as a Python except
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Final, Generator, Mapping, Protocol, Sequence, cast
 from weakref import WeakKeyDictionary
 
 from ..errors import ScriptRuntimeError
@@ -32,7 +32,8 @@ from ..vocabulary import RELATIVE, RESOURCES, ROLL_SIDES, NumberRange, Signature
 from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .board import Square
-from .compiled import ArgumentTest, CallPlan, Closure, closure_of
+from .compiled import ArgumentCheck, ArgumentChecks, ArgumentTest, CallPlan, Closure, KindTest, closure_of
+from .compiled import Interpreter as Evaluator
 from .scope import INTERNAL, INTERNAL_HINT, VALUE_ERRORS, Env, describe_value, fault, fault_at, is_number
 from .state import Piece, OwnedZone, Player
 
@@ -78,7 +79,6 @@ def _one_square(value: Any) -> bool:
 
 
 DIRECTIONS = frozenset(COMPASS + RELATIVE)
-KindTest = tuple[Callable[[Any], bool], str]
 # What a value must be for each argument type of the vocabulary (`any`, `bool` and `name` take
 # anything); the types whose members content declares are added per Ruleset (`argument_checks`).
 KIND_TESTS: dict[str, KindTest] = {
@@ -137,22 +137,6 @@ def _sure_types(kind: str, test: KindTest) -> frozenset[type]:
     return SURE_TYPES.get(kind, NO_TYPES) if test is KIND_TESTS.get(kind) else NO_TYPES
 
 
-@dataclass(frozen=True)
-class ArgumentCheck:
-    """How each argument of one function or effect is checked: by its vocabulary type, and a number
-    by its vocabulary range (`Signature.ranges`, the very ranges the checker holds constants to)."""
-
-    positional: tuple[ArgumentTest | None, ...]  # None: the argument takes anything
-    preps: dict[str, tuple[Callable[[Any], bool], str]]
-    positional_ranges: tuple[tuple[int, NumberRange], ...]
-    prep_ranges: tuple[tuple[str, NumberRange], ...]
-    # `positional` again, in two parts that together ask exactly what it asks: each argument's
-    # classes when its test asks no more (`object` when it has no test or another), and the other
-    # tests by position.
-    positional_classes: tuple[tuple[type, ...], ...] = ()
-    positional_others: tuple[tuple[int, Callable[[Any], bool]], ...] = ()
-
-
 def _argument_check(signature: Signature, tests: Mapping[str, KindTest]) -> ArgumentCheck:
     ranges = signature.ranges.items()
     positional = tuple(_argument_test(position, kind, tests.get(kind)) for position, kind in enumerate(signature.positional))
@@ -176,13 +160,6 @@ def _member_test(members: tuple[str, ...], what: str, piece_too: bool = False) -
     if piece_too:  # a piece stands for its player's score pile
         return (lambda v: isinstance(v, Piece) or isinstance(v, str) and v in allowed, what)
     return (lambda v: isinstance(v, str) and v in allowed, what)
-
-
-@dataclass(frozen=True)
-class ArgumentChecks:
-    functions: dict[str, ArgumentCheck]
-    primitives: dict[str, ArgumentCheck]
-    tests: dict[str, KindTest]  # by type name: what a value of it must be (a procedure's args)
 
 
 # Built once per Ruleset (its words), shared by every bout and preview of it.
@@ -264,26 +241,23 @@ class ScriptHost(Protocol):
     def declaration_attribute(self, declaration: A.Declaration, name: str) -> Any: ...
 
 
-class Interpreter:
+class Interpreter(Evaluator):
     __deletable__ = ("_asking",)  # let go of by a preview's copy (`WhatIf.let_go`)
 
     def __init__(self, host: ScriptHost, limits: Limits):
         self.host = host
         self.limits = limits
+        self.max_number = limits.max_number
         self.steps = 0
         self.pure = False  # True while a question is asked (`asking`): evaluating may not roll dice
         self._asking = Asking(self)
-        self.functions: Mapping[str, Callable[..., Any]] = {}
+        self.functions = {}
         self.primitives: Mapping[str, Callable[..., Any]] = {}
         self.checks = argument_checks(host.ruleset.words)
         self.procedures = host.ruleset.scripts.get("procedure", {})
         self.procedure_depth = 0
         # The value of each name no scope binds, worked out once per ruleset (`resolve_unbound`).
-        self.unbound_values: dict[str, Any] = host.ruleset.derived("unbound_values")
-
-    @property
-    def max_number(self) -> int:
-        return self.limits.max_number
+        self.unbound_values = host.ruleset.derived("unbound_values")
 
     def has_state(self, value: Any, state: str) -> bool:
         """Whether a value is in a state (`value is <state>`)."""
@@ -471,7 +445,7 @@ class Interpreter:
             if self.steps > limit:
                 raise fault(stmt, local, "budget_exceeded", f"the script ran more than {limit} steps")
             try:
-                rest = _STEPS.get(type(stmt), Interpreter._unknown_step)(self, stmt, local)
+                rest = self._step(stmt, local)
             except ScriptRuntimeError as error:
                 raise fault_at(error, stmt, local) from None
             if rest is not None:
@@ -490,6 +464,27 @@ class Interpreter:
             except ScriptRuntimeError as error:
                 raise fault_at(error, stmt, local) from None
             waiting = self._run_until_waiting(statements, index, local)
+
+    def _step(self, stmt: A.Stmt, local: Env) -> Run | None:
+        """Run one statement by the step of its kind, chosen by its exact class: a chain of tests on
+        the class, not a table of steps, so that the compiled engine calls each step directly."""
+        kind = type(stmt)
+        if kind is _ACTION:
+            return self._effect(cast(A.Action, stmt), local)
+        if kind is _IF:
+            return self._if(cast(A.If, stmt), local)
+        if kind is _LET:
+            self._let(cast(A.Let, stmt), local)
+            return None
+        if kind is _FOR_EACH:
+            return self._for_each(cast(A.ForEach, stmt), local)
+        if kind is _SET:
+            self._set(cast(A.Set, stmt), local)
+            return None
+        if kind is _REPEAT:
+            return self._repeat(cast(A.Repeat, stmt), local)
+        self._unknown_step(stmt, local)  # which faults
+        return None
 
     # The steps below ask each expression's compiled closure as `evaluate` does, without the call.
     def _let(self, stmt: A.Let, local: Env) -> None:
@@ -558,23 +553,26 @@ class Interpreter:
             waiting = self._loop_until_waiting(stmt, items, index, local)
 
     def _effect(self, action: A.Action, env: Env) -> Run | None:
-        primitive = self.primitives.get(action.verb)
+        plan: EffectPlan | None = action.__dict__.get("_effect")
+        if plan is None:
+            plan = _effect_plan(action)
+        if plan.primitives is not self.primitives or plan.checks is not self.checks:
+            plan.bind(self.primitives, self.checks, action.verb)
+        primitive = plan.primitive
         if primitive is None:
             procedure = self.procedures.get(action.verb)
             if procedure is None:
                 raise fault(action, env, "feature_not_available", f"effect `{action.verb}` is not available")
             return self._run_procedure(procedure.declaration, action, env)
-        plan: EffectPlan | None = action.__dict__.get("_effect")
-        if plan is None:
-            plan = _effect_plan(action)
         # An event or a window is named by its word (`record deceived`), whatever a script has
         # given the same name to: the two are apart, as the checker reads them.
         args: list[Any] = []
-        for word, closure in plan[0]:
+        for word, closure in plan.arguments:
             args.append(word if closure is None else closure(self, env))
-        checks = self.checks.primitives[action.verb]
-        if plan[1]:
-            return self._effect_with_preps(primitive, plan[1], checks, args, action, env)
+        checks = plan.check
+        assert checks is not None  # every effect has its checks (`argument_checks`)
+        if plan.prepositions:
+            return self._effect_with_preps(primitive, plan.prepositions, checks, args, action, env)
         # `_check_arguments`, asking each class with no call; once one fails, asked in full, in order,
         # so the fault is at the first argument that fails.
         for classes, value in zip(checks.positional_classes, args):
@@ -638,11 +636,13 @@ class Interpreter:
 
 
 _Waiting = tuple[Run, A.Stmt, int]  # a statement's rest to wait for, the statement, the index of the next
-_Step = Callable[[Interpreter, Any, Env], "Run | None"]
-_STEPS: dict[type, _Step] = {
-    A.Action: Interpreter._effect, A.Let: Interpreter._let, A.Set: Interpreter._set, A.If: Interpreter._if,
-    A.ForEach: Interpreter._for_each, A.Repeat: Interpreter._repeat,
-}
+# The classes of statement, held as constants of the module (`Interpreter._step`).
+_ACTION: Final = A.Action
+_IF: Final = A.If
+_LET: Final = A.Let
+_FOR_EACH: Final = A.ForEach
+_SET: Final = A.Set
+_REPEAT: Final = A.Repeat
 
 
 # The argument types named by a word of the game, never a value: the events and the windows; and
@@ -655,7 +655,28 @@ WORD_POSITIONS: dict[str, frozenset[int]] = {
 
 _Arguments = tuple[tuple[str | None, Closure | None], ...]  # each: the word it names, or the closure working it out
 _Prepositions = tuple[tuple[str, Closure | None, A.Expr], ...]  # each: its name, its closure (None: binds its name)
-EffectPlan = tuple[_Arguments, _Prepositions]
+
+
+class EffectPlan:
+    """An effect statement as it runs, worked out once and kept on the statement: its arguments
+    (`_effect_plan`); and, for the table of effects and the argument checks of the interpreter it
+    last ran in (shared by every bout and preview of a ruleset), the effect its verb names (None:
+    a procedure, or nothing) and that effect's checks, found again only when it meets others."""
+
+    __slots__ = ("arguments", "prepositions", "primitives", "checks", "primitive", "check")
+
+    def __init__(self, arguments: _Arguments, prepositions: _Prepositions):
+        self.arguments = arguments
+        self.prepositions = prepositions
+        self.primitives: Mapping[str, Callable[..., Any]] | None = None
+        self.checks: ArgumentChecks | None = None
+        self.primitive: Callable[..., Any] | None = None
+        self.check: ArgumentCheck | None = None
+
+    def bind(self, primitives: Mapping[str, Callable[..., Any]], checks: ArgumentChecks, verb: str) -> None:
+        self.primitive = primitives.get(verb)
+        self.check = checks.primitives[verb] if self.primitive is not None else None
+        self.primitives, self.checks = primitives, checks
 
 
 def _effect_plan(action: A.Action) -> EffectPlan:
@@ -667,10 +688,11 @@ def _effect_plan(action: A.Action) -> EffectPlan:
         words = WORD_POSITIONS.get(action.verb, frozenset())
         signature = VOCABULARY_PRIMITIVES.get(action.verb)
         binds = signature.preps if signature is not None else {}
-        found = (tuple((expr.id, None) if position in words and isinstance(expr, A.Name) else (None, closure_of(expr))
-                       for position, expr in enumerate(action.args)),
-                 tuple((p.prep, None if binds.get(p.prep) == "name" else closure_of(p.value), p.value)
-                       for p in action.preps))
+        found = EffectPlan(
+            tuple((expr.id, None) if position in words and isinstance(expr, A.Name) else (None, closure_of(expr))
+                  for position, expr in enumerate(action.args)),
+            tuple((p.prep, None if binds.get(p.prep) == "name" else closure_of(p.value), p.value)
+                  for p in action.preps))
         object.__setattr__(action, "_effect", found)
     return found  # type: ignore[no-any-return]
 
@@ -681,7 +703,7 @@ def _binds_names(block: A.Block) -> bool:
     found = block.__dict__.get("_binds")
     if found is None:
         found = any(isinstance(stmt, A.Let) or isinstance(stmt, A.Action)
-                    and any(closure is None for _, closure, _ in _effect_plan(stmt)[1])
+                    and any(closure is None for _, closure, _ in _effect_plan(stmt).prepositions)
                     for stmt in block.statements)
         object.__setattr__(block, "_binds", found)
     return found  # type: ignore[no-any-return]

@@ -6,7 +6,7 @@ from typing import Any, Protocol
 
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
-from .board import Direction, RelDir, Square, rotate
+from .board import DIRECTION_NAMED, REL_DIR_NAMED, Direction, Square, rotate
 from .events import Events
 from .interpreter import Run
 from .state import BoutState, Piece
@@ -46,9 +46,10 @@ class Movement:
         self.host = host
 
     def absolute_direction(self, piece: Piece, direction: str) -> Direction:
-        if direction in Direction.__members__:
-            return Direction[direction]
-        return RelDir[direction].absolute(piece.facing)
+        found = DIRECTION_NAMED.get(direction)  # `Direction[direction]`, without the Enum's lookup
+        if found is not None:
+            return found
+        return REL_DIR_NAMED[direction].absolute(piece.facing)
 
     def square_towards(self, piece: Piece, direction: str) -> Square | None:
         return self.host.state.grid.step(piece.square, self.absolute_direction(piece, direction))

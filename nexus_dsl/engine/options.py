@@ -19,6 +19,15 @@ class Option:
     name: str
     values: tuple[tuple[str, Any], ...] = ()
 
+    # Written out, the dataclass's own `__init__` would do: the compiled engine then makes an option
+    # with compiled code, not the interpreted method the decorator generates (`board.Square` says more).
+    def __init__(self, name: str, values: tuple[tuple[str, Any], ...] = ()) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "values", values)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Option, (self.name, self.values))
+
     def value(self, key: str) -> Any:
         """The option's value of that name, or None."""
         return next((value for name, value in self.values if name == key), None)

@@ -8,7 +8,7 @@ so neither has to import the other.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Callable, Mapping, final
+from typing import Any, Callable, Final, Mapping, final
 
 from ..errors import Diagnostic, ScriptRuntimeError
 from ..syntax import ast_nodes as A
@@ -26,6 +26,11 @@ class Dynamic:
 
     def __init__(self, read: Callable[[], Any]):
         self.read = read
+
+
+#: What a scope's search finds for a name it does not bind (a value no script can make), so that
+#: one search of a scope's names answers both whether it binds the name and to what.
+UNBOUND: Final = object()
 
 
 class Env:
@@ -55,8 +60,8 @@ class Env:
     def lookup(self, name: str) -> tuple[bool, Any]:
         env: Env | None = self
         while env is not None:
-            if name in env.names:
-                value = env.names[name]
+            value = env.names.get(name, UNBOUND)
+            if value is not UNBOUND:
                 return True, (value.read() if isinstance(value, Dynamic) else value)
             env = env.parent
         return False, None
