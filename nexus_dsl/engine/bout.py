@@ -410,17 +410,21 @@ def next_action(bout: Bout, agents: dict[str, Any]) -> Action:
     whether it interjects with an instant ability or card; then the decider itself."""
     decision = bout.pending
     assert decision is not None
-    main = tuple(o for o in decision.options if o.actor == decision.actor)
-    if len(main) < len(decision.options):  # others have something to use: most decisions offer them nothing
-        for piece in bout.state.actors_clockwise_from(decision.actor)[1:]:
-            own = [o for o in decision.options if o.actor == piece.label]
+    actor, options = decision.actor, decision.options
+    main = [o for o in options if o.actor == actor]
+    if len(main) < len(options):  # others have something to use: most decisions offer them nothing
+        for piece in bout.state.actors_clockwise_from(actor)[1:]:
+            label = piece.label
+            own = [o for o in options if o.actor == label]
             if own:
-                interjection = agents[piece.label].interject(bout, decision, own)
+                interjection = agents[label].interject(bout, decision, own)
                 if interjection is not None:
                     return interjection
+    elif len(main) > 1:  # the decider's own options only: the decision as it stands
+        return agents[actor].choose(bout, decision)
     if len(main) == 1:
         return main[0]
-    return agents[decision.actor].choose(bout, Decision(decision.actor, decision.kind, main))
+    return agents[actor].choose(bout, Decision(actor, decision.kind, tuple(main)))
 
 
 def play(ruleset: Ruleset, setup: BoutSetup, agents: dict[str, Any], seed: int = 0) -> Bout:

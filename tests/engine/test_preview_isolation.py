@@ -120,3 +120,16 @@ def test_a_previews_copy_is_freed_as_soon_as_the_preview_is_over(monkeypatch):
             gc.enable()
     assert copies and all(copy() is None for copy in copies)
     assert after.pieces.keys() == bout.state.pieces.keys()  # what the preview left lives on with its caller
+
+
+def test_a_previews_copy_has_every_attribute_of_a_bout():
+    """The copy is made attribute by attribute (`WhatIf.__init__`), not by `Bout.__init__`: an
+    attribute added to the bout must be given to the copy too, or a preview reading it fails."""
+    bout = Bout(cached_ruleset(("base",)), standard_setup(), seed=0)
+    clone = bout._what_if()
+    try:
+        assert attributes(clone) == attributes(bout)
+        for name in attributes(bout):
+            assert hasattr(clone, name), name
+    finally:
+        clone.let_go()
