@@ -8,6 +8,7 @@ attributes, the dice and the suspended game) must be what it was before.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import weakref
 
@@ -133,3 +134,42 @@ def test_a_previews_copy_has_every_attribute_of_a_bout():
             assert hasattr(clone, name), name
     finally:
         clone.let_go()
+
+
+def test_previews_of_one_decision_on_one_copy_leave_what_previews_one_by_one_leave():
+    """`Bout.previews` takes the options of a decision one after another on one copy, started
+    over between them (`WhatIf.start_over`): each must leave the state a preview of its own leaves,
+    and the copy, started over, must be in every part of its whole state a new copy."""
+    spec = balance_specs(1)[0]
+    setup = spec_setup(spec)
+    bout = Bout(cached_ruleset(spec.packs), setup, seed=spec.seed)
+    agents = spec_agents(spec, [h.label for h in setup.pieces])
+    compared = 0
+    while bout.pending is not None and compared < 400:
+        options = bout.pending.options
+        previews = bout.previews()
+        try:
+            for option in options:
+                alone = _left_or_fault(lambda: bout.preview(option))
+                shared = _left_or_fault(lambda: previews.preview(option))
+                assert shared == alone, f"{option} previewed on a shared copy"
+                compared += 1
+            if previews.copy is not None:
+                previews.copy.start_over(bout)
+                fresh = bout._what_if()
+                try:
+                    assert differences(whole_state(previews.copy), whole_state(fresh)) == []
+                finally:
+                    fresh.let_go()
+        finally:
+            previews.close()
+        bout.apply(next_action(bout, agents))
+    assert compared >= 400
+
+
+def _left_or_fault(preview) -> object:
+    """The whole of what a preview left, as plain data, or the fault it raised."""
+    try:
+        return repr(dataclasses.astuple(preview()))
+    except ScriptRuntimeError as error:
+        return error.diagnostics[0].message
