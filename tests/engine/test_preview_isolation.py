@@ -145,8 +145,10 @@ def test_previews_of_one_decision_on_one_copy_leave_what_previews_one_by_one_lea
     bout = Bout(cached_ruleset(spec.packs), setup, seed=spec.seed)
     agents = spec_agents(spec, [h.label for h in setup.pieces])
     compared = 0
+    memo: dict = {}
     while bout.pending is not None and compared < 400:
         options = bout.pending.options
+        before = whole_state(bout, memo)
         previews = bout.previews()
         try:
             for option in options:
@@ -163,6 +165,7 @@ def test_previews_of_one_decision_on_one_copy_leave_what_previews_one_by_one_lea
                     fresh.let_go()
         finally:
             previews.close()
+        assert differences(before, whole_state(bout, memo)) == [], "the previews changed the bout"
         bout.apply(next_action(bout, agents))
     assert compared >= 400
 
