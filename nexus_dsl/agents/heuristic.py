@@ -24,7 +24,7 @@ from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
 
 if TYPE_CHECKING:
-    from ..engine.bout import Bout
+    from ..engine.bout import Bout, Previews
 
 # What a state is worth to the helot in it (negative: it hurts) when weighing an unfamiliar ability.
 STATE_WORTH = {"prone": -5, "grappled": -4, "bleeding": -4, "flaming": -6, "armed": 6}
@@ -228,10 +228,11 @@ def score_lead(bout: Bout, state: BoutState, label: str) -> int:
     return totals.get(mine, 0) - max(rivals, default=0)
 
 
-def _previewed(bout: Bout, option: Action) -> BoutState | None:
-    """The state `option` would leave, or None when its scripts fault (an option to avoid)."""
+def _previewed(previews: Previews, option: Action) -> BoutState | None:
+    """The state `option` would leave, or None when its scripts fault (an option to avoid).
+    The options of one decision are previewed on one copy of the bout (`Bout.previews`)."""
     try:
-        return bout.preview(option)
+        return previews.preview(option)
     except ScriptRuntimeError:
         return None
 
@@ -290,13 +291,17 @@ class HeuristicAgent:
         """The option that leaves the decider's side best placed by the game's own score (its lead
         over the best of the other sides), judged on a preview of each; the first of equals."""
         best, best_value = decision.options[0], None
-        for option in decision.options:
-            after = _previewed(bout, option) if option.kind in ("command", ABILITY, CARD) else bout.state
-            if after is None:
-                continue
-            value = score_lead(bout, after, decision.actor)
-            if best_value is None or value > best_value:
-                best, best_value = option, value
+        previews = bout.previews()
+        try:
+            for option in decision.options:
+                after = _previewed(previews, option) if option.kind in ("command", ABILITY, CARD) else bout.state
+                if after is None:
+                    continue
+                value = score_lead(bout, after, decision.actor)
+                if best_value is None or value > best_value:
+                    best, best_value = option, value
+        finally:
+            previews.close()
         return best
 
     def _allocate(self, bout: Bout, decision: Decision) -> Action:
@@ -365,13 +370,17 @@ class HeuristicAgent:
         distances = self._distances_to(bout, state, foe.square) if foe is not None else None
         current = position_score(state, me, distances)
         best, best_score = None, current
-        for option in moves:
-            after = _previewed(bout, option)
-            if after is None:
-                continue
-            score = position_score(after, after.pieces[me.label], distances)
-            if score > best_score:
-                best, best_score = option, score
+        previews = bout.previews()
+        try:
+            for option in moves:
+                after = _previewed(previews, option)
+                if after is None:
+                    continue
+                score = position_score(after, after.pieces[me.label], distances)
+                if score > best_score:
+                    best, best_score = option, score
+        finally:
+            previews.close()
         if best is not None:
             return best
         # Nothing worth doing: end the round, or, in a turn the player may not end, its first option.
@@ -470,21 +479,25 @@ class HeuristicAgent:
         moment = (state.cycle, state.active)
         now: float | None = None  # judged once an option is previewed: most were declined earlier this round
         best, best_gain = None, WORTH_PLAYING
-        for option in options:
-            key = (moment, option.kind, option.name, option.args)
-            if key in self._declined:
-                continue
-            after = _previewed(bout, option)
-            if after is None:
-                self._declined.add(key)
-                continue
-            if now is None:
-                now = standing(state, me)
-            gain = standing(after, after.pieces[me.label]) - now
-            if _new_marks(state, after):
-                gain += LATER_EFFECT
-            if gain > best_gain:
-                best, best_gain = option, gain
-            else:
-                self._declined.add(key)
+        previews = bout.previews()
+        try:
+            for option in options:
+                key = (moment, option.kind, option.name, option.args)
+                if key in self._declined:
+                    continue
+                after = _previewed(previews, option)
+                if after is None:
+                    self._declined.add(key)
+                    continue
+                if now is None:
+                    now = standing(state, me)
+                gain = standing(after, after.pieces[me.label]) - now
+                if _new_marks(state, after):
+                    gain += LATER_EFFECT
+                if gain > best_gain:
+                    best, best_gain = option, gain
+                else:
+                    self._declined.add(key)
+        finally:
+            previews.close()
         return best

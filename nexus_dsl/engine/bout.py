@@ -262,6 +262,11 @@ class Bout:
         finally:
             clone.let_go()
 
+    def previews(self) -> Previews:
+        """Previews of several options of the pending decision, one after another, on one copy
+        whose mechanisms are built once (`Previews`): each leaves what `preview` would."""
+        return Previews(self)
+
     def _run_preview(self, clone: WhatIf, action: Action) -> BoutState:
         piece = clone.state.actor(action.actor)
         if action.kind in (ABILITY, CARD):
@@ -318,8 +323,7 @@ class WhatIf(Bout):
         self.actor_word = original.actor_word
         self._piece_readers = original._piece_readers
         self.state = original.state.clone()
-        # A separate stream: a preview must not foresee the bout's own next rolls.
-        self.dice_seed, self.rolled = original.seed * 1_000_003 + len(original.history) + 1, None
+        self.dice_seed, self.rolled = _preview_dice_seed(original), None
         self.log = []
         self.history = list(original.history)
         self.forced_dice = dict(original.forced_dice)
@@ -340,6 +344,25 @@ class WhatIf(Bout):
         self.interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = original.interpreter.functions, original.interpreter.primitives
 
+    def start_over(self, original: Bout) -> None:
+        """Ready the copy for another preview of the same decision of `original`, as a new copy
+        would be: the state copied afresh, dice not yet seeded, no window, roll, card, damage or
+        procedure under way, the events under way and the step budget as a new copy has them.
+        What is worked out once (the listeners, the plans, the caches) is kept."""
+        self.round_actions = original.round_actions
+        self.state = original.state.clone()
+        self.dice_seed, self.rolled = _preview_dice_seed(original), None
+        events, under_way = self.events, original.events
+        events.trigger_depth, events.triggers, events.nesting = (under_way.trigger_depth, list(under_way.triggers),
+                                                                 list(under_way.nesting))
+        self.timing.windows = []
+        self.conditions.damage_frames = []
+        self.rolling.rolls = []
+        self.decks.cards = []
+        self.cycle.taking_turns = False
+        interpreter = self.interpreter
+        interpreter.steps, interpreter.pure, interpreter.procedure_depth = 0, False, 0
+
     def let_go(self) -> None:
         """Drop what the copy holds once its preview is over (its state lives on with whoever asked).
         Its mechanisms each hold it as their host, and the interpreter its `asking` context: cycles
@@ -355,6 +378,37 @@ class WhatIf(Bout):
             self.rolled.drain_history()
         if self.strict_ledger:
             self._check_ledger()
+
+
+def _preview_dice_seed(original: Bout) -> int:
+    """The seed of a preview's dice: a stream of its own, so a preview never foresees the bout's
+    next rolls, the same for every preview of one decision."""
+    return original.seed * 1_000_003 + len(original.history) + 1
+
+
+class Previews:
+    """Previews of several options of one decision, taken one after another on one copy of the
+    bout (`WhatIf.start_over` between them): building a copy's mechanisms costs about as much as
+    copying its state, and every option of a decision starts from the same bout. Nothing may
+    apply an action to the bout while they are taken; `close` lets go of the copy."""
+
+    def __init__(self, bout: Bout):
+        self.bout = bout
+        self.copy: WhatIf | None = None
+
+    def preview(self, action: Action) -> BoutState:
+        """What `Bout.preview(action)` returns, and raises."""
+        copy = self.copy
+        if copy is None:
+            copy = self.copy = self.bout._what_if()
+        else:
+            copy.start_over(self.bout)
+        return self.bout._run_preview(copy, action)
+
+    def close(self) -> None:
+        if self.copy is not None:
+            self.copy.let_go()
+            self.copy = None
 
 
 PieceReader = Callable[[BoutState, Piece], Any]
@@ -410,17 +464,21 @@ def next_action(bout: Bout, agents: dict[str, Any]) -> Action:
     whether it interjects with an instant ability or card; then the decider itself."""
     decision = bout.pending
     assert decision is not None
-    main = tuple(o for o in decision.options if o.actor == decision.actor)
-    if len(main) < len(decision.options):  # others have something to use: most decisions offer them nothing
-        for piece in bout.state.actors_clockwise_from(decision.actor)[1:]:
-            own = [o for o in decision.options if o.actor == piece.label]
+    actor, options = decision.actor, decision.options
+    main = [o for o in options if o.actor == actor]
+    if len(main) < len(options):  # others have something to use: most decisions offer them nothing
+        for piece in bout.state.actors_clockwise_from(actor)[1:]:
+            label = piece.label
+            own = [o for o in options if o.actor == label]
             if own:
-                interjection = agents[piece.label].interject(bout, decision, own)
+                interjection = agents[label].interject(bout, decision, own)
                 if interjection is not None:
                     return interjection
+    elif len(main) > 1:  # the decider's own options only: the decision as it stands
+        return agents[actor].choose(bout, decision)
     if len(main) == 1:
         return main[0]
-    return agents[decision.actor].choose(bout, Decision(decision.actor, decision.kind, main))
+    return agents[actor].choose(bout, Decision(actor, decision.kind, tuple(main)))
 
 
 def play(ruleset: Ruleset, setup: BoutSetup, agents: dict[str, Any], seed: int = 0) -> Bout:

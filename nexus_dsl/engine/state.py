@@ -93,11 +93,12 @@ class Piece:
         """A copy sharing nothing mutable. Every state is copied for each action and each preview,
         so every field is passed by position (`dataclasses.replace` costs three times as much);
         tests/engine/test_state_clone.py holds this list to the fields."""
+        counters = self.counters
         return Piece(self.label, self.seat, self.square, self.facing, self.overall, self.locations.copy(), self.role,
                      self.profile, self.states.copy(), self.traits.copy(), self.ap, self.mp, self.status, self.weapon,
-                     {name: numbers.copy() for name, numbers in self.counters.items()}, self.hand.copy(),
-                     self.marks.copy(), self.ratio, self.ammo, self.durability, self.holding, self.held_by,
-                     self.bonus_ap.copy(), self.gained, self.on_board, self.stats.copy(), self.side)
+                     {name: numbers.copy() for name, numbers in counters.items()} if counters else {},
+                     self.hand.copy(), self.marks.copy(), self.ratio, self.ammo, self.durability, self.holding,
+                     self.held_by, self.bonus_ap.copy(), self.gained, self.on_board, self.stats.copy(), self.side)
 
     def __hash__(self) -> int:  # pieces are identities inside one bout
         return hash(self.label)
@@ -150,7 +151,7 @@ class Player:
         return other.side != self.side
 
     def clone(self) -> Player:
-        return Player(self.label, self.seat, self.side, dict(self.stats), dict(self.piles), self.status)
+        return Player(self.label, self.seat, self.side, self.stats.copy(), self.piles.copy(), self.status)
 
     def __hash__(self) -> int:  # players are identities inside one game
         return hash(("player", self.label))
@@ -204,14 +205,16 @@ class BoutState:
         players = {label: player.clone() for label, player in self.players.items()}
         for piece in pieces.values():
             if piece.marks:
-                piece.marks = {name: _rebound(value, pieces, players) for name, value in piece.marks.items()}
+                piece.marks = _rebound_values(piece.marks, pieces, players)
+        # Most of these are small or empty: each comprehension is a call of its own, so an empty
+        # table is copied without one.
+        decks, discards, owned = self.decks, self.discards, self.owned
         copy = BoutState(
             self.grid, pieces, self.objects.copy(), self.drawn, self.piles.copy(), self.cycle, self.order.copy(),
-            self.active, self.ended, self.ending, self.outcome,
-            {key: _rebound(value, pieces, players) for key, value in self.meta.items()},
-            self.seen_objects.copy(), {name: cards.copy() for name, cards in self.decks.items()},
-            {name: cards.copy() for name, cards in self.discards.items()}, players,
-            {zone: {owner: cards.copy() for owner, cards in held.items()} for zone, held in self.owned.items()},
+            self.active, self.ended, self.ending, self.outcome, _rebound_values(self.meta, pieces, players),
+            self.seen_objects.copy(), {name: cards.copy() for name, cards in decks.items()} if decks else {},
+            {name: cards.copy() for name, cards in discards.items()} if discards else {}, players,
+            {zone: {owner: cards.copy() for owner, cards in held.items()} for zone, held in owned.items()} if owned else {},
         )
         copy._clockwise = self._clockwise
         return copy
@@ -298,9 +301,16 @@ def _clockwise_labels(label: str, seated: Mapping[str, Player | Piece],
 Actor = Union[Piece, Player]
 
 
+def _rebound_values(table: dict[Any, Any], pieces: dict[str, Piece], players: dict[str, Player]) -> dict[Any, Any]:
+    """A table of marks or of the state's `meta` copied for a cloned state (`_rebound` each value):
+    most values are plain words and numbers, taken as they are without a call."""
+    return {key: value if isinstance(value, (str, int)) else _rebound(value, pieces, players)
+            for key, value in table.items()}
+
+
 def _rebound(value: Any, pieces: dict[str, Piece], players: dict[str, Player]) -> Any:
     """`value` copied for a cloned state: containers copied, pieces and players replaced by the
-    clone's own."""
+    clone's own. A tuple of plain words and numbers is shared: it can never change."""
     if isinstance(value, (str, int)):  # most marks: nothing to copy or rebind
         return value
     if isinstance(value, Piece):
@@ -308,11 +318,14 @@ def _rebound(value: Any, pieces: dict[str, Piece], players: dict[str, Player]) -
     if isinstance(value, Player):
         return players.get(value.label, value)
     if isinstance(value, list):
-        return [_rebound(item, pieces, players) for item in value]
+        return [item if isinstance(item, (str, int)) else _rebound(item, pieces, players) for item in value]
     if isinstance(value, tuple):
-        return tuple(_rebound(item, pieces, players) for item in value)
+        for item in value:
+            if not isinstance(item, (str, int)):
+                return tuple(_rebound(item, pieces, players) for item in value)
+        return value
     if isinstance(value, dict):
-        return {key: _rebound(item, pieces, players) for key, item in value.items()}
+        return _rebound_values(value, pieces, players)
     if isinstance(value, (set, frozenset)):
         return type(value)(_rebound(item, pieces, players) for item in value)
     return value

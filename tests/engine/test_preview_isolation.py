@@ -8,6 +8,7 @@ attributes, the dice and the suspended game) must be what it was before.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import weakref
 
@@ -120,3 +121,58 @@ def test_a_previews_copy_is_freed_as_soon_as_the_preview_is_over(monkeypatch):
             gc.enable()
     assert copies and all(copy() is None for copy in copies)
     assert after.pieces.keys() == bout.state.pieces.keys()  # what the preview left lives on with its caller
+
+
+def test_a_previews_copy_has_every_attribute_of_a_bout():
+    """The copy is made attribute by attribute (`WhatIf.__init__`), not by `Bout.__init__`: an
+    attribute added to the bout must be given to the copy too, or a preview reading it fails."""
+    bout = Bout(cached_ruleset(("base",)), standard_setup(), seed=0)
+    clone = bout._what_if()
+    try:
+        assert attributes(clone) == attributes(bout)
+        for name in attributes(bout):
+            assert hasattr(clone, name), name
+    finally:
+        clone.let_go()
+
+
+def test_previews_of_one_decision_on_one_copy_leave_what_previews_one_by_one_leave():
+    """`Bout.previews` takes the options of a decision one after another on one copy, started
+    over between them (`WhatIf.start_over`): each must leave the state a preview of its own leaves,
+    and the copy, started over, must be in every part of its whole state a new copy."""
+    spec = balance_specs(1)[0]
+    setup = spec_setup(spec)
+    bout = Bout(cached_ruleset(spec.packs), setup, seed=spec.seed)
+    agents = spec_agents(spec, [h.label for h in setup.pieces])
+    compared = 0
+    memo: dict = {}
+    while bout.pending is not None and compared < 400:
+        options = bout.pending.options
+        before = whole_state(bout, memo)
+        previews = bout.previews()
+        try:
+            for option in options:
+                alone = _left_or_fault(lambda: bout.preview(option))
+                shared = _left_or_fault(lambda: previews.preview(option))
+                assert shared == alone, f"{option} previewed on a shared copy"
+                compared += 1
+            if previews.copy is not None:
+                previews.copy.start_over(bout)
+                fresh = bout._what_if()
+                try:
+                    assert differences(whole_state(previews.copy), whole_state(fresh)) == []
+                finally:
+                    fresh.let_go()
+        finally:
+            previews.close()
+        assert differences(before, whole_state(bout, memo)) == [], "the previews changed the bout"
+        bout.apply(next_action(bout, agents))
+    assert compared >= 400
+
+
+def _left_or_fault(preview) -> object:
+    """The whole of what a preview left, as plain data, or the fault it raised."""
+    try:
+        return repr(dataclasses.astuple(preview()))
+    except ScriptRuntimeError as error:
+        return error.diagnostics[0].message
