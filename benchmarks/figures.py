@@ -19,6 +19,7 @@ Measures; never asserts.
 from __future__ import annotations
 
 import argparse
+import gc
 import hashlib
 import json
 import os
@@ -103,7 +104,14 @@ def play_bouts(agent: str, players: int, bouts: int) -> tuple[float, int, int]:
 
 def bout_rate(agent: str, players: int, bouts: int, runs: int) -> dict[str, Any]:
     play_bouts(agent, players, 1)  # warm-up: the ruleset loaded and cached, the grammar compiled
-    measured = [play_bouts(agent, players, bouts) for _ in range(runs)]
+    # As a process that plays bouts and nothing else does (`nexus sim`, a batch's workers: see
+    # `sim.batch.settle_heap`), the long-lived heap is frozen while bouts are timed, on both sides
+    # of the comparison; thawed after, so the figures measured next see the collector as it was.
+    gc.freeze()
+    try:
+        measured = [play_bouts(agent, players, bouts) for _ in range(runs)]
+    finally:
+        gc.unfreeze()
     seconds = statistics.median(cpu for cpu, _, _ in measured)
     return {"value": bouts / seconds, "bouts": bouts, "runs": runs, "cpu_seconds": seconds,
             "actions": measured[0][1], "cycles": measured[0][2]}
