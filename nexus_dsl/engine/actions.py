@@ -28,12 +28,39 @@ def _freeze(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Action:
+    """One thing an actor may do. Actions are made, compared and hashed thousands of times a bout:
+    the methods a dataclass would generate are written out (the same answers: equal among actions
+    when the four fields are, hashed as their tuple), so that the compiled engine runs them as
+    compiled code (`board.Square` says more); `__reduce__` rebuilds an action from its fields."""
+
     kind: str
     actor: str
     name: str | None = None
     args: tuple[tuple[str, Any], ...] = ()
+
+    def __init__(self, kind: str, actor: str, name: str | None = None, args: tuple[tuple[str, Any], ...] = ()) -> None:
+        object.__setattr__(self, "kind", kind)  # frozen: set as the dataclass's own __init__ does
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "args", args)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.actor, self.name, self.args))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.kind == other.kind and self.actor == other.actor and self.name == other.name and self.args == other.args
+
+    def __ne__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return not (self.kind == other.kind and self.actor == other.actor and self.name == other.name and self.args == other.args)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Action, (self.kind, self.actor, self.name, self.args))
 
     @staticmethod
     def make(kind: str, piece: str, name: str | None = None, **args: Any) -> Action:
@@ -77,3 +104,13 @@ class Decision:
     actor: str
     kind: str  # "allocate" | "command" | "window:<name>" | "between_rounds" | "choose:<name>" | an `ask`'s name ...
     options: tuple[Action, ...] = field(default_factory=tuple)
+
+    # Written out, the dataclass's own `__init__` would do: the compiled engine then makes a
+    # decision with compiled code (`Action` says why).
+    def __init__(self, actor: str, kind: str, options: tuple[Action, ...] = ()) -> None:
+        object.__setattr__(self, "actor", actor)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "options", options)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Decision, (self.actor, self.kind, self.options))

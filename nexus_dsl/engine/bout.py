@@ -60,6 +60,18 @@ class Event:
     type: str
     data: dict[str, Any]
 
+    # Written out, the dataclass's own `__init__` would do: an event is made for every line of the
+    # log, and the compiled engine then makes it with compiled code (`board.Square` says more).
+    def __init__(self, seq: int, cycle: int, round: str | None, type: str, data: dict[str, Any]) -> None:
+        self.seq = seq
+        self.cycle = cycle
+        self.round = round
+        self.type = type
+        self.data = data
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Event, (self.seq, self.cycle, self.round, self.type, self.data))
+
     def to_json(self) -> dict[str, Any]:
         return {"seq": self.seq, "cycle": self.cycle, "round": self.round, "type": self.type, **self.data}
 

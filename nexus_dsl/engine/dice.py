@@ -156,7 +156,7 @@ class Dice:
         else:
             if self._rng_unkept:
                 self._kept_rng, self._rng_unkept = self._rng.getstate(), False
-            value = self._rng.randint(1, sides)
+            value = _drawn_die(self._rng, sides)
             forced = False
         self._history.append(Roll(purpose, sides, value, forced))
         return value
@@ -257,6 +257,17 @@ class Dice:
     def __repr__(self) -> str:
         forced = ", ".join(f"{p}: {n} left" for p, n in self.remaining_forced().items())
         return f"Dice(seed={self._seed}{', forced {' + forced + '}' if forced else ''})"
+
+
+def _drawn_die(rng: random.Random, sides: int) -> int:
+    """`rng.randint(1, sides)` for a positive `sides`, the very same number drawn the very same way
+    (randint is `1 + rng._randbelow(sides)`, which draws `sides.bit_length()` bits until they make
+    a number below `sides`), without its three interpreted layers above `getrandbits`."""
+    bits = sides.bit_length()
+    drawn = rng.getrandbits(bits)
+    while drawn >= sides:
+        drawn = rng.getrandbits(bits)
+    return 1 + drawn
 
 
 def _check_sides(sides: object) -> None:

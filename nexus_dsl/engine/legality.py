@@ -24,6 +24,7 @@ from .board import Direction
 from .interpreter import Interpreter, Limits
 from .scope import Env, fault
 from .state import Actor, BoutState, Piece, Player
+from .text_facts import engine_fact
 
 Check = tuple[A.Declaration | None, A.Requires]  # (the rule it comes from, or None for the command's own)
 
@@ -332,13 +333,13 @@ def role_ownership_of(ruleset: Ruleset) -> dict[tuple[str | None, int], bool]:
     return ruleset.derived("role_ownership")
 
 
-@A.fact_of_text
+@engine_fact
 def targets_opponent(declaration: A.Declaration) -> bool:
     prop = declaration.property("targets")
     return bool(prop and prop.values and isinstance(prop.values[0], A.Name) and prop.values[0].id == "opponent")
 
 
-@A.fact_of_text
+@engine_fact
 def role_named(declaration: A.Declaration, role_word: str) -> tuple[bool, str | None]:
     """Whether the declaration names a role by the game's role word, and the role it names."""
     prop = declaration.property(role_word)
@@ -347,7 +348,7 @@ def role_named(declaration: A.Declaration, role_word: str) -> tuple[bool, str | 
     return True, prop.values[0].id if prop.values and isinstance(prop.values[0], A.Name) else None
 
 
-@A.fact_of_text
+@engine_fact
 def declaration_tags(declaration: A.Declaration) -> tuple[str, ...]:
     prop = declaration.property("tags")
     return tuple(v.id for v in prop.values if isinstance(v, A.Name)) if prop else ()
@@ -360,13 +361,13 @@ def player_arg_name(name: str) -> str:
     return name[:-1] if name.endswith("_") and len(name) > 1 else name
 
 
-@A.fact_of_text
+@engine_fact
 def arguments_of(declaration: A.Declaration) -> tuple[tuple[str, A.ArgType], ...]:
     """Each argument of a declaration: its name as players use it (`player_arg_name`), and its type."""
     return tuple((player_arg_name(arg.name), arg.type) for arg in declaration.clauses_of(A.Arg))
 
 
-@A.fact_of_text
+@engine_fact
 def declaration_group(declaration: A.Declaration) -> str | None:
     prop = declaration.property("group")
     value = prop.values[0] if prop and prop.values else None

@@ -78,6 +78,51 @@ class Piece:
     stats: dict[str, int] = field(default_factory=dict)  # the plain stats content declares (`add_stat`)
     side: str = ""  # pieces of one side are friends: they win together and never target each other
 
+    # Written out, the dataclass's own `__init__` would do (a table left out is a new empty one): a
+    # piece is made for every copy of the state, and the compiled engine then makes it with
+    # compiled code, not the interpreted method the decorator generates (`board.Square` says more).
+    def __init__(self, label: str, seat: str, square: Square, facing: Direction, overall: int,
+                 locations: dict[str, int], role: str | None = None, profile: str | None = None,
+                 states: set[str] | None = None, traits: dict[str, int] | None = None, ap: int = 0, mp: int = 0,
+                 status: Status = Status.FIGHTING, weapon: str | None = None,
+                 counters: dict[str, set[int]] | None = None, hand: list[str] | None = None,
+                 marks: dict[str, Any] | None = None, ratio: int = 0, ammo: int = 0, durability: int = 0,
+                 holding: str | None = None, held_by: str | None = None, bonus_ap: dict[str, int] | None = None,
+                 gained: int = 0, on_board: bool = True, stats: dict[str, int] | None = None, side: str = "") -> None:
+        self.label = label
+        self.seat = seat
+        self.square = square
+        self.facing = facing
+        self.overall = overall
+        self.locations = locations
+        self.role = role
+        self.profile = profile
+        self.states = set() if states is None else states
+        self.traits = {} if traits is None else traits
+        self.ap = ap
+        self.mp = mp
+        self.status = status
+        self.weapon = weapon
+        self.counters = {} if counters is None else counters
+        self.hand = [] if hand is None else hand
+        self.marks = {} if marks is None else marks
+        self.ratio = ratio
+        self.ammo = ammo
+        self.durability = durability
+        self.holding = holding
+        self.held_by = held_by
+        self.bonus_ap = {} if bonus_ap is None else bonus_ap
+        self.gained = gained
+        self.on_board = on_board
+        self.stats = {} if stats is None else stats
+        self.side = side
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Piece, (self.label, self.seat, self.square, self.facing, self.overall, self.locations, self.role,
+                        self.profile, self.states, self.traits, self.ap, self.mp, self.status, self.weapon,
+                        self.counters, self.hand, self.marks, self.ratio, self.ammo, self.durability, self.holding,
+                        self.held_by, self.bonus_ap, self.gained, self.on_board, self.stats, self.side))
+
     @property
     def fighting(self) -> bool:
         return self.status == Status.FIGHTING
@@ -143,6 +188,20 @@ class Player:
     # Always fighting while there is no rule to put a player out: the status a turn checks of whoever acts.
     status: Status = Status.FIGHTING
 
+    # Written out, the dataclass's own `__init__` would do: a player is made for every copy of the
+    # state (`Piece.__init__` says why).
+    def __init__(self, label: str, seat: str, side: str, stats: dict[str, int] | None = None,
+                 piles: dict[str, int] | None = None, status: Status = Status.FIGHTING) -> None:
+        self.label = label
+        self.seat = seat
+        self.side = side
+        self.stats = {} if stats is None else stats
+        self.piles = {} if piles is None else piles
+        self.status = status
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Player, (self.label, self.seat, self.side, self.stats, self.piles, self.status))
+
     @property
     def fighting(self) -> bool:
         return self.status == Status.FIGHTING
@@ -190,7 +249,33 @@ class BoutState:
     # The zones each player (or side) has one of (`zone <id> { owner player }`): zone -> owner -> cards, top first.
     owned: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
-    def __post_init__(self) -> None:
+    # Written out, the dataclass's own `__init__` would do (a table left out is a new empty one): a
+    # state is made for every copy, and the compiled engine then makes it with compiled code
+    # (`Piece.__init__` says why).
+    def __init__(self, grid: Grid, pieces: dict[str, Piece], objects: dict[Square, tuple[str, ...]] | None = None,
+                 drawn: int = 0, piles: dict[str, int] | None = None, cycle: int = 0, order: list[str] | None = None,
+                 active: str | None = None, ended: bool = False, ending: str | None = None,
+                 outcome: Outcome | None = None, meta: dict[str, Any] | None = None,
+                 seen_objects: set[str] | None = None, decks: dict[str, list[str]] | None = None,
+                 discards: dict[str, list[str]] | None = None, players: dict[str, Player] | None = None,
+                 owned: dict[str, dict[str, list[str]]] | None = None) -> None:
+        self.grid = grid
+        self.pieces = pieces
+        self.objects = {} if objects is None else objects
+        self.drawn = drawn
+        self.piles = {} if piles is None else piles
+        self.cycle = cycle
+        self.order = [] if order is None else order
+        self.active = active
+        self.ended = ended
+        self.ending = ending
+        self.outcome = outcome
+        self.meta = {} if meta is None else meta
+        self.seen_objects = set() if seen_objects is None else seen_objects
+        self.decks = {} if decks is None else decks
+        self.discards = {} if discards is None else discards
+        self.players = {} if players is None else players
+        self.owned = {} if owned is None else owned
         # The labels of the pieces, and of the players, round the table clockwise from each label
         # (`clockwise_from`): seats never change, so each order is worked out once and shared by
         # every copy of the state.

@@ -22,6 +22,7 @@ from .interpreter import Limits, Run
 from .scope import Env
 from .legality import Legality, UseChecks, targets_opponent
 from .state import Actor, BoutState, Piece, Status
+from .text_facts import engine_fact
 
 # The kind of declaration used as an ability; the kinds of card played from a hand are the game's
 # (`GameWords.hand_kinds`: those a zone whose drawn cards are kept holds).
@@ -48,6 +49,19 @@ class WindowFrame:
     names: dict[str, Any] = field(default_factory=dict)
     prevented: bool = False
 
+    # Written out, the dataclass's own `__init__` would do (no names: a new empty table): a frame is
+    # opened for every window, and the compiled engine then makes it with compiled code
+    # (`board.Square` says more).
+    def __init__(self, name: str, subject: Piece | None, names: dict[str, Any] | None = None,
+                 prevented: bool = False) -> None:
+        self.name = name
+        self.subject = subject
+        self.names = {} if names is None else names
+        self.prevented = prevented
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (WindowFrame, (self.name, self.subject, self.names, self.prevented))
+
 
 def window_of(declaration: A.Declaration) -> tuple[str, str] | None:
     windows = declaration.clauses_of(A.Window)
@@ -56,7 +70,7 @@ def window_of(declaration: A.Declaration) -> tuple[str, str] | None:
     return windows[0].name, windows[0].by or "any"
 
 
-@A.fact_of_text
+@engine_fact
 def window_role(declaration: A.Declaration, window: str) -> str:
     """Who may use the declaration at this window: a declaration may list several `window`
     clauses, each with its own `by`."""

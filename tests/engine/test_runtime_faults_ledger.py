@@ -20,6 +20,9 @@ ENGINE = Path(__file__).resolve().parents[2] / "nexus_dsl" / "engine"
 PILES = {"piles", "overall", "drawn"}  # a shared pile, a player's, a condition, the reserve
 # The ledger itself, and the setup that fills the piles before the first coin moves.
 ALLOWED = {"_pile_add", "initial_state"}
+# A state's, piece's or player's constructor gives the new object the piles it is made with (a copy's
+# are the original's): no coin moves.
+CONSTRUCTORS = {("state.py", "__init__")}
 
 
 def _changes_a_pile(node: ast.AST) -> bool:
@@ -48,6 +51,8 @@ def test_no_engine_code_changes_a_pile_outside_the_ledger():
         tree = ast.parse(path.read_text())
         for function in ast.walk(tree):
             if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) or function.name in ALLOWED:
+                continue
+            if (path.name, function.name) in CONSTRUCTORS:
                 continue
             inner = {id(n) for f in ast.walk(function) if f is not function and isinstance(f, ast.FunctionDef)
                      for n in ast.walk(f)}
