@@ -291,8 +291,7 @@ class HeuristicAgent:
         """The option that leaves the decider's side best placed by the game's own score (its lead
         over the best of the other sides), judged on a preview of each; the first of equals."""
         best, best_value = decision.options[0], None
-        previews = bout.previews()
-        try:
+        with bout.previews() as previews:
             for option in decision.options:
                 after = _previewed(previews, option) if option.kind in ("command", ABILITY, CARD) else bout.state
                 if after is None:
@@ -300,8 +299,6 @@ class HeuristicAgent:
                 value = score_lead(bout, after, decision.actor)
                 if best_value is None or value > best_value:
                     best, best_value = option, value
-        finally:
-            previews.close()
         return best
 
     def _allocate(self, bout: Bout, decision: Decision) -> Action:
@@ -370,8 +367,7 @@ class HeuristicAgent:
         distances = self._distances_to(bout, state, foe.square) if foe is not None else None
         current = position_score(state, me, distances)
         best, best_score = None, current
-        previews = bout.previews()
-        try:
+        with bout.previews() as previews:
             for option in moves:
                 after = _previewed(previews, option)
                 if after is None:
@@ -379,8 +375,6 @@ class HeuristicAgent:
                 score = position_score(after, after.pieces[me.label], distances)
                 if score > best_score:
                     best, best_score = option, score
-        finally:
-            previews.close()
         if best is not None:
             return best
         # Nothing worth doing: end the round, or, in a turn the player may not end, its first option.
@@ -479,8 +473,7 @@ class HeuristicAgent:
         moment = (state.cycle, state.active)
         now: float | None = None  # judged once an option is previewed: most were declined earlier this round
         best, best_gain = None, WORTH_PLAYING
-        previews = bout.previews()
-        try:
+        with bout.previews() as previews:
             for option in options:
                 key = (moment, option.kind, option.name, option.args)
                 if key in self._declined:
@@ -498,6 +491,4 @@ class HeuristicAgent:
                     best, best_gain = option, gain
                 else:
                     self._declined.add(key)
-        finally:
-            previews.close()
         return best

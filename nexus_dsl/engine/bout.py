@@ -402,7 +402,8 @@ class Previews:
     """Previews of several options of one decision, taken one after another on one copy of the
     bout (`WhatIf.start_over` between them): building a copy's mechanisms costs about as much as
     copying its state, and every option of a decision starts from the same bout. Nothing may
-    apply an action to the bout while they are taken; `close` lets go of the copy."""
+    apply an action to the bout while they are taken; `close` (or leaving a `with` block) lets go
+    of the copy."""
 
     def __init__(self, bout: Bout):
         self.bout = bout
@@ -421,6 +422,12 @@ class Previews:
         if self.copy is not None:
             self.copy.let_go()
             self.copy = None
+
+    def __enter__(self) -> Previews:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 PieceReader = Callable[[BoutState, Piece], Any]
