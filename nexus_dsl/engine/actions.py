@@ -54,11 +54,6 @@ class Action:
             return NotImplemented
         return self.kind == other.kind and self.actor == other.actor and self.name == other.name and self.args == other.args
 
-    def __ne__(self, other: object) -> bool:
-        if not isinstance(other, Action):
-            return NotImplemented
-        return not (self.kind == other.kind and self.actor == other.actor and self.name == other.name and self.args == other.args)
-
     def __reduce__(self) -> tuple[Any, ...]:
         return (Action, (self.kind, self.actor, self.name, self.args))
 
