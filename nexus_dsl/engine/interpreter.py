@@ -295,10 +295,10 @@ class Interpreter(Evaluator):
     def evaluate(self, expr: A.Expr, env: Env) -> Any:
         # The engine's hottest call (legality asks it per option): each node is compiled once into
         # a closure kept on the node (`compiled.py`), which does what the evaluators below do.
-        closure = expr._closure
+        closure: Closure | None = expr._closure
         if closure is None:
             closure = closure_of(expr)
-        return closure(self, env)
+        return closure.run(self, env)
 
     def index_of(self, container: Any, index: Any, expr: A.Index, env: Env) -> Any:
         if not isinstance(container, tuple) or not is_number(index):
@@ -426,7 +426,7 @@ class Interpreter(Evaluator):
         local = Env.owning({}, env) if plan.binds else env
         steps = plan.steps
         waiting = self._run_until_waiting(steps, 0, local)
-        return None if waiting is None else self._run_waiting(waiting, steps, local)
+        return None if waiting is None else self._run_waiting(waiting, plan.block, local)
 
     def _run_until_waiting(self, steps: tuple[Step, ...], start: int, local: Env) -> _Waiting | None:
         """Run statements from `start` on until one hands back something to wait for: that, the
@@ -445,46 +445,51 @@ class Interpreter(Evaluator):
                 return rest, step.node, index + 1
         return None
 
-    def _run_waiting(self, waiting: _Waiting | None, steps: tuple[Step, ...], local: Env) -> Run:
+    def _run_waiting(self, waiting: _Waiting | None, block: A.Block, local: Env) -> Run:
         """The rest of a block once a statement waits: that statement's rest, then the following ones."""
         while waiting is not None:
             # Nothing but this frame's `yield from` holds what it waits for: a suspended bout is read
-            # as state frame by frame (`fingerprint.py`), and each reference would be read again.
+            # as state frame by frame (`fingerprint.py`), and each reference would be read again. So
+            # the frame holds the block, as written, and finds its plan again once resumed.
             rest, stmt, index = waiting
             waiting = None
             try:
                 yield from rest
             except ScriptRuntimeError as error:
                 raise fault_at(error, stmt, local) from None
-            waiting = self._run_until_waiting(steps, index, local)
+            waiting = self._run_until_waiting(block_plan(block).steps, index, local)
 
     def _loop(self, loop: LoopStep, items: Sequence[Any], local: Env) -> Run | None:
         """A loop's body run once per item (`for each` binds each in a scope of its own; `repeat`
         binds nothing), as far as it goes without waiting, like a block."""
-        waiting = self._loop_until_waiting(loop, items, 0, local)
-        return None if waiting is None else self._loop_waiting(waiting, loop, items, local)
+        waiting = self._loop_until_waiting(loop.node, loop.var, loop.body, items, 0, local)
+        return None if waiting is None else self._loop_waiting(waiting, loop.node, items, local)
 
-    def _loop_until_waiting(self, loop: LoopStep, items: Sequence[Any], start: int,
+    def _loop_until_waiting(self, node: A.Stmt, var: str | None, body: BlockPlan, items: Sequence[Any], start: int,
                             local: Env) -> tuple[Run, int] | None:
-        var = loop.var
-        body = loop.body
         limit = self.limits.max_steps
         for index in range(start, len(items)):
-            self.steps += 1  # `_spend`, without the call
+            self.steps += 1  # a step for each turn, as for each statement
             if self.steps > limit:
-                raise fault(loop.node, local, "budget_exceeded", f"the script ran more than {limit} steps")
+                raise fault(node, local, "budget_exceeded", f"the script ran more than {limit} steps")
             rest = self._run_plan(body, local if var is None else Env.owning({var: items[index]}, local))
             if rest is not None:
                 return rest, index + 1
         return None
 
-    def _loop_waiting(self, waiting: tuple[Run, int] | None, loop: LoopStep, items: Sequence[Any],
+    def _loop_waiting(self, waiting: tuple[Run, int] | None, stmt: A.Stmt, items: Sequence[Any],
                       local: Env) -> Run:
+        # The frame holds the loop as written (as in `_run_waiting`), and finds its parts again once resumed.
         while waiting is not None:
             rest, index = waiting
             waiting = None  # held once, as in `_run_waiting`
             yield from rest
-            waiting = self._loop_until_waiting(loop, items, index, local)
+            waiting = self._loop_resumed(stmt, items, index, local)
+
+    def _loop_resumed(self, stmt: A.Stmt, items: Sequence[Any], index: int, local: Env) -> tuple[Run, int] | None:
+        if isinstance(stmt, A.ForEach):
+            return self._loop_until_waiting(stmt, stmt.var, block_plan(stmt.body), items, index, local)
+        return self._loop_until_waiting(stmt, None, block_plan(cast(A.Repeat, stmt).body), items, index, local)
 
     def _effect(self, step: EffectStep, env: Env) -> Run | None:
         action = step.action
@@ -503,7 +508,7 @@ class Interpreter(Evaluator):
         args: list[Any] = []
         for position in range(len(closures)):
             closure = closures[position]
-            args.append(words[position] if closure is None else closure(self, env))
+            args.append(words[position] if closure is None else closure.run(self, env))
         checks = step.check
         assert checks is not None  # every effect has its checks (`argument_checks`)
         if step.prepositions:
@@ -548,7 +553,7 @@ class Interpreter(Evaluator):
         # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
         preps: dict[str, Any] = {}
         for name, closure, value in step.prepositions:
-            preps[name] = value if closure is None else closure(self, env)
+            preps[name] = value if closure is None else closure.run(self, env)
         self._check_arguments(step.verb, checks.positional, args, step.arg_nodes, env)
         for name, _, value in step.prepositions:
             test = checks.preps.get(name)
@@ -591,9 +596,10 @@ class BlockPlan:
     """A block as it runs, worked out once and kept on the block (`block_plan`): whether it binds
     names of its own (a `let`, or an effect binding one: `... into pick`), and its statements' steps."""
 
-    __slots__ = ("binds", "steps")
+    __slots__ = ("block", "binds", "steps")
 
-    def __init__(self, binds: bool, steps: tuple[Step, ...]):
+    def __init__(self, block: A.Block, binds: bool, steps: tuple[Step, ...]):
+        self.block = block
         self.binds = binds
         self.steps = steps
 
@@ -620,7 +626,7 @@ class LetStep(Step):
         self.value = closure_of(node.value)
 
     def run(self, interpreter: Interpreter, local: Env) -> Run | None:
-        local.names[self.name] = self.value(interpreter, local)
+        local.names[self.name] = self.value.run(interpreter, local)
         return None
 
 
@@ -635,7 +641,7 @@ class SetStep(Step):
     def run(self, interpreter: Interpreter, local: Env) -> Run | None:
         # The checker holds `set` to names a `let` bound; a Ruleset put together without it meets
         # a fault here rather than a new name.
-        if not local.rebind(self.name, self.value(interpreter, local)):
+        if not local.rebind(self.name, self.value.run(interpreter, local)):
             raise fault(self.node, local, "unknown_name", f"`set {self.name}`: `{self.name}` is not bound here")
         return None
 
@@ -652,7 +658,7 @@ class IfStep(Step):
     def run(self, interpreter: Interpreter, local: Env) -> Run | None:
         conditions = self.conditions
         for index in range(len(conditions)):
-            if conditions[index](interpreter, local):
+            if conditions[index].run(interpreter, local):
                 return interpreter._run_plan(self.bodies[index], local)
         if self.otherwise is not None:
             return interpreter._run_plan(self.otherwise, local)
@@ -679,7 +685,7 @@ class ForEachStep(LoopStep):
         self.items = closure_of(node.iterable)
 
     def run(self, interpreter: Interpreter, local: Env) -> Run | None:
-        items = self.items(interpreter, local)
+        items = self.items.run(interpreter, local)
         if not isinstance(items, (tuple, frozenset)):
             raise fault(self.iterable, local, "wrong_type", f"`for each` walks a list or a set of squares, "
                                                             f"got {describe_value(items)}")
@@ -698,7 +704,7 @@ class RepeatStep(LoopStep):
         self.counted = closure_of(node.count)
 
     def run(self, interpreter: Interpreter, local: Env) -> Run | None:
-        count = self.counted(interpreter, local)
+        count = self.counted.run(interpreter, local)
         if not is_number(count):
             raise fault(self.count, local, "wrong_type", f"expected a number, got {describe_value(count)}")
         limit = interpreter.limits.max_repeat
@@ -788,7 +794,7 @@ def block_plan(block: A.Block) -> BlockPlan:
     if found is None:
         steps = tuple(_step_of(stmt) for stmt in block.statements)
         binds = any(isinstance(step, LetStep) or isinstance(step, EffectStep) and step.binds() for step in steps)
-        found = BlockPlan(binds, steps)
+        found = BlockPlan(block, binds, steps)
         object.__setattr__(block, "_closure", found)
     return found  # type: ignore[no-any-return]
 
