@@ -4,7 +4,9 @@ An expression of a rule script is asked for its value thousands of times a bout 
 each cost and requirement per option), always with the same tree. Walking the tree each time costs
 a dispatch on the node's type, a method call and an attribute read per node; a closure built once
 per node does the same work with the node's parts (its operator, its name, its children's
-closures) already in hand. The closure is kept on the node itself, beside its dataclass fields, so
+closures) already in hand. A closure is an object of a class per kind of node (`Closure`), whose
+`run` calls its children's `run` directly: in the compiled engine a method of a known class, not
+a call of a Python callable with its arguments parsed. The closure is kept on the node itself, beside its dataclass fields, so
 equality and printing ignore it and every bout and preview of every ruleset holding the node
 shares it: it captures nothing of a bout, and reads the bout through the interpreter it is given.
 What depends on the ruleset (the function a call names and the tests of its arguments, the value of
@@ -67,7 +69,19 @@ class Interpreter:
         raise NotImplementedError
 
 
-Closure = Callable[[Interpreter, Env], Any]
+class Closure:
+    """An expression compiled: `run` works out its value in a scope, with the interpreter it runs
+    in. Each kind of node has a class of its own holding the node's parts, so that a node's
+    closure calls its children's by their class's method, directly in the compiled engine, rather
+    than as Python callables. Called as a function (`closure(interpreter, env)`), it runs."""
+
+    __slots__ = ()
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        raise NotImplementedError
+
+    def __call__(self, interpreter: Interpreter, env: Env) -> Any:
+        return self.run(interpreter, env)
 
 
 class ArgumentTest(NamedTuple):
@@ -160,96 +174,158 @@ def constant_value(expr: A.Expr) -> Any:
     return _CONSTANTS[type(expr)](expr)
 
 
+class Constant(Closure):
+    """A value written out (a number, a text, a list of them...): the same every time."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        return self.value
+
+
 def _constant(value: Any) -> Closure:
-    return lambda interpreter, env: value
+    return Constant(value)
+
+
+class NotAvailable(Closure):
+    __slots__ = ("expr",)
+
+    def __init__(self, expr: A.Expr):
+        self.expr = expr
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        raise fault(self.expr, env, "feature_not_available", f"{type(self.expr).__name__} cannot be evaluated")
 
 
 def _not_available(expr: A.Expr) -> Closure:
-    def evaluate(interpreter: Interpreter, env: Env) -> Any:
-        raise fault(expr, env, "feature_not_available", f"{type(expr).__name__} cannot be evaluated")
-
-    return evaluate
+    return NotAvailable(expr)
 
 
-def _name(expr: A.Name) -> Closure:
-    ident = expr.id
-    # A name no scope binds has one value per ruleset (`resolve_unbound`): the last one found is
-    # kept with the ruleset's table it came from, and used again while the table is the same.
-    unbound_for: dict[str, Any] | None = None
-    unbound_value: Any = None
+class NameRead(Closure):
+    """A name: the innermost scope binding it, else its value as a name no scope binds."""
 
-    def evaluate(interpreter: Interpreter, env: Env) -> Any:
-        nonlocal unbound_for, unbound_value
+    __slots__ = ("expr", "ident", "unbound_for", "unbound_value")
+
+    def __init__(self, expr: A.Name):
+        self.expr = expr
+        self.ident = expr.id
+        # A name no scope binds has one value per ruleset (`resolve_unbound`): the last one found is
+        # kept with the ruleset's table it came from, and used again while the table is the same.
+        self.unbound_for: dict[str, Any] | None = None
+        self.unbound_value: Any = None
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        ident = self.ident
         scope: Env | None = env
         while scope is not None:  # Env.lookup, inlined: the commonest node of all
             value = scope.names.get(ident, UNBOUND)  # one search of the scope, not `in` then `[]`
             if value is not UNBOUND:
                 return value.read() if type(value) is Dynamic else value  # final: no subclass to test for
             scope = scope.parent
-        if interpreter.unbound_values is unbound_for:
-            return unbound_value
-        value = interpreter.resolve_unbound(expr, env)
-        unbound_for, unbound_value = interpreter.unbound_values, value
+        if interpreter.unbound_values is self.unbound_for:
+            return self.unbound_value
+        value = interpreter.resolve_unbound(self.expr, env)
+        self.unbound_for, self.unbound_value = interpreter.unbound_values, value
         return value
 
-    return evaluate
+
+def _name(expr: A.Name) -> Closure:
+    return NameRead(expr)
 
 
-def _number_of(expr: A.Expr) -> Closure:
-    """The operand's closure, faulting at the operand unless its value is a whole number."""
-    operand = closure_of(expr)
+class NumberOf(Closure):
+    """The operand's value, faulting at the operand unless it is a whole number."""
 
-    def evaluate(interpreter: Interpreter, env: Env) -> Any:
-        value = operand(interpreter, env)
+    __slots__ = ("expr", "operand")
+
+    def __init__(self, expr: A.Expr):
+        self.expr = expr
+        self.operand = closure_of(expr)
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        value = self.operand.run(interpreter, env)
         if type(value) is not int and not is_number(value):
-            raise fault(expr, env, "wrong_type", f"expected a number, got {describe_value(value)}")
+            raise fault(self.expr, env, "wrong_type", f"expected a number, got {describe_value(value)}")
         return value
 
-    return evaluate
+
+class And(Closure):
+    __slots__ = ("left", "right")
+
+    def __init__(self, left: Closure, right: Closure):
+        self.left = left
+        self.right = right
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        # `True if x else False` is `bool(x)` without calling it
+        return (True if self.right.run(interpreter, env) else False) if self.left.run(interpreter, env) else False
+
+
+class Or(Closure):
+    __slots__ = ("left", "right")
+
+    def __init__(self, left: Closure, right: Closure):
+        self.left = left
+        self.right = right
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        return True if self.left.run(interpreter, env) else (True if self.right.run(interpreter, env) else False)
 
 
 def _binary(expr: A.Binary) -> Closure:
     op = expr.op
     if op in ("and", "or"):
         left, right = closure_of(expr.left), closure_of(expr.right)
-        # `True if x else False` is `bool(x)` without calling it
-        if op == "and":
-            return lambda interpreter, env: (
-                (True if right(interpreter, env) else False) if left(interpreter, env) else False)
-        return lambda interpreter, env: (
-            True if left(interpreter, env) else (True if right(interpreter, env) else False))
+        return And(left, right) if op == "and" else Or(left, right)
     if is_constant(expr.right) and is_number(constant_value(expr.right)):
-        return _binary_by_constant(expr, constant_value(expr.right))
-    left_operand, right_operand = closure_of(expr.left), closure_of(expr.right)
-    what = f"the result of `{op}`"
+        return BinaryByConstant(expr, constant_value(expr.right))
+    return BinaryOp(expr)
 
-    def evaluate(interpreter: Interpreter, env: Env) -> Any:
+
+class BinaryOp(Closure):
+    """Arithmetic on two worked-out numbers."""
+
+    __slots__ = ("expr", "op", "left", "right", "what")
+
+    def __init__(self, expr: A.Binary):
+        self.expr = expr
+        self.op = expr.op
+        self.left = closure_of(expr.left)
+        self.right = closure_of(expr.right)
+        self.what = f"the result of `{expr.op}`"
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
         # Each operand is checked to be a number as soon as it is worked out (the left one before
         # the right one is): an exact int at once, anything else by `is_number`.
-        left = left_operand(interpreter, env)
+        left = self.left.run(interpreter, env)
         if type(left) is not int and not is_number(left):
-            raise fault(expr.left, env, "wrong_type", f"expected a number, got {describe_value(left)}")
-        right = right_operand(interpreter, env)
+            raise fault(self.expr.left, env, "wrong_type", f"expected a number, got {describe_value(left)}")
+        right = self.right.run(interpreter, env)
         if type(right) is not int and not is_number(right):
-            raise fault(expr.right, env, "wrong_type", f"expected a number, got {describe_value(right)}")
-        return _arithmetic(interpreter, expr, env, op, left, right, what)
-
-    return evaluate
+            raise fault(self.expr.right, env, "wrong_type", f"expected a number, got {describe_value(right)}")
+        return _arithmetic(interpreter, self.expr, env, self.op, left, right, self.what)
 
 
-def _binary_by_constant(expr: A.Binary, right: int) -> Closure:
+class BinaryByConstant(Closure):
     """`x + 1`, `x * 2`: the number on the right is written out, so only the left is worked out."""
-    op = expr.op
-    left_operand = closure_of(expr.left)
-    what = f"the result of `{op}`"
 
-    def evaluate(interpreter: Interpreter, env: Env) -> Any:
-        left = left_operand(interpreter, env)
+    __slots__ = ("expr", "op", "left", "right", "what")
+
+    def __init__(self, expr: A.Binary, right: int):
+        self.expr = expr
+        self.op = expr.op
+        self.left = closure_of(expr.left)
+        self.right = right
+        self.what = f"the result of `{expr.op}`"
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        left = self.left.run(interpreter, env)
         if type(left) is not int and not is_number(left):
-            raise fault(expr.left, env, "wrong_type", f"expected a number, got {describe_value(left)}")
-        return _arithmetic(interpreter, expr, env, op, left, right, what)
-
-    return evaluate
+            raise fault(self.expr.left, env, "wrong_type", f"expected a number, got {describe_value(left)}")
+        return _arithmetic(interpreter, self.expr, env, self.op, left, self.right, self.what)
 
 
 def _arithmetic(interpreter: Interpreter, expr: A.Binary, env: Env, op: str, left: int, right: int, what: str) -> int:
@@ -269,14 +345,120 @@ def _arithmetic(interpreter: Interpreter, expr: A.Binary, env: Env, op: str, lef
     return interpreter.bounded(result, expr, env, what)  # beyond the limit: the fault
 
 
+class Negate(Closure):
+    __slots__ = ("operand",)
+
+    def __init__(self, operand: Closure):
+        self.operand = operand
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        return -self.operand.run(interpreter, env)
+
+
 def _negate(expr: A.Neg) -> Closure:
-    operand = _number_of(expr.operand)
-    return lambda interpreter, env: -operand(interpreter, env)
+    return Negate(NumberOf(expr.operand))
+
+
+class NotOf(Closure):
+    __slots__ = ("operand",)
+
+    def __init__(self, operand: Closure):
+        self.operand = operand
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        return not self.operand.run(interpreter, env)
 
 
 def _not(expr: A.Not) -> Closure:
-    operand = closure_of(expr.operand)
-    return lambda interpreter, env: not operand(interpreter, env)
+    return NotOf(closure_of(expr.operand))
+
+
+class Misplaced(Closure):
+    """`x is <not a state>`: the left side worked out, then the fault."""
+
+    __slots__ = ("expr", "left")
+
+    def __init__(self, expr: A.Compare, left: Closure):
+        self.expr = expr
+        self.left = left
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        self.left.run(interpreter, env)
+        raise fault(self.expr, env, "wrong_type", "`is` is followed by a state")
+
+
+class InState(Closure):
+    """`x is <state>` (`wanted`), `x is not <state>`."""
+
+    __slots__ = ("left", "state", "wanted")
+
+    def __init__(self, left: Closure, state: str, wanted: bool):
+        self.left = left
+        self.state = state
+        self.wanted = wanted
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        found = interpreter.has_state(self.left.run(interpreter, env), self.state)
+        return found if self.wanted else not found
+
+
+class EqualsKnown(Closure):
+    """`x == "text"` (`equal`), `x != 3`: the right side is known."""
+
+    __slots__ = ("left", "known", "equal")
+
+    def __init__(self, left: Closure, known: Any, equal: bool):
+        self.left = left
+        self.known = known
+        self.equal = equal
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        if self.equal:
+            return bool(self.left.run(interpreter, env) == self.known)
+        return bool(self.left.run(interpreter, env) != self.known)
+
+
+class Equals(Closure):
+    """`x == y` (`equal`), `x != y`."""
+
+    __slots__ = ("left", "right", "equal")
+
+    def __init__(self, left: Closure, right: Closure, equal: bool):
+        self.left = left
+        self.right = right
+        self.equal = equal
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        if self.equal:
+            return bool(self.left.run(interpreter, env) == self.right.run(interpreter, env))
+        return bool(self.left.run(interpreter, env) != self.right.run(interpreter, env))
+
+
+class Membership(Closure):
+    """`x in y` (`wanted`), `x not in y`."""
+
+    __slots__ = ("expr", "op", "left", "right", "wanted")
+
+    def __init__(self, expr: A.Compare, left: Closure, right: Closure):
+        self.expr = expr
+        self.op = expr.op
+        self.left = left
+        self.right = right
+        self.wanted = expr.op == "in"
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        member = self.left.run(interpreter, env)
+        collection = self.right.run(interpreter, env)
+        if not isinstance(collection, (tuple, frozenset)):
+            raise fault(self.expr, env, "wrong_type", f"`{self.op}` needs a list or a set of squares on its right, "
+                                                      f"got {describe_value(collection)}")
+        if isinstance(member, Piece) and isinstance(collection, frozenset):
+            member = member.square
+        try:
+            found = member in collection
+        except TypeError:  # an unhashable value looked up in a set of squares: not in it
+            found = False
+        return found if self.wanted else not found
 
 
 def _compare(expr: A.Compare) -> Closure:
@@ -284,89 +466,81 @@ def _compare(expr: A.Compare) -> Closure:
     left = closure_of(expr.left)
     if op in ("is", "is not"):
         if not isinstance(expr.right, A.Name):
-            def misplaced(interpreter: Interpreter, env: Env) -> Any:
-                left(interpreter, env)
-                raise fault(expr, env, "wrong_type", "`is` is followed by a state")
-            return misplaced
-        state = expr.right.id
-        if op == "is":
-            return lambda interpreter, env: interpreter.has_state(left(interpreter, env), state)
-        return lambda interpreter, env: not interpreter.has_state(left(interpreter, env), state)
+            return Misplaced(expr, left)
+        return InState(left, expr.right.id, op == "is")
     if op in ("==", "!=") and is_constant(expr.right):  # `x == "text"`: the right side is known
-        known = constant_value(expr.right)
-        if op == "==":
-            return lambda interpreter, env: bool(left(interpreter, env) == known)
-        return lambda interpreter, env: bool(left(interpreter, env) != known)
+        return EqualsKnown(left, constant_value(expr.right), op == "==")
     right = closure_of(expr.right)
     if op in ("in", "not in"):
-        wanted = op == "in"
-
-        def membership(interpreter: Interpreter, env: Env) -> bool:
-            member = left(interpreter, env)
-            collection = right(interpreter, env)
-            if not isinstance(collection, (tuple, frozenset)):
-                raise fault(expr, env, "wrong_type", f"`{op}` needs a list or a set of squares on its right, "
-                                                     f"got {describe_value(collection)}")
-            if isinstance(member, Piece) and isinstance(collection, frozenset):
-                member = member.square
-            try:
-                found = member in collection
-            except TypeError:  # an unhashable value looked up in a set of squares: not in it
-                found = False
-            return found if wanted else not found
-
-        return membership
-    if op == "==":
-        return lambda interpreter, env: bool(left(interpreter, env) == right(interpreter, env))
-    if op == "!=":
-        return lambda interpreter, env: bool(left(interpreter, env) != right(interpreter, env))
-
+        return Membership(expr, left, right)
+    if op in ("==", "!="):
+        return Equals(left, right, op == "==")
     if is_constant(expr.right) and is_number(constant_value(expr.right)):
-        return _ordered_by_number(expr, left, constant_value(expr.right))
-    in_order = _ORDERS.get(op, operator.ge)
-
-    def ordered(interpreter: Interpreter, env: Env) -> bool:
-        a = left(interpreter, env)
-        b = right(interpreter, env)
-        if not (type(a) is int and type(b) is int  # two exact numbers at once, else the full test
-                or is_number(a) and is_number(b) or isinstance(a, str) and isinstance(b, str)):
-            raise fault(expr, env, "wrong_type", f"cannot compare {describe_value(a)} with {describe_value(b)}")
-        return True if in_order(a, b) else False
-
-    return ordered
-
-
-def _ordered_by_number(expr: A.Compare, left: Closure, b: int) -> Closure:
-    """`x > 0`: the number on the right is written out, so only the left is worked out and tested."""
-    in_order = _ORDERS.get(expr.op, operator.ge)
-
-    def ordered(interpreter: Interpreter, env: Env) -> bool:
-        a = left(interpreter, env)
-        if type(a) is not int and not is_number(a):
-            raise fault(expr, env, "wrong_type", f"cannot compare {describe_value(a)} with {describe_value(b)}")
-        return True if in_order(a, b) else False
-
-    return ordered
+        return OrderedByNumber(expr, left, constant_value(expr.right))
+    return Ordered(expr, left, right)
 
 
 # How each ordering compares (`>=` for any other, as the evaluators had it).
 _ORDERS: dict[str, Callable[[Any, Any], Any]] = {"<": operator.lt, "<=": operator.le, ">": operator.gt}
 
 
+class Ordered(Closure):
+    __slots__ = ("expr", "left", "right", "in_order")
+
+    def __init__(self, expr: A.Compare, left: Closure, right: Closure):
+        self.expr = expr
+        self.left = left
+        self.right = right
+        self.in_order = _ORDERS.get(expr.op, operator.ge)
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        a = self.left.run(interpreter, env)
+        b = self.right.run(interpreter, env)
+        if not (type(a) is int and type(b) is int  # two exact numbers at once, else the full test
+                or is_number(a) and is_number(b) or isinstance(a, str) and isinstance(b, str)):
+            raise fault(self.expr, env, "wrong_type", f"cannot compare {describe_value(a)} with {describe_value(b)}")
+        return True if self.in_order(a, b) else False
+
+
+class OrderedByNumber(Closure):
+    """`x > 0`: the number on the right is written out, so only the left is worked out and tested."""
+
+    __slots__ = ("expr", "left", "b", "in_order")
+
+    def __init__(self, expr: A.Compare, left: Closure, b: int):
+        self.expr = expr
+        self.left = left
+        self.b = b
+        self.in_order = _ORDERS.get(expr.op, operator.ge)
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        a = self.left.run(interpreter, env)
+        b = self.b
+        if type(a) is not int and not is_number(a):
+            raise fault(self.expr, env, "wrong_type", f"cannot compare {describe_value(a)} with {describe_value(b)}")
+        return True if self.in_order(a, b) else False
+
+
 ACTORS = (Piece, Player)
 DECLARATION_ATTRIBUTES = ("id", "group", "tags")
 
 
-def _attr(expr: A.Attr) -> Closure:
+class AttributeRead(Closure):
     """An attribute read where its object is met: a fighter's by the bout, a declaration's (its id,
     group, tags) by the bout, anything else (a square's col and row, or a fault) by the interpreter."""
-    obj = closure_of(expr.obj)
-    name = expr.name
-    of_declaration = name in DECLARATION_ATTRIBUTES
-    # `self.label`: the object is nearly always a name a scope binds, looked up here without a call.
-    ident = expr.obj.id if isinstance(expr.obj, A.Name) else ""  # "": not a name (no scope is searched)
 
-    def evaluate(interpreter: Interpreter, env: Env) -> Any:
+    __slots__ = ("expr", "obj", "name", "of_declaration", "ident")
+
+    def __init__(self, expr: A.Attr):
+        self.expr = expr
+        self.obj = closure_of(expr.obj)
+        self.name = expr.name
+        self.of_declaration = expr.name in DECLARATION_ATTRIBUTES
+        # `self.label`: the object is nearly always a name a scope binds, looked up here without a call.
+        self.ident = expr.obj.id if isinstance(expr.obj, A.Name) else ""  # "": not a name (no scope is searched)
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        ident = self.ident
         scope: Env | None = env if ident else None
         while scope is not None:
             value = scope.names.get(ident, UNBOUND)
@@ -376,54 +550,70 @@ def _attr(expr: A.Attr) -> Closure:
                 break
             scope = scope.parent
         else:  # not a name, or one no scope binds: its closure works it out (or faults)
-            value = obj(interpreter, env)
+            value = self.obj.run(interpreter, env)
         host: AttributeHost = interpreter.host
         try:
             if isinstance(value, ACTORS):
-                return host.piece_attribute(value, name)
-            if of_declaration and isinstance(value, A.Declaration):
-                return host.declaration_attribute(value, name)
+                return host.piece_attribute(value, self.name)
+            if self.of_declaration and isinstance(value, A.Declaration):
+                return host.declaration_attribute(value, self.name)
         except AttributeError:
             pass
-        return interpreter.attribute_of(value, expr, env)  # which faults where the bout has no such attribute
-
-    return evaluate
+        return interpreter.attribute_of(value, self.expr, env)  # which faults where the bout has no such attribute
 
 
-def _call(expr: A.Call) -> Closure:
+def _attr(expr: A.Attr) -> Closure:
+    return AttributeRead(expr)
+
+
+class CallOf(Closure):
     """A call of a script function: the function it names, looked up before its arguments are
     worked out, then each argument checked against the vocabulary, then the function on them."""
-    args = tuple(closure_of(arg) for arg in expr.args)
-    count = len(args)
-    # An argument written out (`has_mark(self, "some_mark")`) is held as its value, not called for it.
-    written = tuple(is_constant(arg) for arg in expr.args)
-    known = tuple(constant_value(arg) if is_constant(arg) else None for arg in expr.args)
-    all_written = all(written)
-    first = args[0] if count > 0 else None
-    second = args[1] if count > 1 else None
-    first_written, first_value = (written[0], known[0]) if count > 0 else (False, None)
-    second_written, second_value = (written[1], known[1]) if count > 1 else (False, None)
-    plan: CallPlan | None = None
 
-    def evaluate(interpreter: Interpreter, env: Env) -> Any:
-        nonlocal plan
-        bound = plan
+    __slots__ = ("expr", "args", "count", "known", "all_written", "first", "second", "plan")
+
+    def __init__(self, expr: A.Call):
+        self.expr = expr
+        # An argument written out (`has_mark(self, "some_mark")`) is held as its value (`known`), its
+        # closure then None: it is not called for it.
+        self.args: tuple[Closure | None, ...] = tuple(
+            None if is_constant(arg) else closure_of(arg) for arg in expr.args)
+        self.count = len(expr.args)
+        self.known = tuple(constant_value(arg) if is_constant(arg) else None for arg in expr.args)
+        self.all_written = all(is_constant(arg) for arg in expr.args)
+        self.first = self.args[0] if self.count > 0 else None
+        self.second = self.args[1] if self.count > 1 else None
+        self.plan: CallPlan | None = None
+
+    def _values(self, interpreter: Interpreter, env: Env) -> list[Any]:
+        # The arguments of the commonest calls (one or two) are worked out without a loop.
+        if self.all_written:
+            return list(self.known)
+        count = self.count
+        first = self.first
+        if count == 1 and first is not None:
+            return [first.run(interpreter, env)]
+        if count == 2:
+            second = self.second
+            return [self.known[0] if first is None else first.run(interpreter, env),
+                    self.known[1] if second is None else second.run(interpreter, env)]
+        args = self.args
+        known = self.known
+        values: list[Any] = []
+        for position in range(count):
+            arg = args[position]
+            values.append(known[position] if arg is None else arg.run(interpreter, env))
+        return values
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        expr = self.expr
+        bound = self.plan
         if bound is None or bound.functions is not interpreter.functions or bound.checks is not interpreter.checks:
-            bound = plan = interpreter.call_plan(expr)
+            bound = self.plan = interpreter.call_plan(expr)
         function = bound.function
         if function is None:
             raise fault(expr, env, "feature_not_available", f"function `{expr.func}` is not available")
-        # The arguments of the commonest calls (one or two) are worked out without a loop.
-        values: list[Any]
-        if all_written:
-            values = list(known)
-        elif count == 1 and first is not None:
-            values = [first(interpreter, env)]
-        elif count == 2 and first is not None and second is not None:
-            values = [first_value if first_written else first(interpreter, env),
-                      second_value if second_written else second(interpreter, env)]
-        else:
-            values = [arg(interpreter, env) for arg in args]
+        values = self._values(interpreter, env)
         for position, sure, test, what in bound.tests:
             value = values[position]
             if type(value) not in sure and not test(value):
@@ -431,8 +621,18 @@ def _call(expr: A.Call) -> Closure:
                             f"`{expr.func}` needs {what} here, got {describe_value(value)}")
         for position, number_range in bound.ranges:
             values[position] = bound.within(number_range, values[position], expr, env)
+        host = interpreter.host
         try:
-            return function(interpreter.host, env, *values)
+            # The commonest calls take one to three arguments: called with them as they are, not
+            # gathered into a tuple for a call with `*`.
+            count = len(values)
+            if count == 1:
+                return function(host, env, values[0])
+            if count == 2:
+                return function(host, env, values[0], values[1])
+            if count == 3:
+                return function(host, env, values[0], values[1], values[2])
+            return function(host, env, *values)
         except ScriptRuntimeError as error:
             raise fault_at(error, expr, env) from None
         except VALUE_ERRORS as error:
@@ -440,27 +640,49 @@ def _call(expr: A.Call) -> Closure:
                         f"{', '.join(describe_value(a) for a in values) or 'no arguments'}: "
                         f"{type(error).__name__}: {error}", INTERNAL_HINT) from None
 
-    return evaluate
+
+def _call(expr: A.Call) -> Closure:
+    return CallOf(expr)
+
+
+class ListOf(Closure):
+    __slots__ = ("items",)
+
+    def __init__(self, items: tuple[Closure, ...]):
+        self.items = items
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        return tuple([item.run(interpreter, env) for item in self.items])
 
 
 def _list(expr: A.ListLit) -> Closure:
     if all(is_constant(item) for item in expr.items):  # `["left", "right"]`: the same list every time
-        return _constant(tuple(constant_value(item) for item in expr.items))
-    items = tuple(closure_of(item) for item in expr.items)
-    return lambda interpreter, env: tuple([item(interpreter, env) for item in items])
+        return Constant(tuple(constant_value(item) for item in expr.items))
+    return ListOf(tuple(closure_of(item) for item in expr.items))
+
+
+class IndexOf(Closure):
+    __slots__ = ("expr", "obj", "index")
+
+    def __init__(self, expr: A.Index):
+        self.expr = expr
+        self.obj = closure_of(expr.obj)
+        self.index = closure_of(expr.index)
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        return interpreter.index_of(self.obj.run(interpreter, env), self.index.run(interpreter, env), self.expr, env)
 
 
 def _index(expr: A.Index) -> Closure:
-    obj, index = closure_of(expr.obj), closure_of(expr.index)
-    return lambda interpreter, env: interpreter.index_of(obj(interpreter, env), index(interpreter, env), expr, env)
+    return IndexOf(expr)
 
 
 _COMPILERS: dict[type, Callable[[Any], Closure]] = {
-    A.Num: lambda expr: _constant(expr.value),
-    A.Bool: lambda expr: _constant(expr.value),
-    A.Str: lambda expr: _constant(expr.value),
-    A.ScaleLevel: lambda expr: _constant(expr.level),
-    A.NoneLit: lambda expr: _constant(None),
+    A.Num: lambda expr: Constant(expr.value),
+    A.Bool: lambda expr: Constant(expr.value),
+    A.Str: lambda expr: Constant(expr.value),
+    A.ScaleLevel: lambda expr: Constant(expr.level),
+    A.NoneLit: lambda expr: Constant(None),
     A.Name: _name,
     A.Binary: _binary,
     A.Neg: _negate,

@@ -17,7 +17,7 @@ that caused it and naming its declaration (`fault_at`), never as a Python except
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Final, Generator, Mapping, Protocol, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Protocol, Sequence, cast
 from weakref import WeakKeyDictionary
 
 from ..errors import ScriptRuntimeError
@@ -270,11 +270,6 @@ class Interpreter(Evaluator):
     def reset_budget(self) -> None:
         self.steps = 0
 
-    def _spend(self, node: A.Node, env: Env) -> None:
-        self.steps += 1
-        if self.steps > self.limits.max_steps:
-            raise fault(node, env, "budget_exceeded", f"the script ran more than {self.limits.max_steps} steps")
-
     # ---------------------------------------------------------------- numbers
     def bounded(self, value: int, node: A.Node | None, env: Env | None, what: str = "the result") -> int:
         """`value` if it lies within ±max_number; beyond it the script stops."""
@@ -300,10 +295,10 @@ class Interpreter(Evaluator):
     def evaluate(self, expr: A.Expr, env: Env) -> Any:
         # The engine's hottest call (legality asks it per option): each node is compiled once into
         # a closure kept on the node (`compiled.py`), which does what the evaluators below do.
-        closure = expr._closure
+        closure: Closure | None = expr._closure
         if closure is None:
             closure = closure_of(expr)
-        return closure(self, env)
+        return closure.run(self, env)
 
     def index_of(self, container: Any, index: Any, expr: A.Index, env: Env) -> Any:
         if not isinstance(container, tuple) or not is_number(index):
@@ -328,12 +323,6 @@ class Interpreter(Evaluator):
         else:
             raise fault(name, env, "unknown_name", f"`{name.id}` has no value here")
         self.unbound_values[name.id] = value
-        return value
-
-    def _number(self, expr: A.Expr, env: Env) -> int:
-        value = self.evaluate(expr, env)
-        if not is_number(value):
-            raise fault(expr, env, "wrong_type", f"expected a number, got {describe_value(value)}")
         return value
 
     def attribute_of(self, obj: Any, expr: A.Attr, env: Env) -> Any:
@@ -413,200 +402,164 @@ class Interpreter(Evaluator):
         raise fault(node, env, "bad_value", number_range.refusal(value), RANGE_HINT)
 
     # ---------------------------------------------------------------- statements
-    # Each statement is run by the step of its kind (`_STEPS`, chosen by the statement's class once,
-    # not by a chain of tests at every run). A step does what needs no decision at once and hands
-    # back what is left to run as a generator (an effect that opens a window or asks a player, and
-    # the block or loop around it from there on), or None: most statements (marking, sliding a roll,
-    # setting a stat, an `if` whose branch does such things) run whole in the call, and a block runs
-    # as far as it can the same way (`run_block`), so no generator is made until something waits.
+    # Each block is compiled once into a plan kept on its node (`BlockPlan`): each statement a step
+    # object holding its parts read from the syntax tree once (its expressions' closures, the plans
+    # of its blocks), run by the step's own method. A step does what needs no decision at once and
+    # hands back what is left to run as a generator (an effect that opens a window or asks a player,
+    # and the block or loop around it from there on), or None: most statements (marking, sliding a
+    # roll, setting a stat, an `if` whose branch does such things) run whole in the call, and a block
+    # runs as far as it can the same way (`run_block`), so no generator is made until something waits.
     def execute(self, block: A.Block, env: Env) -> Run:
         yield from self.run_block(block, env) or ()
 
     def run_block(self, block: A.Block, env: Env) -> Run | None:
         """Run a block as far as it goes without waiting: None once it ran to its end, else a
         generator running the rest (the statement that waits, then those after it)."""
+        plan = block._closure
+        if plan is None:
+            plan = block_plan(block)
+        return self._run_plan(plan, env)
+
+    def _run_plan(self, plan: BlockPlan, env: Env) -> Run | None:
         # A block binds its names (`let`, `choose ... into`) in a scope of its own; one binding none
         # runs in the scope it is given, the same names seen through it.
-        binds = block.__dict__.get("_binds")
-        if binds is None:
-            binds = _binds_names(block)
-        local = Env.owning({}, env) if binds else env
-        statements = block.statements
-        waiting = self._run_until_waiting(statements, 0, local)
-        return None if waiting is None else self._run_waiting(waiting, statements, local)
+        local = Env.owning({}, env) if plan.binds else env
+        steps = plan.steps
+        waiting = self._run_until_waiting(steps, 0, local)
+        return None if waiting is None else self._run_waiting(waiting, plan.block, local)
 
-    def _run_until_waiting(self, statements: tuple[A.Stmt, ...], start: int, local: Env) -> _Waiting | None:
+    def _run_until_waiting(self, steps: tuple[Step, ...], start: int, local: Env) -> _Waiting | None:
         """Run statements from `start` on until one hands back something to wait for: that, the
         statement, and where to go on from; None once they all ran."""
         limit = self.limits.max_steps
-        for index in range(start, len(statements)):
-            stmt = statements[index]
+        for index in range(start, len(steps)):
+            step = steps[index]
             self.steps += 1
             if self.steps > limit:
-                raise fault(stmt, local, "budget_exceeded", f"the script ran more than {limit} steps")
+                raise fault(step.node, local, "budget_exceeded", f"the script ran more than {limit} steps")
             try:
-                rest = self._step(stmt, local)
+                rest = step.run(self, local)
             except ScriptRuntimeError as error:
-                raise fault_at(error, stmt, local) from None
+                raise fault_at(error, step.node, local) from None
             if rest is not None:
-                return rest, stmt, index + 1
+                return rest, step.node, index + 1
         return None
 
-    def _run_waiting(self, waiting: _Waiting | None, statements: tuple[A.Stmt, ...], local: Env) -> Run:
+    def _run_waiting(self, waiting: _Waiting | None, block: A.Block, local: Env) -> Run:
         """The rest of a block once a statement waits: that statement's rest, then the following ones."""
         while waiting is not None:
             # Nothing but this frame's `yield from` holds what it waits for: a suspended bout is read
-            # as state frame by frame (`fingerprint.py`), and each reference would be read again.
+            # as state frame by frame (`fingerprint.py`), and each reference would be read again. So
+            # the frame holds the block, as written, and finds its plan again once resumed.
             rest, stmt, index = waiting
             waiting = None
             try:
                 yield from rest
             except ScriptRuntimeError as error:
                 raise fault_at(error, stmt, local) from None
-            waiting = self._run_until_waiting(statements, index, local)
+            waiting = self._run_until_waiting(block_plan(block).steps, index, local)
 
-    def _step(self, stmt: A.Stmt, local: Env) -> Run | None:
-        """Run one statement by the step of its kind, chosen by its exact class: a chain of tests on
-        the class, not a table of steps, so that the compiled engine calls each step directly."""
-        kind = type(stmt)
-        if kind is _ACTION:
-            return self._effect(cast(A.Action, stmt), local)
-        if kind is _IF:
-            return self._if(cast(A.If, stmt), local)
-        if kind is _LET:
-            self._let(cast(A.Let, stmt), local)
-            return None
-        if kind is _FOR_EACH:
-            return self._for_each(cast(A.ForEach, stmt), local)
-        if kind is _SET:
-            self._set(cast(A.Set, stmt), local)
-            return None
-        if kind is _REPEAT:
-            return self._repeat(cast(A.Repeat, stmt), local)
-        self._unknown_step(stmt, local)  # which faults
-        return None
-
-    # The steps below ask each expression's compiled closure as `evaluate` does, without the call.
-    def _let(self, stmt: A.Let, local: Env) -> None:
-        value = stmt.value
-        local.names[stmt.name] = (value.__dict__.get("_closure") or closure_of(value))(self, local)
-
-    def _set(self, stmt: A.Set, local: Env) -> None:
-        # The checker holds `set` to names a `let` bound; a Ruleset put together without it meets
-        # a fault here rather than a new name.
-        value = stmt.value
-        if not local.rebind(stmt.name, (value.__dict__.get("_closure") or closure_of(value))(self, local)):
-            raise fault(stmt, local, "unknown_name", f"`set {stmt.name}`: `{stmt.name}` is not bound here")
-
-    def _if(self, stmt: A.If, local: Env) -> Run | None:
-        for branch in stmt.branches:
-            condition = branch.condition
-            if (condition.__dict__.get("_closure") or closure_of(condition))(self, local):
-                return self.run_block(branch.body, local)
-        if stmt.otherwise is not None:
-            return self.run_block(stmt.otherwise, local)
-        return None
-
-    def _repeat(self, stmt: A.Repeat, local: Env) -> Run | None:
-        count = self._number(stmt.count, local)
-        if count > self.limits.max_repeat:
-            raise fault(stmt, local, "budget_exceeded",
-                        f"`repeat {count}` is more than the limit of {self.limits.max_repeat}")
-        # A turn for each item of a plain tuple (not a range: a waiting loop's frame is read as state).
-        return self._loop(stmt, (None,) * max(0, count), local)
-
-    def _unknown_step(self, stmt: A.Node, local: Env) -> None:
-        raise fault(stmt, local, "feature_not_available", f"{type(stmt).__name__} cannot be executed")
-
-    def _for_each(self, stmt: A.ForEach, local: Env) -> Run | None:
-        items = self.evaluate(stmt.iterable, local)
-        if not isinstance(items, (tuple, frozenset)):
-            raise fault(stmt.iterable, local, "wrong_type", f"`for each` walks a list or a set of squares, "
-                                                            f"got {describe_value(items)}")
-        if len(items) > self.limits.max_collection:
-            raise fault(stmt, local, "budget_exceeded",
-                        f"`for each` over {len(items)} items (limit {self.limits.max_collection})")
-        return self._loop(stmt, sorted(items) if isinstance(items, frozenset) else items, local)
-
-    def _loop(self, stmt: A.ForEach | A.Repeat, items: Sequence[Any], local: Env) -> Run | None:
+    def _loop(self, loop: LoopStep, items: Sequence[Any], local: Env) -> Run | None:
         """A loop's body run once per item (`for each` binds each in a scope of its own; `repeat`
         binds nothing), as far as it goes without waiting, like a block."""
-        waiting = self._loop_until_waiting(stmt, items, 0, local)
-        return None if waiting is None else self._loop_waiting(waiting, stmt, items, local)
+        waiting = self._loop_until_waiting(loop.node, loop.var, loop.body, items, 0, local)
+        return None if waiting is None else self._loop_waiting(waiting, loop.node, items, local)
 
-    def _loop_until_waiting(self, stmt: A.ForEach | A.Repeat, items: Sequence[Any], start: int,
+    def _loop_until_waiting(self, node: A.Stmt, var: str | None, body: BlockPlan, items: Sequence[Any], start: int,
                             local: Env) -> tuple[Run, int] | None:
-        var = stmt.var if isinstance(stmt, A.ForEach) else None
+        limit = self.limits.max_steps
         for index in range(start, len(items)):
-            self._spend(stmt, local)
-            rest = self.run_block(stmt.body, local if var is None else Env.owning({var: items[index]}, local))
+            self.steps += 1  # a step for each turn, as for each statement
+            if self.steps > limit:
+                raise fault(node, local, "budget_exceeded", f"the script ran more than {limit} steps")
+            rest = self._run_plan(body, local if var is None else Env.owning({var: items[index]}, local))
             if rest is not None:
                 return rest, index + 1
         return None
 
-    def _loop_waiting(self, waiting: tuple[Run, int] | None, stmt: A.ForEach | A.Repeat, items: Sequence[Any],
+    def _loop_waiting(self, waiting: tuple[Run, int] | None, stmt: A.Stmt, items: Sequence[Any],
                       local: Env) -> Run:
+        # The frame holds the loop as written (as in `_run_waiting`), and finds its parts again once resumed.
         while waiting is not None:
             rest, index = waiting
             waiting = None  # held once, as in `_run_waiting`
             yield from rest
-            waiting = self._loop_until_waiting(stmt, items, index, local)
+            waiting = self._loop_resumed(stmt, items, index, local)
 
-    def _effect(self, action: A.Action, env: Env) -> Run | None:
-        plan: EffectPlan | None = action.__dict__.get("_effect")
-        if plan is None:
-            plan = _effect_plan(action)
-        if plan.primitives is not self.primitives or plan.checks is not self.checks:
-            plan.bind(self.primitives, self.checks, action.verb)
-        primitive = plan.primitive
+    def _loop_resumed(self, stmt: A.Stmt, items: Sequence[Any], index: int, local: Env) -> tuple[Run, int] | None:
+        if isinstance(stmt, A.ForEach):
+            return self._loop_until_waiting(stmt, stmt.var, block_plan(stmt.body), items, index, local)
+        return self._loop_until_waiting(stmt, None, block_plan(cast(A.Repeat, stmt).body), items, index, local)
+
+    def _effect(self, step: EffectStep, env: Env) -> Run | None:
+        action = step.action
+        if step.primitives is not self.primitives or step.checks is not self.checks:
+            step.bind(self.primitives, self.checks)
+        primitive = step.primitive
         if primitive is None:
-            procedure = self.procedures.get(action.verb)
+            procedure = self.procedures.get(step.verb)
             if procedure is None:
-                raise fault(action, env, "feature_not_available", f"effect `{action.verb}` is not available")
+                raise fault(action, env, "feature_not_available", f"effect `{step.verb}` is not available")
             return self._run_procedure(procedure.declaration, action, env)
         # An event or a window is named by its word (`record deceived`), whatever a script has
         # given the same name to: the two are apart, as the checker reads them.
+        words = step.words
+        closures = step.closures
         args: list[Any] = []
-        for word, closure in plan.arguments:
-            args.append(word if closure is None else closure(self, env))
-        checks = plan.check
+        for position in range(len(closures)):
+            closure = closures[position]
+            args.append(words[position] if closure is None else closure.run(self, env))
+        checks = step.check
         assert checks is not None  # every effect has its checks (`argument_checks`)
-        if plan.prepositions:
-            return self._effect_with_preps(primitive, plan.prepositions, checks, args, action, env)
+        if step.prepositions:
+            return self._effect_with_preps(primitive, step, checks, args, env)
         # `_check_arguments`, asking each class with no call; once one fails, asked in full, in order,
         # so the fault is at the first argument that fails.
-        for classes, value in zip(checks.positional_classes, args):
-            if not isinstance(value, classes):
-                self._check_arguments(action.verb, checks.positional, args, action.args, env)
+        classes = checks.positional_classes
+        for position in range(min(len(classes), len(args))):
+            if not isinstance(args[position], classes[position]):
+                self._check_arguments(step.verb, checks.positional, args, step.arg_nodes, env)
         for position, test in checks.positional_others:
             if position < len(args) and not test(args[position]):
-                self._check_arguments(action.verb, checks.positional, args, action.args, env)
+                self._check_arguments(step.verb, checks.positional, args, step.arg_nodes, env)
         for position, number_range in checks.positional_ranges:
             if position < len(args):
                 args[position] = self._within(number_range, args[position], action, env)
+        host = self.host
         try:
-            result = primitive(self.host, env, action, *args)
+            # The commonest effects take one to three arguments: called with them as they are, not
+            # gathered into a tuple for a call with `*`.
+            count = len(args)
+            if count == 1:
+                result = primitive(host, env, action, args[0])
+            elif count == 2:
+                result = primitive(host, env, action, args[0], args[1])
+            elif count == 3:
+                result = primitive(host, env, action, args[0], args[1], args[2])
+            else:
+                result = primitive(host, env, action, *args)
         except ScriptRuntimeError as error:
             raise fault_at(error, action, env) from None
         except VALUE_ERRORS as error:
             raise self._failed(action, env, error) from None
         return None if result is None else self._effect_rest(result, action, env)
 
-    def _effect_with_preps(self, primitive: Callable[..., Any], prepositions: _Prepositions, checks: ArgumentCheck,
-                           args: list[Any], action: A.Action, env: Env) -> Run | None:
+    def _effect_with_preps(self, primitive: Callable[..., Any], step: EffectStep, checks: ArgumentCheck,
+                           args: list[Any], env: Env) -> Run | None:
         """An effect with prepositions (`damage target by 2 at where`): each worked out after the
         arguments and before any is checked, checked once the arguments are, and handed to the
         effect by name."""
+        action = step.action
         # A `name` argument (`choose ... into pick`) is the name to bind, not a value to look up.
         preps: dict[str, Any] = {}
-        for name, closure, value in prepositions:
-            preps[name] = value if closure is None else closure(self, env)
-        self._check_arguments(action.verb, checks.positional, args, action.args, env)
-        for prep in action.preps:
-            test = checks.preps.get(prep.prep)
-            if test is not None and not test[0](preps[prep.prep]):
-                raise fault(prep.value, env, "wrong_type",
-                            f"`{action.verb} ... {prep.prep}` needs {test[1]}, got {describe_value(preps[prep.prep])}")
+        for name, closure, value in step.prepositions:
+            preps[name] = value if closure is None else closure.run(self, env)
+        self._check_arguments(step.verb, checks.positional, args, step.arg_nodes, env)
+        for name, _, value in step.prepositions:
+            test = checks.preps.get(name)
+            if test is not None and not test[0](preps[name]):
+                raise fault(value, env, "wrong_type",
+                            f"`{step.verb} ... {name}` needs {test[1]}, got {describe_value(preps[name])}")
         for position, number_range in checks.positional_ranges:
             if position < len(args):
                 args[position] = self._within(number_range, args[position], action, env)
@@ -636,13 +589,129 @@ class Interpreter(Evaluator):
 
 
 _Waiting = tuple[Run, A.Stmt, int]  # a statement's rest to wait for, the statement, the index of the next
-# The classes of statement, held as constants of the module (`Interpreter._step`).
-_ACTION: Final = A.Action
-_IF: Final = A.If
-_LET: Final = A.Let
-_FOR_EACH: Final = A.ForEach
-_SET: Final = A.Set
-_REPEAT: Final = A.Repeat
+
+
+# ---------------------------------------------------------------- statement plans
+class BlockPlan:
+    """A block as it runs, worked out once and kept on the block (`block_plan`): whether it binds
+    names of its own (a `let`, or an effect binding one: `... into pick`), and its statements' steps."""
+
+    __slots__ = ("block", "binds", "steps")
+
+    def __init__(self, block: A.Block, binds: bool, steps: tuple[Step, ...]):
+        self.block = block
+        self.binds = binds
+        self.steps = steps
+
+
+class Step:
+    """A statement as it runs: its parts read from the syntax tree once, and run by `run`, which
+    hands back what is left to wait for (or None). `node` is where its faults are placed."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: A.Stmt):
+        self.node: A.Stmt = node
+
+    def run(self, interpreter: Interpreter, local: Env) -> Run | None:
+        raise fault(self.node, local, "feature_not_available", f"{type(self.node).__name__} cannot be executed")
+
+
+class LetStep(Step):
+    __slots__ = ("name", "value")
+
+    def __init__(self, node: A.Let):
+        super().__init__(node)
+        self.name = node.name
+        self.value = closure_of(node.value)
+
+    def run(self, interpreter: Interpreter, local: Env) -> Run | None:
+        local.names[self.name] = self.value.run(interpreter, local)
+        return None
+
+
+class SetStep(Step):
+    __slots__ = ("name", "value")
+
+    def __init__(self, node: A.Set):
+        super().__init__(node)
+        self.name = node.name
+        self.value = closure_of(node.value)
+
+    def run(self, interpreter: Interpreter, local: Env) -> Run | None:
+        # The checker holds `set` to names a `let` bound; a Ruleset put together without it meets
+        # a fault here rather than a new name.
+        if not local.rebind(self.name, self.value.run(interpreter, local)):
+            raise fault(self.node, local, "unknown_name", f"`set {self.name}`: `{self.name}` is not bound here")
+        return None
+
+
+class IfStep(Step):
+    __slots__ = ("conditions", "bodies", "otherwise")
+
+    def __init__(self, node: A.If):
+        super().__init__(node)
+        self.conditions = tuple(closure_of(branch.condition) for branch in node.branches)
+        self.bodies = tuple(block_plan(branch.body) for branch in node.branches)
+        self.otherwise = block_plan(node.otherwise) if node.otherwise is not None else None
+
+    def run(self, interpreter: Interpreter, local: Env) -> Run | None:
+        conditions = self.conditions
+        for index in range(len(conditions)):
+            if conditions[index].run(interpreter, local):
+                return interpreter._run_plan(self.bodies[index], local)
+        if self.otherwise is not None:
+            return interpreter._run_plan(self.otherwise, local)
+        return None
+
+
+class LoopStep(Step):
+    """A loop: its body, and the name each item is bound to (None: `repeat`, binding nothing)."""
+
+    __slots__ = ("var", "body")
+
+    def __init__(self, node: A.ForEach | A.Repeat, var: str | None):
+        super().__init__(node)
+        self.var = var
+        self.body = block_plan(node.body)
+
+
+class ForEachStep(LoopStep):
+    __slots__ = ("iterable", "items")
+
+    def __init__(self, node: A.ForEach):
+        super().__init__(node, node.var)
+        self.iterable = node.iterable
+        self.items = closure_of(node.iterable)
+
+    def run(self, interpreter: Interpreter, local: Env) -> Run | None:
+        items = self.items.run(interpreter, local)
+        if not isinstance(items, (tuple, frozenset)):
+            raise fault(self.iterable, local, "wrong_type", f"`for each` walks a list or a set of squares, "
+                                                            f"got {describe_value(items)}")
+        limit = interpreter.limits.max_collection
+        if len(items) > limit:
+            raise fault(self.node, local, "budget_exceeded", f"`for each` over {len(items)} items (limit {limit})")
+        return interpreter._loop(self, sorted(items) if isinstance(items, frozenset) else items, local)
+
+
+class RepeatStep(LoopStep):
+    __slots__ = ("count", "counted")
+
+    def __init__(self, node: A.Repeat):
+        super().__init__(node, None)
+        self.count = node.count
+        self.counted = closure_of(node.count)
+
+    def run(self, interpreter: Interpreter, local: Env) -> Run | None:
+        count = self.counted.run(interpreter, local)
+        if not is_number(count):
+            raise fault(self.count, local, "wrong_type", f"expected a number, got {describe_value(count)}")
+        limit = interpreter.limits.max_repeat
+        if count > limit:
+            raise fault(self.node, local, "budget_exceeded", f"`repeat {count}` is more than the limit of {limit}")
+        # A turn for each item of a plain tuple (not a range: a waiting loop's frame is read as state).
+        return interpreter._loop(self, (None,) * max(0, count), local)
 
 
 # The argument types named by a word of the game, never a value: the events and the windows; and
@@ -653,59 +722,80 @@ WORD_POSITIONS: dict[str, frozenset[int]] = {
     for verb, signature in VOCABULARY_PRIMITIVES.items()}
 
 
-_Arguments = tuple[tuple[str | None, Closure | None], ...]  # each: the word it names, or the closure working it out
 _Prepositions = tuple[tuple[str, Closure | None, A.Expr], ...]  # each: its name, its closure (None: binds its name)
 
 
-class EffectPlan:
-    """An effect statement as it runs, worked out once and kept on the statement: its arguments
-    (`_effect_plan`); and, for the table of effects and the argument checks of the interpreter it
-    last ran in (shared by every bout and preview of a ruleset), the effect its verb names (None:
-    a procedure, or nothing) and that effect's checks, found again only when it meets others."""
+class EffectStep(Step):
+    """An effect statement: its verb; its arguments, each the word it names (an event, a window) or
+    the compiled closure of a value to work out; each preposition with its closure, or None for a
+    name to bind (`choose ... into pick`). And, for the table of effects and the argument checks of
+    the interpreter it last ran in (shared by every bout and preview of a ruleset), the effect its
+    verb names (None: a procedure, or nothing) and that effect's checks, found again only when it
+    meets others."""
 
-    __slots__ = ("arguments", "prepositions", "primitives", "checks", "primitive", "check")
+    __slots__ = ("action", "verb", "arg_nodes", "words", "closures", "prepositions",
+                 "primitives", "checks", "primitive", "check")
 
-    def __init__(self, arguments: _Arguments, prepositions: _Prepositions):
-        self.arguments = arguments
-        self.prepositions = prepositions
+    def __init__(self, node: A.Action):
+        super().__init__(node)
+        self.action = node  # `node`, known to be an effect
+        self.verb = node.verb
+        self.arg_nodes = node.args
+        positions = WORD_POSITIONS.get(node.verb, frozenset())
+        signature = VOCABULARY_PRIMITIVES.get(node.verb)
+        binds = signature.preps if signature is not None else {}
+        named = tuple(position in positions and isinstance(expr, A.Name) for position, expr in enumerate(node.args))
+        self.words: tuple[str | None, ...] = tuple(
+            cast(A.Name, expr).id if word else None for word, expr in zip(named, node.args))
+        self.closures: tuple[Closure | None, ...] = tuple(
+            None if word else closure_of(expr) for word, expr in zip(named, node.args))
+        self.prepositions: _Prepositions = tuple(
+            (p.prep, None if binds.get(p.prep) == "name" else closure_of(p.value), p.value) for p in node.preps)
         self.primitives: Mapping[str, Callable[..., Any]] | None = None
         self.checks: ArgumentChecks | None = None
         self.primitive: Callable[..., Any] | None = None
         self.check: ArgumentCheck | None = None
 
-    def bind(self, primitives: Mapping[str, Callable[..., Any]], checks: ArgumentChecks, verb: str) -> None:
-        self.primitive = primitives.get(verb)
-        self.check = checks.primitives[verb] if self.primitive is not None else None
+    def bind(self, primitives: Mapping[str, Callable[..., Any]], checks: ArgumentChecks) -> None:
+        self.primitive = primitives.get(self.verb)
+        self.check = checks.primitives[self.verb] if self.primitive is not None else None
         self.primitives, self.checks = primitives, checks
 
+    def binds(self) -> bool:
+        """Whether it binds a name (`choose ... into pick`)."""
+        return any(closure is None for _, closure, _ in self.prepositions)
 
-def _effect_plan(action: A.Action) -> EffectPlan:
-    """An effect's arguments as it runs them, read once per statement and kept on it: each the word
-    it names (an event, a window) or the compiled closure of a value to work out; and each
-    preposition with its closure, or None for a name to bind (`choose ... into pick`)."""
-    found = action.__dict__.get("_effect")
+    def run(self, interpreter: Interpreter, local: Env) -> Run | None:
+        return interpreter._effect(self, local)
+
+
+def _step_of(stmt: A.Stmt) -> Step:
+    """The step running `stmt`, chosen by its exact class (another class of node: a step that faults)."""
+    kind = type(stmt)
+    if kind is A.Action:
+        return EffectStep(cast(A.Action, stmt))
+    if kind is A.If:
+        return IfStep(cast(A.If, stmt))
+    if kind is A.Let:
+        return LetStep(cast(A.Let, stmt))
+    if kind is A.ForEach:
+        return ForEachStep(cast(A.ForEach, stmt))
+    if kind is A.Set:
+        return SetStep(cast(A.Set, stmt))
+    if kind is A.Repeat:
+        return RepeatStep(cast(A.Repeat, stmt))
+    return Step(stmt)
+
+
+def block_plan(block: A.Block) -> BlockPlan:
+    """The plan of `block` (and of the blocks inside it), built the first time it is asked for and
+    kept on the block as its compiled form (`_closure`, which no block has otherwise)."""
+    found = block._closure
     if found is None:
-        words = WORD_POSITIONS.get(action.verb, frozenset())
-        signature = VOCABULARY_PRIMITIVES.get(action.verb)
-        binds = signature.preps if signature is not None else {}
-        found = EffectPlan(
-            tuple((expr.id, None) if position in words and isinstance(expr, A.Name) else (None, closure_of(expr))
-                  for position, expr in enumerate(action.args)),
-            tuple((p.prep, None if binds.get(p.prep) == "name" else closure_of(p.value), p.value)
-                  for p in action.preps))
-        object.__setattr__(action, "_effect", found)
-    return found  # type: ignore[no-any-return]
-
-
-def _binds_names(block: A.Block) -> bool:
-    """Whether a block binds a name of its own: a `let`, or an effect binding one (`... into pick`).
-    Read once per block and kept on it."""
-    found = block.__dict__.get("_binds")
-    if found is None:
-        found = any(isinstance(stmt, A.Let) or isinstance(stmt, A.Action)
-                    and any(closure is None for _, closure, _ in _effect_plan(stmt).prepositions)
-                    for stmt in block.statements)
-        object.__setattr__(block, "_binds", found)
+        steps = tuple(_step_of(stmt) for stmt in block.statements)
+        binds = any(isinstance(step, LetStep) or isinstance(step, EffectStep) and step.binds() for step in steps)
+        found = BlockPlan(block, binds, steps)
+        object.__setattr__(block, "_closure", found)
     return found  # type: ignore[no-any-return]
 
 
