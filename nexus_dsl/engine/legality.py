@@ -253,6 +253,12 @@ def always_asked(expr: A.Expr) -> tuple[A.Expr, ...]:
     return ()
 
 
+#: The nodes of an expression that reads nothing but the values it names: no function called (a
+#: function may read the board), no scale level (read from the piece that acts).
+_VALUE_NODES = (A.Num, A.Str, A.Bool, A.NoneLit, A.Name, A.ListLit, A.Attr, A.Index, A.Neg, A.Not, A.Binary,
+                A.Compare)
+
+
 class UseRequirement:
     """One requirement of an ability, a card or a control as `legal_uses` asks it: whether it reads
     nothing a use varies in (`constant`: one verdict for all of a piece's uses), and, when it reads
@@ -260,9 +266,11 @@ class UseRequirement:
     the command), the key its verdict is kept under for one decision (`shared`: its text and the
     names it reads of those a use binds, whose values `read_at` finds among a use's values), and
     whether that verdict is the asking piece's own (`by_piece`: it reads `self`, or calls a function,
-    which may read who acts)."""
+    which may read who acts). A shared requirement that reads no piece at all, only the values of
+    the arguments a use binds and words of the content (`by_value`: `trait != CUNN`), has one verdict
+    for those values all bout."""
 
-    __slots__ = ("condition", "constant", "shared", "read_at", "by_piece")
+    __slots__ = ("condition", "constant", "shared", "read_at", "by_piece", "by_value")
 
     def __init__(self, condition: A.Expr, binds: tuple[tuple[str, bool], ...], own: frozenset[str]):
         names = A.names_used(condition)
@@ -272,6 +280,8 @@ class UseRequirement:
         self.shared: tuple[str, tuple[str, ...]] | None = None if names & own else (
             print_expr(condition), tuple(binds[place][0] for place in self.read_at))
         self.by_piece = "self" in names or any(isinstance(node, A.Call) for node in A.subtree(condition))
+        self.by_value = (self.shared is not None and not self.constant and not names & {"self", "target"}
+                         and all(isinstance(node, _VALUE_NODES) for node in A.subtree(condition)))
 
 
 class UseChecks:
@@ -352,6 +362,12 @@ def cost_plans_of(ruleset: Ruleset) -> dict[int, tuple[A.Declaration, tuple[Cost
     declaration made and dropped outside the ruleset never lends its id to another), kept with
     the ruleset."""
     return ruleset.derived("cost_plans")
+
+
+def actions_of(ruleset: Ruleset) -> dict[tuple[Any, ...], Action]:
+    """Every action legality has offered in a bout of a ruleset, by what it is made of
+    (`Legality._actions`): plain data, the same whichever bout offers it."""
+    return ruleset.derived("offered_actions")
 
 
 def role_ownership_of(ruleset: Ruleset) -> dict[tuple[str | None, int], bool]:
@@ -454,14 +470,19 @@ class Legality:
         # target (`_command_combinations`). Shared with the previews, and never changed once made.
         self._lasting_combinations: dict[int, tuple[tuple[str, ...], list[tuple[Any, ...]]]] = {}
         self._offered: dict[tuple[str, str, Any], tuple[list[tuple[Any, ...]], list[Action]]] = {}
-        # Every action offered this bout: a command by (kind, piece, command, target, the other
-        # arguments' values), any other by (kind, piece, declaration, its arguments' values). An
-        # action is plain data, made once and offered again (shared with the previews).
-        self._actions: dict[tuple[Any, ...], Action] = {}
+        # Every action offered: a command by (kind, piece, command, target, the other arguments'
+        # values), any other by (kind, piece, declaration, its arguments' values). An action is
+        # plain data, made once and offered again: kept with the ruleset, and so shared by every
+        # bout played with it and by the previews.
+        self._actions: dict[tuple[Any, ...], Action] = actions_of(host.ruleset)
         # The combinations of the arguments of an ability, a card or a control that targets no one
         # when every domain lasts all bout, with the arguments' names, by the declaration's id()
         # (`legal_uses`): shared with the previews, and never changed once made.
         self._lasting_uses: dict[int, tuple[A.Declaration, list[tuple[Any, ...]], list[str]]] = {}
+        # The verdicts of the use requirements that read only the values of a use's arguments
+        # (`UseRequirement.by_value`), by their text and those values: kept all bout (the number
+        # limit a verdict may depend on is the bout's), shared with the previews.
+        self._value_verdicts: dict[tuple[Any, Any], bool] = {}
         # The controls and what legality asks of their uses (`controls_of`), once asked.
         self._controls: list[tuple[A.Declaration, UseChecks]] | None = None
 
@@ -475,6 +496,7 @@ class Legality:
         legality._offered = self._offered
         legality._command_questions = self._command_questions
         legality._lasting_uses = self._lasting_uses
+        legality._value_verdicts = self._value_verdicts
         legality._controls = self._controls
         return legality
 
@@ -740,7 +762,7 @@ class Legality:
             if first is not None and asked.get((label, first)) is False:
                 return []  # already found false for the piece this decision: every use fails there
         legal: list[Action] = []
-        evaluate = self.host.interpreter.evaluate
+        interpreter = self.host.interpreter  # (its method called directly: faster than a bound one)
         verdicts: dict[int, bool] = {}  # the requirements that read nothing the uses vary in
         shared_verdicts: dict[Any, bool] = asked if asked is not None else {}
         pieces = self.host.state.pieces
@@ -781,21 +803,28 @@ class Legality:
                             if shared is not None:
                                 verdict = shared_verdicts.get((label, shared))
                                 if verdict is None:
-                                    verdict = shared_verdicts[(label, shared)] = bool(evaluate(requirement.condition, env))
+                                    verdict = shared_verdicts[(label, shared)] = bool(interpreter.evaluate(requirement.condition, env))
                             else:
-                                verdict = bool(evaluate(requirement.condition, env))
+                                verdict = bool(interpreter.evaluate(requirement.condition, env))
                             verdicts[index] = verdict
                         if not verdict and index < checks.leading_constant and written is not None:
                             return legal  # every use fails here, and nothing before it could fault
                     elif shared is not None:  # asked once for the uses alike of this decision
                         read_at = requirement.read_at
-                        key = (label if requirement.by_piece else None, shared,
-                               values[read_at[0]] if len(read_at) == 1 else tuple([values[at] for at in read_at]))
-                        verdict = shared_verdicts.get(key)
-                        if verdict is None:
-                            verdict = shared_verdicts[key] = bool(evaluate(requirement.condition, env))
+                        read = values[read_at[0]] if len(read_at) == 1 else tuple([values[at] for at in read_at])
+                        if requirement.by_value:  # asked once for those values all bout
+                            value_key = (shared, read)
+                            verdict = self._value_verdicts.get(value_key)
+                            if verdict is None:
+                                verdict = self._value_verdicts[value_key] = bool(
+                                    interpreter.evaluate(requirement.condition, env))
+                        else:
+                            key = (label if requirement.by_piece else None, shared, read)
+                            verdict = shared_verdicts.get(key)
+                            if verdict is None:
+                                verdict = shared_verdicts[key] = bool(interpreter.evaluate(requirement.condition, env))
                     else:
-                        verdict = bool(evaluate(requirement.condition, env))
+                        verdict = bool(interpreter.evaluate(requirement.condition, env))
                     if not verdict:
                         break
                 else:
@@ -882,11 +911,11 @@ class Legality:
                             target_verdicts = by_target[target] = [None] * questions.target_count
                         if not self._passes(entry.per_target, target_verdicts, piece, declaration, pieces[target], scope):
                             continue
-                    verdicts: dict[Any, bool] = {}
                     offered = self._actions_of(label, declaration, entry.name, target, names, combinations)
                     if not asks:
                         legal += offered
                         continue
+                    verdicts: dict[Any, bool] = {}
                     for values, action in zip(combinations, offered):
                         key = (values[positions[0]] if len(positions) == 1 else
                                tuple([values[at] for at in positions]) if positions else ())
@@ -1013,9 +1042,9 @@ class Legality:
         if check.rule is not None:
             names = env.names
             return self._rule_holds(check, names["self"], names.get("target"), names["command"])
-        evaluate = self.host.interpreter.evaluate
+        interpreter = self.host.interpreter
         for operand in check.operands:
-            if evaluate(operand, env):
+            if interpreter.evaluate(operand, env):
                 return True
         return check.holds_anyway
 
@@ -1032,9 +1061,9 @@ class Legality:
         if not check.binds_everyone and not self.owns_ability(piece, check.rule):
             return True  # a talent binds only its role's pieces
         check_env = Env.owning({"self": piece, "target": target, "command": command}, self.declaration_env(check.rule))
-        evaluate = self.host.interpreter.evaluate
+        interpreter = self.host.interpreter
         for operand in check.operands:
-            if evaluate(operand, check_env):
+            if interpreter.evaluate(operand, check_env):
                 return True
         return False
 

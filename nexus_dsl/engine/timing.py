@@ -202,7 +202,8 @@ class Timing:
             if role == "opponent" and subject is not None and not piece.foe_of(subject):  # a friend is no opponent
                 continue
             for resource, amount in plan.reserves:
-                if resource in traits and traits[resource] < amount:
+                held = traits.get(resource)
+                if held is not None and held < amount:
                     break  # a written cost in one of its reserves (its traits) is more than it holds
             else:
                 names = {**plan.defaults, **frame.names} if frame else plan.defaults
