@@ -418,7 +418,7 @@ def declaration_group(declaration: A.Declaration) -> str | None:
 
 
 #: The keys a decision's shared answers are kept under that no declaration or resource has.
-_TARGETS = ("targets",)
+_TARGETS = " targets"  # (a word no domain's key is: those are tuples, and hashing this one is free)
 _MP_MULTIPLIER = " mp multiplier"
 
 
@@ -669,11 +669,10 @@ class Legality:
         lasting = self._lasting_combinations.get(id(declaration))
         if lasting is not None:
             names, combinations = lasting
-            if not targeted:  # (`targets_opponent`)
-                self._check_count(declaration, len(combinations))
-                return [None], names, combinations
-            targets = self._targets(piece, seen)
-            self._check_count(declaration, len(targets) * len(combinations))
+            targets: list[Any] = self._targets(piece, seen) if targeted else [None]  # (`targets_opponent`)
+            count = len(targets) * len(combinations) if targeted else len(combinations)
+            if count > self.host.limits.max_options:
+                self._check_count(declaration, count)  # the refusal
             return targets, names, combinations
         domains = self._checked_domains(piece, declaration, seen)
         found: list[Any] = [None]
@@ -1031,7 +1030,8 @@ class Legality:
                         if target_piece is not None:
                             names["target"] = target_piece
                         env = Env.owning(names, scope)
-                    verdict = bool(self.host.interpreter.evaluate(check.requirement.condition, env))
+                    # (a command's own requirement is planned as its one operand, `planned_check`)
+                    verdict = bool(self.host.interpreter.evaluate(check.operands[0], env))
                 verdicts[at] = verdict
             if not (verdict or check.holds_anyway):
                 return False
@@ -1215,6 +1215,8 @@ class Legality:
         multiplier = held.get(_MP_MULTIPLIER)
         if multiplier is None:
             multiplier = held[_MP_MULTIPLIER] = self.mp_multiplier(piece)
+        if multiplier == 1:  # the amount as it is: a cost is already a number within the limit
+            return amount
         return self.host.interpreter.bounded(amount * multiplier, node, env, "the MP cost")
 
     def mp_multiplier(self, piece: Actor) -> int:
