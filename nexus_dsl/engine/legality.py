@@ -172,9 +172,9 @@ class CommandEntry:
     """One command as `legal_commands` asks it at every decision: its plan, and the place among the
     decision's verdicts (`CommandQuestions`) of its quick cost filter (-1: none is asked) and of
     each requirement that reads no argument (`fixed`) or only the target (`per_target`, kept per
-    target)."""
+    target); and the facts of its text each decision reads (whether it targets, its id)."""
 
-    __slots__ = ("declaration", "plan", "filter_at", "fixed", "per_target")
+    __slots__ = ("declaration", "plan", "filter_at", "fixed", "per_target", "targets", "name")
 
     def __init__(self, declaration: A.Declaration, plan: LegalityPlan, filter_at: int,
                  fixed: tuple[NumberedCheck, ...], per_target: tuple[NumberedCheck, ...]):
@@ -183,6 +183,8 @@ class CommandEntry:
         self.filter_at = filter_at
         self.fixed = fixed
         self.per_target = per_target
+        self.targets = targets_opponent(declaration)  # whether it binds a target (its first domain)
+        self.name = declaration.id
 
 
 class CommandQuestions:
@@ -251,6 +253,12 @@ def always_asked(expr: A.Expr) -> tuple[A.Expr, ...]:
     return ()
 
 
+#: The nodes of an expression that reads nothing but the values it names: no function called (a
+#: function may read the board), no scale level (read from the piece that acts).
+_VALUE_NODES = (A.Num, A.Str, A.Bool, A.NoneLit, A.Name, A.ListLit, A.Attr, A.Index, A.Neg, A.Not, A.Binary,
+                A.Compare)
+
+
 class UseRequirement:
     """One requirement of an ability, a card or a control as `legal_uses` asks it: whether it reads
     nothing a use varies in (`constant`: one verdict for all of a piece's uses), and, when it reads
@@ -258,9 +266,11 @@ class UseRequirement:
     the command), the key its verdict is kept under for one decision (`shared`: its text and the
     names it reads of those a use binds, whose values `read_at` finds among a use's values), and
     whether that verdict is the asking piece's own (`by_piece`: it reads `self`, or calls a function,
-    which may read who acts)."""
+    which may read who acts). A shared requirement that reads no piece at all, only the values of
+    the arguments a use binds and words of the content (`by_value`: `trait != CUNN`), has one verdict
+    for those values all bout."""
 
-    __slots__ = ("condition", "constant", "shared", "read_at", "by_piece")
+    __slots__ = ("condition", "constant", "shared", "read_at", "by_piece", "by_value")
 
     def __init__(self, condition: A.Expr, binds: tuple[tuple[str, bool], ...], own: frozenset[str]):
         names = A.names_used(condition)
@@ -270,6 +280,8 @@ class UseRequirement:
         self.shared: tuple[str, tuple[str, ...]] | None = None if names & own else (
             print_expr(condition), tuple(binds[place][0] for place in self.read_at))
         self.by_piece = "self" in names or any(isinstance(node, A.Call) for node in A.subtree(condition))
+        self.by_value = (self.shared is not None and not self.constant and not names & {"self", "target"}
+                         and all(isinstance(node, _VALUE_NODES) for node in A.subtree(condition)))
 
 
 class UseChecks:
@@ -278,13 +290,15 @@ class UseChecks:
     number written in the script, and each requirement with whether it reads anything a use varies
     in (a requirement that does not has one verdict for all of them)."""
 
-    __slots__ = ("varies", "binds", "written", "largest_cost", "ap_against_target", "target_ap", "requirements",
-                 "leading_constant")
+    __slots__ = ("varies", "targets", "name", "binds", "written", "largest_cost", "ap_against_target", "target_ap",
+                 "requirements", "leading_constant")
 
     def __init__(self, declaration: A.Declaration, window_names: frozenset[str], ap_against_target: bool = True):
         targets = targets_opponent(declaration)
         args = declaration.clauses_of(A.Arg)
         self.varies = targets or bool(args)
+        self.targets = targets
+        self.name = declaration.id
         # The names a use binds, in the order of its domains (`arg_domains`): the target (a piece,
         # by its label), then each argument.
         self.binds: tuple[tuple[str, bool], ...] = (
@@ -325,6 +339,35 @@ def plans_of(ruleset: Ruleset) -> dict[tuple[int, int], LegalityPlan]:
     """The legality plans of a ruleset's commands, kept with it (its declarations live as long as
     it does, so their ids stay theirs)."""
     return ruleset.derived("legality_plans")
+
+
+class CostPlan:
+    """One cost of a declaration as `cost_items` asks it, read once from its text: the node of its
+    amount, the amount as written when it is a number 0 or more (read as it is, with no script
+    asked, within the number limit), its resource, and what a fault calls it."""
+
+    __slots__ = ("node", "written", "resource", "mp", "what")
+
+    def __init__(self, item: A.CostItem):
+        node = item.amount
+        self.node = node
+        self.written: Any = node.value if isinstance(node, A.Num) and 0 <= node.value else None
+        self.resource = item.resource
+        self.mp = item.resource == "MP"
+        self.what = f"the {item.resource} cost"
+
+
+def cost_plans_of(ruleset: Ruleset) -> dict[int, tuple[A.Declaration, tuple[CostPlan, ...]]]:
+    """Each declaration's costs as `cost_items` asks them, by its id() (with the declaration, so a
+    declaration made and dropped outside the ruleset never lends its id to another), kept with
+    the ruleset."""
+    return ruleset.derived("cost_plans")
+
+
+def actions_of(ruleset: Ruleset) -> dict[tuple[Any, ...], Action]:
+    """Every action legality has offered in a bout of a ruleset, by what it is made of
+    (`Legality._actions`): plain data, the same whichever bout offers it."""
+    return ruleset.derived("offered_actions")
 
 
 def role_ownership_of(ruleset: Ruleset) -> dict[tuple[str | None, int], bool]:
@@ -375,7 +418,7 @@ def declaration_group(declaration: A.Declaration) -> str | None:
 
 
 #: The keys a decision's shared answers are kept under that no declaration or resource has.
-_TARGETS = ("targets",)
+_TARGETS = " targets"  # (a word no domain's key is: those are tuples, and hashing this one is free)
 _MP_MULTIPLIER = " mp multiplier"
 
 
@@ -416,6 +459,7 @@ class Legality:
         # ruleset and shared by every bout played with it (and by their previews), per number limit.
         self._legality_plans: dict[tuple[int, int], LegalityPlan] = plans_of(host.ruleset)
         self._role_ownership = role_ownership_of(host.ruleset)
+        self._cost_plans = cost_plans_of(host.ruleset)
         self._questions_by_limit = questions_of(host.ruleset)
         self._command_questions: CommandQuestions | None = None
         # The argument domains that are the same all bout (`_lasts`), by their type's id(): shared
@@ -426,10 +470,21 @@ class Legality:
         # target (`_command_combinations`). Shared with the previews, and never changed once made.
         self._lasting_combinations: dict[int, tuple[tuple[str, ...], list[tuple[Any, ...]]]] = {}
         self._offered: dict[tuple[str, str, Any], tuple[list[tuple[Any, ...]], list[Action]]] = {}
-        # Every action offered this bout: a command by (kind, piece, command, target, the other
-        # arguments' values), any other by (kind, piece, declaration, its arguments' values). An
-        # action is plain data, made once and offered again (shared with the previews).
-        self._actions: dict[tuple[Any, ...], Action] = {}
+        # Every action offered: a command by (kind, piece, command, target, the other arguments'
+        # values), any other by (kind, piece, declaration, its arguments' values). An action is
+        # plain data, made once and offered again: kept with the ruleset, and so shared by every
+        # bout played with it and by the previews.
+        self._actions: dict[tuple[Any, ...], Action] = actions_of(host.ruleset)
+        # The combinations of the arguments of an ability, a card or a control that targets no one
+        # when every domain lasts all bout, with the arguments' names, by the declaration's id()
+        # (`legal_uses`): shared with the previews, and never changed once made.
+        self._lasting_uses: dict[int, tuple[A.Declaration, list[tuple[Any, ...]], list[str]]] = {}
+        # The verdicts of the use requirements that read only the values of a use's arguments
+        # (`UseRequirement.by_value`), by their text and those values: kept all bout (the number
+        # limit a verdict may depend on is the bout's), shared with the previews.
+        self._value_verdicts: dict[tuple[Any, Any], bool] = {}
+        # The controls and what legality asks of their uses (`controls_of`), once asked.
+        self._controls: list[tuple[A.Declaration, UseChecks]] | None = None
 
     def copy_for(self, host: LegalityHost) -> Legality:
         """The legality of a preview's copy of the bout: its caches copied as they are."""
@@ -440,6 +495,9 @@ class Legality:
         legality._lasting_combinations = self._lasting_combinations
         legality._offered = self._offered
         legality._command_questions = self._command_questions
+        legality._lasting_uses = self._lasting_uses
+        legality._value_verdicts = self._value_verdicts
+        legality._controls = self._controls
         return legality
 
     # ---------------------------------------------------------------- who has what
@@ -602,8 +660,8 @@ class Legality:
             args = declaration.clauses_of(A.Arg)
             raise self._too_many_options(args[0] if args else declaration, combinations, declaration)
 
-    def _command_combinations(self, piece: Actor, declaration: A.Declaration, seen: dict[Any, list[Any]]
-                              ) -> tuple[list[Any], tuple[str, ...], list[tuple[Any, ...]]]:
+    def _command_combinations(self, piece: Actor, declaration: A.Declaration, targeted: bool,
+                              seen: dict[Any, list[Any]]) -> tuple[list[Any], tuple[str, ...], list[tuple[Any, ...]]]:
         """A command's targets ([None] when it has none), and the names and the combinations of
         values of its other arguments, its domains checked as `_checked_domains` checks them. When
         every one of those domains lasts all bout (`_lasts`), their combinations are worked out
@@ -611,11 +669,10 @@ class Legality:
         lasting = self._lasting_combinations.get(id(declaration))
         if lasting is not None:
             names, combinations = lasting
-            if not targets_opponent(declaration):
-                self._check_count(declaration, len(combinations))
-                return [None], names, combinations
-            targets = self._targets(piece, seen)
-            self._check_count(declaration, len(targets) * len(combinations))
+            targets: list[Any] = self._targets(piece, seen) if targeted else [None]  # (`targets_opponent`)
+            count = len(targets) * len(combinations) if targeted else len(combinations)
+            if count > self.host.limits.max_options:
+                self._check_count(declaration, count)  # the refusal
             return targets, names, combinations
         domains = self._checked_domains(piece, declaration, seen)
         found: list[Any] = [None]
@@ -627,24 +684,25 @@ class Legality:
             self._lasting_combinations[id(declaration)] = (names, combinations)
         return found, names, combinations
 
-    def _actions_of(self, label: str, declaration: A.Declaration, target: Any, names: tuple[str, ...],
+    def _actions_of(self, label: str, declaration: A.Declaration, name: str, target: Any, names: tuple[str, ...],
                     combinations: list[tuple[Any, ...]]) -> list[Action]:
         """The command's action of each combination, given by `label` against `target`: an action is
-        plain data, the same combination the same action all bout (kept for combinations that last)."""
-        key = (label, declaration.id, target)
+        plain data, the same combination the same action all bout (kept for combinations that last).
+        `name`: the command's id."""
+        key = (label, name, target)
         offered = self._offered.get(key)
         if offered is not None and offered[0] is combinations:
             return offered[1]
         made: list[Action] = []
         actions = self._actions
         for values in combinations:
-            known = (COMMAND, label, declaration.id, target, values)
+            known = (COMMAND, label, name, target, values)
             action = actions.get(known)
             if action is None:
                 args = dict(zip(names, values))
                 if target is not None:
                     args = {"target": target, **args}
-                action = actions[known] = Action.make(COMMAND, label, declaration.id, **args)
+                action = actions[known] = Action.make(COMMAND, label, name, **args)
             made.append(action)
         if self._lasting_combinations.get(id(declaration), (None, None))[1] is combinations:
             self._offered[key] = (combinations, made)
@@ -683,14 +741,17 @@ class Legality:
         reads `self`, text and the values it reads; given only where no window is open; `seen`: the piece's shared argument domains, `arg_domains`); costs written as numbers
         are read as they are; a requirement that fails for every use, before anything a use varies
         in is asked, ends the search."""
-        label, actions = piece.label, self._actions
-        if checks.varies or self.host.limits.max_options < 1:  # (a limit below one refuses even one use)
-            domains = self._checked_domains(piece, declaration, seen)
-            combinations = list(itertools.product(*(domain for _, domain in domains)))
+        label, actions, use_id = piece.label, self._actions, checks.name
+        arg_names: list[str] = []
+        if checks.varies:
+            combinations = self._use_combinations(piece, declaration, checks, arg_names, seen)
             if not combinations:
                 return []
+        elif self.host.limits.max_options < 1:  # (a limit below one refuses even one use)
+            self._checked_domains(piece, declaration, seen)
+            combinations = [()]
         else:  # no target and no argument: the one use, with no domain to check
-            domains, combinations = [], [()]
+            combinations = [()]
         written = checks.written if checks.largest_cost <= self.host.limits.max_number else None
         if written is not None and not checks.target_ap and self._short_of_written(
                 piece, written, names.get("target") if checks.ap_against_target else None):
@@ -700,7 +761,7 @@ class Legality:
             if first is not None and asked.get((label, first)) is False:
                 return []  # already found false for the piece this decision: every use fails there
         legal: list[Action] = []
-        evaluate = self.host.interpreter.evaluate
+        interpreter = self.host.interpreter  # (its method called directly: faster than a bound one)
         verdicts: dict[int, bool] = {}  # the requirements that read nothing the uses vary in
         shared_verdicts: dict[Any, bool] = asked if asked is not None else {}
         pieces = self.host.state.pieces
@@ -712,14 +773,14 @@ class Legality:
         bound.setdefault("command", declaration)
         source = piece if isinstance(piece, Piece) else None
         env = None
+        held: dict[str, int] = {}  # what the uses look up of the piece: its resources, its square's MP multiplier
         with self.host.interpreter.asking():
             for values in combinations:
                 # An action is plain data: the same combination is the same action all bout.
-                known = (kind, label, declaration.id, values)
+                known = (kind, label, use_id, values)
                 action = actions.get(known)
                 if action is None:
-                    action = actions[known] = Action.make(kind, label, declaration.id,
-                                                          **dict(zip([name for name, _ in domains], values)))
+                    action = actions[known] = Action.make(kind, label, use_id, **dict(zip(arg_names, values)))
                 if checks.varies:
                     use_names = bound.copy()
                     for (name, is_target), value in zip(checks.binds, values):
@@ -728,8 +789,8 @@ class Legality:
                 elif env is None:
                     env = Env.owning(bound, scope, source)
                 if written is None:  # costs the script works out, asked for each use as always
-                    if self.cost_problem(piece, declaration, env,
-                                         env.names.get("target") if checks.ap_against_target else None):
+                    if self._cannot_pay(piece, declaration, env,
+                                        env.names.get("target") if checks.ap_against_target else None, held):
                         continue
                 elif checks.target_ap and self._short_of_written(piece, written, env.names.get("target")):
                     continue
@@ -741,26 +802,51 @@ class Legality:
                             if shared is not None:
                                 verdict = shared_verdicts.get((label, shared))
                                 if verdict is None:
-                                    verdict = shared_verdicts[(label, shared)] = bool(evaluate(requirement.condition, env))
+                                    verdict = shared_verdicts[(label, shared)] = bool(interpreter.evaluate(requirement.condition, env))
                             else:
-                                verdict = bool(evaluate(requirement.condition, env))
+                                verdict = bool(interpreter.evaluate(requirement.condition, env))
                             verdicts[index] = verdict
                         if not verdict and index < checks.leading_constant and written is not None:
                             return legal  # every use fails here, and nothing before it could fault
                     elif shared is not None:  # asked once for the uses alike of this decision
                         read_at = requirement.read_at
-                        key = (label if requirement.by_piece else None, shared,
-                               values[read_at[0]] if len(read_at) == 1 else tuple([values[at] for at in read_at]))
-                        verdict = shared_verdicts.get(key)
-                        if verdict is None:
-                            verdict = shared_verdicts[key] = bool(evaluate(requirement.condition, env))
+                        read = values[read_at[0]] if len(read_at) == 1 else tuple([values[at] for at in read_at])
+                        if requirement.by_value:  # asked once for those values all bout
+                            value_key = (shared, read)
+                            verdict = self._value_verdicts.get(value_key)
+                            if verdict is None:
+                                verdict = self._value_verdicts[value_key] = bool(
+                                    interpreter.evaluate(requirement.condition, env))
+                        else:
+                            key = (label if requirement.by_piece else None, shared, read)
+                            verdict = shared_verdicts.get(key)
+                            if verdict is None:
+                                verdict = shared_verdicts[key] = bool(interpreter.evaluate(requirement.condition, env))
                     else:
-                        verdict = bool(evaluate(requirement.condition, env))
+                        verdict = bool(interpreter.evaluate(requirement.condition, env))
                     if not verdict:
                         break
                 else:
                     legal.append(action)
         return legal
+
+    def _use_combinations(self, piece: Actor, declaration: A.Declaration, checks: UseChecks, arg_names: list[str],
+                          seen: dict[Any, list[Any]] | None) -> list[tuple[Any, ...]]:
+        """The combinations of the values of a use's target and arguments, their domains checked as
+        `_checked_domains` checks them; `arg_names` is given their names (as players use them). When
+        the use targets no one and every domain lasts all bout (`_lasts`), they are worked out once
+        per bout."""
+        lasting = self._lasting_uses.get(id(declaration))
+        if lasting is not None and lasting[0] is declaration:
+            self._check_count(declaration, len(lasting[1]))
+            arg_names.extend(lasting[2])
+            return lasting[1]
+        domains = self._checked_domains(piece, declaration, seen)
+        combinations = list(itertools.product(*(domain for _, domain in domains)))
+        arg_names.extend(name for name, _ in domains)
+        if not checks.targets and all(self._lasts(arg_type) for _, arg_type in arguments_of(declaration)):
+            self._lasting_uses[id(declaration)] = (declaration, combinations, list(arg_names))
+        return combinations
 
     def _short_of_written(self, piece: Actor, written: tuple[tuple[int, str], ...], target: Any) -> bool:
         """Whether `piece` lacks any of these costs written as numbers (none in MP), as `cost_problem`
@@ -809,7 +895,7 @@ class Legality:
                 scope = envs.get(id(declaration)) or self.declaration_env(declaration)
                 if entry.fixed and not self._passes(entry.fixed, answers, piece, declaration, None, scope):
                     continue
-                targets, names, combinations = self._command_combinations(piece, declaration, seen)
+                targets, names, combinations = self._command_combinations(piece, declaration, entry.targets, seen)
                 costs_vary = plan.costs_vary or bonus_ap
                 # Asking is pure, so a verdict holds for every combination that agrees on the
                 # arguments it reads (`verdict_at`, their places among the arguments): asked once,
@@ -824,11 +910,11 @@ class Legality:
                             target_verdicts = by_target[target] = [None] * questions.target_count
                         if not self._passes(entry.per_target, target_verdicts, piece, declaration, pieces[target], scope):
                             continue
-                    verdicts: dict[Any, bool] = {}
-                    offered = self._actions_of(label, declaration, target, names, combinations)
+                    offered = self._actions_of(label, declaration, entry.name, target, names, combinations)
                     if not asks:
                         legal += offered
                         continue
+                    verdicts: dict[Any, bool] = {}
                     for values, action in zip(combinations, offered):
                         key = (values[positions[0]] if len(positions) == 1 else
                                tuple([values[at] for at in positions]) if positions else ())
@@ -840,7 +926,7 @@ class Legality:
                             for name, value in zip(plan.arg_names, values):
                                 bound[name] = value
                             verdict = verdicts[key] = self._arguments_hold(
-                                piece, declaration, Env.owning(bound, scope, source), plan, costs_vary)
+                                piece, declaration, Env.owning(bound, scope, source), plan, costs_vary, held)
                         if not verdict:
                             continue
                         legal.append(action)
@@ -852,7 +938,10 @@ class Legality:
         given, so no rule's requirement on commands applies to it."""
         legal: list[Action] = []
         seen: dict[Any, list[Any]] = {}  # the argument domains controls share, this decision
-        for declaration, checks in controls_of(self.host.ruleset):  # the verdicts of `control_problem`
+        controls = self._controls
+        if controls is None:
+            controls = self._controls = controls_of(self.host.ruleset)
+        for declaration, checks in controls:  # the verdicts of `control_problem`
             legal += self.legal_uses(CONTROL, piece, declaration, checks, {}, None, seen)
         return legal
 
@@ -941,7 +1030,8 @@ class Legality:
                         if target_piece is not None:
                             names["target"] = target_piece
                         env = Env.owning(names, scope)
-                    verdict = bool(self.host.interpreter.evaluate(check.requirement.condition, env))
+                    # (a command's own requirement is planned as its one operand, `planned_check`)
+                    verdict = bool(self.host.interpreter.evaluate(check.operands[0], env))
                 verdicts[at] = verdict
             if not (verdict or check.holds_anyway):
                 return False
@@ -952,9 +1042,9 @@ class Legality:
         if check.rule is not None:
             names = env.names
             return self._rule_holds(check, names["self"], names.get("target"), names["command"])
-        evaluate = self.host.interpreter.evaluate
+        interpreter = self.host.interpreter
         for operand in check.operands:
-            if evaluate(operand, env):
+            if interpreter.evaluate(operand, env):
                 return True
         return check.holds_anyway
 
@@ -971,9 +1061,9 @@ class Legality:
         if not check.binds_everyone and not self.owns_ability(piece, check.rule):
             return True  # a talent binds only its role's pieces
         check_env = Env.owning({"self": piece, "target": target, "command": command}, self.declaration_env(check.rule))
-        evaluate = self.host.interpreter.evaluate
+        interpreter = self.host.interpreter
         for operand in check.operands:
-            if evaluate(operand, check_env):
+            if interpreter.evaluate(operand, check_env):
                 return True
         return False
 
@@ -984,11 +1074,11 @@ class Legality:
         return rule.kind not in ruleset.words.hand_kinds and (role_word is None or not role_named(rule, role_word)[0])
 
     def _arguments_hold(self, piece: Actor, declaration: A.Declaration, env: Env, plan: LegalityPlan,
-                        costs_vary: bool) -> bool:
+                        costs_vary: bool, held: dict[str, int]) -> bool:
         """Whether a combination's costs (when they vary) are met and the requirements that read its
         arguments hold (asked inside `asking`; `env`: the command's scope with the combination bound,
-        as `action_env` binds it)."""
-        if costs_vary and self.cost_problem(piece, declaration, env, env.names.get("target")):
+        as `action_env` binds it; `held`: what the decision has looked up of the piece)."""
+        if costs_vary and self._cannot_pay(piece, declaration, env, env.names.get("target"), held):
             return False
         for check in plan.varying:
             if not self._holds(check, env):
@@ -1006,7 +1096,7 @@ class Legality:
             if plan.written_costs is not None:  # no script to ask: the amounts as written
                 return self._short_of(piece, plan.written_costs, held if held is not None else {})
             env = Env({"self": piece}, self.declaration_env(declaration))
-            return self.cost_problem(piece, declaration, env, None) is not None
+            return self._cannot_pay(piece, declaration, env, None, held if held is not None else {})
         except ScriptRuntimeError:
             return False
 
@@ -1022,29 +1112,38 @@ class Legality:
                 return True
         return False
 
-    def cost_items(self, piece: Actor, declaration: A.Declaration, env: Env) -> list[tuple[int, str]]:
+    def cost_items(self, piece: Actor, declaration: A.Declaration, env: Env,
+                   held: dict[str, int] | None = None) -> list[tuple[int, str]]:
         """Each cost as (amount, resource): a whole number from 0 to the number limit, or the
         script stops (a cost worked out below 0 would pay the piece for its command). A cost is a
         question, asked before the command is offered and again when it is paid: the same answer
-        both times, and no dice rolled for it."""
+        both times, and no dice rolled for it. `held` keeps what one decision has looked up of the
+        piece (the MP multiplier of its square)."""
         items = []
-        held: dict[str, int] = {}  # the MP multiplier, looked up only for an MP cost: most are AP or reserves
+        if held is None:
+            held = {}  # the MP multiplier, looked up only for an MP cost: most are AP or reserves
         interpreter = self.host.interpreter
         max_number = self.host.limits.max_number
-        for cost in declaration.clauses_of(A.Cost):
-            for item in cost.items:
-                node = item.amount
-                if isinstance(node, A.Num) and 0 <= node.value <= max_number:
-                    amount = node.value
-                else:
-                    with interpreter.asking():
-                        value = interpreter.evaluate(node, env)
-                    amount = interpreter.amount(value, node, env, f"the {item.resource} cost")
-                if item.resource == "MP":
-                    # e.g. guts double MP costs inside their square (object data)
-                    amount = self._mp_cost(piece, amount, held, node, env)
-                items.append((amount, item.resource))
+        for cost in self._costs_of(declaration):
+            amount = cost.written
+            if amount is None or amount > max_number:
+                with interpreter.asking():
+                    value = interpreter.evaluate(cost.node, env)
+                amount = interpreter.amount(value, cost.node, env, cost.what)
+            if cost.mp:
+                # e.g. guts double MP costs inside their square (object data)
+                amount = self._mp_cost(piece, amount, held, cost.node, env)
+            items.append((amount, cost.resource))
         return items
+
+    def _costs_of(self, declaration: A.Declaration) -> tuple[CostPlan, ...]:
+        """The declaration's costs as `cost_items` asks them, read from its text once per ruleset."""
+        known = self._cost_plans.get(id(declaration))
+        if known is not None and known[0] is declaration:
+            return known[1]
+        costs = tuple(CostPlan(item) for cost in declaration.clauses_of(A.Cost) for item in cost.items)
+        self._cost_plans[id(declaration)] = (declaration, costs)
+        return costs
 
     def cost_problem(self, piece: Actor, declaration: A.Declaration, env: Env,
                      target: Piece | None) -> str | None:
@@ -1055,6 +1154,21 @@ class Legality:
             if have < amount:
                 return f"{declaration.name} costs {amount} {resource}; {piece.label} has {have}"
         return None
+
+    def _cannot_pay(self, piece: Actor, declaration: A.Declaration, env: Env, target: Piece | None,
+                    held: dict[str, int]) -> bool:
+        """Whether `cost_problem` finds one (every cost worked out first, as it works them out),
+        `held` keeping what one decision looks up of the piece: its resources and its square's MP
+        multiplier."""
+        for amount, resource in self.cost_items(piece, declaration, env, held):
+            have = held.get(resource)
+            if have is None:
+                have = held[resource] = self.resource_amount(piece, resource)
+            if resource == "AP" and target is not None and isinstance(piece, Piece):
+                have += piece.bonus_ap.get(target.label, 0)
+            if have < amount:
+                return True
+        return False
 
     def command_problem(self, piece: Actor, declaration: A.Declaration, action: Action) -> str | None:
         """Why this command cannot be given now, or None when it can."""
@@ -1101,6 +1215,8 @@ class Legality:
         multiplier = held.get(_MP_MULTIPLIER)
         if multiplier is None:
             multiplier = held[_MP_MULTIPLIER] = self.mp_multiplier(piece)
+        if multiplier == 1:  # the amount as it is: a cost is already a number within the limit
+            return amount
         return self.host.interpreter.bounded(amount * multiplier, node, env, "the MP cost")
 
     def mp_multiplier(self, piece: Actor) -> int:

@@ -127,10 +127,11 @@ class UsePlan:
     reserve written as numbers (a use the piece cannot afford is not offered), the names of the
     declaration's other windows (`window_defaults`), and what legality asks of its uses (`checks`)."""
 
-    __slots__ = ("declaration", "role", "kind", "held", "reserves", "defaults", "checks")
+    __slots__ = ("declaration", "name", "role", "kind", "held", "reserves", "defaults", "checks")
 
     def __init__(self, ruleset: Ruleset, declaration: A.Declaration, window: str):
         self.declaration = declaration
+        self.name = declaration.id
         self.role = window_role(declaration, window)
         self.held = declaration.kind in ruleset.words.hand_kinds
         self.kind = CARD if self.held else ABILITY
@@ -193,7 +194,7 @@ class Timing:
         hand, traits = piece.hand, piece.traits
         for plan in usable.owned_by(piece, legality):
             declaration = plan.declaration
-            if plan.held and declaration.id not in hand:
+            if plan.held and plan.name not in hand:
                 continue
             role = plan.role
             if role == "self" and piece is not subject and piece != subject:
@@ -201,7 +202,8 @@ class Timing:
             if role == "opponent" and subject is not None and not piece.foe_of(subject):  # a friend is no opponent
                 continue
             for resource, amount in plan.reserves:
-                if resource in traits and traits[resource] < amount:
+                held = traits.get(resource)
+                if held is not None and held < amount:
                     break  # a written cost in one of its reserves (its traits) is more than it holds
             else:
                 names = {**plan.defaults, **frame.names} if frame else plan.defaults

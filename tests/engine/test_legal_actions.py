@@ -175,3 +175,61 @@ def test_a_rule_answered_in_advance_for_some_commands_still_binds_the_others():
     names_offered = {action.name for action in offered}
     assert {"move_backward", "sidestep", "backflip"} <= before and not names_offered & {"move_backward", "sidestep", "backflip"}
     assert {"standard_attack", "rotate", "cut_free"} <= names_offered
+
+
+def test_what_legality_keeps_between_decisions_is_what_it_works_out_afresh():
+    """Legality keeps what it works out once: each declaration's costs read from its text (per
+    ruleset), every action it has offered (per ruleset, so shared by the bouts played with it), the
+    combinations of the uses that target no one and the verdicts of use requirements that read only
+    their arguments' values (per bout). At every decision of seeded bouts, the commands, controls,
+    uses and costs it finds with them are those a legality keeping nothing finds, in the same order,
+    and an action offered again is the one made the first time."""
+    from nexus_dsl.agents import make_agent
+    from nexus_dsl.engine.bout import next_action
+    from nexus_dsl.engine.legality import Legality
+    from nexus_dsl.engine.scope import Env
+    from nexus_dsl.engine.setup import standard_setup
+    from nexus_dsl.syntax import ast_nodes as A
+
+    ruleset = cached_ruleset(("base",))
+    costed = [declaration for kind in ("command", "trait_ability") for declaration in ruleset.declarations(kind)
+              if declaration.clauses_of(A.Cost)]
+    compared = 0
+    first_made: dict = {}
+    for players, seed in ((2, 11), (2, 12), (4, 13)):
+        bout = Bout(ruleset, standard_setup(players=players), seed=seed)
+        labels = [spec.label for spec in bout.setup.pieces]
+        agents = {label: make_agent("heuristic", seed=seed + i) for i, label in enumerate(labels)}
+        while bout.pending is not None:
+            decision = bout.pending
+            if decision.kind == "command":
+                piece = bout.state.pieces[decision.actor]
+                afresh = Legality(bout, bout.legality.global_requirements)
+                afresh._actions, afresh._cost_plans = {}, {}
+                kept = bout.legality.legal_commands(piece) + bout.legality.legal_controls(piece)
+                assert kept == afresh.legal_commands(piece) + afresh.legal_controls(piece)
+                uses = bout.timing.instant_options(piece)
+                keeping, bout.legality = bout.legality, afresh  # the uses as a legality keeping nothing finds them
+                try:
+                    assert bout.timing.instant_options(piece) == uses
+                finally:
+                    bout.legality = keeping
+                kept += uses
+                for action in kept:
+                    assert first_made.setdefault(action, action) is action
+                env = Env({"self": piece})
+                for declaration in costed:
+                    try:
+                        expected = afresh.cost_items(piece, declaration, env)
+                    except Exception as fault:  # a cost reading an argument, unbound here: the same fault
+                        try:
+                            bout.legality.cost_items(piece, declaration, env)
+                        except Exception as again:
+                            assert str(again) == str(fault)
+                        else:
+                            raise AssertionError(declaration.id)
+                    else:
+                        assert bout.legality.cost_items(piece, declaration, env) == expected
+                compared += 1
+            bout.apply(next_action(bout, agents))
+    assert compared > 50 and first_made
