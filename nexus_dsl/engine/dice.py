@@ -95,6 +95,16 @@ class ScaleRoll:
     dice: tuple[int, ...]
     kept: tuple[int, int]
 
+    # Written out, the dataclass's own `__init__` would do: one is made for every side of every
+    # opposed roll (`Roll` says why).
+    def __init__(self, level: int, dice: tuple[int, ...], kept: tuple[int, int]) -> None:
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "dice", dice)
+        object.__setattr__(self, "kept", kept)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ScaleRoll, (self.level, self.dice, self.kept))
+
     @property
     def total(self) -> int:
         return self.kept[0] + self.kept[1]

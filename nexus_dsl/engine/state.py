@@ -296,7 +296,7 @@ class BoutState:
         decks, discards, owned = self.decks, self.discards, self.owned
         copy = BoutState(
             self.grid, pieces, self.objects.copy(), self.drawn, self.piles.copy(), self.cycle, self.order.copy(),
-            self.active, self.ended, self.ending, self.outcome, _rebound_values(self.meta, pieces, players),
+            self.active, self.ended, self.ending, self.outcome, _rebound_values(self.meta, pieces, players) if self.meta else {},
             self.seen_objects.copy(), {name: cards.copy() for name, cards in decks.items()} if decks else {},
             {name: cards.copy() for name, cards in discards.items()} if discards else {}, players,
             {zone: {owner: cards.copy() for owner, cards in held.items()} for zone, held in owned.items()} if owned else {},
