@@ -191,6 +191,9 @@ class Events:
         # scope of its own, built only then (a body may `set` an event's name).
         asking: Env | None = None
         owned_names: dict[str, Any] | None = None  # the event's names, `self` to be each owner
+        # The pieces round the table from the triggering player, worked out once for the listeners
+        # that own by piece, again after a body has run (it may change whose doing is resolving).
+        ring: Sequence[Piece] | None = None
         try:
             for listener in listeners:
                 if listener.hazard:  # `hazard_active`, with the objects that wake it in hand
@@ -198,7 +201,12 @@ class Events:
                     if listener.declaration.id not in state.meta.get("hazards", ()) \
                             and listener.wakers.isdisjoint(state.seen_objects):
                         continue
-                owners = _NO_OWNER if listener.owners == WHOLE_BOUT else self._owners(listener)
+                if listener.owners == WHOLE_BOUT:
+                    owners: Sequence[Piece | None] = _NO_OWNER
+                else:
+                    if ring is None:
+                        ring = self.pieces_in_turn()
+                    owners = self._owners(listener, ring)
                 test = listener.self_test
                 if test is not None and owners:
                     owners = self._passing(owners, test, names)
@@ -232,6 +240,7 @@ class Events:
                         bound["self"] = owner
                     # (No name holds the rest of the body: a suspended bout is read as state frame by frame.)
                     yield from interpreter.run_block(listener.when.body, Env.owning(bound, scope, source=owner)) or ()
+                    ring = None
         finally:
             self.trigger_depth -= 1
             self.nesting.pop()
@@ -277,13 +286,15 @@ class Events:
             return [owner for owner in owners if value == owner]
         return [owner for owner in owners if owner == value]
 
-    def _owners(self, listener: Listener) -> Sequence[Piece | None]:
+    def _owners(self, listener: Listener, ring: Sequence[Piece] | None = None) -> Sequence[Piece | None]:
         """Who a listener listens for now (`owners_of`): no one in particular, or each piece owning
-        its declaration, from the triggering player clockwise (pg.15)."""
+        its declaration, from the triggering player clockwise (pg.15; `ring`: `pieces_in_turn`, if
+        the caller has it)."""
         owners = listener.owners
         if owners == WHOLE_BOUT:
             return _NO_OWNER
-        ring = self.pieces_in_turn()  # abilities, weapons and cards belong to pieces
+        if ring is None:
+            ring = self.pieces_in_turn()  # abilities, weapons and cards belong to pieces
         if owners == EVERY_PIECE:
             return ring
         ident = listener.declaration.id
@@ -299,8 +310,10 @@ class Events:
         key = (listener, ring[0].label)
         found = by_ring.get(key)
         if found is None:
-            owns = self.host.legality.owns_ability  # by role, answered once per ruleset
-            found = by_ring[key] = [piece for piece in ring if owns(piece, listener.declaration)]
+            # By role, answered once per ruleset; called on legality itself, not as a bound method
+            # (which compiled code calls as interpreted code would).
+            legality, declaration = self.host.legality, listener.declaration
+            found = by_ring[key] = [piece for piece in ring if legality.owns_ability(piece, declaration)]
         return found
 
     def triggering_piece(self) -> str:
