@@ -268,8 +268,8 @@ class HeuristicAgent:
     def _shape(self, bout: Bout, action: Action) -> Shape:
         if action.kind != "command":
             return NO_SHAPE
-        if self._shapes_of is not bout.ruleset:
-            self._shapes, self._shapes_of = {}, bout.ruleset
+        if self._shapes_of is not bout.ruleset:  # read from the ruleset alone: shared by every agent playing it
+            self._shapes, self._shapes_of = bout.ruleset.derived("heuristic_command_shapes", dict), bout.ruleset
         name = action.name or ""
         shape = self._shapes.get(name)
         if shape is None:
@@ -344,7 +344,10 @@ class HeuristicAgent:
         # Each command with its shape, read once: the tests below ask it of every command again and again.
         shaped = [(o, self._shape(bout, o)) for o in options if o.kind == "command"]
         by_tag = lambda tag: [o for o, shape in shaped if tag in shape.tags]  # noqa: E731
-        in_group = lambda group: [o for o, shape in shaped if shape.group == group]  # noqa: E731
+        groups: dict[str | None, list[Action]] = {}  # the commands of each group, in order (read, never changed)
+        for option, shape in shaped:
+            groups.setdefault(shape.group, []).append(option)
+        in_group = lambda group: groups.get(group, [])  # noqa: E731
 
         own_abilities = [o for o in options if o.kind in (ABILITY, CARD)]
         ability = self._useful_ability(bout, me, own_abilities, own_round=True)
