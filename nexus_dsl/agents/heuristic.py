@@ -76,7 +76,14 @@ def nearest_foe(state: BoutState, me: Piece) -> Piece | None:
     if not foes:
         return None
     fighting = [h for h in foes if h.status == Status.FIGHTING] or foes
-    return min(fighting, key=lambda h: (state.grid.chebyshev(me.square, h.square), h.label))
+    # The nearest, the first label of equals: `min` by (distance, label), without a key called for each.
+    grid, mine = state.grid, me.square
+    nearest, nearest_key = fighting[0], (grid.chebyshev(mine, fighting[0].square), fighting[0].label)
+    for helot in fighting[1:]:
+        key = (grid.chebyshev(mine, helot.square), helot.label)
+        if key < nearest_key:
+            nearest, nearest_key = helot, key
+    return nearest
 
 
 ObjectFlags = Callable[[str], Mapping[str, Any]]
@@ -160,11 +167,11 @@ def position_score(state: BoutState, me: Piece, distances: Mapping[Square, float
         score -= 10.0 * grid.chebyshev(mine, theirs)
     else:  # walled off entirely: as far as it gets
         score -= 10.0 * distances.get(mine, grid.chebyshev(mine, theirs) + 8.0)
-    ahead, arc, _ = FACING_OFFSETS[me.facing]
+    ahead, arc, _ = FACING_OFFSETS_BY_VALUE[me.facing._value_]
     offset = (theirs.col - mine.col, theirs.row - mine.row)
     if offset == ahead:
         score += 12
-        if (-offset[0], -offset[1]) == FACING_OFFSETS[foe.facing][2]:
+        if (-offset[0], -offset[1]) == FACING_OFFSETS_BY_VALUE[foe.facing._value_][2]:
             score += 4
     elif offset in arc:
         score += 6
@@ -188,6 +195,9 @@ def _facing_offsets() -> dict[Direction, tuple[tuple[int, int], frozenset[tuple[
 
 
 FACING_OFFSETS = _facing_offsets()
+# The same, by a facing's number (`Direction._value_`): a compass direction is an Enum, whose hash
+# in a table's lookup is a call of interpreted Python.
+FACING_OFFSETS_BY_VALUE = tuple(FACING_OFFSETS[facing] for facing in sorted(Direction, key=lambda d: d._value_))
 
 
 def cred_of(state: BoutState, helot: Piece) -> int:
@@ -258,8 +268,8 @@ class HeuristicAgent:
     def _shape(self, bout: Bout, action: Action) -> Shape:
         if action.kind != "command":
             return NO_SHAPE
-        if self._shapes_of is not bout.ruleset:
-            self._shapes, self._shapes_of = {}, bout.ruleset
+        if self._shapes_of is not bout.ruleset:  # read from the ruleset alone: shared by every agent playing it
+            self._shapes, self._shapes_of = bout.ruleset.derived("heuristic_command_shapes", dict), bout.ruleset
         name = action.name or ""
         shape = self._shapes.get(name)
         if shape is None:
@@ -334,7 +344,10 @@ class HeuristicAgent:
         # Each command with its shape, read once: the tests below ask it of every command again and again.
         shaped = [(o, self._shape(bout, o)) for o in options if o.kind == "command"]
         by_tag = lambda tag: [o for o, shape in shaped if tag in shape.tags]  # noqa: E731
-        in_group = lambda group: [o for o, shape in shaped if shape.group == group]  # noqa: E731
+        groups: dict[str | None, list[Action]] = {}  # the commands of each group, in order (read, never changed)
+        for option, shape in shaped:
+            groups.setdefault(shape.group, []).append(option)
+        in_group = lambda group: groups.get(group, [])  # noqa: E731
 
         own_abilities = [o for o in options if o.kind in (ABILITY, CARD)]
         ability = self._useful_ability(bout, me, own_abilities, own_round=True)

@@ -95,6 +95,16 @@ class ScaleRoll:
     dice: tuple[int, ...]
     kept: tuple[int, int]
 
+    # Written out, the dataclass's own `__init__` would do: one is made for every side of every
+    # opposed roll (`Roll` says why).
+    def __init__(self, level: int, dice: tuple[int, ...], kept: tuple[int, int]) -> None:
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "dice", dice)
+        object.__setattr__(self, "kept", kept)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (ScaleRoll, (self.level, self.dice, self.kept))
+
     @property
     def total(self) -> int:
         return self.kept[0] + self.kept[1]
@@ -133,11 +143,14 @@ class Dice:
         self._forced: dict[str, tuple[int, ...]] = _validated_forced(forced or {})
         self._positions: dict[str, int] = {purpose: 0 for purpose in self._forced}
         self._history: list[Roll] = []
-        # What `checkpoint` kept: the RNG's state only once it has drawn since (`_rng_unkept` until then).
+        # Where the RNG stands, as the state it started from (None: seeded with `seed`) and the
+        # Mersenne Twister words drawn since: a number, where a copy of its state is 625 of them.
+        self._base_rng: tuple[Any, ...] | None = None
+        self._words = 0
+        # What `checkpoint` kept.
         self._kept_positions: tuple[tuple[str, int], ...] = ()
         self._kept_history: tuple[Roll, ...] = ()
-        self._kept_rng: tuple[Any, ...] | None = None
-        self._rng_unkept = True
+        self._kept_words = 0
         self.checkpoint()
 
     # -- rolling -------------------------------------------------------------------------------
@@ -154,9 +167,7 @@ class Dice:
             value = self._next_forced(purpose, sides)
             forced = True
         else:
-            if self._rng_unkept:
-                self._kept_rng, self._rng_unkept = self._rng.getstate(), False
-            value = _drawn_die(self._rng, sides)
+            value = _drawn_die(self, sides)
             forced = False
         self._history.append(Roll(purpose, sides, value, forced))
         return value
@@ -228,6 +239,7 @@ class Dice:
         """A `Dice` that will roll exactly what the dice that produced `state` would roll next."""
         dice = cls(state.seed, dict(state.forced))
         dice._rng.setstate(state.rng_state)
+        dice._base_rng = state.rng_state
         dice._positions = dict(state.positions)
         dice._history = list(state.history)
         dice.checkpoint()
@@ -237,19 +249,26 @@ class Dice:
 
     def checkpoint(self) -> None:
         """Remember the dice as they are now, for `rewound`. A bout takes one before every action,
-        so it costs next to nothing: the RNG's state (625 numbers) is read only when the RNG first
-        draws after it, and most actions draw nothing."""
+        so it costs next to nothing: of the RNG, only the count of words it has drawn is kept."""
         self._kept_positions = tuple(self._positions.items())
         self._kept_history = tuple(self._history)
-        self._kept_rng = None
-        self._rng_unkept = True
+        self._kept_words = self._words
 
     def rewound(self) -> Dice:
         """New dice as these were at the last `checkpoint` (or when made): they roll exactly what
-        these would have rolled from there."""
-        rng_state = self._kept_rng if self._kept_rng is not None else self._rng.getstate()
-        return Dice.from_state(DiceState(self._seed, rng_state, tuple(self._forced.items()),
-                                         self._kept_positions, self._kept_history))
+        these would have rolled from there. The RNG is brought to where it stood by drawing again,
+        from the state it started from, the words it had drawn: its state depends on their number
+        alone (`_drawn_die`)."""
+        dice = Dice(self._seed, dict(self._forced))
+        if self._base_rng is not None:
+            dice._rng.setstate(self._base_rng)
+            dice._base_rng = self._base_rng
+        _skip_words(dice._rng, self._kept_words)
+        dice._words = self._kept_words
+        dice._positions = dict(self._kept_positions)
+        dice._history = list(self._kept_history)
+        dice.checkpoint()
+        return dice
 
     def copy(self) -> Dice:
         return Dice.from_state(self.state())
@@ -259,15 +278,33 @@ class Dice:
         return f"Dice(seed={self._seed}{', forced {' + forced + '}' if forced else ''})"
 
 
-def _drawn_die(rng: random.Random, sides: int) -> int:
+def _drawn_die(dice: Dice, sides: int) -> int:
     """`rng.randint(1, sides)` for a positive `sides`, the very same number drawn the very same way
     (randint is `1 + rng._randbelow(sides)`, which draws `sides.bit_length()` bits until they make
-    a number below `sides`), without its three interpreted layers above `getrandbits`."""
+    a number below `sides`), without its three interpreted layers above `getrandbits`. Counts the
+    Mersenne Twister words drawn: `getrandbits(k)` takes one 32-bit word for each 32 bits of `k` begun."""
+    rng = dice._rng
     bits = sides.bit_length()
+    words = (bits - 1) // 32 + 1
     drawn = rng.getrandbits(bits)
+    taken = words
     while drawn >= sides:
         drawn = rng.getrandbits(bits)
+        taken += words
+    dice._words += taken
     return 1 + drawn
+
+
+# The most words `_skip_words` draws in one call (32 bits each).
+_SKIP_CHUNK = 1024
+
+
+def _skip_words(rng: random.Random, words: int) -> None:
+    """Draw `words` 32-bit words and drop them: `getrandbits(32 * n)` takes exactly n words."""
+    while words > 0:
+        chunk = min(words, _SKIP_CHUNK)
+        rng.getrandbits(32 * chunk)
+        words -= chunk
 
 
 def _check_sides(sides: object) -> None:
@@ -292,10 +329,18 @@ def _validated_forced(forced: Mapping[Any, Sequence[object]]) -> dict[str, tuple
 
 def _keep_two(pool: tuple[int, ...], level: int) -> tuple[int, int]:
     """The two dice a scale roll keeps, in pool order. Among equal dice the earliest rolled are kept:
-    it makes no difference to the total but keeps the choice deterministic."""
+    it makes no difference to the total but keeps the choice deterministic. (The two first of the
+    pool ranked by (best first, earliest first), picked in one pass without a sort.)"""
     if level == 0:
         return pool[0], pool[1]
-    best_first = -1 if level > 0 else 1
-    ranked = sorted(range(len(pool)), key=lambda i: (best_first * pool[i], i))
-    first, second = sorted(ranked[:2])
+    sign = -1 if level > 0 else 1
+    first, second = 0, -1
+    for index in range(1, len(pool)):
+        rank = sign * pool[index]
+        if rank < sign * pool[first]:  # strictly better: among equals the earlier stays ahead
+            first, second = index, first
+        elif second < 0 or rank < sign * pool[second]:
+            second = index
+    if second < first:
+        first, second = second, first
     return pool[first], pool[second]

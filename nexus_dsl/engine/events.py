@@ -27,7 +27,7 @@ _NO_OWNER: tuple[None] = (None,)
 class Listener:
     """One `when` clause of the content, with who listens to it, worked out once from its declaration."""
 
-    __slots__ = ("declaration", "when", "owners", "hazard", "wakers", "self_test", "condition")
+    __slots__ = ("declaration", "when", "owners", "hazard", "wakers", "self_test", "mark_test", "condition")
 
     def __init__(self, declaration: A.Declaration, when: A.When, owners: int, wakers: frozenset[str] = frozenset()):
         self.declaration = declaration
@@ -36,6 +36,7 @@ class Listener:
         self.hazard = declaration.kind == "hazard"
         self.wakers = wakers  # a hazard's: the object types whose standing on the board wakes it
         self.self_test = self_test(when.condition) if owners != WHOLE_BOUT else None
+        self.mark_test = mark_test(when.condition, self.self_test is not None)
         # The condition's compiled closure (`compiled.py`), asked as `Interpreter.evaluate` would.
         self.condition: Closure | None = closure_of(when.condition) if when.condition is not None else None
 
@@ -52,6 +53,29 @@ def self_test(condition: A.Expr | None) -> tuple[str, bool] | None:
     left, right = first.left, first.right
     if isinstance(left, A.Name) and isinstance(right, A.Name) and (left.id == "self") != (right.id == "self"):
         return (right.id, False) if left.id == "self" else (left.id, True)
+    return None
+
+
+def mark_test(condition: A.Expr | None, self_tested: bool) -> tuple[str, str, bool] | None:
+    """The name and the mark of a condition's `has_mark(<name>, "<mark>")` asked first, or right
+    after a first test `<name> == self` that `_passing` asks itself, and which of the two: for a
+    piece without that mark the condition is false, whatever follows. None when there is none."""
+    tests: list[A.Expr] = []
+    first = condition
+    while isinstance(first, A.Binary) and first.op == "and":
+        tests.append(first.right)
+        first = first.left
+    if first is None:
+        return None
+    tests.append(first)
+    tests.reverse()  # in the order they are asked
+    for position in range(min(2, len(tests))):
+        call = tests[position]
+        if position == 1 and not self_tested:
+            break
+        if isinstance(call, A.Call) and call.func == "has_mark" and len(call.args) == 2 and not call.kwargs \
+                and isinstance(call.args[0], A.Name) and isinstance(call.args[1], A.Str):
+            return call.args[0].id, call.args[1].value, position == 1
     return None
 
 
@@ -134,7 +158,8 @@ class Events:
             self.listeners, self._hazard_objects = listeners_of(host.ruleset, layout)
         # The pieces round the table from each triggering player (`pieces_in_turn`), for the table
         # of pieces they were worked out for: seats never change once a bout is set up.
-        self._rings: tuple[dict[str, Piece], dict[str, list[Piece]]] = ({}, {})
+        # With them, the owners by role of each listener round each ring (`_owners`).
+        self._rings: tuple[dict[str, Piece], dict[str, list[Piece]], dict[tuple[Listener, str], list[Piece]]] = ({}, {}, {})
 
     def copy_for(self, host: EventsHost) -> Events:
         """The events of a preview's copy of the bout: the same listeners; what is under way copied."""
@@ -166,6 +191,9 @@ class Events:
         # scope of its own, built only then (a body may `set` an event's name).
         asking: Env | None = None
         owned_names: dict[str, Any] | None = None  # the event's names, `self` to be each owner
+        # The pieces round the table from the triggering player, worked out once for the listeners
+        # that own by piece, again after a body has run (it may change whose doing is resolving).
+        ring: Sequence[Piece] | None = None
         try:
             for listener in listeners:
                 if listener.hazard:  # `hazard_active`, with the objects that wake it in hand
@@ -173,7 +201,12 @@ class Events:
                     if listener.declaration.id not in state.meta.get("hazards", ()) \
                             and listener.wakers.isdisjoint(state.seen_objects):
                         continue
-                owners = _NO_OWNER if listener.owners == WHOLE_BOUT else self._owners(listener)
+                if listener.owners == WHOLE_BOUT:
+                    owners: Sequence[Piece | None] = _NO_OWNER
+                else:
+                    if ring is None:
+                        ring = self.pieces_in_turn()
+                    owners = self._owners(listener, ring)
                 test = listener.self_test
                 if test is not None and owners:
                     owners = self._passing(owners, test, names)
@@ -181,8 +214,13 @@ class Events:
                     continue
                 scope = legality.declaration_env(listener.declaration)
                 condition = listener.condition
+                marked = listener.mark_test
+                if marked is not None and not self._mark_test_holds(marked, test, names, interpreter):
+                    marked = None
                 for owner in owners:
                     if condition is not None:
+                        if marked is not None and _lacks_mark(marked, owner, names):
+                            continue  # the condition's first test is false: so is the condition
                         if owner is None:
                             asked = names
                         else:  # in an owned declaration `self` is always its owner
@@ -202,6 +240,7 @@ class Events:
                         bound["self"] = owner
                     # (No name holds the rest of the body: a suspended bout is read as state frame by frame.)
                     yield from interpreter.run_block(listener.when.body, Env.owning(bound, scope, source=owner)) or ()
+                    ring = None
         finally:
             self.trigger_depth -= 1
             self.nesting.pop()
@@ -218,6 +257,21 @@ class Events:
         return not self._hazard_objects.get(hazard.id, frozenset()).isdisjoint(self.host.state.seen_objects)
 
     @staticmethod
+    def _mark_test_holds(marked: tuple[str, str, bool], test: tuple[str, bool] | None, names: dict[str, Any],
+                         interpreter: Interpreter) -> bool:
+        """Whether a listener's `mark_test` may stand for its condition's own `has_mark`: the call
+        runs the engine's `has_mark` (a table of functions of its own could run another), and a
+        test after the first only where the first was `_passing`'s (it read the event's own plain
+        value), so the condition would ask it too and no earlier test of it can fault."""
+        if interpreter.functions.get("has_mark") is not _engine_has_mark():
+            return False
+        if not marked[2]:
+            return True
+        if test is None or test[0] not in names:
+            return False
+        return not isinstance(names[test[0]], Dynamic)
+
+    @staticmethod
     def _passing(owners: Sequence[Piece | None], test: tuple[str, bool], names: dict[str, Any]) -> Sequence[Piece | None]:
         """The owners for whom a condition's first test (`attacker == self`) holds, compared as the
         condition compares them; all of them when the name it reads is not the event's own plain
@@ -232,13 +286,15 @@ class Events:
             return [owner for owner in owners if value == owner]
         return [owner for owner in owners if owner == value]
 
-    def _owners(self, listener: Listener) -> Sequence[Piece | None]:
+    def _owners(self, listener: Listener, ring: Sequence[Piece] | None = None) -> Sequence[Piece | None]:
         """Who a listener listens for now (`owners_of`): no one in particular, or each piece owning
-        its declaration, from the triggering player clockwise (pg.15)."""
+        its declaration, from the triggering player clockwise (pg.15; `ring`: `pieces_in_turn`, if
+        the caller has it)."""
         owners = listener.owners
         if owners == WHOLE_BOUT:
             return _NO_OWNER
-        ring = self.pieces_in_turn()  # abilities, weapons and cards belong to pieces
+        if ring is None:
+            ring = self.pieces_in_turn()  # abilities, weapons and cards belong to pieces
         if owners == EVERY_PIECE:
             return ring
         ident = listener.declaration.id
@@ -246,8 +302,19 @@ class Events:
             return [h for h in ring if h.weapon == ident]
         if owners == CARD_HOLDER:
             return [h for h in ring if ident in h.hand]
-        owns = self.host.legality.owns_ability  # by role, answered once per ruleset
-        return [piece for piece in ring if owns(piece, listener.declaration)]
+        if not ring:
+            return ring
+        # Which pieces own it depends on their roles alone, which never change: the owners round
+        # each ring of this table are worked out once.
+        by_ring = self._rings[2]
+        key = (listener, ring[0].label)
+        found = by_ring.get(key)
+        if found is None:
+            # By role, answered once per ruleset; called on legality itself, not as a bound method
+            # (which compiled code calls as interpreted code would).
+            legality, declaration = self.host.legality, listener.declaration
+            found = by_ring[key] = [piece for piece in ring if legality.owns_ability(piece, declaration)]
+        return found
 
     def triggering_piece(self) -> str:
         """The player whose doing is being resolved: the piece giving the command, using the ability
@@ -268,11 +335,33 @@ class Events:
         pieces = self.host.state.pieces
         if not pieces:
             return ()
-        table, rings = self._rings
+        table, rings, _ = self._rings
         if table is not pieces:  # a bout put back as it was before an action has a table of its own
-            table, rings = self._rings = (pieces, {})
+            table, rings, _ = self._rings = (pieces, {}, {})
         start = self.triggers[-1] if self.triggers else self.triggering_piece()
         ring = rings.get(start)
         if ring is None:
             ring = rings[start] = self.host.state.clockwise_from(start)
         return ring
+
+
+def _lacks_mark(marked: tuple[str, str, bool], owner: Piece | None, names: dict[str, Any]) -> bool:
+    """Whether the piece a listener's `mark_test` reads, as its condition reads it (`self` its
+    owner, else the event's name), is a piece without the mark: `has_mark` on it is false."""
+    name = marked[0]
+    if name == "self" and owner is not None:
+        value: Any = owner
+    else:
+        value = names.get(name)
+    return isinstance(value, Piece) and marked[1] not in value.marks
+
+
+# The engine's own `has_mark`, imported when first asked for: the primitives import this module.
+_HAS_MARK: list[object] = []
+
+
+def _engine_has_mark() -> object:
+    if not _HAS_MARK:
+        from .primitives.marks import has_mark  # pylint: disable=import-outside-toplevel
+        _HAS_MARK.append(has_mark)
+    return _HAS_MARK[0]

@@ -9,6 +9,7 @@ from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .actions import Action
+from .board import Square
 from .conditions import Conditions
 from .events import Events
 from .interpreter import Interpreter, Limits, Run
@@ -17,6 +18,14 @@ from .ledger import Ledger
 from .legality import Legality
 from .rolls import RollContext, Rolls
 from .state import Actor, Piece, Player
+from .text_facts import engine_fact
+
+
+@engine_fact
+def body_clauses(declaration: A.Declaration) -> tuple[list[A.Effect], list[A.Roll], list[A.On]]:
+    """A declaration's `effect` blocks, its roll clauses and its outcome blocks, each in order:
+    asked of every command, ability and card resolved (three interpreted calls, answered once)."""
+    return declaration.clauses_of(A.Effect), declaration.clauses_of(A.Roll), declaration.clauses_of(A.On)
 
 
 class ResolutionHost(Protocol):
@@ -74,8 +83,9 @@ class Resolution:
 
     def run_command(self, piece: Actor, declaration: A.Declaration, action: Action) -> Run:
         env = self.host.legality.action_env(piece, declaration, action)
+        # A square is logged as its coordinates (`as_list`, which no other value an action holds has).
         self.host.emit("command", actor=piece.label, command=declaration.id,
-                       args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
+                       args={k: (v.as_list() if isinstance(v, Square) else v) for k, v in action.args})
         if isinstance(piece, Piece):
             piece.gained = 0
         self.host.events.triggers.append(piece.label)
@@ -117,9 +127,9 @@ class Resolution:
     def run_declaration_body(self, piece: Actor, declaration: A.Declaration, env: Env) -> Run:
         """`effect` blocks, then the roll, then the matching `on success` / `on failure` blocks."""
         interpreter = self.host.interpreter
-        for effect in declaration.clauses_of(A.Effect):
+        effects, rolls, outcomes = body_clauses(declaration)
+        for effect in effects:
             yield from interpreter.run_block(effect.body, env) or ()
-        rolls = declaration.clauses_of(A.Roll)
         if not rolls:
             return
         if not isinstance(piece, Piece):
@@ -143,7 +153,7 @@ class Resolution:
                 "damage_bonus": Dynamic(lambda: context.damage_bonus),
                 "roll_total": Dynamic(lambda: context.roll_total),
             })
-            for on in declaration.clauses_of(A.On):
+            for on in outcomes:
                 if on.outcome == outcome:
                     yield from interpreter.run_block(on.body, outcome_env) or ()
         finally:

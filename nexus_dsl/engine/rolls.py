@@ -35,6 +35,31 @@ class RollContext:
     roll_total: int = 0
     success: bool = False
 
+    # Written out, the dataclass's own `__init__` would do (tables left out are new ones, the
+    # levels at 0): a roll context is made for every roll and check, and the compiled engine then
+    # makes it with compiled code (`board.Square` says more).
+    def __init__(self, attacker: Piece, defender: Piece | None, command: A.Declaration | None = None,
+                 levels: dict[str, int] | None = None, fixed: dict[str, int] | None = None,
+                 rerolls: set[str] | None = None, damage_bonus: int = 0, margin: int = 0, attack_total: int = 0,
+                 defense_total: int = 0, roll_total: int = 0, success: bool = False) -> None:
+        self.attacker = attacker
+        self.defender = defender
+        self.command = command
+        self.levels = {"attack": 0, "defense": 0} if levels is None else levels
+        self.fixed = {} if fixed is None else fixed
+        self.rerolls = set() if rerolls is None else rerolls
+        self.damage_bonus = damage_bonus
+        self.margin = margin
+        self.attack_total = attack_total
+        self.defense_total = defense_total
+        self.roll_total = roll_total
+        self.success = success
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (RollContext, (self.attacker, self.defender, self.command, self.levels, self.fixed, self.rerolls,
+                              self.damage_bonus, self.margin, self.attack_total, self.defense_total, self.roll_total,
+                              self.success))
+
 
 class RollsHost(Protocol):
     """What rolls need of the bout: its rules (how far the scale slides), the dice, the interpreter

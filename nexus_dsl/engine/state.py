@@ -296,7 +296,7 @@ class BoutState:
         decks, discards, owned = self.decks, self.discards, self.owned
         copy = BoutState(
             self.grid, pieces, self.objects.copy(), self.drawn, self.piles.copy(), self.cycle, self.order.copy(),
-            self.active, self.ended, self.ending, self.outcome, _rebound_values(self.meta, pieces, players),
+            self.active, self.ended, self.ending, self.outcome, _rebound_values(self.meta, pieces, players) if self.meta else {},
             self.seen_objects.copy(), {name: cards.copy() for name, cards in decks.items()} if decks else {},
             {name: cards.copy() for name, cards in discards.items()} if discards else {}, players,
             {zone: {owner: cards.copy() for owner, cards in held.items()} for zone, held in owned.items()} if owned else {},
@@ -363,9 +363,20 @@ class BoutState:
 
     def coins_in_play(self) -> int:
         """Every coin out of the reserve: piles, conditions and counters. Equals `drawn` always."""
-        total = sum(self.piles.values()) + sum(sum(player.piles.values()) for player in self.players.values())
+        # Added up by plain loops: proved after every action, where `sum` over a generator per
+        # table made a list of each first.
+        total = 0
+        for coins in self.piles.values():
+            total += coins
+        for player in self.players.values():
+            for coins in player.piles.values():
+                total += coins
         for piece in self.pieces.values():
-            total += piece.overall + sum(piece.locations.values()) + piece.counter_coins()
+            total += piece.overall
+            for coins in piece.locations.values():
+                total += coins
+            for numbers in piece.counters.values():
+                total += len(numbers)
         return total
 
 

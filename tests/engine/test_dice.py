@@ -223,8 +223,8 @@ def test_copy_is_independent() -> None:
 
 @pytest.mark.parametrize("rolls_since", [0, 1, 4])
 def test_rewound_dice_are_the_dice_at_the_checkpoint(rolls_since: int) -> None:
-    # The RNG's state is kept only once it draws after the checkpoint: rewinding is exact either way,
-    # forced results used and rolls not yet drained included.
+    # Of the RNG, the checkpoint keeps the count of words drawn: rewinding is exact whether it drew
+    # since or not, forced results used and rolls not yet drained included.
     dice = Dice(11, forced={"attack": [3, 4, 5, 6, 1, 2, 3]})
     dice.roll("defense")
     dice.roll("attack")
@@ -250,3 +250,34 @@ def test_a_later_checkpoint_replaces_the_earlier() -> None:
     at_second = dice.copy()
     dice.roll("defense")
     assert dice.rewound().roll("defense") == at_second.roll("defense")
+
+
+@pytest.mark.parametrize("sides", [6, 3, 1, 2**32 - 1, 2**32, 2**40 + 7, 2**70 + 3])
+def test_rewound_dice_are_exact_after_many_draws_of_any_size(sides: int) -> None:
+    # Rewinding draws again the words drawn before the checkpoint (thousands here, in several
+    # chunks), whatever the sides: a die above 32 bits takes more than one word per draw, and a
+    # rejected draw takes its words too.
+    dice = Dice(21)
+    for _ in range(2500):
+        dice.roll("defense", sides)
+    dice.checkpoint()
+    at_checkpoint = dice.copy()
+    dice.roll_many("defense", 7, sides)
+    rewound = dice.rewound()
+    assert rewound.state() == at_checkpoint.state()
+    assert [rewound.roll("attack", sides) for _ in range(10)] == [at_checkpoint.roll("attack", sides) for _ in range(10)]
+
+
+def test_rewound_dice_restored_from_a_state_start_from_that_state() -> None:
+    dice = Dice(8)
+    dice.roll_many("defense", 5)
+    restored = Dice.from_state(dice.state())
+    restored.roll_many("defense", 3)
+    restored.checkpoint()
+    at_checkpoint = restored.copy()
+    restored.roll_many("defense", 4)
+    assert restored.rewound().state() == at_checkpoint.state()
+    # and rewound twice: the rewound dice start from the same state
+    twice = restored.rewound()
+    twice.roll_many("attack", 2)
+    assert twice.rewound().state() == at_checkpoint.state()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from nexus_dsl import Bout, ScriptRuntimeError, cached_ruleset, parse, standard_setup
-from nexus_dsl.engine.events import EVERY_PIECE, WHOLE_BOUT, Events, Listener
+from nexus_dsl.engine.events import EVERY_PIECE, WHOLE_BOUT, Events, Listener, mark_test
 
 SOURCE = '''trait_ability heard "Heard" {
     when probe if has_mark(self, "go") and 10 / count > 1 {
@@ -52,4 +52,55 @@ def test_a_condition_that_faults_names_its_listener_and_leaves_nothing_under_way
     assert fault.code == "runtime/division_by_zero" and "trait_ability `heard`" in fault.message
     assert (fault.file, fault.line) == ("t.nexus", 2)
     assert "whole" not in first.marks and "heard" not in second.marks
+    assert (events.trigger_depth, events.nesting) == (0, [])
+
+
+MARKS = '''trait_ability first "First" {
+    when probe if has_mark(target, "go") and count > 0 {
+        mark self "first" with count
+    }
+}
+trait_ability second "Second" {
+    when probe if target == self and has_mark(self, "go") {
+        mark self "second"
+    }
+}
+trait_ability later "Later" {
+    when probe if count > 0 and has_mark(self, "go") {
+        mark self "later"
+    }
+}
+'''
+
+
+def _mark_events() -> tuple[Bout, Events, list[Listener]]:
+    bout = Bout(cached_ruleset(("base",)), standard_setup(2), seed=0)
+    listeners = [Listener(d, d.clauses[0], EVERY_PIECE) for d in parse(MARKS, "m.nexus").declarations]
+    return bout, Events(bout, {"probe": tuple(listeners)}, {}), listeners
+
+
+def test_the_mark_a_condition_asks_first_is_read_where_nothing_before_it_can_fault() -> None:
+    _, _, (first, second, later) = _mark_events()
+    assert first.mark_test == ("target", "go", False)
+    assert second.mark_test == ("self", "go", True)  # after `target == self`, which `_passing` asks
+    assert later.mark_test is None  # after a test the engine does not ask itself
+    assert mark_test(None, False) is None
+
+
+def test_a_listener_whose_mark_is_missing_is_passed_over_as_its_condition_would_be() -> None:
+    bout, events, _ = _mark_events()
+    first, second = events.pieces_in_turn()
+    second.marks["go"] = True
+    assert list(events.fire("probe", self=first, target=first, count=2)) == []
+    assert first.marks == {} and second.marks == {"go": True, "later": True}
+    assert list(events.fire("probe", self=first, target=second, count=2)) == []
+    assert first.marks == {"first": 2}
+    assert second.marks == {"go": True, "later": True, "first": 2, "second": True}
+
+
+def test_a_mark_asked_of_what_is_no_piece_faults_as_before() -> None:
+    bout, events, _ = _mark_events()
+    with pytest.raises(ScriptRuntimeError) as raised:
+        list(events.fire("probe", self=events.pieces_in_turn()[0], target=3, count=2))
+    assert raised.value.diagnostics[0].code == "runtime/wrong_type"
     assert (events.trigger_depth, events.nesting) == (0, [])
