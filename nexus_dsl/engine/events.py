@@ -37,7 +37,7 @@ class Listener:
         self.wakers = wakers  # a hazard's: the object types whose standing on the board wakes it
         self.self_test = self_test(when.condition) if owners != WHOLE_BOUT else None
         self.mark_test = mark_test(when.condition, self.self_test is not None)
-        # The condition's compiled closure (`compiled.py`), asked as `Interpreter.evaluate` would.
+        # The condition's compiled closure (`compiled.py`), asked by its `run` as `Interpreter.evaluate` asks it.
         self.condition: Closure | None = closure_of(when.condition) if when.condition is not None else None
 
 
@@ -233,7 +233,7 @@ class Events:
                         else:
                             asking.names, asking.parent, asking.declaration = asked, scope, scope.declaration
                             asking.source = owner if owner is not None else scope.source
-                        if not condition(interpreter, asking):
+                        if not condition.run(interpreter, asking):
                             continue
                     bound = dict(names)
                     if owner is not None:

@@ -21,6 +21,7 @@ from ..syntax import ast_nodes as A
 from ..syntax.printer import print_expr
 from .actions import COMMAND, CONTROL, Action
 from .board import Direction
+from .compiled import Closure, closure_of
 from .interpreter import Interpreter, Limits
 from .scope import Env, fault
 from .state import Actor, BoutState, Piece, Player
@@ -55,6 +56,9 @@ class PlannedCheck:
     # command binds): whether one of `operands` holds is asked once per decision and target for
     # all of them (whatever each one's `holds_anyway`); None otherwise.
     shared: tuple[Any, ...] | None
+    # `operands`' compiled closures, in the same order: asked by their `run`, as
+    # `Interpreter.evaluate` asks them, without looking each up on its node.
+    closures: tuple[Closure, ...]
 
     @property
     def always_holds(self) -> bool:
@@ -71,7 +75,7 @@ def planned_check(rule: A.Declaration | None, requirement: A.Requires, binds_eve
         condition = requirement.condition
         own_names = {"command"} | {param.name for param in command.clauses_of(A.Param)}
         shared_text = None if A.names_used(condition) & own_names else ("as written", print_expr(condition))
-        return PlannedCheck(None, requirement, True, (condition,), False, shared_text)
+        return PlannedCheck(None, requirement, True, (condition,), False, shared_text, (closure_of(condition),))
     left: list[A.Expr] = []
     holds_anyway = False
     for operand in or_operands(requirement.condition):
@@ -85,7 +89,8 @@ def planned_check(rule: A.Declaration | None, requirement: A.Requires, binds_eve
     shared = None
     if not any("command" in A.names_used(operand) for operand in operands):
         shared = (id(rule), id(requirement), *(id(operand) for operand in operands))
-    return PlannedCheck(rule, requirement, binds_everyone, operands, holds_anyway, shared)
+    return PlannedCheck(rule, requirement, binds_everyone, operands, holds_anyway, shared,
+                        tuple(closure_of(operand) for operand in operands))
 
 
 def or_operands(condition: A.Expr) -> list[A.Expr]:
@@ -270,11 +275,12 @@ class UseRequirement:
     the arguments a use binds and words of the content (`by_value`: `trait != CUNN`), has one verdict
     for those values all bout."""
 
-    __slots__ = ("condition", "constant", "shared", "read_at", "by_piece", "by_value")
+    __slots__ = ("condition", "closure", "constant", "shared", "read_at", "by_piece", "by_value")
 
     def __init__(self, condition: A.Expr, binds: tuple[tuple[str, bool], ...], own: frozenset[str]):
         names = A.names_used(condition)
         self.condition = condition
+        self.closure = closure_of(condition)  # asked by its `run`, as `Interpreter.evaluate` asks it
         self.read_at = tuple(place for place, (name, _) in enumerate(binds) if name in names)
         self.constant = not self.read_at
         self.shared: tuple[str, tuple[str, ...]] | None = None if names & own else (
@@ -346,11 +352,12 @@ class CostPlan:
     amount, the amount as written when it is a number 0 or more (read as it is, with no script
     asked, within the number limit), its resource, and what a fault calls it."""
 
-    __slots__ = ("node", "written", "resource", "mp", "what")
+    __slots__ = ("node", "closure", "written", "resource", "mp", "what")
 
     def __init__(self, item: A.CostItem):
         node = item.amount
         self.node = node
+        self.closure = closure_of(node)  # asked by its `run`, as `Interpreter.evaluate` asks it
         self.written: Any = node.value if isinstance(node, A.Num) and 0 <= node.value else None
         self.resource = item.resource
         self.mp = item.resource == "MP"
@@ -802,9 +809,9 @@ class Legality:
                             if shared is not None:
                                 verdict = shared_verdicts.get((label, shared))
                                 if verdict is None:
-                                    verdict = shared_verdicts[(label, shared)] = bool(interpreter.evaluate(requirement.condition, env))
+                                    verdict = shared_verdicts[(label, shared)] = bool(requirement.closure.run(interpreter, env))
                             else:
-                                verdict = bool(interpreter.evaluate(requirement.condition, env))
+                                verdict = bool(requirement.closure.run(interpreter, env))
                             verdicts[index] = verdict
                         if not verdict and index < checks.leading_constant and written is not None:
                             return legal  # every use fails here, and nothing before it could fault
@@ -816,14 +823,14 @@ class Legality:
                             verdict = self._value_verdicts.get(value_key)
                             if verdict is None:
                                 verdict = self._value_verdicts[value_key] = bool(
-                                    interpreter.evaluate(requirement.condition, env))
+                                    requirement.closure.run(interpreter, env))
                         else:
                             key = (label if requirement.by_piece else None, shared, read)
                             verdict = shared_verdicts.get(key)
                             if verdict is None:
-                                verdict = shared_verdicts[key] = bool(interpreter.evaluate(requirement.condition, env))
+                                verdict = shared_verdicts[key] = bool(requirement.closure.run(interpreter, env))
                     else:
-                        verdict = bool(interpreter.evaluate(requirement.condition, env))
+                        verdict = bool(requirement.closure.run(interpreter, env))
                     if not verdict:
                         break
                 else:
@@ -1031,7 +1038,7 @@ class Legality:
                             names["target"] = target_piece
                         env = Env.owning(names, scope)
                     # (a command's own requirement is planned as its one operand, `planned_check`)
-                    verdict = bool(self.host.interpreter.evaluate(check.operands[0], env))
+                    verdict = bool(check.closures[0].run(self.host.interpreter, env))
                 verdicts[at] = verdict
             if not (verdict or check.holds_anyway):
                 return False
@@ -1043,8 +1050,8 @@ class Legality:
             names = env.names
             return self._rule_holds(check, names["self"], names.get("target"), names["command"])
         interpreter = self.host.interpreter
-        for operand in check.operands:
-            if interpreter.evaluate(operand, env):
+        for closure in check.closures:
+            if closure.run(interpreter, env):
                 return True
         return check.holds_anyway
 
@@ -1062,8 +1069,8 @@ class Legality:
             return True  # a talent binds only its role's pieces
         check_env = Env.owning({"self": piece, "target": target, "command": command}, self.declaration_env(check.rule))
         interpreter = self.host.interpreter
-        for operand in check.operands:
-            if interpreter.evaluate(operand, check_env):
+        for closure in check.closures:
+            if closure.run(interpreter, check_env):
                 return True
         return False
 
@@ -1128,7 +1135,7 @@ class Legality:
             amount = cost.written
             if amount is None or amount > max_number:
                 with interpreter.asking():
-                    value = interpreter.evaluate(cost.node, env)
+                    value = cost.closure.run(interpreter, env)
                 amount = interpreter.amount(value, cost.node, env, cost.what)
             if cost.mp:
                 # e.g. guts double MP costs inside their square (object data)
