@@ -27,10 +27,13 @@ _NO_OWNER: tuple[None] = (None,)
 class Listener:
     """One `when` clause of the content, with who listens to it, worked out once from its declaration."""
 
-    __slots__ = ("declaration", "when", "owners", "hazard", "wakers", "self_test", "mark_test", "condition")
+    __slots__ = ("declaration", "ident", "when", "owners", "hazard", "wakers", "self_test", "mark_test", "condition")
 
     def __init__(self, declaration: A.Declaration, when: A.When, owners: int, wakers: frozenset[str] = frozenset()):
         self.declaration = declaration
+        # Its declaration's id, read here once: the declaration is an uncompiled node, and every
+        # event asks a hazard's id (and a weapon's or a card's, for who holds it).
+        self.ident = declaration.id
         self.when = when
         self.owners = owners
         self.hazard = declaration.kind == "hazard"
@@ -198,7 +201,7 @@ class Events:
             for listener in listeners:
                 if listener.hazard:  # `hazard_active`, with the objects that wake it in hand
                     state = self.host.state
-                    if listener.declaration.id not in state.meta.get("hazards", ()) \
+                    if listener.ident not in state.meta.get("hazards", ()) \
                             and listener.wakers.isdisjoint(state.seen_objects):
                         continue
                 if listener.owners == WHOLE_BOUT:
@@ -297,7 +300,7 @@ class Events:
             ring = self.pieces_in_turn()  # abilities, weapons and cards belong to pieces
         if owners == EVERY_PIECE:
             return ring
-        ident = listener.declaration.id
+        ident = listener.ident
         if owners == WEAPON_HOLDER:
             return [h for h in ring if h.weapon == ident]
         if owners == CARD_HOLDER:

@@ -272,7 +272,7 @@ class UseRequirement:
     names it reads of those a use binds, whose values `read_at` finds among a use's values), and
     whether that verdict is the asking piece's own (`by_piece`: it reads `self`, or calls a function,
     which may read who acts). A shared requirement that reads no piece at all, only the values of
-    the arguments a use binds and words of the content (`by_value`: `trait != CUNN`), has one verdict
+    the arguments a use binds and words of the content (`by_value`: `kind != some_word`), has one verdict
     for those values all bout."""
 
     __slots__ = ("condition", "closure", "constant", "shared", "read_at", "by_piece", "by_value")
