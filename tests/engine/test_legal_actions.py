@@ -104,15 +104,30 @@ def test_a_direction_argument_is_offered_every_compass_direction(tmp_path):
     assert offered == ["NE", "E", "SE", "S", "SW", "W", "NW"]
 
 
+def command_decisions(ruleset, seeds):
+    """Each command decision of heuristic bouts, `seeds` (players, seed) each, as (bout, the piece
+    deciding): the caller compares what it likes there; the bout then goes on with the agent's choice."""
+    from nexus_dsl.agents import make_agent
+    from nexus_dsl.engine.bout import next_action
+    from nexus_dsl.engine.setup import standard_setup
+
+    for players, seed in seeds:
+        bout = Bout(ruleset, standard_setup(players=players), seed=seed)
+        labels = [spec.label for spec in bout.setup.pieces]
+        agents = {label: make_agent("heuristic", seed=seed + i) for i, label in enumerate(labels)}
+        while bout.pending is not None:
+            decision = bout.pending
+            if decision.kind == "command":
+                yield bout, bout.state.pieces[decision.actor]
+            bout.apply(next_action(bout, agents))
+
+
 def test_fast_uses_agree_with_the_full_check_of_every_combination():
     """`Legality.legal_uses` reads written costs as written, asks a requirement that reads nothing a
     use varies in once per use, and one that reads only `self` once per piece and decision; the
     abilities, cards and controls it offers, in their order, must be those `ability_problem` and
     `control_problem` find legal among every combination, at every decision of real bouts."""
-    from nexus_dsl.agents import make_agent
     from nexus_dsl.engine.actions import CONTROL
-    from nexus_dsl.engine.bout import next_action
-    from nexus_dsl.engine.setup import standard_setup
     from nexus_dsl.engine.timing import uses_by_window
     from nexus_dsl.model.game import offered_as_control
 
@@ -135,25 +150,17 @@ def test_fast_uses_agree_with_the_full_check_of_every_combination():
         return found
 
     compared = offered = 0
-    for players, seed in ((2, 1), (2, 2), (4, 3)):
-        bout = Bout(ruleset, standard_setup(players=players), seed=seed)
-        labels = [spec.label for spec in bout.setup.pieces]
-        agents = {label: make_agent("heuristic", seed=seed + i) for i, label in enumerate(labels)}
-        while bout.pending is not None:
-            decision = bout.pending
-            if decision.kind == "command":
-                piece = bout.state.pieces[decision.actor]
-                expected = every_use(bout, piece, "own_round")
-                for other in bout.state.clockwise_from(piece.label):
-                    expected += every_use(bout, other, "any_time")
-                assert bout.timing.instant_options(piece) == expected
-                controls = [action for declaration in ruleset.declarations("command") if offered_as_control(declaration)
-                            for action in bout.legality.combinations(CONTROL, piece, declaration)
-                            if bout.legality.control_problem(piece, declaration, action) is None]
-                assert bout.legality.legal_controls(piece) == controls
-                compared += 1
-                offered += len(expected)
-            bout.apply(next_action(bout, agents))
+    for bout, piece in command_decisions(ruleset, ((2, 1), (2, 2), (4, 3))):
+        expected = every_use(bout, piece, "own_round")
+        for other in bout.state.clockwise_from(piece.label):
+            expected += every_use(bout, other, "any_time")
+        assert bout.timing.instant_options(piece) == expected
+        controls = [action for declaration in ruleset.declarations("command") if offered_as_control(declaration)
+                    for action in bout.legality.combinations(CONTROL, piece, declaration)
+                    if bout.legality.control_problem(piece, declaration, action) is None]
+        assert bout.legality.legal_controls(piece) == controls
+        compared += 1
+        offered += len(expected)
     assert compared > 50 and offered > 50
 
 
@@ -184,11 +191,8 @@ def test_what_legality_keeps_between_decisions_is_what_it_works_out_afresh():
     their arguments' values (per bout). At every decision of seeded bouts, the commands, controls,
     uses and costs it finds with them are those a legality keeping nothing finds, in the same order,
     and an action offered again is the one made the first time."""
-    from nexus_dsl.agents import make_agent
-    from nexus_dsl.engine.bout import next_action
     from nexus_dsl.engine.legality import Legality
     from nexus_dsl.engine.scope import Env
-    from nexus_dsl.engine.setup import standard_setup
     from nexus_dsl.syntax import ast_nodes as A
 
     ruleset = cached_ruleset(("base",))
@@ -196,40 +200,32 @@ def test_what_legality_keeps_between_decisions_is_what_it_works_out_afresh():
               if declaration.clauses_of(A.Cost)]
     compared = 0
     first_made: dict = {}
-    for players, seed in ((2, 11), (2, 12), (4, 13)):
-        bout = Bout(ruleset, standard_setup(players=players), seed=seed)
-        labels = [spec.label for spec in bout.setup.pieces]
-        agents = {label: make_agent("heuristic", seed=seed + i) for i, label in enumerate(labels)}
-        while bout.pending is not None:
-            decision = bout.pending
-            if decision.kind == "command":
-                piece = bout.state.pieces[decision.actor]
-                afresh = Legality(bout, bout.legality.global_requirements)
-                afresh._actions, afresh._cost_plans = {}, {}
-                kept = bout.legality.legal_commands(piece) + bout.legality.legal_controls(piece)
-                assert kept == afresh.legal_commands(piece) + afresh.legal_controls(piece)
-                uses = bout.timing.instant_options(piece)
-                keeping, bout.legality = bout.legality, afresh  # the uses as a legality keeping nothing finds them
+    for bout, piece in command_decisions(ruleset, ((2, 11), (2, 12), (4, 13))):
+        afresh = Legality(bout, bout.legality.global_requirements)
+        afresh._actions, afresh._cost_plans = {}, {}
+        kept = bout.legality.legal_commands(piece) + bout.legality.legal_controls(piece)
+        assert kept == afresh.legal_commands(piece) + afresh.legal_controls(piece)
+        uses = bout.timing.instant_options(piece)
+        keeping, bout.legality = bout.legality, afresh  # the uses as a legality keeping nothing finds them
+        try:
+            assert bout.timing.instant_options(piece) == uses
+        finally:
+            bout.legality = keeping
+        kept += uses
+        for action in kept:
+            assert first_made.setdefault(action, action) is action
+        env = Env({"self": piece})
+        for declaration in costed:
+            try:
+                expected = afresh.cost_items(piece, declaration, env)
+            except Exception as fault:  # a cost reading an argument, unbound here: the same fault
                 try:
-                    assert bout.timing.instant_options(piece) == uses
-                finally:
-                    bout.legality = keeping
-                kept += uses
-                for action in kept:
-                    assert first_made.setdefault(action, action) is action
-                env = Env({"self": piece})
-                for declaration in costed:
-                    try:
-                        expected = afresh.cost_items(piece, declaration, env)
-                    except Exception as fault:  # a cost reading an argument, unbound here: the same fault
-                        try:
-                            bout.legality.cost_items(piece, declaration, env)
-                        except Exception as again:
-                            assert str(again) == str(fault)
-                        else:
-                            raise AssertionError(declaration.id)
-                    else:
-                        assert bout.legality.cost_items(piece, declaration, env) == expected
-                compared += 1
-            bout.apply(next_action(bout, agents))
+                    bout.legality.cost_items(piece, declaration, env)
+                except Exception as again:
+                    assert str(again) == str(fault)
+                else:
+                    raise AssertionError(declaration.id)
+            else:
+                assert bout.legality.cost_items(piece, declaration, env) == expected
+        compared += 1
     assert compared > 50 and first_made
