@@ -859,12 +859,17 @@ class Legality:
         """Whether `piece` lacks any of these costs written as numbers (none in MP), as `cost_problem`
         counts: AP granted against the target counts towards an AP cost."""
         for amount, resource in written:
-            have = self.resource_amount(piece, resource)
-            if resource == "AP" and target is not None and isinstance(piece, Piece):
-                have += piece.bonus_ap.get(target.label, 0)
-            if have < amount:
+            if self._with_bonus(piece, resource, target, self.resource_amount(piece, resource)) < amount:
                 return True
         return False
+
+    @staticmethod
+    def _with_bonus(piece: Actor, resource: str, target: Any, have: int) -> int:
+        """What `piece` has of `resource` to pay a cost with: AP granted against the target counts
+        towards an AP cost (every cost comparison reads it this way: `cost_problem`)."""
+        if resource == "AP" and target is not None and isinstance(piece, Piece):
+            return have + piece.bonus_ap.get(target.label, 0)
+        return have
 
     def legal_commands(self, piece: Actor) -> list[Action]:
         """Every command `piece` may give now with every argument combination that is legal. The
@@ -1155,9 +1160,7 @@ class Legality:
     def cost_problem(self, piece: Actor, declaration: A.Declaration, env: Env,
                      target: Piece | None) -> str | None:
         for amount, resource in self.cost_items(piece, declaration, env):
-            have = self.resource_amount(piece, resource)
-            if resource == "AP" and target is not None and isinstance(piece, Piece):
-                have += piece.bonus_ap.get(target.label, 0)
+            have = self._with_bonus(piece, resource, target, self.resource_amount(piece, resource))
             if have < amount:
                 return f"{declaration.name} costs {amount} {resource}; {piece.label} has {have}"
         return None
@@ -1171,9 +1174,7 @@ class Legality:
             have = held.get(resource)
             if have is None:
                 have = held[resource] = self.resource_amount(piece, resource)
-            if resource == "AP" and target is not None and isinstance(piece, Piece):
-                have += piece.bonus_ap.get(target.label, 0)
-            if have < amount:
+            if self._with_bonus(piece, resource, target, have) < amount:
                 return True
         return False
 
