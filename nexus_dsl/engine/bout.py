@@ -364,13 +364,11 @@ class WhatIf(Bout):
         self.round_actions = original.round_actions
         self.state = original.state.clone()
         self.dice_seed, self.rolled = _preview_dice_seed(original), None
-        events, under_way = self.events, original.events
-        events.trigger_depth, events.triggers, events.nesting = (under_way.trigger_depth, list(under_way.triggers),
-                                                                 list(under_way.nesting))
-        self.timing.windows = []
-        self.conditions.damage_frames = []
-        self.rolling.rolls = []
-        self.decks.cards = []
+        self.events.take_under_way(original.events)
+        self.timing.reset()
+        self.conditions.reset()
+        self.rolling.reset()
+        self.decks.reset()
         self.cycle.taking_turns = False
         interpreter = self.interpreter
         interpreter.steps, interpreter.pure, interpreter.procedure_depth = 0, False, 0

@@ -50,7 +50,7 @@ class Conditions:
         self.damage_frames: list[DamageFrame] = []  # hits about to land (`reduce_damage`)
 
     def reset(self) -> None:
-        """No hit about to land any more (a script fault stopped the bout)."""
+        """No hit about to land any more (a script fault stopped the bout, a preview's copy starts over)."""
         self.damage_frames = []
 
     # ---------------------------------------------------------------- damage

@@ -44,7 +44,7 @@ class Decks:
         self.cards: list[A.Declaration] = []  # the cards being played, drawn from a zone whose cards are played
 
     def reset(self) -> None:
-        """No card being played any more (a script fault stopped the bout)."""
+        """No card being played any more (a script fault stopped the bout, a preview's copy starts over)."""
         self.cards = []
 
     def draw_card(self, deck: str, piece: Piece) -> Run:

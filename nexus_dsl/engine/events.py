@@ -167,9 +167,13 @@ class Events:
     def copy_for(self, host: EventsHost) -> Events:
         """The events of a preview's copy of the bout: the same listeners; what is under way copied."""
         events = Events(host, self.listeners, self._hazard_objects)
-        events.trigger_depth = self.trigger_depth
-        events.triggers, events.nesting = list(self.triggers), list(self.nesting)
+        events.take_under_way(self)
         return events
+
+    def take_under_way(self, other: Events) -> None:
+        """What is under way in `other` (its trigger depth, triggering players and events), copied."""
+        self.trigger_depth = other.trigger_depth
+        self.triggers, self.nesting = list(other.triggers), list(other.nesting)
 
     def reset(self) -> None:
         """Nothing under way any more (a script fault stopped the bout)."""

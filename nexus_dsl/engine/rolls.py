@@ -86,7 +86,7 @@ class Rolls:
         self.rolls: list[RollContext] = []  # the rolls being resolved, innermost last
 
     def reset(self) -> None:
-        """No roll being resolved any more (a script fault stopped the bout)."""
+        """No roll being resolved any more (a script fault stopped the bout, a preview's copy starts over)."""
         self.rolls = []
 
     def current_roll(self, node: A.Node) -> RollContext:

@@ -175,7 +175,7 @@ class Timing:
         return Timing(host, self._by_window)
 
     def reset(self) -> None:
-        """No window open any more (a script fault stopped the bout)."""
+        """No window open any more (a script fault stopped the bout, a preview's copy starts over)."""
         self.windows = []
 
     # ---------------------------------------------------------------- legality
