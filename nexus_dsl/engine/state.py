@@ -128,8 +128,12 @@ class Piece:
         return self.status == Status.FIGHTING
 
     def counter_coins(self) -> int:
-        """The coins on the piece's counters: one on each number marked."""
-        return sum(len(numbers) for numbers in self.counters.values())
+        """The coins on the piece's counters: one on each number marked. (A plain loop: the ledger
+        is proved after every action, and `sum` over a generator made a list first.)"""
+        coins = 0
+        for numbers in self.counters.values():
+            coins += len(numbers)
+        return coins
 
     def foe_of(self, other: Piece) -> bool:
         return other.side != self.side
@@ -375,8 +379,7 @@ class BoutState:
             total += piece.overall
             for coins in piece.locations.values():
                 total += coins
-            for numbers in piece.counters.values():
-                total += len(numbers)
+            total += piece.counter_coins()
         return total
 
 
