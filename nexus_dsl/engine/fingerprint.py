@@ -72,7 +72,7 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
     "legality": frozenset({"host", "global_requirements", "_declaration_envs", "_legality_plans", "_actions", "_role_ownership",
                            "_questions_by_limit", "_command_questions", "_lasting_domains",
                            "_lasting_combinations", "_offered", "_cost_plans", "_controls", "_lasting_uses",
-                           "_value_verdicts"}),
+                           "_value_verdicts", "_slots"}),
     "events": frozenset({"host", "listeners", "_hazard_objects", "_rings"}),
     "timing": frozenset({"host", "_by_window"}),
     "conditions": frozenset({"host"}),

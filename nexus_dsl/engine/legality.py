@@ -136,6 +136,10 @@ class LegalityPlan:
     # Whether asking the costs with no argument bound (the quick filter, `_cannot_afford`) faults
     # whatever the bout: then the filter lets the command through at once, as its fault would.
     filter_faults: bool
+    # Whether the costs vary and every amount reads nothing but the arguments (no piece, no
+    # function, no parameter: `3 + extra`): a combination's amounts then depend on its values alone,
+    # and are worked out once per bout for the values the costs read (`CommandSlot.amounts`).
+    amounts_by_arguments: bool
 
 
 def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.Declaration, A.Requires]],
@@ -164,10 +168,29 @@ def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.De
     verdict_at = tuple(place for place, arg in enumerate(declared) if arg.name in read)
     written = all(isinstance(item.amount, A.Num) and 0 <= item.amount.value <= max_number for item in items)
     filter_faults = not written and any(faults_anyway(declaration, item.amount) for item in items)
-    return LegalityPlan(fixed, per_target, varying, costs_vary, verdict_at,
-                        tuple(arg.name for arg in declared), offered_as_control(declaration),
+    arg_names = tuple(arg.name for arg in declared)
+    by_arguments = costs_vary and all(reads_only_arguments(item.amount, arg_names) for item in items)
+    return LegalityPlan(fixed, per_target, varying, costs_vary, verdict_at, arg_names, offered_as_control(declaration),
                         tuple((item.amount.value, item.resource) for item in items  # type: ignore[attr-defined]
-                              ) if written else None, filter_faults)
+                              ) if written else None, filter_faults, by_arguments)
+
+
+#: The nodes of an amount worked out from the values it names alone, by arithmetic and comparison.
+_ARITHMETIC_NODES = (A.Num, A.Str, A.Bool, A.NoneLit, A.Name, A.Neg, A.Not, A.Binary, A.Compare)
+_ARITHMETIC_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def reads_only_arguments(amount: A.Expr, arg_names: tuple[str, ...]) -> bool:
+    """Whether an amount reads nothing but the command's arguments (not its target), with numbers,
+    words and arithmetic: the same values always give the same amount (or the same fault)."""
+    for node in A.subtree(amount):
+        if not isinstance(node, _ARITHMETIC_NODES):
+            return False
+        if isinstance(node, A.Name) and node.id not in arg_names:
+            return False
+        if isinstance(node, A.Compare) and node.op not in _ARITHMETIC_COMPARISONS:
+            return False
+    return True
 
 
 NumberedCheck = tuple[int, PlannedCheck]  # a requirement with its place among a decision's verdicts
@@ -231,6 +254,46 @@ class CommandQuestions:
         self.count = len(numbers)
         self.target_count = len(target_numbers)
         self.filters = tuple(sorted(filters))
+
+
+class CommandSlot:
+    """What one bout keeps of one command (`CommandEntry`) between its decisions: the command's
+    scope, the scopes its questions are asked in, and the amounts of its costs that read nothing but
+    its arguments. A scope is made once and its names bound anew at each question: an expression
+    asked is done with its scope when it answers (nothing it makes keeps the scope), and no question
+    is asked while another one of the same command is under way."""
+
+    __slots__ = ("scope", "own", "own_targeted", "combination", "filter", "amounts", "lasting", "offered")
+
+    def __init__(self) -> None:
+        self.scope: Env | None = None  # `Legality.declaration_env` of the command, once asked
+        self.own: Env | None = None  # its own requirements' scope with no target bound
+        self.own_targeted: Env | None = None  # ... and with a target bound
+        self.combination: Env | None = None  # a combination's scope, as `action_env` binds it
+        self.filter: Env | None = None  # the quick cost filter's scope (`_cannot_afford`)
+        # The names and combinations of its arguments (the target aside) when they last all bout
+        # (`Legality._lasting_combinations`), once found.
+        self.lasting: tuple[tuple[str, ...], list[tuple[Any, ...]]] | None = None
+        # The actions of those combinations, by the label of the piece that gives them and by target.
+        self.offered: dict[str, dict[Any, list[Action]]] = {}
+        # The amounts of its costs before an MP cost is multiplied, by the verdict's key of the
+        # combination (`LegalityPlan.amounts_by_arguments`): the same values, the same amounts.
+        self.amounts: dict[Any, list[int]] = {}
+
+
+class CommandSlots:
+    """A bout's `CommandSlot`s, one per command entry in the order of `CommandQuestions.entries`, and
+    the scopes a rule's requirement is asked in for a command, by the question's number (decision
+    wide, `rules`; per target, `target_rules`): made as they are first needed, bound anew at each
+    question. Each bout (and each preview's copy) has its own."""
+
+    __slots__ = ("questions", "slots", "rules", "target_rules")
+
+    def __init__(self, questions: CommandQuestions):
+        self.questions = questions
+        self.slots = [CommandSlot() for _ in questions.entries]
+        self.rules: list[Env | None] = [None] * questions.count
+        self.target_rules: list[Env | None] = [None] * questions.target_count
 
 
 def questions_of(ruleset: Ruleset) -> dict[int, CommandQuestions]:
@@ -492,6 +555,9 @@ class Legality:
         self._value_verdicts: dict[tuple[Any, Any], bool] = {}
         # The controls and what legality asks of their uses (`controls_of`), once asked.
         self._controls: list[tuple[A.Declaration, UseChecks]] | None = None
+        # What this bout keeps of each command between decisions (`CommandSlots`): its own, never
+        # shared with a preview's copy, which makes its own as it needs them.
+        self._slots: CommandSlots | None = None
 
     def copy_for(self, host: LegalityHost) -> Legality:
         """The legality of a preview's copy of the bout: its caches copied as they are."""
@@ -878,9 +944,14 @@ class Legality:
         once per combination only when it reads the other arguments; what several commands ask
         alike (a shared requirement, a resource, costs written alike, an argument's domain) is
         asked once. Asking is pure (no dice, nothing changed), so a verdict holds for the whole
-        decision, and the whole decision is one question (`asking`)."""
+        decision, and the whole decision is one question (`asking`). The scopes the questions are
+        asked in are made once per bout and bound anew at each (`CommandSlots`)."""
         legal: list[Action] = []
         questions = self._questions()
+        kept = self._slots
+        if kept is None or kept.questions is not questions:
+            kept = self._slots = CommandSlots(questions)
+        slots = kept.slots
         # The answers to this decision's questions, by their numbers (`CommandQuestions`): None
         # until asked. A cost filter's verdict is whether the piece can afford the costs.
         answers: list[bool | None] = [None] * questions.count
@@ -888,42 +959,73 @@ class Legality:
         seen: dict[Any, list[Any]] = {}  # the argument domains commands share, this decision
         held: dict[str, int] = {}  # the resources the piece holds, this decision
         pieces, label = self.host.state.pieces, piece.label
+        interpreter = self.host.interpreter
+        max_options = self.host.limits.max_options
         bonus_ap = isinstance(piece, Piece) and bool(piece.bonus_ap)
         if bonus_ap:  # AP granted against a target: no quick filter, each target's costs are asked
             for at in questions.filters:
                 answers[at] = True
         source = piece if isinstance(piece, Piece) else None
-        envs = self._declaration_envs
-        with self.host.interpreter.asking():
-            for entry in questions.entries:
+        with interpreter.asking():
+            for index, entry in enumerate(questions.entries):
                 declaration, plan = entry.declaration, entry.plan
                 at = entry.filter_at
+                slot = slots[index]
                 if at >= 0:  # the quick filter, `_cannot_afford`, asked once for the costs written alike
                     affordable = answers[at]
                     if affordable is None:
-                        affordable = answers[at] = not self._cannot_afford(piece, declaration, plan, held)
+                        affordable = answers[at] = not self._cannot_afford(piece, declaration, plan, held, slot)
                     if not affordable:
                         continue
-                scope = envs.get(id(declaration)) or self.declaration_env(declaration)
-                if entry.fixed and not self._passes(entry.fixed, answers, piece, declaration, None, scope):
+                scope = slot.scope
+                if scope is None:
+                    scope = slot.scope = self.declaration_env(declaration)
+                if entry.fixed and not self._passes(entry.fixed, answers, kept.rules, piece, declaration, None,
+                                                    slot, interpreter):
                     continue
-                targets, names, combinations = self._command_combinations(piece, declaration, entry.targets, seen)
-                costs_vary = plan.costs_vary or bonus_ap
+                lasting = slot.lasting
+                if lasting is not None:  # as `_command_combinations` finds them, without looking them up
+                    names, combinations = lasting
+                    targets: list[Any] = self._targets(piece, seen) if entry.targets else [None]
+                    count = len(targets) * len(combinations) if entry.targets else len(combinations)
+                    if count > max_options:
+                        self._check_count(declaration, count)  # the refusal
+                else:
+                    targets, names, combinations = self._command_combinations(piece, declaration, entry.targets, seen)
+                    slot.lasting = self._lasting_combinations.get(id(declaration))
+                by_label = slot.offered.get(label)
+                if by_label is None:
+                    by_label = slot.offered[label] = {}
+                # Costs written as numbers vary only with the target they are given against (AP
+                # granted against it): asked once per target, before any combination.
+                written = plan.written_costs if bonus_ap and not plan.costs_vary else None
                 # Asking is pure, so a verdict holds for every combination that agrees on the
                 # arguments it reads (`verdict_at`, their places among the arguments): asked once,
                 # in the order the combinations come, so a script fault is met where it always was.
                 # A command with no such question has one verdict: legal.
-                asks = costs_vary or bool(plan.varying)
                 positions = plan.verdict_at
                 for target in targets:
-                    if target is not None and entry.per_target:
+                    target_piece = pieces[target] if target is not None else None
+                    if target_piece is not None and entry.per_target:
                         target_verdicts = by_target.get(target)
                         if target_verdicts is None:
                             target_verdicts = by_target[target] = [None] * questions.target_count
-                        if not self._passes(entry.per_target, target_verdicts, piece, declaration, pieces[target], scope):
+                        if not self._passes(entry.per_target, target_verdicts, kept.target_rules, piece, declaration,
+                                            target_piece, slot, interpreter):
                             continue
-                    offered = self._actions_of(label, declaration, entry.name, target, names, combinations)
-                    if not asks:
+                    costs_vary = plan.costs_vary or bonus_ap
+                    if written is not None:
+                        short = self._short_against(piece, written, target_piece, held)
+                        if short is not None:
+                            if short:
+                                continue
+                            costs_vary = False
+                    offered = by_label.get(target) if lasting is not None else None
+                    if offered is None:
+                        offered = self._actions_of(label, declaration, entry.name, target, names, combinations)
+                        if slot.lasting is not None:  # the same combinations all bout: the same actions
+                            by_label[target] = offered
+                    if not (costs_vary or plan.varying):
                         legal += offered
                         continue
                     verdicts: dict[Any, bool] = {}
@@ -932,17 +1034,58 @@ class Legality:
                                tuple([values[at] for at in positions]) if positions else ())
                         verdict = verdicts.get(key)
                         if verdict is None:
-                            bound = {"self": piece, "command": declaration}  # as `action_env` binds them
-                            if target is not None:
-                                bound["target"] = pieces[target]
-                            for name, value in zip(plan.arg_names, values):
-                                bound[name] = value
+                            env = self._combination_env(slot, source, piece, declaration, target_piece,
+                                                        plan.arg_names, values)
                             verdict = verdicts[key] = self._arguments_hold(
-                                piece, declaration, Env.owning(bound, scope, source), plan, costs_vary, held)
-                        if not verdict:
-                            continue
-                        legal.append(action)
+                                piece, declaration, env, plan, costs_vary, held, slot, key)
+                        if verdict:
+                            legal.append(action)
         return legal
+
+    @staticmethod
+    def _combination_env(slot: CommandSlot, source: Piece | None, piece: Actor, declaration: A.Declaration,
+                         target_piece: Piece | None, arg_names: tuple[str, ...], values: tuple[Any, ...]) -> Env:
+        """The command's scope with a combination bound, as `action_env` binds it (`self`, the
+        command, the target, then each argument), acting as `source`: the slot's, bound anew."""
+        env = slot.combination
+        scope = slot.scope
+        assert scope is not None
+        if env is None:
+            names: dict[str, Any] = {"self": piece, "command": declaration}
+            env = slot.combination = Env.owning(names, scope, source)
+        else:
+            names = env.names
+            names["self"] = piece
+            names["command"] = declaration
+            env.source = source if source is not None else scope.source  # (as `Env.owning` inherits it)
+        if target_piece is not None:
+            names["target"] = target_piece
+        elif "target" in names:
+            del names["target"]  # (unbound, unless an argument is so named)
+        for name, value in zip(arg_names, values):
+            names[name] = value
+        return env
+
+    @staticmethod
+    def _own_env(slot: CommandSlot, piece: Actor, command: A.Declaration, target_piece: Piece | None) -> Env:
+        """The scope a command's own requirement is asked in: `self`, the command, and the target
+        when there is one, over the command's scope (the slot's, bound anew)."""
+        assert slot.scope is not None
+        if target_piece is None:
+            env = slot.own
+            if env is None:
+                env = slot.own = Env.owning({"self": piece, "command": command}, slot.scope)
+            else:
+                env.names["self"] = piece
+            return env
+        env = slot.own_targeted
+        if env is None:
+            env = slot.own_targeted = Env.owning({"self": piece, "command": command, "target": target_piece}, slot.scope)
+        else:
+            names = env.names
+            names["self"] = piece
+            names["target"] = target_piece
+        return env
 
     def legal_controls(self, piece: Actor) -> list[Action]:
         """Every control `piece` may use now (the commands offered as controls), with every argument
@@ -1024,30 +1167,50 @@ class Legality:
         except ScriptRuntimeError:
             return None  # asked at every decision, where it faults as it always did
 
-    def _passes(self, checks: tuple[NumberedCheck, ...], verdicts: list[bool | None], piece: Actor,
-                command: A.Declaration, target_piece: Piece | None, scope: Env) -> bool:
+    def _passes(self, checks: tuple[NumberedCheck, ...], verdicts: list[bool | None], rule_envs: list[Env | None],
+                piece: Actor, command: A.Declaration, target_piece: Piece | None, slot: CommandSlot,
+                interpreter: Interpreter) -> bool:
         """Whether every requirement holds for the command (and target), asked inside `asking`.
         `verdicts` keeps, by their numbers, the answers to this decision's questions (for one
-        target): whether one of a requirement's operands holds; the command's scope is made only
-        when one of its own requirements is asked."""
+        target): whether one of a requirement's operands holds; `rule_envs` the scopes a rule's
+        requirement is asked in, by the same numbers; the command's own scope is bound only when
+        one of its own requirements is asked."""
         env = None
         for at, check in checks:
             verdict = verdicts[at]
             if verdict is None:
-                if check.rule is not None:
-                    verdict = self._rule_operands_hold(check, piece, target_piece, command)
+                rule = check.rule
+                if rule is not None:
+                    verdict = self._rule_verdict(check, rule, rule_envs, at, piece, target_piece, command, interpreter)
                 else:
                     if env is None:
-                        names = {"self": piece, "command": command}
-                        if target_piece is not None:
-                            names["target"] = target_piece
-                        env = Env.owning(names, scope)
+                        env = self._own_env(slot, piece, command, target_piece)
                     # (a command's own requirement is planned as its one operand, `planned_check`)
-                    verdict = bool(check.closures[0].run(self.host.interpreter, env))
+                    verdict = bool(check.closures[0].run(interpreter, env))
                 verdicts[at] = verdict
             if not (verdict or check.holds_anyway):
                 return False
         return True
+
+    def _rule_verdict(self, check: PlannedCheck, rule: A.Declaration, rule_envs: list[Env | None], at: int,
+                      piece: Actor, target_piece: Piece | None, command: A.Declaration,
+                      interpreter: Interpreter) -> bool:
+        """`_rule_operands_hold`, in the rule's scope kept under the question's number and bound anew."""
+        if not check.binds_everyone and not self.owns_ability(piece, rule):
+            return True  # a talent binds only its role's pieces
+        env = rule_envs[at]
+        if env is None:
+            env = rule_envs[at] = Env.owning({"self": piece, "target": target_piece, "command": command},
+                                             self.declaration_env(rule))
+        else:
+            names = env.names
+            names["self"] = piece
+            names["target"] = target_piece
+            names["command"] = command
+        for closure in check.closures:
+            if closure.run(interpreter, env):
+                return True
+        return False
 
     def _holds(self, check: PlannedCheck, env: Env) -> bool:
         """Whether one planned requirement holds (asked inside `asking`; `env`: the command's scope)."""
@@ -1086,31 +1249,64 @@ class Legality:
         return rule.kind not in ruleset.words.hand_kinds and (role_word is None or not role_named(rule, role_word)[0])
 
     def _arguments_hold(self, piece: Actor, declaration: A.Declaration, env: Env, plan: LegalityPlan,
-                        costs_vary: bool, held: dict[str, int]) -> bool:
+                        costs_vary: bool, held: dict[str, int], slot: CommandSlot, key: Any) -> bool:
         """Whether a combination's costs (when they vary) are met and the requirements that read its
         arguments hold (asked inside `asking`; `env`: the command's scope with the combination bound,
-        as `action_env` binds it; `held`: what the decision has looked up of the piece)."""
-        if costs_vary and self._cannot_pay(piece, declaration, env, env.names.get("target"), held):
-            return False
+        as `action_env` binds it; `held`: what the decision has looked up of the piece; `key`: the
+        values the costs and those requirements read, under which the slot keeps the amounts of
+        costs that read only the arguments)."""
+        if costs_vary:
+            target = env.names.get("target")
+            if plan.amounts_by_arguments:
+                items = self._kept_cost_items(piece, declaration, env, held, slot.amounts, key)
+            else:
+                items = self.cost_items(piece, declaration, env, held)
+            if self._short_of_items(piece, items, target, held):
+                return False
         for check in plan.varying:
             if not self._holds(check, env):
                 return False
         return True
 
     def _cannot_afford(self, piece: Actor, declaration: A.Declaration, plan: LegalityPlan,
-                       held: dict[str, int] | None = None) -> bool:
+                       held: dict[str, int], slot: CommandSlot) -> bool:
         """A quick filter before arguments are enumerated; costs that depend on arguments, or on
         AP reserved against a target, are left to the full check. `held` keeps the resources the
-        piece holds for one decision."""
+        piece holds for one decision; the filter's scope (`self` over the command's) is the slot's."""
         if isinstance(piece, Piece) and piece.bonus_ap or plan.filter_faults:
             return False
         try:
             if plan.written_costs is not None:  # no script to ask: the amounts as written
-                return self._short_of(piece, plan.written_costs, held if held is not None else {})
-            env = Env({"self": piece}, self.declaration_env(declaration))
-            return self._cannot_pay(piece, declaration, env, None, held if held is not None else {})
+                return self._short_of(piece, plan.written_costs, held)
+            env = slot.filter
+            if env is None:
+                env = slot.filter = Env.owning({"self": piece}, self.declaration_env(declaration))
+            else:
+                env.names["self"] = piece
+            return self._cannot_pay(piece, declaration, env, None, held)
         except ScriptRuntimeError:
             return False
+
+    def _short_against(self, piece: Actor, written: tuple[tuple[int, str], ...], target_piece: Piece | None,
+                       held: dict[str, int]) -> bool | None:
+        """Whether `piece` lacks any of a command's costs written as numbers, given against
+        `target_piece` (AP granted against it counts towards an AP cost), as `_cannot_pay` finds for
+        every combination; None when an MP cost is multiplied by what the piece's square holds (left
+        to `_cannot_pay`, which may find the product beyond the number limit)."""
+        for _, resource in written:
+            if resource == "MP":
+                multiplier = held.get(_MP_MULTIPLIER)
+                if multiplier is None:
+                    multiplier = held[_MP_MULTIPLIER] = self.mp_multiplier(piece)
+                if multiplier != 1:
+                    return None
+        for amount, resource in written:
+            have = held.get(resource)
+            if have is None:
+                have = held[resource] = self.resource_amount(piece, resource)
+            if self._with_bonus(piece, resource, target_piece, have) < amount:
+                return True
+        return False
 
     def _short_of(self, piece: Actor, costs: tuple[tuple[int, str], ...], held: dict[str, int]) -> bool:
         """Whether `piece` lacks any of these written costs (an MP cost multiplied as `cost_items` does)."""
@@ -1125,12 +1321,13 @@ class Legality:
         return False
 
     def cost_items(self, piece: Actor, declaration: A.Declaration, env: Env,
-                   held: dict[str, int] | None = None) -> list[tuple[int, str]]:
+                   held: dict[str, int] | None = None, worked: list[int] | None = None) -> list[tuple[int, str]]:
         """Each cost as (amount, resource): a whole number from 0 to the number limit, or the
         script stops (a cost worked out below 0 would pay the piece for its command). A cost is a
         question, asked before the command is offered and again when it is paid: the same answer
         both times, and no dice rolled for it. `held` keeps what one decision has looked up of the
-        piece (the MP multiplier of its square)."""
+        piece (the MP multiplier of its square); `worked`, when given, is given each amount before an
+        MP cost is multiplied."""
         items = []
         if held is None:
             held = {}  # the MP multiplier, looked up only for an MP cost: most are AP or reserves
@@ -1142,8 +1339,29 @@ class Legality:
                 with interpreter.asking():
                     value = cost.closure.run(interpreter, env)
                 amount = interpreter.amount(value, cost.node, env, cost.what)
+            if worked is not None:  # the amounts before an MP cost is multiplied, for the caller
+                worked.append(amount)
             if cost.mp:
                 # e.g. guts double MP costs inside their square (object data)
+                amount = self._mp_cost(piece, amount, held, cost.node, env)
+            items.append((amount, cost.resource))
+        return items
+
+    def _kept_cost_items(self, piece: Actor, declaration: A.Declaration, env: Env, held: dict[str, int],
+                         amounts: dict[Any, list[int]], key: Any) -> list[tuple[int, str]]:
+        """`cost_items` of a combination whose costs read nothing but its arguments
+        (`LegalityPlan.amounts_by_arguments`): the amounts worked out for the values under `key` are
+        kept (`amounts`), and only an MP cost is multiplied anew (the piece's square). A fault is met
+        where `cost_items` meets it: nothing is kept until every amount is worked out."""
+        known = amounts.get(key)
+        if known is None:
+            worked: list[int] = []
+            items = self.cost_items(piece, declaration, env, held, worked)
+            amounts[key] = worked
+            return items
+        items = []
+        for cost, amount in zip(self._costs_of(declaration), known):
+            if cost.mp:
                 amount = self._mp_cost(piece, amount, held, cost.node, env)
             items.append((amount, cost.resource))
         return items
@@ -1170,7 +1388,12 @@ class Legality:
         """Whether `cost_problem` finds one (every cost worked out first, as it works them out),
         `held` keeping what one decision looks up of the piece: its resources and its square's MP
         multiplier."""
-        for amount, resource in self.cost_items(piece, declaration, env, held):
+        return self._short_of_items(piece, self.cost_items(piece, declaration, env, held), target, held)
+
+    def _short_of_items(self, piece: Actor, items: list[tuple[int, str]], target: Any, held: dict[str, int]) -> bool:
+        """Whether `piece` lacks any of these costs worked out (`cost_items`), as `cost_problem`
+        counts (AP granted against the target counts towards an AP cost)."""
+        for amount, resource in items:
             have = held.get(resource)
             if have is None:
                 have = held[resource] = self.resource_amount(piece, resource)

@@ -229,3 +229,99 @@ def test_what_legality_keeps_between_decisions_is_what_it_works_out_afresh():
                 assert bout.legality.cost_items(piece, declaration, env) == expected
         compared += 1
     assert compared > 50 and first_made
+
+
+def _brute_commands(bout: Bout, piece) -> list:
+    """Every command combination `command_problem` finds nothing against, in the order listed."""
+    from nexus_dsl.engine.actions import COMMAND
+
+    return [action for declaration in bout.ruleset.declarations("command")
+            for action in bout.legality.enumerate_actions(
+                COMMAND, piece, declaration, lambda a, d=declaration: bout.legality.command_problem(piece, d, a))]
+
+
+PACING = '''
+command pace "Pace" {
+    group fame
+    text "A cost worked out from its argument alone."
+    arg steps: number 1..4
+    cost 2 + steps AP
+    effect {
+        log "paced"
+    }
+}
+'''
+
+LURCHING = '''
+command lurch "Lurch" {
+    group fame
+    text "A cost worked out from its argument alone, that faults for one of its values."
+    arg steps: number 1..3
+    cost 6 / (steps - 2) AP
+    effect {
+        log "lurched"
+    }
+}
+'''
+
+
+def _with_pack(tmp_path, source: str):
+    from nexus_dsl.content.loader import load_ruleset
+
+    pack = tmp_path / "pacing_pack"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text("id: pacing_pack\nname: Pacing\nversion: 1.0.0\nkind: house_rules\nbuilds_on: [base]\n")
+    (pack / "pacing.nexus").write_text(source)
+    return load_ruleset(["base", str(pack)])
+
+
+def test_costs_read_from_the_arguments_alone_are_kept_and_still_met_afresh(tmp_path):
+    """A cost that reads only its command's arguments is worked out once per bout for each of their
+    values (`CommandSlot.amounts`): at every AP the piece has, the bout's legality keeping them
+    offers what `command_problem` allows, as a legality keeping nothing does."""
+    from nexus_dsl.engine.legality import Legality
+
+    ruleset = _with_pack(tmp_path, PACING)
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=0),
+                              PieceSetup("blue", "north", Square(4, 2), Direction.S)], phase="command", active="red")
+    bout = Bout(ruleset, setup, seed=0)
+    red = bout.state.pieces["red"]
+    for ap in (6, 0, 3, 5, 4, 7, 2):
+        red.ap = ap
+        kept = bout.legality.legal_commands(red)
+        assert kept == _brute_commands(bout, red)
+        assert kept == Legality(bout, bout.legality.global_requirements).legal_commands(red)
+        assert [a.arg("steps") for a in kept if a.name == "pace"] == list(range(1, min(ap - 2, 4) + 1))
+
+
+def test_a_cost_read_from_the_arguments_faults_at_every_decision_alike(tmp_path):
+    """Nothing of a cost is kept until every amount is worked out: a value it faults for faults
+    again at the next decision, with the same words."""
+    import pytest
+
+    from nexus_dsl.errors import ScriptRuntimeError
+
+    ruleset = _with_pack(tmp_path, LURCHING)
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=9),
+                              PieceSetup("blue", "north", Square(4, 2), Direction.S)], phase="command", active="red")
+    bout = Bout(ruleset, setup, seed=0)
+    red = bout.state.pieces["red"]
+    faults = []
+    for _ in range(2):
+        with pytest.raises(ScriptRuntimeError) as fault:
+            bout.legality.legal_commands(red)
+        faults.append(str(fault.value))
+    assert faults[0] == faults[1] and "lurch" in faults[0]
+
+
+def test_written_costs_against_a_target_granting_ap_are_met_per_target():
+    """AP granted against a target counts towards written AP costs given against it alone: the
+    commands listed are those `command_problem` allows, whatever the AP the piece has."""
+    bout = mid_round((4, 5), Direction.N, (4, 4), Direction.S, ap=0, mp=2)
+    red = bout.state.pieces["red"]
+    red.bonus_ap["blue"] = 2
+    for ap in (0, 1, 2, 3):
+        red.ap = ap
+        offered = bout.legality.legal_commands(red)
+        assert offered == _brute_commands(bout, red)
+    assert any(action.name == "standard_attack" for action in offered)
