@@ -263,13 +263,21 @@ class CommandSlot:
     asked is done with its scope when it answers (nothing it makes keeps the scope), and no question
     is asked while another one of the same command is under way."""
 
-    __slots__ = ("scope", "own", "own_targeted", "combination", "filter", "amounts", "lasting", "offered")
+    __slots__ = ("scope", "own", "own_targeted", "combination", "own_for", "own_targeted_for", "combination_for",
+                 "arguments_rebind", "filter", "amounts", "lasting", "offered")
 
-    def __init__(self) -> None:
+    def __init__(self, arg_names: tuple[str, ...]) -> None:
         self.scope: Env | None = None  # `Legality.declaration_env` of the command, once asked
         self.own: Env | None = None  # its own requirements' scope with no target bound
         self.own_targeted: Env | None = None  # ... and with a target bound
         self.combination: Env | None = None  # a combination's scope, as `action_env` binds it
+        # The piece each of those scopes has bound as `self` (who acts), so that it is bound anew
+        # only for another piece; unless an argument shares the name of `self` or the command,
+        # which a combination then binds over them (`arguments_rebind`).
+        self.own_for: Actor | None = None
+        self.own_targeted_for: Actor | None = None
+        self.combination_for: Actor | None = None
+        self.arguments_rebind = "self" in arg_names or "command" in arg_names
         self.filter: Env | None = None  # the quick cost filter's scope (`_cannot_afford`)
         # The names and combinations of its arguments (the target aside) when they last all bout
         # (`Legality._lasting_combinations`), once found.
@@ -291,7 +299,7 @@ class CommandSlots:
 
     def __init__(self, questions: CommandQuestions):
         self.questions = questions
-        self.slots = [CommandSlot() for _ in questions.entries]
+        self.slots = [CommandSlot(entry.plan.arg_names) for entry in questions.entries]
         self.rules: list[Env | None] = [None] * questions.count
         self.target_rules: list[Env | None] = [None] * questions.target_count
 
@@ -966,6 +974,8 @@ class Legality:
             for at in questions.filters:
                 answers[at] = True
         source = piece if isinstance(piece, Piece) else None
+        foes: list[Any] | None = None  # the pieces it may target (`_targets`), once asked
+        no_target: list[Any] = [None]  # the targets of a command that targets no one (never changed)
         with interpreter.asking():
             for index, entry in enumerate(questions.entries):
                 declaration, plan = entry.declaration, entry.plan
@@ -986,8 +996,14 @@ class Legality:
                 lasting = slot.lasting
                 if lasting is not None:  # as `_command_combinations` finds them, without looking them up
                     names, combinations = lasting
-                    targets: list[Any] = self._targets(piece, seen) if entry.targets else [None]
-                    count = len(targets) * len(combinations) if entry.targets else len(combinations)
+                    if entry.targets:
+                        if foes is None:
+                            foes = self._targets(piece, seen)
+                        targets: list[Any] = foes
+                        count = len(targets) * len(combinations)
+                    else:
+                        targets = no_target
+                        count = len(combinations)
                     if count > max_options:
                         self._check_count(declaration, count)  # the refusal
                 else:
@@ -1053,17 +1069,20 @@ class Legality:
         if env is None:
             names: dict[str, Any] = {"self": piece, "command": declaration}
             env = slot.combination = Env.owning(names, scope, source)
+            slot.combination_for = piece
         else:
             names = env.names
-            names["self"] = piece
-            names["command"] = declaration
-            env.source = source if source is not None else scope.source  # (as `Env.owning` inherits it)
+            if slot.combination_for is not piece or slot.arguments_rebind:
+                names["self"] = piece
+                names["command"] = declaration
+                env.source = source if source is not None else scope.source  # (as `Env.owning` inherits it)
+                slot.combination_for = piece
         if target_piece is not None:
             names["target"] = target_piece
         elif "target" in names:
             del names["target"]  # (unbound, unless an argument is so named)
-        for name, value in zip(arg_names, values):
-            names[name] = value
+        for place in range(len(arg_names)):
+            names[arg_names[place]] = values[place]
         return env
 
     @staticmethod
@@ -1075,16 +1094,19 @@ class Legality:
             env = slot.own
             if env is None:
                 env = slot.own = Env.owning({"self": piece, "command": command}, slot.scope)
-            else:
+            elif slot.own_for is not piece:
                 env.names["self"] = piece
+            slot.own_for = piece
             return env
         env = slot.own_targeted
         if env is None:
             env = slot.own_targeted = Env.owning({"self": piece, "command": command, "target": target_piece}, slot.scope)
         else:
             names = env.names
-            names["self"] = piece
+            if slot.own_targeted_for is not piece:
+                names["self"] = piece
             names["target"] = target_piece
+        slot.own_targeted_for = piece
         return env
 
     def legal_controls(self, piece: Actor) -> list[Action]:
@@ -1204,8 +1226,10 @@ class Legality:
                                              self.declaration_env(rule))
         else:
             names = env.names
-            names["self"] = piece
-            names["target"] = target_piece
+            if names["self"] is not piece:
+                names["self"] = piece
+            if target_piece is not None:
+                names["target"] = target_piece
             names["command"] = command
         for closure in check.closures:
             if closure.run(interpreter, env):
