@@ -127,12 +127,15 @@ class UsePlan:
     reserve written as numbers (a use the piece cannot afford is not offered), the names of the
     declaration's other windows (`window_defaults`), and what legality asks of its uses (`checks`)."""
 
-    __slots__ = ("declaration", "name", "role", "kind", "held", "reserves", "defaults", "checks")
+    __slots__ = ("declaration", "name", "role", "by_self", "by_opponent", "kind", "held", "reserves", "defaults",
+                 "checks")
 
     def __init__(self, ruleset: Ruleset, declaration: A.Declaration, window: str):
         self.declaration = declaration
         self.name = declaration.id
         self.role = window_role(declaration, window)
+        self.by_self = self.role == "self"
+        self.by_opponent = self.role == "opponent"
         self.held = declaration.kind in ruleset.words.hand_kinds
         self.kind = CARD if self.held else ABILITY
         self.reserves = tuple((item.resource, item.amount.value) for cost in declaration.clauses_of(A.Cost)
@@ -143,22 +146,76 @@ class UsePlan:
 
 class WindowUses:
     """The abilities and cards usable at one window, in the order they are offered, with those a
-    piece of each role owns (a card is offered only while held), worked out as the roles are met."""
+    piece of each role owns (a card is offered only while held), worked out as the roles are met.
+    The abilities come first (`uses_by_window` lists the kinds so), then the cards."""
 
-    __slots__ = ("plans", "by_role")
+    __slots__ = ("plans", "cards", "by_role")
 
     def __init__(self, plans: tuple[UsePlan, ...]):
         self.plans = plans
-        self.by_role: dict[str | None, tuple[UsePlan, ...]] = {}
+        self.cards = tuple(plan for plan in plans if plan.held)  # every piece's while it holds them
+        assert plans[len(plans) - len(self.cards):] == self.cards, "the abilities come before the cards"
+        self.by_role: dict[str | None, tuple[UsePlan, ...]] = {}  # the abilities each role owns
 
     def owned_by(self, piece: Piece, legality: Legality) -> tuple[UsePlan, ...]:
         """The uses a piece's role gives it (which an ability a piece owns depends on its role alone),
         and the cards (its holder's)."""
+        return self.abilities_of(piece, legality) + self.cards
+
+    def abilities_of(self, piece: Piece, legality: Legality) -> tuple[UsePlan, ...]:
+        """The abilities a piece's role gives it, in order."""
         owned = self.by_role.get(piece.role)
         if owned is None:
             owned = self.by_role[piece.role] = tuple(
-                plan for plan in self.plans if plan.held or legality.owns_ability(piece, plan.declaration))
+                plan for plan in self.plans if not plan.held and legality.owns_ability(piece, plan.declaration))
         return owned
+
+
+class UsesOffered:
+    """The uses of one piece at one moment (`Timing.ability_uses`), each ability or card tested
+    first for what asks no script: whose window it is (what it is about: the subject, looked up
+    once a use asks), and the written costs in a reserve (a use the piece cannot afford is not
+    offered); then legality lists its legal uses."""
+
+    __slots__ = ("timing", "piece", "frame", "asked", "subject", "subject_known", "seen")
+
+    def __init__(self, timing: Timing, piece: Piece, frame: WindowFrame | None,
+                 asked: dict[str | None, dict[Any, bool]] | None):
+        self.timing = timing
+        self.piece = piece
+        self.frame = frame
+        self.asked = asked
+        self.subject: Piece | None = None
+        self.subject_known = False
+        # the argument domains the piece's uses share (its opponents ...), once one is listed
+        self.seen: dict[Any, list[Any]] | None = None
+
+    def offer(self, plan: UsePlan, uses: list[Action]) -> None:
+        """Add the legal uses of `plan` to `uses`."""
+        piece = self.piece
+        if plan.by_self or plan.by_opponent:
+            if not self.subject_known:
+                frame = self.frame
+                self.subject = frame.subject if frame is not None else self.timing.host.state.active_piece
+                self.subject_known = True
+            subject = self.subject
+            if plan.by_self and piece is not subject and piece != subject:
+                return
+            if plan.by_opponent and subject is not None and not piece.foe_of(subject):  # a friend is no opponent
+                return
+        if plan.reserves:
+            traits = piece.traits
+            for resource, amount in plan.reserves:
+                held = traits.get(resource)
+                if held is not None and held < amount:
+                    return  # a written cost in one of its reserves (its traits) is more than it holds
+        frame = self.frame
+        names = {**plan.defaults, **frame.names} if frame is not None else plan.defaults
+        seen = self.seen
+        if seen is None:
+            seen = self.seen = {}
+        uses += self.timing.host.legality.legal_uses(plan.kind, piece, plan.declaration, plan.checks, names,
+                                                     self.asked, seen)
 
 
 class Timing:
@@ -180,34 +237,27 @@ class Timing:
 
     # ---------------------------------------------------------------- legality
     def ability_uses(self, piece: Piece, window: str, frame: WindowFrame | None,
-                     asked: dict[Any, bool] | None = None) -> list[Action]:
+                     asked: dict[str | None, dict[Any, bool]] | None = None) -> list[Action]:
         """The uses legal now of the abilities and cards usable at `window` (`frame`: the one open,
         if any). `asked` keeps, for one decision with no window open, the verdicts of requirements
-        every use of a piece asks alike (`Legality.legal_uses`)."""
+        every use of a piece asks alike (`Legality.legal_uses`). The tests of a use that ask no
+        script come first (whose window it is, what the piece holds), so that a moment offering
+        nothing costs little."""
         uses: list[Action] = []
         usable = self._by_window.get(window)
         if usable is None or not piece.on_board or piece.status == Status.DEAD:
             return uses
-        subject = frame.subject if frame else self.host.state.active_piece
-        legality = self.host.legality
-        seen: dict[Any, list[Any]] = {}  # the argument domains the piece's uses share (its opponents ...)
-        hand, traits = piece.hand, piece.traits
-        for plan in usable.owned_by(piece, legality):
-            declaration = plan.declaration
-            if plan.held and plan.name not in hand:
-                continue
-            role = plan.role
-            if role == "self" and piece is not subject and piece != subject:
-                continue
-            if role == "opponent" and subject is not None and not piece.foe_of(subject):  # a friend is no opponent
-                continue
-            for resource, amount in plan.reserves:
-                held = traits.get(resource)
-                if held is not None and held < amount:
-                    break  # a written cost in one of its reserves (its traits) is more than it holds
-            else:
-                names = {**plan.defaults, **frame.names} if frame else plan.defaults
-                uses += legality.legal_uses(plan.kind, piece, declaration, plan.checks, names, asked, seen)
+        owned = usable.by_role.get(piece.role)
+        if owned is None:
+            owned = usable.abilities_of(piece, self.host.legality)
+        offered = UsesOffered(self, piece, frame, asked)
+        for plan in owned:
+            offered.offer(plan, uses)
+        if piece.hand:  # a card is offered while its holder holds it
+            hand = piece.hand
+            for plan in usable.cards:
+                if plan.name in hand:
+                    offered.offer(plan, uses)
         return uses
 
     def ability_problem(self, piece: Piece, declaration: A.Declaration, action: Action,
@@ -232,7 +282,7 @@ class Timing:
         pieces': a player acting without pieces has none."""
         if not isinstance(active, Piece):
             return []
-        asked: dict[Any, bool] = {}  # what uses alike ask, this decision
+        asked: dict[str | None, dict[Any, bool]] = {}  # what uses alike ask, this decision
         options = self.ability_uses(active, "own_round", None, asked)
         for piece in self.host.state.clockwise_from(active.label):
             options.extend(self.ability_uses(piece, "any_time", None, asked))
