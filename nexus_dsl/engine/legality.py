@@ -306,7 +306,7 @@ class UseChecks:
     number written in the script, and each requirement with whether it reads anything a use varies
     in (a requirement that does not has one verdict for all of them)."""
 
-    __slots__ = ("varies", "targets", "target_only", "eager_action", "name", "binds", "written", "largest_cost", "ap_against_target",
+    __slots__ = ("varies", "targets", "target_only", "eager_action", "actions", "name", "binds", "written", "largest_cost", "ap_against_target",
                  "target_ap", "requirements", "leading_constant")
 
     def __init__(self, declaration: A.Declaration, window_names: frozenset[str], ap_against_target: bool = True):
@@ -317,6 +317,9 @@ class UseChecks:
         self.target_only = targets and not args  # its uses vary in their target alone
         # An argument named as `Action.make`'s own parameters refuses every action of it: made at once.
         self.eager_action = any(player_arg_name(arg.name) in ("kind", "piece", "name") for arg in args)
+        # The actions of its uses offered so far, by who uses it and the values of its target and
+        # arguments: plain data, shared by every bout of the ruleset.
+        self.actions: dict[str, dict[tuple[Any, ...], Action]] = {}
         self.name = declaration.id
         # The names a use binds, in the order of its domains (`arg_domains`): the target (a piece,
         # by its label), then each argument.
@@ -328,7 +331,7 @@ class UseChecks:
         written = all(isinstance(item.amount, A.Num) and item.amount.value >= 0 and item.resource != "MP"
                       for item in items)
         self.written: tuple[tuple[int, str], ...] | None = tuple(
-            (item.amount.value, item.resource) for item in items) if written else None  # type: ignore[attr-defined]
+            (item.amount.value, sys.intern(item.resource)) for item in items) if written else None  # type: ignore[attr-defined]
         self.largest_cost = max((amount for amount, _ in self.written or ()), default=0)
         # AP granted against a target counts towards an AP cost (an ability's or a card's, not a
         # control's): such a cost is met per target.
@@ -343,6 +346,25 @@ class UseChecks:
         # How many requirements, from the first, read nothing a use varies in.
         self.leading_constant = next((index for index, requirement in enumerate(self.requirements)
                                       if not requirement.constant), len(self.requirements))
+
+
+class UseVerdicts:
+    """The verdicts of the requirements the uses alike of one decision ask (`legal_uses`): each
+    piece's own (by its label; a requirement that reads nothing a use varies in under its key,
+    one that does under its key and the values it reads), and those no piece's own."""
+
+    __slots__ = ("by_piece", "everyone")
+
+    def __init__(self) -> None:
+        self.by_piece: dict[str, dict[Any, bool]] = {}
+        self.everyone: dict[Any, bool] = {}
+
+    def of(self, label: str) -> dict[Any, bool]:
+        """The verdicts of the piece of that label."""
+        mine = self.by_piece.get(label)
+        if mine is None:
+            mine = self.by_piece[label] = {}
+        return mine
 
 
 class UseScopes:
@@ -374,8 +396,9 @@ class UseScopes:
         if not binds:  # the one use: its scope over what every use binds
             return Env.owning(bound, self.scope, self.source)
         names = bound.copy()
-        for (name, is_target), value in zip(binds, values):
-            names[name] = self.piece_of(value) if is_target else value
+        for place in range(len(binds)):  # (as many values as names)
+            name, is_target = binds[place]
+            names[name] = self.piece_of(values[place]) if is_target else values[place]
         return Env.owning(names, self.scope, self.source)
 
     def piece_of(self, label: str) -> Piece:
@@ -795,23 +818,21 @@ class Legality:
         return combinations
 
     def legal_uses(self, kind: str, piece: Actor, declaration: A.Declaration, checks: UseChecks,
-                   names: dict[str, Any], asked: dict[str | None, dict[Any, bool]] | None = None,
+                   names: dict[str, Any], asked: UseVerdicts | None = None,
                    seen: dict[Any, list[Any]] | None = None) -> list[Action]:
         """Every use of an ability, a card or a control (`kind`) whose costs are met and whose own
         requirements hold, `names` those of the window open: the verdicts of asking each combination
         its costs, then its requirements in order (`ability_problem`, `control_problem`), reached
         faster. Asking is pure, so a requirement that reads nothing the uses vary in is asked once,
         where it was first asked, and one that reads no name of its declaration's own
-        (`UseRequirement`) once for all the uses alike of one decision (`asked`: by piece label, or
-        None for what no piece's own; the verdicts of a requirement that reads `self`, by its key and
-        the values it reads; given only where no window is open; `seen`: the piece's shared argument
-        domains, `arg_domains`); costs written as numbers are read as they are; a requirement that
+        (`UseRequirement`) once for all the uses alike of one decision (`asked`, given only where no
+        window is open; `seen`: the piece's shared argument domains, `arg_domains`); costs written as numbers are read as they are; a requirement that
         fails for every use, before anything a use varies in is asked, ends the search. A use's
         scope is made only when something is asked in it, and its action only once it is legal."""
         limits = self.host.limits
         arg_names: list[str] = []
         if checks.varies:
-            combinations = self._use_combinations(piece, declaration, checks, arg_names, seen)
+            combinations = self._use_combinations(piece, declaration, checks, arg_names, seen, limits.max_options)
             if not combinations:
                 return []
         else:  # no target and no argument: the one use, with no domain to check
@@ -825,12 +846,7 @@ class Legality:
         mine: dict[Any, bool] | None = None  # the piece's own shared verdicts, this decision
         everyone: dict[Any, bool] | None = None  # the shared verdicts no piece's own, this decision
         if asked is not None:
-            mine = asked.get(piece.label)
-            if mine is None:
-                mine = asked[piece.label] = {}
-            everyone = asked.get(None)
-            if everyone is None:
-                everyone = asked[None] = {}
+            mine, everyone = asked.of(piece.label), asked.everyone
             if written is not None and checks.leading_constant:
                 first = checks.requirements[0].shared
                 if first is not None and mine.get(first) is False:
@@ -857,7 +873,7 @@ class Legality:
             if varies:
                 env = None  # each use its own scope, made when first asked in
             if checks.eager_action:  # (its arguments' names refuse to make an action: as soon as it is listed)
-                self._use_action(kind, piece.label, checks.name, values, arg_names)
+                self._use_action(kind, piece.label, checks, values, arg_names)
             if written is None:  # costs the script works out, asked for each use as always
                 if env is None:
                     env = scopes.env(binds, values)
@@ -904,11 +920,23 @@ class Legality:
                     break
                 index += 1
             else:
-                legal.append(self._use_action(kind, piece.label, checks.name, values, arg_names))
+                legal.append(self._use_action(kind, piece.label, checks, values, arg_names))
         return legal
 
-    def _use_action(self, kind: str, label: str, use_id: str, values: tuple[Any, ...], arg_names: list[str]) -> Action:
-        """The action of a use: plain data, the same combination the same action all bout."""
+    def _use_action(self, kind: str, label: str, checks: UseChecks, values: tuple[Any, ...],
+                    arg_names: list[str]) -> Action:
+        """The action of a use: plain data, the same combination the same action all bout (kept with
+        what legality asks of the uses, by who uses it and its values: `UseChecks.actions`)."""
+        by_values = checks.actions.get(label)
+        if by_values is None:
+            by_values = checks.actions[label] = {}
+        action = by_values.get(values)
+        if action is None or action.kind != kind:
+            action = by_values[values] = self._offered_use(kind, label, checks.name, values, arg_names)
+        return action
+
+    def _offered_use(self, kind: str, label: str, use_id: str, values: tuple[Any, ...], arg_names: list[str]) -> Action:
+        """The action of a use, among every action offered (`_actions`)."""
         known = (kind, label, use_id, values)
         action = self._actions.get(known)
         if action is None:
@@ -916,19 +944,22 @@ class Legality:
         return action
 
     def _use_combinations(self, piece: Actor, declaration: A.Declaration, checks: UseChecks, arg_names: list[str],
-                          seen: dict[Any, list[Any]] | None) -> list[tuple[Any, ...]]:
+                          seen: dict[Any, list[Any]] | None, max_options: int) -> list[tuple[Any, ...]]:
         """The combinations of the values of a use's target and arguments, their domains checked as
         `_checked_domains` checks them; `arg_names` is given their names (as players use them). When
         the use targets no one and every domain lasts all bout (`_lasts`), they are worked out once
-        per bout; when it varies in its target alone, they are its targets."""
+        per bout; when it varies in its target alone, they are its targets. (`max_options`: the
+        bout's limit, which `_check_count` refuses beyond.)"""
         if checks.target_only:
             targets = self._targets(piece, seen)
-            self._check_count(declaration, len(targets))
+            if len(targets) > max_options:
+                self._check_count(declaration, len(targets))  # the refusal
             arg_names.append("target")
             return [(target,) for target in targets]
         lasting = self._lasting_uses.get(id(declaration))
         if lasting is not None and lasting[0] is declaration:
-            self._check_count(declaration, len(lasting[1]))
+            if len(lasting[1]) > max_options:
+                self._check_count(declaration, len(lasting[1]))  # the refusal
             arg_names.extend(lasting[2])
             return lasting[1]
         domains = self._checked_domains(piece, declaration, seen)
