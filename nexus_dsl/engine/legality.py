@@ -11,6 +11,7 @@ must stand up first").
 from __future__ import annotations
 
 import itertools
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Protocol
 
@@ -346,19 +347,28 @@ class UseRequirement:
     the arguments a use binds and words of the content (`by_value`: `kind != some_word`), has one verdict
     for those values all bout."""
 
-    __slots__ = ("condition", "closure", "constant", "shared", "read_at", "by_piece", "by_value")
+    __slots__ = ("condition", "closure", "constant", "shared", "read_at", "read_one", "by_piece", "by_value")
 
     def __init__(self, condition: A.Expr, binds: tuple[tuple[str, bool], ...], own: frozenset[str]):
         names = A.names_used(condition)
         self.condition = condition
         self.closure = closure_of(condition)  # asked by its `run`, as `Interpreter.evaluate` asks it
         self.read_at = tuple(place for place, (name, _) in enumerate(binds) if name in names)
+        # The one place it reads, when it reads one (its verdicts are then kept by that value alone).
+        self.read_one = self.read_at[0] if len(self.read_at) == 1 else -1
         self.constant = not self.read_at
-        self.shared: tuple[str, tuple[str, ...]] | None = None if names & own else (
-            print_expr(condition), tuple(binds[place][0] for place in self.read_at))
+        # The names it reads (identifiers: no comma, no line break) and its text, as one string, the
+        # same object for every requirement alike (a key hashed once and found by identity).
+        self.shared: str | None = None if names & own else sys.intern(
+            ",".join(binds[place][0] for place in self.read_at) + "\n" + print_expr(condition))
         self.by_piece = "self" in names or any(isinstance(node, A.Call) for node in A.subtree(condition))
         self.by_value = (self.shared is not None and not self.constant and not names & {"self", "target"}
                          and all(isinstance(node, _VALUE_NODES) for node in A.subtree(condition)))
+
+    def read(self, values: tuple[Any, ...]) -> Any:
+        """The values of a use's arguments it reads: the one, or a tuple of them in order."""
+        at = self.read_one
+        return values[at] if at >= 0 else tuple([values[place] for place in self.read_at])
 
 
 class UseChecks:
@@ -367,14 +377,20 @@ class UseChecks:
     number written in the script, and each requirement with whether it reads anything a use varies
     in (a requirement that does not has one verdict for all of them)."""
 
-    __slots__ = ("varies", "targets", "name", "binds", "written", "largest_cost", "ap_against_target", "target_ap",
-                 "requirements", "leading_constant")
+    __slots__ = ("varies", "targets", "target_only", "eager_action", "actions", "name", "binds", "written", "largest_cost", "ap_against_target",
+                 "target_ap", "requirements", "leading_constant")
 
     def __init__(self, declaration: A.Declaration, window_names: frozenset[str], ap_against_target: bool = True):
         targets = targets_opponent(declaration)
         args = declaration.clauses_of(A.Arg)
         self.varies = targets or bool(args)
         self.targets = targets
+        self.target_only = targets and not args  # its uses vary in their target alone
+        # An argument named as `Action.make`'s own parameters refuses every action of it: made at once.
+        self.eager_action = any(player_arg_name(arg.name) in ("kind", "piece", "name") for arg in args)
+        # The actions of its uses offered so far, by who uses it and the values of its target and
+        # arguments: plain data, shared by every bout of the ruleset.
+        self.actions: dict[str, dict[tuple[Any, ...], Action]] = {}
         self.name = declaration.id
         # The names a use binds, in the order of its domains (`arg_domains`): the target (a piece,
         # by its label), then each argument.
@@ -386,7 +402,7 @@ class UseChecks:
         written = all(isinstance(item.amount, A.Num) and item.amount.value >= 0 and item.resource != "MP"
                       for item in items)
         self.written: tuple[tuple[int, str], ...] | None = tuple(
-            (item.amount.value, item.resource) for item in items) if written else None  # type: ignore[attr-defined]
+            (item.amount.value, sys.intern(item.resource)) for item in items) if written else None  # type: ignore[attr-defined]
         self.largest_cost = max((amount for amount, _ in self.written or ()), default=0)
         # AP granted against a target counts towards an AP cost (an ability's or a card's, not a
         # control's): such a cost is met per target.
@@ -401,6 +417,71 @@ class UseChecks:
         # How many requirements, from the first, read nothing a use varies in.
         self.leading_constant = next((index for index, requirement in enumerate(self.requirements)
                                       if not requirement.constant), len(self.requirements))
+
+
+class UseVerdicts:
+    """The verdicts of the requirements the uses alike of one decision ask (`legal_uses`): each
+    piece's own (by its label; a requirement that reads nothing a use varies in under its key,
+    one that does under its key and the values it reads), and those no piece's own."""
+
+    __slots__ = ("by_piece", "everyone")
+
+    def __init__(self) -> None:
+        self.by_piece: dict[str, dict[Any, bool]] = {}
+        self.everyone: dict[Any, bool] = {}
+
+    def of(self, label: str) -> dict[Any, bool]:
+        """The verdicts of the piece of that label."""
+        mine = self.by_piece.get(label)
+        if mine is None:
+            mine = self.by_piece[label] = {}
+        return mine
+
+
+class UseScopes:
+    """The scopes the uses of one declaration by one piece are asked in (`legal_uses`), made when
+    something is first asked in them: what `action_env` binds for every use (the window's names,
+    `self`, and the command: a window may bind the command being resolved), and each use's target
+    and arguments."""
+
+    __slots__ = ("legality", "piece", "declaration", "scope", "names", "source", "bound", "pieces")
+
+    def __init__(self, legality: Legality, piece: Actor, declaration: A.Declaration, scope: Env,
+                 names: dict[str, Any]):
+        self.legality = legality
+        self.piece = piece
+        self.declaration = declaration
+        self.scope = scope
+        self.names = names
+        self.source = piece if isinstance(piece, Piece) else None
+        self.bound: dict[str, Any] | None = None
+        self.pieces: dict[str, Piece] | None = None
+
+    def env(self, binds: tuple[tuple[str, bool], ...], values: tuple[Any, ...]) -> Env:
+        """The scope of the use of these values (`binds`: the names they are bound to)."""
+        bound = self.bound
+        if bound is None:
+            bound = self.bound = dict(self.names)
+            bound["self"] = self.piece
+            bound.setdefault("command", self.declaration)
+        if not binds:  # the one use: its scope over what every use binds
+            return Env.owning(bound, self.scope, self.source)
+        names = bound.copy()
+        for place in range(len(binds)):  # (as many values as names)
+            name, is_target = binds[place]
+            names[name] = self.piece_of(values[place]) if is_target else values[place]
+        return Env.owning(names, self.scope, self.source)
+
+    def piece_of(self, label: str) -> Piece:
+        """A target, by its label."""
+        pieces = self.pieces
+        if pieces is None:
+            pieces = self.pieces = self.legality.host.state.pieces
+        return pieces[label]
+
+
+#: The combinations of a use with no target and no argument: the one use (never changed).
+_ONE_USE: list[tuple[Any, ...]] = [()]
 
 
 def controls_of(ruleset: Ruleset) -> list[tuple[A.Declaration, UseChecks]]:
@@ -811,115 +892,148 @@ class Legality:
         return combinations
 
     def legal_uses(self, kind: str, piece: Actor, declaration: A.Declaration, checks: UseChecks,
-                   names: dict[str, Any], asked: dict[Any, bool] | None = None,
+                   names: dict[str, Any], asked: UseVerdicts | None = None,
                    seen: dict[Any, list[Any]] | None = None) -> list[Action]:
         """Every use of an ability, a card or a control (`kind`) whose costs are met and whose own
         requirements hold, `names` those of the window open: the verdicts of asking each combination
         its costs, then its requirements in order (`ability_problem`, `control_problem`), reached
         faster. Asking is pure, so a requirement that reads nothing the uses vary in is asked once,
         where it was first asked, and one that reads no name of its declaration's own
-        (`UseRequirement`) once for all the uses alike of one decision (`asked`, by piece when it
-        reads `self`, text and the values it reads; given only where no window is open; `seen`: the piece's shared argument domains, `arg_domains`); costs written as numbers
-        are read as they are; a requirement that fails for every use, before anything a use varies
-        in is asked, ends the search."""
-        label, actions, use_id = piece.label, self._actions, checks.name
+        (`UseRequirement`) once for all the uses alike of one decision (`asked`, given only where no
+        window is open; `seen`: the piece's shared argument domains, `arg_domains`); costs written as numbers are read as they are; a requirement that
+        fails for every use, before anything a use varies in is asked, ends the search. A use's
+        scope is made only when something is asked in it, and its action only once it is legal."""
+        limits = self.host.limits
         arg_names: list[str] = []
         if checks.varies:
-            combinations = self._use_combinations(piece, declaration, checks, arg_names, seen)
+            combinations = self._use_combinations(piece, declaration, checks, arg_names, seen, limits.max_options)
             if not combinations:
                 return []
-        elif self.host.limits.max_options < 1:  # (a limit below one refuses even one use)
-            self._checked_domains(piece, declaration, seen)
-            combinations = [()]
         else:  # no target and no argument: the one use, with no domain to check
-            combinations = [()]
-        written = checks.written if checks.largest_cost <= self.host.limits.max_number else None
+            if limits.max_options < 1:  # (a limit below one refuses even one use)
+                self._checked_domains(piece, declaration, seen)
+            combinations = _ONE_USE
+        written = checks.written if checks.largest_cost <= limits.max_number else None
         if written is not None and not checks.target_ap and self._short_of_written(
                 piece, written, names.get("target") if checks.ap_against_target else None):
             return []
-        if written is not None and asked is not None and checks.leading_constant:
-            first = checks.requirements[0].shared
-            if first is not None and asked.get((label, first)) is False:
-                return []  # already found false for the piece this decision: every use fails there
+        mine: dict[Any, bool] | None = None  # the piece's own shared verdicts, this decision
+        everyone: dict[Any, bool] | None = None  # the shared verdicts no piece's own, this decision
+        if asked is not None:
+            mine, everyone = asked.of(piece.label), asked.everyone
+            if written is not None and checks.leading_constant:
+                first = checks.requirements[0].shared
+                if first is not None and mine.get(first) is False:
+                    return []  # already found false for the piece this decision: every use fails there
+        scopes = UseScopes(self, piece, declaration, self.declaration_env(declaration), names)
+        with self.host.interpreter.asking():
+            return self._legal_of(kind, piece, declaration, checks, scopes, combinations, arg_names, written,
+                                  mine, everyone)
+
+    def _legal_of(self, kind: str, piece: Actor, declaration: A.Declaration, checks: UseChecks, scopes: UseScopes,
+                  combinations: list[tuple[Any, ...]], arg_names: list[str], written: tuple[tuple[int, str], ...] | None,
+                  mine: dict[Any, bool] | None, everyone: dict[Any, bool] | None) -> list[Action]:
+        """The legal uses among `combinations` (`legal_uses`, asking): `mine` and `everyone` keep the
+        decision's shared verdicts (None: nothing shared)."""
         legal: list[Action] = []
         interpreter = self.host.interpreter  # (its method called directly: faster than a bound one)
-        verdicts: dict[int, bool] = {}  # the requirements that read nothing the uses vary in
-        shared_verdicts: dict[Any, bool] = asked if asked is not None else {}
-        pieces = self.host.state.pieces
-        scope = self.declaration_env(declaration)
-        # What `action_env` binds for every use: the window's names, `self`, and the command (a
-        # window may bind the command being resolved); each use adds its target and arguments.
-        bound = dict(names)
-        bound["self"] = piece
-        bound.setdefault("command", declaration)
-        source = piece if isinstance(piece, Piece) else None
-        env = None
+        requirements = checks.requirements
+        leading = checks.leading_constant if written is not None else 0  # (nothing before them could fault)
+        verdicts: list[bool | None] = [None] * len(requirements)  # those that read nothing the uses vary in
+        varies, binds = checks.varies, checks.binds
         held: dict[str, int] = {}  # what the uses look up of the piece: its resources, its square's MP multiplier
-        with self.host.interpreter.asking():
-            for values in combinations:
-                # An action is plain data: the same combination is the same action all bout.
-                known = (kind, label, use_id, values)
-                action = actions.get(known)
-                if action is None:
-                    action = actions[known] = Action.make(kind, label, use_id, **dict(zip(arg_names, values)))
-                if checks.varies:
-                    use_names = bound.copy()
-                    for (name, is_target), value in zip(checks.binds, values):
-                        use_names[name] = pieces[value] if is_target else value
-                    env = Env.owning(use_names, scope, source)
-                elif env is None:
-                    env = Env.owning(bound, scope, source)
-                if written is None:  # costs the script works out, asked for each use as always
-                    if self._cannot_pay(piece, declaration, env,
-                                        env.names.get("target") if checks.ap_against_target else None, held):
-                        continue
-                elif checks.target_ap and self._short_of_written(piece, written, env.names.get("target")):
+        env: Env | None = None
+        for values in combinations:
+            if varies:
+                env = None  # each use its own scope, made when first asked in
+            if checks.eager_action:  # (its arguments' names refuse to make an action: as soon as it is listed)
+                self._use_action(kind, piece.label, checks, values, arg_names)
+            if written is None:  # costs the script works out, asked for each use as always
+                if env is None:
+                    env = scopes.env(binds, values)
+                if self._cannot_pay(piece, declaration, env,
+                                    env.names.get("target") if checks.ap_against_target else None, held):
                     continue
-                for index, requirement in enumerate(checks.requirements):
-                    shared = requirement.shared if asked is not None else None
-                    if requirement.constant:
-                        verdict = verdicts.get(index)
-                        if verdict is None:
-                            if shared is not None:
-                                verdict = shared_verdicts.get((label, shared))
-                                if verdict is None:
-                                    verdict = shared_verdicts[(label, shared)] = bool(requirement.closure.run(interpreter, env))
-                            else:
-                                verdict = bool(requirement.closure.run(interpreter, env))
-                            verdicts[index] = verdict
-                        if not verdict and index < checks.leading_constant and written is not None:
-                            return legal  # every use fails here, and nothing before it could fault
-                    elif shared is not None:  # asked once for the uses alike of this decision
-                        read_at = requirement.read_at
-                        read = values[read_at[0]] if len(read_at) == 1 else tuple([values[at] for at in read_at])
-                        if requirement.by_value:  # asked once for those values all bout
-                            value_key = (shared, read)
-                            verdict = self._value_verdicts.get(value_key)
-                            if verdict is None:
-                                verdict = self._value_verdicts[value_key] = bool(
-                                    requirement.closure.run(interpreter, env))
-                        else:
-                            key = (label if requirement.by_piece else None, shared, read)
-                            verdict = shared_verdicts.get(key)
-                            if verdict is None:
-                                verdict = shared_verdicts[key] = bool(requirement.closure.run(interpreter, env))
+            elif checks.target_ap and self._short_of_written(piece, written, scopes.piece_of(values[0])):
+                continue  # (the target's: `binds` starts with it)
+            index = 0
+            for requirement in requirements:
+                shared = requirement.shared if mine is not None else None
+                if requirement.constant:
+                    verdict = verdicts[index]
+                    if verdict is None:
+                        known = mine.get(shared) if mine is not None and shared is not None else None
+                        if known is None:
+                            if env is None:
+                                env = scopes.env(binds, values)
+                            known = bool(requirement.closure.run(interpreter, env))
+                            if mine is not None and shared is not None:
+                                mine[shared] = known
+                        verdict = verdicts[index] = known
+                    if not verdict and index < leading:
+                        return legal  # every use fails here, and nothing before it could fault
+                elif shared is not None:  # asked once for the uses alike of this decision
+                    read = requirement.read(values)
+                    table: dict[Any, bool] | None
+                    if requirement.by_value:  # asked once for those values all bout
+                        table = self._value_verdicts
                     else:
-                        verdict = bool(requirement.closure.run(interpreter, env))
-                    if not verdict:
-                        break
+                        table = mine if requirement.by_piece else everyone
+                        assert table is not None
+                    key = (shared, read)
+                    verdict = table.get(key)
+                    if verdict is None:
+                        if env is None:
+                            env = scopes.env(binds, values)
+                        verdict = table[key] = bool(requirement.closure.run(interpreter, env))
                 else:
-                    legal.append(action)
+                    if env is None:
+                        env = scopes.env(binds, values)
+                    verdict = bool(requirement.closure.run(interpreter, env))
+                if not verdict:
+                    break
+                index += 1
+            else:
+                legal.append(self._use_action(kind, piece.label, checks, values, arg_names))
         return legal
 
+    def _use_action(self, kind: str, label: str, checks: UseChecks, values: tuple[Any, ...],
+                    arg_names: list[str]) -> Action:
+        """The action of a use: plain data, the same combination the same action all bout (kept with
+        what legality asks of the uses, by who uses it and its values: `UseChecks.actions`)."""
+        by_values = checks.actions.get(label)
+        if by_values is None:
+            by_values = checks.actions[label] = {}
+        action = by_values.get(values)
+        if action is None or action.kind != kind:
+            action = by_values[values] = self._offered_use(kind, label, checks.name, values, arg_names)
+        return action
+
+    def _offered_use(self, kind: str, label: str, use_id: str, values: tuple[Any, ...], arg_names: list[str]) -> Action:
+        """The action of a use, among every action offered (`_actions`)."""
+        known = (kind, label, use_id, values)
+        action = self._actions.get(known)
+        if action is None:
+            action = self._actions[known] = Action.make(kind, label, use_id, **dict(zip(arg_names, values)))
+        return action
+
     def _use_combinations(self, piece: Actor, declaration: A.Declaration, checks: UseChecks, arg_names: list[str],
-                          seen: dict[Any, list[Any]] | None) -> list[tuple[Any, ...]]:
+                          seen: dict[Any, list[Any]] | None, max_options: int) -> list[tuple[Any, ...]]:
         """The combinations of the values of a use's target and arguments, their domains checked as
         `_checked_domains` checks them; `arg_names` is given their names (as players use them). When
         the use targets no one and every domain lasts all bout (`_lasts`), they are worked out once
-        per bout."""
+        per bout; when it varies in its target alone, they are its targets. (`max_options`: the
+        bout's limit, which `_check_count` refuses beyond.)"""
+        if checks.target_only:
+            targets = self._targets(piece, seen)
+            if len(targets) > max_options:
+                self._check_count(declaration, len(targets))  # the refusal
+            arg_names.append("target")
+            return [(target,) for target in targets]
         lasting = self._lasting_uses.get(id(declaration))
         if lasting is not None and lasting[0] is declaration:
-            self._check_count(declaration, len(lasting[1]))
+            if len(lasting[1]) > max_options:
+                self._check_count(declaration, len(lasting[1]))  # the refusal
             arg_names.extend(lasting[2])
             return lasting[1]
         domains = self._checked_domains(piece, declaration, seen)

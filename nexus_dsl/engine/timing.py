@@ -10,6 +10,7 @@ way. `any_time` and `own_round` uses are offered alongside the active piece's co
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Generator, Mapping, Protocol
 
@@ -20,7 +21,7 @@ from .actions import ABILITY, CARD, PASS, Action, Decision
 from .events import Events
 from .interpreter import Limits, Run
 from .scope import Env
-from .legality import Legality, UseChecks, targets_opponent
+from .legality import Legality, UseChecks, UseVerdicts, targets_opponent
 from .state import Actor, BoutState, Piece, Status
 from .text_facts import engine_fact
 
@@ -127,37 +128,49 @@ class UsePlan:
     reserve written as numbers (a use the piece cannot afford is not offered), the names of the
     declaration's other windows (`window_defaults`), and what legality asks of its uses (`checks`)."""
 
-    __slots__ = ("declaration", "name", "role", "kind", "held", "reserves", "defaults", "checks")
+    __slots__ = ("declaration", "name", "role", "by_self", "by_opponent", "kind", "held", "reserves", "defaults",
+                 "checks")
 
     def __init__(self, ruleset: Ruleset, declaration: A.Declaration, window: str):
         self.declaration = declaration
         self.name = declaration.id
         self.role = window_role(declaration, window)
+        self.by_self = self.role == "self"
+        self.by_opponent = self.role == "opponent"
         self.held = declaration.kind in ruleset.words.hand_kinds
         self.kind = CARD if self.held else ABILITY
-        self.reserves = tuple((item.resource, item.amount.value) for cost in declaration.clauses_of(A.Cost)
-                              for item in cost.items if isinstance(item.amount, A.Num))
+        # (the names as the state's tables most often hold them: found by identity)
+        self.reserves: tuple[tuple[str, int], ...] = tuple(
+            (sys.intern(item.resource), item.amount.value) for cost in declaration.clauses_of(A.Cost)
+            for item in cost.items if isinstance(item.amount, A.Num))
         self.defaults = window_defaults(declaration, ruleset.words.windows)
         self.checks = UseChecks(declaration, every_window_name(ruleset))
 
 
 class WindowUses:
     """The abilities and cards usable at one window, in the order they are offered, with those a
-    piece of each role owns (a card is offered only while held), worked out as the roles are met."""
+    piece of each role owns (a card is offered only while held), worked out as the roles are met.
+    The abilities come first (`uses_by_window` lists the kinds so), then the cards."""
 
-    __slots__ = ("plans", "by_role")
+    __slots__ = ("plans", "cards", "by_role")
 
     def __init__(self, plans: tuple[UsePlan, ...]):
         self.plans = plans
-        self.by_role: dict[str | None, tuple[UsePlan, ...]] = {}
+        self.cards = tuple(plan for plan in plans if plan.held)  # every piece's while it holds them
+        assert plans[len(plans) - len(self.cards):] == self.cards, "the abilities come before the cards"
+        self.by_role: dict[str | None, tuple[UsePlan, ...]] = {}  # the abilities each role owns
 
     def owned_by(self, piece: Piece, legality: Legality) -> tuple[UsePlan, ...]:
         """The uses a piece's role gives it (which an ability a piece owns depends on its role alone),
         and the cards (its holder's)."""
+        return self.abilities_of(piece, legality) + self.cards
+
+    def abilities_of(self, piece: Piece, legality: Legality) -> tuple[UsePlan, ...]:
+        """The abilities a piece's role gives it, in order."""
         owned = self.by_role.get(piece.role)
         if owned is None:
             owned = self.by_role[piece.role] = tuple(
-                plan for plan in self.plans if plan.held or legality.owns_ability(piece, plan.declaration))
+                plan for plan in self.plans if not plan.held and legality.owns_ability(piece, plan.declaration))
         return owned
 
 
@@ -180,34 +193,53 @@ class Timing:
 
     # ---------------------------------------------------------------- legality
     def ability_uses(self, piece: Piece, window: str, frame: WindowFrame | None,
-                     asked: dict[Any, bool] | None = None) -> list[Action]:
+                     asked: UseVerdicts | None = None) -> list[Action]:
         """The uses legal now of the abilities and cards usable at `window` (`frame`: the one open,
         if any). `asked` keeps, for one decision with no window open, the verdicts of requirements
-        every use of a piece asks alike (`Legality.legal_uses`)."""
-        uses: list[Action] = []
+        every use of a piece asks alike (`Legality.legal_uses`). The tests of a use that ask no
+        script come first (whose window it is: what it is about, looked up once a use asks; the
+        written costs in a reserve: a use the piece cannot afford is not offered), so that a moment
+        offering nothing costs little."""
         usable = self._by_window.get(window)
-        if usable is None or not piece.on_board or piece.status == Status.DEAD:
+        if usable is None:
+            return []
+        return self._uses_of(usable, piece, frame, asked)
+
+    def _uses_of(self, usable: WindowUses, piece: Piece, frame: WindowFrame | None,
+                 asked: UseVerdicts | None) -> list[Action]:
+        """`ability_uses` of the abilities and cards usable at the window."""
+        uses: list[Action] = []
+        if not piece.on_board or piece.status == Status.DEAD:
             return uses
-        subject = frame.subject if frame else self.host.state.active_piece
-        legality = self.host.legality
-        seen: dict[Any, list[Any]] = {}  # the argument domains the piece's uses share (its opponents ...)
-        hand, traits = piece.hand, piece.traits
-        for plan in usable.owned_by(piece, legality):
-            declaration = plan.declaration
-            if plan.held and plan.name not in hand:
-                continue
-            role = plan.role
-            if role == "self" and piece is not subject and piece != subject:
-                continue
-            if role == "opponent" and subject is not None and not piece.foe_of(subject):  # a friend is no opponent
-                continue
+        owned = usable.by_role.get(piece.role)
+        if owned is None:
+            owned = usable.abilities_of(piece, self.host.legality)
+        hand = piece.hand
+        if hand:  # a card is offered while its holder holds it
+            owned = owned + tuple([plan for plan in usable.cards if plan.name in hand])
+        subject: Piece | None = None
+        subject_known = False
+        traits = piece.traits
+        seen: dict[Any, list[Any]] | None = None  # the argument domains the piece's uses share (its opponents ...)
+        for plan in owned:
+            if plan.by_self or plan.by_opponent:
+                if not subject_known:
+                    subject = frame.subject if frame is not None else self.host.state.active_piece
+                    subject_known = True
+                if plan.by_self and piece is not subject and piece != subject:
+                    continue
+                if plan.by_opponent and subject is not None and not piece.foe_of(subject):  # a friend is no opponent
+                    continue
             for resource, amount in plan.reserves:
                 held = traits.get(resource)
                 if held is not None and held < amount:
                     break  # a written cost in one of its reserves (its traits) is more than it holds
             else:
-                names = {**plan.defaults, **frame.names} if frame else plan.defaults
-                uses += legality.legal_uses(plan.kind, piece, declaration, plan.checks, names, asked, seen)
+                if seen is None:
+                    seen = {}
+                names = {**plan.defaults, **frame.names} if frame is not None else plan.defaults
+                uses += self.host.legality.legal_uses(plan.kind, piece, plan.declaration, plan.checks, names, asked,
+                                                      seen)
         return uses
 
     def ability_problem(self, piece: Piece, declaration: A.Declaration, action: Action,
@@ -232,10 +264,12 @@ class Timing:
         pieces': a player acting without pieces has none."""
         if not isinstance(active, Piece):
             return []
-        asked: dict[Any, bool] = {}  # what uses alike ask, this decision
+        asked = UseVerdicts()  # what uses alike ask, this decision
         options = self.ability_uses(active, "own_round", None, asked)
-        for piece in self.host.state.clockwise_from(active.label):
-            options.extend(self.ability_uses(piece, "any_time", None, asked))
+        any_time = self._by_window.get("any_time")
+        if any_time is not None:
+            for piece in self.host.state.clockwise_from(active.label):
+                options.extend(self._uses_of(any_time, piece, None, asked))
         return options
 
     # ---------------------------------------------------------------- windows
@@ -243,17 +277,19 @@ class Timing:
         """Offer the window's uses to every piece, active player first, clockwise. Returns the frame
         so the caller can see whether an effect `prevent`ed what the window was about."""
         frame = WindowFrame(name, subject, names)
-        if name not in self._by_window or not self.host.state.pieces:  # uses are pieces'
+        usable = self._by_window.get(name)
+        if usable is None or not self.host.state.pieces:  # uses are pieces'
             return frame
         self.windows.append(frame)
         try:
             state = self.host.state
             start = state.active or (subject.label if subject else next(iter(state.pieces)))
+            most = self.host.limits.max_actions_per_round  # (the bout's limits never change)
             for piece in state.clockwise_from(start):
                 # A round that has had its fill of actions offers no more uses (free abilities
                 # could otherwise be used at a window forever).
-                while not frame.prevented and self.host.round_actions < self.host.limits.max_actions_per_round:
-                    uses = self.ability_uses(piece, name, frame)
+                while not frame.prevented and self.host.round_actions < most:
+                    uses = self._uses_of(usable, piece, frame, None)
                     if not uses:
                         break
                     action = yield Decision(piece.label, f"window:{name}", tuple(uses) + (Action.make(PASS, piece.label),))
@@ -305,9 +341,15 @@ def uses_by_window(ruleset: Ruleset) -> dict[str, WindowUses]:
                     listed = by_window.setdefault(clause.name, [])
                     if not any(d is declaration for d in listed):
                         listed.append(declaration)
-        return {window: WindowUses(tuple(UsePlan(ruleset, d, window) for d in listed)) for window, listed in by_window.items()}
+        return {sys.intern(window): uses_at(ruleset, window, listed) for window, listed in by_window.items()}
 
     return ruleset.derived("window_uses", work_out)
+
+
+def uses_at(ruleset: Ruleset, window: str, declarations: list[A.Declaration]) -> WindowUses:
+    """The uses of these declarations at the window (its name kept as the engine and scripts most
+    often write it, found by identity)."""
+    return WindowUses(tuple(UsePlan(ruleset, declaration, window) for declaration in declarations))
 
 
 __all__ = ["ABILITY_KIND", "Timing", "TimingHost", "WindowFrame", "uses_by_window", "targets_opponent", "usable_declaration",
