@@ -177,13 +177,16 @@ class Bout:
 
     def _run_to_decision(self, action: Action | None) -> None:
         """Run the game until it waits for the next decision, as one transaction: a script fault
-        puts the state back as it was and stops the bout."""
-        before = (self.state.clone(), len(self.log))
+        puts the state back as it was and stops the bout. Before the game first runs the state is
+        copied (once a bout); before an action it is not, since a fault is rare and a bout replays
+        exactly from its seed and its actions (`_state_before_last_action`)."""
+        start = self.state.clone() if action is None else None
+        log_length = len(self.log)
         self.dice.checkpoint()
         try:
             self.pending = self._advance(action)
         except ScriptRuntimeError as error:
-            self._stop(error, before, action)
+            self._stop(error, start if start is not None else self._state_before_last_action(), log_length, action)
 
     def _advance(self, action: Action | None) -> Decision | None:
         try:
@@ -194,11 +197,20 @@ class Bout:
             self.interpreter.reset_budget()
         return decision
 
-    def _stop(self, error: ScriptRuntimeError, before: tuple[BoutState, int], action: Action | None) -> None:
-        """The bout stops on a script fault: the state, the dice and the log as they were before
-        the action (the game that raised is finished: its stacks are already unwound), the fault
-        recorded and logged, and an outcome without a winner."""
-        state, log_length = before
+    def _state_before_last_action(self) -> BoutState:
+        """The state as it was before the last action of the history: the bout played again from
+        its seed, its forced dice as they were given and the actions before that one. Its game is
+        closed before its state is taken (closing runs only the mechanisms' own `finally` clean-ups)."""
+        replay = Bout(self.ruleset, self.setup, self.seed, self.dice.forced_results(), self.limits, self.strict_ledger)
+        for action in self.history[:-1]:
+            replay.apply(action)
+        replay._game.close()
+        return replay.state
+
+    def _stop(self, error: ScriptRuntimeError, state: BoutState, log_length: int, action: Action | None) -> None:
+        """The bout stops on a script fault: the state (`state`), the dice and the log as they were
+        before the action (the game that raised is finished: its stacks are already unwound), the
+        fault recorded and logged, and an outcome without a winner."""
         self.state = state
         self.dice = self.dice.rewound()
         del self.log[log_length:]
