@@ -349,7 +349,10 @@ class BoutState:
         return [players[other] for other in _clockwise_labels(label, players, self._clockwise[1])]
 
     def objects_at(self, square: Square) -> tuple[str, ...]:
-        return self.objects.get(square, ())
+        objects = self.objects
+        if not objects:  # an empty board answers without hashing the square
+            return ()
+        return objects.get(square, ())
 
     def place(self, object_type: str, square: Square) -> None:
         self.objects[square] = self.objects.get(square, ()) + (object_type,)
