@@ -123,6 +123,8 @@ class Bout:
         self.interpreter: Interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = script_tables(self.limits)
         self.pending: Decision | None = None
+        # The copy the last previews were taken on (`Previews`), kept for the next decision's.
+        self._spare: WhatIf | None = None
         self._game = self.cycle.play()
         self._run_to_decision(None)
 
@@ -187,6 +189,8 @@ class Bout:
             self.pending = self._advance(action)
         except ScriptRuntimeError as error:
             self._stop(error, start if start is not None else self._state_before_last_action(), log_length, action)
+        if self.pending is None:  # over: no more previews to take
+            self._let_go_spare()
 
     def _advance(self, action: Action | None) -> Decision | None:
         try:
@@ -314,6 +318,29 @@ class Bout:
         """A copy of this bout for a preview (`WhatIf`)."""
         return WhatIf(self)
 
+    def _copy_for_previews(self) -> WhatIf:
+        """A copy for the previews of the pending decision: the one the last previews were taken
+        on, started over (`WhatIf.start_over`), or a new one."""
+        spare = self._spare
+        if spare is None:
+            return self._what_if()
+        self._spare = None
+        spare.start_over(self)
+        return spare
+
+    def _keep_spare(self, copy: WhatIf) -> None:
+        """Keep the copy previews were taken on for the next decision's, while the bout goes on."""
+        self._let_go_spare()
+        if self.pending is None:
+            copy.let_go()
+        else:
+            self._spare = copy
+
+    def _let_go_spare(self) -> None:
+        if self._spare is not None:
+            self._spare.let_go()
+            self._spare = None
+
     @property
     def dice(self) -> Dice:
         """The bout's dice; a preview's copy seeds its own only when it first rolls (`WhatIf`)."""
@@ -352,6 +379,7 @@ class WhatIf(Bout):
         self.history = list(original.history)
         self.forced_dice = dict(original.forced_dice)
         self.pending = None
+        self._spare = None
         self._game = _no_game()
         # The mechanisms hold their bout: the copy's are built anew for the copy.
         self.ledger = Ledger(self)
@@ -369,11 +397,14 @@ class WhatIf(Bout):
         self.interpreter.functions, self.interpreter.primitives = original.interpreter.functions, original.interpreter.primitives
 
     def start_over(self, original: Bout) -> None:
-        """Ready the copy for another preview of the same decision of `original`, as a new copy
-        would be: the state copied afresh, dice not yet seeded, no window, roll, card, damage or
-        procedure under way, the events under way and the step budget as a new copy has them.
-        What is worked out once (the listeners, the plans, the caches) is kept."""
+        """Ready the copy for another preview of `original`, of the same decision or a later one,
+        as a new copy would be: the state and the history copied afresh, dice not yet seeded, no
+        window, roll, card, damage or procedure under way, the events under way and the step
+        budget as a new copy has them. What is worked out once (the listeners, the plans, the
+        caches, each a memo of what the ruleset alone decides) is kept."""
         self.round_actions = original.round_actions
+        self.fault, self.fault_declaration = original.fault, original.fault_declaration
+        self.history = list(original.history)
         self.state = original.state.clone()
         self.dice_seed, self.rolled = _preview_dice_seed(original), None
         self.events.take_under_way(original.events)
@@ -412,8 +443,9 @@ class Previews:
     """Previews of several options of one decision, taken one after another on one copy of the
     bout (`WhatIf.start_over` between them): building a copy's mechanisms costs about as much as
     copying its state, and every option of a decision starts from the same bout. Nothing may
-    apply an action to the bout while they are taken; `close` (or leaving a `with` block) lets go
-    of the copy."""
+    apply an action to the bout while they are taken; `close` (or leaving a `with` block) hands
+    the copy back to the bout, which starts it over for the next decision's previews (and lets
+    go of it once the bout is over)."""
 
     def __init__(self, bout: Bout):
         self.bout = bout
@@ -423,14 +455,14 @@ class Previews:
         """What `Bout.preview(action)` returns, and raises."""
         copy = self.copy
         if copy is None:
-            copy = self.copy = self.bout._what_if()
+            copy = self.copy = self.bout._copy_for_previews()
         else:
             copy.start_over(self.bout)
         return self.bout._run_preview(copy, action)
 
     def close(self) -> None:
         if self.copy is not None:
-            self.copy.let_go()
+            self.bout._keep_spare(self.copy)
             self.copy = None
 
     def __enter__(self) -> Previews:
