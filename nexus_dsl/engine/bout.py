@@ -108,6 +108,8 @@ class Bout:
         self.actor_word = ruleset.game.actor_word
         # How each attribute name of a piece is read, worked out on first use (`_piece_reader`).
         self._piece_readers: dict[str, PieceReader] = {}
+        # Each command's declaration by name, as previews look them up (`_command_declaration`).
+        self._commands: dict[str, A.Declaration] = {}
         self.state = initial_state(ruleset, setup, self.dice)
         self.ledger: Ledger = Ledger(self)
         self.legality: Legality = Legality(self)
@@ -300,19 +302,27 @@ class Bout:
         if action.kind in (ABILITY, CARD):
             game = clone.timing.use_ability(action, None)
         elif action.kind == COMMAND:
-            declaration = self.ruleset.declaration("command", action.name or "")
-            assert declaration is not None
-            game = clone.resolution.run_command(piece, declaration, action)
+            game = clone.resolution.run_command(piece, self._command_declaration(action.name or ""), action)
         else:
             return clone.state
-        try:
-            decision = next(game)
-            while True:  # decisions inside a preview: pass, or take the first option
-                passing = [o for o in decision.options if o.kind == PASS]
+        # Most previews meet no decision: `next` with a default ends them without an exception.
+        decision = next(game, None)
+        while decision is not None:  # decisions inside a preview: pass, or take the first option
+            passing = [o for o in decision.options if o.kind == PASS]
+            try:
                 decision = game.send(passing[0] if passing else decision.options[0])
-        except StopIteration:
-            pass
+            except StopIteration:
+                break
         return clone.state
+
+    def _command_declaration(self, name: str) -> A.Declaration:
+        """The command `name`'s declaration, looked up in the ruleset (interpreted Python) once a bout."""
+        declaration = self._commands.get(name)
+        if declaration is None:
+            declaration = self.ruleset.declaration("command", name)
+            assert declaration is not None
+            self._commands[name] = declaration
+        return declaration
 
     def _what_if(self) -> WhatIf:
         """A copy of this bout for a preview (`WhatIf`)."""
@@ -373,6 +383,7 @@ class WhatIf(Bout):
         self.object_types = original.object_types
         self.actor_word = original.actor_word
         self._piece_readers = original._piece_readers
+        self._commands = original._commands
         self.state = original.state.clone()
         self.dice_seed, self.rolled = _preview_dice_seed(original), None
         self.log = []
