@@ -12,7 +12,6 @@ faults (content whose scripts fail at run time) is judged as bad: never chosen f
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -105,48 +104,65 @@ def _entry_cost(state: BoutState, square: Square, flags: ObjectFlags) -> float:
 
 def distances_to(state: BoutState, goal: Square, flags: ObjectFlags) -> dict[Square, float]:
     """Steps from every square to `goal` around what blocks, so a helot behind a pillar walks round
-    it instead of waiting. Searched outward from the goal once per decision: the step from v to u
-    costs entering u, and entering the goal itself costs one step. (The goal is on the board.)"""
+    it instead of waiting: the step from v to u costs entering u, and entering the goal itself
+    costs one step. (The goal is on the board.) The agent reads them by square number (`steps_to`)."""
+    squares, _ = _board_links(state.grid)
+    return {squares[index]: steps for index, steps in enumerate(steps_to(state, goal, flags)) if steps != INFINITE}
+
+
+def steps_to(state: BoutState, goal: Square, flags: ObjectFlags) -> list[float]:
+    """`distances_to` by square number (row by row from the north-west corner; INFINITE where the
+    goal cannot be reached): read without hashing a square. A square's steps are the least, over
+    its neighbours, of their steps plus the cost of entering them (the goal's are 0). Every cost is
+    at least one step, so those least sums have one answer whatever order the squares are looked at
+    in: the search goes outward first in, first out, and looks at a square again whenever its steps
+    come down. It finds the very sums a search by a heap finds, to the last bit, with no heap of
+    tuples (tests/agents/test_heuristic.py holds it to one)."""
     grid: Grid = state.grid
     size = grid.size
     squares, links = _board_links(grid)
-    # Squares are numbered row by row; only a square with objects on it costs more than a step.
-    entry = {(square.row - 1) * size + square.col - 1: _entry_cost(state, square, flags)
-             for square in state.objects if grid.contains(square)}
+    count = len(squares)
+    # Only a square with objects on it costs more than a step.
+    entry = [1.0] * count
+    for square in state.objects:
+        if grid.contains(square):
+            entry[(square.row - 1) * size + square.col - 1] = _entry_cost(state, square, flags)
     start = (goal.row - 1) * size + goal.col - 1
     entry[start] = 1.0
-    best = [INFINITE] * len(squares)
+    best = [INFINITE] * count
     best[start] = 0.0
-    # Ties are taken by column, then row, as the squares' coordinates order them: the same sums in
-    # the same order, so the same distances to the last bit.
-    frontier = [(0.0, goal.col, goal.row, start)]
-    pop, push = heapq.heappop, heapq.heappush
-    while frontier:
-        cost, _, _, index = pop(frontier)
-        if cost > best[index]:
-            continue
-        total = cost + entry.get(index, 1.0)
+    waiting = [start]
+    queued = [False] * count
+    queued[start] = True
+    head = 0
+    while head < len(waiting):
+        index = waiting[head]
+        head += 1
+        queued[index] = False
+        total = best[index] + entry[index]
         if total == INFINITE:
             continue
-        for near, col, row in links[index]:
+        for near in links[index]:
             if total < best[near]:
                 best[near] = total
-                push(frontier, (total, col, row, near))
-    return {squares[index]: steps for index, steps in enumerate(best) if steps != INFINITE}
+                if not queued[near]:
+                    queued[near] = True
+                    waiting.append(near)
+    return best
 
 
 INFINITE = float("inf")
-# Each board size's squares (row by row) and, by a square's number, its neighbours' (number,
-# column, row) in the grid's order: the path search walks these instead of hashing squares.
-_LINKS: dict[int, tuple[tuple[Square, ...], tuple[tuple[tuple[int, int, int], ...], ...]]] = {}
+# Each board size's squares (row by row) and, by a square's number, its neighbours' numbers in the
+# grid's order: the path search walks these instead of hashing squares.
+_LINKS: dict[int, tuple[tuple[Square, ...], tuple[tuple[int, ...], ...]]] = {}
 
 
-def _board_links(grid: Grid) -> tuple[tuple[Square, ...], tuple[tuple[tuple[int, int, int], ...], ...]]:
+def _board_links(grid: Grid) -> tuple[tuple[Square, ...], tuple[tuple[int, ...], ...]]:
     found = _LINKS.get(grid.size)
     if found is None:
         size = grid.size
         squares = tuple(grid.squares())
-        links = tuple(tuple(((near.row - 1) * size + near.col - 1, near.col, near.row) for near in grid.neighbours(square))
+        links = tuple(tuple((near.row - 1) * size + near.col - 1 for near in grid.neighbours(square))
                       for square in squares)
         found = _LINKS[size] = (squares, links)
     return found
@@ -155,6 +171,14 @@ def _board_links(grid: Grid) -> tuple[tuple[Square, ...], tuple[tuple[tuple[int,
 def position_score(state: BoutState, me: Piece, distances: Mapping[Square, float] | None = None) -> float:
     """Higher is better: near the closest opponent (by the way round obstacles when `distances`
     to it are given, see `distances_to`), facing it, ideally from behind, off hazards."""
+    return _position_score(state, me, distances, None)
+
+
+def _position_score(state: BoutState, me: Piece, distances: Mapping[Square, float] | None,
+                    steps: list[float] | None) -> float:
+    """`position_score`, the way round obstacles given by square (`distances`) or by square number
+    (`steps`, see `steps_to`): a square off the board or walled off from the foe counts as far as
+    it gets either way."""
     grid: Grid = state.grid
     foe = nearest_foe(state, me)
     score = 0.0
@@ -163,7 +187,10 @@ def position_score(state: BoutState, me: Piece, distances: Mapping[Square, float
     if foe is None:
         return score
     mine, theirs = me.square, foe.square
-    if distances is None:
+    if steps is not None:
+        far = _steps_at(steps, grid.size, mine)
+        score -= 10.0 * (far if far != INFINITE else grid.chebyshev(mine, theirs) + 8.0)
+    elif distances is None:
         score -= 10.0 * grid.chebyshev(mine, theirs)
     else:  # walled off entirely: as far as it gets
         score -= 10.0 * distances.get(mine, grid.chebyshev(mine, theirs) + 8.0)
@@ -176,6 +203,14 @@ def position_score(state: BoutState, me: Piece, distances: Mapping[Square, float
     elif offset in arc:
         score += 6
     return score
+
+
+def _steps_at(steps: list[float], size: int, square: Square) -> float:
+    """The steps `steps_to` found for `square`: INFINITE off the board, as where none were found."""
+    col, row = square.col, square.row
+    if 1 <= col <= size and 1 <= row <= size:
+        return steps[(row - 1) * size + col - 1]
+    return INFINITE
 
 
 def _facing_offsets() -> dict[Direction, tuple[tuple[int, int], frozenset[tuple[int, int]], tuple[int, int]]]:
@@ -258,9 +293,9 @@ class HeuristicAgent:
     def __init__(self) -> None:
         # Unfamiliar options judged not worth it, by moment: judged once per Command Round.
         self._declined: set[tuple] = set()
-        # Walking distances by goal and board objects: the board changes far less often than the
-        # agent decides, and the search is the costliest part of weighing a move.
-        self._distances: dict[tuple, dict[Square, float]] = {}
+        # Walking distances (`steps_to`) by goal and board objects: the board changes far less often
+        # than the agent decides, and the search is the costliest part of weighing a move.
+        self._distances: dict[tuple, list[float]] = {}
         # Each command's shape by name, read once from the declarations of the ruleset played.
         self._shapes: dict[str, Shape] = {}
         self._shapes_of: object = None
@@ -377,15 +412,15 @@ class HeuristicAgent:
         if crates and me.weapon is None and foe is not None and state.grid.chebyshev(me.square, foe.square) > 2:
             return crates[0]
         moves = in_group("movement")
-        distances = self._distances_to(bout, state, foe.square) if foe is not None else None
-        current = position_score(state, me, distances)
+        steps = self._steps_to(bout, state, foe.square) if foe is not None else None
+        current = _position_score(state, me, None, steps)
         best, best_score = None, current
         with bout.previews() as previews:
             for option in moves:
                 after = _previewed(previews, option)
                 if after is None:
                     continue
-                score = position_score(after, after.pieces[me.label], distances)
+                score = _position_score(after, after.pieces[me.label], None, steps)
                 if score > best_score:
                     best, best_score = option, score
         if best is not None:
@@ -393,15 +428,15 @@ class HeuristicAgent:
         # Nothing worth doing: end the round, or, in a turn the player may not end, its first option.
         return next((o for o in options if o.kind == END_ROUND), options[0])
 
-    def _distances_to(self, bout: Bout, state: BoutState, goal: Square) -> dict[Square, float]:
-        """`distances_to`, remembered for the same ruleset, goal and objects on the board (read only)."""
+    def _steps_to(self, bout: Bout, state: BoutState, goal: Square) -> list[float]:
+        """`steps_to`, remembered for the same ruleset, goal and objects on the board (read only)."""
         objects = tuple(sorted((square.col, square.row, found) for square, found in state.objects.items()))
         key = (id(bout.ruleset), goal, objects)
         distances = self._distances.get(key)
         if distances is None:
             if len(self._distances) > 256:
                 self._distances.clear()
-            distances = self._distances[key] = distances_to(state, goal, bout.ruleset.object_flags)
+            distances = self._distances[key] = steps_to(state, goal, bout.ruleset.object_flags)
         return distances
 
     def _best_attack(self, bout: Bout, me: Piece, attacks: list[Action]) -> Action:

@@ -108,6 +108,8 @@ class Bout:
         self.actor_word = ruleset.game.actor_word
         # How each attribute name of a piece is read, worked out on first use (`_piece_reader`).
         self._piece_readers: dict[str, PieceReader] = {}
+        # Each command's declaration by name, as previews look them up (`_command_declaration`).
+        self._commands: dict[str, A.Declaration] = {}
         self.state = initial_state(ruleset, setup, self.dice)
         self.ledger: Ledger = Ledger(self)
         self.legality: Legality = Legality(self)
@@ -123,6 +125,8 @@ class Bout:
         self.interpreter: Interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = script_tables(self.limits)
         self.pending: Decision | None = None
+        # The copy the last previews were taken on (`Previews`), kept for the next decision's.
+        self._spare: WhatIf | None = None
         self._game = self.cycle.play()
         self._run_to_decision(None)
 
@@ -177,13 +181,18 @@ class Bout:
 
     def _run_to_decision(self, action: Action | None) -> None:
         """Run the game until it waits for the next decision, as one transaction: a script fault
-        puts the state back as it was and stops the bout."""
-        before = (self.state.clone(), len(self.log))
+        puts the state back as it was and stops the bout. Before the game first runs the state is
+        copied (once a bout); before an action it is not, since a fault is rare and a bout replays
+        exactly from its seed and its actions (`_state_before_last_action`)."""
+        start = self.state.clone() if action is None else None
+        log_length = len(self.log)
         self.dice.checkpoint()
         try:
             self.pending = self._advance(action)
         except ScriptRuntimeError as error:
-            self._stop(error, before, action)
+            self._stop(error, start if start is not None else self._state_before_last_action(), log_length, action)
+        if self.pending is None:  # over: no more previews to take
+            self._let_go_spare()
 
     def _advance(self, action: Action | None) -> Decision | None:
         try:
@@ -194,11 +203,20 @@ class Bout:
             self.interpreter.reset_budget()
         return decision
 
-    def _stop(self, error: ScriptRuntimeError, before: tuple[BoutState, int], action: Action | None) -> None:
-        """The bout stops on a script fault: the state, the dice and the log as they were before
-        the action (the game that raised is finished: its stacks are already unwound), the fault
-        recorded and logged, and an outcome without a winner."""
-        state, log_length = before
+    def _state_before_last_action(self) -> BoutState:
+        """The state as it was before the last action of the history: the bout played again from
+        its seed, its forced dice as they were given and the actions before that one. Its game is
+        closed before its state is taken (closing runs only the mechanisms' own `finally` clean-ups)."""
+        replay = Bout(self.ruleset, self.setup, self.seed, self.dice.forced_results(), self.limits, self.strict_ledger)
+        for action in self.history[:-1]:
+            replay.apply(action)
+        replay._game.close()
+        return replay.state
+
+    def _stop(self, error: ScriptRuntimeError, state: BoutState, log_length: int, action: Action | None) -> None:
+        """The bout stops on a script fault: the state (`state`), the dice and the log as they were
+        before the action (the game that raised is finished: its stacks are already unwound), the
+        fault recorded and logged, and an outcome without a winner."""
         self.state = state
         self.dice = self.dice.rewound()
         del self.log[log_length:]
@@ -284,23 +302,54 @@ class Bout:
         if action.kind in (ABILITY, CARD):
             game = clone.timing.use_ability(action, None)
         elif action.kind == COMMAND:
-            declaration = self.ruleset.declaration("command", action.name or "")
-            assert declaration is not None
-            game = clone.resolution.run_command(piece, declaration, action)
+            game = clone.resolution.run_command(piece, self._command_declaration(action.name or ""), action)
         else:
             return clone.state
-        try:
-            decision = next(game)
-            while True:  # decisions inside a preview: pass, or take the first option
-                passing = [o for o in decision.options if o.kind == PASS]
+        # Most previews meet no decision: `next` with a default ends them without an exception.
+        decision = next(game, None)
+        while decision is not None:  # decisions inside a preview: pass, or take the first option
+            passing = [o for o in decision.options if o.kind == PASS]
+            try:
                 decision = game.send(passing[0] if passing else decision.options[0])
-        except StopIteration:
-            pass
+            except StopIteration:
+                break
         return clone.state
+
+    def _command_declaration(self, name: str) -> A.Declaration:
+        """The command `name`'s declaration, looked up in the ruleset (interpreted Python) once a bout."""
+        declaration = self._commands.get(name)
+        if declaration is None:
+            declaration = self.ruleset.declaration("command", name)
+            assert declaration is not None
+            self._commands[name] = declaration
+        return declaration
 
     def _what_if(self) -> WhatIf:
         """A copy of this bout for a preview (`WhatIf`)."""
         return WhatIf(self)
+
+    def _copy_for_previews(self) -> WhatIf:
+        """A copy for the previews of the pending decision: the one the last previews were taken
+        on, started over (`WhatIf.start_over`), or a new one."""
+        spare = self._spare
+        if spare is None:
+            return self._what_if()
+        self._spare = None
+        spare.start_over(self)
+        return spare
+
+    def _keep_spare(self, copy: WhatIf) -> None:
+        """Keep the copy previews were taken on for the next decision's, while the bout goes on."""
+        self._let_go_spare()
+        if self.pending is None:
+            copy.let_go()
+        else:
+            self._spare = copy
+
+    def _let_go_spare(self) -> None:
+        if self._spare is not None:
+            self._spare.let_go()
+            self._spare = None
 
     @property
     def dice(self) -> Dice:
@@ -334,12 +383,14 @@ class WhatIf(Bout):
         self.object_types = original.object_types
         self.actor_word = original.actor_word
         self._piece_readers = original._piece_readers
+        self._commands = original._commands
         self.state = original.state.clone()
         self.dice_seed, self.rolled = _preview_dice_seed(original), None
         self.log = []
         self.history = list(original.history)
         self.forced_dice = dict(original.forced_dice)
         self.pending = None
+        self._spare = None
         self._game = _no_game()
         # The mechanisms hold their bout: the copy's are built anew for the copy.
         self.ledger = Ledger(self)
@@ -357,11 +408,14 @@ class WhatIf(Bout):
         self.interpreter.functions, self.interpreter.primitives = original.interpreter.functions, original.interpreter.primitives
 
     def start_over(self, original: Bout) -> None:
-        """Ready the copy for another preview of the same decision of `original`, as a new copy
-        would be: the state copied afresh, dice not yet seeded, no window, roll, card, damage or
-        procedure under way, the events under way and the step budget as a new copy has them.
-        What is worked out once (the listeners, the plans, the caches) is kept."""
+        """Ready the copy for another preview of `original`, of the same decision or a later one,
+        as a new copy would be: the state and the history copied afresh, dice not yet seeded, no
+        window, roll, card, damage or procedure under way, the events under way and the step
+        budget as a new copy has them. What is worked out once (the listeners, the plans, the
+        caches, each a memo of what the ruleset alone decides) is kept."""
         self.round_actions = original.round_actions
+        self.fault, self.fault_declaration = original.fault, original.fault_declaration
+        self.history = list(original.history)
         self.state = original.state.clone()
         self.dice_seed, self.rolled = _preview_dice_seed(original), None
         self.events.take_under_way(original.events)
@@ -400,8 +454,9 @@ class Previews:
     """Previews of several options of one decision, taken one after another on one copy of the
     bout (`WhatIf.start_over` between them): building a copy's mechanisms costs about as much as
     copying its state, and every option of a decision starts from the same bout. Nothing may
-    apply an action to the bout while they are taken; `close` (or leaving a `with` block) lets go
-    of the copy."""
+    apply an action to the bout while they are taken; `close` (or leaving a `with` block) hands
+    the copy back to the bout, which starts it over for the next decision's previews (and lets
+    go of it once the bout is over)."""
 
     def __init__(self, bout: Bout):
         self.bout = bout
@@ -411,14 +466,14 @@ class Previews:
         """What `Bout.preview(action)` returns, and raises."""
         copy = self.copy
         if copy is None:
-            copy = self.copy = self.bout._what_if()
+            copy = self.copy = self.bout._copy_for_previews()
         else:
             copy.start_over(self.bout)
         return self.bout._run_preview(copy, action)
 
     def close(self) -> None:
         if self.copy is not None:
-            self.copy.let_go()
+            self.bout._keep_spare(self.copy)
             self.copy = None
 
     def __enter__(self) -> Previews:

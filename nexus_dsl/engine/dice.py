@@ -218,6 +218,11 @@ class Dice:
         drained, self._history = self._history, []
         return drained
 
+    def forced_results(self) -> dict[str, list[int]]:
+        """The forced results as the dice were given them, each purpose's whole list (used or not):
+        what new dice rolling the same from the start are made with."""
+        return {purpose: list(results) for purpose, results in self._forced.items()}
+
     def remaining_forced(self) -> dict[str, int]:
         """How many forced results each forced purpose still holds (e.g. to warn about unused
         dice in a scenario)."""

@@ -139,13 +139,15 @@ class Piece:
         return other.side != self.side
 
     def clone(self) -> Piece:
-        """A copy sharing nothing mutable. Every state is copied for each action and each preview,
-        so every field is passed by position (`dataclasses.replace` costs three times as much);
-        tests/engine/test_state_clone.py holds this list to the fields."""
+        """A copy sharing nothing mutable. Every state is copied for each preview, so every field
+        is passed by position (`dataclasses.replace` costs three times as much);
+        tests/engine/test_state_clone.py holds this list to the fields. A set is copied by `set(...)`,
+        which compiled code makes directly, where `.copy()` is a method called by name: the same
+        copy, made the same way."""
         counters = self.counters
         return Piece(self.label, self.seat, self.square, self.facing, self.overall, self.locations.copy(), self.role,
-                     self.profile, self.states.copy(), self.traits.copy(), self.ap, self.mp, self.status, self.weapon,
-                     {name: numbers.copy() for name, numbers in counters.items()} if counters else {},
+                     self.profile, set(self.states), self.traits.copy(), self.ap, self.mp, self.status, self.weapon,
+                     {name: set(numbers) for name, numbers in counters.items()} if counters else {},
                      self.hand.copy(), self.marks.copy(), self.ratio, self.ammo, self.durability, self.holding,
                      self.held_by, self.bonus_ap.copy(), self.gained, self.on_board, self.stats.copy(), self.side)
 
@@ -286,10 +288,10 @@ class BoutState:
         self._clockwise: tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]] = ({}, {})
 
     def clone(self) -> BoutState:
-        """A copy sharing nothing mutable with this state: what one copy does (an agent's preview,
-        an action undone after a script fault) never shows in the other. A piece a mark holds is
-        the copy's piece of that label, not the original's. (Every action and every preview copies
-        the state: every field is passed by position, as `Piece.clone` does.)"""
+        """A copy sharing nothing mutable with this state: what one copy does (an agent's preview)
+        never shows in the other. A piece a mark holds is the copy's piece of that label, not the
+        original's. (Every preview copies the state: every field is passed by position, as
+        `Piece.clone` does.)"""
         pieces = {label: piece.clone() for label, piece in self.pieces.items()}
         players = {label: player.clone() for label, player in self.players.items()}
         for piece in pieces.values():
@@ -301,7 +303,7 @@ class BoutState:
         copy = BoutState(
             self.grid, pieces, self.objects.copy(), self.drawn, self.piles.copy(), self.cycle, self.order.copy(),
             self.active, self.ended, self.ending, self.outcome, _rebound_values(self.meta, pieces, players) if self.meta else {},
-            self.seen_objects.copy(), {name: cards.copy() for name, cards in decks.items()} if decks else {},
+            set(self.seen_objects), {name: cards.copy() for name, cards in decks.items()} if decks else {},
             {name: cards.copy() for name, cards in discards.items()} if discards else {}, players,
             {zone: {owner: cards.copy() for owner, cards in held.items()} for zone, held in owned.items()} if owned else {},
         )
@@ -347,7 +349,10 @@ class BoutState:
         return [players[other] for other in _clockwise_labels(label, players, self._clockwise[1])]
 
     def objects_at(self, square: Square) -> tuple[str, ...]:
-        return self.objects.get(square, ())
+        objects = self.objects
+        if not objects:  # an empty board answers without hashing the square
+            return ()
+        return objects.get(square, ())
 
     def place(self, object_type: str, square: Square) -> None:
         self.objects[square] = self.objects.get(square, ()) + (object_type,)

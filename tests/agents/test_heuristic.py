@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import heapq
+import random
+
 from nexus_dsl import Bout, BoutSetup, PieceSetup, cached_ruleset, make_agent
-from nexus_dsl.agents.heuristic import distances_to, position_score
+from nexus_dsl.agents.heuristic import _entry_cost, distances_to, position_score
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.bout import next_action
 
@@ -58,3 +61,43 @@ def test_a_helot_scores_facing_its_opponent_as_the_board_says():
                 elif foe.square in grid.front_arc(square, mine):
                     bonus = 6
                 assert position_score(state, me) == -10.0 + bonus, (square, mine, theirs)
+
+
+def _heap_search(state, goal: Square, flags) -> dict[Square, float]:
+    """Walking distances found by a search taking squares off a heap, cheapest first (ties by
+    column, then row): the reference `steps_to` is held to."""
+    grid = state.grid
+    entry = {square: _entry_cost(state, square, flags) for square in state.objects if grid.contains(square)}
+    entry[goal] = 1.0
+    best = {goal: 0.0}
+    frontier = [(0.0, goal.col, goal.row, goal)]
+    while frontier:
+        cost, _, _, square = heapq.heappop(frontier)
+        if cost > best[square]:
+            continue
+        total = cost + entry.get(square, 1.0)
+        if total == float("inf"):
+            continue
+        for near in grid.neighbours(square):
+            if total < best.get(near, float("inf")):
+                best[near] = total
+                heapq.heappush(frontier, (total, near.col, near.row, near))
+    return best
+
+
+def test_walking_distances_are_the_sums_a_heap_search_finds_to_the_last_bit():
+    """`steps_to` looks at squares first in, first out (again when their steps come down): every
+    step costs at least one, so it must find exactly the sums a search by a heap finds, the
+    fractions of hazards and slippery squares added in any order."""
+    ruleset = cached_ruleset(("base",))
+    kinds = ["pillar", "crate", "fire", "floor_spikes", "floor_saw", "blood", "guts"]
+    for seed in range(80):
+        rng = random.Random(seed)
+        state = _bout(1, []).state
+        for _ in range(rng.randint(0, 30)):
+            state.place(rng.choice(kinds), Square(rng.randint(1, 8), rng.randint(1, 8)))
+        goal = Square(rng.randint(1, 8), rng.randint(1, 8))
+        found = distances_to(state, goal, ruleset.object_flags)
+        expected = _heap_search(state, goal, ruleset.object_flags)
+        assert found == expected, f"seed {seed}"
+        assert [value.hex() for _, value in sorted(found.items())] == [value.hex() for _, value in sorted(expected.items())]
