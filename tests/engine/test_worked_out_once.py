@@ -7,7 +7,7 @@ from __future__ import annotations
 import pickle
 
 from nexus_dsl import Bout, cached_ruleset, make_agent, play, standard_setup
-from nexus_dsl.engine.events import WHOLE_BOUT, Events, self_test
+from nexus_dsl.engine.events import WHOLE_BOUT, _passing, self_test
 from nexus_dsl.engine.scope import Dynamic
 from nexus_dsl.syntax import ast_nodes as A
 
@@ -102,9 +102,9 @@ def test_a_condition_s_first_comparison_with_self_is_found() -> None:
 def test_only_the_owners_a_first_comparison_with_self_lets_through_are_asked() -> None:
     bout = _bout(players=2)
     first, second = bout.state.pieces.values()
-    assert Events._passing([first, second], ("attacker", True), {"attacker": second}) == [second]
-    assert Events._passing([first, second], ("defender", False), {"defender": None}) == []
+    assert _passing([first, second], "attacker", True, {"attacker": second}) == [second]
+    assert _passing([first, second], "defender", False, {"defender": None}) == []
     # A name the event does not bind, or one read when it is used, is left to the condition.
-    assert Events._passing([first, second], ("attacker", True), {}) == [first, second]
+    assert _passing([first, second], "attacker", True, {}) == [first, second]
     read_later = Dynamic(lambda: first)
-    assert Events._passing([first, second], ("attacker", True), {"attacker": read_later}) == [first, second]
+    assert _passing([first, second], "attacker", True, {"attacker": read_later}) == [first, second]
