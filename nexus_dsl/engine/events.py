@@ -63,7 +63,9 @@ class Listener:
         self.body = when.body  # read here once, as the id (the clause is an uncompiled node too)
         self.owners = owners
         self.hazard = declaration.kind == "hazard"
-        self.wakers = wakers  # a hazard's: the object types whose standing on the board wakes it
+        # A hazard's: the object types whose standing on the board wakes it (a tuple: read by a loop,
+        # where compiled code calls a frozenset's own method as interpreted code would).
+        self.wakers = tuple(sorted(wakers))
         self.self_test = self_test(when.condition) if owners != WHOLE_BOUT else None
         self.mark_test = mark_test(when.condition, self.self_test is not None)
         # Both first tests as one, None when there is neither (most listeners): one question per event.
@@ -202,6 +204,9 @@ class Events:
         # The scope of each listener's declaration, by the listener's place (`Listener.place`):
         # legality's own (`Legality.declaration_env`, one per declaration and bout), kept at hand.
         self._scopes: list[Env | None] = []
+        # The scope every condition is asked in, set anew for each (`fire`): a condition binds
+        # nothing and keeps nothing of its scope, and fires no event, so one serves them all.
+        self._asking = Env({})
         # Whether a table of script functions has the engine's own `has_mark` (`_marks_read`): the
         # last read-only table asked about, and its answer.
         self._functions_asked: Mapping[str, Any] | None = None
@@ -238,15 +243,16 @@ class Events:
         self.nesting.append(event)
         host = self.host
         interpreter, state = host.interpreter, host.state
-        # The scope a condition is asked in: the event's names (with `self` its owner for an owned
-        # listener) over the listener's declaration. A condition binds nothing and keeps nothing of
-        # its scope, so one scope serves every condition of the event; a listener that runs gets a
+        # The scope a condition is asked in (`_asking`), set to the event's names (with `self` its
+        # owner for an owned listener) over the listener's declaration; a listener that runs gets a
         # scope of its own, built only then (a body may `set` an event's name).
-        asking: Env | None = None
+        asking = self._asking
         owned_names: dict[str, Any] | None = None  # the event's names, `self` to be each owner
+        scopes = self._scopes
         # What every listener of the event reads alike, worked out once for the event, again after
-        # a body has run (it may change whose doing is resolving, or wake a hazard): the pieces
-        # round the table from the triggering player, and the hazards the layout names.
+        # a body has run (it may change whose doing is resolving, or the hazards in play): the
+        # pieces round the table from the triggering player, and the hazards the layout names.
+        # (The bout's state itself is the same all event: a bout is given another only between actions.)
         ring: list[Piece] | None = None
         layout: Any = None
         try:
@@ -254,7 +260,7 @@ class Events:
                 if listener.hazard:  # `hazard_active`, with the objects that wake it in hand
                     if layout is None:
                         layout = state.meta.get("hazards", ())
-                    if listener.ident not in layout and listener.wakers.isdisjoint(state.seen_objects):
+                    if listener.ident not in layout and not _wakes(listener.wakers, state.seen_objects):
                         continue
                 gate = listener.gate
                 kind = listener.owners
@@ -267,7 +273,10 @@ class Events:
                         owned = _passing(owned, gate.equal, gate.on_left, names)
                     if not owned:
                         continue
-                scope = self._scope(listener)
+                place = listener.place
+                scope = scopes[place] if 0 <= place < len(scopes) else None
+                if scope is None:
+                    scope = self._scope(listener)
                 condition = listener.condition
                 marked = gate is not None and gate.marked is not None and condition is not None \
                     and self._mark_asked(gate, names, interpreter)
@@ -283,11 +292,9 @@ class Events:
                                 owned_names = dict(names)
                             asked = owned_names
                             asked["self"] = owner
-                        if asking is None:
-                            asking = Env.owning(asked, scope, source=owner)
-                        else:
-                            asking.names, asking.parent, asking.declaration = asked, scope, scope.declaration
-                            asking.source = owner if owner is not None else scope.source
+                        # As `Env.owning(asked, scope, source=owner)` would make it.
+                        asking.names, asking.parent, asking.declaration = asked, scope, scope.declaration
+                        asking.source = owner if owner is not None else scope.source
                         if not condition.run(interpreter, asking):
                             continue
                     bound = dict(names)
@@ -297,7 +304,7 @@ class Events:
                     rest = interpreter.run_block(listener.body, Env.owning(bound, scope, source=owner))
                     if rest is not None:
                         yield from rest
-                    ring, layout, state = None, None, host.state
+                    ring, layout = None, None
         finally:
             self.trigger_depth -= 1
             self.nesting.pop()
@@ -411,6 +418,14 @@ def _first_acting(state: BoutState) -> str:
     if state.order:
         return state.order[0]
     return next(iter(state.pieces))
+
+
+def _wakes(wakers: tuple[str, ...], seen: set[str]) -> bool:
+    """Whether one of a hazard's objects has stood on the board (`wakers` meets `seen`)."""
+    for waker in wakers:
+        if waker in seen:
+            return True
+    return False
 
 
 def _passing(owners: list[Piece], name: str, on_left: bool, names: dict[str, Any]) -> list[Piece]:

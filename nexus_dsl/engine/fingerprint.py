@@ -74,7 +74,7 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
                            "_lasting_combinations", "_offered", "_cost_plans", "_controls", "_lasting_uses",
                            "_value_verdicts"}),
     "events": frozenset({"host", "listeners", "_hazard_objects", "_depth_limit", "_table", "_rings", "_scopes",
-                         "_functions_asked", "_engine_marks"}),
+                         "_functions_asked", "_engine_marks", "_asking"}),
     "timing": frozenset({"host", "_by_window"}),
     "conditions": frozenset({"host", "_implied_by"}),
     "movement": frozenset({"host"}),

@@ -108,3 +108,33 @@ def test_only_the_owners_a_first_comparison_with_self_lets_through_are_asked() -
     assert _passing([first, second], "attacker", True, {}) == [first, second]
     read_later = Dynamic(lambda: first)
     assert _passing([first, second], "attacker", True, {"attacker": read_later}) == [first, second]
+
+
+def test_each_listener_keeps_its_declaration_s_scope_and_its_owners_by_role() -> None:
+    """What a bout keeps of each listener (its declaration's scope, by the listener's place in its
+    table) and what a listener keeps of each role (whether a piece of that role owns it) are what
+    legality answers when asked afresh."""
+    bout = _bout()
+    listeners = [listener for heard in bout.events.listeners.values() for listener in heard]
+    assert sorted(listener.place for listener in listeners) == list(range(len(listeners)))
+    copy = bout._what_if()
+    for listener in listeners:
+        assert bout.events._scope(listener) is bout.legality.declaration_env(listener.declaration)
+        assert copy.events._scope(listener) is copy.legality.declaration_env(listener.declaration)
+    by_role = [(listener, role, owns) for listener in listeners for role, owns in listener.by_role.items()]
+    assert by_role
+    for listener, role, owns in by_role:
+        assert owns == bout.legality._owned_by_role(role, listener.declaration), (listener.ident, role)
+
+
+def test_a_listener_s_gate_holds_its_first_tests() -> None:
+    bout = _bout()
+    for heard in bout.events.listeners.values():
+        for listener in heard:
+            gate, equal, marked = listener.gate, listener.self_test, listener.mark_test
+            if equal is None and marked is None:
+                assert gate is None
+                continue
+            assert gate is not None
+            assert (gate.equal, gate.on_left) == (equal if equal is not None else (None, False))
+            assert (gate.marked, gate.mark, gate.after_equal) == (marked if marked is not None else (None, "", False))
