@@ -13,7 +13,7 @@ from typing import Any, Final, Mapping, Protocol, Sequence
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
-from .compiled import Closure, closure_of
+from .compiled import DECLARATION_ATTRIBUTES, Closure, closure_of, is_constant
 from .interpreter import Interpreter, Limits, Run
 from .scope import Dynamic, Env
 from .legality import Legality, role_named
@@ -28,6 +28,11 @@ WEAPON_HOLDER: Final = 2
 CARD_HOLDER: Final = 3
 ROLE_HOLDER: Final = 4
 _NO_OWNER: tuple[None] = (None,)
+# What a listener's first tests on an event's declaration say of it (`Listener.declared`): false,
+# so is the condition; true, and they are the whole condition; true, and the rest is to be asked.
+DECLARED_FALSE: Final = 0
+DECLARED_WHOLE: Final = 1
+DECLARED_TRUE: Final = 2
 
 
 class Gate:
@@ -51,7 +56,7 @@ class Listener:
     """One `when` clause of the content, with who listens to it, worked out once from its declaration."""
 
     __slots__ = ("declaration", "ident", "when", "body", "owners", "hazard", "wakers", "self_test", "mark_test",
-                 "gate", "condition", "place", "by_role")
+                 "gate", "condition", "place", "by_role", "declared", "declared_tests", "declared_whole", "verdicts")
 
     def __init__(self, declaration: A.Declaration, when: A.When, owners: int, wakers: frozenset[str] = frozenset(),
                  place: int = -1):
@@ -79,6 +84,15 @@ class Listener:
         # Listening by role: whether a piece of each role owns it, asked once per role (a role's
         # ownership depends on the ruleset alone: `Legality.owns_ability`).
         self.by_role: dict[str | None, bool] = {}
+        # The condition's first tests that read only what a declaration the event names is (`command.id
+        # == "gloating"`, `"attack" in command.tags`): the name, their closures, whether they are the
+        # whole condition, and their verdict on each declaration met, by its id() (with the
+        # declaration, which keeps the id its own). What a declaration is never changes.
+        declared, tests, whole = declared_tests(when.condition)
+        self.declared = declared
+        self.declared_tests: tuple[Closure, ...] = tuple(closure_of(test) for test in tests)
+        self.declared_whole = whole
+        self.verdicts: dict[int, tuple[A.Declaration, int]] = {}
 def self_test(condition: A.Expr | None) -> tuple[str, bool] | None:
     """The name a condition first compares with `self` (`when attack_roll if attacker == self and ...`),
     and whether it is written on the left: the first test of the condition, so for an owner it does
@@ -114,6 +128,46 @@ def mark_test(condition: A.Expr | None, self_tested: bool) -> tuple[str, str, bo
         if isinstance(call, A.Call) and call.func == "has_mark" and len(call.args) == 2 and not call.kwargs \
                 and isinstance(call.args[0], A.Name) and isinstance(call.args[1], A.Str):
             return call.args[0].id, call.args[1].value, position == 1
+    return None
+
+
+def declared_tests(condition: A.Expr | None) -> tuple[str | None, tuple[A.Expr, ...], bool]:
+    """A condition's first tests that compare what one name's declaration is (its id, group or
+    tags, as `AttributeRead` reads a declaration's) with a written value, that name (never `self`),
+    and whether they are the whole condition: (None, (), False) when it starts otherwise."""
+    tests: list[A.Expr] = []
+    first = condition
+    while isinstance(first, A.Binary) and first.op == "and":
+        tests.append(first.right)
+        first = first.left
+    if first is None:
+        return None, (), False
+    tests.append(first)
+    tests.reverse()  # in the order they are asked
+    name: str | None = None
+    taken: list[A.Expr] = []
+    for test in tests:
+        read = _declaration_read(test)
+        if read is None or read == "self" or (name is not None and read != name):
+            break
+        name = read
+        taken.append(test)
+    return name, tuple(taken), bool(taken) and len(taken) == len(tests)
+
+
+def _declaration_read(test: A.Expr) -> str | None:
+    """The name of `<name>.<id|group|tags> ==/!= <written>` or `<written> in/not in <name>.<...>`."""
+    if not isinstance(test, A.Compare):
+        return None
+    if test.op in ("==", "!="):
+        read, other = test.left, test.right
+    elif test.op in ("in", "not in"):
+        read, other = test.right, test.left
+    else:
+        return None
+    if isinstance(read, A.Attr) and isinstance(read.obj, A.Name) and read.name in DECLARATION_ATTRIBUTES \
+            and is_constant(other):
+        return read.obj.id
     return None
 
 
@@ -262,6 +316,17 @@ class Events:
                         layout = state.meta.get("hazards", ())
                     if listener.ident not in layout and not _wakes(listener.wakers, state.seen_objects):
                         continue
+                # The first tests on the event's declaration, answered once per declaration (a
+                # name the event binds to a declaration is what the condition reads by that name).
+                whole = False
+                declared = listener.declared
+                if declared is not None:
+                    value = names.get(declared)
+                    if isinstance(value, A.Declaration):
+                        verdict = self._declared_verdict(listener, value, interpreter)
+                        if verdict == DECLARED_FALSE:
+                            continue
+                        whole = verdict == DECLARED_WHOLE
                 gate = listener.gate
                 kind = listener.owners
                 owned: list[Piece] | None = None  # the owners in turn, or None: the whole bout's
@@ -277,7 +342,7 @@ class Events:
                 scope = scopes[place] if 0 <= place < len(scopes) else None
                 if scope is None:
                     scope = self._scope(listener)
-                condition = listener.condition
+                condition = None if whole else listener.condition  # whole: true, as they said
                 marked = gate is not None and gate.marked is not None and condition is not None \
                     and self._mark_asked(gate, names, interpreter)
                 for at in range(1 if owned is None else len(owned)):
@@ -334,6 +399,29 @@ class Events:
                 scopes.extend([None] * (place + 1 - len(scopes)))
             scopes[place] = scope
         return scope
+
+    @staticmethod
+    def _declared_verdict(listener: Listener, declaration: A.Declaration, interpreter: Interpreter) -> int:
+        """What a listener's first tests on a declaration say (`Listener.declared`): asked once per
+        declaration in a scope binding their name alone (all they read), and kept. Tests that fault
+        are left to the condition, which faults as it would."""
+        key = id(declaration)
+        known = listener.verdicts.get(key)
+        if known is not None and known[0] is declaration:
+            return known[1]
+        name = listener.declared
+        assert name is not None
+        scope = Env({name: declaration})
+        verdict = DECLARED_WHOLE if listener.declared_whole else DECLARED_TRUE
+        try:
+            for test in listener.declared_tests:
+                if not test.run(interpreter, scope):
+                    verdict = DECLARED_FALSE
+                    break
+        except Exception:  # pylint: disable=broad-except  # the condition, asked in full, meets it again
+            return DECLARED_TRUE
+        listener.verdicts[key] = (declaration, verdict)
+        return verdict
 
     def _mark_asked(self, gate: Gate, names: dict[str, Any], interpreter: Interpreter) -> bool:
         """Whether a listener's mark test (`Gate.marked`) may stand for its condition's own
