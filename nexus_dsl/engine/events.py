@@ -33,6 +33,8 @@ _NO_OWNER: tuple[None] = (None,)
 DECLARED_FALSE: Final = 0
 DECLARED_WHOLE: Final = 1
 DECLARED_TRUE: Final = 2
+# The syntax tree's declaration class, held here: compiled code reads a module's attribute by name.
+_DECLARATION: Final = A.Declaration
 
 
 class Gate:
@@ -85,7 +87,7 @@ class Listener:
         # ownership depends on the ruleset alone: `Legality.owns_ability`).
         self.by_role: dict[str | None, bool] = {}
         # The condition's first tests that read only what a declaration the event names is (`command.id
-        # == "gloating"`, `"attack" in command.tags`): the name, their closures, whether they are the
+        # == "some_id"`, `"some_tag" in command.tags`): the name, their closures, whether they are the
         # whole condition, and their verdict on each declaration met, by its id() (with the
         # declaration, which keeps the id its own). What a declaration is never changes.
         declared, tests, whole = declared_tests(when.condition)
@@ -93,6 +95,8 @@ class Listener:
         self.declared_tests: tuple[Closure, ...] = tuple(closure_of(test) for test in tests)
         self.declared_whole = whole
         self.verdicts: dict[int, tuple[A.Declaration, int]] = {}
+
+
 def self_test(condition: A.Expr | None) -> tuple[str, bool] | None:
     """The name a condition first compares with `self` (`when attack_roll if attacker == self and ...`),
     and whether it is written on the left: the first test of the condition, so for an owner it does
@@ -322,7 +326,7 @@ class Events:
                 declared = listener.declared
                 if declared is not None:
                     value = names.get(declared)
-                    if isinstance(value, A.Declaration):
+                    if isinstance(value, _DECLARATION):
                         verdict = self._declared_verdict(listener, value, interpreter)
                         if verdict == DECLARED_FALSE:
                             continue

@@ -167,8 +167,8 @@ def test_a_listener_s_verdict_on_a_declaration_is_its_condition_s_first_tests_as
 
 
 def test_the_first_tests_on_a_declaration_are_found_up_to_the_first_other_test() -> None:
-    tags = A.Compare("in", A.Str("attack"), A.Attr(A.Name("command"), "tags"))
-    named = A.Compare("!=", A.Attr(A.Name("command"), "id"), A.Str("gloating"))
+    tags = A.Compare("in", A.Str("some_tag"), A.Attr(A.Name("command"), "tags"))
+    named = A.Compare("!=", A.Attr(A.Name("command"), "id"), A.Str("some_id"))
     other = A.Compare("==", A.Name("attacker"), A.Name("self"))
     assert declared_tests(_and(named, tags)) == ("command", (named, tags), True)
     assert declared_tests(_and(tags, other, named)) == ("command", (tags,), False)
