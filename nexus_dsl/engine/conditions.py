@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
@@ -13,9 +13,7 @@ from .state import BoutState, Piece, Status
 from .timing import Timing
 
 
-# The word for each status, as scripts name it (read from a table: scripts ask at every condition).
-STATUS_WORDS: dict[Status, str] = {status: status.value for status in Status}
-END_STATES = frozenset({"incapacitated", "dead"})  # set by damage, never by `add_state`
+END_STATES: Final = frozenset({"incapacitated", "dead"})  # set by damage, never by `add_state`
 
 
 class DamageFrame:
@@ -48,6 +46,9 @@ class Conditions:
     def __init__(self, host: ConditionsHost):
         self.host = host
         self.damage_frames: list[DamageFrame] = []  # hits about to land (`reduce_damage`)
+        # The end states each state comes with (`implied_by`), read from the ruleset's words once:
+        # scripts ask whether a piece is in a state at nearly every condition.
+        self._implied_by: dict[str, tuple[str, ...]] = dict(host.ruleset.words.implied_by)
 
     def reset(self) -> None:
         """No hit about to land any more (a script fault stopped the bout, a preview's copy starts over)."""
@@ -126,10 +127,12 @@ class Conditions:
     def has_state(self, piece: Any, state: str) -> bool:
         if not isinstance(piece, Piece):
             return False
-        status = STATUS_WORDS[piece.status]
+        # A status is the word scripts name it by (`Status` is a `str` equal to its value).
+        status = piece.status
         if state in END_STATES:
             return status == state
-        if status in self.host.ruleset.words.implied_by.get(state, ()):
+        implied = self._implied_by.get(state)
+        if implied is not None and status in implied:
             return True  # a state its declaration says an end state brings (`implied_by`)
         return state in piece.states
 

@@ -7,12 +7,13 @@ listeners an event runs for each piece that owns them.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence
+from types import MappingProxyType
+from typing import Any, Final, Mapping, Protocol, Sequence
 
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
-from .compiled import Closure, closure_of
+from .compiled import DECLARATION_ATTRIBUTES, Closure, closure_of, is_constant
 from .interpreter import Interpreter, Limits, Run
 from .scope import Dynamic, Env
 from .legality import Legality, role_named
@@ -20,28 +21,80 @@ from .state import BoutState, Piece
 
 # Who listens by a `when` clause: the whole bout once (no owner), or each piece that owns it (every
 # piece, the piece holding the weapon, the piece holding the card, the pieces of the roles owning it).
-WHOLE_BOUT, EVERY_PIECE, WEAPON_HOLDER, CARD_HOLDER, ROLE_HOLDER = range(5)
+# Final: compiled code reads them as the numbers they are, not from the module's names.
+WHOLE_BOUT: Final = 0
+EVERY_PIECE: Final = 1
+WEAPON_HOLDER: Final = 2
+CARD_HOLDER: Final = 3
+ROLE_HOLDER: Final = 4
 _NO_OWNER: tuple[None] = (None,)
+# What a listener's first tests on an event's declaration say of it (`Listener.declared`): false,
+# so is the condition; true, and they are the whole condition; true, and the rest is to be asked.
+DECLARED_FALSE: Final = 0
+DECLARED_WHOLE: Final = 1
+DECLARED_TRUE: Final = 2
+# The syntax tree's declaration class, held here: compiled code reads a module's attribute by name.
+_DECLARATION: Final = A.Declaration
+
+
+class Gate:
+    """What a `when` condition asks first that the engine answers itself, worked out once from the
+    condition: for an owned listener, a first `<name> == self` (only the owners equal to the
+    event's `<name>` are asked, compared as the condition compares them), and a `has_mark(<name>,
+    "<mark>")` asked first, or right after that comparison (a piece without the mark is passed
+    over: the condition would be false, whatever follows)."""
+
+    __slots__ = ("equal", "on_left", "marked", "mark", "after_equal")
+
+    def __init__(self, equal: tuple[str, bool] | None, marked: tuple[str, str, bool] | None):
+        self.equal = equal[0] if equal is not None else None  # the name compared with `self`
+        self.on_left = equal is not None and equal[1]  # whether it is written on the left
+        self.marked = marked[0] if marked is not None else None  # the name whose mark is asked
+        self.mark = marked[1] if marked is not None else ""
+        self.after_equal = marked is not None and marked[2]  # asked second, after the comparison
 
 
 class Listener:
     """One `when` clause of the content, with who listens to it, worked out once from its declaration."""
 
-    __slots__ = ("declaration", "ident", "when", "owners", "hazard", "wakers", "self_test", "mark_test", "condition")
+    __slots__ = ("declaration", "ident", "when", "body", "owners", "hazard", "wakers", "self_test", "mark_test",
+                 "gate", "condition", "place", "by_role", "declared", "declared_tests", "declared_whole", "verdicts")
 
-    def __init__(self, declaration: A.Declaration, when: A.When, owners: int, wakers: frozenset[str] = frozenset()):
+    def __init__(self, declaration: A.Declaration, when: A.When, owners: int, wakers: frozenset[str] = frozenset(),
+                 place: int = -1):
         self.declaration = declaration
         # Its declaration's id, read here once: the declaration is an uncompiled node, and every
         # event asks a hazard's id (and a weapon's or a card's, for who holds it).
         self.ident = declaration.id
         self.when = when
+        self.body = when.body  # read here once, as the id (the clause is an uncompiled node too)
         self.owners = owners
         self.hazard = declaration.kind == "hazard"
-        self.wakers = wakers  # a hazard's: the object types whose standing on the board wakes it
+        # A hazard's: the object types whose standing on the board wakes it (a tuple: read by a loop,
+        # where compiled code calls a frozenset's own method as interpreted code would).
+        self.wakers = tuple(sorted(wakers))
         self.self_test = self_test(when.condition) if owners != WHOLE_BOUT else None
         self.mark_test = mark_test(when.condition, self.self_test is not None)
+        # Both first tests as one, None when there is neither (most listeners): one question per event.
+        self.gate = (Gate(self.self_test, self.mark_test)
+                     if self.self_test is not None or self.mark_test is not None else None)
         # The condition's compiled closure (`compiled.py`), asked by its `run` as `Interpreter.evaluate` asks it.
         self.condition: Closure | None = closure_of(when.condition) if when.condition is not None else None
+        # Its place in the table of the listeners it belongs to (`listeners_of`), where a bout keeps
+        # its declaration's scope (`Events._scope`); -1: in no table, the scope is asked each time.
+        self.place = place
+        # Listening by role: whether a piece of each role owns it, asked once per role (a role's
+        # ownership depends on the ruleset alone: `Legality.owns_ability`).
+        self.by_role: dict[str | None, bool] = {}
+        # The condition's first tests that read only what a declaration the event names is (`command.id
+        # == "some_id"`, `"some_tag" in command.tags`): the name, their closures, whether they are the
+        # whole condition, and their verdict on each declaration met, by its id() (with the
+        # declaration, which keeps the id its own). What a declaration is never changes.
+        declared, tests, whole = declared_tests(when.condition)
+        self.declared = declared
+        self.declared_tests: tuple[Closure, ...] = tuple(closure_of(test) for test in tests)
+        self.declared_whole = whole
+        self.verdicts: dict[int, tuple[A.Declaration, int]] = {}
 
 
 def self_test(condition: A.Expr | None) -> tuple[str, bool] | None:
@@ -79,6 +132,46 @@ def mark_test(condition: A.Expr | None, self_tested: bool) -> tuple[str, str, bo
         if isinstance(call, A.Call) and call.func == "has_mark" and len(call.args) == 2 and not call.kwargs \
                 and isinstance(call.args[0], A.Name) and isinstance(call.args[1], A.Str):
             return call.args[0].id, call.args[1].value, position == 1
+    return None
+
+
+def declared_tests(condition: A.Expr | None) -> tuple[str | None, tuple[A.Expr, ...], bool]:
+    """A condition's first tests that compare what one name's declaration is (its id, group or
+    tags, as `AttributeRead` reads a declaration's) with a written value, that name (never `self`),
+    and whether they are the whole condition: (None, (), False) when it starts otherwise."""
+    tests: list[A.Expr] = []
+    first = condition
+    while isinstance(first, A.Binary) and first.op == "and":
+        tests.append(first.right)
+        first = first.left
+    if first is None:
+        return None, (), False
+    tests.append(first)
+    tests.reverse()  # in the order they are asked
+    name: str | None = None
+    taken: list[A.Expr] = []
+    for test in tests:
+        read = _declaration_read(test)
+        if read is None or read == "self" or (name is not None and read != name):
+            break
+        name = read
+        taken.append(test)
+    return name, tuple(taken), bool(taken) and len(taken) == len(tests)
+
+
+def _declaration_read(test: A.Expr) -> str | None:
+    """The name of `<name>.<id|group|tags> ==/!= <written>` or `<written> in/not in <name>.<...>`."""
+    if not isinstance(test, A.Compare):
+        return None
+    if test.op in ("==", "!="):
+        read, other = test.left, test.right
+    elif test.op in ("in", "not in"):
+        read, other = test.right, test.left
+    else:
+        return None
+    if isinstance(read, A.Attr) and isinstance(read.obj, A.Name) and read.name in DECLARATION_ATTRIBUTES \
+            and is_constant(other):
+        return read.obj.id
     return None
 
 
@@ -121,12 +214,14 @@ def listeners_of(ruleset: Ruleset, layout_hazards: tuple[str, ...]) -> tuple[Lis
             objects = {v.id for v in prop.values if isinstance(v, A.Name)} if prop else set()
             hazard_objects[hazard.id] = frozenset(objects | {hazard.id})
         ordered: Listeners = {}
+        placed = 0  # each listener's place in the table (`Listener.place`)
         for event, pairs in ruleset.triggers.items():
             first = [pair for pair in pairs if pair[0].kind != "hazard"]
             hazards = sorted((pair for pair in pairs if pair[0].kind == "hazard" and pair[0].id in hazard_order),
                              key=lambda pair: hazard_order.index(pair[0].id))
-            ordered[event] = tuple(Listener(d, when, owners_of(ruleset, d), hazard_objects.get(d.id, frozenset()))
-                                   for d, when in first + hazards)
+            ordered[event] = tuple(Listener(d, when, owners_of(ruleset, d), hazard_objects.get(d.id, frozenset()),
+                                            placed + at) for at, (d, when) in enumerate(first + hazards))
+            placed += len(ordered[event])
         found = known[layout_hazards] = (ordered, hazard_objects)
     return found
 
@@ -159,14 +254,27 @@ class Events:
         else:
             layout = tuple(host.state.meta.get("hazards", ()))
             self.listeners, self._hazard_objects = listeners_of(host.ruleset, layout)
+        self._depth_limit = host.limits.max_trigger_depth  # the limits are the bout's, fixed from its start
         # The pieces round the table from each triggering player (`pieces_in_turn`), for the table
         # of pieces they were worked out for: seats never change once a bout is set up.
-        # With them, the owners by role of each listener round each ring (`_owners`).
-        self._rings: tuple[dict[str, Piece], dict[str, list[Piece]], dict[tuple[Listener, str], list[Piece]]] = ({}, {}, {})
+        self._table: dict[str, Piece] | None = None
+        self._rings: dict[str, list[Piece]] = {}
+        # The scope of each listener's declaration, by the listener's place (`Listener.place`):
+        # legality's own (`Legality.declaration_env`, one per declaration and bout), kept at hand.
+        self._scopes: list[Env | None] = []
+        # The scope every condition is asked in, set anew for each (`fire`): a condition binds
+        # nothing and keeps nothing of its scope, and fires no event, so one serves them all.
+        self._asking = Env({})
+        # Whether a table of script functions has the engine's own `has_mark` (`_marks_read`): the
+        # last read-only table asked about, and its answer.
+        self._functions_asked: Mapping[str, Any] | None = None
+        self._engine_marks = False
 
     def copy_for(self, host: EventsHost) -> Events:
-        """The events of a preview's copy of the bout: the same listeners; what is under way copied."""
+        """The events of a preview's copy of the bout: the same listeners and scopes (the copy's
+        legality starts with the same scopes); what is under way copied."""
         events = Events(host, self.listeners, self._hazard_objects)
+        events._scopes = list(self._scopes)
         events.take_under_way(self)
         return events
 
@@ -185,48 +293,66 @@ class Events:
         listeners = self.listeners.get(event)
         if not listeners:
             return
-        limit = self.host.limits.max_trigger_depth
+        limit = self._depth_limit
         if self.trigger_depth >= limit:
             raise self.host.runtime_error("budget_exceeded", f"events nested more than {limit} deep: "
                                                              f"this statement raised `{event}` inside {self.describe_nesting()}")
         self.trigger_depth += 1
         self.nesting.append(event)
-        legality, interpreter = self.host.legality, self.host.interpreter
-        # The scope a condition is asked in: the event's names (with `self` its owner for an owned
-        # listener) over the listener's declaration. A condition binds nothing and keeps nothing of
-        # its scope, so one scope serves every condition of the event; a listener that runs gets a
+        host = self.host
+        interpreter, state = host.interpreter, host.state
+        # The scope a condition is asked in (`_asking`), set to the event's names (with `self` its
+        # owner for an owned listener) over the listener's declaration; a listener that runs gets a
         # scope of its own, built only then (a body may `set` an event's name).
-        asking: Env | None = None
+        asking = self._asking
         owned_names: dict[str, Any] | None = None  # the event's names, `self` to be each owner
-        # The pieces round the table from the triggering player, worked out once for the listeners
-        # that own by piece, again after a body has run (it may change whose doing is resolving).
-        ring: Sequence[Piece] | None = None
+        scopes = self._scopes
+        # What every listener of the event reads alike, worked out once for the event, again after
+        # a body has run (it may change whose doing is resolving, or the hazards in play): the
+        # pieces round the table from the triggering player, and the hazards the layout names.
+        # (The bout's state itself is the same all event: a bout is given another only between actions.)
+        ring: list[Piece] | None = None
+        layout: Any = None
         try:
             for listener in listeners:
                 if listener.hazard:  # `hazard_active`, with the objects that wake it in hand
-                    state = self.host.state
-                    if listener.ident not in state.meta.get("hazards", ()) \
-                            and listener.wakers.isdisjoint(state.seen_objects):
+                    if layout is None:
+                        layout = state.meta.get("hazards", ())
+                    if listener.ident not in layout and not _wakes(listener.wakers, state.seen_objects):
                         continue
-                if listener.owners == WHOLE_BOUT:
-                    owners: Sequence[Piece | None] = _NO_OWNER
-                else:
+                # The first tests on the event's declaration, answered once per declaration (a
+                # name the event binds to a declaration is what the condition reads by that name).
+                whole = False
+                declared = listener.declared
+                if declared is not None:
+                    value = names.get(declared)
+                    if isinstance(value, _DECLARATION):
+                        verdict = self._declared_verdict(listener, value, interpreter)
+                        if verdict == DECLARED_FALSE:
+                            continue
+                        whole = verdict == DECLARED_WHOLE
+                gate = listener.gate
+                kind = listener.owners
+                owned: list[Piece] | None = None  # the owners in turn, or None: the whole bout's
+                if kind != WHOLE_BOUT:
                     if ring is None:
-                        ring = self.pieces_in_turn()
-                    owners = self._owners(listener, ring)
-                test = listener.self_test
-                if test is not None and owners:
-                    owners = self._passing(owners, test, names)
-                if not owners:
-                    continue
-                scope = legality.declaration_env(listener.declaration)
-                condition = listener.condition
-                marked = listener.mark_test
-                if marked is not None and not self._mark_test_holds(marked, test, names, interpreter):
-                    marked = None
-                for owner in owners:
+                        ring = self._ring(state)
+                    owned = ring if kind == EVERY_PIECE else self._holders(listener, ring)
+                    if gate is not None and gate.equal is not None and owned:
+                        owned = _passing(owned, gate.equal, gate.on_left, names)
+                    if not owned:
+                        continue
+                place = listener.place
+                scope = scopes[place] if 0 <= place < len(scopes) else None
+                if scope is None:
+                    scope = self._scope(listener)
+                condition = None if whole else listener.condition  # whole: true, as they said
+                marked = gate is not None and gate.marked is not None and condition is not None \
+                    and self._mark_asked(gate, names, interpreter)
+                for at in range(1 if owned is None else len(owned)):
+                    owner = None if owned is None else owned[at]
                     if condition is not None:
-                        if marked is not None and _lacks_mark(marked, owner, names):
+                        if marked and gate is not None and _lacks_mark(gate, owner, names):
                             continue  # the condition's first test is false: so is the condition
                         if owner is None:
                             asked = names
@@ -235,19 +361,19 @@ class Events:
                                 owned_names = dict(names)
                             asked = owned_names
                             asked["self"] = owner
-                        if asking is None:
-                            asking = Env.owning(asked, scope, source=owner)
-                        else:
-                            asking.names, asking.parent, asking.declaration = asked, scope, scope.declaration
-                            asking.source = owner if owner is not None else scope.source
+                        # As `Env.owning(asked, scope, source=owner)` would make it.
+                        asking.names, asking.parent, asking.declaration = asked, scope, scope.declaration
+                        asking.source = owner if owner is not None else scope.source
                         if not condition.run(interpreter, asking):
                             continue
                     bound = dict(names)
                     if owner is not None:
                         bound["self"] = owner
                     # (No name holds the rest of the body: a suspended bout is read as state frame by frame.)
-                    yield from interpreter.run_block(listener.when.body, Env.owning(bound, scope, source=owner)) or ()
-                    ring = None
+                    rest = interpreter.run_block(listener.body, Env.owning(bound, scope, source=owner))
+                    if rest is not None:
+                        yield from rest
+                    ring, layout = None, None
         finally:
             self.trigger_depth -= 1
             self.nesting.pop()
@@ -263,65 +389,89 @@ class Events:
             return True
         return not self._hazard_objects.get(hazard.id, frozenset()).isdisjoint(self.host.state.seen_objects)
 
+    def _scope(self, listener: Listener) -> Env:
+        """The scope of a listener's declaration: legality's (`declaration_env`), the same scope
+        each time, kept by the listener's place once asked."""
+        place, scopes = listener.place, self._scopes
+        if 0 <= place < len(scopes):
+            kept = scopes[place]
+            if kept is not None:
+                return kept
+        scope = self.host.legality.declaration_env(listener.declaration)
+        if place >= 0:
+            if place >= len(scopes):
+                scopes.extend([None] * (place + 1 - len(scopes)))
+            scopes[place] = scope
+        return scope
+
     @staticmethod
-    def _mark_test_holds(marked: tuple[str, str, bool], test: tuple[str, bool] | None, names: dict[str, Any],
-                         interpreter: Interpreter) -> bool:
-        """Whether a listener's `mark_test` may stand for its condition's own `has_mark`: the call
-        runs the engine's `has_mark` (a table of functions of its own could run another), and a
-        test after the first only where the first was `_passing`'s (it read the event's own plain
-        value), so the condition would ask it too and no earlier test of it can fault."""
-        if interpreter.functions.get("has_mark") is not _engine_has_mark():
+    def _declared_verdict(listener: Listener, declaration: A.Declaration, interpreter: Interpreter) -> int:
+        """What a listener's first tests on a declaration say (`Listener.declared`): asked once per
+        declaration in a scope binding their name alone (all they read), and kept. Tests that fault
+        are left to the condition, which faults as it would."""
+        key = id(declaration)
+        known = listener.verdicts.get(key)
+        if known is not None and known[0] is declaration:
+            return known[1]
+        name = listener.declared
+        assert name is not None
+        scope = Env({name: declaration})
+        verdict = DECLARED_WHOLE if listener.declared_whole else DECLARED_TRUE
+        try:
+            for test in listener.declared_tests:
+                if not test.run(interpreter, scope):
+                    verdict = DECLARED_FALSE
+                    break
+        except Exception:  # pylint: disable=broad-except  # the condition, asked in full, meets it again
+            return DECLARED_TRUE
+        listener.verdicts[key] = (declaration, verdict)
+        return verdict
+
+    def _mark_asked(self, gate: Gate, names: dict[str, Any], interpreter: Interpreter) -> bool:
+        """Whether a listener's mark test (`Gate.marked`) may stand for its condition's own
+        `has_mark`: the call runs the engine's `has_mark` (a table of functions of its own could run
+        another), and a test after the first only where the first was `_passing`'s (it read the
+        event's own plain value), so the condition would ask it too and no earlier test of it can fault."""
+        functions = interpreter.functions
+        if functions is self._functions_asked:
+            engine_marks = self._engine_marks
+        else:
+            engine_marks = functions.get("has_mark") is _engine_has_mark()
+            if isinstance(functions, MappingProxyType):  # read-only: its answer holds while it is the table
+                self._functions_asked, self._engine_marks = functions, engine_marks
+        if not engine_marks:
             return False
-        if not marked[2]:
+        if not gate.after_equal:
             return True
-        if test is None or test[0] not in names:
+        name = gate.equal
+        if name is None or name not in names:
             return False
-        return not isinstance(names[test[0]], Dynamic)
+        return not isinstance(names[name], Dynamic)
 
-    @staticmethod
-    def _passing(owners: Sequence[Piece | None], test: tuple[str, bool], names: dict[str, Any]) -> Sequence[Piece | None]:
-        """The owners for whom a condition's first test (`attacker == self`) holds, compared as the
-        condition compares them; all of them when the name it reads is not the event's own plain
-        value (a name of the declaration, or one read when it is used)."""
-        name, on_left = test
-        if name not in names:
-            return owners
-        value = names[name]
-        if isinstance(value, Dynamic):
-            return owners
-        if on_left:
-            return [owner for owner in owners if value == owner]
-        return [owner for owner in owners if owner == value]
-
-    def _owners(self, listener: Listener, ring: Sequence[Piece] | None = None) -> Sequence[Piece | None]:
-        """Who a listener listens for now (`owners_of`): no one in particular, or each piece owning
-        its declaration, from the triggering player clockwise (pg.15; `ring`: `pieces_in_turn`, if
-        the caller has it)."""
-        owners = listener.owners
-        if owners == WHOLE_BOUT:
-            return _NO_OWNER
-        if ring is None:
-            ring = self.pieces_in_turn()  # abilities, weapons and cards belong to pieces
-        if owners == EVERY_PIECE:
-            return ring
-        ident = listener.ident
-        if owners == WEAPON_HOLDER:
+    def _holders(self, listener: Listener, ring: list[Piece]) -> list[Piece]:
+        """The pieces round the ring holding a listener's weapon or card, or of a role owning it."""
+        kind, ident = listener.owners, listener.ident
+        if kind == WEAPON_HOLDER:
             return [h for h in ring if h.weapon == ident]
-        if owners == CARD_HOLDER:
+        if kind == CARD_HOLDER:
             return [h for h in ring if ident in h.hand]
-        if not ring:
-            return ring
-        # Which pieces own it depends on their roles alone, which never change: the owners round
-        # each ring of this table are worked out once.
-        by_ring = self._rings[2]
-        key = (listener, ring[0].label)
-        found = by_ring.get(key)
-        if found is None:
-            # By role, answered once per ruleset; called on legality itself, not as a bound method
-            # (which compiled code calls as interpreted code would).
-            legality, declaration = self.host.legality, listener.declaration
-            found = by_ring[key] = [piece for piece in ring if legality.owns_ability(piece, declaration)]
-        return found
+        by_role = listener.by_role
+        held: list[Piece] = []
+        for piece in ring:
+            owns = by_role.get(piece.role)
+            if owns is None:
+                owns = by_role[piece.role] = self.host.legality.owns_ability(piece, listener.declaration)
+            if owns:
+                held.append(piece)
+        return held
+
+    def _owners(self, listener: Listener) -> Sequence[Piece | None]:
+        """Who a listener listens for now (`owners_of`): no one in particular, or each piece owning
+        its declaration, from the triggering player clockwise (pg.15)."""
+        if listener.owners == WHOLE_BOUT:
+            return _NO_OWNER
+        ring = self._ring(self.host.state)
+        return ring if listener.owners == EVERY_PIECE else self._holders(listener, ring)
 
     def triggering_piece(self) -> str:
         """The player whose doing is being resolved: the piece giving the command, using the ability
@@ -329,38 +479,70 @@ class Events:
         first in initiative order (or the first seated)."""
         if self.triggers:
             return self.triggers[-1]
-        state = self.host.state
-        if state.active is not None:
-            return state.active
-        if state.order:
-            return state.order[0]
-        return next(iter(state.pieces))
+        return _first_acting(self.host.state)
 
     def pieces_in_turn(self) -> Sequence[Piece]:
         """Every piece from the triggering player clockwise round the table (pg.15); none in a game
         without pieces. (Shared between callers: read it, never change it.)"""
-        pieces = self.host.state.pieces
+        return self._ring(self.host.state)
+
+    def _ring(self, state: BoutState) -> list[Piece]:
+        """`pieces_in_turn` of the bout's state."""
+        pieces = state.pieces
         if not pieces:
-            return ()
-        table, rings, _ = self._rings
-        if table is not pieces:  # a bout put back as it was before an action has a table of its own
-            table, rings, _ = self._rings = (pieces, {}, {})
-        start = self.triggers[-1] if self.triggers else self.triggering_piece()
+            return []
+        rings = self._rings
+        if self._table is not pieces:  # a bout put back as it was before an action has a table of its own
+            self._table, rings = pieces, {}
+            self._rings = rings
+        start = self.triggers[-1] if self.triggers else _first_acting(state)
         ring = rings.get(start)
         if ring is None:
-            ring = rings[start] = self.host.state.clockwise_from(start)
+            ring = rings[start] = state.clockwise_from(start)
         return ring
 
 
-def _lacks_mark(marked: tuple[str, str, bool], owner: Piece | None, names: dict[str, Any]) -> bool:
-    """Whether the piece a listener's `mark_test` reads, as its condition reads it (`self` its
+def _first_acting(state: BoutState) -> str:
+    """Who is doing something when no command, ability or card is resolving: the active player;
+    before any round, the first in initiative order (or the first seated)."""
+    if state.active is not None:
+        return state.active
+    if state.order:
+        return state.order[0]
+    return next(iter(state.pieces))
+
+
+def _wakes(wakers: tuple[str, ...], seen: set[str]) -> bool:
+    """Whether one of a hazard's objects has stood on the board (`wakers` meets `seen`)."""
+    for waker in wakers:
+        if waker in seen:
+            return True
+    return False
+
+
+def _passing(owners: list[Piece], name: str, on_left: bool, names: dict[str, Any]) -> list[Piece]:
+    """The owners for whom a condition's first test (`attacker == self`) holds, compared as the
+    condition compares them; all of them when the name it reads is not the event's own plain
+    value (a name of the declaration, or one read when it is used)."""
+    if name not in names:
+        return owners
+    value = names[name]
+    if isinstance(value, Dynamic):
+        return owners
+    if on_left:
+        return [owner for owner in owners if value == owner]
+    return [owner for owner in owners if owner == value]
+
+
+def _lacks_mark(gate: Gate, owner: Piece | None, names: dict[str, Any]) -> bool:
+    """Whether the piece a listener's mark test reads, as its condition reads it (`self` its
     owner, else the event's name), is a piece without the mark: `has_mark` on it is false."""
-    name = marked[0]
+    name = gate.marked
     if name == "self" and owner is not None:
         value: Any = owner
     else:
-        value = names.get(name)
-    return isinstance(value, Piece) and marked[1] not in value.marks
+        value = names.get(name) if name is not None else None
+    return isinstance(value, Piece) and gate.mark not in value.marks
 
 
 # The engine's own `has_mark`, imported when first asked for: the primitives import this module.

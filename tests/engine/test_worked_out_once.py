@@ -7,8 +7,9 @@ from __future__ import annotations
 import pickle
 
 from nexus_dsl import Bout, cached_ruleset, make_agent, play, standard_setup
-from nexus_dsl.engine.events import WHOLE_BOUT, Events, self_test
-from nexus_dsl.engine.scope import Dynamic
+from nexus_dsl.engine.events import (DECLARED_FALSE, DECLARED_TRUE, DECLARED_WHOLE, WHOLE_BOUT, Events, _passing,
+                                     declared_tests, self_test)
+from nexus_dsl.engine.scope import Dynamic, Env
 from nexus_dsl.syntax import ast_nodes as A
 
 
@@ -102,9 +103,76 @@ def test_a_condition_s_first_comparison_with_self_is_found() -> None:
 def test_only_the_owners_a_first_comparison_with_self_lets_through_are_asked() -> None:
     bout = _bout(players=2)
     first, second = bout.state.pieces.values()
-    assert Events._passing([first, second], ("attacker", True), {"attacker": second}) == [second]
-    assert Events._passing([first, second], ("defender", False), {"defender": None}) == []
+    assert _passing([first, second], "attacker", True, {"attacker": second}) == [second]
+    assert _passing([first, second], "defender", False, {"defender": None}) == []
     # A name the event does not bind, or one read when it is used, is left to the condition.
-    assert Events._passing([first, second], ("attacker", True), {}) == [first, second]
+    assert _passing([first, second], "attacker", True, {}) == [first, second]
     read_later = Dynamic(lambda: first)
-    assert Events._passing([first, second], ("attacker", True), {"attacker": read_later}) == [first, second]
+    assert _passing([first, second], "attacker", True, {"attacker": read_later}) == [first, second]
+
+
+def test_each_listener_keeps_its_declaration_s_scope_and_its_owners_by_role() -> None:
+    """What a bout keeps of each listener (its declaration's scope, by the listener's place in its
+    table) and what a listener keeps of each role (whether a piece of that role owns it) are what
+    legality answers when asked afresh."""
+    bout = _bout()
+    listeners = [listener for heard in bout.events.listeners.values() for listener in heard]
+    assert sorted(listener.place for listener in listeners) == list(range(len(listeners)))
+    copy = bout._what_if()
+    for listener in listeners:
+        assert bout.events._scope(listener) is bout.legality.declaration_env(listener.declaration)
+        assert copy.events._scope(listener) is copy.legality.declaration_env(listener.declaration)
+    by_role = [(listener, role, owns) for listener in listeners for role, owns in listener.by_role.items()]
+    assert by_role
+    for listener, role, owns in by_role:
+        assert owns == bout.legality._owned_by_role(role, listener.declaration), (listener.ident, role)
+
+
+def test_a_listener_s_gate_holds_its_first_tests() -> None:
+    bout = _bout()
+    for heard in bout.events.listeners.values():
+        for listener in heard:
+            gate, equal, marked = listener.gate, listener.self_test, listener.mark_test
+            if equal is None and marked is None:
+                assert gate is None
+                continue
+            assert gate is not None
+            assert (gate.equal, gate.on_left) == (equal if equal is not None else (None, False))
+            assert (gate.marked, gate.mark, gate.after_equal) == (marked if marked is not None else (None, "", False))
+
+
+def test_a_listener_s_verdict_on_a_declaration_is_its_condition_s_first_tests_asked_afresh() -> None:
+    """The verdicts a listener keeps of its first tests on an event's declaration (`command.id ==
+    "x"`, `"x" in command.tags`) are what asking those tests of that declaration gives."""
+    bout = _bout()
+    interpreter = bout.interpreter
+    declared = [listener for heard in bout.events.listeners.values() for listener in heard
+                if listener.declared is not None]
+    assert declared and any(listener.declared_whole for listener in declared)
+    commands = list(bout.ruleset.declarations("command"))
+    checked = 0
+    for listener in declared:
+        for command in commands:
+            verdict = Events._declared_verdict(listener, command, interpreter)
+            scope = Env({listener.declared: command})
+            fresh = all(test.run(interpreter, scope) for test in listener.declared_tests)
+            if not fresh:
+                assert verdict == DECLARED_FALSE, (listener.ident, command.id)
+            else:
+                assert verdict == (DECLARED_WHOLE if listener.declared_whole else DECLARED_TRUE)
+                if listener.declared_whole:  # the whole condition holds
+                    assert listener.condition is not None and listener.condition.run(interpreter, scope)
+            checked += 1
+    assert checked > 20
+
+
+def test_the_first_tests_on_a_declaration_are_found_up_to_the_first_other_test() -> None:
+    tags = A.Compare("in", A.Str("some_tag"), A.Attr(A.Name("command"), "tags"))
+    named = A.Compare("!=", A.Attr(A.Name("command"), "id"), A.Str("some_id"))
+    other = A.Compare("==", A.Name("attacker"), A.Name("self"))
+    assert declared_tests(_and(named, tags)) == ("command", (named, tags), True)
+    assert declared_tests(_and(tags, other, named)) == ("command", (tags,), False)
+    assert declared_tests(_and(other, tags)) == (None, (), False)
+    assert declared_tests(A.Compare("==", A.Attr(A.Name("self"), "id"), A.Str("x"))) == (None, (), False)
+    assert declared_tests(A.Compare("==", A.Attr(A.Name("command"), "ap"), A.Str("x"))) == (None, (), False)
+    assert declared_tests(None) == (None, (), False)
