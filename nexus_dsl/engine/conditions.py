@@ -6,16 +6,12 @@ from typing import Any, Protocol
 
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
+from .attributes import END_STATES, piece_attributes
 from .events import Events
 from .interpreter import Run
 from .ledger import Ledger, pile_name
 from .state import BoutState, Piece, Status
 from .timing import Timing
-
-
-# The word for each status, as scripts name it (read from a table: scripts ask at every condition).
-STATUS_WORDS: dict[Status, str] = {status: status.value for status in Status}
-END_STATES = frozenset({"incapacitated", "dead"})  # set by damage, never by `add_state`
 
 
 class DamageFrame:
@@ -124,14 +120,7 @@ class Conditions:
 
     # ---------------------------------------------------------------- states
     def has_state(self, piece: Any, state: str) -> bool:
-        if not isinstance(piece, Piece):
-            return False
-        status = STATUS_WORDS[piece.status]
-        if state in END_STATES:
-            return status == state
-        if status in self.host.ruleset.words.implied_by.get(state, ()):
-            return True  # a state its declaration says an end state brings (`implied_by`)
-        return state in piece.states
+        return piece_attributes(self.host.ruleset).has_state(piece, state)
 
     def add_state(self, piece: Piece, state: str, by: Piece | None = None) -> Run:
         if state in END_STATES:

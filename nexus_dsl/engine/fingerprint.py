@@ -86,7 +86,7 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
 #: once (or memoised) without ever changing what the bout does.
 NOT_STATE: frozenset[str] = frozenset({
-    "ruleset", "setup", "limits", "object_types", "actor_word", "_piece_readers", "dice_seed",
+    "ruleset", "setup", "limits", "object_types", "actor_word", "dice_seed",
 })
 
 
