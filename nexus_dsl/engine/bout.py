@@ -18,12 +18,11 @@ content: they arrive through the Ruleset as rule scripts and run in the interpre
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import Diagnostic, RulesError, ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
-from ..vocabulary import PLAYER_ATTRIBUTES
 from .actions import ABILITY, CARD, COMMAND, PASS, Action, Decision
 from .conditions import Conditions
 from .cycle import KEEP_DECISION, Cycle, Game
@@ -41,9 +40,9 @@ from .refusals import reason_refused, refusal_code
 from .resolution import Resolution
 from .rolls import Rolls
 from .primitives import script_tables
-from .setup import BoutSetup, declared_number, weapon_word
+from .setup import BoutSetup
 from .snapshot import snapshot_of
-from .state import BoutState, Piece, Outcome, Player, Status, Termination
+from .state import BoutState, Piece, Outcome, Player, Termination
 from .timing import Timing
 
 # Decisions between a player's own moves: a script's step budget starts again at each of these
@@ -106,8 +105,6 @@ class Bout:
         self.object_types = frozenset(ruleset.data.get("objects", {}))
         # The log names who acts by the game's own word for it (its `piece_word` or `player_word`).
         self.actor_word = ruleset.game.actor_word
-        # How each attribute name of a piece is read, worked out on first use (`_piece_reader`).
-        self._piece_readers: dict[str, PieceReader] = {}
         # Each command's declaration by name, as previews look them up (`_command_declaration`).
         self._commands: dict[str, A.Declaration] = {}
         self.state = initial_state(ruleset, setup, self.dice)
@@ -240,24 +237,8 @@ class Bout:
 
     # ---------------------------------------------------------------- reading state
     def piece_attribute(self, piece: Piece | Player, name: str) -> Any:
-        if isinstance(piece, Player):
-            if name in piece.stats:
-                return piece.stats[name]
-            if name in piece.piles:  # the coins in a pile it holds
-                return piece.piles[name]
-            if name in PLAYER_ATTRIBUTES:
-                return getattr(piece, name)
-            raise AttributeError(name)
-        if name in piece.locations:
-            return piece.locations[name]
-        if name in piece.stats:
-            return piece.stats[name]
-        if name in piece.counters:  # the numbers marked on a counter, lowest first
-            return tuple(sorted(piece.counters[name]))
-        read = self._piece_readers.get(name)
-        if read is None:
-            read = self._piece_readers[name] = _piece_reader(self.ruleset, name)
-        return read(self.state, piece)
+        """The attribute `name` of a fighter, as a script reads it (`attributes.py`)."""
+        return self.interpreter.attributes.read(self, piece, name)
 
     def is_declaration_id(self, name: str) -> bool:
         return name in self.ruleset.declaration_ids
@@ -382,7 +363,6 @@ class WhatIf(Bout):
         self.fault_declaration = original.fault_declaration
         self.object_types = original.object_types
         self.actor_word = original.actor_word
-        self._piece_readers = original._piece_readers
         self._commands = original._commands
         self.state = original.state.clone()
         self.dice_seed, self.rolled = _preview_dice_seed(original), None
@@ -481,48 +461,6 @@ class Previews:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-
-PieceReader = Callable[[BoutState, Piece], Any]
-
-
-def _piece_reader(ruleset: Ruleset, name: str) -> PieceReader:
-    """How a piece's attribute `name` is read when it names none of the piece's locations, stats
-    or counters: what the name means depends on the ruleset alone, so it is worked out once (the
-    checks in this order) and each read only does what the name asks."""
-    words = ruleset.words
-    if name in words.owned_piles:  # the coins in its player's pile (a piece stands for its player)
-        return lambda state, piece: state.player_of(piece).piles[name]
-    if name in words.stats:  # a trait, or a stat each player holds (a piece stands for its player)
-        if name in words.player_stats:
-            return lambda state, piece: state.player_of(piece).stats[name]
-        return lambda state, piece: piece.traits.get(name, 0)
-    if name == "square":
-        return lambda state, piece: piece.square
-    if name == "facing":
-        return lambda state, piece: piece.facing.name  # a compass direction is a word in scripts (`self.facing == N`)
-    if name == ruleset.game.role_word:  # the piece's role, read by the game's word for it
-        return lambda state, piece: piece.role
-    if name == "fighting":
-        return lambda state, piece: piece.status == Status.FIGHTING
-    hold = words.hold
-    if name == hold.holding:  # a hold, as the game names it: the piece or none
-        return lambda state, piece: state.pieces[piece.holding] if piece.holding else None
-    if name == hold.held_by:
-        return lambda state, piece: state.pieces[piece.held_by] if piece.held_by else None
-    if name.startswith("weapon_"):
-        return lambda state, piece: _weapon_attribute(ruleset, piece, name)
-    return lambda state, piece: getattr(piece, name)
-
-
-def _weapon_attribute(ruleset: Ruleset, piece: Piece, name: str) -> Any:
-    """`weapon_type` or a number of the weapon the piece holds (none: no type, and 0)."""
-    weapon = ruleset.declaration("weapon", piece.weapon) if piece.weapon else None
-    if weapon is None:
-        return None if name == "weapon_type" else 0
-    if name == "weapon_type":
-        return weapon_word(weapon, "type")
-    return declared_number(weapon, name.removeprefix("weapon_")) or 0
 
 
 def _no_game() -> Game:

@@ -21,19 +21,18 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, NamedTuple, Protocol
+from typing import Any, Callable, Final, Mapping, NamedTuple, Protocol
 
 from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
 from ..vocabulary import NumberRange
+from .attributes import PieceAttributes, PieceReader
 from .scope import INTERNAL, INTERNAL_HINT, UNBOUND, VALUE_ERRORS, Dynamic, Env, describe_value, fault, fault_at, is_number
 from .state import Piece, Player
 
 
 class AttributeHost(Protocol):
-    """What a closure reads of the bout itself: the attributes of fighters and declarations."""
-
-    def piece_attribute(self, piece: Piece | Player, name: str) -> Any: ...
+    """What a closure reads of the bout itself: the attributes of declarations."""
 
     def declaration_attribute(self, declaration: A.Declaration, name: str) -> Any: ...
 
@@ -45,6 +44,7 @@ class Interpreter:
     name on every node a closure computes."""
 
     host: Any  # the bout (`AttributeHost`, and what the functions called take)
+    attributes: PieceAttributes  # how each attribute of a fighter is read, per ruleset
     max_number: int  # the limits' largest number, either sign
     unbound_values: dict[str, Any]  # the value of each name no scope binds, per ruleset
     functions: Mapping[str, Callable[..., Any]]  # the script functions by name
@@ -111,6 +111,8 @@ class ArgumentCheck:
     # tests by position.
     positional_classes: tuple[tuple[type, ...], ...] = ()
     positional_others: tuple[tuple[int, Callable[[Any], bool]], ...] = ()
+    # The first of each argument's classes: a value of that very class passes with no `isinstance`.
+    positional_first: tuple[type, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ class CallPlan:
     and kept by the call's closure while the interpreter it runs in has the same tables, so a call
     costs no search by name and no test it does not need."""
 
-    __slots__ = ("functions", "checks", "function", "tests", "ranges", "within")
+    __slots__ = ("functions", "checks", "function", "tests", "positions", "quick", "ranges", "within")
 
     def __init__(self, functions: Any, checks: Any, function: Callable[..., Any] | None,
                  tests: tuple[ArgumentTest, ...], ranges: tuple[tuple[int, Any], ...],
@@ -135,6 +137,10 @@ class CallPlan:
         self.checks = checks
         self.function = function
         self.tests = tests
+        # Each test's argument, and the one type sure to pass it (None: none, or several): a value
+        # of that very type passes with no search of the sure types.
+        self.positions = tuple(test.position for test in tests)
+        self.quick: tuple[Any, ...] = tuple(next(iter(test.sure)) if len(test.sure) == 1 else None for test in tests)
         self.ranges = ranges  # (position, the NumberRange its number is held to)
         self.within = within  # holds a number to a range, or faults
 
@@ -521,15 +527,17 @@ class OrderedByNumber(Closure):
         return True if self.in_order(a, b) else False
 
 
-ACTORS = (Piece, Player)
 DECLARATION_ATTRIBUTES = ("id", "group", "tags")
+# The class of a declaration, held where compiled code reads it without searching the module's names.
+DECLARATION: Final = A.Declaration
 
 
 class AttributeRead(Closure):
-    """An attribute read where its object is met: a fighter's by the bout, a declaration's (its id,
-    group, tags) by the bout, anything else (a square's col and row, or a fault) by the interpreter."""
+    """An attribute read where its object is met: a fighter's by the reader of its name
+    (`attributes.py`), a declaration's (its id, group, tags) by the bout, anything else (a square's
+    col and row, or a fault) by the interpreter."""
 
-    __slots__ = ("expr", "obj", "name", "of_declaration", "ident")
+    __slots__ = ("expr", "obj", "name", "of_declaration", "ident", "reader")
 
     def __init__(self, expr: A.Attr):
         self.expr = expr
@@ -538,6 +546,8 @@ class AttributeRead(Closure):
         self.of_declaration = expr.name in DECLARATION_ATTRIBUTES
         # `self.label`: the object is nearly always a name a scope binds, looked up here without a call.
         self.ident = expr.obj.id if isinstance(expr.obj, A.Name) else ""  # "": not a name (no scope is searched)
+        # The reader of the name in the ruleset of the interpreter it last ran in (its table's own).
+        self.reader: PieceReader | None = None
 
     def run(self, interpreter: Interpreter, env: Env) -> Any:
         ident = self.ident
@@ -551,11 +561,14 @@ class AttributeRead(Closure):
             scope = scope.parent
         else:  # not a name, or one no scope binds: its closure works it out (or faults)
             value = self.obj.run(interpreter, env)
-        host: AttributeHost = interpreter.host
         try:
-            if isinstance(value, ACTORS):
-                return host.piece_attribute(value, self.name)
-            if self.of_declaration and isinstance(value, A.Declaration):
+            if isinstance(value, Piece) or isinstance(value, Player):
+                reader = self.reader
+                if reader is None or reader.ruleset is not interpreter.attributes.ruleset:
+                    reader = self.reader = interpreter.attributes.reader(self.name)
+                return reader.read(interpreter.host, value)
+            if self.of_declaration and isinstance(value, DECLARATION):
+                host: AttributeHost = interpreter.host
                 return host.declaration_attribute(value, self.name)
         except AttributeError:
             pass
@@ -614,11 +627,15 @@ class CallOf(Closure):
         if function is None:
             raise fault(expr, env, "feature_not_available", f"function `{expr.func}` is not available")
         values = self._values(interpreter, env)
-        for position, sure, test, what in bound.tests:
-            value = values[position]
-            if type(value) not in sure and not test(value):
-                raise fault(expr.args[position], env, "wrong_type",
-                            f"`{expr.func}` needs {what} here, got {describe_value(value)}")
+        positions = bound.positions
+        quick = bound.quick
+        for index in range(len(positions)):
+            value = values[positions[index]]
+            if type(value) is not quick[index]:
+                position, sure, test, what = bound.tests[index]
+                if type(value) not in sure and not test(value):
+                    raise fault(expr.args[position], env, "wrong_type",
+                                f"`{expr.func}` needs {what} here, got {describe_value(value)}")
         for position, number_range in bound.ranges:
             values[position] = bound.within(number_range, values[position], expr, env)
         host = interpreter.host

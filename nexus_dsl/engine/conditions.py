@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Final, Protocol
+from typing import Any, Protocol
 
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
+from .attributes import END_STATES, piece_attributes
 from .events import Events
 from .interpreter import Run
 from .ledger import Ledger, pile_name
 from .state import BoutState, Piece, Status
 from .timing import Timing
-
-
-END_STATES: Final = frozenset({"incapacitated", "dead"})  # set by damage, never by `add_state`
 
 
 class DamageFrame:
@@ -46,9 +44,6 @@ class Conditions:
     def __init__(self, host: ConditionsHost):
         self.host = host
         self.damage_frames: list[DamageFrame] = []  # hits about to land (`reduce_damage`)
-        # The end states each state comes with (`implied_by`), read from the ruleset's words once:
-        # scripts ask whether a piece is in a state at nearly every condition.
-        self._implied_by: dict[str, tuple[str, ...]] = dict(host.ruleset.words.implied_by)
 
     def reset(self) -> None:
         """No hit about to land any more (a script fault stopped the bout, a preview's copy starts over)."""
@@ -125,16 +120,7 @@ class Conditions:
 
     # ---------------------------------------------------------------- states
     def has_state(self, piece: Any, state: str) -> bool:
-        if not isinstance(piece, Piece):
-            return False
-        # A status is the word scripts name it by (`Status` is a `str` equal to its value).
-        status = piece.status
-        if state in END_STATES:
-            return status == state
-        implied = self._implied_by.get(state)
-        if implied is not None and status in implied:
-            return True  # a state its declaration says an end state brings (`implied_by`)
-        return state in piece.states
+        return piece_attributes(self.host.ruleset).has_state(piece, state)
 
     def add_state(self, piece: Piece, state: str, by: Piece | None = None) -> Run:
         if state in END_STATES:

@@ -76,7 +76,7 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
     "events": frozenset({"host", "listeners", "_hazard_objects", "_depth_limit", "_table", "_rings", "_scopes",
                          "_functions_asked", "_engine_marks", "_asking"}),
     "timing": frozenset({"host", "_by_window"}),
-    "conditions": frozenset({"host", "_implied_by"}),
+    "conditions": frozenset({"host"}),
     "movement": frozenset({"host"}),
     "holds": frozenset({"host"}),
     "rolling": frozenset({"host"}),
@@ -87,7 +87,7 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
 #: once (or memoised) without ever changing what the bout does.
 NOT_STATE: frozenset[str] = frozenset({
-    "ruleset", "setup", "limits", "object_types", "actor_word", "_piece_readers", "dice_seed",
+    "ruleset", "setup", "limits", "object_types", "actor_word", "dice_seed",
     "_commands",
     "_spare",  # a copy kept for previews, started over before each use (`Bout._copy_for_previews`)
 })

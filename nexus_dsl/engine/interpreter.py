@@ -31,6 +31,7 @@ from ..vocabulary import FUNCTIONS as VOCABULARY_FUNCTIONS
 from ..vocabulary import RELATIVE, RESOURCES, ROLL_SIDES, NumberRange, Signature
 from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
+from .attributes import ReadingHost, piece_attributes
 from .board import Square
 from .compiled import ArgumentCheck, ArgumentChecks, ArgumentTest, CallPlan, Closure, KindTest, closure_of
 from .compiled import Interpreter as Evaluator
@@ -131,16 +132,24 @@ SURE_TYPES: dict[str, frozenset[type]] = {
 NO_TYPES: frozenset[type] = frozenset()
 
 
+def _vocabulary_test(kind: str, test: KindTest | None) -> bool:
+    """Whether `test` is the vocabulary's own test of `kind`, not one the content's words have given
+    the type. Told by its function: the compiled engine holds a test's pair unboxed, and boxes it
+    again, a new tuple, each time it is read from a table."""
+    known = KIND_TESTS.get(kind)
+    return test is not None and known is not None and test[0] is known[0]
+
+
 def _sure_types(kind: str, test: KindTest) -> frozenset[type]:
     """The types sure to pass `test`, the test of an argument of type `kind`: the vocabulary's, unless
     the content's words have given the type a test of their own."""
-    return SURE_TYPES.get(kind, NO_TYPES) if test is KIND_TESTS.get(kind) else NO_TYPES
+    return SURE_TYPES.get(kind, NO_TYPES) if _vocabulary_test(kind, test) else NO_TYPES
 
 
 def _argument_check(signature: Signature, tests: Mapping[str, KindTest]) -> ArgumentCheck:
     ranges = signature.ranges.items()
     positional = tuple(_argument_test(position, kind, tests.get(kind)) for position, kind in enumerate(signature.positional))
-    classes = tuple(CLASS_TESTS[kind] if kind in CLASS_TESTS and tests.get(kind) is KIND_TESTS[kind] else (object,)
+    classes = tuple(CLASS_TESTS[kind] if kind in CLASS_TESTS and _vocabulary_test(kind, tests.get(kind)) else (object,)
                     for kind in signature.positional)
     others = tuple((position, test.test) for position, (test, kinds) in enumerate(zip(positional, classes))
                    if test is not None and kinds == (object,))
@@ -148,7 +157,7 @@ def _argument_check(signature: Signature, tests: Mapping[str, KindTest]) -> Argu
                          {name: tests[kind] for name, kind in signature.preps.items() if kind in tests},
                          tuple((key, r) for key, r in ranges if isinstance(key, int)),
                          tuple((key, r) for key, r in ranges if isinstance(key, str)),
-                         classes, others)
+                         classes, others, tuple(kinds[0] for kinds in classes))
 
 
 def _argument_test(position: int, kind: str, test: KindTest | None) -> ArgumentTest | None:
@@ -209,34 +218,24 @@ class Asking:
         self.interpreter.pure = self.outer.pop()
 
 
-class StateQuestions(Protocol):
-    """Whether a value is in a state (`engine/conditions.py`)."""
-
-    def has_state(self, piece: Any, state: str) -> bool: ...
-
-
 class DeclarationScopes(Protocol):
     """The scope of a declaration: its params (`engine/legality.py`)."""
 
     def declaration_env(self, declaration: A.Declaration) -> Env: ...
 
 
-class ScriptHost(Protocol):
-    """What scripts read of the bout: its rules and object types, the attributes of its fighters and
-    declarations, whether a fighter is in a state, and the scope a procedure runs in."""
+class ScriptHost(ReadingHost, Protocol):
+    """What scripts read of the bout: its rules and object types, its state (for the attributes of
+    its fighters: `ReadingHost`), the attributes of its declarations, and the scope a procedure
+    runs in."""
 
     ruleset: Ruleset
     object_types: frozenset[str]
 
     @property
-    def conditions(self) -> StateQuestions: ...
-
-    @property
     def legality(self) -> DeclarationScopes: ...
 
     def is_declaration_id(self, name: str) -> bool: ...
-
-    def piece_attribute(self, piece: Piece | Player, name: str) -> Any: ...
 
     def declaration_attribute(self, declaration: A.Declaration, name: str) -> Any: ...
 
@@ -258,10 +257,11 @@ class Interpreter(Evaluator):
         self.procedure_depth = 0
         # The value of each name no scope binds, worked out once per ruleset (`resolve_unbound`).
         self.unbound_values = host.ruleset.derived("unbound_values")
+        self.attributes = piece_attributes(host.ruleset)
 
     def has_state(self, value: Any, state: str) -> bool:
         """Whether a value is in a state (`value is <state>`)."""
-        return self.host.conditions.has_state(value, state)
+        return self.attributes.has_state(value, state)
 
     def asking(self) -> Asking:
         """`with interpreter.asking():` around every evaluation of a cost or a requirement."""
@@ -328,7 +328,7 @@ class Interpreter(Evaluator):
     def attribute_of(self, obj: Any, expr: A.Attr, env: Env) -> Any:
         try:
             if isinstance(obj, (Piece, Player)):
-                return self.host.piece_attribute(obj, expr.name)
+                return self.attributes.read(self.host, obj, expr.name)
             if isinstance(obj, Square) and expr.name in ("col", "row"):
                 return getattr(obj, expr.name)
             if isinstance(obj, A.Declaration) and expr.name in ("id", "group", "tags"):
@@ -516,8 +516,10 @@ class Interpreter(Evaluator):
         # `_check_arguments`, asking each class with no call; once one fails, asked in full, in order,
         # so the fault is at the first argument that fails.
         classes = checks.positional_classes
+        firsts = checks.positional_first
         for position in range(min(len(classes), len(args))):
-            if not isinstance(args[position], classes[position]):
+            arg = args[position]
+            if type(arg) is not firsts[position] and not isinstance(arg, classes[position]):
                 self._check_arguments(step.verb, checks.positional, args, step.arg_nodes, env)
         for position, test in checks.positional_others:
             if position < len(args) and not test(args[position]):

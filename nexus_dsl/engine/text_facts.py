@@ -26,7 +26,10 @@ def engine_fact(function: Callable[..., _Fact]) -> Callable[..., _Fact]:
         if facts is None:
             facts = {}
             object.__setattr__(declaration, "_facts", facts)
-        key = (function, *words)
+        # A fact asked of the declaration alone is kept under the function itself, hashed at once
+        # (no key of `ast_nodes.fact_of_text` is one: those are tuples); one asked with words too
+        # under the function and the words.
+        key: Hashable = (function, *words) if words else function
         found = facts.get(key, facts)  # the table itself stands for "not asked yet": no answer is it
         if found is facts:
             found = facts[key] = function(declaration, *words)

@@ -1,0 +1,196 @@
+"""The attributes a script reads of a fighter (`self.label`, `target.weapon`, `who.side`), and the
+states it asks it to be in (`target is <state>`).
+
+A piece's attribute is, in this order, one of its locations, one of its stats, one of its counters
+(the numbers marked on it, lowest first), or else what the name means in the ruleset: the coins of
+its player's pile, a trait, its square, its hold, a number of its weapon, a field of the piece. What
+the name means in the ruleset is worked out once per name (`PieceReader`), kept in a table shared by
+every bout and preview of the ruleset (`piece_attributes`); a player's attribute is one of its stats,
+one of its piles, or one of the few the vocabulary names.
+
+Each name's reader is an object of one compiled class, held by the closure of the expression reading
+it and called as a method of that class: the commonest reads of a script cost no search of the
+ruleset's words and no call through the bout.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, Protocol
+
+from ..model.ruleset import Ruleset
+from ..vocabulary import END_STATES as END_STATE_WORDS
+from ..vocabulary import PLAYER_ATTRIBUTES
+from .scope import UNBOUND
+from .setup import declared_number, weapon_word
+from .state import BoutState, Piece, Player, Status
+
+
+class ReadingHost(Protocol):
+    """Whose state a read looks into (the bout): only what a piece's player or hold needs asks it."""
+
+    @property
+    def state(self) -> BoutState: ...
+
+
+# What a name that is none of a piece's locations, stats or counters reads (`PieceReader.kind`);
+# final, so that compiled code compares with the numbers themselves, not with module globals.
+OWNED_PILE: Final = 0  # the coins in its player's pile (a piece stands for its player)
+PLAYER_STAT: Final = 1  # a stat each player holds (a piece stands for its player)
+TRAIT: Final = 2
+SQUARE: Final = 3
+FACING: Final = 4  # a compass direction is a word in scripts (`self.facing == N`)
+ROLE: Final = 5  # the piece's role, read by the game's word for it
+FIGHTING: Final = 6
+HOLDING: Final = 7  # a hold, as the game names it: the piece or none
+HELD_BY: Final = 8
+WEAPON: Final = 9  # `weapon_type` or a number of the weapon the piece holds
+FIELD: Final = 10  # the piece's field of that name (or no such attribute)
+UNKNOWN: Final = -1  # not worked out yet: only a read that gets as far as it asks the ruleset
+
+
+def _kind(ruleset: Ruleset, name: str) -> int:
+    """What `name` reads of a piece when it names none of the piece's locations, stats or counters:
+    it depends on the ruleset alone (the checks in this order)."""
+    words = ruleset.words
+    if name in words.owned_piles:
+        return OWNED_PILE
+    if name in words.stats:  # a trait, or a stat each player holds
+        return PLAYER_STAT if name in words.player_stats else TRAIT
+    if name == "square":
+        return SQUARE
+    if name == "facing":
+        return FACING
+    if name == ruleset.game.role_word:
+        return ROLE
+    if name == "fighting":
+        return FIGHTING
+    hold = words.hold
+    if name == hold.holding:
+        return HOLDING
+    if name == hold.held_by:
+        return HELD_BY
+    if name.startswith("weapon_"):
+        return WEAPON
+    return FIELD
+
+
+class PieceReader:
+    """How the attribute `name` of a fighter is read in one ruleset: `read` does what the name asks."""
+
+    __slots__ = ("ruleset", "name", "kind")
+
+    def __init__(self, ruleset: Ruleset, name: str):
+        self.ruleset = ruleset
+        self.name = name
+        self.kind = UNKNOWN
+
+    def read(self, host: ReadingHost, actor: Piece | Player) -> Any:
+        """The attribute of `actor` (of the bout `host`): AttributeError when it has none."""
+        name = self.name
+        if not isinstance(actor, Piece):  # a piece is the commonest, and told at once by its exact class
+            return _player_attribute(actor, name)
+        # One search of each of the piece's tables, in order (a value of none of them is UNBOUND).
+        value = actor.locations.get(name, UNBOUND)
+        if value is not UNBOUND:
+            return value
+        value = actor.stats.get(name, UNBOUND)
+        if value is not UNBOUND:
+            return value
+        numbers = actor.counters.get(name)
+        if numbers is not None:  # the numbers marked on a counter, lowest first
+            return tuple(sorted(numbers))
+        return self.rest(host, actor)
+
+    def rest(self, host: ReadingHost, piece: Piece) -> Any:
+        """What the name means in the ruleset, read of `piece`."""
+        kind = self.kind
+        if kind == UNKNOWN:
+            kind = self.kind = _kind(self.ruleset, self.name)
+        if kind == TRAIT:
+            return piece.traits.get(self.name, 0)
+        if kind == FIELD:
+            return getattr(piece, self.name)
+        if kind == FIGHTING:
+            return piece.status == Status.FIGHTING
+        if kind == HOLDING:
+            return host.state.pieces[piece.holding] if piece.holding else None
+        if kind == HELD_BY:
+            return host.state.pieces[piece.held_by] if piece.held_by else None
+        if kind == OWNED_PILE:
+            return host.state.player_of(piece).piles[self.name]
+        if kind == PLAYER_STAT:
+            return host.state.player_of(piece).stats[self.name]
+        if kind == SQUARE:
+            return piece.square
+        if kind == FACING:
+            return piece.facing.name
+        if kind == ROLE:
+            return piece.role
+        return weapon_attribute(self.ruleset, piece, self.name)
+
+
+def _player_attribute(player: Player, name: str) -> Any:
+    value = player.stats.get(name, UNBOUND)
+    if value is not UNBOUND:
+        return value
+    value = player.piles.get(name, UNBOUND)  # the coins in a pile it holds
+    if value is not UNBOUND:
+        return value
+    if name in PLAYER_ATTRIBUTES:
+        return getattr(player, name)
+    raise AttributeError(name)
+
+
+def weapon_attribute(ruleset: Ruleset, piece: Piece, name: str) -> Any:
+    """`weapon_type` or a number of the weapon the piece holds (none: no type, and 0)."""
+    weapon = ruleset.declaration("weapon", piece.weapon) if piece.weapon else None
+    if weapon is None:
+        return None if name == "weapon_type" else 0
+    if name == "weapon_type":
+        return weapon_word(weapon, "type")
+    return declared_number(weapon, name.removeprefix("weapon_")) or 0
+
+
+END_STATES: Final = frozenset(END_STATE_WORDS)  # set by damage, never by `add_state`
+
+
+class PieceAttributes:
+    """The reader of each attribute name of a fighter in one ruleset, worked out on first use, and
+    the states each end state brings in it (`has_state`)."""
+
+    __slots__ = ("ruleset", "readers", "implied_by")
+
+    def __init__(self, ruleset: Ruleset):
+        self.ruleset = ruleset
+        self.readers: dict[str, PieceReader] = {}
+        # A table of the compiled engine's own kind, searched without a call by name.
+        self.implied_by: dict[str, tuple[str, ...]] = dict(ruleset.words.implied_by)
+
+    def reader(self, name: str) -> PieceReader:
+        found = self.readers.get(name)
+        if found is None:
+            found = self.readers[name] = PieceReader(self.ruleset, name)
+        return found
+
+    def read(self, host: ReadingHost, actor: Piece | Player, name: str) -> Any:
+        """The attribute `name` of `actor` (of the bout `host`): AttributeError when it has none."""
+        return self.reader(name).read(host, actor)
+
+    def has_state(self, actor: Any, state: str) -> bool:
+        """Whether `actor` is in `state` (`x is <state>`): for an end state, whether the piece's status
+        is it; else whether its status brings the state (`implied_by`) or it was given the state.
+        Anything but a piece is in none."""
+        if not isinstance(actor, Piece):
+            return False
+        status = actor.status  # a word itself: a `Status` is the `str` it names
+        if state in END_STATES:
+            return status == state
+        if status in self.implied_by.get(state, ()):
+            return True  # a state its declaration says an end state brings
+        return state in actor.states
+
+
+def piece_attributes(ruleset: Ruleset) -> PieceAttributes:
+    """The readers of `ruleset`, shared by every bout and preview played with it."""
+    return ruleset.derived("piece_attributes", lambda: PieceAttributes(ruleset))
+
