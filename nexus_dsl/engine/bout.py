@@ -34,7 +34,7 @@ from .initial_state import initial_state
 from .interpreter import Interpreter, Limits, Run
 from .scope import faulting_declaration
 from .ledger import Ledger
-from .legality import Legality, declaration_group, declaration_tags
+from .legality import Legality
 from .movement import Movement
 from .refusals import reason_refused, refusal_code
 from .resolution import Resolution
@@ -43,6 +43,7 @@ from .primitives import script_tables
 from .setup import BoutSetup
 from .snapshot import snapshot_of
 from .state import BoutState, Piece, Outcome, Player, Termination
+from .text_facts import declaration_group, declaration_tags
 from .timing import Timing
 
 # Decisions between a player's own moves: a script's step budget starts again at each of these

@@ -16,8 +16,9 @@ from ..syntax import ast_nodes as A
 from .compiled import DECLARATION_ATTRIBUTES, Closure, closure_of, is_constant
 from .interpreter import Interpreter, Limits, Run
 from .scope import Dynamic, Env
-from .legality import Legality, role_named
+from .legality import Legality
 from .state import BoutState, Piece
+from .text_facts import role_named
 
 # Who listens by a `when` clause: the whole bout once (no owner), or each piece that owns it (every
 # piece, the piece holding the weapon, the piece holding the card, the pieces of the roles owning it).

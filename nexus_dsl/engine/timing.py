@@ -21,9 +21,10 @@ from .actions import ABILITY, CARD, PASS, Action, Decision
 from .events import Events
 from .interpreter import Limits, Run
 from .scope import Env
-from .legality import Legality, UseChecks, UseVerdicts, targets_opponent
+from .legality import Legality
+from .legality_plans import UseChecks, UseVerdicts
 from .state import Actor, BoutState, Piece, Status
-from .text_facts import engine_fact
+from .text_facts import engine_fact, targets_opponent
 
 # The kind of declaration used as an ability; the kinds of card played from a hand are the game's
 # (`GameWords.hand_kinds`: those a zone whose drawn cards are kept holds).

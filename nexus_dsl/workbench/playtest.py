@@ -45,7 +45,7 @@ from ..engine.timing import window_defaults
 from ..engine.actions import ABILITY, CARD, CHOICE, COMMAND, END_ROUND, NEXT_ROUND, PASS, Action, Decision
 from ..engine.board import Square
 from ..engine.bout import Bout
-from ..engine.legality import declaration_group
+from ..engine.text_facts import declaration_group
 from ..engine.setup import standard_setup
 from ..errors import Diagnostic, NexusError, RulesError
 from ..limits import INPUT_LIMITS, InputLimits
