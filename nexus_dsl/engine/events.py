@@ -113,19 +113,27 @@ def self_test(condition: A.Expr | None) -> tuple[str, bool] | None:
     return None
 
 
-def mark_test(condition: A.Expr | None, self_tested: bool) -> tuple[str, str, bool] | None:
-    """The name and the mark of a condition's `has_mark(<name>, "<mark>")` asked first, or right
-    after a first test `<name> == self` that `_passing` asks itself, and which of the two: for a
-    piece without that mark the condition is false, whatever follows. None when there is none."""
+def _conjuncts(condition: A.Expr | None) -> list[A.Expr]:
+    """The tests a condition's `and`s join, in the order they are asked (none for no condition)."""
     tests: list[A.Expr] = []
     first = condition
     while isinstance(first, A.Binary) and first.op == "and":
         tests.append(first.right)
         first = first.left
     if first is None:
-        return None
+        return tests
     tests.append(first)
-    tests.reverse()  # in the order they are asked
+    tests.reverse()
+    return tests
+
+
+def mark_test(condition: A.Expr | None, self_tested: bool) -> tuple[str, str, bool] | None:
+    """The name and the mark of a condition's `has_mark(<name>, "<mark>")` asked first, or right
+    after a first test `<name> == self` that `_passing` asks itself, and which of the two: for a
+    piece without that mark the condition is false, whatever follows. None when there is none."""
+    tests = _conjuncts(condition)
+    if not tests:
+        return None
     for position in range(min(2, len(tests))):
         call = tests[position]
         if position == 1 and not self_tested:
@@ -140,15 +148,9 @@ def declared_tests(condition: A.Expr | None) -> tuple[str | None, tuple[A.Expr, 
     """A condition's first tests that compare what one name's declaration is (its id, group or
     tags, as `AttributeRead` reads a declaration's) with a written value, that name (never `self`),
     and whether they are the whole condition: (None, (), False) when it starts otherwise."""
-    tests: list[A.Expr] = []
-    first = condition
-    while isinstance(first, A.Binary) and first.op == "and":
-        tests.append(first.right)
-        first = first.left
-    if first is None:
+    tests = _conjuncts(condition)
+    if not tests:
         return None, (), False
-    tests.append(first)
-    tests.reverse()  # in the order they are asked
     name: str | None = None
     taken: list[A.Expr] = []
     for test in tests:

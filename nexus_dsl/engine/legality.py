@@ -11,7 +11,7 @@ must stand up first").
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterator, Protocol
+from typing import Any, Iterator, Protocol, Sequence
 
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
@@ -937,13 +937,7 @@ class Legality:
                     multiplier = held[_MP_MULTIPLIER] = self.mp_multiplier(piece)
                 if multiplier != 1:
                     return None
-        for amount, resource in written:
-            have = held.get(resource)
-            if have is None:
-                have = held[resource] = self.resource_amount(piece, resource)
-            if self._with_bonus(piece, resource, target_piece, have) < amount:
-                return True
-        return False
+        return self._short_of_items(piece, written, target_piece, held)
 
     def _short_of(self, piece: Actor, costs: tuple[tuple[int, str], ...], held: dict[str, int]) -> bool:
         """Whether `piece` lacks any of these written costs (an MP cost multiplied as `cost_items` does)."""
@@ -1027,7 +1021,7 @@ class Legality:
         multiplier."""
         return self._short_of_items(piece, self.cost_items(piece, declaration, env, held), target, held)
 
-    def _short_of_items(self, piece: Actor, items: list[tuple[int, str]], target: Any, held: dict[str, int]) -> bool:
+    def _short_of_items(self, piece: Actor, items: Sequence[tuple[int, str]], target: Any, held: dict[str, int]) -> bool:
         """Whether `piece` lacks any of these costs worked out (`cost_items`), as `cost_problem`
         counts (AP granted against the target counts towards an AP cost)."""
         for amount, resource in items:
