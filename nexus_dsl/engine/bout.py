@@ -106,8 +106,6 @@ class Bout:
         self.object_types = frozenset(ruleset.data.get("objects", {}))
         # The log names who acts by the game's own word for it (its `piece_word` or `player_word`).
         self.actor_word = ruleset.game.actor_word
-        # Each command's declaration by name, as previews look them up (`_command_declaration`).
-        self._commands: dict[str, A.Declaration] = {}
         self.state = initial_state(ruleset, setup, self.dice)
         self.ledger: Ledger = Ledger(self)
         self.legality: Legality = Legality(self)
@@ -284,7 +282,9 @@ class Bout:
         if action.kind in (ABILITY, CARD):
             game = clone.timing.use_ability(action, None)
         elif action.kind == COMMAND:
-            game = clone.resolution.run_command(piece, self._command_declaration(action.name or ""), action)
+            declaration = self.ruleset.declaration("command", action.name or "")
+            assert declaration is not None
+            game = clone.resolution.run_command(piece, declaration, action)
         else:
             return clone.state
         # Most previews meet no decision: `next` with a default ends them without an exception.
@@ -296,15 +296,6 @@ class Bout:
             except StopIteration:
                 break
         return clone.state
-
-    def _command_declaration(self, name: str) -> A.Declaration:
-        """The command `name`'s declaration, looked up in the ruleset (interpreted Python) once a bout."""
-        declaration = self._commands.get(name)
-        if declaration is None:
-            declaration = self.ruleset.declaration("command", name)
-            assert declaration is not None
-            self._commands[name] = declaration
-        return declaration
 
     def _what_if(self) -> WhatIf:
         """A copy of this bout for a preview (`WhatIf`)."""
@@ -364,7 +355,6 @@ class WhatIf(Bout):
         self.fault_declaration = original.fault_declaration
         self.object_types = original.object_types
         self.actor_word = original.actor_word
-        self._commands = original._commands
         self.state = original.state.clone()
         self.dice_seed, self.rolled = _preview_dice_seed(original), None
         self.log = []

@@ -88,7 +88,6 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
 #: once (or memoised) without ever changing what the bout does.
 NOT_STATE: frozenset[str] = frozenset({
     "ruleset", "setup", "limits", "object_types", "actor_word", "dice_seed",
-    "_commands",
     "_spare",  # a copy kept for previews, started over before each use (`Bout._copy_for_previews`)
 })
 
