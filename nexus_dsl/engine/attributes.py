@@ -45,6 +45,16 @@ HOLDING: Final = 7  # a hold, as the game names it: the piece or none
 HELD_BY: Final = 8
 WEAPON: Final = 9  # `weapon_type` or a number of the weapon the piece holds
 FIELD: Final = 10  # the piece's field of that name (or no such attribute)
+# The fields scripts read most, each read as itself rather than looked up by its name.
+LABEL: Final = 11
+SIDE: Final = 12
+WEAPON_HELD: Final = 13
+RATIO: Final = 14
+AP: Final = 15
+MP: Final = 16
+GAINED: Final = 17
+FIELDS: Final = {"label": LABEL, "side": SIDE, "weapon": WEAPON_HELD, "ratio": RATIO, "ap": AP, "mp": MP,
+                 "gained": GAINED}
 UNKNOWN: Final = -1  # not worked out yet: only a read that gets as far as it asks the ruleset
 
 
@@ -71,7 +81,7 @@ def _kind(ruleset: Ruleset, name: str) -> int:
         return HELD_BY
     if name.startswith("weapon_"):
         return WEAPON
-    return FIELD
+    return FIELDS.get(name, FIELD)
 
 
 class PieceReader:
@@ -106,14 +116,16 @@ class PieceReader:
         kind = self.kind
         if kind == UNKNOWN:
             kind = self.kind = _kind(self.ruleset, self.name)
+        if kind == HOLDING:
+            return host.state.pieces[piece.holding] if piece.holding else None
+        if kind == FIGHTING:
+            return piece.status == Status.FIGHTING
+        if kind >= LABEL:
+            return _field(piece, kind)
         if kind == TRAIT:
             return piece.traits.get(self.name, 0)
         if kind == FIELD:
             return getattr(piece, self.name)
-        if kind == FIGHTING:
-            return piece.status == Status.FIGHTING
-        if kind == HOLDING:
-            return host.state.pieces[piece.holding] if piece.holding else None
         if kind == HELD_BY:
             return host.state.pieces[piece.held_by] if piece.held_by else None
         if kind == OWNED_PILE:
@@ -127,6 +139,23 @@ class PieceReader:
         if kind == ROLE:
             return piece.role
         return weapon_attribute(self.ruleset, piece, self.name)
+
+
+def _field(piece: Piece, kind: int) -> Any:
+    """The field of `piece` a kind from LABEL on names (`FIELDS`)."""
+    if kind == LABEL:
+        return piece.label
+    if kind == SIDE:
+        return piece.side
+    if kind == WEAPON_HELD:
+        return piece.weapon
+    if kind == RATIO:
+        return piece.ratio
+    if kind == AP:
+        return piece.ap
+    if kind == MP:
+        return piece.mp
+    return piece.gained
 
 
 def _player_attribute(player: Player, name: str) -> Any:

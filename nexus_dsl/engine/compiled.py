@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import operator
 from dataclasses import dataclass
+from sys import intern
 from typing import Any, Callable, Final, Mapping, NamedTuple, Protocol
 
 from ..errors import ScriptRuntimeError
@@ -122,27 +123,52 @@ class ArgumentChecks:
     tests: dict[str, KindTest]  # by type name: what a value of it must be (a procedure's args)
 
 
+class PositionTest:
+    """The test of one argument of a call (`ArgumentTest`), held where compiled code reads its parts
+    directly: a value of the `quick` type passes at once, then one of a `sure` type, else it must
+    pass `test`, or the call faults at the argument saying it needs `what`."""
+
+    __slots__ = ("position", "quick", "sure", "test", "what")
+
+    def __init__(self, test: ArgumentTest):
+        self.position: int = test.position
+        # The one type sure to pass (None: none, or several): a value of it passes with no search.
+        self.quick: Any = next(iter(test.sure)) if len(test.sure) == 1 else None
+        self.sure: frozenset[type] = test.sure
+        self.test: Callable[[Any], bool] = test.test
+        self.what: str = test.what
+
+    def passes(self, value: Any) -> bool:
+        return type(value) is self.quick or type(value) in self.sure or self.test(value)
+
+
 class CallPlan:
     """How a call runs for one table of functions and one set of argument checks (a Ruleset's words):
     the function it names (None: not available) and what its arguments must be. Worked out once
     and kept by the call's closure while the interpreter it runs in has the same tables, so a call
     costs no search by name and no test it does not need."""
 
-    __slots__ = ("functions", "checks", "function", "tests", "positions", "quick", "ranges", "within")
+    __slots__ = ("functions", "checks", "function", "tests", "ranges", "within", "listed", "at0", "at1", "at2")
 
     def __init__(self, functions: Any, checks: Any, function: Callable[..., Any] | None,
                  tests: tuple[ArgumentTest, ...], ranges: tuple[tuple[int, Any], ...],
-                 within: Callable[[Any, int, A.Node, Env], int]):
+                 within: Callable[[Any, int, A.Node, Env], int], count: int):
         self.functions = functions
         self.checks = checks
         self.function = function
-        self.tests = tests
-        # Each test's argument, and the one type sure to pass it (None: none, or several): a value
-        # of that very type passes with no search of the sure types.
-        self.positions = tuple(test.position for test in tests)
-        self.quick: tuple[Any, ...] = tuple(next(iter(test.sure)) if len(test.sure) == 1 else None for test in tests)
+        self.tests = tuple(PositionTest(test) for test in tests)  # in the order of their arguments
         self.ranges = ranges  # (position, the NumberRange its number is held to)
         self.within = within  # holds a number to a range, or faults
+        # A call of up to three arguments none of which is held to a range (nearly every call) is
+        # run without gathering its arguments into a list: each argument's test, if it has one.
+        self.listed = count > 3 or bool(ranges)
+        at: list[PositionTest | None] = [None, None, None]
+        for test in self.tests:
+            if test.position < 3:
+                at[test.position] = test
+        self.at0: PositionTest | None = at[0]
+        self.at1: PositionTest | None = at[1]
+        self.at2: PositionTest | None = at[2]
 
 
 def closure_of(expr: A.Expr) -> Closure:
@@ -217,7 +243,9 @@ class NameRead(Closure):
 
     def __init__(self, expr: A.Name):
         self.expr = expr
-        self.ident = expr.id
+        # Interned, as the names scripts bind are: a scope binding it holds this very string, found
+        # at once, with no comparison of the characters.
+        self.ident = intern(expr.id)
         # A name no scope binds has one value per ruleset (`resolve_unbound`): the last one found is
         # kept with the ruleset's table it came from, and used again while the table is the same.
         self.unbound_for: dict[str, Any] | None = None
@@ -545,7 +573,7 @@ class AttributeRead(Closure):
         self.name = expr.name
         self.of_declaration = expr.name in DECLARATION_ATTRIBUTES
         # `self.label`: the object is nearly always a name a scope binds, looked up here without a call.
-        self.ident = expr.obj.id if isinstance(expr.obj, A.Name) else ""  # "": not a name (no scope is searched)
+        self.ident = intern(expr.obj.id) if isinstance(expr.obj, A.Name) else ""  # "": not a name (no scope is searched)
         # The reader of the name in the ruleset of the interpreter it last ran in (its table's own).
         self.reader: PieceReader | None = None
 
@@ -583,7 +611,8 @@ class CallOf(Closure):
     """A call of a script function: the function it names, looked up before its arguments are
     worked out, then each argument checked against the vocabulary, then the function on them."""
 
-    __slots__ = ("expr", "args", "count", "known", "all_written", "first", "second", "plan")
+    __slots__ = ("expr", "args", "count", "known", "all_written", "first", "second", "third",
+                 "known0", "known1", "known2", "plan")
 
     def __init__(self, expr: A.Call):
         self.expr = expr
@@ -594,68 +623,119 @@ class CallOf(Closure):
         self.count = len(expr.args)
         self.known = tuple(constant_value(arg) if is_constant(arg) else None for arg in expr.args)
         self.all_written = all(is_constant(arg) for arg in expr.args)
+        # The first three arguments, each its closure or (None) its written value, read without a tuple.
         self.first = self.args[0] if self.count > 0 else None
         self.second = self.args[1] if self.count > 1 else None
+        self.third = self.args[2] if self.count > 2 else None
+        self.known0: Any = self.known[0] if self.count > 0 else None
+        self.known1: Any = self.known[1] if self.count > 1 else None
+        self.known2: Any = self.known[2] if self.count > 2 else None
         self.plan: CallPlan | None = None
 
     def _values(self, interpreter: Interpreter, env: Env) -> list[Any]:
-        # The arguments of the commonest calls (one or two) are worked out without a loop.
         if self.all_written:
             return list(self.known)
-        count = self.count
-        first = self.first
-        if count == 1 and first is not None:
-            return [first.run(interpreter, env)]
-        if count == 2:
-            second = self.second
-            return [self.known[0] if first is None else first.run(interpreter, env),
-                    self.known[1] if second is None else second.run(interpreter, env)]
         args = self.args
         known = self.known
         values: list[Any] = []
-        for position in range(count):
+        for position in range(self.count):
             arg = args[position]
             values.append(known[position] if arg is None else arg.run(interpreter, env))
         return values
 
     def run(self, interpreter: Interpreter, env: Env) -> Any:
-        expr = self.expr
         bound = self.plan
         if bound is None or bound.functions is not interpreter.functions or bound.checks is not interpreter.checks:
-            bound = self.plan = interpreter.call_plan(expr)
+            bound = self.plan = interpreter.call_plan(self.expr)
         function = bound.function
         if function is None:
+            expr = self.expr
             raise fault(expr, env, "feature_not_available", f"function `{expr.func}` is not available")
+        if bound.listed:
+            return self._run_listed(interpreter, env, bound, function)
+        # Each argument worked out in order, then each tested in order, then the function called
+        # with them as they are: what `_run_listed` does, without a list.
+        count = self.count
+        host = interpreter.host
+        if count == 0:
+            try:
+                return function(host, env)
+            except ScriptRuntimeError as error:
+                raise fault_at(error, self.expr, env) from None
+            except VALUE_ERRORS as error:
+                raise self._failed((), error, env) from None
+        first = self.first
+        a = self.known0 if first is None else first.run(interpreter, env)
+        if count == 1:
+            at = bound.at0
+            if at is not None and type(a) is not at.quick and not at.passes(a):
+                raise self._wrong(at, a, env)
+            try:
+                return function(host, env, a)
+            except ScriptRuntimeError as error:
+                raise fault_at(error, self.expr, env) from None
+            except VALUE_ERRORS as error:
+                raise self._failed((a,), error, env) from None
+        second = self.second
+        b = self.known1 if second is None else second.run(interpreter, env)
+        if count == 2:
+            at = bound.at0
+            if at is not None and type(a) is not at.quick and not at.passes(a):
+                raise self._wrong(at, a, env)
+            at = bound.at1
+            if at is not None and type(b) is not at.quick and not at.passes(b):
+                raise self._wrong(at, b, env)
+            try:
+                return function(host, env, a, b)
+            except ScriptRuntimeError as error:
+                raise fault_at(error, self.expr, env) from None
+            except VALUE_ERRORS as error:
+                raise self._failed((a, b), error, env) from None
+        third = self.third
+        c = self.known2 if third is None else third.run(interpreter, env)
+        at = bound.at0
+        if at is not None and type(a) is not at.quick and not at.passes(a):
+            raise self._wrong(at, a, env)
+        at = bound.at1
+        if at is not None and type(b) is not at.quick and not at.passes(b):
+            raise self._wrong(at, b, env)
+        at = bound.at2
+        if at is not None and type(c) is not at.quick and not at.passes(c):
+            raise self._wrong(at, c, env)
+        try:
+            return function(host, env, a, b, c)
+        except ScriptRuntimeError as error:
+            raise fault_at(error, self.expr, env) from None
+        except VALUE_ERRORS as error:
+            raise self._failed((a, b, c), error, env) from None
+
+    def _run_listed(self, interpreter: Interpreter, env: Env, bound: CallPlan, function: Callable[..., Any]) -> Any:
+        """A call of more than three arguments, or with a number held to a range."""
         values = self._values(interpreter, env)
-        positions = bound.positions
-        quick = bound.quick
-        for index in range(len(positions)):
-            value = values[positions[index]]
-            if type(value) is not quick[index]:
-                position, sure, test, what = bound.tests[index]
-                if type(value) not in sure and not test(value):
-                    raise fault(expr.args[position], env, "wrong_type",
-                                f"`{expr.func}` needs {what} here, got {describe_value(value)}")
+        for at in bound.tests:
+            value = values[at.position]
+            if type(value) is not at.quick and not at.passes(value):
+                raise self._wrong(at, value, env)
+        expr = self.expr
         for position, number_range in bound.ranges:
             values[position] = bound.within(number_range, values[position], expr, env)
-        host = interpreter.host
         try:
-            # The commonest calls take one to three arguments: called with them as they are, not
-            # gathered into a tuple for a call with `*`.
-            count = len(values)
-            if count == 1:
-                return function(host, env, values[0])
-            if count == 2:
-                return function(host, env, values[0], values[1])
-            if count == 3:
-                return function(host, env, values[0], values[1], values[2])
-            return function(host, env, *values)
+            return function(interpreter.host, env, *values)
         except ScriptRuntimeError as error:
             raise fault_at(error, expr, env) from None
         except VALUE_ERRORS as error:
-            raise fault(expr, env, INTERNAL, f"`{expr.func}` failed with "
-                        f"{', '.join(describe_value(a) for a in values) or 'no arguments'}: "
-                        f"{type(error).__name__}: {error}", INTERNAL_HINT) from None
+            raise self._failed(tuple(values), error, env) from None
+
+    def _wrong(self, at: PositionTest, value: Any, env: Env) -> ScriptRuntimeError:
+        expr = self.expr
+        return fault(expr.args[at.position], env, "wrong_type",
+                     f"`{expr.func}` needs {at.what} here, got {describe_value(value)}")
+
+    def _failed(self, values: tuple[Any, ...], error: Exception, env: Env) -> ScriptRuntimeError:
+        expr = self.expr
+        return fault(expr, env, INTERNAL, f"`{expr.func}` failed with "
+                     f"{', '.join(describe_value(a) for a in values) or 'no arguments'}: "
+                     f"{type(error).__name__}: {error}", INTERNAL_HINT)
 
 
 def _call(expr: A.Call) -> Closure:

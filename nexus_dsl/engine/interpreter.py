@@ -17,7 +17,8 @@ that caused it and naming its declaration (`fault_at`), never as a Python except
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Protocol, Sequence, cast
+from sys import intern
+from typing import TYPE_CHECKING, Any, Callable, Final, Generator, Mapping, Protocol, Sequence, cast
 from weakref import WeakKeyDictionary
 
 from ..errors import ScriptRuntimeError
@@ -37,6 +38,7 @@ from .compiled import ArgumentCheck, ArgumentChecks, ArgumentTest, CallPlan, Clo
 from .compiled import Interpreter as Evaluator
 from .scope import INTERNAL, INTERNAL_HINT, VALUE_ERRORS, Env, describe_value, fault, fault_at, is_number
 from .state import Piece, OwnedZone, Player
+from .text_facts import engine_fact
 
 if TYPE_CHECKING:
     from .actions import Action, Decision
@@ -340,33 +342,37 @@ class Interpreter(Evaluator):
     def run_procedure(self, procedure: A.Declaration, values: tuple[Any, ...] = ()) -> Run:
         """Run a procedure the engine itself calls (a game's verdict, a turn's closing), with no one
         acting, `values` bound to its args (the checker holds their number to the call's)."""
-        names = {arg.name: value for arg, value in zip(procedure.clauses_of(A.Arg), values)}
-        body = Env(names, self.host.legality.declaration_env(procedure))
-        for effect in procedure.clauses_of(A.Effect):
-            yield from self.run_block(effect.body, body) or ()
+        plan = procedure_plan(procedure)
+        body = Env(dict(zip(plan.args, values)), self.host.legality.declaration_env(procedure))
+        for block in plan.bodies:
+            yield from self.run_block(block, body) or ()
 
     def _run_procedure(self, procedure: A.Declaration, action: A.Action, env: Env) -> Run:
         """Run a procedure's effects with the values of the call bound to its args (each checked
         against its arg's type), its params, and nothing of the caller's but who is acting."""
-        args = procedure.clauses_of(A.Arg)
+        plan = procedure_plan(procedure)
+        args = plan.args
         if len(action.args) != len(args) or action.preps:
             raise fault(action, env, "wrong_type", f"`{procedure.id}` takes {len(args)} argument(s), in order")
         names: dict[str, Any] = {}
-        for arg, expr in zip(args, action.args):
+        tests = self.checks.tests
+        for position in range(len(args)):
+            expr = action.args[position]
             value = self.evaluate(expr, env)
-            test = self.checks.tests.get(arg.type.name) if isinstance(arg.type, A.NamedType) else None
+            kind = plan.kinds[position]
+            test = tests.get(kind) if kind is not None else None
             if test is not None and not test[0](value):
-                raise fault(expr, env, "wrong_type", f"`{procedure.id}` needs {test[1]} for `{arg.name}`, "
+                raise fault(expr, env, "wrong_type", f"`{procedure.id}` needs {test[1]} for `{args[position]}`, "
                                                      f"got {describe_value(value)}")
-            names[arg.name] = value
+            names[args[position]] = value
         if self.procedure_depth >= self.limits.max_procedure_depth:
             raise fault(action, env, "budget_exceeded",
                         f"procedures ran procedures more than {self.limits.max_procedure_depth} deep")
         self.procedure_depth += 1
         try:
             body = Env(names, self.host.legality.declaration_env(procedure), source=env.source)
-            for effect in procedure.clauses_of(A.Effect):
-                yield from self.run_block(effect.body, body) or ()
+            for block in plan.bodies:
+                yield from self.run_block(block, body) or ()
         finally:
             self.procedure_depth -= 1
 
@@ -377,12 +383,12 @@ class Interpreter(Evaluator):
         function = self.functions.get(call.func)
         check = self.checks.functions.get(call.func)
         if check is None:
-            return CallPlan(self.functions, self.checks, function, (), (), self._within)
+            return CallPlan(self.functions, self.checks, function, (), (), self._within, len(call.args))
         given = len(call.args)  # a test or range for an argument the call leaves out is not applied
         tests = tuple(test for test in check.positional if test is not None and test.position < given)
         ranges = tuple((position, number_range) for position, number_range in check.positional_ranges
                        if position < given)
-        return CallPlan(self.functions, self.checks, function, tests, ranges, self._within)
+        return CallPlan(self.functions, self.checks, function, tests, ranges, self._within, len(call.args))
 
     def _check_arguments(self, name: str, tests: tuple[ArgumentTest | None, ...],
                          values: list[Any], nodes: tuple[A.Expr, ...], env: Env) -> None:
@@ -501,6 +507,8 @@ class Interpreter(Evaluator):
             if procedure is None:
                 raise fault(action, env, "feature_not_available", f"effect `{step.verb}` is not available")
             return self._run_procedure(procedure.declaration, action, env)
+        if step.quick:
+            return self._effect_quick(primitive, step, env)
         # An event or a window is named by its word (`record deceived`), whatever a script has
         # given the same name to: the two are apart, as the checker reads them.
         words = step.words
@@ -527,19 +535,57 @@ class Interpreter(Evaluator):
         for position, number_range in checks.positional_ranges:
             if position < len(args):
                 args[position] = self._within(number_range, args[position], action, env)
+        try:
+            result = primitive(self.host, env, action, *args)
+        except ScriptRuntimeError as error:
+            raise fault_at(error, action, env) from None
+        except VALUE_ERRORS as error:
+            raise self._failed(action, env, error) from None
+        return None if result is None else self._effect_rest(result, action, env)
+
+    def _effect_quick(self, primitive: Callable[..., Any], step: EffectStep, env: Env) -> Run | None:
+        """An effect of up to three arguments and no preposition (nearly every one): what `_effect`
+        does, each argument worked out in order, checked (once one fails, all asked in full, in
+        order, so the fault is at the first that fails), held to its range, and handed to the
+        effect as it is, with no list."""
+        words = step.words
+        closures = step.closures
+        count = len(closures)
+        a: Any = None
+        b: Any = None
+        c: Any = None
+        if count > 0:
+            closure = closures[0]
+            a = words[0] if closure is None else closure.run(self, env)
+            if count > 1:
+                closure = closures[1]
+                b = words[1] if closure is None else closure.run(self, env)
+                if count > 2:
+                    closure = closures[2]
+                    c = words[2] if closure is None else closure.run(self, env)
+        if not (count == 0 or step.check0.passes(a) and (count == 1 or step.check1.passes(b)
+                                                         and (count == 2 or step.check2.passes(c)))):
+            checks = step.check
+            assert checks is not None
+            self._check_arguments(step.verb, checks.positional, [a, b, c][:count], step.arg_nodes, env)
+        action = step.action
+        for position, number_range in step.ranged:
+            if position == 0:
+                a = self._within(number_range, a, action, env)
+            elif position == 1:
+                b = self._within(number_range, b, action, env)
+            else:
+                c = self._within(number_range, c, action, env)
         host = self.host
         try:
-            # The commonest effects take one to three arguments: called with them as they are, not
-            # gathered into a tuple for a call with `*`.
-            count = len(args)
             if count == 1:
-                result = primitive(host, env, action, args[0])
+                result = primitive(host, env, action, a)
             elif count == 2:
-                result = primitive(host, env, action, args[0], args[1])
+                result = primitive(host, env, action, a, b)
             elif count == 3:
-                result = primitive(host, env, action, args[0], args[1], args[2])
+                result = primitive(host, env, action, a, b, c)
             else:
-                result = primitive(host, env, action, *args)
+                result = primitive(host, env, action)
         except ScriptRuntimeError as error:
             raise fault_at(error, action, env) from None
         except VALUE_ERRORS as error:
@@ -590,6 +636,26 @@ class Interpreter(Evaluator):
         return fault(action, env, INTERNAL, f"`{action.verb}` failed: {type(error).__name__}: {error}", INTERNAL_HINT)
 
 
+class ProcedurePlan:
+    """A procedure as it runs, read from its declaration once (`procedure_plan`): the name of each
+    of its args, the name of each one's type (None: a type that is not a name), and the bodies of
+    its effects."""
+
+    __slots__ = ("args", "kinds", "bodies")
+
+    def __init__(self, procedure: A.Declaration):
+        args: list[A.Arg] = procedure.clauses_of(A.Arg)
+        self.args = tuple(intern(arg.name) for arg in args)  # as the names reading them are (`NameRead`)
+        self.kinds = tuple(arg.type.name if isinstance(arg.type, A.NamedType) else None for arg in args)
+        effects: list[A.Effect] = procedure.clauses_of(A.Effect)
+        self.bodies = tuple(effect.body for effect in effects)
+
+
+@engine_fact
+def procedure_plan(procedure: A.Declaration) -> ProcedurePlan:
+    return ProcedurePlan(procedure)
+
+
 _Waiting = tuple[Run, A.Stmt, int]  # a statement's rest to wait for, the statement, the index of the next
 
 
@@ -624,7 +690,7 @@ class LetStep(Step):
 
     def __init__(self, node: A.Let):
         super().__init__(node)
-        self.name = node.name
+        self.name = intern(node.name)  # as the names reading it are (`NameRead`)
         self.value = closure_of(node.value)
 
     def run(self, interpreter: Interpreter, local: Env) -> Run | None:
@@ -643,7 +709,7 @@ class SetStep(Step):
     def run(self, interpreter: Interpreter, local: Env) -> Run | None:
         # The checker holds `set` to names a `let` bound; a Ruleset put together without it meets
         # a fault here rather than a new name.
-        if not local.rebind(self.name, self.value.run(interpreter, local)):
+        if not local.reassign(self.name, self.value.run(interpreter, local)):
             raise fault(self.node, local, "unknown_name", f"`set {self.name}`: `{self.name}` is not bound here")
         return None
 
@@ -682,7 +748,7 @@ class ForEachStep(LoopStep):
     __slots__ = ("iterable", "items")
 
     def __init__(self, node: A.ForEach):
-        super().__init__(node, node.var)
+        super().__init__(node, intern(node.var))  # as the names reading it are (`NameRead`)
         self.iterable = node.iterable
         self.items = closure_of(node.iterable)
 
@@ -724,6 +790,30 @@ WORD_POSITIONS: dict[str, frozenset[int]] = {
     for verb, signature in VOCABULARY_PRIMITIVES.items()}
 
 
+class ClassCheck:
+    """What `_effect` asks of one argument of an effect before calling it: its classes (a value of the
+    first passes with no `isinstance`; `object`: any value, asked nothing), then its other test
+    (None: none). A value failing either fails the argument's full test (`_check_arguments`), which
+    places the fault."""
+
+    __slots__ = ("first", "classes", "any_class", "other")
+
+    def __init__(self, first: type, classes: tuple[type, ...], other: Callable[[Any], bool] | None):
+        self.first = first
+        self.classes = classes
+        self.any_class = classes == (object,)
+        self.other = other
+
+    def passes(self, value: Any) -> bool:
+        if not self.any_class and type(value) is not self.first and not isinstance(value, self.classes):
+            return False
+        other = self.other
+        return other is None or other(value)
+
+
+PASSES: Final = ClassCheck(object, (object,), None)  # an argument taking anything, or none given
+
+
 _Prepositions = tuple[tuple[str, Closure | None, A.Expr], ...]  # each: its name, its closure (None: binds its name)
 
 
@@ -736,7 +826,7 @@ class EffectStep(Step):
     meets others."""
 
     __slots__ = ("action", "verb", "arg_nodes", "words", "closures", "prepositions",
-                 "primitives", "checks", "primitive", "check")
+                 "primitives", "checks", "primitive", "check", "quick", "check0", "check1", "check2", "ranged")
 
     def __init__(self, node: A.Action):
         super().__init__(node)
@@ -757,11 +847,28 @@ class EffectStep(Step):
         self.checks: ArgumentChecks | None = None
         self.primitive: Callable[..., Any] | None = None
         self.check: ArgumentCheck | None = None
+        # For the effect bound: whether it runs by `_effect_quick` (up to three arguments and no
+        # preposition), the check of each of its first three arguments (`ClassCheck`), and the
+        # ranges of the arguments it is given, by position.
+        self.quick = False
+        self.check0 = self.check1 = self.check2 = PASSES
+        self.ranged: tuple[tuple[int, NumberRange], ...] = ()
 
     def bind(self, primitives: Mapping[str, Callable[..., Any]], checks: ArgumentChecks) -> None:
         self.primitive = primitives.get(self.verb)
-        self.check = checks.primitives[self.verb] if self.primitive is not None else None
+        check = self.check = checks.primitives[self.verb] if self.primitive is not None else None
         self.primitives, self.checks = primitives, checks
+        count = len(self.closures)
+        self.quick = check is not None and not self.prepositions and count <= 3
+        at = [PASSES, PASSES, PASSES]
+        if check is not None:
+            others = dict(check.positional_others)
+            for position in range(min(len(check.positional_classes), count, 3)):
+                at[position] = ClassCheck(check.positional_first[position], check.positional_classes[position],
+                                          others.get(position))
+            self.ranged = tuple((position, number_range) for position, number_range in check.positional_ranges
+                                if position < count)
+        self.check0, self.check1, self.check2 = at[0], at[1], at[2]
 
     def binds(self) -> bool:
         """Whether it binds a name (`choose ... into pick`)."""

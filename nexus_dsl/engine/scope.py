@@ -69,7 +69,17 @@ class Env:
     def assign(self, name: str, value: Any) -> None:
         self.names[name] = value
 
-    def rebind(self, name: str, value: Any) -> bool:
+    def rebind(self, names: dict[str, Any], parent: Env, source: Piece | None = None) -> None:
+        """This scope made again in place over `names` (as given, not copied) below `parent`, as
+        `Env.owning(names, parent, source)` would make it: whose script it is inherited from
+        `parent`, and who acts too unless `source` says. A scope asked again and again (a condition
+        per owner, a command per combination) is rebound rather than made anew each time."""
+        self.names = names
+        self.parent = parent
+        self.declaration = parent.declaration
+        self.source = source if source is not None else parent.source
+
+    def reassign(self, name: str, value: Any) -> bool:
         """Bind `name` again where it is bound (`set`); whether it was bound anywhere."""
         env: Env | None = self
         while env is not None:

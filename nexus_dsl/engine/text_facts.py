@@ -11,29 +11,35 @@ declaration targets an opponent, the role it names, its tags, group and argument
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from ..syntax import ast_nodes as A
 
 _Fact = TypeVar("_Fact")
 
 
-def engine_fact(function: Callable[..., _Fact]) -> Callable[..., _Fact]:
-    """Memoise `function(declaration, *words)`, a fact read from the declaration's own text alone,
-    in the declaration's table of facts (`ast_nodes.fact_of_text` says more)."""
+#: What a fact asked of a declaration alone is given for its word (a value no caller passes).
+_NO_WORD: Final = object()
 
-    def remembered(declaration: A.Declaration, *words: Hashable) -> _Fact:
+
+def engine_fact(function: Callable[..., _Fact]) -> Callable[..., _Fact]:
+    """Memoise `function(declaration)` or `function(declaration, word)`, a fact read from the
+    declaration's own text alone, in the declaration's table of facts (`ast_nodes.fact_of_text`
+    says more)."""
+
+    # One word at most, given by position: the compiled engine calls it with no parsing of `*words`.
+    def remembered(declaration: A.Declaration, word: Hashable = _NO_WORD) -> _Fact:
         facts: dict[Any, Any] | None = declaration._facts
         if facts is None:
             facts = {}
             object.__setattr__(declaration, "_facts", facts)
         # A fact asked of the declaration alone is kept under the function itself, hashed at once
-        # (no key of `ast_nodes.fact_of_text` is one: those are tuples); one asked with words too
-        # under the function and the words.
-        key: Hashable = (function, *words) if words else function
+        # (no key of `ast_nodes.fact_of_text` is one: those are tuples); one asked with a word too
+        # under the function and the word.
+        key: Hashable = function if word is _NO_WORD else (function, word)
         found = facts.get(key, facts)  # the table itself stands for "not asked yet": no answer is it
         if found is facts:
-            found = facts[key] = function(declaration, *words)
+            found = facts[key] = function(declaration) if word is _NO_WORD else function(declaration, word)
         return found  # type: ignore[no-any-return]
 
     return remembered
