@@ -185,15 +185,16 @@ END_STATES: Final = frozenset(END_STATE_WORDS)  # set by damage, never by `add_s
 
 class PieceAttributes:
     """The reader of each attribute name of a fighter in one ruleset, worked out on first use, and
-    the states each end state brings in it (`has_state`)."""
+    the states each end state brings in it (`has_state`, and a test of each state: `state_test`)."""
 
-    __slots__ = ("ruleset", "readers", "implied_by")
+    __slots__ = ("ruleset", "readers", "implied_by", "state_tests")
 
     def __init__(self, ruleset: Ruleset):
         self.ruleset = ruleset
         self.readers: dict[str, PieceReader] = {}
         # A table of the compiled engine's own kind, searched without a call by name.
         self.implied_by: dict[str, tuple[str, ...]] = dict(ruleset.words.implied_by)
+        self.state_tests: dict[str, StateTest] = {}
 
     def reader(self, name: str) -> PieceReader:
         found = self.readers.get(name)
@@ -204,6 +205,13 @@ class PieceAttributes:
     def read(self, host: ReadingHost, actor: Piece | Player, name: str) -> Any:
         """The attribute `name` of `actor` (of the bout `host`): AttributeError when it has none."""
         return self.reader(name).read(host, actor)
+
+    def state_test(self, state: str) -> StateTest:
+        """The test of `state`, worked out on first use (a script's `x is <state>` keeps it)."""
+        found = self.state_tests.get(state)
+        if found is None:
+            found = self.state_tests[state] = StateTest(self, state)
+        return found
 
     def has_state(self, actor: Any, state: str) -> bool:
         """Whether `actor` is in `state` (`x is <state>`): for an end state, whether the piece's status
@@ -217,6 +225,30 @@ class PieceAttributes:
         if status in self.implied_by.get(state, ()):
             return True  # a state its declaration says an end state brings
         return state in actor.states
+
+
+class StateTest:
+    """`PieceAttributes.has_state` of one state, with what depends on the state alone (whether it is
+    an end state, the end states bringing it) worked out once."""
+
+    __slots__ = ("attributes", "state", "end", "implied")
+
+    def __init__(self, attributes: PieceAttributes, state: str):
+        self.attributes = attributes
+        self.state = state
+        self.end = state in END_STATES
+        self.implied: tuple[str, ...] = attributes.implied_by.get(state, ())
+
+    def holds(self, actor: Any) -> bool:
+        """Whether `actor` is in the state, as `PieceAttributes.has_state` answers."""
+        if not isinstance(actor, Piece):
+            return False
+        status = actor.status
+        if self.end:
+            return status == self.state
+        if status in self.implied:
+            return True
+        return self.state in actor.states
 
 
 def piece_attributes(ruleset: Ruleset) -> PieceAttributes:

@@ -27,7 +27,7 @@ from typing import Any, Callable, Final, Mapping, NamedTuple, Protocol
 from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
 from ..vocabulary import NumberRange
-from .attributes import PieceAttributes, PieceReader
+from .attributes import PieceAttributes, PieceReader, StateTest
 from .scope import INTERNAL, INTERNAL_HINT, UNBOUND, VALUE_ERRORS, Dynamic, Env, describe_value, fault, fault_at, is_number
 from .state import Piece, Player
 
@@ -424,15 +424,21 @@ class Misplaced(Closure):
 class InState(Closure):
     """`x is <state>` (`wanted`), `x is not <state>`."""
 
-    __slots__ = ("left", "state", "wanted")
+    __slots__ = ("left", "state", "wanted", "test")
 
     def __init__(self, left: Closure, state: str, wanted: bool):
         self.left = left
         self.state = state
         self.wanted = wanted
+        # The state's test in the ruleset of the interpreter it last ran in (`has_state`, worked out once).
+        self.test: StateTest | None = None
 
     def run(self, interpreter: Interpreter, env: Env) -> Any:
-        found = interpreter.has_state(self.left.run(interpreter, env), self.state)
+        value = self.left.run(interpreter, env)
+        test = self.test
+        if test is None or test.attributes is not interpreter.attributes:
+            test = self.test = interpreter.attributes.state_test(self.state)
+        found = test.holds(value)
         return found if self.wanted else not found
 
 

@@ -602,9 +602,13 @@ class Interpreter(Evaluator):
         preps: dict[str, Any] = {}
         for name, closure, value in step.prepositions:
             preps[name] = value if closure is None else closure.run(self, env)
-        self._check_arguments(step.verb, checks.positional, args, step.arg_nodes, env)
-        for name, _, value in step.prepositions:
-            test = checks.preps.get(name)
+        # The arguments' checks (`_check_arguments`): asked of each class with no call first, as
+        # `_effect_quick` asks them, and in full (placing the fault) once one fails.
+        count = len(args)
+        if count > 3 or not (count == 0 or step.check0.passes(args[0]) and (
+                count == 1 or step.check1.passes(args[1]) and (count == 2 or step.check2.passes(args[2])))):
+            self._check_arguments(step.verb, checks.positional, args, step.arg_nodes, env)
+        for name, test, value in step.prep_tests:
             if test is not None and not test[0](preps[name]):
                 raise fault(value, env, "wrong_type",
                             f"`{step.verb} ... {name}` needs {test[1]}, got {describe_value(preps[name])}")
@@ -614,8 +618,15 @@ class Interpreter(Evaluator):
         for name, number_range in checks.prep_ranges:
             if name in preps:
                 preps[name] = self._within(number_range, preps[name], action, env)
+        host = self.host
         try:
-            result = primitive(self.host, env, action, *args, **preps)
+            # One or two arguments (nearly every such effect) handed as they are, not through a list.
+            if count == 1:
+                result = primitive(host, env, action, args[0], **preps)
+            elif count == 2:
+                result = primitive(host, env, action, args[0], args[1], **preps)
+            else:
+                result = primitive(host, env, action, *args, **preps)
         except ScriptRuntimeError as error:
             raise fault_at(error, action, env) from None
         except VALUE_ERRORS as error:
@@ -826,7 +837,8 @@ class EffectStep(Step):
     meets others."""
 
     __slots__ = ("action", "verb", "arg_nodes", "words", "closures", "prepositions",
-                 "primitives", "checks", "primitive", "check", "quick", "check0", "check1", "check2", "ranged")
+                 "primitives", "checks", "primitive", "check", "quick", "check0", "check1", "check2", "ranged",
+                 "prep_tests")
 
     def __init__(self, node: A.Action):
         super().__init__(node)
@@ -853,6 +865,8 @@ class EffectStep(Step):
         self.quick = False
         self.check0 = self.check1 = self.check2 = PASSES
         self.ranged: tuple[tuple[int, NumberRange], ...] = ()
+        # Each preposition's name, the test of its value (None: none) and its node, in order.
+        self.prep_tests: tuple[tuple[str, KindTest | None, A.Expr], ...] = ()
 
     def bind(self, primitives: Mapping[str, Callable[..., Any]], checks: ArgumentChecks) -> None:
         self.primitive = primitives.get(self.verb)
@@ -868,6 +882,7 @@ class EffectStep(Step):
                                           others.get(position))
             self.ranged = tuple((position, number_range) for position, number_range in check.positional_ranges
                                 if position < count)
+            self.prep_tests = tuple((name, check.preps.get(name), value) for name, _, value in self.prepositions)
         self.check0, self.check1, self.check2 = at[0], at[1], at[2]
 
     def binds(self) -> bool:
