@@ -11,7 +11,7 @@ must stand up first").
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterator, Protocol, Sequence
+from typing import Any, Final, Iterator, Protocol, Sequence
 
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
@@ -21,7 +21,7 @@ from .actions import COMMAND, CONTROL, Action
 from .board import Direction
 from .interpreter import Interpreter, Limits
 from .legality_plans import (CommandQuestions, CommandSlot, CommandSlots, CostPlan, LegalityPlan, NumberedCheck,
-                             PlannedCheck, UseChecks, UseVerdicts, actions_of, always_asked, controls_of,
+                             PlannedCheck, TargetMembership, UseChecks, UseVerdicts, actions_of, always_asked, controls_of,
                              cost_plans_of, is_plain, legality_plan, plans_of, questions_of, reads_only_the_command,
                              role_ownership_of)
 from .scope import Env, fault
@@ -35,7 +35,7 @@ class UseScopes:
     `self`, and the command: a window may bind the command being resolved), and each use's target
     and arguments."""
 
-    __slots__ = ("legality", "piece", "declaration", "scope", "names", "source", "bound", "pieces")
+    __slots__ = ("legality", "piece", "declaration", "scope", "names", "source", "bound", "pieces", "varied")
 
     def __init__(self, legality: Legality, piece: Actor, declaration: A.Declaration, scope: Env,
                  names: dict[str, Any]):
@@ -47,6 +47,9 @@ class UseScopes:
         self.source = piece if isinstance(piece, Piece) else None
         self.bound: dict[str, Any] | None = None
         self.pieces: dict[str, Piece] | None = None
+        # The scope of the uses that bind values, made for the first and bound anew for each other:
+        # they bind the same names, and a requirement asked is done with its scope when it answers.
+        self.varied: Env | None = None
 
     def env(self, binds: tuple[tuple[str, bool], ...], values: tuple[Any, ...]) -> Env:
         """The scope of the use of these values (`binds`: the names they are bound to)."""
@@ -57,11 +60,14 @@ class UseScopes:
             bound.setdefault("command", self.declaration)
         if not binds:  # the one use: its scope over what every use binds
             return Env.owning(bound, self.scope, self.source)
-        names = bound.copy()
+        env = self.varied
+        if env is None:
+            env = self.varied = Env.owning(bound.copy(), self.scope, self.source)
+        names = env.names
         for place in range(len(binds)):  # (as many values as names)
             name, is_target = binds[place]
             names[name] = self.piece_of(values[place]) if is_target else values[place]
-        return Env.owning(names, self.scope, self.source)
+        return env
 
     def piece_of(self, label: str) -> Piece:
         """A target, by its label."""
@@ -74,6 +80,9 @@ class UseScopes:
 #: The combinations of a use with no target and no argument: the one use (never changed).
 _ONE_USE: list[tuple[Any, ...]] = [()]
 
+
+#: A part of a question not yet worked out this decision (`TargetMembership`).
+_UNASKED: Final = object()
 
 #: The keys a decision's shared answers are kept under that no declaration or resource has.
 _TARGETS = " targets"  # (a word no domain's key is: those are tuples, and hashing this one is free)
@@ -589,6 +598,7 @@ class Legality:
         source = piece if isinstance(piece, Piece) else None
         foes: list[Any] | None = None  # the pieces it may target (`_targets`), once asked
         no_target: list[Any] = [None]  # the targets of a command that targets no one (never changed)
+        parts: list[Any] | None = None  # the parts worked out once for every target (`TargetMembership`)
         with interpreter.asking():
             for index, entry in enumerate(questions.entries):
                 declaration, plan = entry.declaration, entry.plan
@@ -604,7 +614,7 @@ class Legality:
                 if scope is None:
                     scope = slot.scope = self.declaration_env(declaration)
                 if entry.fixed and not self._passes(entry.fixed, answers, kept.rules, piece, declaration, None,
-                                                    slot, interpreter):
+                                                    slot, interpreter, None):
                     continue
                 lasting = slot.lasting
                 if lasting is not None:  # as `_command_combinations` finds them, without looking them up
@@ -639,8 +649,10 @@ class Legality:
                         target_verdicts = by_target.get(target)
                         if target_verdicts is None:
                             target_verdicts = by_target[target] = [None] * questions.target_count
+                        if parts is None:
+                            parts = [_UNASKED] * questions.target_count
                         if not self._passes(entry.per_target, target_verdicts, kept.target_rules, piece, declaration,
-                                            target_piece, slot, interpreter):
+                                            target_piece, slot, interpreter, parts):
                             continue
                     costs_vary = plan.costs_vary or bonus_ap
                     if written is not None:
@@ -804,12 +816,13 @@ class Legality:
 
     def _passes(self, checks: tuple[NumberedCheck, ...], verdicts: list[bool | None], rule_envs: list[Env | None],
                 piece: Actor, command: A.Declaration, target_piece: Piece | None, slot: CommandSlot,
-                interpreter: Interpreter) -> bool:
+                interpreter: Interpreter, parts: list[Any] | None) -> bool:
         """Whether every requirement holds for the command (and target), asked inside `asking`.
         `verdicts` keeps, by their numbers, the answers to this decision's questions (for one
         target): whether one of a requirement's operands holds; `rule_envs` the scopes a rule's
         requirement is asked in, by the same numbers; the command's own scope is bound only when
-        one of its own requirements is asked."""
+        one of its own requirements is asked. `parts` (asked per target: else None) keeps, by the
+        same numbers, the parts of the questions asked for every target alike (`TargetMembership`)."""
         env = None
         for at, check in checks:
             verdict = verdicts[at]
@@ -821,11 +834,27 @@ class Legality:
                     if env is None:
                         env = self._own_env(slot, piece, command, target_piece)
                     # (a command's own requirement is planned as its one operand, `planned_check`)
-                    verdict = bool(check.closures[0].run(interpreter, env))
+                    hoisted = check.hoisted
+                    if hoisted is None or parts is None:
+                        verdict = bool(check.closures[0].run(interpreter, env))
+                    else:
+                        verdict = bool(self._target_in_part(hoisted, parts, at, interpreter, env))
                 verdicts[at] = verdict
             if not (verdict or check.holds_anyway):
                 return False
         return True
+
+    @staticmethod
+    def _target_in_part(hoisted: TargetMembership, parts: list[Any], at: int, interpreter: Interpreter,
+                        env: Env) -> Any:
+        """`target in <part>` for the target `env` binds, the part worked out the first time the
+        question is asked this decision (in its scope then, where it always was first worked out, so
+        a fault is met where it always was) and kept under its number."""
+        part = parts[at]
+        if part is _UNASKED:
+            part = parts[at] = hoisted.part.run(interpreter, env)
+        hoisted.held.value = part
+        return hoisted.membership.run(interpreter, env)
 
     def _rule_verdict(self, check: PlannedCheck, rule: A.Declaration, rule_envs: list[Env | None], at: int,
                       piece: Actor, target_piece: Piece | None, command: A.Declaration,

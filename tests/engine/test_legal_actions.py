@@ -231,6 +231,43 @@ def test_what_legality_keeps_between_decisions_is_what_it_works_out_afresh():
     assert compared > 50 and first_made
 
 
+def test_a_part_worked_out_once_for_every_target_gives_each_target_its_verdict():
+    """A command's own `target in <part>` whose part names no target works the part out once per
+    decision for every target (`TargetMembership`): at every command decision of seeded bouts of 4
+    players (three targets), the commands offered, in their order, are those `command_problem` finds
+    legal among every combination."""
+    from nexus_dsl.engine.legality_plans import TargetMembership
+    from nexus_dsl.syntax import ast_nodes as A
+    from nexus_dsl.syntax.parser import parse_declaration
+
+    ruleset = cached_ruleset(("base",))
+    hoisted = {id(entry.declaration) for questions in ruleset.derived("command_questions").values()
+               for entry in questions.entries for _, check in entry.per_target if check.hoisted is not None}
+    compared = targeted = 0
+    for bout, piece in command_decisions(ruleset, ((4, 3), (4, 21))):
+        offered = bout.legality.legal_commands(piece)
+        assert offered == _brute_commands(bout, piece)
+        compared += 1
+        targeted += sum(1 for action in offered if id(ruleset.declaration("command", action.name)) in hoisted)
+    assert compared > 50 and targeted > 10
+    conditions = [requirement.condition for requirement in parse_declaration(HOISTED).clauses_of(A.Requires)]
+    assert [TargetMembership.of(condition) is not None for condition in conditions] == [True, True, False, False]
+
+
+HOISTED = '''
+command c "C" {
+    targets opponent
+    requires target in front_arc(self)
+    requires target not in adjacent(self)
+    requires target in adjacent(target)
+    requires self in front_arc(target)
+    effect {
+        log "c"
+    }
+}
+'''
+
+
 def _brute_commands(bout: Bout, piece) -> list:
     """Every command combination `command_problem` finds nothing against, in the order listed."""
     from nexus_dsl.engine.actions import COMMAND
