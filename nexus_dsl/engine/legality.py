@@ -22,7 +22,7 @@ from .board import Direction
 from .interpreter import Interpreter, Limits
 from .legality_plans import (CommandQuestions, CommandSlot, CommandSlots, CostPlan, LegalityPlan, NumberedCheck,
                              PlannedCheck, TargetMembership, UseChecks, UseVerdicts, actions_of, always_asked, controls_of,
-                             cost_plans_of, is_plain, legality_plan, plans_of, questions_of, reads_only_the_command,
+                             cost_plans_of, is_plain, lasting_combinations_of, legality_plan, offered_of, plans_of, questions_of, reads_only_the_command,
                              role_ownership_of)
 from .scope import Env, fault
 from .state import Actor, BoutState, Piece, Player
@@ -135,8 +135,11 @@ class Legality:
         # The combinations of a command's arguments (the target aside) when every domain lasts all
         # bout, by the command's id(); and the actions of those combinations, by piece, command and
         # target (`_command_combinations`). Shared with the previews, and never changed once made.
+        # Those whose every domain is the content's are found in the ruleset's (`_content_combinations`),
+        # and so the actions of their combinations are kept with it (and the others' are told apart
+        # from them by their combinations' identity).
         self._lasting_combinations: dict[int, tuple[tuple[str, ...], list[tuple[Any, ...]]]] = {}
-        self._offered: dict[tuple[str, str, Any], tuple[list[tuple[Any, ...]], list[Action]]] = {}
+        self._offered: dict[tuple[str, str, Any], tuple[list[tuple[Any, ...]], list[Action]]] = offered_of(host.ruleset)
         # Every action offered: a command by (kind, piece, command, target, the other arguments'
         # values), any other by (kind, piece, declaration, its arguments' values). An action is
         # plain data, made once and offered again: kept with the ruleset, and so shared by every
@@ -144,7 +147,8 @@ class Legality:
         self._actions: dict[tuple[Any, ...], Action] = actions_of(host.ruleset)
         # The combinations of the arguments of an ability, a card or a control that targets no one
         # when every domain lasts all bout, with the arguments' names, by the declaration's id()
-        # (`legal_uses`): shared with the previews, and never changed once made.
+        # (`legal_uses`): shared with the previews, and never changed once made (and those whose
+        # every domain is the content's found in the ruleset's, `_content_combinations`).
         self._lasting_uses: dict[int, tuple[A.Declaration, list[tuple[Any, ...]], list[str]]] = {}
         # The verdicts of the use requirements that read only the values of a use's arguments
         # (`UseRequirement.by_value`), by their text and those values: kept all bout (the number
@@ -335,8 +339,12 @@ class Legality:
         """A command's targets ([None] when it has none), and the names and the combinations of
         values of its other arguments, its domains checked as `_checked_domains` checks them. When
         every one of those domains lasts all bout (`_lasts`), their combinations are worked out
-        once per bout."""
+        once per bout (once per ruleset when every one is the content's, `_content_combinations`)."""
         lasting = self._lasting_combinations.get(id(declaration))
+        if lasting is None:
+            kept = self._content_combinations(declaration)
+            if kept is not None:
+                lasting = self._lasting_combinations[id(declaration)] = (kept[1], kept[2])
         if lasting is not None:
             names, combinations = lasting
             targets: list[Any] = self._targets(piece, seen) if targeted else [None]  # (`targets_opponent`)
@@ -352,7 +360,30 @@ class Legality:
         combinations = list(itertools.product(*(domain for _, domain in domains)))
         if all(self._lasts(arg_type) for _, arg_type in arguments_of(declaration)):
             self._lasting_combinations[id(declaration)] = (names, combinations)
+            self._keep_combinations(declaration, names, combinations)
         return found, names, combinations
+
+    def _content_combinations(self, declaration: A.Declaration) -> tuple[A.Declaration, Any, list[tuple[Any, ...]]] | None:
+        """The combinations of a declaration's arguments (the target aside) whose every domain is the
+        content's, as a bout of the ruleset with the same limit on options found them (with the
+        arguments' names), or None. The same content and the same limit give the same combinations
+        and the same refusals, so every bout of the ruleset shares them."""
+        kept = lasting_combinations_of(self.host.ruleset).get((id(declaration), self.host.limits.max_options))
+        return kept if kept is not None and kept[0] is declaration else None
+
+    def _keep_combinations(self, declaration: A.Declaration, names: Any, combinations: list[tuple[Any, ...]]) -> None:
+        """Keep with the ruleset the combinations just worked out of a declaration whose every
+        argument's domain is the content's (`_content_combinations`)."""
+        if all(self._of_content(arg_type) for _, arg_type in arguments_of(declaration)):
+            lasting_combinations_of(self.host.ruleset)[(id(declaration), self.host.limits.max_options)] = (
+                declaration, names, combinations)
+
+    def _of_content(self, arg_type: A.ArgType) -> bool:
+        """Whether an argument's domain is the content's alone, the same in every bout of the ruleset:
+        a domain that lasts all bout (`_lasts`) and is not the board's squares (a bout's board)."""
+        return self._lasts(arg_type) and not (
+            isinstance(arg_type, A.NamedType)
+            and self.host.ruleset.words.type_names.get(arg_type.name, arg_type.name) == "square")
 
     def _actions_of(self, label: str, declaration: A.Declaration, name: str, target: Any, names: tuple[str, ...],
                     combinations: list[tuple[Any, ...]]) -> list[Action]:
@@ -530,7 +561,8 @@ class Legality:
         """The combinations of the values of a use's target and arguments, their domains checked as
         `_checked_domains` checks them; `arg_names` is given their names (as players use them). When
         the use targets no one and every domain lasts all bout (`_lasts`), they are worked out once
-        per bout; when it varies in its target alone, they are its targets. (`max_options`: the
+        per bout (once per ruleset when every domain is the content's, `_content_combinations`); when
+        it varies in its target alone, they are its targets. (`max_options`: the
         bout's limit, which `_check_count` refuses beyond.)"""
         if checks.target_only:
             targets = self._targets(piece, seen)
@@ -539,6 +571,10 @@ class Legality:
             arg_names.append("target")
             return [(target,) for target in targets]
         lasting = self._lasting_uses.get(id(declaration))
+        if lasting is None and not checks.targets:
+            kept = self._content_combinations(declaration)
+            if kept is not None:
+                lasting = self._lasting_uses[id(declaration)] = (declaration, kept[2], list(kept[1]))
         if lasting is not None and lasting[0] is declaration:
             if len(lasting[1]) > max_options:
                 self._check_count(declaration, len(lasting[1]))  # the refusal
@@ -549,6 +585,7 @@ class Legality:
         arg_names.extend(name for name, _ in domains)
         if not checks.targets and all(self._lasts(arg_type) for _, arg_type in arguments_of(declaration)):
             self._lasting_uses[id(declaration)] = (declaration, combinations, list(arg_names))
+            self._keep_combinations(declaration, tuple(arg_names), combinations)
         return combinations
 
     def _short_of_written(self, piece: Actor, written: tuple[tuple[int, str], ...], target: Any) -> bool:

@@ -512,6 +512,20 @@ def cost_plans_of(ruleset: Ruleset) -> dict[int, tuple[A.Declaration, tuple[Cost
     return ruleset.derived("cost_plans")
 
 
+def lasting_combinations_of(ruleset: Ruleset) -> dict[tuple[int, int], tuple[A.Declaration, Any, list[tuple[Any, ...]]]]:
+    """The combinations of the arguments (the target aside) of each declaration whose every domain
+    is the content's, with the arguments' names, by the declaration's id() (with the declaration)
+    and the limit on options they were checked against (`Legality._content_combinations`)."""
+    return ruleset.derived("lasting_combinations")
+
+
+def offered_of(ruleset: Ruleset) -> dict[tuple[str, str, Any], tuple[list[tuple[Any, ...]], list[Action]]]:
+    """The actions of a command's combinations that last, by the label of the piece giving it, the
+    command's id and the target, with the combinations they were made for (`Legality._actions_of`):
+    plain data, kept with the ruleset."""
+    return ruleset.derived("offered_lists")
+
+
 def actions_of(ruleset: Ruleset) -> dict[tuple[Any, ...], Action]:
     """Every action legality has offered in a bout of a ruleset, by what it is made of
     (`Legality._actions`): plain data, the same whichever bout offers it."""

@@ -202,7 +202,7 @@ def test_what_legality_keeps_between_decisions_is_what_it_works_out_afresh():
     first_made: dict = {}
     for bout, piece in command_decisions(ruleset, ((2, 11), (2, 12), (4, 13))):
         afresh = Legality(bout, bout.legality.global_requirements)
-        afresh._actions, afresh._cost_plans = {}, {}
+        afresh._actions, afresh._cost_plans, afresh._offered = {}, {}, {}
         kept = bout.legality.legal_commands(piece) + bout.legality.legal_controls(piece)
         assert kept == afresh.legal_commands(piece) + afresh.legal_controls(piece)
         uses = bout.timing.instant_options(piece)
@@ -266,6 +266,34 @@ command c "C" {
     }
 }
 '''
+
+
+def test_combinations_of_the_content_s_domains_are_shared_by_every_bout_of_the_ruleset():
+    """The combinations of the arguments of a command whose every domain is the content's are
+    worked out once per ruleset and limit on options: another bout finds the very list, the product
+    of the domains as it would work them out itself; one whose domain is the board's squares is
+    worked out by each bout; a bout with a lower limit on options still refuses them."""
+    import itertools
+
+    import pytest
+
+    from nexus_dsl.engine.interpreter import Limits
+    from nexus_dsl.engine.setup import standard_setup
+    from nexus_dsl.errors import ScriptRuntimeError
+
+    ruleset = cached_ruleset(("base",))
+    rotate, throw = ruleset.declaration("command", "rotate"), ruleset.declaration("command", "throw")
+    bouts = [Bout(ruleset, standard_setup(players=2), seed=seed) for seed in (5, 6)]
+    found = [bout.legality._command_combinations(next(iter(bout.state.pieces.values())), declaration, False, {})
+             for bout in bouts for declaration in (rotate, throw)]
+    (_, names, rotations), (_, _, throws), (_, _, again), (_, _, thrown_again) = found
+    assert again is rotations and rotations == list(itertools.product(["left", "right"])) and names == ("direction",)
+    assert thrown_again is not throws and thrown_again == throws
+    assert Bout(ruleset, standard_setup(players=2), seed=7).legality._content_combinations(rotate) is not None
+    limited = Bout(ruleset, standard_setup(players=2), seed=7, limits=Limits(max_options=1))
+    assert limited.legality._content_combinations(rotate) is None
+    with pytest.raises(ScriptRuntimeError, match="too_many_options|combinations"):
+        limited.legality._command_combinations(next(iter(limited.state.pieces.values())), rotate, False, {})
 
 
 def _brute_commands(bout: Bout, piece) -> list:
