@@ -11,7 +11,7 @@ must stand up first").
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterator, Protocol, Sequence
+from typing import Any, Final, Iterator, Protocol, Sequence
 
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
@@ -21,8 +21,8 @@ from .actions import COMMAND, CONTROL, Action
 from .board import Direction
 from .interpreter import Interpreter, Limits
 from .legality_plans import (CommandQuestions, CommandSlot, CommandSlots, CostPlan, LegalityPlan, NumberedCheck,
-                             PlannedCheck, UseChecks, UseVerdicts, actions_of, always_asked, controls_of,
-                             cost_plans_of, is_plain, legality_plan, plans_of, questions_of, reads_only_the_command,
+                             PlannedCheck, TargetMembership, UseChecks, UseVerdicts, actions_of, always_asked, controls_of,
+                             cost_plans_of, is_plain, lasting_combinations_of, legality_plan, offered_of, plans_of, questions_of, reads_only_the_command,
                              role_ownership_of)
 from .scope import Env, fault
 from .state import Actor, BoutState, Piece, Player
@@ -35,7 +35,7 @@ class UseScopes:
     `self`, and the command: a window may bind the command being resolved), and each use's target
     and arguments."""
 
-    __slots__ = ("legality", "piece", "declaration", "scope", "names", "source", "bound", "pieces")
+    __slots__ = ("legality", "piece", "declaration", "scope", "names", "source", "bound", "pieces", "varied")
 
     def __init__(self, legality: Legality, piece: Actor, declaration: A.Declaration, scope: Env,
                  names: dict[str, Any]):
@@ -47,6 +47,9 @@ class UseScopes:
         self.source = piece if isinstance(piece, Piece) else None
         self.bound: dict[str, Any] | None = None
         self.pieces: dict[str, Piece] | None = None
+        # The scope of the uses that bind values, made for the first and bound anew for each other:
+        # they bind the same names, and a requirement asked is done with its scope when it answers.
+        self.varied: Env | None = None
 
     def env(self, binds: tuple[tuple[str, bool], ...], values: tuple[Any, ...]) -> Env:
         """The scope of the use of these values (`binds`: the names they are bound to)."""
@@ -57,11 +60,14 @@ class UseScopes:
             bound.setdefault("command", self.declaration)
         if not binds:  # the one use: its scope over what every use binds
             return Env.owning(bound, self.scope, self.source)
-        names = bound.copy()
+        env = self.varied
+        if env is None:
+            env = self.varied = Env.owning(bound.copy(), self.scope, self.source)
+        names = env.names
         for place in range(len(binds)):  # (as many values as names)
             name, is_target = binds[place]
             names[name] = self.piece_of(values[place]) if is_target else values[place]
-        return Env.owning(names, self.scope, self.source)
+        return env
 
     def piece_of(self, label: str) -> Piece:
         """A target, by its label."""
@@ -74,6 +80,9 @@ class UseScopes:
 #: The combinations of a use with no target and no argument: the one use (never changed).
 _ONE_USE: list[tuple[Any, ...]] = [()]
 
+
+#: A part of a question not yet worked out this decision (`TargetMembership`).
+_UNASKED: Final = object()
 
 #: The keys a decision's shared answers are kept under that no declaration or resource has.
 _TARGETS = " targets"  # (a word no domain's key is: those are tuples, and hashing this one is free)
@@ -126,8 +135,11 @@ class Legality:
         # The combinations of a command's arguments (the target aside) when every domain lasts all
         # bout, by the command's id(); and the actions of those combinations, by piece, command and
         # target (`_command_combinations`). Shared with the previews, and never changed once made.
+        # Those whose every domain is the content's are found in the ruleset's (`_content_combinations`),
+        # and so the actions of their combinations are kept with it (and the others' are told apart
+        # from them by their combinations' identity).
         self._lasting_combinations: dict[int, tuple[tuple[str, ...], list[tuple[Any, ...]]]] = {}
-        self._offered: dict[tuple[str, str, Any], tuple[list[tuple[Any, ...]], list[Action]]] = {}
+        self._offered: dict[tuple[str, str, Any], tuple[list[tuple[Any, ...]], list[Action]]] = offered_of(host.ruleset)
         # Every action offered: a command by (kind, piece, command, target, the other arguments'
         # values), any other by (kind, piece, declaration, its arguments' values). An action is
         # plain data, made once and offered again: kept with the ruleset, and so shared by every
@@ -135,7 +147,8 @@ class Legality:
         self._actions: dict[tuple[Any, ...], Action] = actions_of(host.ruleset)
         # The combinations of the arguments of an ability, a card or a control that targets no one
         # when every domain lasts all bout, with the arguments' names, by the declaration's id()
-        # (`legal_uses`): shared with the previews, and never changed once made.
+        # (`legal_uses`): shared with the previews, and never changed once made (and those whose
+        # every domain is the content's found in the ruleset's, `_content_combinations`).
         self._lasting_uses: dict[int, tuple[A.Declaration, list[tuple[Any, ...]], list[str]]] = {}
         # The verdicts of the use requirements that read only the values of a use's arguments
         # (`UseRequirement.by_value`), by their text and those values: kept all bout (the number
@@ -326,8 +339,12 @@ class Legality:
         """A command's targets ([None] when it has none), and the names and the combinations of
         values of its other arguments, its domains checked as `_checked_domains` checks them. When
         every one of those domains lasts all bout (`_lasts`), their combinations are worked out
-        once per bout."""
+        once per bout (once per ruleset when every one is the content's, `_content_combinations`)."""
         lasting = self._lasting_combinations.get(id(declaration))
+        if lasting is None:
+            kept = self._content_combinations(declaration)
+            if kept is not None:
+                lasting = self._lasting_combinations[id(declaration)] = (kept[1], kept[2])
         if lasting is not None:
             names, combinations = lasting
             targets: list[Any] = self._targets(piece, seen) if targeted else [None]  # (`targets_opponent`)
@@ -343,7 +360,30 @@ class Legality:
         combinations = list(itertools.product(*(domain for _, domain in domains)))
         if all(self._lasts(arg_type) for _, arg_type in arguments_of(declaration)):
             self._lasting_combinations[id(declaration)] = (names, combinations)
+            self._keep_combinations(declaration, names, combinations)
         return found, names, combinations
+
+    def _content_combinations(self, declaration: A.Declaration) -> tuple[A.Declaration, Any, list[tuple[Any, ...]]] | None:
+        """The combinations of a declaration's arguments (the target aside) whose every domain is the
+        content's, as a bout of the ruleset with the same limit on options found them (with the
+        arguments' names), or None. The same content and the same limit give the same combinations
+        and the same refusals, so every bout of the ruleset shares them."""
+        kept = lasting_combinations_of(self.host.ruleset).get((id(declaration), self.host.limits.max_options))
+        return kept if kept is not None and kept[0] is declaration else None
+
+    def _keep_combinations(self, declaration: A.Declaration, names: Any, combinations: list[tuple[Any, ...]]) -> None:
+        """Keep with the ruleset the combinations just worked out of a declaration whose every
+        argument's domain is the content's (`_content_combinations`)."""
+        if all(self._of_content(arg_type) for _, arg_type in arguments_of(declaration)):
+            lasting_combinations_of(self.host.ruleset)[(id(declaration), self.host.limits.max_options)] = (
+                declaration, names, combinations)
+
+    def _of_content(self, arg_type: A.ArgType) -> bool:
+        """Whether an argument's domain is the content's alone, the same in every bout of the ruleset:
+        a domain that lasts all bout (`_lasts`) and is not the board's squares (a bout's board)."""
+        return self._lasts(arg_type) and not (
+            isinstance(arg_type, A.NamedType)
+            and self.host.ruleset.words.type_names.get(arg_type.name, arg_type.name) == "square")
 
     def _actions_of(self, label: str, declaration: A.Declaration, name: str, target: Any, names: tuple[str, ...],
                     combinations: list[tuple[Any, ...]]) -> list[Action]:
@@ -521,7 +561,8 @@ class Legality:
         """The combinations of the values of a use's target and arguments, their domains checked as
         `_checked_domains` checks them; `arg_names` is given their names (as players use them). When
         the use targets no one and every domain lasts all bout (`_lasts`), they are worked out once
-        per bout; when it varies in its target alone, they are its targets. (`max_options`: the
+        per bout (once per ruleset when every domain is the content's, `_content_combinations`); when
+        it varies in its target alone, they are its targets. (`max_options`: the
         bout's limit, which `_check_count` refuses beyond.)"""
         if checks.target_only:
             targets = self._targets(piece, seen)
@@ -530,6 +571,10 @@ class Legality:
             arg_names.append("target")
             return [(target,) for target in targets]
         lasting = self._lasting_uses.get(id(declaration))
+        if lasting is None and not checks.targets:
+            kept = self._content_combinations(declaration)
+            if kept is not None:
+                lasting = self._lasting_uses[id(declaration)] = (declaration, kept[2], list(kept[1]))
         if lasting is not None and lasting[0] is declaration:
             if len(lasting[1]) > max_options:
                 self._check_count(declaration, len(lasting[1]))  # the refusal
@@ -540,6 +585,7 @@ class Legality:
         arg_names.extend(name for name, _ in domains)
         if not checks.targets and all(self._lasts(arg_type) for _, arg_type in arguments_of(declaration)):
             self._lasting_uses[id(declaration)] = (declaration, combinations, list(arg_names))
+            self._keep_combinations(declaration, tuple(arg_names), combinations)
         return combinations
 
     def _short_of_written(self, piece: Actor, written: tuple[tuple[int, str], ...], target: Any) -> bool:
@@ -589,6 +635,7 @@ class Legality:
         source = piece if isinstance(piece, Piece) else None
         foes: list[Any] | None = None  # the pieces it may target (`_targets`), once asked
         no_target: list[Any] = [None]  # the targets of a command that targets no one (never changed)
+        parts: list[Any] | None = None  # the parts worked out once for every target (`TargetMembership`)
         with interpreter.asking():
             for index, entry in enumerate(questions.entries):
                 declaration, plan = entry.declaration, entry.plan
@@ -604,7 +651,7 @@ class Legality:
                 if scope is None:
                     scope = slot.scope = self.declaration_env(declaration)
                 if entry.fixed and not self._passes(entry.fixed, answers, kept.rules, piece, declaration, None,
-                                                    slot, interpreter):
+                                                    slot, interpreter, None):
                     continue
                 lasting = slot.lasting
                 if lasting is not None:  # as `_command_combinations` finds them, without looking them up
@@ -639,8 +686,10 @@ class Legality:
                         target_verdicts = by_target.get(target)
                         if target_verdicts is None:
                             target_verdicts = by_target[target] = [None] * questions.target_count
+                        if parts is None:
+                            parts = [_UNASKED] * questions.target_count
                         if not self._passes(entry.per_target, target_verdicts, kept.target_rules, piece, declaration,
-                                            target_piece, slot, interpreter):
+                                            target_piece, slot, interpreter, parts):
                             continue
                     costs_vary = plan.costs_vary or bonus_ap
                     if written is not None:
@@ -804,12 +853,13 @@ class Legality:
 
     def _passes(self, checks: tuple[NumberedCheck, ...], verdicts: list[bool | None], rule_envs: list[Env | None],
                 piece: Actor, command: A.Declaration, target_piece: Piece | None, slot: CommandSlot,
-                interpreter: Interpreter) -> bool:
+                interpreter: Interpreter, parts: list[Any] | None) -> bool:
         """Whether every requirement holds for the command (and target), asked inside `asking`.
         `verdicts` keeps, by their numbers, the answers to this decision's questions (for one
         target): whether one of a requirement's operands holds; `rule_envs` the scopes a rule's
         requirement is asked in, by the same numbers; the command's own scope is bound only when
-        one of its own requirements is asked."""
+        one of its own requirements is asked. `parts` (asked per target: else None) keeps, by the
+        same numbers, the parts of the questions asked for every target alike (`TargetMembership`)."""
         env = None
         for at, check in checks:
             verdict = verdicts[at]
@@ -821,11 +871,27 @@ class Legality:
                     if env is None:
                         env = self._own_env(slot, piece, command, target_piece)
                     # (a command's own requirement is planned as its one operand, `planned_check`)
-                    verdict = bool(check.closures[0].run(interpreter, env))
+                    hoisted = check.hoisted
+                    if hoisted is None or parts is None:
+                        verdict = bool(check.closures[0].run(interpreter, env))
+                    else:
+                        verdict = bool(self._target_in_part(hoisted, parts, at, interpreter, env))
                 verdicts[at] = verdict
             if not (verdict or check.holds_anyway):
                 return False
         return True
+
+    @staticmethod
+    def _target_in_part(hoisted: TargetMembership, parts: list[Any], at: int, interpreter: Interpreter,
+                        env: Env) -> Any:
+        """`target in <part>` for the target `env` binds, the part worked out the first time the
+        question is asked this decision (in its scope then, where it always was first worked out, so
+        a fault is met where it always was) and kept under its number."""
+        part = parts[at]
+        if part is _UNASKED:
+            part = parts[at] = hoisted.part.run(interpreter, env)
+        hoisted.held.value = part
+        return hoisted.membership.run(interpreter, env)
 
     def _rule_verdict(self, check: PlannedCheck, rule: A.Declaration, rule_envs: list[Env | None], at: int,
                       piece: Actor, target_piece: Piece | None, command: A.Declaration,

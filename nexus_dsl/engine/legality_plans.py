@@ -16,7 +16,7 @@ from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from ..syntax.printer import print_expr
 from .actions import Action
-from .compiled import Closure, closure_of
+from .compiled import Closure, Interpreter, Membership, closure_of
 from .scope import Env
 from .state import Actor
 from .text_facts import player_arg_name, targets_opponent
@@ -53,6 +53,9 @@ class PlannedCheck:
     # `operands`' compiled closures, in the same order: asked by their `run`, as
     # `Interpreter.evaluate` asks them, without looking each up on its node.
     closures: tuple[Closure, ...]
+    # A command's own `target in <part>` whose part reads no target: the part worked out once per
+    # decision for every target (`TargetMembership`); None for any other requirement.
+    hoisted: TargetMembership | None = None
 
     @property
     def always_holds(self) -> bool:
@@ -69,7 +72,8 @@ def planned_check(rule: A.Declaration | None, requirement: A.Requires, binds_eve
         condition = requirement.condition
         own_names = {"command"} | {param.name for param in command.clauses_of(A.Param)}
         shared_text = None if A.names_used(condition) & own_names else ("as written", print_expr(condition))
-        return PlannedCheck(None, requirement, True, (condition,), False, shared_text, (closure_of(condition),))
+        return PlannedCheck(None, requirement, True, (condition,), False, shared_text, (closure_of(condition),),
+                            TargetMembership.of(condition))
     left: list[A.Expr] = []
     holds_anyway = False
     for operand in or_operands(requirement.condition):
@@ -85,6 +89,44 @@ def planned_check(rule: A.Declaration | None, requirement: A.Requires, binds_eve
         shared = (id(rule), id(requirement), *(id(operand) for operand in operands))
     return PlannedCheck(rule, requirement, binds_everyone, operands, holds_anyway, shared,
                         tuple(closure_of(operand) for operand in operands))
+
+
+class HeldValue(Closure):
+    """A part of an expression worked out before its expression is asked: the value it was
+    handed, as the part's own closure would give it."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value: Any = None
+
+    def run(self, interpreter: Interpreter, env: Env) -> Any:
+        return self.value
+
+
+class TargetMembership:
+    """A requirement `target in <part>` (or `not in`) whose part does not name the target
+    (`front_center(self)`). Asking is pure, and nothing the part reads changes from one target to
+    another (no script function reads the target but from its arguments), so the part is worked out
+    once per decision, where the requirement is first asked, in that question's scope; each target
+    is then looked up in it by the requirement's own `in` (`membership`: the same test and the same
+    faults), its part the value held."""
+
+    __slots__ = ("part", "held", "membership")
+
+    def __init__(self, condition: A.Compare):
+        self.part = closure_of(condition.right)
+        self.held = HeldValue()
+        self.membership = Membership(condition, closure_of(condition.left), self.held)
+
+    @staticmethod
+    def of(condition: A.Expr) -> TargetMembership | None:
+        """The membership of a condition so written, or None."""
+        if (isinstance(condition, A.Compare) and condition.op in ("in", "not in")
+                and isinstance(condition.left, A.Name) and condition.left.id == "target"
+                and "target" not in A.names_used(condition.right)):
+            return TargetMembership(condition)
+        return None
 
 
 def or_operands(condition: A.Expr) -> list[A.Expr]:
@@ -468,6 +510,20 @@ def cost_plans_of(ruleset: Ruleset) -> dict[int, tuple[A.Declaration, tuple[Cost
     declaration made and dropped outside the ruleset never lends its id to another), kept with
     the ruleset."""
     return ruleset.derived("cost_plans")
+
+
+def lasting_combinations_of(ruleset: Ruleset) -> dict[tuple[int, int], tuple[A.Declaration, Any, list[tuple[Any, ...]]]]:
+    """The combinations of the arguments (the target aside) of each declaration whose every domain
+    is the content's, with the arguments' names, by the declaration's id() (with the declaration)
+    and the limit on options they were checked against (`Legality._content_combinations`)."""
+    return ruleset.derived("lasting_combinations")
+
+
+def offered_of(ruleset: Ruleset) -> dict[tuple[str, str, Any], tuple[list[tuple[Any, ...]], list[Action]]]:
+    """The actions of a command's combinations that last, by the label of the piece giving it, the
+    command's id and the target, with the combinations they were made for (`Legality._actions_of`):
+    plain data, kept with the ruleset."""
+    return ruleset.derived("offered_lists")
 
 
 def actions_of(ruleset: Ruleset) -> dict[tuple[Any, ...], Action]:

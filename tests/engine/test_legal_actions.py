@@ -202,7 +202,7 @@ def test_what_legality_keeps_between_decisions_is_what_it_works_out_afresh():
     first_made: dict = {}
     for bout, piece in command_decisions(ruleset, ((2, 11), (2, 12), (4, 13))):
         afresh = Legality(bout, bout.legality.global_requirements)
-        afresh._actions, afresh._cost_plans = {}, {}
+        afresh._actions, afresh._cost_plans, afresh._offered = {}, {}, {}
         kept = bout.legality.legal_commands(piece) + bout.legality.legal_controls(piece)
         assert kept == afresh.legal_commands(piece) + afresh.legal_controls(piece)
         uses = bout.timing.instant_options(piece)
@@ -229,6 +229,71 @@ def test_what_legality_keeps_between_decisions_is_what_it_works_out_afresh():
                 assert bout.legality.cost_items(piece, declaration, env) == expected
         compared += 1
     assert compared > 50 and first_made
+
+
+def test_a_part_worked_out_once_for_every_target_gives_each_target_its_verdict():
+    """A command's own `target in <part>` whose part names no target works the part out once per
+    decision for every target (`TargetMembership`): at every command decision of seeded bouts of 4
+    players (three targets), the commands offered, in their order, are those `command_problem` finds
+    legal among every combination."""
+    from nexus_dsl.engine.legality_plans import TargetMembership
+    from nexus_dsl.syntax import ast_nodes as A
+    from nexus_dsl.syntax.parser import parse_declaration
+
+    ruleset = cached_ruleset(("base",))
+    hoisted = {id(entry.declaration) for questions in ruleset.derived("command_questions").values()
+               for entry in questions.entries for _, check in entry.per_target if check.hoisted is not None}
+    compared = targeted = 0
+    for bout, piece in command_decisions(ruleset, ((4, 3), (4, 21))):
+        offered = bout.legality.legal_commands(piece)
+        assert offered == _brute_commands(bout, piece)
+        compared += 1
+        targeted += sum(1 for action in offered if id(ruleset.declaration("command", action.name)) in hoisted)
+    assert compared > 50 and targeted > 10
+    conditions = [requirement.condition for requirement in parse_declaration(HOISTED).clauses_of(A.Requires)]
+    assert [TargetMembership.of(condition) is not None for condition in conditions] == [True, True, False, False]
+
+
+HOISTED = '''
+command c "C" {
+    targets opponent
+    requires target in front_arc(self)
+    requires target not in adjacent(self)
+    requires target in adjacent(target)
+    requires self in front_arc(target)
+    effect {
+        log "c"
+    }
+}
+'''
+
+
+def test_combinations_of_the_content_s_domains_are_shared_by_every_bout_of_the_ruleset():
+    """The combinations of the arguments of a command whose every domain is the content's are
+    worked out once per ruleset and limit on options: another bout finds the very list, the product
+    of the domains as it would work them out itself; one whose domain is the board's squares is
+    worked out by each bout; a bout with a lower limit on options still refuses them."""
+    import itertools
+
+    import pytest
+
+    from nexus_dsl.engine.interpreter import Limits
+    from nexus_dsl.engine.setup import standard_setup
+    from nexus_dsl.errors import ScriptRuntimeError
+
+    ruleset = cached_ruleset(("base",))
+    rotate, throw = ruleset.declaration("command", "rotate"), ruleset.declaration("command", "throw")
+    bouts = [Bout(ruleset, standard_setup(players=2), seed=seed) for seed in (5, 6)]
+    found = [bout.legality._command_combinations(next(iter(bout.state.pieces.values())), declaration, False, {})
+             for bout in bouts for declaration in (rotate, throw)]
+    (_, names, rotations), (_, _, throws), (_, _, again), (_, _, thrown_again) = found
+    assert again is rotations and rotations == list(itertools.product(["left", "right"])) and names == ("direction",)
+    assert thrown_again is not throws and thrown_again == throws
+    assert Bout(ruleset, standard_setup(players=2), seed=7).legality._content_combinations(rotate) is not None
+    limited = Bout(ruleset, standard_setup(players=2), seed=7, limits=Limits(max_options=1))
+    assert limited.legality._content_combinations(rotate) is None
+    with pytest.raises(ScriptRuntimeError, match="too_many_options|combinations"):
+        limited.legality._command_combinations(next(iter(limited.state.pieces.values())), rotate, False, {})
 
 
 def _brute_commands(bout: Bout, piece) -> list:
