@@ -343,9 +343,7 @@ class Events:
                     if layout is None:
                         layout = state.meta.get("hazards", ())
                         quiet = not layout and not state.seen_objects
-                    if quiet:
-                        break  # the hazards listen last (`listeners_of`): none of those left listens
-                    if listener.ident not in layout and not _wakes(listener.wakers, state.seen_objects):
+                    if quiet or listener.ident not in layout and not _wakes(listener.wakers, state.seen_objects):
                         continue
                 # The first tests on the event's declaration, answered once per declaration (a
                 # name the event binds to a declaration is what the condition reads by that name).
