@@ -107,8 +107,7 @@ class Conditions:
         """Killed when a fatal location is empty; incapacitated when overall condition is (pg.13)."""
         if victim.status == Status.DEAD:
             return
-        fatal = self.host.ruleset.settings.get("fatal_locations", ())
-        if any(victim.locations.get(loc, 1) <= 0 for loc in fatal):
+        if _fatal_emptied(victim, self.host.ruleset.settings.get("fatal_locations", ())):
             was_incapacitated = victim.status == Status.INCAPACITATED
             victim.status = Status.DEAD
             self.host.emit("status", actor=victim.label, status="dead", attacker=source.label if source else None)
@@ -135,3 +134,12 @@ class Conditions:
             piece.states.discard(state)
             self.host.emit("state", actor=piece.label, removed=state)
             yield from self.host.events.fire("state_removed", self=piece, state=state)
+
+
+def _fatal_emptied(victim: Piece, fatal: Any) -> bool:
+    """Whether one of the game's fatal locations of `victim` is empty (one it lacks is not)."""
+    locations = victim.locations
+    for location in fatal:
+        if locations.get(location, 1) <= 0:
+            return True
+    return False

@@ -59,7 +59,8 @@ class Listener:
     """One `when` clause of the content, with who listens to it, worked out once from its declaration."""
 
     __slots__ = ("declaration", "ident", "when", "body", "owners", "hazard", "wakers", "self_test", "mark_test",
-                 "gate", "condition", "place", "by_role", "declared", "declared_tests", "declared_whole", "verdicts")
+                 "gate", "condition", "place", "by_role", "declared", "declared_tests", "declared_whole",
+                 "met", "met_verdicts", "last_declaration", "last_verdict", "shares_names")
 
     def __init__(self, declaration: A.Declaration, when: A.When, owners: int, wakers: frozenset[str] = frozenset(),
                  place: int = -1):
@@ -89,13 +90,23 @@ class Listener:
         self.by_role: dict[str | None, bool] = {}
         # The condition's first tests that read only what a declaration the event names is (`command.id
         # == "some_id"`, `"some_tag" in command.tags`): the name, their closures, whether they are the
-        # whole condition, and their verdict on each declaration met, by its id() (with the
-        # declaration, which keeps the id its own). What a declaration is never changes.
+        # whole condition, and their verdict on each declaration met (side by side, found by the
+        # declaration itself: a search of a few, cheaper than hashing it). What a declaration is never changes.
         declared, tests, whole = declared_tests(when.condition)
         self.declared = declared
         self.declared_tests: tuple[Closure, ...] = tuple(closure_of(test) for test in tests)
         self.declared_whole = whole
-        self.verdicts: dict[int, tuple[A.Declaration, int]] = {}
+        self.met: list[A.Declaration] = []
+        self.met_verdicts: list[int] = []
+        # The last verdict asked, at hand: an event names the same declaration to its listeners
+        # over and over (the command being used), and this answers without reading its facts.
+        self.last_declaration: A.Declaration | None = None
+        self.last_verdict = DECLARED_TRUE
+        # Whether its body may run in a scope over the event's own names, not a copy: it listens
+        # for the whole bout (no `self` of its own to bind), and nothing in it binds a name in the
+        # scope it is given (no `set`, no effect binding a name `into`; a `let` binds in a scope of
+        # its block's own). No listener changes those names, so each sees them as the event gave them.
+        self.shares_names = owners == WHOLE_BOUT and not _rebinds(when.body)
 
 
 def self_test(condition: A.Expr | None) -> tuple[str, bool] | None:
@@ -111,6 +122,15 @@ def self_test(condition: A.Expr | None) -> tuple[str, bool] | None:
     if isinstance(left, A.Name) and isinstance(right, A.Name) and (left.id == "self") != (right.id == "self"):
         return (right.id, False) if left.id == "self" else (left.id, True)
     return None
+
+
+def _rebinds(body: A.Block) -> bool:
+    """Whether a body may bind a name again in the scope it runs in: a `set` anywhere in it, or
+    an effect binding a name (`choose ... into pick`). A procedure it runs has a scope of its own."""
+    for node in A.subtree(body):
+        if isinstance(node, A.Set) or isinstance(node, A.Action) and node.prep("into") is not None:
+            return True
+    return False
 
 
 def _conjuncts(condition: A.Expr | None) -> list[A.Expr]:
@@ -316,12 +336,14 @@ class Events:
         # (The bout's state itself is the same all event: a bout is given another only between actions.)
         ring: list[Piece] | None = None
         layout: Any = None
+        quiet = False  # no hazard in play: the layout names none and no object has stood yet
         try:
             for listener in listeners:
                 if listener.hazard:  # `hazard_active`, with the objects that wake it in hand
                     if layout is None:
                         layout = state.meta.get("hazards", ())
-                    if listener.ident not in layout and not _wakes(listener.wakers, state.seen_objects):
+                        quiet = not layout and not state.seen_objects
+                    if quiet or listener.ident not in layout and not _wakes(listener.wakers, state.seen_objects):
                         continue
                 # The first tests on the event's declaration, answered once per declaration (a
                 # name the event binds to a declaration is what the condition reads by that name).
@@ -330,7 +352,10 @@ class Events:
                 if declared is not None:
                     value = names.get(declared)
                     if isinstance(value, _DECLARATION):
-                        verdict = self._declared_verdict(listener, value, interpreter)
+                        if value is listener.last_declaration:
+                            verdict = listener.last_verdict
+                        else:
+                            verdict = self._declared_verdict(listener, value, interpreter)
                         if verdict == DECLARED_FALSE:
                             continue
                         whole = verdict == DECLARED_WHOLE
@@ -350,12 +375,19 @@ class Events:
                 if scope is None:
                     scope = self._scope(listener)
                 condition = None if whole else listener.condition  # whole: true, as they said
-                marked = gate is not None and gate.marked is not None and condition is not None \
-                    and self._mark_asked(gate, names, interpreter)
+                # A mark test standing for the condition's own first `has_mark` (`_mark_asked`):
+                # on each owner (`self`), or on the event's piece, read once for them all.
+                owners_marked = False
+                if gate is not None and gate.marked is not None and condition is not None \
+                        and self._mark_asked(gate, names, interpreter):
+                    if gate.marked == "self" and owned is not None:
+                        owners_marked = True
+                    elif _lacks_mark(gate, None, names):
+                        continue  # the condition's first test is false: so is the condition
                 for at in range(1 if owned is None else len(owned)):
                     owner = None if owned is None else owned[at]
                     if condition is not None:
-                        if marked and gate is not None and _lacks_mark(gate, owner, names):
+                        if owners_marked and owner is not None and gate is not None and gate.mark not in owner.marks:
                             continue  # the condition's first test is false: so is the condition
                         if owner is None:
                             asked = names
@@ -369,8 +401,10 @@ class Events:
                         asking.source = owner if owner is not None else scope.source
                         if not condition.run(interpreter, asking):
                             continue
-                    bound = dict(names)
-                    if owner is not None:
+                    if owner is None:
+                        bound = names if listener.shares_names else dict(names)
+                    else:
+                        bound = dict(names)
                         bound["self"] = owner
                     # (No name holds the rest of the body: a suspended bout is read as state frame by frame.)
                     rest = interpreter.run_block(listener.body, Env.owning(bound, scope, source=owner))
@@ -410,12 +444,14 @@ class Events:
     @staticmethod
     def _declared_verdict(listener: Listener, declaration: A.Declaration, interpreter: Interpreter) -> int:
         """What a listener's first tests on a declaration say (`Listener.declared`): asked once per
-        declaration in a scope binding their name alone (all they read), and kept. Tests that fault
-        are left to the condition, which faults as it would."""
-        key = id(declaration)
-        known = listener.verdicts.get(key)
-        if known is not None and known[0] is declaration:
-            return known[1]
+        declaration in a scope binding their name alone (all they read), and kept by the listener
+        (`Listener.met`). Tests that fault are left to the condition, which faults as it would."""
+        met = listener.met
+        for at in range(len(met)):  # the declarations a name may hold are few: the ruleset's
+            if met[at] is declaration:
+                verdict = listener.met_verdicts[at]
+                listener.last_declaration, listener.last_verdict = declaration, verdict
+                return verdict
         name = listener.declared
         assert name is not None
         scope = Env({name: declaration})
@@ -427,7 +463,9 @@ class Events:
                     break
         except Exception:  # pylint: disable=broad-except  # the condition, asked in full, meets it again
             return DECLARED_TRUE
-        listener.verdicts[key] = (declaration, verdict)
+        met.append(declaration)
+        listener.met_verdicts.append(verdict)
+        listener.last_declaration, listener.last_verdict = declaration, verdict
         return verdict
 
     def _mark_asked(self, gate: Gate, names: dict[str, Any], interpreter: Interpreter) -> bool:
@@ -484,7 +522,7 @@ class Events:
             return self.triggers[-1]
         return _first_acting(self.host.state)
 
-    def pieces_in_turn(self) -> Sequence[Piece]:
+    def pieces_in_turn(self) -> list[Piece]:
         """Every piece from the triggering player clockwise round the table (pg.15); none in a game
         without pieces. (Shared between callers: read it, never change it.)"""
         return self._ring(self.host.state)

@@ -95,12 +95,15 @@ class Holds:
         longer stands in its holder's front-centre square breaks — pushed, knocked back, thrown,
         relocated, or either piece moved away by anything but a move that keeps the hold or a turn
         that carries it. A move of several steps is judged once, after all of them."""
-        for holder in self.host.events.pieces_in_turn():
+        events = self.host.events
+        if not _any_hold(events.pieces_in_turn()):
+            return  # no piece holds or is held: nothing to break (most actions)
+        for holder in events.pieces_in_turn():
             if holder.holding is not None and self.held_in_front(holder) is None:
                 held = self.host.state.pieces[holder.holding]
                 self._broken(holder, held, "separated")
                 yield from self.release_hold(held)
-        for held in self.host.events.pieces_in_turn():
+        for held in events.pieces_in_turn():
             keeper = self.host.state.pieces.get(held.held_by) if held.held_by is not None else None
             if held.held_by is not None and (keeper is None or keeper.holding != held.label):
                 yield from self.release_hold(held)  # a hold its holder no longer keeps
@@ -109,3 +112,11 @@ class Holds:
         """Log a broken hold: the piece held, its holder under the game's `held_by` name, and why."""
         self.host.emit("hold_broken", **{"actor": held.label, self.host.ruleset.words.hold.held_by: holder.label,
                                          "reason": reason})
+
+
+def _any_hold(pieces: list[Piece]) -> bool:
+    """Whether one of the pieces holds another or is held."""
+    for piece in pieces:
+        if piece.holding is not None or piece.held_by is not None:
+            return True
+    return False

@@ -104,3 +104,38 @@ def test_a_mark_asked_of_what_is_no_piece_faults_as_before() -> None:
         list(events.fire("probe", self=events.pieces_in_turn()[0], target=3, count=2))
     assert raised.value.diagnostics[0].code == "runtime/wrong_type"
     assert (events.trigger_depth, events.nesting) == (0, [])
+
+
+NAMES = '''rule setter "Setter" {
+    when probe {
+        set count = count + 10
+        mark self "setter" with count
+    }
+}
+rule chooser "Chooser" {
+    when probe {
+        if count > 0 {
+            choose self from [5] into count
+            mark self "chooser" with count
+        }
+    }
+}
+rule reader "Reader" {
+    when probe {
+        mark self "reader" with count
+    }
+}
+'''
+
+
+def test_a_body_that_binds_no_name_runs_over_the_event_s_own_names_and_sees_them_as_given() -> None:
+    """A whole-bout listener whose body binds nothing where it runs (no `set`, no effect binding a
+    name `into`, anywhere in it) runs over the event's names themselves; the others over a copy,
+    so what one `set`s is never seen by the next."""
+    bout = Bout(cached_ruleset(("base",)), standard_setup(2), seed=0)
+    listeners = tuple(Listener(d, d.clauses[0], WHOLE_BOUT) for d in parse(NAMES, "n.nexus").declarations)
+    assert [listener.shares_names for listener in listeners] == [False, False, True]
+    events = Events(bout, {"probe": listeners}, {})
+    first, _ = events.pieces_in_turn()
+    assert list(events.fire("probe", self=first, count=1)) == []
+    assert (first.marks["setter"], first.marks["chooser"], first.marks["reader"]) == (11, 5, 1)

@@ -154,6 +154,7 @@ def test_a_listener_s_verdict_on_a_declaration_is_its_condition_s_first_tests_as
     for listener in declared:
         for command in commands:
             verdict = Events._declared_verdict(listener, command, interpreter)
+            assert Events._declared_verdict(listener, command, interpreter) == verdict  # as kept
             scope = Env({listener.declared: command})
             fresh = all(test.run(interpreter, scope) for test in listener.declared_tests)
             if not fresh:
