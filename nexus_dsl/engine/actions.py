@@ -60,6 +60,8 @@ class Action:
 
     @staticmethod
     def make(kind: str, piece: str, name: str | None = None, **args: Any) -> Action:
+        if not args:  # a pass, the end of a round...: nothing to sort
+            return Action(kind, piece, name, ())
         return Action(kind, piece, name, tuple(sorted((k, _freeze(v)) for k, v in args.items())))
 
     def arg(self, name: str, default: Any = None) -> Any:
