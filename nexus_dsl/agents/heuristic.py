@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
-from ..engine.actions import ABILITY, CARD, CONTROL, END_ROUND, PASS, Action, Decision
+from ..engine.actions import ABILITY, CARD, COMMAND, CONTROL, END_ROUND, PASS, Action, Decision
 from ..engine.board import Direction, Grid, Square
 from ..engine.state import BoutState, Piece, Status
 from ..errors import ScriptRuntimeError
@@ -26,34 +26,45 @@ if TYPE_CHECKING:
     from ..engine.bout import Bout, Previews
 
 # What a state is worth to the helot in it (negative: it hurts) when weighing an unfamiliar ability.
-STATE_WORTH = {"prone": -5, "grappled": -4, "bleeding": -4, "flaming": -6, "armed": 6}
+STATE_WORTH: Final = {"prone": -5, "grappled": -4, "bleeding": -4, "flaming": -6, "armed": 6}
 # The least gain in `standing` that justifies spending a card or trait reserves on an effect.
-WORTH_PLAYING = 1.0
+WORTH_PLAYING: Final = 1.0
 # What an effect that only leaves an instruction for later (a new mark) is taken to be worth: the
 # preview cannot see the future, and a designer made the card to be worth playing.
-LATER_EFFECT = 3.5
+LATER_EFFECT: Final = 3.5
 # Known abilities: the agent decides when these are worth it by its own rules (below).
-KNOWN_ABILITIES = {"im_still_standing", "unshackled", "win_them_over", "turn_crowd", "elusive", "tunnel_vision",
+KNOWN_ABILITIES: Final = {"im_still_standing", "unshackled", "win_them_over", "turn_crowd", "elusive", "tunnel_vision",
                    "made_you_look", "jack_of_all_traits", "perseverance"}
 # The known abilities the agent uses only against a foe close by (`_useful_ability`).
-NEAR_FOE_ABILITIES = frozenset({"elusive", "tunnel_vision", "made_you_look"})
+NEAR_FOE_ABILITIES: Final = frozenset({"elusive", "tunnel_vision", "made_you_look"})
+
+# A piece's statuses the agent tells apart, held by the module: read by compiled code without a lookup.
+FIGHTING: Final = Status.FIGHTING
+DEAD: Final = Status.DEAD
 
 # Objects worth keeping out of: squares that hurt (the hazards' objects) and slippery footing.
-PAINFUL = {"fire": 8, "floor_spikes": 12, "floor_saw": 12}
-SLIPPERY = {"blood": 2, "guts": 1}
+PAINFUL: Final = {"fire": 8, "floor_spikes": 12, "floor_saw": 12}
+SLIPPERY: Final = {"blood": 2, "guts": 1}
 
 
 @dataclass(frozen=True)
 class Shape:
     """What the agent reads of a command's declaration: its group, its tags and its AP cost (an
-    option that is no command has none of these)."""
+    option that is no command has none of these), and whether it attacks (`attacking`)."""
 
     group: str | None
     tags: frozenset[str]
     ap_cost: int
+    attacking: bool = False
 
 
-NO_SHAPE = Shape(None, frozenset(), 0)
+NO_SHAPE: Final = Shape(None, frozenset(), 0)
+
+
+def attacking(group: str | None, tags: frozenset[str]) -> bool:
+    """Whether the agent counts a command of this group and these tags among its attacks: one
+    tagged to attack or to aim, and of the grapple group only when tagged to attack."""
+    return ("attack" in tags or "aim" in tags) and (group != "grapple" or "attack" in tags)
 
 
 def command_shape(declaration: A.Declaration) -> Shape:
@@ -67,27 +78,38 @@ def command_shape(declaration: A.Declaration) -> Shape:
         for item in cost.items:
             if item.resource == "AP":
                 ap_cost += item.amount.value if isinstance(item.amount, A.Num) else 3
-    return Shape(group, tags, ap_cost)
+    return Shape(group, tags, ap_cost, attacking(group, tags))
 
 
 def nearest_foe(state: BoutState, me: Piece) -> Piece | None:
-    foes = [h for h in state.pieces.values() if h.label != me.label and h.on_board and h.status != Status.DEAD]
-    if not foes:
-        return None
-    fighting = [h for h in foes if h.status == Status.FIGHTING] or foes
-    # The nearest, the first label of equals: `min` by (distance, label), without a key called for each.
-    grid, mine = state.grid, me.square
-    nearest, nearest_key = fighting[0], (grid.chebyshev(mine, fighting[0].square), fighting[0].label)
-    for helot in fighting[1:]:
-        key = (grid.chebyshev(mine, helot.square), helot.label)
-        if key < nearest_key:
-            nearest, nearest_key = helot, key
-    return nearest
+    """The nearest foe on the board and not dead, the fighting ones first (any other only when none
+    is fighting), the first label of equals: the least (distance, label), found in one pass over
+    the pieces without a list or a key made for each."""
+    grid, mine, label = state.grid, me.square, me.label
+    fighting: Piece | None = None  # the nearest fighting foe so far, and its distance
+    fighting_distance = 0
+    other: Piece | None = None  # the nearest of the others (incapacitated), read only without a fighting one
+    other_distance = 0
+    for helot in state.pieces.values():
+        if helot.label == label or not helot.on_board:
+            continue
+        status = helot.status
+        if status == DEAD:
+            continue
+        distance = grid.chebyshev(mine, helot.square)
+        if status == FIGHTING:
+            if fighting is None or distance < fighting_distance or (distance == fighting_distance
+                                                                      and helot.label < fighting.label):
+                fighting, fighting_distance = helot, distance
+        elif fighting is None:
+            if other is None or distance < other_distance or (distance == other_distance and helot.label < other.label):
+                other, other_distance = helot, distance
+    return fighting if fighting is not None else other
 
 
 ObjectFlags = Callable[[str], Mapping[str, Any]]
 # Breaking through a destructible blocker (a crate) costs about this many steps' worth of time.
-BREAK_THROUGH = 4
+BREAK_THROUGH: Final = 4
 
 
 def _entry_cost(state: BoutState, square: Square, flags: ObjectFlags) -> float:
@@ -151,10 +173,10 @@ def steps_to(state: BoutState, goal: Square, flags: ObjectFlags) -> list[float]:
     return best
 
 
-INFINITE = float("inf")
+INFINITE: Final = float("inf")
 # Each board size's squares (row by row) and, by a square's number, its neighbours' numbers in the
 # grid's order: the path search walks these instead of hashing squares.
-_LINKS: dict[int, tuple[tuple[Square, ...], tuple[tuple[int, ...], ...]]] = {}
+_LINKS: Final[dict[int, tuple[tuple[Square, ...], tuple[tuple[int, ...], ...]]]] = {}
 
 
 def _board_links(grid: Grid) -> tuple[tuple[Square, ...], tuple[tuple[int, ...], ...]]:
@@ -229,10 +251,10 @@ def _facing_offsets() -> dict[Direction, tuple[tuple[int, int], frozenset[tuple[
             for facing in Direction}
 
 
-FACING_OFFSETS = _facing_offsets()
+FACING_OFFSETS: Final = _facing_offsets()
 # The same, by a facing's number (`Direction._value_`): a compass direction is an Enum, whose hash
 # in a table's lookup is a call of interpreted Python.
-FACING_OFFSETS_BY_VALUE = tuple(FACING_OFFSETS[facing] for facing in sorted(Direction, key=lambda d: d._value_))
+FACING_OFFSETS_BY_VALUE: Final = tuple(FACING_OFFSETS[facing] for facing in sorted(Direction, key=lambda d: d._value_))
 
 
 def cred_of(state: BoutState, helot: Piece) -> int:
@@ -301,7 +323,7 @@ class HeuristicAgent:
         self._shapes_of: object = None
 
     def _shape(self, bout: Bout, action: Action) -> Shape:
-        if action.kind != "command":
+        if action.kind != COMMAND:
             return NO_SHAPE
         if self._shapes_of is not bout.ruleset:  # read from the ruleset alone: shared by every agent playing it
             self._shapes, self._shapes_of = bout.ruleset.derived("heuristic_command_shapes", dict), bout.ruleset
@@ -376,42 +398,56 @@ class HeuristicAgent:
         state = bout.state
         me = state.pieces[decision.actor]
         options = decision.options
-        # Each command with its shape, read once: the tests below ask it of every command again and again.
-        shaped = [(o, self._shape(bout, o)) for o in options if o.kind == "command"]
-        by_tag = lambda tag: [o for o, shape in shaped if tag in shape.tags]  # noqa: E731
-        groups: dict[str | None, list[Action]] = {}  # the commands of each group, in order (read, never changed)
-        for option, shape in shaped:
-            groups.setdefault(shape.group, []).append(option)
-        in_group = lambda group: groups.get(group, [])  # noqa: E731
+        # One pass over the options, in their order: each command with its shape (read once: the
+        # tests below ask it of every command again and again), the commands of each group, the
+        # attacks, and the decider's own abilities and cards. (Read, never changed.)
+        shaped: list[tuple[Action, Shape]] = []
+        groups: dict[str | None, list[Action]] = {}
+        attacks: list[Action] = []
+        own_abilities: list[Action] = []
+        for option in options:
+            kind = option.kind
+            if kind == COMMAND:
+                shape = self._shape(bout, option)
+                shaped.append((option, shape))
+                grouped = groups.get(shape.group)
+                if grouped is None:
+                    groups[shape.group] = [option]
+                else:
+                    grouped.append(option)
+                if shape.attacking and option.name != "grapple":
+                    attacks.append(option)
+            elif kind == ABILITY or kind == CARD:
+                own_abilities.append(option)
+        no_commands: list[Action] = []
 
-        own_abilities = [o for o in options if o.kind in (ABILITY, CARD)]
         ability = self._useful_ability(bout, me, own_abilities, own_round=True)
         if ability is not None:
             return ability
-        if "prone" in me.states and by_tag("while_prone"):
-            return by_tag("while_prone")[0]
+        if "prone" in me.states:
+            while_prone = [o for o, shape in shaped if "while_prone" in shape.tags]
+            if while_prone:
+                return while_prone[0]
         if "grappled" in me.states:
             escapes = [o for o, shape in shaped if "while_grappled" in shape.tags and shape.group == "advanced_movement"]
             if escapes:
                 return escapes[0]
-        defense = in_group("defense")
+        defense = groups.get("defense", no_commands)
         if defense and ("flaming" in me.states or ("bleeding" in me.states and me.overall < 35)):
             return defense[0]
-        gloat = in_group("fame")
+        gloat = groups.get("fame", no_commands)
         if gloat and me.gained >= 3 and crowd_of(state) >= me.gained:
             return gloat[0]
-        attacks = [o for o, shape in shaped if ("attack" in shape.tags or "aim" in shape.tags)
-                   and (shape.group != "grapple" or "attack" in shape.tags) and o.name != "grapple"]
         if attacks:
             return self._best_attack(bout, me, attacks)
         tokens = [o for o in options if o.kind == CONTROL and o.arg("to") == "ap"]
         foe = nearest_foe(state, me)
         if tokens and foe is not None and me.ap == 1 and state.grid.front_center(me.square, me.facing) == foe.square:
             return tokens[0]
-        crates = [o for o in in_group("objects") if "crate" in (o.name or "")]
+        crates = [o for o in groups.get("objects", no_commands) if "crate" in (o.name or "")]
         if crates and me.weapon is None and foe is not None and state.grid.chebyshev(me.square, foe.square) > 2:
             return crates[0]
-        moves = in_group("movement")
+        moves = groups.get("movement", no_commands)
         steps = self._steps_to(bout, state, foe.square) if foe is not None else None
         current = _position_score(state, me, None, steps)
         best, best_score = None, current
@@ -443,8 +479,6 @@ class HeuristicAgent:
         """Spend AP well: finish an incapacitated or head-weak target with a focused blow to the head,
         a combo when AP allow, standard attacks otherwise, wild attacks as a last resort."""
         target = bout.state.pieces[attacks[0].arg("target")] if attacks[0].arg("target") else None
-        def named(name: str) -> list[Action]:
-            return [a for a in attacks if a.name == name]
         finishing = target is not None and (target.status == Status.INCAPACITATED or target.locations.get("head", 10) <= 5)
         head = [a for a in attacks if a.arg("location") == "head" and a.arg("standard_attacks") is None]
         if head and (finishing or me.ap == 3):
@@ -512,7 +546,8 @@ class HeuristicAgent:
                 if trait in ("PHYS", "SWAG") and me.traits.get(trait, 0) < 5:
                     return option
         unfamiliar = [o for o in options if o.kind == CARD or o.name not in KNOWN_ABILITIES]
-        return self._worth_it(bout, me, unfamiliar)
+        # Nothing unfamiliar (most decisions): no previews to take, nothing worth it.
+        return self._worth_it(bout, me, unfamiliar) if unfamiliar else None
 
     def _worth_it(self, bout: Bout, me: Piece, options: list[Action]) -> Action | None:
         """The unfamiliar option whose previewed outcome improves `standing` the most, if by enough.

@@ -7,19 +7,20 @@ pick one. An action is plain data, so a bout is replayed exactly from its seed a
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .board import Square
 
-# Action kinds
-COMMAND = "command"
-ABILITY = "ability"
-CARD = "card"
-CHOICE = "choice"
-CONTROL = "control"
-END_ROUND = "end_round"
-NEXT_ROUND = "next_round"
-PASS = "pass"
+# Action kinds. Final: compiled code (`nexus_dsl.native`) takes each as the word itself, where a
+# plain module name is looked up in the module's table at every read.
+COMMAND: Final = "command"
+ABILITY: Final = "ability"
+CARD: Final = "card"
+CHOICE: Final = "choice"
+CONTROL: Final = "control"
+END_ROUND: Final = "end_round"
+NEXT_ROUND: Final = "next_round"
+PASS: Final = "pass"
 
 
 def _freeze(value: Any) -> Any:
@@ -59,6 +60,8 @@ class Action:
 
     @staticmethod
     def make(kind: str, piece: str, name: str | None = None, **args: Any) -> Action:
+        if not args:  # a pass, the end of a round...: nothing to sort
+            return Action(kind, piece, name, ())
         return Action(kind, piece, name, tuple(sorted((k, _freeze(v)) for k, v in args.items())))
 
     def arg(self, name: str, default: Any = None) -> Any:

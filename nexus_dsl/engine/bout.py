@@ -18,7 +18,7 @@ content: they arrive through the Ruleset as rule scripts and run in the interpre
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from ..errors import Diagnostic, RulesError, ScriptRuntimeError
 from ..model.ruleset import Ruleset
@@ -49,7 +49,7 @@ from .timing import Timing
 # Decisions between a player's own moves: a script's step budget starts again at each of these
 # (inside an action or a turn's opening — a timing window, a `choose`, an `ask` — the steps keep counting).
 # A deal's decisions (`keep_<zone>`, `cycle.KEEP_DECISION`) are between moves too.
-BETWEEN_MOVES = frozenset({"command", "allocate", "between_rounds"})
+BETWEEN_MOVES: Final = frozenset({"command", "allocate", "between_rounds"})
 
 
 @dataclass

@@ -329,8 +329,12 @@ class BoutState:
         return self.pieces.get(self.active) if self.active else None
 
     def piece_at(self, square: Square) -> Piece | None:
+        # Squares compared by their numbers (what `Square.__eq__` compares): read directly, where
+        # `==` goes through the class's comparison slot for each piece.
+        col, row = square.col, square.row
         for piece in self.pieces.values():
-            if piece.square == square and piece.on_board:
+            at = piece.square
+            if at.col == col and at.row == row and piece.on_board:
                 return piece
         return None
 

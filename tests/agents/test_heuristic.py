@@ -6,9 +6,10 @@ import heapq
 import random
 
 from nexus_dsl import Bout, BoutSetup, PieceSetup, cached_ruleset, make_agent
-from nexus_dsl.agents.heuristic import _entry_cost, distances_to, position_score
+from nexus_dsl.agents.heuristic import _entry_cost, distances_to, nearest_foe, position_score
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.bout import next_action
+from nexus_dsl.engine.state import Status
 
 # A wall of pillars straight across the diagonal between the two seats' starting squares.
 PILLAR_WALL = [(2, 5), (3, 5), (3, 4), (4, 4), (4, 3), (5, 3), (5, 2)]
@@ -101,3 +102,35 @@ def test_walking_distances_are_the_sums_a_heap_search_finds_to_the_last_bit():
         expected = _heap_search(state, goal, ruleset.object_flags)
         assert found == expected, f"seed {seed}"
         assert [value.hex() for _, value in sorted(found.items())] == [value.hex() for _, value in sorted(expected.items())]
+
+
+def _nearest_by_lists(state, me):
+    """The nearest foe as the agent first found it: the fighting foes (or, with none, every foe on
+    the board and not dead), the least (distance, label)."""
+    foes = [h for h in state.pieces.values() if h.label != me.label and h.on_board and h.status != Status.DEAD]
+    if not foes:
+        return None
+    fighting = [h for h in foes if h.status == Status.FIGHTING] or foes
+    return min(fighting, key=lambda h: (state.grid.chebyshev(me.square, h.square), h.label))
+
+
+def test_the_nearest_foe_is_found_in_one_pass_as_by_lists():
+    """`nearest_foe` walks the pieces once: the same foe as the lists and the least key, on
+    random squares and statuses of four pieces (ties of distance among them, foes off the board)."""
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(1, 8), Direction.N),
+                              PieceSetup("blue", "north", Square(8, 1), Direction.S),
+                              PieceSetup("green", "east", Square(8, 8), Direction.W),
+                              PieceSetup("amber", "west", Square(1, 1), Direction.E)])
+    state = Bout(cached_ruleset(("base",)), setup, seed=1).state
+    statuses = [Status.FIGHTING, Status.FIGHTING, Status.INCAPACITATED, Status.DEAD]
+    checked = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        for piece in state.pieces.values():
+            piece.square = Square(rng.randint(1, 4), rng.randint(1, 4))
+            piece.status = rng.choice(statuses)
+            piece.on_board = rng.random() > 0.15
+        for me in state.pieces.values():
+            assert nearest_foe(state, me) is _nearest_by_lists(state, me), f"seed {seed}, {me.label}"
+            checked += 1
+    assert checked == 1600
