@@ -396,9 +396,7 @@ class Events:
                                 owned_names = dict(names)
                             asked = owned_names
                             asked["self"] = owner
-                        # As `Env.owning(asked, scope, source=owner)` would make it.
-                        asking.names, asking.parent, asking.declaration = asked, scope, scope.declaration
-                        asking.source = owner if owner is not None else scope.source
+                        asking.rebind(asked, scope, owner)
                         if not condition.run(interpreter, asking):
                             continue
                     if owner is None:

@@ -737,7 +737,7 @@ class Legality:
             if slot.combination_for is not piece or slot.arguments_rebind:
                 names["self"] = piece
                 names["command"] = declaration
-                env.source = source if source is not None else scope.source  # (as `Env.owning` inherits it)
+                env.rebind(names, scope, source)
                 slot.combination_for = piece
         if target_piece is not None:
             names["target"] = target_piece
