@@ -172,11 +172,13 @@ def option(host: Host, env: Env, name: str, *pairs: Any) -> Option:
     """An option of a decision: its name, then up to two names each followed by its value."""
     if len(pairs) % 2:
         raise host.runtime_error("wrong_type", f"`option(\"{name}\", ...)` gives a value without its name")
-    keys = pairs[0::2]
-    wrong = next((key for key in keys if not isinstance(key, str)), None)
-    if wrong is not None:
-        raise host.runtime_error("wrong_type", f"an option's values are named by text, not {describe_value(wrong)}")
-    return Option(str(name), tuple(zip(keys, pairs[1::2])))
+    values: list[tuple[str, Any]] = []
+    for index in range(0, len(pairs), 2):  # each name with its value, the first name not text refused
+        key = pairs[index]
+        if not isinstance(key, str):
+            raise host.runtime_error("wrong_type", f"an option's values are named by text, not {describe_value(key)}")
+        values.append((key, pairs[index + 1]))
+    return Option(str(name), tuple(values))
 
 
 def option_with(host: Host, env: Env, record: Any, key: str, value: Any) -> Option:

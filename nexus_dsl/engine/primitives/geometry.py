@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Protocol
 
 from ...model.ruleset import Ruleset
-from ..board import Square
+from ..board import Square, turned
 from ..scope import Env
 from ..movement import Movement
 from ..state import BoutState, Piece
@@ -66,7 +66,7 @@ def forward_distance(host: Host, env: Env, piece: Piece, other: Piece) -> int:
 
 
 def opposite(host: Host, env: Env, direction: str) -> str:
-    return compass_direction(host, direction).opposite.name
+    return turned(compass_direction(host, direction), 4)._name_  # `.opposite.name`, without the Enum's properties
 
 
 def free(host: Host, env: Env, where: Any) -> bool:
@@ -98,7 +98,7 @@ def squares_toward(host: Host, env: Env, where: Any, direction: str, count: int)
 
 
 def heading(host: Host, env: Env, piece: Piece, direction: str) -> str:
-    return host.movement.absolute_direction(piece, direction).name
+    return host.movement.absolute_direction(piece, direction)._name_
 
 
 def distance(host: Host, env: Env, a: Piece, b: Piece) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ...errors import ScriptRuntimeError
-from ..board import Direction, Square
+from ..board import DIRECTION_NAMED, Direction, Square
 from ..interpreter import Limits
 from ..scope import Env, describe_value
 from ..state import BoutState, Piece, Player
@@ -60,9 +60,10 @@ def on_board(host: Grounds, value: Any) -> Square:
 
 
 def compass_direction(host: Faults, direction: str) -> Direction:
-    if direction not in Direction.__members__:
+    found = DIRECTION_NAMED.get(direction)  # `Direction[direction]`, without the Enum's interpreted lookup
+    if found is None:
         raise host.runtime_error("wrong_type", f"a compass direction (N, NE, ... NW) is needed, got `{direction}`")
-    return Direction[direction]
+    return found
 
 
 def actor(host: Faults, env: Env, piece: Any, effect: str) -> Piece:
