@@ -57,18 +57,26 @@ class Square:
     generate are written out (the same answers: equal and ordered by `(col, row)` among squares,
     hashed as that pair; nothing derives from Square), so that the compiled engine runs them as compiled code rather than the
     interpreted methods the `dataclass` decorator makes; `__reduce__` rebuilds a square from its
-    two numbers (a copy or a pickle cannot call a compiled `__init__` without them).
+    two numbers (a copy or a pickle cannot call a compiled `__init__` without them). A square's hash
+    is kept once worked out (`_hash`, -1 until then: no tuple's hash is -1): the squares of a board
+    are shared (`Grid.step`) and hashed again and again in areas and tables.
     """
 
     col: int
     row: int
+    _hash: int = field(default=-1, repr=False, compare=False)
 
     def __init__(self, col: int, row: int) -> None:
         object.__setattr__(self, "col", col)  # frozen: set as the dataclass's own __init__ does
         object.__setattr__(self, "row", row)
+        object.__setattr__(self, "_hash", -1)
 
     def __hash__(self) -> int:
-        return hash((self.col, self.row))
+        found = self._hash
+        if found == -1:
+            found = hash((self.col, self.row))
+            object.__setattr__(self, "_hash", found)
+        return found
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Square):
@@ -339,18 +347,17 @@ class Grid:
     Methods that only compare two squares (distances, cones, lines) do not depend on the size and
     are static, so they can be used without a grid at hand.
 
-    `__init__` is written out (the dataclass's own would be interpreted) and keeps the board's step
-    table (`_step_table`) beside its size; `__reduce__` rebuilds a grid from its size.
+    `__init__` is written out (the dataclass's own would be interpreted) and makes the board's step
+    table (`_step_table`) ready; `__reduce__` rebuilds a grid from its size.
     """
 
     size: int = DEFAULT_SIZE
-    _steps: list[Square | None] = field(init=False, repr=False, compare=False)
 
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
         if isinstance(size, bool) or not isinstance(size, int) or size < 1:
             raise ValueError(f"board size must be a positive integer, got {size!r}")
         object.__setattr__(self, "size", size)  # frozen: set as the dataclass's own __init__ does
-        object.__setattr__(self, "_steps", _step_table(size))
+        _step_table(size)
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Grid, (self.size,))
@@ -389,7 +396,7 @@ class Grid:
         """One step from `sq` towards the direction of `value` (eighths clockwise from north), read
         from the step table for a square on the board."""
         size, col, row = self.size, sq.col, sq.row
-        steps = self._steps
+        steps = _step_table(size)
         if 1 <= col <= size and 1 <= row <= size and steps:
             return steps[((row - 1) * size + col - 1) * 8 + value]
         dcol, drow = _DELTA_OF[value]

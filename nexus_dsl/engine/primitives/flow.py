@@ -14,7 +14,7 @@ from ..events import Events
 from ..interpreter import Limits, Run
 from ..scope import Env, describe_value
 from ..list_functions import ordered
-from ..resolution import Resolution
+from ..resolution import Resolution, declared
 from ..timing import Timing
 from ..options import PASSING, Option
 from ..state import Actor, Piece
@@ -42,7 +42,7 @@ def log(host: Host, env: Env, node: A.Action, text: str) -> None:
 
 
 def perform(host: Host, env: Env, node: A.Action, command: str) -> Run:
-    declaration = host.ruleset.declaration("command", command)
+    declaration = declared(host.ruleset, "command", command)
     if declaration is None:
         raise host.runtime_error("unknown_name", f"there is no command `{command}` to perform")
     yield from host.resolution.perform(env, declaration)
@@ -102,7 +102,19 @@ def _action_of(option: Option, label: str) -> Action:
     """The action a player picks an option by: passing, or a control of the option's name and values."""
     if option.name == PASSING:
         return Action.make(PASS, label)
-    return Action.make(CONTROL, label, option.name, **{key: plain(value) for key, value in option.values})
+    args = {key: plain(value) for key, value in option.values}
+    if _made_at_once(args):  # `Action.make`'s answer without its call by keywords
+        return Action(CONTROL, label, option.name, tuple(sorted(args.items())))
+    return Action.make(CONTROL, label, option.name, **args)
+
+
+def _made_at_once(args: dict[str, Any]) -> bool:
+    """Whether `Action.make` would take these arguments as they are: each named by text other than
+    its own parameters' names, none a list (which it makes a tuple)."""
+    for key, value in args.items():
+        if not isinstance(key, str) or key in ("kind", "piece", "name") or isinstance(value, list):
+            return False
+    return True
 
 
 def _bound_here(env: Env, declared: Any) -> dict[str, Any]:

@@ -28,6 +28,11 @@ def squares(*found: Square | None) -> frozenset[Square]:
     return frozenset(s for s in found if s is not None)
 
 
+def one_square(found: Square | None) -> frozenset[Square]:
+    """`squares(found)` for one square or none, without walking the arguments."""
+    return frozenset() if found is None else frozenset((found,))
+
+
 def square_value(value: Any) -> Square | None:
     """The one square a value stands for: a square, a piece's square, or a one-square area such as
     `square_at(...)` or `front_center(...)`; None for anything else (an empty or larger area...)."""
