@@ -403,6 +403,10 @@ class Grid:
         target = Square(col + dcol, row + drow)
         return target if self.contains(target) else None
 
+    def step_by_value(self, sq: Square, value: int) -> Square | None:
+        """One step from `sq` towards the direction of `value` (`step(sq, direction)` by its value)."""
+        return self._step_by(sq, value)
+
     def step_turned(self, sq: Square, facing: Direction, eighths: int) -> Square | None:
         """One step from `sq` towards `facing` turned by `eighths` (`step(sq, facing.rotated(eighths))`)."""
         value: int = facing._value_

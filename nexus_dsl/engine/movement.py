@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
@@ -11,6 +11,13 @@ from .events import Events
 from .interpreter import Run
 from .state import BoutState, Piece
 from .timing import Timing
+
+
+# Each direction's word, read in one lookup: a compass direction by its value (0..7), a direction
+# relative to the facing by `_TURNED` plus its eighths clockwise.
+_TURNED: Final = 8
+_HEADINGS: Final[dict[str, int]] = {**{name: direction._value_ for name, direction in DIRECTION_NAMED.items()},
+                                    **{name: _TURNED + eighths for name, eighths in REL_EIGHTHS.items()}}
 
 
 class CarriedHolds(Protocol):
@@ -54,10 +61,10 @@ class Movement:
 
     def square_towards(self, piece: Piece, direction: str) -> Square | None:
         grid = self.host.state.grid
-        found = DIRECTION_NAMED.get(direction)
-        if found is not None:
-            return grid.step(piece.square, found)
-        return grid.step_turned(piece.square, piece.facing, REL_EIGHTHS[direction])
+        heading = _HEADINGS[direction]  # a KeyError for a word of neither kind, as `absolute_direction` raises
+        if heading < _TURNED:
+            return grid.step_by_value(piece.square, heading)
+        return grid.step_turned(piece.square, piece.facing, heading - _TURNED)
 
     def blocked(self, square: Square | None, ignore: Piece | None = None) -> bool:
         """Off the board (the wall), an object that blocks, or another piece."""

@@ -90,6 +90,8 @@ def mark_value_problem(value: Any, limits: Limits) -> tuple[str, str] | None:
     """Why a value cannot be held by a mark, or None: marks outlive the script that sets them, so
     what they hold stays small — a number within the limit, text, a piece, a square, or a list of
     at most `max_collection` such values in all, nested at most `max_mark_depth` deep."""
+    if isinstance(value, bool) or value is None or isinstance(value, (str, Piece, Square)):
+        return None  # what most marks hold, answered before the walk below is set up
     budget = [limits.max_collection]
 
     def problem(item: Any, depth: int) -> tuple[str, str] | None:
