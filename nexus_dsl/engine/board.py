@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from ..model.seats import BOARD_SIZE
 
@@ -57,18 +57,26 @@ class Square:
     generate are written out (the same answers: equal and ordered by `(col, row)` among squares,
     hashed as that pair; nothing derives from Square), so that the compiled engine runs them as compiled code rather than the
     interpreted methods the `dataclass` decorator makes; `__reduce__` rebuilds a square from its
-    two numbers (a copy or a pickle cannot call a compiled `__init__` without them).
+    two numbers (a copy or a pickle cannot call a compiled `__init__` without them). A square's hash
+    is kept once worked out (`_hash`, -1 until then: no tuple's hash is -1): the squares of a board
+    are shared (`Grid.step`) and hashed again and again in areas and tables.
     """
 
     col: int
     row: int
+    _hash: int = field(default=-1, repr=False, compare=False)
 
     def __init__(self, col: int, row: int) -> None:
         object.__setattr__(self, "col", col)  # frozen: set as the dataclass's own __init__ does
         object.__setattr__(self, "row", row)
+        object.__setattr__(self, "_hash", -1)
 
     def __hash__(self) -> int:
-        return hash((self.col, self.row))
+        found = self._hash
+        if found == -1:
+            found = hash((self.col, self.row))
+            object.__setattr__(self, "_hash", found)
+        return found
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Square):
@@ -149,11 +157,13 @@ class Direction(Enum):
     @property
     def compass_face(self) -> int:
         """The compass-die face (1..8) that shows this direction."""
-        return self.value + 1
+        value: int = self._value_  # the Enum's `value` is an interpreted property
+        return value + 1
 
     @property
     def is_diagonal(self) -> bool:
-        return self.value % 2 == 1
+        value: int = self._value_
+        return value % 2 == 1
 
     @property
     def opposite(self) -> Direction:
@@ -197,11 +207,12 @@ _DELTAS: dict[Direction, tuple[int, int]] = {
 }
 _BY_DELTA: dict[tuple[int, int], Direction] = {delta: d for d, delta in _DELTAS.items()}
 # The directions and their deltas by value (eighths clockwise from north): steps and turns read
-# these at every move, where an Enum's lookup by value and its hash would run as interpreted code.
-_CLOCKWISE: tuple[Direction, ...] = tuple(sorted(Direction, key=lambda d: d.value))
-_DELTA_OF: tuple[tuple[int, int], ...] = tuple(_DELTAS[d] for d in _CLOCKWISE)
+# these at every move, where an Enum's lookup by value and its hash would run as interpreted code
+# (and, Final, the compiled engine reads them without a lookup in the module's namespace).
+_CLOCKWISE: Final[tuple[Direction, ...]] = tuple(sorted(Direction, key=lambda d: d.value))
+_DELTA_OF: Final[tuple[tuple[int, int], ...]] = tuple(_DELTAS[d] for d in _CLOCKWISE)
 #: Each direction by its id (`"NE"`), as `Direction[name]` finds it.
-DIRECTION_NAMED: dict[str, Direction] = {d.name: d for d in Direction}
+DIRECTION_NAMED: Final[dict[str, Direction]] = {d.name: d for d in Direction}
 
 
 # --------------------------------------------------------------------------------------------
@@ -234,8 +245,17 @@ class RelDir(Enum):
 
 
 #: Each relative direction by its id (`"forward_left"`), as `RelDir[name]` finds it, and by value.
-REL_DIR_NAMED: dict[str, RelDir] = {r.name: r for r in RelDir}
-_REL_CLOCKWISE: tuple[RelDir, ...] = tuple(sorted(RelDir, key=lambda r: r.value))
+REL_DIR_NAMED: Final[dict[str, RelDir]] = {r.name: r for r in RelDir}
+_REL_CLOCKWISE: Final[tuple[RelDir, ...]] = tuple(sorted(RelDir, key=lambda r: r.value))
+#: Each relative direction's eighths clockwise from the facing, by its id: what `RelDir[name].value`
+#: reads, without the Enum's interpreted `value`.
+REL_EIGHTHS: Final[dict[str, int]] = {r.name: r.value for r in RelDir}
+
+
+def turned(facing: Direction, eighths: int) -> Direction:
+    """`facing.rotated(eighths)`, read from the table at once."""
+    value: int = facing._value_
+    return _CLOCKWISE[(value + eighths) % 8]
 
 
 def relative_of(facing: Direction, absolute: Direction) -> RelDir:
@@ -250,7 +270,8 @@ class Rotation(Enum):
     right = 2
 
     def apply(self, facing: Direction) -> Direction:
-        return facing.rotated(self.value)
+        eighths: int = self._value_
+        return facing.rotated(eighths)
 
     @staticmethod
     def rotate(facing: Direction, side: Rotation | str) -> Direction:
@@ -260,7 +281,14 @@ class Rotation(Enum):
 
 def rotate(facing: Direction, side: Rotation | str) -> Direction:
     """`facing` turned 90 degrees to `side` (`'left'` or `'right'`, or a `Rotation`)."""
+    eighths = _SIDE_EIGHTHS.get(side) if isinstance(side, str) else None
+    if eighths is not None:  # the plain words, as scripts give them: no Enum read on the way
+        return turned(facing, eighths)
     return Rotation.rotate(facing, side)
+
+
+# Each side's turn in eighths by its plain word, as `Rotation[side].value` reads it.
+_SIDE_EIGHTHS: Final[dict[str, int]] = {r.name: r.value for r in Rotation}
 
 
 def _parse_rotation(side: Rotation | str) -> Rotation:
@@ -288,19 +316,51 @@ def _neighbours(size: int, sq: Square) -> tuple[Square, ...]:
     return tuple(found)
 
 
+# The boards most a step table is kept for (a game's board has at most 26 squares a side): beyond,
+# a step is worked out each time.
+_MOST_TABULATED = 32
+# Each board size's step table (`_step_table`), shared by every grid of that size.
+_STEP_TABLES: Final[dict[int, list[Square | None]]] = {}
+
+
+def _step_table(size: int) -> list[Square | None]:
+    """The square one step from each square of a `size` board towards each direction, None for the
+    wall: at `((row - 1) * size + col - 1) * 8 + direction value`. Steps are asked at every move and
+    every look round a piece; read from here they neither make a square nor read a delta."""
+    table = _STEP_TABLES.get(size)
+    if table is None:
+        table = []
+        if size <= _MOST_TABULATED:
+            for row in range(1, size + 1):
+                for col in range(1, size + 1):
+                    for dcol, drow in _DELTA_OF:
+                        c, r = col + dcol, row + drow
+                        table.append(Square(c, r) if 1 <= c <= size and 1 <= r <= size else None)
+        _STEP_TABLES[size] = table
+    return table
+
+
 @dataclass(frozen=True)
 class Grid:
     """A square board of `size` x `size` squares; everything beyond its edge is the wall.
 
     Methods that only compare two squares (distances, cones, lines) do not depend on the size and
     are static, so they can be used without a grid at hand.
+
+    `__init__` is written out (the dataclass's own would be interpreted) and makes the board's step
+    table (`_step_table`) ready; `__reduce__` rebuilds a grid from its size.
     """
 
     size: int = DEFAULT_SIZE
 
-    def __post_init__(self) -> None:
-        if isinstance(self.size, bool) or not isinstance(self.size, int) or self.size < 1:
-            raise ValueError(f"board size must be a positive integer, got {self.size!r}")
+    def __init__(self, size: int = DEFAULT_SIZE) -> None:
+        if isinstance(size, bool) or not isinstance(size, int) or size < 1:
+            raise ValueError(f"board size must be a positive integer, got {size!r}")
+        object.__setattr__(self, "size", size)  # frozen: set as the dataclass's own __init__ does
+        _step_table(size)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Grid, (self.size,))
 
     # -- membership and enumeration ----------------------------------------------------------
 
@@ -325,9 +385,32 @@ class Grid:
         The board is convex, so if the end square is on the board every square passed on the way
         is too: checking the end square is enough.
         """
-        dcol, drow = direction.delta
+        value: int = direction._value_
+        if n == 1:
+            return self._step_by(sq, value)
+        dcol, drow = _DELTA_OF[value]
         target = sq.shifted(dcol * n, drow * n)
         return target if self.contains(target) else None
+
+    def _step_by(self, sq: Square, value: int) -> Square | None:
+        """One step from `sq` towards the direction of `value` (eighths clockwise from north), read
+        from the step table for a square on the board."""
+        size, col, row = self.size, sq.col, sq.row
+        steps = _step_table(size)
+        if 1 <= col <= size and 1 <= row <= size and steps:
+            return steps[((row - 1) * size + col - 1) * 8 + value]
+        dcol, drow = _DELTA_OF[value]
+        target = Square(col + dcol, row + drow)
+        return target if self.contains(target) else None
+
+    def step_by_value(self, sq: Square, value: int) -> Square | None:
+        """One step from `sq` towards the direction of `value` (`step(sq, direction)` by its value)."""
+        return self._step_by(sq, value)
+
+    def step_turned(self, sq: Square, facing: Direction, eighths: int) -> Square | None:
+        """One step from `sq` towards `facing` turned by `eighths` (`step(sq, facing.rotated(eighths))`)."""
+        value: int = facing._value_
+        return self._step_by(sq, (value + eighths) % 8)
 
     def hits_wall(self, sq: Square, direction: Direction) -> bool:
         """True if one step from `sq` towards `direction` would leave the board (into the wall)."""
@@ -349,19 +432,23 @@ class Grid:
     def front_arc(self, sq: Square, facing: Direction) -> list[Square]:
         """The three adjoining forward squares (forward_left, forward, forward_right), those on
         the board only: where Move Forward may go and where melee can reach."""
-        return [
-            target
-            for rel in (RelDir.forward_left, RelDir.forward, RelDir.forward_right)
-            if (target := self.step(sq, rel.absolute(facing))) is not None
-        ]
+        value: int = facing._value_
+        found = []
+        for eighths in _FRONT_ARC:  # forward_left, forward, forward_right
+            target = self._step_by(sq, (value + eighths) % 8)
+            if target is not None:
+                found.append(target)
+        return found
 
     def front_center(self, sq: Square, facing: Direction) -> Square | None:
         """The square straight ahead, or None if it is the wall."""
-        return self.step(sq, facing)
+        value: int = facing._value_
+        return self._step_by(sq, value)
 
     def behind(self, sq: Square, facing: Direction) -> Square | None:
         """The square directly behind (the rear-attack square), or None if it is the wall."""
-        return self.step(sq, facing.opposite)
+        value: int = facing._value_
+        return self._step_by(sq, (value + 4) % 8)
 
     # -- distances, cones and lines ------------------------------------------------------------
 
@@ -461,6 +548,10 @@ class Grid:
         """True if the square directly behind `defender` on the attacker's line is the wall."""
         direction = self.direction_towards(attacker, defender)
         return direction is not None and self.hits_wall(defender, direction)
+
+
+# The front arc's relative directions in eighths from the facing: forward_left, forward, forward_right.
+_FRONT_ARC: Final[tuple[int, int, int]] = (RelDir.forward_left.value, RelDir.forward.value, RelDir.forward_right.value)
 
 
 def _sign(x: int) -> int:

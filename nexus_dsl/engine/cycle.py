@@ -19,7 +19,7 @@ from .holds import Holds
 from .interpreter import Interpreter, Limits
 from .scope import Env
 from .legality import Legality
-from .resolution import Resolution
+from .resolution import Resolution, body_clauses, declared
 from .setup import BoutSetup
 from .state import Actor, BoutState, Piece, Outcome, Status, Termination
 from .timing import Timing
@@ -138,7 +138,7 @@ class Cycle:
     def _run_game_procedure(self, name: str | None, *values: Any) -> Game:
         """Run a procedure the `game` or `turn` declaration names (its setup, its round, its verdict,
         a turn's closing), if any, given `values` for its args."""
-        procedure = self.host.ruleset.declaration("procedure", name) if name is not None else None
+        procedure = declared(self.host.ruleset, "procedure", name) if name is not None else None
         if procedure is not None:
             yield from self.host.interpreter.run_procedure(procedure, values)
 
@@ -243,7 +243,7 @@ class Cycle:
             if action.kind in (ABILITY, CARD):
                 yield from self.host.timing.use_ability(action, None)
             else:
-                declaration = self.host.ruleset.declaration("command", action.name or "")
+                declaration = declared(self.host.ruleset, "command", action.name or "")
                 assert declaration is not None
                 if action.kind == CONTROL:
                     yield from self.host.resolution.run_control(piece, declaration, action)
@@ -270,10 +270,13 @@ class Cycle:
 
     def _open(self, turn: Turn, piece: Actor) -> Game:
         """The turn's opening: its declaration's `effect`, with `self` the piece whose turn it is."""
-        if turn.declaration is None:
+        declaration = turn.declaration
+        if declaration is None:
             return
-        scope = self.host.legality.declaration_env(turn.declaration)
-        for effect in turn.opening:
+        scope = self.host.legality.declaration_env(declaration)
+        # `turn.opening` (its `effect` clauses), as resolution keeps a declaration's clauses: the
+        # turn's property asks the interpreted syntax tree at every turn.
+        for effect in body_clauses(declaration)[0]:
             # No one's doing on the board: what the opening deals it deals as the rules' own.
             yield from self.host.interpreter.execute(effect.body, Env({"self": piece}, scope))
 

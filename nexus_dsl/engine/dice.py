@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 __all__ = [
     "PURPOSES",
@@ -289,7 +289,7 @@ def _drawn_die(dice: Dice, sides: int) -> int:
     a number below `sides`), without its three interpreted layers above `getrandbits`. Counts the
     Mersenne Twister words drawn: `getrandbits(k)` takes one 32-bit word for each 32 bits of `k` begun."""
     rng = dice._rng
-    bits = sides.bit_length()
+    bits = _BITS[sides] if sides < len(_BITS) else sides.bit_length()
     words = (bits - 1) // 32 + 1
     drawn = rng.getrandbits(bits)
     taken = words
@@ -299,6 +299,9 @@ def _drawn_die(dice: Dice, sides: int) -> int:
     dice._words += taken
     return 1 + drawn
 
+
+# `n.bit_length()` of the dice's usual sides, read from a table (the method is called on a boxed int).
+_BITS: Final[tuple[int, ...]] = tuple(n.bit_length() for n in range(65))
 
 # The most words `_skip_words` draws in one call (32 bits each).
 _SKIP_CHUNK = 1024

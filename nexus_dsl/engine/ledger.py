@@ -31,9 +31,10 @@ def pile_name(pile: Pile) -> str:
     """A pile as the log names it: a shared pile and the reserve by their ids (`<pile>`), a player's
     pile and a piece's counter by the id and the label (`<pile>:red`), a condition by its parts
     (`overall:red`, `location:red:<location>`): each by the name the game declares it under."""
-    if pile[0] in ("pile", "reserve"):
+    kind: str = pile[0]  # read as text: compared as text, not as any object
+    if kind == "pile" or kind == "reserve":
         return str(pile[1])
-    return ":".join(pile[1:] if pile[0] in ("counter", "owned") else pile)
+    return ":".join(pile[1:] if kind == "counter" or kind == "owned" else pile)
 
 
 def counter_pile(piece: Piece, counter: str) -> Pile:
@@ -75,7 +76,7 @@ class Ledger:
 
     def _pile_amount(self, pile: Pile) -> int:
         state = self.host.state
-        kind = pile[0]
+        kind: str = pile[0]
         if kind == "reserve":
             return 10**18  # the reserve never runs out (more than any amount a script may name)
         if kind == "pile":
@@ -94,7 +95,7 @@ class Ledger:
         is always put on another in the same step. A counter takes a coin on the number `slot`
         and gives up its coins lowest number first."""
         state = self.host.state
-        kind = pile[0]
+        kind: str = pile[0]
         if kind == "reserve":
             state.drawn -= amount
         elif kind == "pile":

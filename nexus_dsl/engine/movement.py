@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
-from .board import DIRECTION_NAMED, REL_DIR_NAMED, Direction, Square, rotate
+from .board import DIRECTION_NAMED, REL_EIGHTHS, Direction, Square, rotate, turned
 from .events import Events
 from .interpreter import Run
 from .state import BoutState, Piece
 from .timing import Timing
+
+
+# Each direction's word, read in one lookup: a compass direction by its value (0..7), a direction
+# relative to the facing by `_TURNED` plus its eighths clockwise.
+_TURNED: Final = 8
+_HEADINGS: Final[dict[str, int]] = {**{name: direction._value_ for name, direction in DIRECTION_NAMED.items()},
+                                    **{name: _TURNED + eighths for name, eighths in REL_EIGHTHS.items()}}
 
 
 class CarriedHolds(Protocol):
@@ -49,10 +56,15 @@ class Movement:
         found = DIRECTION_NAMED.get(direction)  # `Direction[direction]`, without the Enum's lookup
         if found is not None:
             return found
-        return REL_DIR_NAMED[direction].absolute(piece.facing)
+        # `RelDir[direction].absolute(piece.facing)`, read from the tables (a KeyError as it raises)
+        return turned(piece.facing, REL_EIGHTHS[direction])
 
     def square_towards(self, piece: Piece, direction: str) -> Square | None:
-        return self.host.state.grid.step(piece.square, self.absolute_direction(piece, direction))
+        grid = self.host.state.grid
+        heading = _HEADINGS[direction]  # a KeyError for a word of neither kind, as `absolute_direction` raises
+        if heading < _TURNED:
+            return grid.step_by_value(piece.square, heading)
+        return grid.step_turned(piece.square, piece.facing, heading - _TURNED)
 
     def blocked(self, square: Square | None, ignore: Piece | None = None) -> bool:
         """Off the board (the wall), an object that blocks, or another piece."""
@@ -84,7 +96,8 @@ class Movement:
                     mover: Piece | None = None) -> Run:
         origin = piece.square
         piece.square = square
-        self.host.emit("move", actor=piece.label, source=origin.as_list(), dest=square.as_list(), facing=piece.facing.name)
+        # A direction's id read as `_name_`: the Enum's `name` is an interpreted property.
+        self.host.emit("move", actor=piece.label, source=origin.as_list(), dest=square.as_list(), facing=piece.facing._name_)
         yield from self.host.events.fire("piece_moved", self=piece, origin=origin, direction=direction, mover=mover)
 
     def rotate_piece(self, piece: Piece, side: str, mover: Piece | None = None) -> Run:
@@ -92,7 +105,7 @@ class Movement:
             raise self.host.runtime_error("wrong_type", f"a piece rotates `left` or `right`, not `{side}`")
         held = self.host.holds.held_in_front(piece)
         piece.facing = rotate(piece.facing, side)
-        self.host.emit("rotate", actor=piece.label, facing=piece.facing.name)
+        self.host.emit("rotate", actor=piece.label, facing=piece.facing._name_)
         if held is not None:
             yield from self.host.holds.carry_round(piece, held, 2 if side == "right" else -2)
         yield from self.host.events.fire("piece_rotated", self=piece, mover=mover if mover != piece else None)
@@ -102,6 +115,6 @@ class Movement:
         held = self.host.holds.held_in_front(piece)
         turn = (facing.value - piece.facing.value) % 8
         piece.facing = facing
-        self.host.emit("rotate", actor=piece.label, facing=piece.facing.name)
+        self.host.emit("rotate", actor=piece.label, facing=piece.facing._name_)
         if held is not None and turn:
             yield from self.host.holds.carry_round(piece, held, turn)

@@ -21,6 +21,17 @@ from .state import Actor, Piece, Player
 from .text_facts import engine_fact
 
 
+def declared(ruleset: Ruleset, kind: str, ident: str) -> A.Declaration | None:
+    """`ruleset.declaration(kind, ident)`, read from its tables: the ruleset is never compiled, and the
+    cycle asks it for every command given (an interpreted call each time)."""
+    scripts = ruleset.scripts
+    if kind in scripts:
+        items = scripts[kind]
+        if ident in items:
+            return items[ident].declaration
+    return None
+
+
 @engine_fact
 def body_clauses(declaration: A.Declaration) -> tuple[list[A.Effect], list[A.Roll], list[A.On]]:
     """A declaration's `effect` blocks, its roll clauses and its outcome blocks, each in order:
@@ -55,8 +66,9 @@ class Resolution:
     def pay_costs(self, piece: Actor, declaration: A.Declaration, env: Env) -> Run:
         target = env.names.get("target")
         ledger = self.host.ledger
+        owned_piles = self.host.ruleset.words.owned_piles
         for amount, resource in self.host.legality.cost_items(piece, declaration, env):
-            if resource in self.host.ruleset.words.owned_piles:
+            if resource in owned_piles:
                 # Coins paid go to the pile the game names for a payment (`default_for payment`), else the reserve.
                 ledger.transfer_coins(amount, ledger.owned_pile(piece, resource), ledger.default_pile("payment"),
                                       f"{declaration.id} cost")

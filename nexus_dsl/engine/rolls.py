@@ -142,7 +142,9 @@ class Rolls:
             total = context.fixed[side]
             self.host.emit("roll", actor=piece.label, side=side, fixed=total, total=total)
             return total
-        result = self.host.dice.scale_roll(side, context.levels[side], self.host.ruleset.settings.get("scale_cap", SCALE_CAP))
+        settings = self.host.ruleset.settings  # `settings.get("scale_cap", SCALE_CAP)`, without a method call
+        cap = settings["scale_cap"] if "scale_cap" in settings else SCALE_CAP
+        result = self.host.dice.scale_roll(side, context.levels[side], cap)
         self.host.emit("roll", actor=piece.label, side=side, level=result.level, pool=list(result.dice),
                        kept=list(result.kept), total=result.total)
         yield from self.host.events.fire("dice_rolled", roller=piece, side=side, doubles=result.is_double, total=result.total)

@@ -25,6 +25,8 @@ class Host(Grounds, Protocol):
 
 def objects_at(host: Host, env: Env, where: Any) -> tuple[str, ...]:
     if isinstance(where, frozenset):  # an area: the objects on any of its squares (none off the board)
+        if not host.state.objects:  # an empty board: none, without ordering the area
+            return ()
         return tuple(obj for square in sorted(where) for obj in host.state.objects_at(square))
     return tuple(host.state.objects_at(as_square(host, where)))
 

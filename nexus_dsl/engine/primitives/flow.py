@@ -14,7 +14,7 @@ from ..events import Events
 from ..interpreter import Limits, Run
 from ..scope import Env, describe_value
 from ..list_functions import ordered
-from ..resolution import Resolution
+from ..resolution import Resolution, declared
 from ..timing import Timing
 from ..options import PASSING, Option
 from ..state import Actor, Piece
@@ -42,7 +42,7 @@ def log(host: Host, env: Env, node: A.Action, text: str) -> None:
 
 
 def perform(host: Host, env: Env, node: A.Action, command: str) -> Run:
-    declaration = host.ruleset.declaration("command", command)
+    declaration = declared(host.ruleset, "command", command)
     if declaration is None:
         raise host.runtime_error("unknown_name", f"there is no command `{command}` to perform")
     yield from host.resolution.perform(env, declaration)
@@ -102,7 +102,19 @@ def _action_of(option: Option, label: str) -> Action:
     """The action a player picks an option by: passing, or a control of the option's name and values."""
     if option.name == PASSING:
         return Action.make(PASS, label)
-    return Action.make(CONTROL, label, option.name, **{key: plain(value) for key, value in option.values})
+    args = {key: plain(value) for key, value in option.values}
+    if _made_at_once(args):  # `Action.make`'s answer without its call by keywords
+        return Action(CONTROL, label, option.name, tuple(sorted(args.items())))
+    return Action.make(CONTROL, label, option.name, **args)
+
+
+def _made_at_once(args: dict[str, Any]) -> bool:
+    """Whether `Action.make` would take these arguments as they are: each named by text other than
+    its own parameters' names, none a list (which it makes a tuple)."""
+    for key, value in args.items():
+        if not isinstance(key, str) or key in ("kind", "piece", "name") or isinstance(value, list):
+            return False
+    return True
 
 
 def _bound_here(env: Env, declared: Any) -> dict[str, Any]:
@@ -172,11 +184,13 @@ def option(host: Host, env: Env, name: str, *pairs: Any) -> Option:
     """An option of a decision: its name, then up to two names each followed by its value."""
     if len(pairs) % 2:
         raise host.runtime_error("wrong_type", f"`option(\"{name}\", ...)` gives a value without its name")
-    keys = pairs[0::2]
-    wrong = next((key for key in keys if not isinstance(key, str)), None)
-    if wrong is not None:
-        raise host.runtime_error("wrong_type", f"an option's values are named by text, not {describe_value(wrong)}")
-    return Option(str(name), tuple(zip(keys, pairs[1::2])))
+    values: list[tuple[str, Any]] = []
+    for index in range(0, len(pairs), 2):  # each name with its value, the first name not text refused
+        key = pairs[index]
+        if not isinstance(key, str):
+            raise host.runtime_error("wrong_type", f"an option's values are named by text, not {describe_value(key)}")
+        values.append((key, pairs[index + 1]))
+    return Option(str(name), tuple(values))
 
 
 def option_with(host: Host, env: Env, record: Any, key: str, value: Any) -> Option:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any, Callable, Protocol
 
 from ...model.ruleset import Ruleset
-from ..board import Square
+from ..board import Square, turned
 from ..scope import Env
 from ..movement import Movement
 from ..state import BoutState, Piece
-from .values import Faults, as_square, compass_direction, squares
+from .values import Faults, as_square, compass_direction, one_square
 
 
 class Host(Faults, Protocol):
@@ -21,7 +21,7 @@ class Host(Faults, Protocol):
 
 
 def front_center(host: Host, env: Env, piece: Piece) -> frozenset[Square]:
-    return squares(host.state.grid.front_center(piece.square, piece.facing))
+    return one_square(host.state.grid.front_center(piece.square, piece.facing))
 
 
 def front_arc(host: Host, env: Env, piece: Piece) -> frozenset[Square]:
@@ -29,7 +29,7 @@ def front_arc(host: Host, env: Env, piece: Piece) -> frozenset[Square]:
 
 
 def behind(host: Host, env: Env, piece: Piece) -> frozenset[Square]:
-    return squares(host.state.grid.behind(piece.square, piece.facing))
+    return one_square(host.state.grid.behind(piece.square, piece.facing))
 
 
 def adjacent(host: Host, env: Env, piece: Piece) -> frozenset[Square]:
@@ -37,17 +37,18 @@ def adjacent(host: Host, env: Env, piece: Piece) -> frozenset[Square]:
 
 
 def step(host: Host, env: Env, piece: Piece, direction: str) -> frozenset[Square]:
-    return squares(host.movement.square_towards(piece, direction))
+    return one_square(host.movement.square_towards(piece, direction))
 
 
 def can_enter(host: Host, env: Env, piece: Piece, direction: str) -> bool:
-    return not host.movement.blocked(host.movement.square_towards(piece, direction), ignore=piece)
+    movement = host.movement
+    return not movement.blocked(movement.square_towards(piece, direction), ignore=piece)
 
 
 def square_at(host: Host, env: Env, where: Any, direction: str) -> frozenset[Square]:
     if isinstance(where, frozenset) and not where:
         return frozenset()  # one step from nowhere (e.g. from beyond the wall) is nowhere
-    return squares(host.state.grid.step(as_square(host, where), compass_direction(host, direction)))
+    return one_square(host.state.grid.step(as_square(host, where), compass_direction(host, direction)))
 
 
 def area(host: Host, env: Env, where: Any, radius: int) -> frozenset[Square]:
@@ -66,7 +67,7 @@ def forward_distance(host: Host, env: Env, piece: Piece, other: Piece) -> int:
 
 
 def opposite(host: Host, env: Env, direction: str) -> str:
-    return compass_direction(host, direction).opposite.name
+    return turned(compass_direction(host, direction), 4)._name_  # `.opposite.name`, without the Enum's properties
 
 
 def free(host: Host, env: Env, where: Any) -> bool:
@@ -80,7 +81,7 @@ def square_of(host: Host, env: Env, piece: Piece) -> Square:
 
 
 def beyond(host: Host, env: Env, piece: Piece, other: Piece) -> frozenset[Square]:
-    return squares(host.state.grid.beyond(piece.square, other.square))
+    return one_square(host.state.grid.beyond(piece.square, other.square))
 
 
 def squares_toward(host: Host, env: Env, where: Any, direction: str, count: int) -> tuple[Square, ...]:
@@ -98,7 +99,7 @@ def squares_toward(host: Host, env: Env, where: Any, direction: str, count: int)
 
 
 def heading(host: Host, env: Env, piece: Piece, direction: str) -> str:
-    return host.movement.absolute_direction(piece, direction).name
+    return host.movement.absolute_direction(piece, direction)._name_
 
 
 def distance(host: Host, env: Env, a: Piece, b: Piece) -> int:

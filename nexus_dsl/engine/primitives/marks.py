@@ -37,7 +37,9 @@ def mark(host: Host, env: Env, node: A.Action, piece: Piece, name: str, **preps:
 
 
 def unmark(host: Host, env: Env, node: A.Action, piece: Piece, name: str) -> None:
-    piece.marks.pop(name, None)
+    marks = piece.marks
+    if name in marks:  # `marks.pop(name, None)`, without a call of the method
+        del marks[name]
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"has_mark": has_mark, "mark_value": mark_value}

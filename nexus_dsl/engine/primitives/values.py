@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ...errors import ScriptRuntimeError
-from ..board import Direction, Square
+from ..board import DIRECTION_NAMED, Direction, Square
 from ..interpreter import Limits
 from ..scope import Env, describe_value
 from ..state import BoutState, Piece, Player
@@ -26,6 +26,11 @@ class Grounds(Faults, Protocol):
 
 def squares(*found: Square | None) -> frozenset[Square]:
     return frozenset(s for s in found if s is not None)
+
+
+def one_square(found: Square | None) -> frozenset[Square]:
+    """`squares(found)` for one square or none, without walking the arguments."""
+    return frozenset() if found is None else frozenset((found,))
 
 
 def square_value(value: Any) -> Square | None:
@@ -60,9 +65,10 @@ def on_board(host: Grounds, value: Any) -> Square:
 
 
 def compass_direction(host: Faults, direction: str) -> Direction:
-    if direction not in Direction.__members__:
+    found = DIRECTION_NAMED.get(direction)  # `Direction[direction]`, without the Enum's interpreted lookup
+    if found is None:
         raise host.runtime_error("wrong_type", f"a compass direction (N, NE, ... NW) is needed, got `{direction}`")
-    return Direction[direction]
+    return found
 
 
 def actor(host: Faults, env: Env, piece: Any, effect: str) -> Piece:
@@ -84,6 +90,8 @@ def mark_value_problem(value: Any, limits: Limits) -> tuple[str, str] | None:
     """Why a value cannot be held by a mark, or None: marks outlive the script that sets them, so
     what they hold stays small — a number within the limit, text, a piece, a square, or a list of
     at most `max_collection` such values in all, nested at most `max_mark_depth` deep."""
+    if isinstance(value, bool) or value is None or isinstance(value, (str, Piece, Square)):
+        return None  # what most marks hold, answered before the walk below is set up
     budget = [limits.max_collection]
 
     def problem(item: Any, depth: int) -> tuple[str, str] | None:
