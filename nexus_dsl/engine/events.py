@@ -58,7 +58,7 @@ class Gate:
 class Listener:
     """One `when` clause of the content, with who listens to it, worked out once from its declaration."""
 
-    __slots__ = ("declaration", "ident", "when", "body", "owners", "hazard", "wakers", "self_test", "mark_test",
+    __slots__ = ("declaration", "ident", "when", "body", "owners", "hazard", "wakers",
                  "gate", "condition", "place", "by_role", "declared", "declared_tests", "declared_whole",
                  "met", "met_verdicts", "last_declaration", "last_verdict", "shares_names")
 
@@ -75,11 +75,10 @@ class Listener:
         # A hazard's: the object types whose standing on the board wakes it (a tuple: read by a loop,
         # where compiled code calls a frozenset's own method as interpreted code would).
         self.wakers = tuple(sorted(wakers))
-        self.self_test = self_test(when.condition) if owners != WHOLE_BOUT else None
-        self.mark_test = mark_test(when.condition, self.self_test is not None)
+        equal = self_test(when.condition) if owners != WHOLE_BOUT else None
+        marked = mark_test(when.condition, equal is not None)
         # Both first tests as one, None when there is neither (most listeners): one question per event.
-        self.gate = (Gate(self.self_test, self.mark_test)
-                     if self.self_test is not None or self.mark_test is not None else None)
+        self.gate = Gate(equal, marked) if equal is not None or marked is not None else None
         # The condition's compiled closure (`compiled.py`), asked by its `run` as `Interpreter.evaluate` asks it.
         self.condition: Closure | None = closure_of(when.condition) if when.condition is not None else None
         # Its place in the table of the listeners it belongs to (`listeners_of`), where a bout keeps

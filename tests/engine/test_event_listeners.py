@@ -81,9 +81,10 @@ def _mark_events() -> tuple[Bout, Events, list[Listener]]:
 
 def test_the_mark_a_condition_asks_first_is_read_where_nothing_before_it_can_fault() -> None:
     _, _, (first, second, later) = _mark_events()
-    assert first.mark_test == ("target", "go", False)
-    assert second.mark_test == ("self", "go", True)  # after `target == self`, which `_passing` asks
-    assert later.mark_test is None  # after a test the engine does not ask itself
+    assert first.gate is not None and (first.gate.marked, first.gate.mark, first.gate.after_equal) == ("target", "go", False)
+    # after `target == self`, which `_passing` asks
+    assert second.gate is not None and (second.gate.marked, second.gate.mark, second.gate.after_equal) == ("self", "go", True)
+    assert later.gate is None  # after a test the engine does not ask itself (and no `self ==` first)
     assert mark_test(None, False) is None
 
 

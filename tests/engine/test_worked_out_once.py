@@ -8,7 +8,7 @@ import pickle
 
 from nexus_dsl import Bout, cached_ruleset, make_agent, play, standard_setup
 from nexus_dsl.engine.events import (DECLARED_FALSE, DECLARED_TRUE, DECLARED_WHOLE, WHOLE_BOUT, Events, _passing,
-                                     declared_tests, self_test)
+                                     declared_tests, mark_test, self_test)
 from nexus_dsl.engine.scope import Dynamic, Env
 from nexus_dsl.syntax import ast_nodes as A
 
@@ -132,7 +132,10 @@ def test_a_listener_s_gate_holds_its_first_tests() -> None:
     bout = _bout()
     for heard in bout.events.listeners.values():
         for listener in heard:
-            gate, equal, marked = listener.gate, listener.self_test, listener.mark_test
+            condition = listener.when.condition
+            equal = self_test(condition) if listener.owners != WHOLE_BOUT else None
+            marked = mark_test(condition, equal is not None)
+            gate = listener.gate
             if equal is None and marked is None:
                 assert gate is None
                 continue
