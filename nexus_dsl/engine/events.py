@@ -14,7 +14,7 @@ from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .compiled import DECLARATION_ATTRIBUTES, Closure, closure_of, is_constant
-from .interpreter import Interpreter, Limits, Run
+from .interpreter import BlockPlan, Interpreter, Limits, Run, block_plan
 from .scope import Dynamic, Env
 from .legality import Legality
 from .state import BoutState, Piece
@@ -58,7 +58,7 @@ class Gate:
 class Listener:
     """One `when` clause of the content, with who listens to it, worked out once from its declaration."""
 
-    __slots__ = ("declaration", "ident", "when", "body", "owners", "hazard", "wakers",
+    __slots__ = ("declaration", "ident", "when", "body", "owners", "hazard", "wakers", "body_plan",
                  "gate", "condition", "place", "by_role", "declared", "declared_tests", "declared_whole",
                  "met", "met_verdicts", "last_declaration", "last_verdict", "shares_names")
 
@@ -70,6 +70,9 @@ class Listener:
         self.ident = declaration.id
         self.when = when
         self.body = when.body  # read here once, as the id (the clause is an uncompiled node too)
+        # Its body's plan (`block_plan`), found the first time the body runs and held here: the
+        # plan kept on the uncompiled block would be read from it at every run.
+        self.body_plan: BlockPlan | None = None
         self.owners = owners
         self.hazard = declaration.kind == "hazard"
         # A hazard's: the object types whose standing on the board wakes it (a tuple: read by a loop,
@@ -404,7 +407,9 @@ class Events:
                         bound = dict(names)
                         bound["self"] = owner
                     # (No name holds the rest of the body: a suspended bout is read as state frame by frame.)
-                    rest = interpreter.run_block(listener.body, Env.owning(bound, scope, source=owner))
+                    if listener.body_plan is None:
+                        listener.body_plan = block_plan(listener.body)
+                    rest = interpreter.run_plan(listener.body_plan, Env.owning(bound, scope, source=owner))
                     if rest is not None:
                         yield from rest
                     ring, layout = None, None

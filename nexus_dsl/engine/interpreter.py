@@ -424,9 +424,10 @@ class Interpreter(Evaluator):
         plan = block._closure
         if plan is None:
             plan = block_plan(block)
-        return self._run_plan(plan, env)
+        return self.run_plan(plan, env)
 
-    def _run_plan(self, plan: BlockPlan, env: Env) -> Run | None:
+    def run_plan(self, plan: BlockPlan, env: Env) -> Run | None:
+        """`run_block` of the block a plan was made for, the plan at hand (`block_plan`)."""
         # A block binds its names (`let`, `choose ... into`) in a scope of its own; one binding none
         # runs in the scope it is given, the same names seen through it.
         local = Env.owning({}, env) if plan.binds else env
@@ -478,7 +479,7 @@ class Interpreter(Evaluator):
             self.steps += 1  # a step for each turn, as for each statement
             if self.steps > limit:
                 raise fault(node, local, "budget_exceeded", f"the script ran more than {limit} steps")
-            rest = self._run_plan(body, local if var is None else Env.owning({var: items[index]}, local))
+            rest = self.run_plan(body, local if var is None else Env.owning({var: items[index]}, local))
             if rest is not None:
                 return rest, index + 1
         return None
@@ -738,9 +739,9 @@ class IfStep(Step):
         conditions = self.conditions
         for index in range(len(conditions)):
             if conditions[index].run(interpreter, local):
-                return interpreter._run_plan(self.bodies[index], local)
+                return interpreter.run_plan(self.bodies[index], local)
         if self.otherwise is not None:
-            return interpreter._run_plan(self.otherwise, local)
+            return interpreter.run_plan(self.otherwise, local)
         return None
 
 

@@ -26,7 +26,7 @@ from .legality_plans import (CommandQuestions, CommandSlot, CommandSlots, CostPl
                              role_ownership_of)
 from .scope import Env, fault
 from .state import Actor, BoutState, Piece, Player
-from .text_facts import arguments_of, player_arg_name, role_named, targets_opponent
+from .text_facts import argument_bindings, arguments_of, role_named, targets_opponent
 
 
 class UseScopes:
@@ -224,8 +224,8 @@ class Legality:
         names.setdefault("command", declaration)  # a window may bind the command being resolved
         if targets_opponent(declaration):
             names["target"] = self.host.state.pieces[action.arg("target")]
-        for arg in declaration.clauses_of(A.Arg):
-            names[arg.name] = action.arg(player_arg_name(arg.name))
+        for name, player_name in argument_bindings(declaration):
+            names[name] = action.arg(player_name)
         return Env.owning(names, self.declaration_env(declaration), source=piece if isinstance(piece, Piece) else None)
 
     # ---------------------------------------------------------------- legality
@@ -1151,8 +1151,11 @@ class Legality:
         factor = 1
         if isinstance(piece, Player):  # a player stands on no square
             return factor
+        objects = self.host.state.objects_at(piece.square)
+        if not objects:  # (most squares: nothing else to read)
+            return factor
         flags, most = self.host.ruleset.object_flags, self.host.limits.max_number + 1
-        for obj in self.host.state.objects_at(piece.square):
+        for obj in objects:
             # Bounded at every step: a square stacked with many multiplying objects stays a number.
             factor = min(factor * int(flags(obj).get("mp_multiplier", 1)), most)
         return factor

@@ -84,3 +84,10 @@ def declaration_group(declaration: A.Declaration) -> str | None:
     prop = declaration.property("group")
     value = prop.values[0] if prop and prop.values else None
     return value.id if isinstance(value, A.Name) else None
+
+
+@engine_fact
+def argument_bindings(declaration: A.Declaration) -> tuple[tuple[str, str], ...]:
+    """Each argument of a declaration: the name its script binds, and the name players and actions
+    give its value by (`player_arg_name`), in order."""
+    return tuple((arg.name, player_arg_name(arg.name)) for arg in declaration.clauses_of(A.Arg))
