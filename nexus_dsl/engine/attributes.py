@@ -217,14 +217,7 @@ class PieceAttributes:
         """Whether `actor` is in `state` (`x is <state>`): for an end state, whether the piece's status
         is it; else whether its status brings the state (`implied_by`) or it was given the state.
         Anything but a piece is in none."""
-        if not isinstance(actor, Piece):
-            return False
-        status = actor.status  # a word itself: a `Status` is the `str` it names
-        if state in END_STATES:
-            return status == state
-        if status in self.implied_by.get(state, ()):
-            return True  # a state its declaration says an end state brings
-        return state in actor.states
+        return self.state_test(state).holds(actor)
 
 
 class StateTest:
@@ -234,20 +227,20 @@ class StateTest:
     __slots__ = ("attributes", "state", "end", "implied")
 
     def __init__(self, attributes: PieceAttributes, state: str):
-        self.attributes = attributes
+        self.attributes = attributes  # whose ruleset's test it is (a closure keeping it checks)
         self.state = state
         self.end = state in END_STATES
         self.implied: tuple[str, ...] = attributes.implied_by.get(state, ())
 
     def holds(self, actor: Any) -> bool:
-        """Whether `actor` is in the state, as `PieceAttributes.has_state` answers."""
+        """Whether `actor` is in the state (`PieceAttributes.has_state`)."""
         if not isinstance(actor, Piece):
             return False
-        status = actor.status
+        status = actor.status  # a word itself: a `Status` is the `str` it names
         if self.end:
             return status == self.state
         if status in self.implied:
-            return True
+            return True  # a state its declaration says an end state brings
         return self.state in actor.states
 
 
