@@ -106,7 +106,7 @@ class Bout:
         self.object_types = frozenset(ruleset.data.get("objects", {}))
         # The log names who acts by the game's own word for it (its `piece_word` or `player_word`).
         self.actor_word = ruleset.game.actor_word
-        self.state = initial_state(ruleset, setup, self.dice)
+        self._state = initial_state(ruleset, setup, self.dice)
         self.ledger: Ledger = Ledger(self)
         self.legality: Legality = Legality(self)
         self.events: Events = Events(self)
@@ -120,11 +120,31 @@ class Bout:
         self.cycle: Cycle = Cycle(self)
         self.interpreter: Interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = script_tables(self.limits)
+        self._wire()
         self.pending: Decision | None = None
         # The copy the last previews were taken on (`Previews`), kept for the next decision's.
         self._spare: WhatIf | None = None
         self._game = self.cycle.play()
         self._run_to_decision(None)
+
+    def _wire(self) -> None:
+        """Once every mechanism is built: each keeps at hand the others it calls (its `wire`), read
+        natively from then on rather than through its host Protocol on every call (docs/native.md)."""
+        self.events.wire()
+
+    # ---------------------------------------------------------------- the state
+    @property
+    def state(self) -> BoutState:
+        return self._state
+
+    @state.setter
+    def state(self, state: BoutState) -> None:
+        """The state replaced whole (a fault undone, a preview's copy started over): each mechanism
+        keeps the state at hand, where it reads it natively rather than through its host Protocol
+        (docs/native.md), so each is handed the new one."""
+        self._state = state
+        self.ledger.state = self.legality.state = self.events.state = self.timing.state = state
+        self.conditions.state = self.movement.state = self.holds.state = self.decks.state = self.cycle.state = state
 
     # ---------------------------------------------------------------- the log
     def emit(self, event_type: str, /, **data: Any) -> None:
@@ -355,7 +375,7 @@ class WhatIf(Bout):
         self.fault_declaration = original.fault_declaration
         self.object_types = original.object_types
         self.actor_word = original.actor_word
-        self.state = original.state.clone()
+        self._state = original.state.clone()
         self.dice_seed, self.rolled = _preview_dice_seed(original), None
         self.log = []
         self.history = list(original.history)
@@ -377,6 +397,7 @@ class WhatIf(Bout):
         self.cycle = Cycle(self)
         self.interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = original.interpreter.functions, original.interpreter.primitives
+        self._wire()
 
     def start_over(self, original: Bout) -> None:
         """Ready the copy for another preview of `original`, of the same decision or a later one,

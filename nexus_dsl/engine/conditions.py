@@ -43,6 +43,7 @@ class Conditions:
 
     def __init__(self, host: ConditionsHost):
         self.host = host
+        self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
         self.damage_frames: list[DamageFrame] = []  # hits about to land (`reduce_damage`)
 
     def reset(self) -> None:
@@ -93,7 +94,7 @@ class Conditions:
         overall_taken = 0
         if hits_overall and not spare_overall:
             overall_taken = self.host.ledger.transfer_coins(amount, ("overall", victim.label), credit, reason)
-        gainer = self.host.state.pieces.get(credit[2]) if credit[0] == "owned" else None
+        gainer = self.state.pieces.get(credit[2]) if credit[0] == "owned" else None
         if gainer is not None:  # what the piece's player took from the damage (`gained`)
             gainer.gained += location_taken + overall_taken
         self.host.emit("damage", victim=victim.label, amount=amount, location=location,

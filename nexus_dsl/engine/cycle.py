@@ -62,6 +62,7 @@ class Cycle:
 
     def __init__(self, host: CycleHost):
         self.host = host
+        self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
         self.taking_turns = False  # the game's round is running its turns (`take_turns`)
 
     # ---------------------------------------------------------------- the cycle
@@ -71,18 +72,18 @@ class Cycle:
         yield from self._run_game_procedure(self.host.ruleset.game.setup)
         yield from self.settle()
         if self.host.setup.phase == "command":
-            active = self.host.state.active
+            active = self.state.active
             assert active is not None
-            labels = [actor.label for actor in self.host.state.actors()]
+            labels = [actor.label for actor in self.state.actors()]
             index = labels.index(active)
-            self.host.state.order = labels[index:] + labels[:index]
-            yield from self._command_round(self.host.state.actor(active), mid_round=True)
-            for label in self.host.state.order[1:]:
-                if self.host.state.ended:
+            self.state.order = labels[index:] + labels[:index]
+            yield from self._command_round(self.state.actor(active), mid_round=True)
+            for label in self.state.order[1:]:
+                if self.state.ended:
                     return
-                yield from self._command_round(self.host.state.actor(label))
-        while not self.host.state.ended:
-            if self.host.state.cycle >= self.host.setup.max_cycles:
+                yield from self._command_round(self.state.actor(label))
+        while not self.state.ended:
+            if self.state.cycle >= self.host.setup.max_cycles:
                 yield from self.end_game(Termination.CYCLE_LIMIT.value)
                 return
             yield from self._cycle()
@@ -93,17 +94,17 @@ class Cycle:
         discards. Then the cards each setup deals (`dealt`) join the hands."""
         yield from self._deal(zone)
         for spec in self.host.setup.pieces:
-            self.host.state.pieces[spec.label].hand.extend(spec.dealt)
+            self.state.pieces[spec.label].hand.extend(spec.dealt)
 
     def _deal(self, zone: str) -> Game:
-        deck = self.host.state.decks.get(zone, [])
-        keepers = [h for h in self.host.state.pieces.values() if not h.hand and self._keep_count(h, zone) > 0]
+        deck = self.state.decks.get(zone, [])
+        keepers = [h for h in self.state.pieces.values() if not h.hand and self._keep_count(h, zone) > 0]
         if not deck or not keepers or self.host.setup.phase != "cycle":
             return
-        players = list(self.host.state.pieces.values())
+        players = list(self.state.pieces.values())
         share = len(deck) // len(players)
         hands = {h.label: deck[i * share:(i + 1) * share] for i, h in enumerate(players)}
-        self.host.state.decks[zone] = deck[share * len(players):]
+        self.state.decks[zone] = deck[share * len(players):]
         for piece in players:
             hand = list(hands[piece.label])
             keep = self._keep_count(piece, zone) if piece in keepers else 0  # a hand set by a scenario stays as it is
@@ -113,7 +114,7 @@ class Cycle:
                 card = action.arg("card")
                 hand.remove(card)
                 piece.hand.append(card)
-            self.host.state.discards.setdefault(zone, []).extend(hand)
+            self.state.discards.setdefault(zone, []).extend(hand)
             self.host.emit(zone + DEALT_LINE, actor=piece.label, kept=len(piece.hand))
 
     def _keep_count(self, piece: Piece, zone: str) -> int:
@@ -130,8 +131,8 @@ class Cycle:
     def _cycle(self) -> Game:
         """One round of the game loop: the procedure the `game` declaration names as its `round`
         (NEXUS's Command Cycle: initiative, then the Command Rounds in that order)."""
-        self.host.state.cycle += 1
-        self.host.state.active = None
+        self.state.cycle += 1
+        self.state.active = None
         self.host.round_actions = 0
         yield from self._run_game_procedure(self.host.ruleset.game.round)
 
@@ -150,7 +151,7 @@ class Cycle:
         if self.taking_turns:
             raise self.host.runtime_error("not_allowed", "`take_turns` and `alternate_turns` run the turns of the "
                                                          "game's round; a turn under way cannot start others")
-        self.host.state.order = [piece.label for piece in pieces]
+        self.state.order = [piece.label for piece in pieces]
         yield from self.settle()
         self.taking_turns = True
         try:
@@ -158,7 +159,7 @@ class Cycle:
                 yield from self._rounds_taking_turns(pieces)
                 return
             for piece in pieces:
-                if self.host.state.ended:
+                if self.state.ended:
                     return
                 yield from self._command_round(piece)
         finally:
@@ -173,15 +174,15 @@ class Cycle:
         rounds = [(piece, self._command_round(piece, taking_turns=True)) for piece in pieces]
         live = []
         for piece, round_ in rounds:
-            if self.host.state.ended:
+            if self.state.ended:
                 return
             if (yield from self._until_turn_break(round_)):
                 live.append((piece, round_))
-        while live and not self.host.state.ended:
+        while live and not self.state.ended:
             for entry in list(live):
-                if self.host.state.ended:
+                if self.state.ended:
                     return
-                self.host.state.active = entry[0].label
+                self.state.active = entry[0].label
                 if not (yield from self._until_turn_break(entry[1])):
                     live.remove(entry)
 
@@ -208,7 +209,7 @@ class Cycle:
         its actions until the player ends it (where `passing` lets it), its `length` is reached or the
         piece is out, then its end."""
         turn = self.host.ruleset.turn
-        self.host.state.active = piece.label
+        self.state.active = piece.label
         self.host.round_actions = 0
         if not mid_round:
             if piece.status != Status.FIGHTING:
@@ -219,11 +220,11 @@ class Cycle:
             yield from self.settle()
             if piece.status == Status.FIGHTING:
                 yield from self._open(turn, piece)
-        while piece.status == Status.FIGHTING and not self.host.state.ended:
+        while piece.status == Status.FIGHTING and not self.state.ended:
             if taking_turns:
                 yield TURN_BREAK  # the other rounds take their turns; this one goes on when its turn comes
-                self.host.state.active = piece.label
-                if piece.status != Status.FIGHTING or self.host.state.ended:
+                self.state.active = piece.label
+                if piece.status != Status.FIGHTING or self.state.ended:
                     break
             yield from self.settle()
             if piece.status != Status.FIGHTING:
@@ -282,7 +283,7 @@ class Cycle:
 
     # ---------------------------------------------------------------- the end of a round and of the bout
     def _end_round(self, actor: Actor) -> Game:
-        if self.host.state.ended:  # a script decided the bout during the round: nothing follows
+        if self.state.ended:  # a script decided the bout during the round: nothing follows
             return
         turn = self.host.ruleset.turn
         piece = actor if isinstance(actor, Piece) else None
@@ -291,16 +292,16 @@ class Cycle:
         if turn.ends is not None:
             yield from self.host.events.fire(turn.ends, self=actor)
         yield from self.settle()
-        if self.host.state.ended:
+        if self.state.ended:
             return
         if turn.closing is not None:  # the turn's closing, given who took it (the base game's clears its points)
             yield from self._run_game_procedure(turn.closing, actor)
-        for other in self.host.state.pieces.values():
+        for other in self.state.pieces.values():
             other.bonus_ap.clear()  # AP granted against a piece lasts for the round it was given in
         # Whether the game is over now is content's to say (`end_game`), as its rules listen here.
         if turn.over is not None:
             yield from self.host.events.fire(turn.over, self=actor)
-        if self.host.state.ended:
+        if self.state.ended:
             return
         yield Decision(actor.label, "between_rounds", (Action.make(NEXT_ROUND, actor.label),))
 
@@ -308,8 +309,8 @@ class Cycle:
         """A script decided the game (`win` a side, `declare_draw`): it ends with that verdict,
         unless it has already ended. Whatever is resolving finishes; no round, cycle or decision
         follows. Decided by the game's verdict, the game ends as it came to its end."""
-        if not self.host.state.ended:
-            self._conclude(self.host.state.ending or Termination.DECIDED.value, winner)
+        if not self.state.ended:
+            self._conclude(self.state.ending or Termination.DECIDED.value, winner)
 
     def score(self, piece: Actor) -> int:
         """A piece's (or, in a game without pieces, a player's) part of its side's score: the number
@@ -324,14 +325,14 @@ class Cycle:
     def scores(self) -> dict[str, int]:
         """Each piece's (or player's) score, by label, in the order they are listed: the totals an
         outcome records."""
-        return {actor.label: self.score(actor) for actor in self.host.state.actors()}
+        return {actor.label: self.score(actor) for actor in self.state.actors()}
 
     def _conclude(self, termination: str, winner: str | None) -> None:
         """The bout ends: its outcome (the winning side, or None for a draw) recorded and logged."""
         totals = self.scores()
-        self.host.state.ended = True
-        piles = dict(self.host.state.piles)  # each shared pile by its name, as the game declares it
-        self.host.state.outcome = Outcome(termination, winner, totals, piles)
+        self.state.ended = True
+        piles = dict(self.state.piles)  # each shared pile by its name, as the game declares it
+        self.state.outcome = Outcome(termination, winner, totals, piles)
         self.host.emit("bout_end", termination=termination, winner=winner or "draw", totals=totals, **piles)
 
     def end_game(self, termination: str) -> Game:
@@ -341,9 +342,9 @@ class Cycle:
         already given (`win`, `draw`) stands, and a game ends once: an `end_game` while the verdict
         is given changes nothing. Whatever is resolving finishes; no round, cycle or decision
         follows."""
-        if self.host.state.ended or self.host.state.ending is not None:
+        if self.state.ended or self.state.ending is not None:
             return
-        self.host.state.ending = termination
+        self.state.ending = termination
         yield from self._run_game_procedure(self.host.ruleset.game.verdict)
-        if not self.host.state.ended:
+        if not self.state.ended:
             self._conclude(termination, None)

@@ -41,6 +41,7 @@ class Decks:
 
     def __init__(self, host: DecksHost):
         self.host = host
+        self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
         self.cards: list[A.Declaration] = []  # the cards being played, drawn from a zone whose cards are played
 
     def reset(self) -> None:
@@ -50,9 +51,9 @@ class Decks:
     def draw_card(self, deck: str, piece: Piece) -> Run:
         """Draw the top card of a zone: as its `drawn` says, played at once for `piece` (then
         discarded), or kept in the hand. An empty deck is made again from its discards, shuffled."""
-        cards = self.host.state.decks.setdefault(deck, [])
+        cards = self.state.decks.setdefault(deck, [])
         if not cards:
-            cards.extend(self.host.state.discards.pop(deck, []))
+            cards.extend(self.state.discards.pop(deck, []))
             for i in range(len(cards) - 1, 0, -1):
                 j = self.host.dice.roll("shuffle", i + 1) - 1
                 cards[i], cards[j] = cards[j], cards[i]
@@ -76,7 +77,7 @@ class Decks:
         finally:
             self.cards.pop()
             self.host.events.triggers.pop()
-        self.host.state.discards.setdefault(deck, []).append(card)
+        self.state.discards.setdefault(deck, []).append(card)
 
 
     def offer_negation(self, env: Env, piece: Piece) -> Run:

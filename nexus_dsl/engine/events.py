@@ -267,9 +267,13 @@ class EventsHost(Protocol):
 class Events:
     """The listeners of a bout, and the events, performed commands and triggering players under way."""
 
+    interpreter: Interpreter  # kept at hand by `wire`
+    legality: Legality
+
     def __init__(self, host: EventsHost, listeners: Listeners | None = None,
                  hazard_objects: HazardObjects | None = None):
         self.host = host
+        self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
         self.trigger_depth = 0
         self.nesting: list[str] = []  # the events and performed commands under way, outermost first
         self.triggers: list[str] = []  # whose command, ability or card is resolving (pg.15's triggering player)
@@ -294,6 +298,11 @@ class Events:
         # last read-only table asked about, and its answer.
         self._functions_asked: Mapping[str, Any] | None = None
         self._engine_marks = False
+
+    def wire(self) -> None:
+        """Keep the interpreter and legality at hand (`Bout._wire`: both are built after events)."""
+        self.interpreter = self.host.interpreter
+        self.legality = self.host.legality
 
     def copy_for(self, host: EventsHost) -> Events:
         """The events of a preview's copy of the bout: the same listeners and scopes (the copy's
@@ -324,8 +333,7 @@ class Events:
                                                              f"this statement raised `{event}` inside {self.describe_nesting()}")
         self.trigger_depth += 1
         self.nesting.append(event)
-        host = self.host
-        interpreter, state = host.interpreter, host.state
+        interpreter, state = self.interpreter, self.state
         # The scope a condition is asked in (`_asking`), set to the event's names (with `self` its
         # owner for an owned listener) over the listener's declaration; a listener that runs gets a
         # scope of its own, built only then (a body may `set` an event's name).
@@ -424,9 +432,9 @@ class Events:
     def hazard_active(self, hazard: A.Declaration) -> bool:
         """A hazard plays once the board layout names it or one of its objects has stood on the board
         (an object a script placed, or one destroyed this very moment)."""
-        if hazard.id in self.host.state.meta.get("hazards", ()):
+        if hazard.id in self.state.meta.get("hazards", ()):
             return True
-        return not self._hazard_objects.get(hazard.id, frozenset()).isdisjoint(self.host.state.seen_objects)
+        return not self._hazard_objects.get(hazard.id, frozenset()).isdisjoint(self.state.seen_objects)
 
     def _scope(self, listener: Listener) -> Env:
         """The scope of a listener's declaration: legality's (`declaration_env`), the same scope
@@ -436,7 +444,7 @@ class Events:
             kept = scopes[place]
             if kept is not None:
                 return kept
-        scope = self.host.legality.declaration_env(listener.declaration)
+        scope = self.legality.declaration_env(listener.declaration)
         if place >= 0:
             if place >= len(scopes):
                 scopes.extend([None] * (place + 1 - len(scopes)))
@@ -503,7 +511,7 @@ class Events:
         for piece in ring:
             owns = by_role.get(piece.role)
             if owns is None:
-                owns = by_role[piece.role] = self.host.legality.owns_ability(piece, listener.declaration)
+                owns = by_role[piece.role] = self.legality.owns_ability(piece, listener.declaration)
             if owns:
                 held.append(piece)
         return held
@@ -513,7 +521,7 @@ class Events:
         its declaration, from the triggering player clockwise (pg.15)."""
         if listener.owners == WHOLE_BOUT:
             return _NO_OWNER
-        ring = self._ring(self.host.state)
+        ring = self._ring(self.state)
         return ring if listener.owners == EVERY_PIECE else self._holders(listener, ring)
 
     def triggering_piece(self) -> str:
@@ -522,12 +530,12 @@ class Events:
         first in initiative order (or the first seated)."""
         if self.triggers:
             return self.triggers[-1]
-        return _first_acting(self.host.state)
+        return _first_acting(self.state)
 
     def pieces_in_turn(self) -> list[Piece]:
         """Every piece from the triggering player clockwise round the table (pg.15); none in a game
         without pieces. (Shared between callers: read it, never change it.)"""
-        return self._ring(self.host.state)
+        return self._ring(self.state)
 
     def _ring(self, state: BoutState) -> list[Piece]:
         """`pieces_in_turn` of the bout's state."""

@@ -49,8 +49,9 @@ STATE: tuple[str, ...] = (
     "_game",
 )
 #: Bout attributes read under another name in `STATE`: the dice are held as `rolled` and read as `dice`
-#: (a preview's copy seeds its own only when it first rolls).
-READ_AS: dict[str, str] = {"rolled": "dice"}
+#: (a preview's copy seeds its own only when it first rolls), the state as `_state` behind the property
+#: that hands it to the mechanisms.
+READ_AS: dict[str, str] = {"rolled": "dice", "_state": "state"}
 #: The bout's mechanisms (attributes of the bout), each with its attributes that are state: read by
 #: `whole_state` as `mechanism.attribute`.
 MECHANISMS: dict[str, tuple[str, ...]] = {
@@ -66,23 +67,24 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "decks": ("cards",),
     "cycle": ("taking_turns",),
 }
-#: What each mechanism holds that is not state: the bout it works on, and what is worked out once.
+#: What each mechanism holds that is not state: the bout it works on, the bout's state kept at hand
+#: (read as the bout's own), and what is worked out once.
 MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
-    "ledger": frozenset({"host"}),
-    "legality": frozenset({"host", "global_requirements", "_declaration_envs", "_legality_plans", "_actions", "_role_ownership",
+    "ledger": frozenset({"host", "state"}),
+    "legality": frozenset({"host", "state", "global_requirements", "_declaration_envs", "_legality_plans", "_actions", "_role_ownership",
                            "_questions_by_limit", "_command_questions", "_lasting_domains",
                            "_lasting_combinations", "_offered", "_cost_plans", "_controls", "_lasting_uses",
                            "_value_verdicts", "_slots"}),
-    "events": frozenset({"host", "listeners", "_hazard_objects", "_depth_limit", "_table", "_rings", "_scopes",
+    "events": frozenset({"host", "state", "interpreter", "legality", "listeners", "_hazard_objects", "_depth_limit", "_table", "_rings", "_scopes",
                          "_functions_asked", "_engine_marks", "_asking"}),
-    "timing": frozenset({"host", "_by_window"}),
-    "conditions": frozenset({"host"}),
-    "movement": frozenset({"host"}),
-    "holds": frozenset({"host"}),
+    "timing": frozenset({"host", "state", "_by_window"}),
+    "conditions": frozenset({"host", "state"}),
+    "movement": frozenset({"host", "state"}),
+    "holds": frozenset({"host", "state"}),
     "rolling": frozenset({"host"}),
     "resolution": frozenset({"host"}),
-    "decks": frozenset({"host"}),
-    "cycle": frozenset({"host"}),
+    "decks": frozenset({"host", "state"}),
+    "cycle": frozenset({"host", "state"}),
 }
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
 #: once (or memoised) without ever changing what the bout does.

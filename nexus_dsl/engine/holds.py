@@ -42,6 +42,7 @@ class Holds:
 
     def __init__(self, host: HoldsHost):
         self.host = host
+        self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
 
     def take_hold(self, holder: Piece, held: Piece) -> Run:
         """`holder` seizes `held`: one hold each; any other hold either was in is released first.
@@ -49,7 +50,7 @@ class Holds:
         if holder == held:
             raise self.host.runtime_error("bad_value", f"{holder.label} cannot hold itself")
         if holder.holding not in (None, held.label):
-            yield from self.release_hold(self.host.state.pieces[holder.holding])
+            yield from self.release_hold(self.state.pieces[holder.holding])
         if held.held_by not in (None, holder.label):
             yield from self.release_hold(held)
         held.held_by = holder.label
@@ -60,7 +61,7 @@ class Holds:
 
     def release_hold(self, held: Piece) -> Run:
         """`held` is no longer held (nor in the hold's state), and its holder holds no one."""
-        holder = self.host.state.pieces.get(held.held_by) if held.held_by is not None else None
+        holder = self.state.pieces.get(held.held_by) if held.held_by is not None else None
         if holder is not None and holder.holding == held.label:
             holder.holding = None
         held.held_by = None
@@ -73,15 +74,15 @@ class Holds:
         front-centre square (where the hold was taken, and where a move that keeps it leaves it)."""
         if holder.holding is None:
             return None
-        held = self.host.state.pieces[holder.holding]
-        front = self.host.state.grid.front_center(holder.square, holder.facing)
+        held = self.state.pieces[holder.holding]
+        front = self.state.grid.front_center(holder.square, holder.facing)
         return held if held.on_board and holder.on_board and held.square == front else None
 
     def carry_round(self, holder: Piece, held: Piece, eighths: int) -> Run:
         """A holder that turns carries the one it holds round into its new front-centre square,
         turning it with it: the squares passed over do nothing, the one it is carried into is
         entered. With that square not free, the hold breaks."""
-        target = self.host.state.grid.front_center(holder.square, holder.facing)
+        target = self.state.grid.front_center(holder.square, holder.facing)
         if self.host.movement.blocked(target, ignore=held):
             self._broken(holder, held, "turned away")
             yield from self.release_hold(held)
@@ -100,11 +101,11 @@ class Holds:
             return  # no piece holds or is held: nothing to break (most actions)
         for holder in events.pieces_in_turn():
             if holder.holding is not None and self.held_in_front(holder) is None:
-                held = self.host.state.pieces[holder.holding]
+                held = self.state.pieces[holder.holding]
                 self._broken(holder, held, "separated")
                 yield from self.release_hold(held)
         for held in events.pieces_in_turn():
-            keeper = self.host.state.pieces.get(held.held_by) if held.held_by is not None else None
+            keeper = self.state.pieces.get(held.held_by) if held.held_by is not None else None
             if held.held_by is not None and (keeper is None or keeper.holding != held.label):
                 yield from self.release_hold(held)  # a hold its holder no longer keeps
 

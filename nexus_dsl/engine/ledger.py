@@ -60,6 +60,7 @@ class Ledger:
 
     def __init__(self, host: LedgerHost):
         self.host = host
+        self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
 
     @property
     def reserve(self) -> Pile:
@@ -75,7 +76,7 @@ class Ledger:
         return ("owned", name, actor.label)
 
     def _pile_amount(self, pile: Pile) -> int:
-        state = self.host.state
+        state = self.state
         kind: str = pile[0]
         if kind == "reserve":
             return 10**18  # the reserve never runs out (more than any amount a script may name)
@@ -94,7 +95,7 @@ class Ledger:
         """Change one pile. Only the ledger (`_move_coins`) calls this: a coin taken from one pile
         is always put on another in the same step. A counter takes a coin on the number `slot`
         and gives up its coins lowest number first."""
-        state = self.host.state
+        state = self.state
         kind: str = pile[0]
         if kind == "reserve":
             state.drawn -= amount
@@ -180,6 +181,6 @@ class Ledger:
             return self.owned_pile(value, words.owned_piles[0])
         if isinstance(value, str) and value == words.reserve:
             return self.reserve
-        if isinstance(value, str) and value in self.host.state.piles:  # a shared pile content declares
+        if isinstance(value, str) and value in self.state.piles:  # a shared pile content declares
             return ("pile", value)
         raise self.host.runtime_error("wrong_type", f"{value!r} is not a coin pile")

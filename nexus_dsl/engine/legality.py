@@ -73,7 +73,7 @@ class UseScopes:
         """A target, by its label."""
         pieces = self.pieces
         if pieces is None:
-            pieces = self.pieces = self.legality.host.state.pieces
+            pieces = self.pieces = self.legality.state.pieces
         return pieces[label]
 
 
@@ -117,6 +117,7 @@ class Legality:
 
     def __init__(self, host: LegalityHost, global_requirements: list[tuple[A.Declaration, A.Requires]] | None = None):
         self.host = host
+        self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
         # Every `requires` clause of a rule applies to every command: worked out once per bout, and
         # shared by its previews.
         self.global_requirements = (global_requirements if global_requirements is not None else
@@ -223,7 +224,7 @@ class Legality:
         names["self"] = piece
         names.setdefault("command", declaration)  # a window may bind the command being resolved
         if targets_opponent(declaration):
-            names["target"] = self.host.state.pieces[action.arg("target")]
+            names["target"] = self.state.pieces[action.arg("target")]
         for name, player_name in argument_bindings(declaration):
             names[name] = action.arg(player_name)
         return Env.owning(names, self.declaration_env(declaration), source=piece if isinstance(piece, Piece) else None)
@@ -256,7 +257,7 @@ class Legality:
         """The pieces `piece` may target: its foes on the board, by label (kept in `seen`)."""
         targets = seen.get(_TARGETS) if seen is not None else None
         if targets is None:
-            targets = [h.label for h in self.host.state.pieces.values() if piece.foe_of(h) and h.on_board]
+            targets = [h.label for h in self.state.pieces.values() if piece.foe_of(h) and h.on_board]
             if seen is not None:
                 seen[_TARGETS] = targets
         return targets
@@ -289,9 +290,9 @@ class Legality:
         if name == "direction":
             return [direction.name for direction in Direction]  # the compass, N first, clockwise
         if name == "piece":
-            return [h.label for h in self.host.state.pieces.values() if h != piece and h.on_board]
+            return [h.label for h in self.state.pieces.values() if h != piece and h.on_board]
         if name == "square":
-            return list(self.host.state.grid.squares())
+            return list(self.state.grid.squares())
         return []
 
     def _span_ends(self, span: A.SpanType, actor: Actor, declaration: A.Declaration) -> tuple[int, int]:
@@ -305,7 +306,7 @@ class Legality:
     def _cards_seen(self, zone: str, actor: Actor) -> list[str]:
         """The cards of a zone the actor's player may choose from: the table's zone, or its own of a
         zone each player (or side) has one of; none of a zone it may not see."""
-        state = self.host.state
+        state = self.state
         declared = self.host.ruleset.words.zones[zone]
         player = state.player_of(actor)
         owner = declared.owner_of(player.label, player.side)
@@ -625,7 +626,7 @@ class Legality:
         by_target: dict[str, list[bool | None]] = {}  # the answers to the questions asked per target
         seen: dict[Any, list[Any]] = {}  # the argument domains commands share, this decision
         held: dict[str, int] = {}  # the resources the piece holds, this decision
-        pieces, label = self.host.state.pieces, piece.label
+        pieces, label = self.state.pieces, piece.label
         interpreter = self.host.interpreter
         max_options = self.host.limits.max_options
         bonus_ap = isinstance(piece, Piece) and bool(piece.bonus_ap)
@@ -1124,7 +1125,7 @@ class Legality:
         return None
 
     def resource_amount(self, piece: Actor, resource: str) -> int:
-        owned = self.host.state.player_of(piece).piles
+        owned = self.state.player_of(piece).piles
         if resource in owned:  # coins in a pile its player holds (`cost 1 <pile>`)
             return owned[resource]
         if isinstance(piece, Player):  # a player pays in the stats it holds
@@ -1151,7 +1152,7 @@ class Legality:
         factor = 1
         if isinstance(piece, Player):  # a player stands on no square
             return factor
-        objects = self.host.state.objects_at(piece.square)
+        objects = self.state.objects_at(piece.square)
         if not objects:  # (most squares: nothing else to read)
             return factor
         flags, most = self.host.ruleset.object_flags, self.host.limits.max_number + 1

@@ -51,6 +51,7 @@ class Movement:
 
     def __init__(self, host: MovementHost):
         self.host = host
+        self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
 
     def absolute_direction(self, piece: Piece, direction: str) -> Direction:
         found = DIRECTION_NAMED.get(direction)  # `Direction[direction]`, without the Enum's lookup
@@ -60,7 +61,7 @@ class Movement:
         return turned(piece.facing, REL_EIGHTHS[direction])
 
     def square_towards(self, piece: Piece, direction: str) -> Square | None:
-        grid = self.host.state.grid
+        grid = self.state.grid
         heading = _HEADINGS[direction]  # a KeyError for a word of neither kind, as `absolute_direction` raises
         if heading < _TURNED:
             return grid.step_by_value(piece.square, heading)
@@ -68,7 +69,7 @@ class Movement:
 
     def blocked(self, square: Square | None, ignore: Piece | None = None) -> bool:
         """Off the board (the wall), an object that blocks, or another piece."""
-        state = self.host.state
+        state = self.state
         if square is None or not state.grid.contains(square):
             return True
         if any(self.host.ruleset.object_flags(obj).get("blocks", False) for obj in state.objects_at(square)):

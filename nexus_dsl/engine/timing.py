@@ -180,6 +180,7 @@ class Timing:
 
     def __init__(self, host: TimingHost, by_window: dict[str, WindowUses] | None = None):
         self.host = host
+        self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
         self.windows: list[WindowFrame] = []  # the open windows, innermost last
         # the abilities and cards usable at each window: worked out once per ruleset, shared by its bouts
         self._by_window = by_window if by_window is not None else uses_by_window(host.ruleset)
@@ -225,7 +226,7 @@ class Timing:
         for plan in owned:
             if plan.by_self or plan.by_opponent:
                 if not subject_known:
-                    subject = frame.subject if frame is not None else self.host.state.active_piece
+                    subject = frame.subject if frame is not None else self.state.active_piece
                     subject_known = True
                 if plan.by_self and piece is not subject and piece != subject:
                     continue
@@ -269,7 +270,7 @@ class Timing:
         options = self.ability_uses(active, "own_round", None, asked)
         any_time = self._by_window.get("any_time")
         if any_time is not None:
-            for piece in self.host.state.clockwise_from(active.label):
+            for piece in self.state.clockwise_from(active.label):
                 options.extend(self._uses_of(any_time, piece, None, asked))
         return options
 
@@ -279,11 +280,11 @@ class Timing:
         so the caller can see whether an effect `prevent`ed what the window was about."""
         frame = WindowFrame(name, subject, names)
         usable = self._by_window.get(name)
-        if usable is None or not self.host.state.pieces:  # uses are pieces'
+        if usable is None or not self.state.pieces:  # uses are pieces'
             return frame
         self.windows.append(frame)
         try:
-            state = self.host.state
+            state = self.state
             start = state.active or (subject.label if subject else next(iter(state.pieces)))
             most = self.host.limits.max_actions_per_round  # (the bout's limits never change)
             for piece in state.clockwise_from(start):
@@ -303,7 +304,7 @@ class Timing:
         return frame
 
     def use_ability(self, action: Action, frame: WindowFrame | None) -> Run:
-        piece = self.host.state.pieces[action.actor]
+        piece = self.state.pieces[action.actor]
         declaration = usable_declaration(self.host.ruleset, action.kind, action.name or "")
         assert declaration is not None
         names = {**window_defaults(declaration, self.host.ruleset.words.windows), **(frame.names if frame else {})}
@@ -316,7 +317,7 @@ class Timing:
             if action.kind == CARD:  # out of the hand, onto the discards of the zone it came from
                 piece.hand.remove(declaration.id)
                 discarded = self.host.ruleset.words.zone_holding(declaration.kind) or declaration.kind
-                self.host.state.discards.setdefault(discarded, []).append(declaration.id)
+                self.state.discards.setdefault(discarded, []).append(declaration.id)
                 played = yield from self.open_window("card_played", piece, player=piece)
                 if played.prevented:
                     self.host.emit("card_cancelled", actor=piece.label, name=declaration.id)

@@ -23,12 +23,18 @@ rule whole "Whole" {
 '''
 
 
+def _wired(events: Events) -> Events:
+    """Events made beside a bout's own, handed the bout's other mechanisms as the bout hands its own."""
+    events.wire()
+    return events
+
+
 def _events() -> tuple[Bout, Events]:
     """A bout whose event `probe` is heard by an ability every piece owns, then by a rule."""
     bout = Bout(cached_ruleset(("base",)), standard_setup(2), seed=0)
     ability, rule = parse(SOURCE, "t.nexus").declarations
     listeners = (Listener(ability, ability.clauses[0], EVERY_PIECE), Listener(rule, rule.clauses[0], WHOLE_BOUT))
-    return bout, Events(bout, {"probe": listeners}, {})
+    return bout, _wired(Events(bout, {"probe": listeners}, {}))
 
 
 def test_each_owner_is_asked_as_itself_and_a_body_s_names_stay_its_own() -> None:
@@ -76,7 +82,7 @@ trait_ability later "Later" {
 def _mark_events() -> tuple[Bout, Events, list[Listener]]:
     bout = Bout(cached_ruleset(("base",)), standard_setup(2), seed=0)
     listeners = [Listener(d, d.clauses[0], EVERY_PIECE) for d in parse(MARKS, "m.nexus").declarations]
-    return bout, Events(bout, {"probe": tuple(listeners)}, {}), listeners
+    return bout, _wired(Events(bout, {"probe": tuple(listeners)}, {})), listeners
 
 
 def test_the_mark_a_condition_asks_first_is_read_where_nothing_before_it_can_fault() -> None:
@@ -136,7 +142,7 @@ def test_a_body_that_binds_no_name_runs_over_the_event_s_own_names_and_sees_them
     bout = Bout(cached_ruleset(("base",)), standard_setup(2), seed=0)
     listeners = tuple(Listener(d, d.clauses[0], WHOLE_BOUT) for d in parse(NAMES, "n.nexus").declarations)
     assert [listener.shares_names for listener in listeners] == [False, False, True]
-    events = Events(bout, {"probe": listeners}, {})
+    events = _wired(Events(bout, {"probe": listeners}, {}))
     first, _ = events.pieces_in_turn()
     assert list(events.fire("probe", self=first, count=1)) == []
     assert (first.marks["setter"], first.marks["chooser"], first.marks["reader"]) == (11, 5, 1)

@@ -176,3 +176,23 @@ def _left_or_fault(preview) -> object:
         return repr(dataclasses.astuple(preview()))
     except ScriptRuntimeError as error:
         return error.diagnostics[0].message
+
+
+def test_every_mechanism_keeps_the_state_its_bout_has_now():
+    """Mechanisms keep the bout's state at hand (`mechanism.state`); whenever the bout's state is
+    replaced (a copy made, a copy started over for the next preview, a fault undone) each must be
+    handed the new one, or it would go on changing a state no longer the bout's."""
+    bout = Bout(cached_ruleset(("base",)), standard_setup(), seed=0)
+
+    def keepers(of: Bout) -> list[str]:
+        return [name for name in MECHANISMS if "state" in MECHANISMS_NOT_STATE[name] and getattr(of, name).state is not of.state]
+
+    assert keepers(bout) == []
+    clone = bout._what_if()
+    assert clone.state is not bout.state and keepers(clone) == []
+    before = clone.state
+    clone.start_over(bout)
+    assert clone.state is not before and keepers(clone) == []
+    clone.let_go()
+    bout.state = bout.state.clone()
+    assert keepers(bout) == []
