@@ -13,10 +13,11 @@ from typing import Any, Generator, Protocol
 from ..errors import ScriptRuntimeError
 from ..model.game import Turn
 from ..model.ruleset import Ruleset
+from ..syntax import ast_nodes as A
 from .actions import ABILITY, CARD, CHOICE, CONTROL, END_ROUND, NEXT_ROUND, Action, Decision
 from .events import Events
 from .holds import Holds
-from .interpreter import Interpreter, Limits
+from .interpreter import BlockPlan, Interpreter, Limits, block_plan
 from .scope import Env
 from .legality import Legality
 from .resolution import Resolution, body_clauses, declared
@@ -57,13 +58,76 @@ class CycleHost(Protocol):
     def emit(self, event_type: str, /, **data: Any) -> None: ...
 
 
+class TurnPlan:
+    """The game's `turn` as a round runs it, read once per bout from the ruleset's `Turn` (which is
+    not compiled): its events, closing and length, what it offers, whether it may be passed, its
+    declaration and the plans of its opening (the declaration's `effect` blocks)."""
+
+    __slots__ = ("starts", "ends", "over", "closing", "length", "passing", "acts", "commands", "controls",
+                 "instants", "declaration", "opening")
+
+    def __init__(self, turn: Turn):
+        self.starts: str | None = turn.starts
+        self.ends: str | None = turn.ends
+        self.over: str | None = turn.over
+        self.closing: str | None = turn.closing
+        self.length: int | None = turn.length
+        self.passing: bool = bool(turn.passing)
+        acts = turn.acts
+        self.acts: tuple[str, ...] = acts
+        self.commands = "command" in acts
+        self.controls = "control" in acts
+        self.instants = "ability" in acts or "card" in acts
+        self.declaration: A.Declaration | None = turn.declaration
+        declaration = turn.declaration
+        # `turn.opening` (its `effect` clauses), as resolution keeps a declaration's clauses: the
+        # turn's property asks the interpreted syntax tree at every turn.
+        self.opening: tuple[BlockPlan, ...] = (
+            tuple(block_plan(effect.body) for effect in body_clauses(declaration)[0]) if declaration is not None else ())
+
+
+def _turn_plan(ruleset: Ruleset) -> TurnPlan:
+    """The turn's plan, worked out once per ruleset."""
+    return ruleset.derived("turn_plan", lambda: TurnPlan(ruleset.turn))
+
+
+def _commands(ruleset: Ruleset) -> dict[str, A.Declaration]:
+    """Each command's declaration by its id, read once per ruleset (`declared` walks the ruleset's tables)."""
+    def work_out() -> dict[str, A.Declaration]:
+        items = ruleset.scripts.get("command", {})
+        return {ident: items[ident].declaration for ident in items}
+    return ruleset.derived("command_declarations", work_out)
+
+
 class Cycle:
     """The game loop of a bout."""
+
+    # Kept at hand (`wire`), read natively rather than through the host Protocol on every turn.
+    events: Events
+    legality: Legality
+    timing: Timing
+    resolution: Resolution
+    holds: Holds
+    interpreter: Interpreter
 
     def __init__(self, host: CycleHost):
         self.host = host
         self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
         self.taking_turns = False  # the game's round is running its turns (`take_turns`)
+        ruleset = host.ruleset
+        self.turn: TurnPlan = _turn_plan(ruleset)
+        self.commands: dict[str, A.Declaration] = _commands(ruleset)
+        self.max_actions: int = host.limits.max_actions_per_round
+
+    def wire(self) -> None:
+        """Keep the mechanisms a round goes through at hand (`Bout._wire`: the interpreter is built last)."""
+        host = self.host
+        self.events = host.events
+        self.legality = host.legality
+        self.timing = host.timing
+        self.resolution = host.resolution
+        self.holds = host.holds
+        self.interpreter = host.interpreter
 
     # ---------------------------------------------------------------- the cycle
     def play(self) -> Game:
@@ -141,7 +205,7 @@ class Cycle:
         a turn's closing), if any, given `values` for its args."""
         procedure = declared(self.host.ruleset, "procedure", name) if name is not None else None
         if procedure is not None:
-            yield from self.host.interpreter.run_procedure(procedure, values)
+            yield from self.interpreter.run_procedure(procedure, values)
 
     def take_turns(self, pieces: list[Actor], alternating: bool = False) -> Game:
         """Each piece (or player, in a game without pieces) of the list takes its turn in that
@@ -202,24 +266,25 @@ class Cycle:
     def settle(self) -> Game:
         """What waits until a command, ability, card or event has wholly resolved: holds whose
         pieces were separated break (ruling 85)."""
-        yield from self.host.holds.settle_holds()
+        return self.holds.settle_holds()
 
     def _command_round(self, piece: Actor, mid_round: bool = False, taking_turns: bool = False) -> Game:
         """A piece's turn, shaped by the game's `turn` declaration: its start event and opening, then
         its actions until the player ends it (where `passing` lets it), its `length` is reached or the
         piece is out, then its end."""
-        turn = self.host.ruleset.turn
+        # No plan is held in this frame (a suspended bout's frames are read as state: `fingerprint.py`).
+        host = self.host
         self.state.active = piece.label
-        self.host.round_actions = 0
+        host.round_actions = 0
         if not mid_round:
             if piece.status != Status.FIGHTING:
                 return
-            self.host.emit("round_start", actor=piece.label)
-            if turn.starts is not None:
-                yield from self.host.events.fire(turn.starts, self=piece)
+            host.emit("round_start", actor=piece.label)
+            if self.turn.starts is not None:
+                yield from self.events.fire(self.turn.starts, self=piece)
             yield from self.settle()
             if piece.status == Status.FIGHTING:
-                yield from self._open(turn, piece)
+                yield from self._open(piece)
         while piece.status == Status.FIGHTING and not self.state.ended:
             if taking_turns:
                 yield TURN_BREAK  # the other rounds take their turns; this one goes on when its turn comes
@@ -229,78 +294,80 @@ class Cycle:
             yield from self.settle()
             if piece.status != Status.FIGHTING:
                 break
-            if self.host.round_actions >= self.host.limits.max_actions_per_round:
-                self.host.emit("round_limit", actor=piece.label, actions=self.host.round_actions)
+            actions = host.round_actions
+            if actions >= self.max_actions:
+                host.emit("round_limit", actor=piece.label, actions=actions)
                 break
-            if turn.length is not None and self.host.round_actions >= turn.length:
+            if self.turn.length is not None and actions >= self.turn.length:
                 break
-            options = self._turn_options(turn, piece)
+            options = self._turn_options(piece)
             if not options:  # a turn the player may not end, with nothing left to do, is over
                 break
             action = yield Decision(piece.label, "command", options)
             if action.kind == END_ROUND:
                 break
-            self.host.round_actions += 1
+            host.round_actions += 1
             if action.kind in (ABILITY, CARD):
-                yield from self.host.timing.use_ability(action, None)
+                yield from self.timing.use_ability(action, None)
             else:
-                declaration = declared(self.host.ruleset, "command", action.name or "")
+                declaration = self.commands.get(action.name or "")
                 assert declaration is not None
                 if action.kind == CONTROL:
-                    yield from self.host.resolution.run_control(piece, declaration, action)
+                    yield from self.resolution.run_control(piece, declaration, action)
                 else:
-                    yield from self.host.resolution.run_command(piece, declaration, action)
+                    yield from self.resolution.run_command(piece, declaration, action)
         yield from self.settle()
         yield from self._end_round(piece)
 
-    def _turn_options(self, turn: Turn, piece: Actor) -> tuple[Action, ...]:
+    def _turn_options(self, piece: Actor) -> tuple[Action, ...]:
         """What the turn offers its player now, as its `acts` says: commands, controls (the commands
         offered as controls: the base game's Command tokens), abilities and cards, then ending the
         turn where `passing` lets it."""
-        acts = turn.acts
+        turn = self.turn
         options: list[Action] = []
-        if "command" in acts:
-            options += self.host.legality.legal_commands(piece)
-        if "control" in acts:
-            options += self.host.legality.legal_controls(piece)
-        if "ability" in acts or "card" in acts:
-            options += [o for o in self.host.timing.instant_options(piece) if o.kind in acts]
+        if turn.commands:
+            options += self.legality.legal_commands(piece)
+        if turn.controls:
+            options += self.legality.legal_controls(piece)
+        if turn.instants:
+            acts = turn.acts
+            options += [o for o in self.timing.instant_options(piece) if o.kind in acts]
         if turn.passing:
             options.append(Action.make(END_ROUND, piece.label))
         return tuple(options)
 
-    def _open(self, turn: Turn, piece: Actor) -> Game:
+    def _open(self, piece: Actor) -> Game:
         """The turn's opening: its declaration's `effect`, with `self` the piece whose turn it is."""
-        declaration = turn.declaration
+        declaration = self.turn.declaration
         if declaration is None:
             return
-        scope = self.host.legality.declaration_env(declaration)
-        # `turn.opening` (its `effect` clauses), as resolution keeps a declaration's clauses: the
-        # turn's property asks the interpreted syntax tree at every turn.
-        for effect in body_clauses(declaration)[0]:
+        scope = self.legality.declaration_env(declaration)
+        interpreter = self.interpreter
+        for index in range(len(self.turn.opening)):
             # No one's doing on the board: what the opening deals it deals as the rules' own.
-            yield from self.host.interpreter.execute(effect.body, Env({"self": piece}, scope))
+            rest = interpreter.run_plan(self.turn.opening[index], Env({"self": piece}, scope))
+            if rest is not None:
+                yield from rest
 
     # ---------------------------------------------------------------- the end of a round and of the bout
     def _end_round(self, actor: Actor) -> Game:
         if self.state.ended:  # a script decided the bout during the round: nothing follows
             return
-        turn = self.host.ruleset.turn
         piece = actor if isinstance(actor, Piece) else None
         self.host.emit("round_end", actor=actor.label, unspent_ap=piece.ap if piece else 0,
                        unspent_mp=piece.mp if piece else 0)
-        if turn.ends is not None:
-            yield from self.host.events.fire(turn.ends, self=actor)
+        if self.turn.ends is not None:
+            yield from self.events.fire(self.turn.ends, self=actor)
         yield from self.settle()
         if self.state.ended:
             return
-        if turn.closing is not None:  # the turn's closing, given who took it (the base game's clears its points)
-            yield from self._run_game_procedure(turn.closing, actor)
+        if self.turn.closing is not None:  # the turn's closing, given who took it (the base game's clears its points)
+            yield from self._run_game_procedure(self.turn.closing, actor)
         for other in self.state.pieces.values():
             other.bonus_ap.clear()  # AP granted against a piece lasts for the round it was given in
         # Whether the game is over now is content's to say (`end_game`), as its rules listen here.
-        if turn.over is not None:
-            yield from self.host.events.fire(turn.over, self=actor)
+        if self.turn.over is not None:
+            yield from self.events.fire(self.turn.over, self=actor)
         if self.state.ended:
             return
         yield Decision(actor.label, "between_rounds", (Action.make(NEXT_ROUND, actor.label),))

@@ -70,7 +70,7 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
 #: What each mechanism holds that is not state: the bout it works on, the bout's state kept at hand
 #: (read as the bout's own), and what is worked out once.
 MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
-    "ledger": frozenset({"host", "state"}),
+    "ledger": frozenset({"host", "state", "reserve_name", "reserve", "owned_piles", "shared_defaults", "max_number"}),
     "legality": frozenset({"host", "state", "global_requirements", "_declaration_envs", "_legality_plans", "_actions", "_role_ownership",
                            "_questions_by_limit", "_command_questions", "_lasting_domains",
                            "_lasting_combinations", "_offered", "_cost_plans", "_controls", "_lasting_uses",
@@ -79,12 +79,14 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
                          "_functions_asked", "_engine_marks", "_asking"}),
     "timing": frozenset({"host", "state", "_by_window"}),
     "conditions": frozenset({"host", "state"}),
-    "movement": frozenset({"host", "state"}),
+    "movement": frozenset({"host", "state", "events", "timing"}),
     "holds": frozenset({"host", "state"}),
-    "rolling": frozenset({"host"}),
-    "resolution": frozenset({"host"}),
+    "rolling": frozenset({"host", "scale_cap", "interpreter", "events", "timing"}),
+    "resolution": frozenset({"host", "owned_piles", "plans", "interpreter", "ledger", "conditions", "events", "legality",
+                             "rolling"}),
     "decks": frozenset({"host", "state"}),
-    "cycle": frozenset({"host", "state"}),
+    "cycle": frozenset({"host", "state", "turn", "commands", "max_actions", "events", "legality", "timing", "resolution",
+                        "holds", "interpreter"}),
 }
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
 #: once (or memoised) without ever changing what the bout does.

@@ -61,14 +61,17 @@ class Ledger:
     def __init__(self, host: LedgerHost):
         self.host = host
         self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
-
-    @property
-    def reserve(self) -> Pile:
-        return ("reserve", self.host.ruleset.words.reserve or UNNAMED_RESERVE)
+        # The words of the piles and the number limit, fixed for the bout: read once.
+        words = host.ruleset.words
+        self.reserve_name: str | None = words.reserve
+        self.reserve: Pile = ("reserve", words.reserve or UNNAMED_RESERVE)
+        self.owned_piles: tuple[str, ...] = tuple(words.owned_piles)
+        self.shared_defaults: dict[str, str] = dict(words.shared_defaults)
+        self.max_number: int = host.limits.max_number
 
     def default_pile(self, purpose: str) -> Pile:
         """The shared pile the game names for `purpose` (`default_for`), else the reserve."""
-        name = self.host.ruleset.words.shared_defaults.get(purpose)
+        name = self.shared_defaults.get(purpose)
         return self.as_pile(name) if name is not None else self.reserve
 
     def owned_pile(self, actor: Piece | Player, name: str) -> Pile:
@@ -120,7 +123,7 @@ class Ledger:
 
     def _move_coins(self, moved: int, source: Pile, dest: Pile, reason: str, slot: int | None = None) -> None:
         """The ledger: `moved` coins (already known to be in `source`) go to `dest`, logged."""
-        limit = self.host.limits.max_number
+        limit = self.max_number
         if dest[0] != "reserve" and self._pile_amount(dest) + moved > limit:
             raise self.host.runtime_error("number_too_large",
                                           f"the pile `{pile_name(dest)}` would hold {self._pile_amount(dest) + moved} "
@@ -173,13 +176,12 @@ class Ledger:
         player stands for its player's first pile (`owner player`)."""
         if isinstance(value, tuple):
             return value
-        words = self.host.ruleset.words
         if isinstance(value, (Piece, Player)):
-            if not words.owned_piles:
+            if not self.owned_piles:
                 raise self.host.runtime_error("wrong_type", f"{value.label} stands for no pile: no pile is "
                                                             "declared `owner player`")
-            return self.owned_pile(value, words.owned_piles[0])
-        if isinstance(value, str) and value == words.reserve:
+            return self.owned_pile(value, self.owned_piles[0])
+        if isinstance(value, str) and value == self.reserve_name:
             return self.reserve
         if isinstance(value, str) and value in self.state.piles:  # a shared pile content declares
             return ("pile", value)

@@ -49,9 +49,18 @@ class MovementHost(Protocol):
 class Movement:
     """Where a figure would step, whether it may, and its moves and turns."""
 
+    # Kept at hand (`wire`), read natively rather than through the host Protocol on every step.
+    events: Events
+    timing: Timing
+
     def __init__(self, host: MovementHost):
         self.host = host
         self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
+
+    def wire(self) -> None:
+        """Keep events and timing at hand (`Bout._wire`: both are built before movement, but wired alike)."""
+        self.events = self.host.events
+        self.timing = self.host.timing
 
     def absolute_direction(self, piece: Piece, direction: str) -> Direction:
         found = DIRECTION_NAMED.get(direction)  # `Direction[direction]`, without the Enum's lookup
@@ -72,7 +81,8 @@ class Movement:
         state = self.state
         if square is None or not state.grid.contains(square):
             return True
-        if any(self.host.ruleset.object_flags(obj).get("blocks", False) for obj in state.objects_at(square)):
+        objects = state.objects_at(square)
+        if objects and any(self.host.ruleset.object_flags(obj).get("blocks", False) for obj in objects):
             return True
         other = state.piece_at(square)
         return other is not None and other != ignore
@@ -87,7 +97,7 @@ class Movement:
             return
         assert target is not None
         if mover is None or mover == piece:
-            frame = yield from self.host.timing.open_window("before_move", piece, mover=piece)
+            frame = yield from self.timing.open_window("before_move", piece, mover=piece)
             if frame.prevented:
                 self.host.emit("move_prevented", actor=piece.label)
                 return
@@ -99,7 +109,7 @@ class Movement:
         piece.square = square
         # A direction's id read as `_name_`: the Enum's `name` is an interpreted property.
         self.host.emit("move", actor=piece.label, source=origin.as_list(), dest=square.as_list(), facing=piece.facing._name_)
-        yield from self.host.events.fire("piece_moved", self=piece, origin=origin, direction=direction, mover=mover)
+        yield from self.events.fire("piece_moved", self=piece, origin=origin, direction=direction, mover=mover)
 
     def rotate_piece(self, piece: Piece, side: str, mover: Piece | None = None) -> Run:
         if side not in ("left", "right"):
@@ -109,7 +119,7 @@ class Movement:
         self.host.emit("rotate", actor=piece.label, facing=piece.facing._name_)
         if held is not None:
             yield from self.host.holds.carry_round(piece, held, 2 if side == "right" else -2)
-        yield from self.host.events.fire("piece_rotated", self=piece, mover=mover if mover != piece else None)
+        yield from self.events.fire("piece_rotated", self=piece, mover=mover if mover != piece else None)
 
     def face_piece(self, piece: Piece, facing: Direction) -> Run:
         """Turn a piece to face a compass direction (a card or ability turning it)."""

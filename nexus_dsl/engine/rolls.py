@@ -4,17 +4,53 @@ threshold checks, and the stack of rolls being resolved (what the scripts' roll 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Generator, Protocol
+from typing import Any, Final, Generator, Protocol
 
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
+from .compiled import Closure, closure_of
 from .dice import SCALE_CAP, Dice
 from .events import Events
 from .interpreter import Interpreter
 from .scope import Env
 from .state import Piece
 from .timing import Timing
+
+# A roll clause's kind, told by an int rather than by the class of its syntax node at every roll.
+AUTOMATIC: Final = 0
+THRESHOLD: Final = 1
+OPPOSED: Final = 2
+OTHER: Final = 3
+
+
+class RollPlan:
+    """A roll clause as it runs, read from its syntax node once (`roll_plan`): its kind, the number
+    a threshold check needs, and the closure of an opposed roll's attack level."""
+
+    __slots__ = ("node", "kind", "target", "level", "closure")
+
+    def __init__(self, node: A.Roll):
+        spec = node.spec
+        self.node = node  # where a fault of the roll is placed
+        self.target = 0
+        self.level: A.Expr | None = None
+        self.closure: Closure | None = None
+        if isinstance(spec, A.AutomaticRoll):
+            self.kind = AUTOMATIC
+        elif isinstance(spec, A.ThresholdRoll):
+            self.kind = THRESHOLD
+            self.target = spec.target
+        elif isinstance(spec, A.OpposedRoll):
+            self.kind = OPPOSED
+            self.level = spec.level
+            self.closure = closure_of(spec.level)
+        else:
+            self.kind = OTHER
+
+
+def roll_plan(roll: A.Roll) -> RollPlan:
+    return RollPlan(roll)
 
 
 @dataclass
@@ -81,9 +117,23 @@ class RollsHost(Protocol):
 class Rolls:
     """The rolls of a bout, with the stack of those being resolved."""
 
+    # Kept at hand (`wire`), read natively rather than through the host Protocol on every roll.
+    interpreter: Interpreter
+    events: Events
+    timing: Timing
+
     def __init__(self, host: RollsHost):
         self.host = host
         self.rolls: list[RollContext] = []  # the rolls being resolved, innermost last
+        # How far a side slides up the dice scale: a rule param, fixed for the bout.
+        settings = host.ruleset.settings
+        self.scale_cap: int = settings["scale_cap"] if "scale_cap" in settings else SCALE_CAP
+
+    def wire(self) -> None:
+        """Keep the interpreter, events and timing at hand (`Bout._wire`: the interpreter is built last)."""
+        self.interpreter = self.host.interpreter
+        self.events = self.host.events
+        self.timing = self.host.timing
 
     def reset(self) -> None:
         """No roll being resolved any more (a script fault stopped the bout, a preview's copy starts over)."""
@@ -95,59 +145,66 @@ class Rolls:
         return self.rolls[-1]
 
     def resolve_roll(self, roll: A.Roll, context: RollContext, env: Env) -> Generator[Any, Any, bool]:
-        spec = roll.spec
-        if isinstance(spec, A.AutomaticRoll):
+        return self.resolve_planned(roll_plan(roll), context, env)
+
+    def resolve_planned(self, plan: RollPlan, context: RollContext, env: Env) -> Generator[Any, Any, bool]:
+        """`resolve_roll` of the roll clause `plan` was made for."""
+        kind = plan.kind
+        if kind == AUTOMATIC:
             context.success = True
             return True
-        if isinstance(spec, A.ThresholdRoll):
-            success = yield from self.check_roll(context.attacker, spec.target, _decl_id(env))
+        if kind == THRESHOLD:
+            success = yield from self.check_roll(context.attacker, plan.target, _decl_id(env))
             context.success = success
             return success
-        assert isinstance(spec, A.OpposedRoll)
+        assert kind == OPPOSED
         attacker, defender = context.attacker, context.defender
         if defender is None:
             raise self.host.runtime_error("no_target", "an opposed roll needs a target")
         command = context.command
-        level = self.host.interpreter.evaluate(spec.level, env)
-        context.levels["attack"] = self.host.interpreter.amount(level, spec.level, env, "the attack's level", negative=True)
-        yield from self.host.timing.open_window("before_rolls", attacker, attacker=attacker, defender=defender, command=command)
-        yield from self.host.events.fire("attack_roll", attacker=attacker, defender=defender, self=attacker, command=command)
-        totals: dict[str, int] = {}
-        for side, piece in (("attack", attacker), ("defense", defender)):
-            totals[side] = yield from self._roll_side(side, piece, context)
+        interpreter, events, timing = self.interpreter, self.events, self.timing
+        closure = plan.closure
+        assert closure is not None
+        level = closure.run(interpreter, env)
+        context.levels["attack"] = interpreter.amount(level, plan.level, env, "the attack's level", negative=True)
+        yield from timing.open_window("before_rolls", attacker, attacker=attacker, defender=defender, command=command)
+        yield from events.fire("attack_roll", attacker=attacker, defender=defender, self=attacker, command=command)
+        attack_total = yield from self._roll_side("attack", attacker, context)
+        defense_total = yield from self._roll_side("defense", defender, context)
         # Perseverance and the like: a side may be rolled again after both are seen.
-        yield from self.host.timing.open_window("after_rolls", attacker, attacker=attacker, defender=defender, command=command)
-        for side, piece in (("attack", attacker), ("defense", defender)):
-            if side in context.rerolls:
-                totals[side] = yield from self._roll_side(side, piece, context)
-        context.rerolls.clear()
-        context.attack_total, context.defense_total = totals["attack"], totals["defense"]
-        context.margin = totals["attack"] - totals["defense"]
-        success = context.margin > 0  # ties go to the defender (pg.27)
+        yield from timing.open_window("after_rolls", attacker, attacker=attacker, defender=defender, command=command)
+        rerolls = context.rerolls
+        if "attack" in rerolls:
+            attack_total = yield from self._roll_side("attack", attacker, context)
+        if "defense" in rerolls:
+            defense_total = yield from self._roll_side("defense", defender, context)
+        rerolls.clear()
+        context.attack_total, context.defense_total = attack_total, defense_total
+        margin = context.margin = attack_total - defense_total
+        success = margin > 0  # ties go to the defender (pg.27)
         context.success = success
         self.host.emit("attack", attacker=attacker.label, defender=defender.label, command=_decl_id(env),
-                       attack=totals["attack"], defense=totals["defense"], success=success)
+                       attack=attack_total, defense=defense_total, success=success)
         if success:
-            yield from self.host.events.fire("attack_succeeds", attacker=attacker, defender=defender, self=attacker,
-                                             margin=context.margin, command=command)
-            yield from self.host.timing.open_window("after_attack_succeeds", attacker, attacker=attacker, defender=defender,
-                                                    margin=context.margin, command=command)
+            yield from events.fire("attack_succeeds", attacker=attacker, defender=defender, self=attacker,
+                                   margin=context.margin, command=command)
+            yield from timing.open_window("after_attack_succeeds", attacker, attacker=attacker, defender=defender,
+                                          margin=context.margin, command=command)
         else:
-            yield from self.host.events.fire("attack_fails", attacker=attacker, defender=defender, self=attacker, command=command,
-                                             attack_total=context.attack_total, defense_total=context.defense_total)
+            yield from events.fire("attack_fails", attacker=attacker, defender=defender, self=attacker, command=command,
+                                   attack_total=context.attack_total, defense_total=context.defense_total)
         return success
 
     def _roll_side(self, side: str, piece: Piece, context: RollContext) -> Generator[Any, Any, int]:
-        if side in context.fixed:
-            total = context.fixed[side]
+        fixed = context.fixed
+        if side in fixed:
+            total = fixed[side]
             self.host.emit("roll", actor=piece.label, side=side, fixed=total, total=total)
             return total
-        settings = self.host.ruleset.settings  # `settings.get("scale_cap", SCALE_CAP)`, without a method call
-        cap = settings["scale_cap"] if "scale_cap" in settings else SCALE_CAP
-        result = self.host.dice.scale_roll(side, context.levels[side], cap)
+        result = self.host.dice.scale_roll(side, context.levels[side], self.scale_cap)
         self.host.emit("roll", actor=piece.label, side=side, level=result.level, pool=list(result.dice),
                        kept=list(result.kept), total=result.total)
-        yield from self.host.events.fire("dice_rolled", roller=piece, side=side, doubles=result.is_double, total=result.total)
+        yield from self.events.fire("dice_rolled", roller=piece, side=side, doubles=result.is_double, total=result.total)
         return result.total
 
     def check_roll(self, piece: Piece, target: int, reason: str | None) -> Generator[Any, Any, bool]:
@@ -156,7 +213,7 @@ class Rolls:
         context = RollContext(attacker=piece, defender=None)
         self.rolls.append(context)
         try:
-            yield from self.host.timing.open_window("after_check", piece, roller=piece)
+            yield from self.timing.open_window("after_check", piece, roller=piece)
             if "check" in context.rerolls:
                 value = self.host.roll("check")
         finally:

@@ -35,8 +35,9 @@ def coins(host: Host, env: Env, pile: Any) -> int:
 
 # Every number argument arrives checked against its vocabulary type and range (the interpreter):
 # damage, healing and transfers move "up to" an amount, and one worked out below 0 arrives as 0.
+# Handed back as it is (`primitives/movement.py` says why).
 def damage(host: Host, env: Env, node: A.Action, victim: Piece, by: int, at: str | None = None, to: Any = None) -> Run:
-    yield from host.conditions.deal_damage(victim, by, location=at, to=to, source=env.source, reason=reason(env))
+    return host.conditions.deal_damage(victim, by, location=at, to=to, source=env.source, reason=reason(env))
 
 
 def heal(host: Host, env: Env, node: A.Action, piece: Piece, by: int, **preps: Any) -> None:

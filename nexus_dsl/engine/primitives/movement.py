@@ -20,12 +20,14 @@ class Host(Grounds, Protocol):
     holds: Holds
 
 
+# An effect that only hands on to a mechanism returns the mechanism's generator as it is, with no
+# generator of its own around it (the interpreter runs either alike: `Interpreter._effect_rest`).
 def move(host: Host, env: Env, node: A.Action, piece: Piece, direction: str) -> Run:
-    yield from host.movement.move_piece(piece, direction, mover=env.source)
+    return host.movement.move_piece(piece, direction, mover=env.source)
 
 
 def rotate(host: Host, env: Env, node: A.Action, piece: Piece, side: str) -> Run:
-    yield from host.movement.rotate_piece(piece, side, mover=env.source)
+    return host.movement.rotate_piece(piece, side, mover=env.source)
 
 
 def face(host: Host, env: Env, node: A.Action, piece: Piece, direction: str) -> Run:
@@ -37,11 +39,11 @@ def relocate(host: Host, env: Env, node: A.Action, piece: Piece, to: Any) -> Run
 
 
 def hold(host: Host, env: Env, node: A.Action, piece: Piece, by: Piece) -> Run:
-    yield from host.holds.take_hold(by, piece)
+    return host.holds.take_hold(by, piece)
 
 
 def release(host: Host, env: Env, node: A.Action, piece: Piece) -> Run:
-    yield from host.holds.release_hold(piece)
+    return host.holds.release_hold(piece)
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {}

@@ -120,12 +120,13 @@ def forfeit(host: Host, env: Env, node: A.Action, resource: str, **preps: Any) -
     host.emit("points", actor=piece.label, resource=resource, change=-lost)
 
 
+# Handed back as they are (`primitives/movement.py` says why).
 def add_state(host: Host, env: Env, node: A.Action, piece: Piece, state: str) -> Run:
-    yield from host.conditions.add_state(piece, state, by=env.source)
+    return host.conditions.add_state(piece, state, by=env.source)
 
 
 def remove_state(host: Host, env: Env, node: A.Action, piece: Piece, state: str) -> Run:
-    yield from host.conditions.remove_state(piece, state)
+    return host.conditions.remove_state(piece, state)
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"trait_reserve": trait_reserve, "location_condition": location_condition, "wounded_locations": wounded_locations, "stat_value": stat_value, "stat_level": stat_level, "group_stats": group_stats}
