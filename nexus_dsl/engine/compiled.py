@@ -29,7 +29,7 @@ from ..syntax import ast_nodes as A
 from ..vocabulary import NumberRange
 from .attributes import PieceAttributes, PieceReader, StateTest
 from .scope import INTERNAL, INTERNAL_HINT, UNBOUND, VALUE_ERRORS, Dynamic, Env, describe_value, fault, fault_at, is_number
-from .state import Piece, Player
+from .state import OwnedZone, Piece, Player
 
 
 class AttributeHost(Protocol):
@@ -48,6 +48,7 @@ class Interpreter:
     attributes: PieceAttributes  # how each attribute of a fighter is read, per ruleset
     max_number: int  # the limits' largest number, either sign
     unbound_values: dict[str, Any]  # the value of each name no scope binds, per ruleset
+    bindable: frozenset[str]  # every name a scope may bind, per ruleset (`bindable.bindable_names`)
     functions: Mapping[str, Callable[..., Any]]  # the script functions by name
     checks: ArgumentChecks  # how their arguments are checked, per ruleset (`interpreter.argument_checks`)
 
@@ -98,6 +99,29 @@ class ArgumentTest(NamedTuple):
 KindTest = tuple[Callable[[Any], bool], str]  # what a value of a type must pass, and what it is called
 
 
+class WordTest:
+    """The test of a value that must be one of a set of words (a direction, a stat of a group, a
+    pile...): a text among `words`, or a piece where one stands for its player's pile
+    (`piece_too`), or an owned zone where one may stand (`zone_too`). Called as a function, as the
+    other tests are; the checks of calls and effects ask `holds` of it directly, with no call of a
+    Python callable."""
+
+    __slots__ = ("words", "piece_too", "zone_too")
+
+    def __init__(self, words: frozenset[str], piece_too: bool = False, zone_too: bool = False):
+        self.words = words
+        self.piece_too = piece_too
+        self.zone_too = zone_too
+
+    def holds(self, value: Any) -> bool:
+        if isinstance(value, str):
+            return value in self.words
+        return self.piece_too and isinstance(value, Piece) or self.zone_too and isinstance(value, OwnedZone)
+
+    def __call__(self, value: Any) -> bool:
+        return self.holds(value)
+
+
 @dataclass(frozen=True)
 class ArgumentCheck:
     """How each argument of one function or effect is checked: by its vocabulary type, and a number
@@ -128,7 +152,7 @@ class PositionTest:
     directly: a value of the `quick` type passes at once, then one of a `sure` type, else it must
     pass `test`, or the call faults at the argument saying it needs `what`."""
 
-    __slots__ = ("position", "quick", "sure", "test", "what")
+    __slots__ = ("position", "quick", "sure", "test", "what", "words")
 
     def __init__(self, test: ArgumentTest):
         self.position: int = test.position
@@ -137,9 +161,14 @@ class PositionTest:
         self.sure: frozenset[type] = test.sure
         self.test: Callable[[Any], bool] = test.test
         self.what: str = test.what
+        # The test again when it is a test of words, asked directly (None: another test).
+        self.words: WordTest | None = test.test if isinstance(test.test, WordTest) else None
 
     def passes(self, value: Any) -> bool:
-        return type(value) is self.quick or type(value) in self.sure or self.test(value)
+        if type(value) is self.quick or type(value) in self.sure:
+            return True
+        words = self.words
+        return words.holds(value) if words is not None else self.test(value)
 
 
 class CallPlan:
@@ -151,14 +180,16 @@ class CallPlan:
     __slots__ = ("functions", "checks", "function", "tests", "ranges", "within", "listed", "at0", "at1", "at2")
 
     def __init__(self, functions: Any, checks: Any, function: Callable[..., Any] | None,
-                 tests: tuple[ArgumentTest, ...], ranges: tuple[tuple[int, Any], ...],
+                 tests: tuple[ArgumentTest, ...], ranges: tuple[tuple[int, int, int, Any], ...],
                  within: Callable[[Any, int, A.Node, Env], int], count: int):
         self.functions = functions
         self.checks = checks
         self.function = function
         self.tests = tuple(PositionTest(test) for test in tests)  # in the order of their arguments
-        self.ranges = ranges  # (position, the NumberRange its number is held to)
-        self.within = within  # holds a number to a range, or faults
+        # (position, the bounds of the NumberRange its number is held to, the range): a number
+        # within the bounds is taken as it is; the range is asked of one beyond them (`within`).
+        self.ranges = ranges
+        self.within = within  # holds a number beyond the bounds to its range, or faults
         # A call of up to three arguments none of which is held to a range (nearly every call) is
         # run without gathering its arguments into a list: each argument's test, if it has one.
         self.listed = count > 3 or bool(ranges)
@@ -239,7 +270,7 @@ def _not_available(expr: A.Expr) -> Closure:
 class NameRead(Closure):
     """A name: the innermost scope binding it, else its value as a name no scope binds."""
 
-    __slots__ = ("expr", "ident", "unbound_for", "unbound_value")
+    __slots__ = ("expr", "ident", "unbound_for", "unbound_value", "free_for")
 
     def __init__(self, expr: A.Name):
         self.expr = expr
@@ -250,8 +281,13 @@ class NameRead(Closure):
         # kept with the ruleset's table it came from, and used again while the table is the same.
         self.unbound_for: dict[str, Any] | None = None
         self.unbound_value: Any = None
+        # That table again when no scope of its ruleset may bind the name at all (it is none of the
+        # ruleset's `bindable` names), else None: its value is then read with no scope searched.
+        self.free_for: dict[str, Any] | None = None
 
     def run(self, interpreter: Interpreter, env: Env) -> Any:
+        if self.free_for is interpreter.unbound_values:
+            return self.unbound_value
         ident = self.ident
         scope: Env | None = env
         while scope is not None:  # Env.lookup, inlined: the commonest node of all
@@ -262,7 +298,9 @@ class NameRead(Closure):
         if interpreter.unbound_values is self.unbound_for:
             return self.unbound_value
         value = interpreter.resolve_unbound(self.expr, env)
-        self.unbound_for, self.unbound_value = interpreter.unbound_values, value
+        table = interpreter.unbound_values
+        self.unbound_for, self.unbound_value = table, value
+        self.free_for = None if ident in interpreter.bindable else table
         return value
 
 
@@ -659,46 +697,22 @@ class CallOf(Closure):
             raise fault(expr, env, "feature_not_available", f"function `{expr.func}` is not available")
         if bound.listed:
             return self._run_listed(interpreter, env, bound, function)
-        # Each argument worked out in order, then each tested in order, then the function called
-        # with them as they are: what `_run_listed` does, without a list.
+        # Each argument worked out in order, then each tested in order (the fault at the first that
+        # fails), then the function called with them as they are: what `_run_listed` does, without
+        # a list. A test is held for an argument the call gives, so none is asked beyond `count`.
         count = self.count
-        host = interpreter.host
-        if count == 0:
-            try:
-                return function(host, env)
-            except ScriptRuntimeError as error:
-                raise fault_at(error, self.expr, env) from None
-            except VALUE_ERRORS as error:
-                raise self._failed((), error, env) from None
-        first = self.first
-        a = self.known0 if first is None else first.run(interpreter, env)
-        if count == 1:
-            at = bound.at0
-            if at is not None and type(a) is not at.quick and not at.passes(a):
-                raise self._wrong(at, a, env)
-            try:
-                return function(host, env, a)
-            except ScriptRuntimeError as error:
-                raise fault_at(error, self.expr, env) from None
-            except VALUE_ERRORS as error:
-                raise self._failed((a,), error, env) from None
-        second = self.second
-        b = self.known1 if second is None else second.run(interpreter, env)
-        if count == 2:
-            at = bound.at0
-            if at is not None and type(a) is not at.quick and not at.passes(a):
-                raise self._wrong(at, a, env)
-            at = bound.at1
-            if at is not None and type(b) is not at.quick and not at.passes(b):
-                raise self._wrong(at, b, env)
-            try:
-                return function(host, env, a, b)
-            except ScriptRuntimeError as error:
-                raise fault_at(error, self.expr, env) from None
-            except VALUE_ERRORS as error:
-                raise self._failed((a, b), error, env) from None
-        third = self.third
-        c = self.known2 if third is None else third.run(interpreter, env)
+        a: Any = None
+        b: Any = None
+        c: Any = None
+        if count > 0:
+            first = self.first
+            a = self.known0 if first is None else first.run(interpreter, env)
+            if count > 1:
+                second = self.second
+                b = self.known1 if second is None else second.run(interpreter, env)
+                if count > 2:
+                    third = self.third
+                    c = self.known2 if third is None else third.run(interpreter, env)
         at = bound.at0
         if at is not None and type(a) is not at.quick and not at.passes(a):
             raise self._wrong(at, a, env)
@@ -708,12 +722,19 @@ class CallOf(Closure):
         at = bound.at2
         if at is not None and type(c) is not at.quick and not at.passes(c):
             raise self._wrong(at, c, env)
+        host = interpreter.host
         try:
-            return function(host, env, a, b, c)
+            if count == 1:
+                return function(host, env, a)
+            if count == 2:
+                return function(host, env, a, b)
+            if count == 3:
+                return function(host, env, a, b, c)
+            return function(host, env)
         except ScriptRuntimeError as error:
             raise fault_at(error, self.expr, env) from None
         except VALUE_ERRORS as error:
-            raise self._failed((a, b, c), error, env) from None
+            raise self._failed((a, b, c)[:count], error, env) from None
 
     def _run_listed(self, interpreter: Interpreter, env: Env, bound: CallPlan, function: Callable[..., Any]) -> Any:
         """A call of more than three arguments, or with a number held to a range."""
@@ -723,8 +744,10 @@ class CallOf(Closure):
             if type(value) is not at.quick and not at.passes(value):
                 raise self._wrong(at, value, env)
         expr = self.expr
-        for position, number_range in bound.ranges:
-            values[position] = bound.within(number_range, values[position], expr, env)
+        for position, low, high, number_range in bound.ranges:
+            value = values[position]
+            if not low <= value <= high:
+                values[position] = bound.within(number_range, value, expr, env)
         try:
             return function(interpreter.host, env, *values)
         except ScriptRuntimeError as error:

@@ -38,7 +38,7 @@ from .actions import Action
 from .board import Square
 from .bout import Bout, Event
 from .dice import Dice
-from .interpreter import Interpreter
+from .interpreter import BlockPlan, Interpreter, Step
 from .scope import Dynamic, Env
 from .state import BoutState, Piece
 
@@ -164,6 +164,12 @@ class _Canon:
         return self._object(value)
 
     def _object(self, value: Any) -> Any:
+        # A waiting frame holds the plan of its block or the step of its loop: read as the node it
+        # was made for, as a frame holding the node itself would be.
+        if isinstance(value, BlockPlan):
+            return self.value(value.block)
+        if isinstance(value, Step):
+            return self.value(value.node)
         if isinstance(value, Bout):
             return ("bout", "this" if value is self.bout else "another")
         if isinstance(value, self.mechanisms):

@@ -33,11 +33,12 @@ from ..vocabulary import RELATIVE, RESOURCES, ROLL_SIDES, NumberRange, Signature
 from ..vocabulary import PURPOSES as VOCABULARY_PURPOSES
 from ..vocabulary import PRIMITIVES as VOCABULARY_PRIMITIVES
 from .attributes import ReadingHost, piece_attributes
+from .bindable import bindable_names
 from .board import Square
-from .compiled import ArgumentCheck, ArgumentChecks, ArgumentTest, CallPlan, Closure, KindTest, closure_of
+from .compiled import ArgumentCheck, ArgumentChecks, ArgumentTest, CallPlan, Closure, KindTest, WordTest, closure_of
 from .compiled import Interpreter as Evaluator
 from .scope import INTERNAL, INTERNAL_HINT, VALUE_ERRORS, Env, describe_value, fault, fault_at, is_number
-from .state import Piece, OwnedZone, Player
+from .state import Piece, Player
 from .text_facts import engine_fact
 
 if TYPE_CHECKING:
@@ -92,11 +93,11 @@ KIND_TESTS: dict[str, KindTest] = {
     "actor": (lambda v: isinstance(v, (Piece, Player)), "a piece or a player"),
     "square": (_one_square, "a square"),
     "squares": (lambda v: isinstance(v, frozenset), "a set of squares"),
-    "direction": (lambda v: isinstance(v, str) and v in DIRECTIONS, "a direction"),
+    "direction": (WordTest(DIRECTIONS), "a direction"),
     "state": (lambda v: isinstance(v, str), "a state"),
-    "resource": (lambda v: isinstance(v, str) and v in RESOURCES, "AP or MP"),
+    "resource": (WordTest(frozenset(RESOURCES)), "AP or MP"),
     "object_type": (lambda v: isinstance(v, str), "an object type"),
-    "roll_side": (lambda v: isinstance(v, str) and v in ROLL_SIDES, "a roll side (attack, defense or check)"),
+    "roll_side": (WordTest(frozenset(ROLL_SIDES)), "a roll side (attack, defense or check)"),
     "purpose": (lambda v: isinstance(v, str), "a dice purpose"),
     "list": (lambda v: isinstance(v, (tuple, frozenset)), "a list"),
     "event": (lambda v: isinstance(v, str), "an event"),
@@ -167,10 +168,7 @@ def _argument_test(position: int, kind: str, test: KindTest | None) -> ArgumentT
 
 
 def _member_test(members: tuple[str, ...], what: str, piece_too: bool = False) -> KindTest:
-    allowed = frozenset(members)
-    if piece_too:  # a piece stands for its player's score pile
-        return (lambda v: isinstance(v, Piece) or isinstance(v, str) and v in allowed, what)
-    return (lambda v: isinstance(v, str) and v in allowed, what)
+    return (WordTest(frozenset(members), piece_too), what)  # `piece_too`: a piece stands for its player's pile
 
 
 # Built once per Ruleset (its words), shared by every bout and preview of it.
@@ -188,8 +186,7 @@ def argument_checks(words: GameWords) -> ArgumentChecks:
         tests["pile"] = _member_test(words.piles, "a coin pile (a piece, " + " or ".join(words.piles) + ")", True)
         tests["counter"] = _member_test(tuple(words.counters), "a counter")
         tests["stat"] = _member_test(words.plain, "a stat")
-        zones = frozenset(words.zones)
-        tests["zone"] = (lambda v: isinstance(v, OwnedZone) or isinstance(v, str) and v in zones, "a zone")
+        tests["zone"] = (WordTest(frozenset(words.zones), zone_too=True), "a zone")
         found = ArgumentChecks({name: _argument_check(sig, tests) for name, sig in VOCABULARY_FUNCTIONS.items()},
                                {name: _argument_check(sig, tests) for name, sig in VOCABULARY_PRIMITIVES.items()},
                                tests)
@@ -259,6 +256,9 @@ class Interpreter(Evaluator):
         self.procedure_depth = 0
         # The value of each name no scope binds, worked out once per ruleset (`resolve_unbound`).
         self.unbound_values = host.ruleset.derived("unbound_values")
+        # Every name a scope may bind with this ruleset: any other is read with no scope searched.
+        ruleset = host.ruleset
+        self.bindable = ruleset.derived("bindable_names", lambda: bindable_names(ruleset))
         self.attributes = piece_attributes(host.ruleset)
 
     def has_state(self, value: Any, state: str) -> bool:
@@ -345,20 +345,20 @@ class Interpreter(Evaluator):
         plan = procedure_plan(procedure)
         body = Env(dict(zip(plan.args, values)), self.host.legality.declaration_env(procedure))
         for block in plan.bodies:
-            yield from self.run_block(block, body) or ()
+            yield from self.run_plan(block, body) or ()
 
-    def _run_procedure(self, procedure: A.Declaration, action: A.Action, env: Env) -> Run:
+    def _run_procedure(self, procedure: A.Declaration, plan: ProcedurePlan, action: EffectStep, env: Env) -> Run:
         """Run a procedure's effects with the values of the call bound to its args (each checked
-        against its arg's type), its params, and nothing of the caller's but who is acting."""
-        plan = procedure_plan(procedure)
+        against its arg's type), its params, and nothing of the caller's but who is acting. `action`
+        is the effect statement calling it, its plan (`procedure_plan`) at hand."""
         args = plan.args
-        if len(action.args) != len(args) or action.preps:
-            raise fault(action, env, "wrong_type", f"`{procedure.id}` takes {len(args)} argument(s), in order")
+        if len(action.arg_nodes) != len(args) or action.prepositions:
+            raise fault(action.node, env, "wrong_type", f"`{procedure.id}` takes {len(args)} argument(s), in order")
         names: dict[str, Any] = {}
         tests = self.checks.tests
         for position in range(len(args)):
-            expr = action.args[position]
-            value = self.evaluate(expr, env)
+            expr = action.arg_nodes[position]
+            value = self._argument(action, position, env)
             kind = plan.kinds[position]
             test = tests.get(kind) if kind is not None else None
             if test is not None and not test[0](value):
@@ -366,15 +366,21 @@ class Interpreter(Evaluator):
                                                      f"got {describe_value(value)}")
             names[args[position]] = value
         if self.procedure_depth >= self.limits.max_procedure_depth:
-            raise fault(action, env, "budget_exceeded",
+            raise fault(action.node, env, "budget_exceeded",
                         f"procedures ran procedures more than {self.limits.max_procedure_depth} deep")
         self.procedure_depth += 1
         try:
             body = Env(names, self.host.legality.declaration_env(procedure), source=env.source)
             for block in plan.bodies:
-                yield from self.run_block(block, body) or ()
+                yield from self.run_plan(block, body) or ()
         finally:
             self.procedure_depth -= 1
+
+    def _argument(self, action: EffectStep, position: int, env: Env) -> Any:
+        """The value of an effect statement's argument (apart from its frame: a suspended bout's
+        frames are read as state, and a closure is none of it)."""
+        closure = action.closures[position]
+        return (closure_of(action.arg_nodes[position]) if closure is None else closure).run(self, env)
 
     def call_plan(self, call: A.Call) -> CallPlan:
         """How `call` runs with this interpreter's functions and argument checks (its closure keeps
@@ -386,8 +392,8 @@ class Interpreter(Evaluator):
             return CallPlan(self.functions, self.checks, function, (), (), self._within, len(call.args))
         given = len(call.args)  # a test or range for an argument the call leaves out is not applied
         tests = tuple(test for test in check.positional if test is not None and test.position < given)
-        ranges = tuple((position, number_range) for position, number_range in check.positional_ranges
-                       if position < given)
+        ranges = tuple((position, number_range.low, number_range.high, number_range)
+                       for position, number_range in check.positional_ranges if position < given)
         return CallPlan(self.functions, self.checks, function, tests, ranges, self._within, len(call.args))
 
     def _check_arguments(self, name: str, tests: tuple[ArgumentTest | None, ...],
@@ -433,7 +439,7 @@ class Interpreter(Evaluator):
         local = Env.owning({}, env) if plan.binds else env
         steps = plan.steps
         waiting = self._run_until_waiting(steps, 0, local)
-        return None if waiting is None else self._run_waiting(waiting, plan.block, local)
+        return None if waiting is None else self._run_waiting(waiting, plan, local)
 
     def _run_until_waiting(self, steps: tuple[Step, ...], start: int, local: Env) -> _Waiting | None:
         """Run statements from `start` on until one hands back something to wait for: that, the
@@ -452,25 +458,25 @@ class Interpreter(Evaluator):
                 return rest, step.node, index + 1
         return None
 
-    def _run_waiting(self, waiting: _Waiting | None, block: A.Block, local: Env) -> Run:
+    def _run_waiting(self, waiting: _Waiting | None, plan: BlockPlan, local: Env) -> Run:
         """The rest of a block once a statement waits: that statement's rest, then the following ones."""
         while waiting is not None:
             # Nothing but this frame's `yield from` holds what it waits for: a suspended bout is read
-            # as state frame by frame (`fingerprint.py`), and each reference would be read again. So
-            # the frame holds the block, as written, and finds its plan again once resumed.
+            # as state frame by frame (`fingerprint.py`, which reads a plan as the block it was made
+            # for), and each reference would be read again.
             rest, stmt, index = waiting
             waiting = None
             try:
                 yield from rest
             except ScriptRuntimeError as error:
                 raise fault_at(error, stmt, local) from None
-            waiting = self._run_until_waiting(block_plan(block).steps, index, local)
+            waiting = self._run_until_waiting(plan.steps, index, local)
 
     def _loop(self, loop: LoopStep, items: Sequence[Any], local: Env) -> Run | None:
         """A loop's body run once per item (`for each` binds each in a scope of its own; `repeat`
         binds nothing), as far as it goes without waiting, like a block."""
         waiting = self._loop_until_waiting(loop.node, loop.var, loop.body, items, 0, local)
-        return None if waiting is None else self._loop_waiting(waiting, loop.node, items, local)
+        return None if waiting is None else self._loop_waiting(waiting, loop, items, local)
 
     def _loop_until_waiting(self, node: A.Stmt, var: str | None, body: BlockPlan, items: Sequence[Any], start: int,
                             local: Env) -> tuple[Run, int] | None:
@@ -484,19 +490,14 @@ class Interpreter(Evaluator):
                 return rest, index + 1
         return None
 
-    def _loop_waiting(self, waiting: tuple[Run, int] | None, stmt: A.Stmt, items: Sequence[Any],
+    def _loop_waiting(self, waiting: tuple[Run, int] | None, loop: LoopStep, items: Sequence[Any],
                       local: Env) -> Run:
-        # The frame holds the loop as written (as in `_run_waiting`), and finds its parts again once resumed.
+        # The frame holds the loop's step, read as its statement (`fingerprint.py`), as in `_run_waiting`.
         while waiting is not None:
             rest, index = waiting
             waiting = None  # held once, as in `_run_waiting`
             yield from rest
-            waiting = self._loop_resumed(stmt, items, index, local)
-
-    def _loop_resumed(self, stmt: A.Stmt, items: Sequence[Any], index: int, local: Env) -> tuple[Run, int] | None:
-        if isinstance(stmt, A.ForEach):
-            return self._loop_until_waiting(stmt, stmt.var, block_plan(stmt.body), items, index, local)
-        return self._loop_until_waiting(stmt, None, block_plan(cast(A.Repeat, stmt).body), items, index, local)
+            waiting = self._loop_until_waiting(loop.node, loop.var, loop.body, items, index, local)
 
     def _effect(self, step: EffectStep, env: Env) -> Run | None:
         action = step.action
@@ -504,10 +505,13 @@ class Interpreter(Evaluator):
             step.bind(self.primitives, self.checks)
         primitive = step.primitive
         if primitive is None:
-            procedure = self.procedures.get(step.verb)
-            if procedure is None:
+            if step.procedures is not self.procedures:
+                step.bind_procedure(self.procedures)
+            procedure = step.procedure
+            plan = step.procedure_plan
+            if procedure is None or plan is None:
                 raise fault(action, env, "feature_not_available", f"effect `{step.verb}` is not available")
-            return self._run_procedure(procedure.declaration, action, env)
+            return self._run_procedure(procedure, plan, step, env)
         if step.quick:
             return self._effect_quick(primitive, step, env)
         # An event or a window is named by its word (`record deceived`), whatever a script has
@@ -533,9 +537,10 @@ class Interpreter(Evaluator):
         for position, test in checks.positional_others:
             if position < len(args) and not test(args[position]):
                 self._check_arguments(step.verb, checks.positional, args, step.arg_nodes, env)
-        for position, number_range in checks.positional_ranges:
-            if position < len(args):
-                args[position] = self._within(number_range, args[position], action, env)
+        for position, low, high, number_range in step.ranged:
+            value = args[position]
+            if not low <= value <= high:
+                args[position] = self._within(number_range, value, action, env)
         try:
             result = primitive(self.host, env, action, *args)
         except ScriptRuntimeError as error:
@@ -570,12 +575,14 @@ class Interpreter(Evaluator):
             assert checks is not None
             self._check_arguments(step.verb, checks.positional, [a, b, c][:count], step.arg_nodes, env)
         action = step.action
-        for position, number_range in step.ranged:
+        for position, low, high, number_range in step.ranged:
             if position == 0:
-                a = self._within(number_range, a, action, env)
+                if not low <= a <= high:
+                    a = self._within(number_range, a, action, env)
             elif position == 1:
-                b = self._within(number_range, b, action, env)
-            else:
+                if not low <= b <= high:
+                    b = self._within(number_range, b, action, env)
+            elif not low <= c <= high:
                 c = self._within(number_range, c, action, env)
         host = self.host
         try:
@@ -613,12 +620,15 @@ class Interpreter(Evaluator):
             if test is not None and not test[0](preps[name]):
                 raise fault(value, env, "wrong_type",
                             f"`{step.verb} ... {name}` needs {test[1]}, got {describe_value(preps[name])}")
-        for position, number_range in checks.positional_ranges:
-            if position < len(args):
-                args[position] = self._within(number_range, args[position], action, env)
-        for name, number_range in checks.prep_ranges:
+        for position, low, high, number_range in step.ranged:
+            value = args[position]
+            if not low <= value <= high:
+                args[position] = self._within(number_range, value, action, env)
+        for name, low, high, number_range in step.prep_ranged:
             if name in preps:
-                preps[name] = self._within(number_range, preps[name], action, env)
+                value = preps[name]
+                if not low <= value <= high:
+                    preps[name] = self._within(number_range, value, action, env)
         host = self.host
         try:
             # One or two arguments (nearly every such effect) handed as they are, not through a list.
@@ -650,8 +660,8 @@ class Interpreter(Evaluator):
 
 class ProcedurePlan:
     """A procedure as it runs, read from its declaration once (`procedure_plan`): the name of each
-    of its args, the name of each one's type (None: a type that is not a name), and the bodies of
-    its effects."""
+    of its args, the name of each one's type (None: a type that is not a name), and the plans of
+    its effects' bodies."""
 
     __slots__ = ("args", "kinds", "bodies")
 
@@ -660,7 +670,7 @@ class ProcedurePlan:
         self.args = tuple(intern(arg.name) for arg in args)  # as the names reading them are (`NameRead`)
         self.kinds = tuple(arg.type.name if isinstance(arg.type, A.NamedType) else None for arg in args)
         effects: list[A.Effect] = procedure.clauses_of(A.Effect)
-        self.bodies = tuple(effect.body for effect in effects)
+        self.bodies = tuple(block_plan(effect.body) for effect in effects)
 
 
 @engine_fact
@@ -808,19 +818,30 @@ class ClassCheck:
     (None: none). A value failing either fails the argument's full test (`_check_arguments`), which
     places the fault."""
 
-    __slots__ = ("first", "classes", "any_class", "other")
+    __slots__ = ("first", "classes", "any_class", "other", "words", "number")
 
     def __init__(self, first: type, classes: tuple[type, ...], other: Callable[[Any], bool] | None):
         self.first = first
         self.classes = classes
         self.any_class = classes == (object,)
         self.other = other
+        # The other test asked directly where it is a test of words or of a number (no call of a
+        # Python callable): its `WordTest` (None: another), and whether it is `is_number`.
+        self.words: WordTest | None = other if isinstance(other, WordTest) else None
+        self.number = other is is_number
 
     def passes(self, value: Any) -> bool:
         if not self.any_class and type(value) is not self.first and not isinstance(value, self.classes):
             return False
         other = self.other
-        return other is None or other(value)
+        if other is None:
+            return True
+        words = self.words
+        if words is not None:
+            return words.holds(value)
+        if self.number:
+            return type(value) is int or is_number(value)
+        return other(value)
 
 
 PASSES: Final = ClassCheck(object, (object,), None)  # an argument taking anything, or none given
@@ -835,11 +856,12 @@ class EffectStep(Step):
     name to bind (`choose ... into pick`). And, for the table of effects and the argument checks of
     the interpreter it last ran in (shared by every bout and preview of a ruleset), the effect its
     verb names (None: a procedure, or nothing) and that effect's checks, found again only when it
-    meets others."""
+    meets others. Likewise, for the table of procedures it last ran with, the procedure its verb
+    names (None: none) and its plan."""
 
     __slots__ = ("action", "verb", "arg_nodes", "words", "closures", "prepositions",
                  "primitives", "checks", "primitive", "check", "quick", "check0", "check1", "check2", "ranged",
-                 "prep_tests")
+                 "prep_tests", "prep_ranged", "procedures", "procedure", "procedure_plan")
 
     def __init__(self, node: A.Action):
         super().__init__(node)
@@ -862,12 +884,18 @@ class EffectStep(Step):
         self.check: ArgumentCheck | None = None
         # For the effect bound: whether it runs by `_effect_quick` (up to three arguments and no
         # preposition), the check of each of its first three arguments (`ClassCheck`), and the
-        # ranges of the arguments it is given, by position.
+        # ranges of the arguments it is given, by position, each with its bounds (a number within
+        # them is taken as it is, the range itself asked only of one beyond them: `_within`).
         self.quick = False
         self.check0 = self.check1 = self.check2 = PASSES
-        self.ranged: tuple[tuple[int, NumberRange], ...] = ()
-        # Each preposition's name, the test of its value (None: none) and its node, in order.
+        self.ranged: tuple[tuple[int, int, int, NumberRange], ...] = ()
+        # Each preposition's name, the test of its value (None: none) and its node, in order; and
+        # the range of each preposition held to one, with its bounds.
         self.prep_tests: tuple[tuple[str, KindTest | None, A.Expr], ...] = ()
+        self.prep_ranged: tuple[tuple[str, int, int, NumberRange], ...] = ()
+        self.procedures: Mapping[str, Any] | None = None
+        self.procedure: A.Declaration | None = None
+        self.procedure_plan: ProcedurePlan | None = None
 
     def bind(self, primitives: Mapping[str, Callable[..., Any]], checks: ArgumentChecks) -> None:
         self.primitive = primitives.get(self.verb)
@@ -881,10 +909,19 @@ class EffectStep(Step):
             for position in range(min(len(check.positional_classes), count, 3)):
                 at[position] = ClassCheck(check.positional_first[position], check.positional_classes[position],
                                           others.get(position))
-            self.ranged = tuple((position, number_range) for position, number_range in check.positional_ranges
-                                if position < count)
+            self.ranged = tuple((position, number_range.low, number_range.high, number_range)
+                                for position, number_range in check.positional_ranges if position < count)
             self.prep_tests = tuple((name, check.preps.get(name), value) for name, _, value in self.prepositions)
+            self.prep_ranged = tuple((name, number_range.low, number_range.high, number_range)
+                                     for name, number_range in check.prep_ranges)
         self.check0, self.check1, self.check2 = at[0], at[1], at[2]
+
+    def bind_procedure(self, procedures: Mapping[str, Any]) -> None:
+        """The procedure its verb names in `procedures` (a ruleset's `ScriptItem`s by id), and its plan."""
+        item = procedures.get(self.verb)
+        self.procedures = procedures
+        self.procedure = None if item is None else item.declaration
+        self.procedure_plan = None if item is None else procedure_plan(item.declaration)
 
     def binds(self) -> bool:
         """Whether it binds a name (`choose ... into pick`)."""

@@ -23,7 +23,7 @@ class Pos:
 
 NO_POS = Pos()
 #: What a node keeps beside its fields that is worked out from them (never pickled with it).
-DERIVED = frozenset({"_closure", "_clause_cache", "_property_cache", "_facts", "_effect", "_binds"})
+DERIVED = frozenset({"_closure", "_clause_cache", "_property_cache", "_facts"})
 
 
 @dataclass(frozen=True)
