@@ -74,7 +74,7 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
     "legality": frozenset({"host", "state", "interpreter", "ruleset", "limits", "max_number", "max_options", "hand_kinds", "_action_plans", "global_requirements", "_declaration_envs", "_legality_plans", "_actions", "_role_ownership",
                            "_questions_by_limit", "_command_questions", "_lasting_domains",
                            "_lasting_combinations", "_offered", "_cost_plans", "_controls", "_lasting_uses",
-                           "_value_verdicts", "_slots"}),
+                           "_value_verdicts", "_slots", "_combination_keys"}),
     "events": frozenset({"host", "state", "interpreter", "legality", "listeners", "_hazard_objects", "_depth_limit", "_table", "_rings", "_scopes",
                          "_functions_asked", "_engine_marks", "_asking"}),
     "timing": frozenset({"host", "state", "legality", "events", "max_actions", "_by_window"}),

@@ -20,7 +20,7 @@ from ..syntax.printer import print_expr
 from .actions import COMMAND, CONTROL, Action
 from .board import Direction
 from .interpreter import Interpreter, Limits
-from .legality_plans import (CommandQuestions, CommandSlot, CommandSlots, CostPlan, LegalityPlan, NumberedCheck,
+from .legality_plans import (CombinationKeys, CommandQuestions, CommandSlot, CommandSlots, CostPlan, LegalityPlan, NumberedCheck,
                              PlannedCheck, TargetMembership, UseChecks, UseVerdicts, actions_of, always_asked, controls_of,
                              cost_plans_of, is_plain, lasting_combinations_of, legality_plan, offered_of, plans_of, questions_of, reads_only_the_command,
                              role_ownership_of)
@@ -147,6 +147,9 @@ class Legality:
         # What `action_env` binds of each declaration, by its id(): read from its text alone, so
         # shared with the previews.
         self._action_plans: dict[int, ActionPlan] = {}
+        # The keys of the verdicts over each command's lasting combinations, by its id()
+        # (`CombinationKeys`): shared with the previews, never changed once made.
+        self._combination_keys: dict[int, CombinationKeys] = {}
         # Per command, what legality needs of it: worked out from the content alone, so kept with the
         # ruleset and shared by every bout played with it (and by their previews), per number limit.
         self._legality_plans: dict[tuple[int, int], LegalityPlan] = plans_of(host.ruleset)
@@ -194,6 +197,7 @@ class Legality:
         legality = Legality(host, self.global_requirements)
         legality._declaration_envs = dict(self._declaration_envs)
         legality._action_plans = self._action_plans
+        legality._combination_keys = self._combination_keys
         legality._actions = self._actions
         legality._lasting_domains = self._lasting_domains
         legality._lasting_combinations = self._lasting_combinations
@@ -737,6 +741,13 @@ class Legality:
                     if not (costs_vary or plan.varying):
                         legal += offered
                         continue
+                    if lasting is not None:  # the keys of the combinations worked out once per bout
+                        keyed = slot.keyed
+                        if keyed is None or keyed.combinations is not combinations:
+                            keyed = slot.keyed = self._keys_of(declaration, combinations, positions)
+                        self._keyed_verdicts(legal, keyed, offered, slot, source, piece, declaration, target_piece,
+                                             plan, costs_vary, held)
+                        continue
                     verdicts: dict[Any, bool] = {}
                     for values, action in zip(combinations, offered):
                         key = (values[positions[0]] if len(positions) == 1 else
@@ -750,6 +761,35 @@ class Legality:
                         if verdict:
                             legal.append(action)
         return legal
+
+    def _keys_of(self, declaration: A.Declaration, combinations: list[tuple[Any, ...]],
+                 positions: tuple[int, ...]) -> CombinationKeys:
+        """The keys of a command's lasting combinations (`CombinationKeys`), worked out once per bout
+        and shared with the previews."""
+        kept = self._combination_keys.get(id(declaration))
+        if kept is None or kept.combinations is not combinations:
+            kept = self._combination_keys[id(declaration)] = CombinationKeys(combinations, positions)
+        return kept
+
+    def _keyed_verdicts(self, legal: list[Action], keyed: CombinationKeys, offered: list[Action], slot: CommandSlot,
+                        source: Piece | None, piece: Actor, declaration: A.Declaration, target_piece: Piece | None,
+                        plan: LegalityPlan, costs_vary: bool, held: dict[str, int]) -> None:
+        """The legal actions among the lasting combinations (`legal_commands`), added to `legal` in
+        their order: a verdict asked once per key, at the first combination that gives it, as the
+        table of verdicts by key asks it."""
+        combinations, places, keys = keyed.combinations, keyed.places, keyed.keys
+        verdicts: list[bool | None] = [None] * len(keys)
+        arg_names = plan.arg_names
+        for at in range(len(places)):
+            place = places[at]
+            verdict = verdicts[place]
+            if verdict is None:
+                env = self._combination_env(slot, source, piece, declaration, target_piece, arg_names,
+                                            combinations[at])
+                verdict = verdicts[place] = self._arguments_hold(
+                    piece, declaration, env, plan, costs_vary, held, slot, keys[place])
+            if verdict:
+                legal.append(offered[at])
 
     @staticmethod
     def _combination_env(slot: CommandSlot, source: Piece | None, piece: Actor, declaration: A.Declaration,
