@@ -71,13 +71,14 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
 #: (read as the bout's own), and what is worked out once.
 MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
     "ledger": frozenset({"host", "state", "reserve_name", "reserve", "owned_piles", "shared_defaults", "max_number"}),
-    "legality": frozenset({"host", "state", "global_requirements", "_declaration_envs", "_legality_plans", "_actions", "_role_ownership",
+    "legality": frozenset({"host", "state", "interpreter", "ruleset", "limits", "max_number", "max_options", "hand_kinds",
+                           "_action_plans", "global_requirements", "_declaration_envs", "_legality_plans", "_actions", "_role_ownership",
                            "_questions_by_limit", "_command_questions", "_lasting_domains",
                            "_lasting_combinations", "_offered", "_cost_plans", "_controls", "_lasting_uses",
-                           "_value_verdicts", "_slots"}),
+                           "_value_verdicts", "_slots", "_combination_keys"}),
     "events": frozenset({"host", "state", "interpreter", "legality", "listeners", "_hazard_objects", "_depth_limit", "_table", "_rings", "_scopes",
                          "_functions_asked", "_engine_marks", "_asking"}),
-    "timing": frozenset({"host", "state", "_by_window"}),
+    "timing": frozenset({"host", "state", "legality", "events", "max_actions", "_by_window"}),
     "conditions": frozenset({"host", "state"}),
     "movement": frozenset({"host", "state", "events", "timing"}),
     "holds": frozenset({"host", "state"}),

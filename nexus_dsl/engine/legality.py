@@ -20,7 +20,7 @@ from ..syntax.printer import print_expr
 from .actions import COMMAND, CONTROL, Action
 from .board import Direction
 from .interpreter import Interpreter, Limits
-from .legality_plans import (CommandQuestions, CommandSlot, CommandSlots, CostPlan, LegalityPlan, NumberedCheck,
+from .legality_plans import (CombinationKeys, CommandQuestions, CommandSlot, CommandSlots, CostPlan, LegalityPlan, NumberedCheck,
                              PlannedCheck, TargetMembership, UseChecks, UseVerdicts, actions_of, always_asked, controls_of,
                              cost_plans_of, is_plain, lasting_combinations_of, legality_plan, offered_of, plans_of, questions_of, reads_only_the_command,
                              role_ownership_of)
@@ -77,6 +77,18 @@ class UseScopes:
         return pieces[label]
 
 
+class ActionPlan:
+    """What `action_env` binds of a declaration's action, read from its text once: whether it
+    targets an opponent, and each argument's name in the script and as actions give it."""
+
+    __slots__ = ("declaration", "targets", "bindings")
+
+    def __init__(self, declaration: A.Declaration):
+        self.declaration = declaration
+        self.targets: bool = targets_opponent(declaration)
+        self.bindings: tuple[tuple[str, str], ...] = argument_bindings(declaration)
+
+
 #: The combinations of a use with no target and no argument: the one use (never changed).
 _ONE_USE: list[tuple[Any, ...]] = [()]
 
@@ -115,14 +127,29 @@ class Legality:
     """The bout's questions about what may be done: owned abilities, declarations' scopes, argument
     domains, legal commands, costs and requirements."""
 
+    interpreter: Interpreter  # kept at hand by `wire` (built after legality)
+
     def __init__(self, host: LegalityHost, global_requirements: list[tuple[A.Declaration, A.Requires]] | None = None):
         self.host = host
         self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
+        # What never changes during a bout, read once here rather than through the host at every
+        # question (docs/native.md).
+        self.ruleset: Ruleset = host.ruleset
+        self.limits: Limits = host.limits
+        self.max_number: int = host.limits.max_number
+        self.max_options: int = host.limits.max_options
+        self.hand_kinds: tuple[str, ...] = host.ruleset.words.hand_kinds
         # Every `requires` clause of a rule applies to every command: worked out once per bout, and
         # shared by its previews.
         self.global_requirements = (global_requirements if global_requirements is not None else
                                     [(d, r) for d in host.ruleset.declarations("rule") for r in d.clauses_of(A.Requires)])
         self._declaration_envs: dict[int, Env] = {}
+        # What `action_env` binds of each declaration, by its id(): read from its text alone, so
+        # shared with the previews.
+        self._action_plans: dict[int, ActionPlan] = {}
+        # The keys of the verdicts over each command's lasting combinations, by its id()
+        # (`CombinationKeys`): shared with the previews, never changed once made.
+        self._combination_keys: dict[int, CombinationKeys] = {}
         # Per command, what legality needs of it: worked out from the content alone, so kept with the
         # ruleset and shared by every bout played with it (and by their previews), per number limit.
         self._legality_plans: dict[tuple[int, int], LegalityPlan] = plans_of(host.ruleset)
@@ -161,10 +188,16 @@ class Legality:
         # shared with a preview's copy, which makes its own as it needs them.
         self._slots: CommandSlots | None = None
 
+    def wire(self) -> None:
+        """Keep the interpreter at hand (`Bout._wire`: it is built after legality)."""
+        self.interpreter = self.host.interpreter
+
     def copy_for(self, host: LegalityHost) -> Legality:
         """The legality of a preview's copy of the bout: its caches copied as they are."""
         legality = Legality(host, self.global_requirements)
         legality._declaration_envs = dict(self._declaration_envs)
+        legality._action_plans = self._action_plans
+        legality._combination_keys = self._combination_keys
         legality._actions = self._actions
         legality._lasting_domains = self._lasting_domains
         legality._lasting_combinations = self._lasting_combinations
@@ -181,8 +214,7 @@ class Legality:
         others belong to pieces of that role (or whose role lists them among its `abilities` or as
         its `talent`). A card of a kind played from a hand is its holder's. A player acting without
         pieces owns only what is everyone's."""
-        ruleset = self.host.ruleset
-        if declaration.kind in ruleset.words.hand_kinds:
+        if declaration.kind in self.hand_kinds:
             return isinstance(piece, Piece) and declaration.id in piece.hand
         if isinstance(piece, Player):
             return self._owned_by_role(None, declaration)
@@ -195,7 +227,7 @@ class Legality:
     def _owned_by_role(self, role_name: str | None, declaration: A.Declaration) -> bool:
         """Whether a piece of this role (None: a player acting without pieces) owns a declaration
         that is no card in a hand."""
-        ruleset = self.host.ruleset
+        ruleset = self.ruleset
         role_word = ruleset.game.role_word
         if role_word is None:
             return True
@@ -213,19 +245,22 @@ class Legality:
     def declaration_env(self, declaration: A.Declaration) -> Env:
         cached = self._declaration_envs.get(id(declaration))
         if cached is None:
-            params = {p.name: self.host.interpreter.evaluate(p.value, Env({})) for p in declaration.clauses_of(A.Param)}
+            params = {p.name: self.interpreter.evaluate(p.value, Env({})) for p in declaration.clauses_of(A.Param)}
             cached = Env(params, declaration=declaration)
             self._declaration_envs[id(declaration)] = cached
         return cached
 
     def action_env(self, piece: Actor, declaration: A.Declaration, action: Action,
                    extra: dict[str, Any] | None = None) -> Env:
-        names: dict[str, Any] = dict(extra or {})
+        plan = self._action_plans.get(id(declaration))
+        if plan is None or plan.declaration is not declaration:
+            plan = self._action_plans[id(declaration)] = ActionPlan(declaration)
+        names: dict[str, Any] = dict(extra) if extra else {}
         names["self"] = piece
         names.setdefault("command", declaration)  # a window may bind the command being resolved
-        if targets_opponent(declaration):
+        if plan.targets:
             names["target"] = self.state.pieces[action.arg("target")]
-        for name, player_name in argument_bindings(declaration):
+        for name, player_name in plan.bindings:
             names[name] = action.arg(player_name)
         return Env.owning(names, self.declaration_env(declaration), source=piece if isinstance(piece, Piece) else None)
 
@@ -269,7 +304,7 @@ class Legality:
         if isinstance(arg_type, (A.ChoiceType, A.RangeType)):
             return True
         return isinstance(arg_type, A.NamedType) and \
-            self.host.ruleset.words.type_names.get(arg_type.name, arg_type.name) != "piece"
+            self.ruleset.words.type_names.get(arg_type.name, arg_type.name) != "piece"
 
     def _domain(self, arg_type: A.ArgType, piece: Actor, declaration: A.Declaration) -> list[Any]:
         if isinstance(arg_type, A.ChoiceType):
@@ -277,14 +312,14 @@ class Legality:
         if isinstance(arg_type, (A.RangeType, A.SpanType)):
             low, high = (arg_type.low, arg_type.high) if isinstance(arg_type, A.RangeType) else\
                 self._span_ends(arg_type, piece, declaration)
-            if high - low >= self.host.limits.max_options:  # refused before it is listed
+            if high - low >= self.max_options:  # refused before it is listed
                 raise self._too_many_options(arg_type, high - low + 1, declaration)
             return list(range(low, high + 1))
         if isinstance(arg_type, A.ZoneCardType):
             return self._cards_seen(arg_type.zone, piece)
-        name = self.host.ruleset.words.type_names.get(arg_type.name, arg_type.name)
+        name = self.ruleset.words.type_names.get(arg_type.name, arg_type.name)
         if name in ("location", "trait"):  # the stats content declares in that group
-            return list(self.host.ruleset.words.group(name))
+            return list(self.ruleset.words.group(name))
         if name == "resource":
             return ["AP", "MP"]
         if name == "direction":
@@ -297,7 +332,7 @@ class Legality:
 
     def _span_ends(self, span: A.SpanType, actor: Actor, declaration: A.Declaration) -> tuple[int, int]:
         """The ends of a range worked out when it is offered: a question, asked with `self`."""
-        interpreter = self.host.interpreter
+        interpreter = self.interpreter
         env = Env({"self": actor, "command": declaration}, self.declaration_env(declaration))
         with interpreter.asking():
             return (interpreter.amount(interpreter.evaluate(span.low, env), span.low, env, "a range's low end", True),
@@ -307,7 +342,7 @@ class Legality:
         """The cards of a zone the actor's player may choose from: the table's zone, or its own of a
         zone each player (or side) has one of; none of a zone it may not see."""
         state = self.state
-        declared = self.host.ruleset.words.zones[zone]
+        declared = self.ruleset.words.zones[zone]
         player = state.player_of(actor)
         owner = declared.owner_of(player.label, player.side)
         if not declared.seen_by(owner, player.label, player.side):
@@ -317,7 +352,7 @@ class Legality:
 
     def _too_many_options(self, node: A.Node, count: int, declaration: A.Declaration) -> Exception:
         return fault(node, Env({}, declaration=declaration), "too_many_options", f"its arguments make {count} combinations to check, more than "
-                                                    f"the limit of {self.host.limits.max_options}")
+                                                    f"the limit of {self.max_options}")
 
     def _checked_domains(self, piece: Actor, declaration: A.Declaration,
                          seen: dict[Any, list[Any]] | None = None) -> list[tuple[str, list[Any]]]:
@@ -331,7 +366,7 @@ class Legality:
 
     def _check_count(self, declaration: A.Declaration, combinations: int) -> None:
         """Refuse a declaration whose argument combinations are too many to check."""
-        if combinations > self.host.limits.max_options:
+        if combinations > self.max_options:
             args = declaration.clauses_of(A.Arg)
             raise self._too_many_options(args[0] if args else declaration, combinations, declaration)
 
@@ -350,7 +385,7 @@ class Legality:
             names, combinations = lasting
             targets: list[Any] = self._targets(piece, seen) if targeted else [None]  # (`targets_opponent`)
             count = len(targets) * len(combinations) if targeted else len(combinations)
-            if count > self.host.limits.max_options:
+            if count > self.max_options:
                 self._check_count(declaration, count)  # the refusal
             return targets, names, combinations
         domains = self._checked_domains(piece, declaration, seen)
@@ -369,14 +404,14 @@ class Legality:
         content's, as a bout of the ruleset with the same limit on options found them (with the
         arguments' names), or None. The same content and the same limit give the same combinations
         and the same refusals, so every bout of the ruleset shares them."""
-        kept = lasting_combinations_of(self.host.ruleset).get((id(declaration), self.host.limits.max_options))
+        kept = lasting_combinations_of(self.ruleset).get((id(declaration), self.max_options))
         return kept if kept is not None and kept[0] is declaration else None
 
     def _keep_combinations(self, declaration: A.Declaration, names: Any, combinations: list[tuple[Any, ...]]) -> None:
         """Keep with the ruleset the combinations just worked out of a declaration whose every
         argument's domain is the content's (`_content_combinations`)."""
         if all(self._of_content(arg_type) for _, arg_type in arguments_of(declaration)):
-            lasting_combinations_of(self.host.ruleset)[(id(declaration), self.host.limits.max_options)] = (
+            lasting_combinations_of(self.ruleset)[(id(declaration), self.max_options)] = (
                 declaration, names, combinations)
 
     def _of_content(self, arg_type: A.ArgType) -> bool:
@@ -384,7 +419,7 @@ class Legality:
         a domain that lasts all bout (`_lasts`) and is not the board's squares (a bout's board)."""
         return self._lasts(arg_type) and not (
             isinstance(arg_type, A.NamedType)
-            and self.host.ruleset.words.type_names.get(arg_type.name, arg_type.name) == "square")
+            and self.ruleset.words.type_names.get(arg_type.name, arg_type.name) == "square")
 
     def _actions_of(self, label: str, declaration: A.Declaration, name: str, target: Any, names: tuple[str, ...],
                     combinations: list[tuple[Any, ...]]) -> list[Action]:
@@ -443,17 +478,16 @@ class Legality:
         window is open; `seen`: the piece's shared argument domains, `arg_domains`); costs written as numbers are read as they are; a requirement that
         fails for every use, before anything a use varies in is asked, ends the search. A use's
         scope is made only when something is asked in it, and its action only once it is legal."""
-        limits = self.host.limits
         arg_names: list[str] = []
         if checks.varies:
-            combinations = self._use_combinations(piece, declaration, checks, arg_names, seen, limits.max_options)
+            combinations = self._use_combinations(piece, declaration, checks, arg_names, seen, self.max_options)
             if not combinations:
                 return []
         else:  # no target and no argument: the one use, with no domain to check
-            if limits.max_options < 1:  # (a limit below one refuses even one use)
+            if self.max_options < 1:  # (a limit below one refuses even one use)
                 self._checked_domains(piece, declaration, seen)
             combinations = _ONE_USE
-        written = checks.written if checks.largest_cost <= limits.max_number else None
+        written = checks.written if checks.largest_cost <= self.max_number else None
         if written is not None and not checks.target_ap and self._short_of_written(
                 piece, written, names.get("target") if checks.ap_against_target else None):
             return []
@@ -466,7 +500,7 @@ class Legality:
                 if first is not None and mine.get(first) is False:
                     return []  # already found false for the piece this decision: every use fails there
         scopes = UseScopes(self, piece, declaration, self.declaration_env(declaration), names)
-        with self.host.interpreter.asking():
+        with self.interpreter.asking():
             return self._legal_of(kind, piece, declaration, checks, scopes, combinations, arg_names, written,
                                   mine, everyone)
 
@@ -476,7 +510,7 @@ class Legality:
         """The legal uses among `combinations` (`legal_uses`, asking): `mine` and `everyone` keep the
         decision's shared verdicts (None: nothing shared)."""
         legal: list[Action] = []
-        interpreter = self.host.interpreter  # (its method called directly: faster than a bound one)
+        interpreter = self.interpreter  # (its method called directly: faster than a bound one)
         requirements = checks.requirements
         leading = checks.leading_constant if written is not None else 0  # (nothing before them could fault)
         verdicts: list[bool | None] = [None] * len(requirements)  # those that read nothing the uses vary in
@@ -627,8 +661,8 @@ class Legality:
         seen: dict[Any, list[Any]] = {}  # the argument domains commands share, this decision
         held: dict[str, int] = {}  # the resources the piece holds, this decision
         pieces, label = self.state.pieces, piece.label
-        interpreter = self.host.interpreter
-        max_options = self.host.limits.max_options
+        interpreter = self.interpreter
+        max_options = self.max_options
         bonus_ap = isinstance(piece, Piece) and bool(piece.bonus_ap)
         if bonus_ap:  # AP granted against a target: no quick filter, each target's costs are asked
             for at in questions.filters:
@@ -707,6 +741,13 @@ class Legality:
                     if not (costs_vary or plan.varying):
                         legal += offered
                         continue
+                    if lasting is not None:  # the keys of the combinations worked out once per bout
+                        keyed = slot.keyed
+                        if keyed is None or keyed.combinations is not combinations:
+                            keyed = slot.keyed = self._keys_of(declaration, combinations, positions)
+                        self._keyed_verdicts(legal, keyed, offered, slot, source, piece, declaration, target_piece,
+                                             plan, costs_vary, held)
+                        continue
                     verdicts: dict[Any, bool] = {}
                     for values, action in zip(combinations, offered):
                         key = (values[positions[0]] if len(positions) == 1 else
@@ -720,6 +761,35 @@ class Legality:
                         if verdict:
                             legal.append(action)
         return legal
+
+    def _keys_of(self, declaration: A.Declaration, combinations: list[tuple[Any, ...]],
+                 positions: tuple[int, ...]) -> CombinationKeys:
+        """The keys of a command's lasting combinations (`CombinationKeys`), worked out once per bout
+        and shared with the previews."""
+        kept = self._combination_keys.get(id(declaration))
+        if kept is None or kept.combinations is not combinations:
+            kept = self._combination_keys[id(declaration)] = CombinationKeys(combinations, positions)
+        return kept
+
+    def _keyed_verdicts(self, legal: list[Action], keyed: CombinationKeys, offered: list[Action], slot: CommandSlot,
+                        source: Piece | None, piece: Actor, declaration: A.Declaration, target_piece: Piece | None,
+                        plan: LegalityPlan, costs_vary: bool, held: dict[str, int]) -> None:
+        """The legal actions among the lasting combinations (`legal_commands`), added to `legal` in
+        their order: a verdict asked once per key, at the first combination that gives it, as the
+        table of verdicts by key asks it."""
+        combinations, places, keys = keyed.combinations, keyed.places, keyed.keys
+        verdicts: list[bool | None] = [None] * len(keys)
+        arg_names = plan.arg_names
+        for at in range(len(places)):
+            place = places[at]
+            verdict = verdicts[place]
+            if verdict is None:
+                env = self._combination_env(slot, source, piece, declaration, target_piece, arg_names,
+                                            combinations[at])
+                verdict = verdicts[place] = self._arguments_hold(
+                    piece, declaration, env, plan, costs_vary, held, slot, keys[place])
+            if verdict:
+                legal.append(offered[at])
 
     @staticmethod
     def _combination_env(slot: CommandSlot, source: Piece | None, piece: Actor, declaration: A.Declaration,
@@ -780,7 +850,7 @@ class Legality:
         seen: dict[Any, list[Any]] = {}  # the argument domains controls share, this decision
         controls = self._controls
         if controls is None:
-            controls = self._controls = controls_of(self.host.ruleset)
+            controls = self._controls = controls_of(self.ruleset)
         for declaration, checks in controls:  # the verdicts of `control_problem`
             legal += self.legal_uses(CONTROL, piece, declaration, checks, {}, None, seen)
         return legal
@@ -795,21 +865,21 @@ class Legality:
         number limit."""
         questions = self._command_questions
         if questions is None:
-            max_number = self.host.limits.max_number
+            max_number = self.max_number
             questions = self._questions_by_limit.get(max_number)
             if questions is None:
                 questions = self._questions_by_limit[max_number] = CommandQuestions(
                     [(declaration, self._legality_plan(declaration))
-                     for declaration in self.host.ruleset.declarations("command")])
+                     for declaration in self.ruleset.declarations("command")])
             self._command_questions = questions
         return questions
 
     def _legality_plan(self, declaration: A.Declaration) -> LegalityPlan:
-        key = (id(declaration), self.host.limits.max_number)
+        key = (id(declaration), self.max_number)
         plan = self._legality_plans.get(key)
         if plan is None:
             plan = self._legality_plans[key] = legality_plan(
-                declaration, self.global_requirements, self.host.limits.max_number, self._binds_everyone,
+                declaration, self.global_requirements, self.max_number, self._binds_everyone,
                 self._answered_in_advance, self._faults_anyway)
         return plan
 
@@ -817,7 +887,7 @@ class Legality:
         """Whether asking a cost's amount with no argument bound faults whatever the bout: a part of
         it that is worked out whenever it is, reads no piece and calls no function (so no argument
         either: unbound, it stands for a word), faults on its own."""
-        interpreter = self.host.interpreter
+        interpreter = self.interpreter
         try:
             env = Env({}, self.declaration_env(declaration))
         except ScriptRuntimeError:
@@ -841,7 +911,7 @@ class Legality:
         without a fault. None when it must be asked at every decision."""
         if not reads_only_the_command(operand):
             return None
-        interpreter = self.host.interpreter
+        interpreter = self.interpreter
         env = Env.owning({"command": command}, self.declaration_env(rule))
         try:
             with interpreter.asking():
@@ -921,7 +991,7 @@ class Legality:
         if check.rule is not None:
             names = env.names
             return self._rule_holds(check, names["self"], names.get("target"), names["command"])
-        interpreter = self.host.interpreter
+        interpreter = self.interpreter
         for closure in check.closures:
             if closure.run(interpreter, env):
                 return True
@@ -940,7 +1010,7 @@ class Legality:
         if not check.binds_everyone and not self.owns_ability(piece, check.rule):
             return True  # a talent binds only its role's pieces
         check_env = Env.owning({"self": piece, "target": target, "command": command}, self.declaration_env(check.rule))
-        interpreter = self.host.interpreter
+        interpreter = self.interpreter
         for closure in check.closures:
             if closure.run(interpreter, check_env):
                 return True
@@ -948,9 +1018,9 @@ class Legality:
 
     def _binds_everyone(self, rule: A.Declaration) -> bool:
         """Whether a rule's requirement binds every piece: it is no card held in a hand and names no role."""
-        ruleset = self.host.ruleset
+        ruleset = self.ruleset
         role_word = ruleset.game.role_word
-        return rule.kind not in ruleset.words.hand_kinds and (role_word is None or not role_named(rule, role_word)[0])
+        return rule.kind not in self.hand_kinds and (role_word is None or not role_named(rule, role_word)[0])
 
     def _arguments_hold(self, piece: Actor, declaration: A.Declaration, env: Env, plan: LegalityPlan,
                         costs_vary: bool, held: dict[str, int], slot: CommandSlot, key: Any) -> bool:
@@ -1029,8 +1099,8 @@ class Legality:
         items = []
         if held is None:
             held = {}  # the MP multiplier, looked up only for an MP cost: most are AP or reserves
-        interpreter = self.host.interpreter
-        max_number = self.host.limits.max_number
+        interpreter = self.interpreter
+        max_number = self.max_number
         for cost in self._costs_of(declaration):
             amount = cost.written
             if amount is None or amount > max_number:
@@ -1109,7 +1179,7 @@ class Legality:
         return self.requirement_problem(declaration, env, rules=True)
 
     def requirement_problem(self, declaration: A.Declaration, env: Env, rules: bool) -> str | None:
-        interpreter = self.host.interpreter
+        interpreter = self.interpreter
         with interpreter.asking():
             for requirement in declaration.clauses_of(A.Requires):
                 if not interpreter.evaluate(requirement.condition, env):
@@ -1146,7 +1216,7 @@ class Legality:
             multiplier = held[_MP_MULTIPLIER] = self.mp_multiplier(piece)
         if multiplier == 1:  # the amount as it is: a cost is already a number within the limit
             return amount
-        return self.host.interpreter.bounded(amount * multiplier, node, env, "the MP cost")
+        return self.interpreter.bounded(amount * multiplier, node, env, "the MP cost")
 
     def mp_multiplier(self, piece: Actor) -> int:
         factor = 1
@@ -1155,7 +1225,7 @@ class Legality:
         objects = self.state.objects_at(piece.square)
         if not objects:  # (most squares: nothing else to read)
             return factor
-        flags, most = self.host.ruleset.object_flags, self.host.limits.max_number + 1
+        flags, most = self.ruleset.object_flags, self.max_number + 1
         for obj in objects:
             # Bounded at every step: a square stacked with many multiplying objects stays a number.
             factor = min(factor * int(flags(obj).get("mp_multiplier", 1)), most)

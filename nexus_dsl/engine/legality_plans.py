@@ -300,7 +300,7 @@ class CommandSlot:
     is asked while another one of the same command is under way."""
 
     __slots__ = ("scope", "own", "own_targeted", "combination", "own_for", "own_targeted_for", "combination_for",
-                 "arguments_rebind", "filter", "amounts", "lasting", "offered")
+                 "arguments_rebind", "filter", "amounts", "lasting", "offered", "keyed")
 
     def __init__(self, arg_names: tuple[str, ...]) -> None:
         self.scope: Env | None = None  # `Legality.declaration_env` of the command, once asked
@@ -323,6 +323,31 @@ class CommandSlot:
         # The amounts of its costs before an MP cost is multiplied, by the verdict's key of the
         # combination (`LegalityPlan.amounts_by_arguments`): the same values, the same amounts.
         self.amounts: dict[Any, list[int]] = {}
+        # The verdicts' keys of the lasting combinations (`combination_keys`), once worked out.
+        self.keyed: CombinationKeys | None = None
+
+
+class CombinationKeys:
+    """The keys of a command's verdicts over combinations that last all bout: the values of the
+    arguments its questions read (`LegalityPlan.verdict_at`), each distinct key once in the order
+    the combinations first give it (`keys`), and each combination's place among them (`places`), so
+    that a decision keeps its verdicts in a list by place rather than in a table by key."""
+
+    __slots__ = ("combinations", "places", "keys")
+
+    def __init__(self, combinations: list[tuple[Any, ...]], positions: tuple[int, ...]) -> None:
+        self.combinations = combinations
+        self.places: list[int] = []
+        self.keys: list[Any] = []
+        found: dict[Any, int] = {}  # (keys told apart as a table of verdicts by key tells them apart)
+        for values in combinations:
+            key = (values[positions[0]] if len(positions) == 1 else
+                   tuple([values[at] for at in positions]) if positions else ())
+            place = found.get(key)
+            if place is None:
+                place = found[key] = len(self.keys)
+                self.keys.append(key)
+            self.places.append(place)
 
 
 class CommandSlots:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Generator, Mapping, Protocol
+from typing import Any, Final, Generator, Mapping, Protocol
 
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
@@ -29,6 +29,9 @@ from .text_facts import engine_fact, targets_opponent
 # The kind of declaration used as an ability; the kinds of card played from a hand are the game's
 # (`GameWords.hand_kinds`: those a zone whose drawn cards are kept holds).
 ABILITY_KIND = "trait_ability"
+
+#: Read at every decision for every piece: a module constant, not the Enum's attribute read by name.
+_DEAD: Final = Status.DEAD
 
 
 def usable_kinds(ruleset: Ruleset) -> tuple[str, ...]:
@@ -178,12 +181,22 @@ class WindowUses:
 class Timing:
     """The timing windows of a bout (the stack of those open) and the uses of abilities and cards."""
 
+    legality: Legality  # kept at hand by `wire`
+    events: Events
+
     def __init__(self, host: TimingHost, by_window: dict[str, WindowUses] | None = None):
         self.host = host
         self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
+        # The bout's limit on actions per round: it never changes, so it is read once.
+        self.max_actions: int = host.limits.max_actions_per_round
         self.windows: list[WindowFrame] = []  # the open windows, innermost last
         # the abilities and cards usable at each window: worked out once per ruleset, shared by its bouts
         self._by_window = by_window if by_window is not None else uses_by_window(host.ruleset)
+
+    def wire(self) -> None:
+        """Keep legality and events at hand (`Bout._wire`), read natively at every decision."""
+        self.legality = self.host.legality
+        self.events = self.host.events
 
     def copy_for(self, host: TimingHost) -> Timing:
         """The timing of a preview's copy of the bout: no window open."""
@@ -211,11 +224,11 @@ class Timing:
                  asked: UseVerdicts | None) -> list[Action]:
         """`ability_uses` of the abilities and cards usable at the window."""
         uses: list[Action] = []
-        if not piece.on_board or piece.status == Status.DEAD:
+        if not piece.on_board or piece.status == _DEAD:
             return uses
         owned = usable.by_role.get(piece.role)
         if owned is None:
-            owned = usable.abilities_of(piece, self.host.legality)
+            owned = usable.abilities_of(piece, self.legality)
         hand = piece.hand
         if hand:  # a card is offered while its holder holds it
             owned = owned + tuple([plan for plan in usable.cards if plan.name in hand])
@@ -240,7 +253,7 @@ class Timing:
                 if seen is None:
                     seen = {}
                 names = {**plan.defaults, **frame.names} if frame is not None else plan.defaults
-                uses += self.host.legality.legal_uses(plan.kind, piece, plan.declaration, plan.checks, names, asked,
+                uses += self.legality.legal_uses(plan.kind, piece, plan.declaration, plan.checks, names, asked,
                                                       seen)
         return uses
 
@@ -252,7 +265,7 @@ class Timing:
 
     def _use_problem(self, piece: Piece, declaration: A.Declaration, action: Action,
                      names: dict[str, Any]) -> str | None:
-        legality = self.host.legality
+        legality = self.legality
         env = legality.action_env(piece, declaration, action, dict(names))
         target = env.names.get("target")
         problem = legality.cost_problem(piece, declaration, env, target)
@@ -286,7 +299,7 @@ class Timing:
         try:
             state = self.state
             start = state.active or (subject.label if subject else next(iter(state.pieces)))
-            most = self.host.limits.max_actions_per_round  # (the bout's limits never change)
+            most = self.max_actions
             for piece in state.clockwise_from(start):
                 # A round that has had its fill of actions offers no more uses (free abilities
                 # could otherwise be used at a window forever).
@@ -308,10 +321,10 @@ class Timing:
         declaration = usable_declaration(self.host.ruleset, action.kind, action.name or "")
         assert declaration is not None
         names = {**window_defaults(declaration, self.host.ruleset.words.windows), **(frame.names if frame else {})}
-        env = self.host.legality.action_env(piece, declaration, action, names)
+        env = self.legality.action_env(piece, declaration, action, names)
         self.host.emit("card" if action.kind == CARD else "ability", actor=piece.label, name=declaration.id,
                        args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
-        self.host.events.triggers.append(piece.label)
+        self.events.triggers.append(piece.label)
         try:
             yield from self.host.resolution.pay_costs(piece, declaration, env)
             if action.kind == CARD:  # out of the hand, onto the discards of the zone it came from
@@ -324,7 +337,7 @@ class Timing:
                     return
             yield from self.host.resolution.run_declaration_body(piece, declaration, env)
         finally:
-            self.host.events.triggers.pop()
+            self.events.triggers.pop()
 
     def current_window(self, node: A.Node) -> WindowFrame:
         if not self.windows:

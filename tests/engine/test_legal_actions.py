@@ -202,15 +202,18 @@ def test_what_legality_keeps_between_decisions_is_what_it_works_out_afresh():
     first_made: dict = {}
     for bout, piece in command_decisions(ruleset, ((2, 11), (2, 12), (4, 13))):
         afresh = Legality(bout, bout.legality.global_requirements)
+        afresh.wire()
         afresh._actions, afresh._cost_plans, afresh._offered = {}, {}, {}
         kept = bout.legality.legal_commands(piece) + bout.legality.legal_controls(piece)
         assert kept == afresh.legal_commands(piece) + afresh.legal_controls(piece)
         uses = bout.timing.instant_options(piece)
         keeping, bout.legality = bout.legality, afresh  # the uses as a legality keeping nothing finds them
+        bout.timing.wire()  # (timing keeps the bout's legality at hand)
         try:
             assert bout.timing.instant_options(piece) == uses
         finally:
             bout.legality = keeping
+            bout.timing.wire()
         kept += uses
         for action in kept:
             assert first_made.setdefault(action, action) is action
@@ -355,7 +358,9 @@ def test_costs_read_from_the_arguments_alone_are_kept_and_still_met_afresh(tmp_p
         red.ap = ap
         kept = bout.legality.legal_commands(red)
         assert kept == _brute_commands(bout, red)
-        assert kept == Legality(bout, bout.legality.global_requirements).legal_commands(red)
+        afresh = Legality(bout, bout.legality.global_requirements)
+        afresh.wire()
+        assert kept == afresh.legal_commands(red)
         assert [a.arg("steps") for a in kept if a.name == "pace"] == list(range(1, min(ap - 2, 4) + 1))
 
 
