@@ -106,6 +106,8 @@ class Bout:
         self.object_types = frozenset(ruleset.data.get("objects", {}))
         # The log names who acts by the game's own word for it (its `piece_word` or `player_word`).
         self.actor_word = ruleset.game.actor_word
+        # Each command's declaration by name, read once per ruleset: a preview runs one.
+        self.commands: dict[str, A.Declaration] = ruleset.derived("command_declarations", lambda: _commands_of(ruleset))
         self._state = initial_state(ruleset, setup, self.dice)
         self.ledger: Ledger = Ledger(self)
         self.legality: Legality = Legality(self)
@@ -308,7 +310,7 @@ class Bout:
         if action.kind in (ABILITY, CARD):
             game = clone.timing.use_ability(action, None)
         elif action.kind == COMMAND:
-            declaration = self.ruleset.declaration("command", action.name or "")
+            declaration = self.commands.get(action.name or "")
             assert declaration is not None
             game = clone.resolution.run_command(piece, declaration, action)
         else:
@@ -381,10 +383,13 @@ class WhatIf(Bout):
         self.fault_declaration = original.fault_declaration
         self.object_types = original.object_types
         self.actor_word = original.actor_word
+        self.commands = original.commands
         self._state = original.state.clone()
         self.dice_seed, self.rolled = _preview_dice_seed(original), None
         self.log = []
-        self.history = list(original.history)
+        # The bout's own list, read and never added to: a copy has no decision pending, so it
+        # applies no action (`apply` refuses before adding), and its previews run commands directly.
+        self.history = original.history
         self.forced_dice = dict(original.forced_dice)
         self.pending = None
         self._spare = None
@@ -407,14 +412,16 @@ class WhatIf(Bout):
 
     def start_over(self, original: Bout) -> None:
         """Ready the copy for another preview of `original`, of the same decision or a later one,
-        as a new copy would be: the state and the history copied afresh, dice not yet seeded, no
+        as a new copy would be: the state copied afresh into the copy's own (`BoutState.copy_from`:
+        the state the last preview returned is overwritten, read by then), dice not yet seeded, no
         window, roll, card, damage or procedure under way, the events under way and the step
         budget as a new copy has them. What is worked out once (the listeners, the plans, the
-        caches, each a memo of what the ruleset alone decides) is kept."""
+        caches, each a memo of what the ruleset alone decides) is kept. The mechanisms keep the
+        state object they hold: it is the same one, its contents replaced."""
         self.round_actions = original.round_actions
         self.fault, self.fault_declaration = original.fault, original.fault_declaration
-        self.history = list(original.history)
-        self.state = original.state.clone()
+        self.history = original.history
+        self._state.copy_from(original.state)
         self.dice_seed, self.rolled = _preview_dice_seed(original), None
         self.events.take_under_way(original.events)
         self.timing.reset()
@@ -442,6 +449,11 @@ class WhatIf(Bout):
             self._check_ledger()
 
 
+def _commands_of(ruleset: Ruleset) -> dict[str, A.Declaration]:
+    """Each command's declaration by its id (`Ruleset.declaration("command", id)` for each)."""
+    return {ident: item.declaration for ident, item in ruleset.scripts.get("command", {}).items()}
+
+
 def _preview_dice_seed(original: Bout) -> int:
     """The seed of a preview's dice: a stream of its own, so a preview never foresees the bout's
     next rolls, the same for every preview of one decision."""
@@ -461,7 +473,8 @@ class Previews:
         self.copy: WhatIf | None = None
 
     def preview(self, action: Action) -> BoutState:
-        """What `Bout.preview(action)` returns, and raises."""
+        """What `Bout.preview(action)` returns, and raises. The state returned is the copy's own:
+        read it before the next preview, which overwrites it (`WhatIf.start_over`)."""
         copy = self.copy
         if copy is None:
             copy = self.copy = self.bout._copy_for_previews()

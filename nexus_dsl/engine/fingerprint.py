@@ -92,7 +92,7 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
 #: Bout attributes that are not state: fixed inputs of the bout, and what is worked out from them
 #: once (or memoised) without ever changing what the bout does.
 NOT_STATE: frozenset[str] = frozenset({
-    "ruleset", "setup", "limits", "object_types", "actor_word", "dice_seed",
+    "ruleset", "setup", "limits", "object_types", "actor_word", "dice_seed", "commands",
     "_spare",  # a copy kept for previews, started over before each use (`Bout._copy_for_previews`)
 })
 

@@ -151,6 +151,46 @@ class Piece:
                      self.hand.copy(), self.marks.copy(), self.ratio, self.ammo, self.durability, self.holding,
                      self.held_by, self.bonus_ap.copy(), self.gained, self.on_board, self.stats.copy(), self.side)
 
+    def copy_from(self, other: Piece) -> None:
+        """Become what `other.clone()` would be, in this piece's own tables (a preview's copy
+        started over, `BoutState.copy_from`): no piece made, none freed. A table is filled afresh
+        (`clear` then `update`: the same entries in the same order as a copy), and one empty on
+        both sides is left alone; the counters' sets are filled afresh while the counters are the
+        same ones, and a hand is made new as a copy makes it. Marks are the state's to rebind (`BoutState.copy_from`); tests/engine/test_state_clone.py
+        holds this list to the fields."""
+        self.label = other.label
+        self.seat = other.seat
+        self.square = other.square
+        self.facing = other.facing
+        self.overall = other.overall
+        _refill(self.locations, other.locations)
+        self.role = other.role
+        self.profile = other.profile
+        _refill_set(self.states, other.states)
+        _refill(self.traits, other.traits)
+        self.ap = other.ap
+        self.mp = other.mp
+        self.status = other.status
+        self.weapon = other.weapon
+        counters, mine = other.counters, self.counters
+        if _same_keys(mine, counters):  # (always, once set up): each set filled afresh in place
+            for name, numbers in counters.items():
+                _refill_numbers(mine[name], numbers)
+        else:
+            self.counters = {name: set(numbers) for name, numbers in counters.items()} if counters else {}
+        if other.hand or self.hand:
+            self.hand = other.hand.copy()
+        self.ratio = other.ratio
+        self.ammo = other.ammo
+        self.durability = other.durability
+        self.holding = other.holding
+        self.held_by = other.held_by
+        _refill(self.bonus_ap, other.bonus_ap)
+        self.gained = other.gained
+        self.on_board = other.on_board
+        _refill(self.stats, other.stats)
+        self.side = other.side
+
     def __hash__(self) -> int:  # pieces are identities inside one bout
         return hash(self.label)
 
@@ -217,6 +257,15 @@ class Player:
 
     def clone(self) -> Player:
         return Player(self.label, self.seat, self.side, self.stats.copy(), self.piles.copy(), self.status)
+
+    def copy_from(self, other: Player) -> None:
+        """Become what `other.clone()` would be, in this player's own tables (`Piece.copy_from`)."""
+        self.label = other.label
+        self.seat = other.seat
+        self.side = other.side
+        _refill(self.stats, other.stats)
+        _refill(self.piles, other.piles)
+        self.status = other.status
 
     def __hash__(self) -> int:  # players are identities inside one game
         return hash(("player", self.label))
@@ -309,6 +358,63 @@ class BoutState:
         )
         copy._clockwise = self._clockwise
         return copy
+
+    def copy_from(self, original: BoutState) -> None:
+        """Become what `original.clone()` would be, in place: a preview's copy started over for the
+        next preview (`WhatIf.start_over`) is written into the pieces, players and tables it
+        already has, where a new copy made them all and freed the old ones (each preview did
+        both). Each table ends with the entries of the original's copy, in the same order, and
+        shares nothing mutable with the original; pieces and players are taken over label by
+        label while the same labels sit in the same order (always, once a bout is set up), else
+        copied anew. What the last preview returned (this very state) is overwritten: it is read
+        before the next preview starts."""
+        players = self.players
+        if _same_keys(players, original.players):
+            for label, player in original.players.items():
+                players[label].copy_from(player)
+        else:
+            players = self.players = {label: player.clone() for label, player in original.players.items()}
+        pieces = self.pieces
+        if _same_keys(pieces, original.pieces):
+            # The pieces a mark is rebound to are these very ones, written into or not yet.
+            for label, piece in original.pieces.items():
+                mine = pieces[label]
+                mine.copy_from(piece)
+                _rebind_marks(mine, piece.marks, pieces, players)
+        else:
+            pieces = self.pieces = {label: piece.clone() for label, piece in original.pieces.items()}
+            for label, piece in original.pieces.items():
+                _rebind_marks(pieces[label], piece.marks, pieces, players)
+        self.grid = original.grid
+        objects = original.objects
+        if objects or self.objects:
+            self.objects.clear()
+            self.objects.update(objects)
+        self.drawn = original.drawn
+        _refill(self.piles, original.piles)
+        self.cycle = original.cycle
+        self.order = original.order.copy()
+        self.active = original.active
+        self.ended = original.ended
+        self.ending = original.ending
+        self.outcome = original.outcome
+        meta = original.meta
+        if meta or self.meta:
+            self.meta = _rebound_values(meta, pieces, players) if meta else {}
+        _refill_set(self.seen_objects, original.seen_objects)
+        decks, discards, owned = original.decks, original.discards, original.owned
+        if _same_keys(self.decks, decks):  # (the decks are dealt once): each list filled afresh in place
+            dealt = self.decks
+            for name, cards in decks.items():
+                dealt[name][:] = cards
+        else:
+            self.decks = {name: cards.copy() for name, cards in decks.items()} if decks else {}
+        if discards or self.discards:
+            self.discards = {name: cards.copy() for name, cards in discards.items()} if discards else {}
+        if owned or self.owned:
+            self.owned = {zone: {owner: cards.copy() for owner, cards in held.items()}
+                          for zone, held in owned.items()} if owned else {}
+        self._clockwise = original._clockwise
 
     def player_of(self, actor: Player | Piece) -> Player:
         """The player an actor stands for: a player itself, a piece its player (of its label)."""
@@ -403,6 +509,49 @@ def _clockwise_labels(label: str, seated: Mapping[str, Player | Piece],
         start = labels.index(label)
         order = remembered[label] = tuple(labels[start:] + labels[:start])
     return order
+
+
+def _refill(mine: dict[str, int], theirs: dict[str, int]) -> None:
+    """`mine` made to hold what `theirs.copy()` would, in the same order (`Piece.copy_from`);
+    tables empty on both sides (most are) cost a test each."""
+    if mine or theirs:
+        mine.clear()
+        mine.update(theirs)
+
+
+def _refill_set(mine: set[str], theirs: set[str]) -> None:
+    """`mine` made to hold what `set(theirs)` would: cleared, a set is as a new one is, and filling
+    it from `theirs` lays it out as `set(theirs)` does, so it is iterated in the same order."""
+    if mine or theirs:
+        mine.clear()
+        mine.update(theirs)
+
+
+def _rebind_marks(piece: Piece, marks: dict[str, Any], pieces: dict[str, Piece], players: dict[str, Player]) -> None:
+    """The marks of a copy's `piece`: the original's `marks`, the pieces and players they hold
+    replaced by the copy's own (`BoutState.clone`)."""
+    if marks:
+        piece.marks = _rebound_values(marks, pieces, players)
+    elif piece.marks:
+        piece.marks = {}
+
+
+def _refill_numbers(mine: set[int], theirs: set[int]) -> None:
+    """`mine` made to hold what `set(theirs)` would (`_refill_set`)."""
+    if mine or theirs:
+        mine.clear()
+        mine.update(theirs)
+
+
+def _same_keys(mine: dict[str, Any], theirs: dict[str, Any]) -> bool:
+    """Whether two tables (of pieces, of players, of counters) have the same keys in the same
+    order: walked side by side, nothing made."""
+    if len(mine) != len(theirs):
+        return False
+    for key, other in zip(mine, theirs):
+        if key != other:
+            return False
+    return True
 
 
 # Who acts in a turn: its piece in a game with pieces, else the player itself.

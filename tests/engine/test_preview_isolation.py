@@ -191,8 +191,8 @@ def test_every_mechanism_keeps_the_state_its_bout_has_now():
     clone = bout._what_if()
     assert clone.state is not bout.state and keepers(clone) == []
     before = clone.state
-    clone.start_over(bout)
-    assert clone.state is not before and keepers(clone) == []
+    clone.start_over(bout)  # the copy's own state, its contents replaced (`BoutState.copy_from`)
+    assert clone.state is before and keepers(clone) == []
     clone.let_go()
     bout.state = bout.state.clone()
     assert keepers(bout) == []

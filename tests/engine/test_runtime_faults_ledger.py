@@ -21,8 +21,8 @@ PILES = {"piles", "overall", "drawn"}  # a shared pile, a player's, a condition,
 # The ledger itself, and the setup that fills the piles before the first coin moves.
 ALLOWED = {"_pile_add", "initial_state"}
 # A state's, piece's or player's constructor gives the new object the piles it is made with (a copy's
-# are the original's): no coin moves.
-CONSTRUCTORS = {("state.py", "__init__")}
+# are the original's; `copy_from` makes a copy into one already there): no coin moves.
+CONSTRUCTORS = {("state.py", "__init__"), ("state.py", "copy_from")}
 
 
 def _changes_a_pile(node: ast.AST) -> bool:

@@ -100,3 +100,60 @@ def test_clockwise_order_starts_from_each_piece_in_turn():
         start = ring.index(order[0])
         assert order == (ring[start:] + ring[:start])[:len(order)]
         assert state.clone().clockwise_from(label) == state.clockwise_from(label)
+
+
+def as_data(state: BoutState) -> list[tuple[str, str]]:
+    """Every field of a state, pieces and players included, as text that shows each table's order."""
+    fields = [(field.name, repr(getattr(state, field.name))) for field in dataclasses.fields(BoutState)]
+    for label, piece in state.pieces.items():
+        fields += [(f"{label}.{field.name}", repr(getattr(piece, field.name))) for field in dataclasses.fields(Piece)]
+        fields += [(f"{label}.marks.pieces", repr([id(v) for v in piece.marks.values() if isinstance(v, Piece)]))]
+    for label, player in state.players.items():
+        fields += [(f"player {label}.{field.name}", repr(getattr(player, field.name)))
+                   for field in dataclasses.fields(type(player))]
+    return fields
+
+
+def test_a_state_copied_into_another_holds_what_a_copy_holds_and_shares_no_container():
+    """`BoutState.copy_from` (a preview's copy started over) leaves what `clone` makes: every field,
+    each table in the same order, marks holding the copy's own pieces, nothing shared."""
+    bout = started_bout()
+    target = bout.state.clone()
+    state = bout.state
+    for label, piece in state.pieces.items():
+        distinct(piece).label = label  # every field changed but the label a mark is rebound by
+    labels = list(state.pieces)
+    state.pieces[labels[0]].marks = {"held": state.pieces[labels[1]], "n": 3}
+    state.pieces[labels[1]].traits = dict(reversed(list(state.pieces[labels[1]].traits.items())))
+    state.owned = {"hand": {"red": ["a card"]}}
+    state.discards = {"influence": ["a card"]}
+    state.meta["list"] = ["hazard"]
+    state.place("blood", Square(1, 1))
+    for cards in state.decks.values():
+        cards.reverse()
+        del cards[:1]
+    assert state.decks and target.decks.keys() == state.decks.keys()  # filled in place: the same decks
+    kept = dict(target.pieces)
+    target.copy_from(state)
+    fresh = state.clone()
+    # Marks point at the copy's own pieces: compare by what they hold, and by whose they are.
+    assert [row for row in as_data(target) if not row[0].endswith("marks.pieces")] == \
+        [row for row in as_data(fresh) if not row[0].endswith("marks.pieces")]
+    assert all(target.pieces[label] is piece for label, piece in kept.items())  # written into, not made anew
+    assert target.pieces[labels[0]].marks["held"] is target.pieces[labels[1]]
+    for field in dataclasses.fields(BoutState):
+        if field.name in ("grid", "outcome"):
+            continue
+        original, copied = getattr(state, field.name), getattr(target, field.name)
+        shared = {id(part) for part in mutable_parts(original)} & {id(part) for part in mutable_parts(copied)}
+        assert not shared, f"{field.name} is shared with the copy"
+    for label, piece in state.pieces.items():
+        for field in dataclasses.fields(Piece):
+            original, copied = getattr(piece, field.name), getattr(target.pieces[label], field.name)
+            shared = {id(part) for part in mutable_parts(original)} & {id(part) for part in mutable_parts(copied)}
+            assert not shared, f"{label}.{field.name} is shared with the copy"
+    # Copied back into from a plainer state, tables emptied on one side are emptied on the other.
+    plain = started_bout().state
+    target.copy_from(plain)
+    assert [row for row in as_data(target) if not row[0].endswith("marks.pieces")] == \
+        [row for row in as_data(plain.clone()) if not row[0].endswith("marks.pieces")]
