@@ -131,6 +131,8 @@ class Bout:
         """Once every mechanism is built: each keeps at hand the others it calls (its `wire`), read
         natively from then on rather than through its host Protocol on every call (docs/native.md)."""
         self.events.wire()
+        self.conditions.wire()
+        self.holds.wire()
 
     # ---------------------------------------------------------------- the state
     @property
