@@ -30,7 +30,6 @@ WEAPON_HOLDER: Final = 2
 CARD_HOLDER: Final = 3
 ROLE_HOLDER: Final = 4
 _NO_OWNER: tuple[None] = (None,)
-_ABSENT: Final = object()  # a name the event does not bind
 # What a listener's first tests on an event's declaration say of it (`Listener.declared`): false,
 # so is the condition; true, and they are the whole condition; true, and the rest is to be asked
 # (`Listener.rest`); not known (they fault), and the whole condition is to be asked.
@@ -312,6 +311,12 @@ class Events:
         self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
         self.trigger_depth = 0
         self.nesting: list[str] = []  # the events and performed commands under way, outermost first
+        # The lists `nesting` is while at most one event is under way (most of the time), handed back
+        # and forth rather than made anew: one holding that event, and an empty one (a list emptied
+        # by `pop` gives its room back, to take it again at the next event). Whoever else pushes
+        # and pops (a performed command) does so on the list `nesting` is at the time.
+        self._lone: list[str] = [""]
+        self._none: list[str] = self.nesting
         self.triggers: list[str] = []  # whose command, ability or card is resolving (pg.15's triggering player)
         if listeners is not None and hazard_objects is not None:
             # the listeners never change during a bout: a preview's copy shares them
@@ -379,7 +384,11 @@ class Events:
         nesting = self.nesting
         if nesting:
             nesting.append(event)
-        else:  # a list of its own: an emptied list gives its room back, and takes it again at the next event
+        elif len(self._lone) == 1:  # the list kept for one event alone: a list emptied by `pop` gives its room back
+            lone = self._lone
+            lone[0] = event
+            self.nesting = lone
+        else:
             self.nesting = [event]
         interpreter, state = self.interpreter, self.state
         # The scope a condition is asked in (`_asking`), set to the event's names (with `self` its
@@ -481,6 +490,8 @@ class Events:
             nesting = self.nesting
             if len(nesting) > 1:
                 nesting.pop()
+            elif nesting is self._lone and not self._none:
+                self.nesting = self._none
             else:
                 self.nesting = []
 
@@ -551,7 +562,7 @@ class Events:
             if owner is not None and name == "self":
                 value: Any = owner
             else:
-                value = names.get(name, _ABSENT)
+                value = names.get(name)  # None: the event does not bind it
             if type(value) is not Piece or mark in value.marks:
                 return False
         steps = interpreter.steps + len(unmarks)
