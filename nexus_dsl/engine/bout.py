@@ -139,6 +139,8 @@ class Bout:
         self.resolution.wire()
         self.movement.wire()
         self.cycle.wire()
+        self.conditions.wire()
+        self.holds.wire()
 
     # ---------------------------------------------------------------- the state
     @property

@@ -7,13 +7,14 @@ listeners an event runs for each piece that owns them.
 
 from __future__ import annotations
 
+from sys import intern
 from types import MappingProxyType
 from typing import Any, Final, Mapping, Protocol, Sequence
 
 from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
-from .compiled import DECLARATION_ATTRIBUTES, Closure, closure_of, is_constant
+from .compiled import DECLARATION_ATTRIBUTES, And, ArgumentChecks, Closure, closure_of, is_constant
 from .interpreter import BlockPlan, Interpreter, Limits, Run, block_plan
 from .scope import Dynamic, Env
 from .legality import Legality
@@ -30,10 +31,12 @@ CARD_HOLDER: Final = 3
 ROLE_HOLDER: Final = 4
 _NO_OWNER: tuple[None] = (None,)
 # What a listener's first tests on an event's declaration say of it (`Listener.declared`): false,
-# so is the condition; true, and they are the whole condition; true, and the rest is to be asked.
+# so is the condition; true, and they are the whole condition; true, and the rest is to be asked
+# (`Listener.rest`); not known (they fault), and the whole condition is to be asked.
 DECLARED_FALSE: Final = 0
 DECLARED_WHOLE: Final = 1
 DECLARED_TRUE: Final = 2
+DECLARED_REST: Final = 3
 # The syntax tree's declaration class, held here: compiled code reads a module's attribute by name.
 _DECLARATION: Final = A.Declaration
 
@@ -48,9 +51,10 @@ class Gate:
     __slots__ = ("equal", "on_left", "marked", "mark", "after_equal")
 
     def __init__(self, equal: tuple[str, bool] | None, marked: tuple[str, str, bool] | None):
-        self.equal = equal[0] if equal is not None else None  # the name compared with `self`
+        # Names interned, as the event's own names are: found in its names at once, by identity.
+        self.equal = intern(equal[0]) if equal is not None else None  # the name compared with `self`
         self.on_left = equal is not None and equal[1]  # whether it is written on the left
-        self.marked = marked[0] if marked is not None else None  # the name whose mark is asked
+        self.marked = intern(marked[0]) if marked is not None else None  # the name whose mark is asked
         self.mark = marked[1] if marked is not None else ""
         self.after_equal = marked is not None and marked[2]  # asked second, after the comparison
 
@@ -60,7 +64,7 @@ class Listener:
 
     __slots__ = ("declaration", "ident", "when", "body", "owners", "hazard", "wakers", "body_plan",
                  "gate", "condition", "place", "by_role", "declared", "declared_tests", "declared_whole",
-                 "met", "met_verdicts", "last_declaration", "last_verdict", "shares_names")
+                 "met", "met_verdicts", "last_declaration", "last_verdict", "shares_names", "unmarks", "rest")
 
     def __init__(self, declaration: A.Declaration, when: A.When, owners: int, wakers: frozenset[str] = frozenset(),
                  place: int = -1):
@@ -95,9 +99,12 @@ class Listener:
         # whole condition, and their verdict on each declaration met (side by side, found by the
         # declaration itself: a search of a few, cheaper than hashing it). What a declaration is never changes.
         declared, tests, whole = declared_tests(when.condition)
-        self.declared = declared
+        self.declared = intern(declared) if declared is not None else None
         self.declared_tests: tuple[Closure, ...] = tuple(closure_of(test) for test in tests)
         self.declared_whole = whole
+        # The condition's tests after those, joined as the condition joins them: asked alone once
+        # those hold (`DECLARED_REST`), for they would be true again, with nothing else done.
+        self.rest: Closure | None = _joined(_conjuncts(when.condition)[len(tests):]) if tests and not whole else None
         self.met: list[A.Declaration] = []
         self.met_verdicts: list[int] = []
         # The last verdict asked, at hand: an event names the same declaration to its listeners
@@ -109,6 +116,10 @@ class Listener:
         # scope it is given (no `set`, no effect binding a name `into`; a `let` binds in a scope of
         # its block's own). No listener changes those names, so each sees them as the event gave them.
         self.shares_names = owners == WHOLE_BOUT and not _rebinds(when.body)
+        # A body made of `unmark <name> "<mark>"` statements alone: each name with its mark (none
+        # for any other body). Run for pieces without those marks, it does nothing but count its
+        # steps (`Events._unmarks_nothing`).
+        self.unmarks = unmarks_of(when.body)
 
 
 def self_test(condition: A.Expr | None) -> tuple[str, bool] | None:
@@ -126,6 +137,20 @@ def self_test(condition: A.Expr | None) -> tuple[str, bool] | None:
     return None
 
 
+def unmarks_of(body: A.Block) -> tuple[tuple[str, str], ...]:
+    """The name (interned, as the event's names are) and the mark of each statement of a body
+    made of `unmark <name> "<mark>"` statements alone, in order; none for any other body."""
+    found: list[tuple[str, str]] = []
+    for stmt in body.statements:
+        if type(stmt) is not A.Action or stmt.verb != "unmark" or stmt.preps or len(stmt.args) != 2:
+            return ()
+        piece, mark = stmt.args
+        if not isinstance(piece, A.Name) or not isinstance(mark, A.Str):
+            return ()
+        found.append((intern(piece.id), mark.value))
+    return tuple(found)
+
+
 def _rebinds(body: A.Block) -> bool:
     """Whether a body may bind a name again in the scope it runs in: a `set` anywhere in it, or
     an effect binding a name (`choose ... into pick`). A procedure it runs has a scope of its own."""
@@ -133,6 +158,16 @@ def _rebinds(body: A.Block) -> bool:
         if isinstance(node, A.Set) or isinstance(node, A.Action) and node.prep("into") is not None:
             return True
     return False
+
+
+def _joined(tests: list[A.Expr]) -> Closure | None:
+    """The closure of tests joined by `and`, asked left to right as a condition asks them."""
+    if not tests:
+        return None
+    joined = closure_of(tests[0])
+    for test in tests[1:]:
+        joined = And(joined, closure_of(test))
+    return joined
 
 
 def _conjuncts(condition: A.Expr | None) -> list[A.Expr]:
@@ -244,9 +279,9 @@ def listeners_of(ruleset: Ruleset, layout_hazards: tuple[str, ...]) -> tuple[Lis
             first = [pair for pair in pairs if pair[0].kind != "hazard"]
             hazards = sorted((pair for pair in pairs if pair[0].kind == "hazard" and pair[0].id in hazard_order),
                              key=lambda pair: hazard_order.index(pair[0].id))
-            ordered[event] = tuple(Listener(d, when, owners_of(ruleset, d), hazard_objects.get(d.id, frozenset()),
+            ordered[intern(event)] = tuple(Listener(d, when, owners_of(ruleset, d), hazard_objects.get(d.id, frozenset()),
                                             placed + at) for at, (d, when) in enumerate(first + hazards))
-            placed += len(ordered[event])
+            placed += len(ordered[intern(event)])
         found = known[layout_hazards] = (ordered, hazard_objects)
     return found
 
@@ -276,6 +311,12 @@ class Events:
         self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
         self.trigger_depth = 0
         self.nesting: list[str] = []  # the events and performed commands under way, outermost first
+        # The lists `nesting` is while at most one event is under way (most of the time), handed back
+        # and forth rather than made anew: one holding that event, and an empty one (a list emptied
+        # by `pop` gives its room back, to take it again at the next event). Whoever else pushes
+        # and pops (a performed command) does so on the list `nesting` is at the time.
+        self._lone: list[str] = [""]
+        self._none: list[str] = self.nesting
         self.triggers: list[str] = []  # whose command, ability or card is resolving (pg.15's triggering player)
         if listeners is not None and hazard_objects is not None:
             # the listeners never change during a bout: a preview's copy shares them
@@ -284,6 +325,8 @@ class Events:
             layout = tuple(host.state.meta.get("hazards", ()))
             self.listeners, self._hazard_objects = listeners_of(host.ruleset, layout)
         self._depth_limit = host.limits.max_trigger_depth  # the limits are the bout's, fixed from its start
+        # The names each event binds (the game's words, fixed for the bout), read by `signal` and `record`.
+        self.event_names: Mapping[str, Mapping[str, str]] = host.ruleset.words.events
         # The pieces round the table from each triggering player (`pieces_in_turn`), for the table
         # of pieces they were worked out for: seats never change once a bout is set up.
         self._table: dict[str, Piece] | None = None
@@ -298,11 +341,17 @@ class Events:
         # last read-only table asked about, and its answer.
         self._functions_asked: Mapping[str, Any] | None = None
         self._engine_marks = False
+        # Whether a table of effects has the engine's own `unmark` (`_engine_unmarks`), likewise.
+        self._primitives_asked: Mapping[str, Any] | None = None
+        self._checks_asked: ArgumentChecks | None = None
+        self._engine_unmark = False
+        self._step_limit = 0  # the interpreter's step budget (`wire`)
 
     def wire(self) -> None:
         """Keep the interpreter and legality at hand (`Bout._wire`: both are built after events)."""
         self.interpreter = self.host.interpreter
         self.legality = self.host.legality
+        self._step_limit = self.interpreter.limits.max_steps
 
     def copy_for(self, host: EventsHost) -> Events:
         """The events of a preview's copy of the bout: the same listeners and scopes (the copy's
@@ -332,7 +381,15 @@ class Events:
             raise self.host.runtime_error("budget_exceeded", f"events nested more than {limit} deep: "
                                                              f"this statement raised `{event}` inside {self.describe_nesting()}")
         self.trigger_depth += 1
-        self.nesting.append(event)
+        nesting = self.nesting
+        if nesting:
+            nesting.append(event)
+        elif len(self._lone) == 1:  # the list kept for one event alone: a list emptied by `pop` gives its room back
+            lone = self._lone
+            lone[0] = event
+            self.nesting = lone
+        else:
+            self.nesting = [event]
         interpreter, state = self.interpreter, self.state
         # The scope a condition is asked in (`_asking`), set to the event's names (with `self` its
         # owner for an owned listener) over the listener's declaration; a listener that runs gets a
@@ -357,7 +414,7 @@ class Events:
                         continue
                 # The first tests on the event's declaration, answered once per declaration (a
                 # name the event binds to a declaration is what the condition reads by that name).
-                whole = False
+                whole = the_rest = False
                 declared = listener.declared
                 if declared is not None:
                     value = names.get(declared)
@@ -369,6 +426,7 @@ class Events:
                         if verdict == DECLARED_FALSE:
                             continue
                         whole = verdict == DECLARED_WHOLE
+                        the_rest = verdict == DECLARED_REST
                 gate = listener.gate
                 kind = listener.owners
                 owned: list[Piece] | None = None  # the owners in turn, or None: the whole bout's
@@ -384,7 +442,8 @@ class Events:
                 scope = scopes[place] if 0 <= place < len(scopes) else None
                 if scope is None:
                     scope = self._scope(listener)
-                condition = None if whole else listener.condition  # whole: true, as they said
+                # whole: true, as they said; the rest: what is left to ask once they hold
+                condition = None if whole else listener.rest if the_rest else listener.condition
                 # A mark test standing for the condition's own first `has_mark` (`_mark_asked`):
                 # on each owner (`self`), or on the event's piece, read once for them all.
                 owners_marked = False
@@ -409,6 +468,11 @@ class Events:
                         asking.rebind(asked, scope, owner)
                         if not condition.run(interpreter, asking):
                             continue
+                    # A body that would only unmark pieces without those marks: its steps counted, as
+                    # running it would count them, and nothing else done (no scope built for it).
+                    unmarks = listener.unmarks
+                    if unmarks and self._unmarks_nothing(unmarks, owner, names, interpreter):
+                        continue
                     if owner is None:
                         bound = names if listener.shares_names else dict(names)
                     else:
@@ -423,7 +487,13 @@ class Events:
                     ring, layout = None, None
         finally:
             self.trigger_depth -= 1
-            self.nesting.pop()
+            nesting = self.nesting
+            if len(nesting) > 1:
+                nesting.pop()
+            elif nesting is self._lone and not self._none:
+                self.nesting = self._none
+            else:
+                self.nesting = []
 
     def describe_nesting(self) -> str:
         """The events (and performed commands) under way, outermost first, for a depth error."""
@@ -465,7 +535,7 @@ class Events:
         name = listener.declared
         assert name is not None
         scope = Env({name: declaration})
-        verdict = DECLARED_WHOLE if listener.declared_whole else DECLARED_TRUE
+        verdict = DECLARED_WHOLE if listener.declared_whole else DECLARED_REST
         try:
             for test in listener.declared_tests:
                 if not test.run(interpreter, scope):
@@ -477,6 +547,43 @@ class Events:
         listener.met_verdicts.append(verdict)
         listener.last_declaration, listener.last_verdict = declaration, verdict
         return verdict
+
+    def _unmarks_nothing(self, unmarks: tuple[tuple[str, str], ...], owner: Piece | None,
+                         names: dict[str, Any], interpreter: Interpreter) -> bool:
+        """Whether a body of `unmark` statements alone (`Listener.unmarks`) would do nothing but
+        count its steps, and if so, its steps counted: each statement unmarks, with the engine's
+        own `unmark` and argument checks, a piece (read as the body reads it: `self` its owner,
+        else the event's own plain value of the name) that lacks the mark, and none of its steps
+        meets the step budget (where running it would fault, it runs)."""
+        if not self._engine_unmarks(interpreter):
+            return False
+        for at in range(len(unmarks)):
+            name, mark = unmarks[at]
+            if owner is not None and name == "self":
+                value: Any = owner
+            else:
+                value = names.get(name)  # None: the event does not bind it
+            if type(value) is not Piece or mark in value.marks:
+                return False
+        steps = interpreter.steps + len(unmarks)
+        if steps > self._step_limit:
+            return False
+        interpreter.steps = steps
+        return True
+
+    def _engine_unmarks(self, interpreter: Interpreter) -> bool:
+        """Whether the interpreter's `unmark` is the engine's own, with its vocabulary checks (a piece,
+        then text): the last read-only table of effects asked about, and its answer, kept."""
+        primitives, checks = interpreter.primitives, interpreter.checks
+        if primitives is self._primitives_asked and checks is self._checks_asked:
+            return self._engine_unmark
+        check = checks.primitives.get("unmark")
+        engine = primitives.get("unmark") is _engine_unmark() and check is not None \
+            and check.positional_classes == ((Piece,), (str,)) and not check.positional_others \
+            and not check.positional_ranges
+        if isinstance(primitives, MappingProxyType):  # read-only: its answer holds while it is the table
+            self._primitives_asked, self._checks_asked, self._engine_unmark = primitives, checks, engine
+        return engine
 
     def _mark_asked(self, gate: Gate, names: dict[str, Any], interpreter: Interpreter) -> bool:
         """Whether a listener's mark test (`Gate.marked`) may stand for its condition's own
@@ -605,3 +712,14 @@ def _engine_has_mark() -> object:
         from .primitives.marks import has_mark  # pylint: disable=import-outside-toplevel
         _HAS_MARK.append(has_mark)
     return _HAS_MARK[0]
+
+
+# The engine's own `unmark`, likewise.
+_UNMARK: list[object] = []
+
+
+def _engine_unmark() -> object:
+    if not _UNMARK:
+        from .primitives.marks import unmark  # pylint: disable=import-outside-toplevel
+        _UNMARK.append(unmark)
+    return _UNMARK[0]

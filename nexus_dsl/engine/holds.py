@@ -40,9 +40,24 @@ class HoldsHost(Protocol):
 class Holds:
     """Who holds whom: each holds at most one other and is held by at most one."""
 
+    events: Events  # kept at hand by `wire`
+    conditions: Conditions
+    movement: Movement
+
     def __init__(self, host: HoldsHost):
         self.host = host
         self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
+        # The game's names of a hold, fixed for the bout: the state a piece held is in (None:
+        # none), and the name of its holder in the log.
+        hold = host.ruleset.words.hold
+        self._hold_state: str | None = hold.state
+        self._held_by: str = hold.held_by
+
+    def wire(self) -> None:
+        """Keep events, conditions and movement at hand (`Bout._wire`: built before or after holds)."""
+        self.events = self.host.events
+        self.conditions = self.host.conditions
+        self.movement = self.host.movement
 
     def take_hold(self, holder: Piece, held: Piece) -> Run:
         """`holder` seizes `held`: one hold each; any other hold either was in is released first.
@@ -55,9 +70,9 @@ class Holds:
             yield from self.release_hold(held)
         held.held_by = holder.label
         holder.holding = held.label
-        state = self.host.ruleset.words.hold.state
+        state = self._hold_state
         if state is not None:
-            yield from self.host.conditions.add_state(held, state, by=holder)
+            yield from self.conditions.add_state(held, state, by=holder)
 
     def release_hold(self, held: Piece) -> Run:
         """`held` is no longer held (nor in the hold's state), and its holder holds no one."""
@@ -65,9 +80,9 @@ class Holds:
         if holder is not None and holder.holding == held.label:
             holder.holding = None
         held.held_by = None
-        state = self.host.ruleset.words.hold.state
+        state = self._hold_state
         if state is not None:
-            yield from self.host.conditions.remove_state(held, state)
+            yield from self.conditions.remove_state(held, state)
 
     def held_in_front(self, holder: Piece) -> Piece | None:
         """The piece `holder` holds, if it stands where the hold keeps it: the holder's
@@ -83,20 +98,20 @@ class Holds:
         turning it with it: the squares passed over do nothing, the one it is carried into is
         entered. With that square not free, the hold breaks."""
         target = self.state.grid.front_center(holder.square, holder.facing)
-        if self.host.movement.blocked(target, ignore=held):
+        if self.movement.blocked(target, ignore=held):
             self._broken(holder, held, "turned away")
             yield from self.release_hold(held)
             return
         assert target is not None
         held.facing = held.facing.rotated(eighths)
-        yield from self.host.movement.place_piece(held, target, mover=holder)
+        yield from self.movement.place_piece(held, target, mover=holder)
 
     def settle_holds(self) -> Run:
         """Once a command, ability, card or event has resolved, every hold whose piece held no
         longer stands in its holder's front-centre square breaks — pushed, knocked back, thrown,
         relocated, or either piece moved away by anything but a move that keeps the hold or a turn
         that carries it. A move of several steps is judged once, after all of them."""
-        events = self.host.events
+        events = self.events
         if not _any_hold(events.pieces_in_turn()):
             return  # no piece holds or is held: nothing to break (most actions)
         for holder in events.pieces_in_turn():
@@ -111,7 +126,7 @@ class Holds:
 
     def _broken(self, holder: Piece, held: Piece, reason: str) -> None:
         """Log a broken hold: the piece held, its holder under the game's `held_by` name, and why."""
-        self.host.emit("hold_broken", **{"actor": held.label, self.host.ruleset.words.hold.held_by: holder.label,
+        self.host.emit("hold_broken", **{"actor": held.label, self._held_by: holder.label,
                                          "reason": reason})
 
 

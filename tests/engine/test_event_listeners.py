@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from nexus_dsl import Bout, ScriptRuntimeError, cached_ruleset, parse, standard_setup
-from nexus_dsl.engine.events import EVERY_PIECE, WHOLE_BOUT, Events, Listener, mark_test
+from nexus_dsl.engine.events import DECLARED_FALSE, DECLARED_REST, EVERY_PIECE, WHOLE_BOUT, Events, Listener, mark_test
 
 SOURCE = '''trait_ability heard "Heard" {
     when probe if has_mark(self, "go") and 10 / count > 1 {
@@ -146,3 +146,97 @@ def test_a_body_that_binds_no_name_runs_over_the_event_s_own_names_and_sees_them
     first, _ = events.pieces_in_turn()
     assert list(events.fire("probe", self=first, count=1)) == []
     assert (first.marks["setter"], first.marks["chooser"], first.marks["reader"]) == (11, 5, 1)
+
+
+UNMARKS = '''trait_ability own "Own" {
+    when probe {
+        unmark self "a"
+        unmark self "b"
+    }
+}
+rule named "Named" {
+    when probe {
+        unmark target "a"
+    }
+}
+rule other "Other" {
+    when probe {
+        unmark target "a"
+        mark target "b"
+    }
+}
+'''
+
+
+def _unmark_events() -> tuple[Bout, Events, list[Listener]]:
+    bout = Bout(cached_ruleset(("base",)), standard_setup(2), seed=0)
+    own, named, other = parse(UNMARKS, "u.nexus").declarations
+    listeners = [Listener(own, own.clauses[0], EVERY_PIECE), Listener(named, named.clauses[0], WHOLE_BOUT),
+                 Listener(other, other.clauses[0], WHOLE_BOUT)]
+    return bout, _wired(Events(bout, {"probe": tuple(listeners[:2])}, {})), listeners
+
+
+def test_a_body_of_unmarks_alone_is_known_with_its_names_and_marks() -> None:
+    _, _, (own, named, other) = _unmark_events()
+    assert own.unmarks == (("self", "a"), ("self", "b")) and named.unmarks == (("target", "a"),)
+    assert other.unmarks == ()
+
+
+def test_unmarks_of_pieces_without_the_marks_count_their_steps_and_do_nothing_else() -> None:
+    bout, events, _ = _unmark_events()
+    first, second = events.pieces_in_turn()
+    steps = bout.interpreter.steps
+    assert list(events.fire("probe", self=first, target=second)) == []
+    assert bout.interpreter.steps == steps + 5  # two owners' two statements, then the rule's one
+    second.marks["b"] = True
+    first.marks["a"] = 1
+    assert list(events.fire("probe", self=first, target=first)) == []
+    assert first.marks == {} and second.marks == {}
+    assert bout.interpreter.steps == steps + 10
+
+
+def test_unmarks_that_would_meet_the_step_budget_run_and_fault_where_they_did() -> None:
+    bout, events, _ = _unmark_events()
+    first, second = events.pieces_in_turn()
+    bout.interpreter.steps = bout.limits.max_steps - 1  # the first owner's second statement is one too many
+    with pytest.raises(ScriptRuntimeError) as raised:
+        list(events.fire("probe", self=first, target=second))
+    fault = raised.value.diagnostics[0]
+    assert fault.code == "runtime/budget_exceeded" and (fault.file, fault.line) == ("u.nexus", 4)
+    assert (events.trigger_depth, events.nesting) == (0, [])
+
+
+def test_an_unmark_of_what_is_no_piece_faults_as_before() -> None:
+    bout, events, _ = _unmark_events()
+    first, _ = events.pieces_in_turn()
+    with pytest.raises(ScriptRuntimeError) as raised:
+        list(events.fire("probe", self=first, target=3))
+    fault = raised.value.diagnostics[0]
+    assert fault.code == "runtime/wrong_type" and (fault.file, fault.line) == ("u.nexus", 9)
+
+
+DECLARED = '''rule tagged "Tagged" {
+    when probe if command.id == "move_forward" and count > -1 and 10 / count > 1 {
+        mark self "tagged" with count
+    }
+}
+'''
+
+
+def test_a_condition_whose_first_tests_on_the_declaration_hold_is_asked_for_the_rest_alone() -> None:
+    bout = Bout(cached_ruleset(("base",)), standard_setup(2), seed=0)
+    (rule,) = parse(DECLARED, "d.nexus").declarations
+    listener = Listener(rule, rule.clauses[0], WHOLE_BOUT)
+    assert listener.declared == "command" and listener.rest is not None
+    events = _wired(Events(bout, {"probe": (listener,)}, {}))
+    first, _ = events.pieces_in_turn()
+    command = bout.ruleset.declaration("command", "move_forward")
+    other = bout.ruleset.declaration("command", "move_backward")
+    # another command: false at its first test, whatever the rest would do
+    assert list(events.fire("probe", self=first, command=other, count=0)) == [] and first.marks == {}
+    assert list(events.fire("probe", self=first, command=command, count=2)) == [] and first.marks == {"tagged": 2}
+    assert listener.met_verdicts == [DECLARED_FALSE, DECLARED_REST]
+    with pytest.raises(ScriptRuntimeError) as raised:  # the rest faults where the condition did
+        list(events.fire("probe", self=first, command=command, count=0))
+    fault = raised.value.diagnostics[0]
+    assert fault.code == "runtime/division_by_zero" and (fault.file, fault.line) == ("d.nexus", 2)

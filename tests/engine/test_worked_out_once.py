@@ -7,7 +7,7 @@ from __future__ import annotations
 import pickle
 
 from nexus_dsl import Bout, cached_ruleset, make_agent, play, standard_setup
-from nexus_dsl.engine.events import (DECLARED_FALSE, DECLARED_TRUE, DECLARED_WHOLE, WHOLE_BOUT, Events, _passing,
+from nexus_dsl.engine.events import (DECLARED_FALSE, DECLARED_REST, DECLARED_WHOLE, WHOLE_BOUT, Events, _passing,
                                      declared_tests, mark_test, self_test)
 from nexus_dsl.engine.scope import Dynamic, Env
 from nexus_dsl.syntax import ast_nodes as A
@@ -163,9 +163,11 @@ def test_a_listener_s_verdict_on_a_declaration_is_its_condition_s_first_tests_as
             if not fresh:
                 assert verdict == DECLARED_FALSE, (listener.ident, command.id)
             else:
-                assert verdict == (DECLARED_WHOLE if listener.declared_whole else DECLARED_TRUE)
+                assert verdict == (DECLARED_WHOLE if listener.declared_whole else DECLARED_REST)
                 if listener.declared_whole:  # the whole condition holds
                     assert listener.condition is not None and listener.condition.run(interpreter, scope)
+                else:  # the rest is what is left to ask
+                    assert listener.rest is not None
             checked += 1
     assert checked > 20
 

@@ -3,7 +3,7 @@ in the log, a timing window opened, a card drawn or negated."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Final, Protocol
 
 from ...model.ruleset import Ruleset
 from ...syntax import ast_nodes as A
@@ -19,6 +19,10 @@ from ..timing import Timing
 from ..options import PASSING, Option
 from ..state import Actor, Piece
 from .values import Faults, acting, actor, plain
+
+
+# The syntax tree's declaration class, held here: compiled code reads a module's attribute by name.
+_DECLARATION: Final = A.Declaration
 
 
 class Host(Faults, Protocol):
@@ -128,22 +132,25 @@ def _bound_here(env: Env, declared: Any) -> dict[str, Any]:
 
 
 def signal(host: Host, env: Env, node: A.Action, event: str) -> Run:
-    names = _bound_here(env, host.ruleset.words.events.get(event, {}))
+    events = host.events
+    names = _bound_here(env, events.event_names.get(event, {}))
     names["self"] = acting(env)  # the acting piece triggers the event, whether it declares `self` or not
-    yield from host.events.fire(event, **names)
+    yield from events.fire(event, **names)
 
 
 def record(host: Host, env: Env, node: A.Action, event: str, **preps: Any) -> None:
     # A line of the log, of the event's type, with each name it declares as `signal` binds it; its
     # `self` is who acts (`for`, else the acting piece), written as the game names who acts.
-    names = _bound_here(env, host.ruleset.words.events.get(event, {}))
+    names = _bound_here(env, host.events.event_names.get(event, {}))
     if "self" in names and preps.get("for") is not None:
         names["self"] = preps["for"]
     answer = preps.get("with")
     if answer is not None and not isinstance(answer, Option):
         raise host.runtime_error("wrong_type", f"`record ... with` reports an option (`ask`'s answer), not {describe_value(answer)}")
     line = {("actor" if name == "self" else name): _logged(value) for name, value in names.items()}
-    line.update((key, _logged(value)) for key, value in (answer.values if answer is not None else ()))
+    if answer is not None:
+        for key, value in answer.values:
+            line[key] = _logged(value)
     host.emit(event, **line)
 
 
@@ -154,7 +161,7 @@ def _logged(value: Any) -> Any:
         return value.as_list()
     if isinstance(value, (tuple, frozenset)):
         return [_logged(item) for item in ordered(value)]
-    if isinstance(value, A.Declaration):
+    if isinstance(value, _DECLARATION):
         return value.id
     if isinstance(value, Option):  # a record: its values by name
         return {key: _logged(item) for key, item in value.values}
