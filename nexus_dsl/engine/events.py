@@ -311,12 +311,6 @@ class Events:
         self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
         self.trigger_depth = 0
         self.nesting: list[str] = []  # the events and performed commands under way, outermost first
-        # The lists `nesting` is while at most one event is under way (most of the time), handed back
-        # and forth rather than made anew: one holding that event, and an empty one (a list emptied
-        # by `pop` gives its room back, to take it again at the next event). Whoever else pushes
-        # and pops (a performed command) does so on the list `nesting` is at the time.
-        self._lone: list[str] = [""]
-        self._none: list[str] = self.nesting
         self.triggers: list[str] = []  # whose command, ability or card is resolving (pg.15's triggering player)
         if listeners is not None and hazard_objects is not None:
             # the listeners never change during a bout: a preview's copy shares them
@@ -381,15 +375,7 @@ class Events:
             raise self.host.runtime_error("budget_exceeded", f"events nested more than {limit} deep: "
                                                              f"this statement raised `{event}` inside {self.describe_nesting()}")
         self.trigger_depth += 1
-        nesting = self.nesting
-        if nesting:
-            nesting.append(event)
-        elif len(self._lone) == 1:  # the list kept for one event alone: a list emptied by `pop` gives its room back
-            lone = self._lone
-            lone[0] = event
-            self.nesting = lone
-        else:
-            self.nesting = [event]
+        self.nesting.append(event)
         interpreter, state = self.interpreter, self.state
         # The scope a condition is asked in (`_asking`), set to the event's names (with `self` its
         # owner for an owned listener) over the listener's declaration; a listener that runs gets a
@@ -487,13 +473,7 @@ class Events:
                     ring, layout = None, None
         finally:
             self.trigger_depth -= 1
-            nesting = self.nesting
-            if len(nesting) > 1:
-                nesting.pop()
-            elif nesting is self._lone and not self._none:
-                self.nesting = self._none
-            else:
-                self.nesting = []
+            self.nesting.pop()
 
     def describe_nesting(self) -> str:
         """The events (and performed commands) under way, outermost first, for a depth error."""
