@@ -339,13 +339,12 @@ class Events:
         self._primitives_asked: Mapping[str, Any] | None = None
         self._checks_asked: ArgumentChecks | None = None
         self._engine_unmark = False
-        self._step_limit = 0  # the interpreter's step budget (`wire`)
+        self._step_limit = host.limits.max_steps  # the interpreter's step budget: the bout's limits are its
 
     def wire(self) -> None:
         """Keep the interpreter and legality at hand (`Bout._wire`: both are built after events)."""
         self.interpreter = self.host.interpreter
         self.legality = self.host.legality
-        self._step_limit = self.interpreter.limits.max_steps
 
     def copy_for(self, host: EventsHost) -> Events:
         """The events of a preview's copy of the bout: the same listeners and scopes (the copy's
