@@ -175,7 +175,7 @@ class Piece:
         counters, mine = other.counters, self.counters
         if _same_keys(mine, counters):  # (always, once set up): each set filled afresh in place
             for name, numbers in counters.items():
-                _refill_numbers(mine[name], numbers)
+                _refill_set(mine[name], numbers)
         else:
             self.counters = {name: set(numbers) for name, numbers in counters.items()} if counters else {}
         if other.hand or self.hand:
@@ -519,7 +519,7 @@ def _refill(mine: dict[str, int], theirs: dict[str, int]) -> None:
         mine.update(theirs)
 
 
-def _refill_set(mine: set[str], theirs: set[str]) -> None:
+def _refill_set(mine: set[Any], theirs: set[Any]) -> None:
     """`mine` made to hold what `set(theirs)` would: cleared, a set is as a new one is, and filling
     it from `theirs` lays it out as `set(theirs)` does, so it is iterated in the same order."""
     if mine or theirs:
@@ -534,13 +534,6 @@ def _rebind_marks(piece: Piece, marks: dict[str, Any], pieces: dict[str, Piece],
         piece.marks = _rebound_values(marks, pieces, players)
     elif piece.marks:
         piece.marks = {}
-
-
-def _refill_numbers(mine: set[int], theirs: set[int]) -> None:
-    """`mine` made to hold what `set(theirs)` would (`_refill_set`)."""
-    if mine or theirs:
-        mine.clear()
-        mine.update(theirs)
 
 
 def _same_keys(mine: dict[str, Any], theirs: dict[str, Any]) -> bool:
