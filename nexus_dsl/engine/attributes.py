@@ -87,18 +87,26 @@ def _kind(ruleset: Ruleset, name: str) -> int:
 class PieceReader:
     """How the attribute `name` of a fighter is read in one ruleset: `read` does what the name asks."""
 
-    __slots__ = ("ruleset", "name", "kind")
+    __slots__ = ("ruleset", "name", "kind", "tabled")
 
     def __init__(self, ruleset: Ruleset, name: str):
         self.ruleset = ruleset
         self.name = name
         self.kind = UNKNOWN
+        # Whether a piece's tables may hold the name at all: they hold the ruleset's stats (its
+        # locations among them) and counters alone (`initial_state`, whose pieces every state's are
+        # copies of; an effect sets a stat the vocabulary checks is one). Any other name (a field,
+        # a trait, a hold...: most reads) is none of theirs, so it is read with no table searched.
+        words = ruleset.words
+        self.tabled = name in words.stats or name in words.counters or name in words.starts
 
     def read(self, host: ReadingHost, actor: Piece | Player) -> Any:
         """The attribute of `actor` (of the bout `host`): AttributeError when it has none."""
         name = self.name
         if not isinstance(actor, Piece):  # a piece is the commonest, and told at once by its exact class
             return _player_attribute(actor, name)
+        if not self.tabled:
+            return self.rest(host, actor)
         # One search of each of the piece's tables, in order (a value of none of them is UNBOUND).
         value = actor.locations.get(name, UNBOUND)
         if value is not UNBOUND:

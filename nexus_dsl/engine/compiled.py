@@ -19,7 +19,6 @@ faults at the same nodes (`interpreter.py`): values, errors and dice stay the sa
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from sys import intern
 from typing import Any, Callable, Final, Mapping, NamedTuple, Protocol
@@ -558,18 +557,34 @@ def _compare(expr: A.Compare) -> Closure:
     return Ordered(expr, left, right)
 
 
-# How each ordering compares (`>=` for any other, as the evaluators had it).
-_ORDERS: dict[str, Callable[[Any, Any], Any]] = {"<": operator.lt, "<=": operator.le, ">": operator.gt}
+# How each ordering compares (`>=` for any other, as the evaluators had it), as a number compared
+# with the numbers themselves: the comparison made in place, with no call of a Python callable.
+LESS: Final = 0
+AT_MOST: Final = 1
+MORE: Final = 2
+AT_LEAST: Final = 3
+_ORDERS: dict[str, int] = {"<": LESS, "<=": AT_MOST, ">": MORE}
+
+
+def in_order(order: int, a: Any, b: Any) -> bool:
+    """Whether `a` and `b` (two numbers or two texts) are in `order`."""
+    if order == MORE:
+        return True if a > b else False
+    if order == LESS:
+        return True if a < b else False
+    if order == AT_MOST:
+        return True if a <= b else False
+    return True if a >= b else False
 
 
 class Ordered(Closure):
-    __slots__ = ("expr", "left", "right", "in_order")
+    __slots__ = ("expr", "left", "right", "order")
 
     def __init__(self, expr: A.Compare, left: Closure, right: Closure):
         self.expr = expr
         self.left = left
         self.right = right
-        self.in_order = _ORDERS.get(expr.op, operator.ge)
+        self.order = _ORDERS.get(expr.op, AT_LEAST)
 
     def run(self, interpreter: Interpreter, env: Env) -> Any:
         a = self.left.run(interpreter, env)
@@ -577,26 +592,26 @@ class Ordered(Closure):
         if not (type(a) is int and type(b) is int  # two exact numbers at once, else the full test
                 or is_number(a) and is_number(b) or isinstance(a, str) and isinstance(b, str)):
             raise fault(self.expr, env, "wrong_type", f"cannot compare {describe_value(a)} with {describe_value(b)}")
-        return True if self.in_order(a, b) else False
+        return in_order(self.order, a, b)
 
 
 class OrderedByNumber(Closure):
     """`x > 0`: the number on the right is written out, so only the left is worked out and tested."""
 
-    __slots__ = ("expr", "left", "b", "in_order")
+    __slots__ = ("expr", "left", "b", "order")
 
     def __init__(self, expr: A.Compare, left: Closure, b: int):
         self.expr = expr
         self.left = left
         self.b = b
-        self.in_order = _ORDERS.get(expr.op, operator.ge)
+        self.order = _ORDERS.get(expr.op, AT_LEAST)
 
     def run(self, interpreter: Interpreter, env: Env) -> Any:
         a = self.left.run(interpreter, env)
         b = self.b
         if type(a) is not int and not is_number(a):
             raise fault(self.expr, env, "wrong_type", f"cannot compare {describe_value(a)} with {describe_value(b)}")
-        return True if self.in_order(a, b) else False
+        return in_order(self.order, a, b)
 
 
 DECLARATION_ATTRIBUTES = ("id", "group", "tags")

@@ -343,9 +343,16 @@ class Interpreter(Evaluator):
         """Run a procedure the engine itself calls (a game's verdict, a turn's closing), with no one
         acting, `values` bound to its args (the checker holds their number to the call's)."""
         plan = procedure_plan(procedure)
-        body = Env(dict(zip(plan.args, values)), self.host.legality.declaration_env(procedure))
-        for block in plan.bodies:
-            yield from self.run_plan(block, body) or ()
+        # The args' scope, made for this one call (its dictionary its own, not copied). A lone effect
+        # (nearly every procedure) binds its names there (`run_in`); of several, each binds its own
+        # in a scope of its own, so that none sees what another bound.
+        body = Env(dict(zip(plan.args, values)), self.host.legality.declaration_env(procedure), None, None, True)
+        bodies = plan.bodies
+        if len(bodies) == 1:
+            yield from self.run_in(bodies[0], body) or ()
+        else:
+            for block in bodies:
+                yield from self.run_plan(block, body) or ()
 
     def _run_procedure(self, procedure: A.Declaration, plan: ProcedurePlan, action: EffectStep, env: Env) -> Run:
         """Run a procedure's effects with the values of the call bound to its args (each checked
@@ -370,9 +377,14 @@ class Interpreter(Evaluator):
                         f"procedures ran procedures more than {self.limits.max_procedure_depth} deep")
         self.procedure_depth += 1
         try:
-            body = Env(names, self.host.legality.declaration_env(procedure), source=env.source)
-            for block in plan.bodies:
-                yield from self.run_plan(block, body) or ()
+            # As in `run_procedure`: the args' scope made for this call, a lone effect binding there.
+            body = Env(names, self.host.legality.declaration_env(procedure), env.source, None, True)
+            bodies = plan.bodies
+            if len(bodies) == 1:
+                yield from self.run_in(bodies[0], body) or ()
+            else:
+                for block in bodies:
+                    yield from self.run_plan(block, body) or ()
         finally:
             self.procedure_depth -= 1
 
@@ -436,9 +448,14 @@ class Interpreter(Evaluator):
         """`run_block` of the block a plan was made for, the plan at hand (`block_plan`)."""
         # A block binds its names (`let`, `choose ... into`) in a scope of its own; one binding none
         # runs in the scope it is given, the same names seen through it.
-        local = Env.owning({}, env) if plan.binds else env
-        steps = plan.steps
-        waiting = self._run_until_waiting(steps, 0, local)
+        return self.run_in(plan, Env.owning({}, env) if plan.binds else env)
+
+    def run_in(self, plan: BlockPlan, local: Env) -> Run | None:
+        """`run_plan` of a block in `local`, a scope made for this one run of it (a loop's turn, a
+        procedure's body): the names the block binds are bound there, beside those it was made
+        with, rather than in a scope of their own below it. Every read and `set` finds what it
+        would find through the two scopes, as no name is read between their making."""
+        waiting = self._run_until_waiting(plan.steps, 0, local)
         return None if waiting is None else self._run_waiting(waiting, plan, local)
 
     def _run_until_waiting(self, steps: tuple[Step, ...], start: int, local: Env) -> _Waiting | None:
@@ -481,14 +498,34 @@ class Interpreter(Evaluator):
     def _loop_until_waiting(self, node: A.Stmt, var: str | None, body: BlockPlan, items: Sequence[Any], start: int,
                             local: Env) -> tuple[Run, int] | None:
         limit = self.limits.max_steps
+        scope: Env | None = None  # `for each`: the scope of the turns run here (`_turn_scope`)
         for index in range(start, len(items)):
             self.steps += 1  # a step for each turn, as for each statement
             if self.steps > limit:
                 raise fault(node, local, "budget_exceeded", f"the script ran more than {limit} steps")
-            rest = self.run_plan(body, local if var is None else Env.owning({var: items[index]}, local))
+            if var is None:
+                rest = self.run_plan(body, local)
+            else:
+                scope = self._turn_scope(scope, var, items[index], body, local)
+                rest = self.run_in(body, scope)
             if rest is not None:
                 return rest, index + 1
         return None
+
+    @staticmethod
+    def _turn_scope(last: Env | None, var: str, item: Any, body: BlockPlan, local: Env) -> Env:
+        """The scope of a turn of `for each`: the item bound to its name, and the body's own names
+        bound beside it (`run_in`). The last turn's scope made again in place when there is one: a
+        turn that ran to its end leaves nothing holding its scope (a statement is handed its scope
+        for the statement alone, and one that waits ends the turns run here), so the scope is
+        emptied of that turn's names and given the item as a new scope would be."""
+        if last is None:
+            return Env.owning({var: item}, local)
+        names = last.names
+        if body.binds:
+            names.clear()
+        names[var] = item
+        return last
 
     def _loop_waiting(self, waiting: tuple[Run, int] | None, loop: LoopStep, items: Sequence[Any],
                       local: Env) -> Run:

@@ -39,6 +39,23 @@ def test_a_block_binding_nothing_sets_the_names_around_it() -> None:
     assert outer.names["total"] == 28
 
 
+def test_each_turn_of_a_loop_sees_none_of_the_last_turn_s_names() -> None:
+    # A turn's `let` binds beside its item, in a scope emptied for each turn: the next turn reads
+    # the name from around the loop until its own `let` binds it again.
+    _, outer = _run("        let seen = []\n        for each k in [1, 2, 3] {\n            set seen = append(seen, x)\n"
+                    "            let x = k * 10\n            set total = total + x\n        }\n"
+                    "        set result = seen\n", {"x": 5, "total": 0, "result": ()})
+    assert outer.names["result"] == (5, 5, 5)
+    assert outer.names["total"] == 60
+    assert outer.names["x"] == 5 and "k" not in outer.names
+
+
+def test_a_loop_s_item_bound_again_by_set_is_the_next_item_next_turn() -> None:
+    _, outer = _run("        for each k in [1, 2, 3] {\n            set total = total + k\n            set k = 100\n"
+                    "        }\n", {"total": 0})
+    assert outer.names["total"] == 6
+
+
 def test_each_statement_and_loop_turn_spends_a_step() -> None:
     steps, _ = _run("        let n = 0\n        for each k in [1, 2, 3] {\n            set n = n + k\n        }\n"
                    "        repeat 2 {\n            set n = n + 1\n        }\n", {})
