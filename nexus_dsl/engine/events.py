@@ -39,6 +39,10 @@ DECLARED_TRUE: Final = 2
 DECLARED_REST: Final = 3
 # The syntax tree's declaration class, held here: compiled code reads a module's attribute by name.
 _DECLARATION: Final = A.Declaration
+# How many entries at the bottom of `Events.nesting` stand for nothing under way: they stay for the
+# whole bout, so that pushing and popping an event never shrinks the list below half its room
+# (CPython gives a list's room back whenever it does: near empty, every event would reallocate it).
+NESTING_FLOOR: Final = 4
 
 
 class Gate:
@@ -310,7 +314,8 @@ class Events:
         self.host = host
         self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
         self.trigger_depth = 0
-        self.nesting: list[str] = []  # the events and performed commands under way, outermost first
+        # The events and performed commands under way, outermost first, above the floor (`NESTING_FLOOR`).
+        self.nesting: list[str] = [""] * NESTING_FLOOR
         self.triggers: list[str] = []  # whose command, ability or card is resolving (pg.15's triggering player)
         if listeners is not None and hazard_objects is not None:
             # the listeners never change during a bout: a preview's copy shares them
@@ -357,11 +362,12 @@ class Events:
     def take_under_way(self, other: Events) -> None:
         """What is under way in `other` (its trigger depth, triggering players and events), copied."""
         self.trigger_depth = other.trigger_depth
-        self.triggers, self.nesting = list(other.triggers), list(other.nesting)
+        self.triggers = list(other.triggers)
+        self.nesting[:] = other.nesting  # in place: a copy refilled again and again keeps the list's room
 
     def reset(self) -> None:
         """Nothing under way any more (a script fault stopped the bout)."""
-        self.triggers, self.nesting, self.trigger_depth = [], [], 0
+        self.triggers, self.nesting, self.trigger_depth = [], [""] * NESTING_FLOOR, 0
 
     def fire(self, event: str, /, **names: Any) -> Run:
         """Run every `when <event>` listener: rules, abilities, weapons and cards in load order, then
@@ -474,9 +480,13 @@ class Events:
             self.trigger_depth -= 1
             self.nesting.pop()
 
+    def under_way(self) -> list[str]:
+        """The events and performed commands under way, outermost first (`nesting` above its floor)."""
+        return self.nesting[NESTING_FLOOR:]
+
     def describe_nesting(self) -> str:
         """The events (and performed commands) under way, outermost first, for a depth error."""
-        return " > ".join(f"`{name}`" for name in self.nesting)
+        return " > ".join(f"`{name}`" for name in self.under_way())
 
     def hazard_active(self, hazard: A.Declaration) -> bool:
         """A hazard plays once the board layout names it or one of its objects has stood on the board

@@ -45,7 +45,7 @@ def test_each_owner_is_asked_as_itself_and_a_body_s_names_stay_its_own() -> None
     assert "heard" not in first.marks and second.marks["heard"] == 1
     # The rule, for the whole bout, reads the event's `self` and its `count`, not the ability's `set`.
     assert first.marks["whole"] == 1 and "whole" not in second.marks
-    assert (events.trigger_depth, events.nesting) == (0, [])
+    assert (events.trigger_depth, events.under_way()) == (0, [])
 
 
 def test_a_condition_that_faults_names_its_listener_and_leaves_nothing_under_way() -> None:
@@ -58,7 +58,7 @@ def test_a_condition_that_faults_names_its_listener_and_leaves_nothing_under_way
     assert fault.code == "runtime/division_by_zero" and "trait_ability `heard`" in fault.message
     assert (fault.file, fault.line) == ("t.nexus", 2)
     assert "whole" not in first.marks and "heard" not in second.marks
-    assert (events.trigger_depth, events.nesting) == (0, [])
+    assert (events.trigger_depth, events.under_way()) == (0, [])
 
 
 MARKS = '''trait_ability first "First" {
@@ -110,7 +110,7 @@ def test_a_mark_asked_of_what_is_no_piece_faults_as_before() -> None:
     with pytest.raises(ScriptRuntimeError) as raised:
         list(events.fire("probe", self=events.pieces_in_turn()[0], target=3, count=2))
     assert raised.value.diagnostics[0].code == "runtime/wrong_type"
-    assert (events.trigger_depth, events.nesting) == (0, [])
+    assert (events.trigger_depth, events.under_way()) == (0, [])
 
 
 NAMES = '''rule setter "Setter" {
@@ -203,7 +203,7 @@ def test_unmarks_that_would_meet_the_step_budget_run_and_fault_where_they_did() 
         list(events.fire("probe", self=first, target=second))
     fault = raised.value.diagnostics[0]
     assert fault.code == "runtime/budget_exceeded" and (fault.file, fault.line) == ("u.nexus", 4)
-    assert (events.trigger_depth, events.nesting) == (0, [])
+    assert (events.trigger_depth, events.under_way()) == (0, [])
 
 
 def test_an_unmark_of_what_is_no_piece_faults_as_before() -> None:

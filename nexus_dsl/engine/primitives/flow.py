@@ -108,8 +108,22 @@ def _action_of(option: Option, label: str) -> Action:
         return Action.make(PASS, label)
     args = {key: plain(value) for key, value in option.values}
     if _made_at_once(args):  # `Action.make`'s answer without its call by keywords
-        return Action(CONTROL, label, option.name, tuple(sorted(args.items())))
+        return Action(CONTROL, label, option.name, _in_order(args))
     return Action.make(CONTROL, label, option.name, **args)
+
+
+def _in_order(args: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """`tuple(sorted(args.items()))`, as `Action.make` orders them, with no sort for the one or two
+    values an option mostly has: named by text, each name its own, so two pairs are ordered as
+    their names are (a sort compares them so)."""
+    items: list[tuple[str, Any]] = []
+    for key, value in args.items():  # (compiled code walks a dict so, where `tuple(args.items())` asks its view)
+        items.append((key, value))
+    if len(items) > 2:
+        items.sort()
+    elif len(items) == 2 and items[1][0] < items[0][0]:
+        items.reverse()
+    return tuple(items)
 
 
 def _made_at_once(args: dict[str, Any]) -> bool:
