@@ -461,10 +461,15 @@ class Grid:
     def step_area(self, sq: Square, value: int) -> frozenset[Square]:
         """The square one step from `sq` towards the direction of `value` as an area (`frozenset`
         of it, empty for the wall): `front_center` and `behind` as scripts see them, asked at
-        every look round a piece; on a tabulated board the set made once per board size."""
+        every look round a piece; on a tabulated board each set made once per board size, when first asked."""
         index = self._index(sq)
         if index >= 0:
-            return _areas_of(self.size)[0][index * 8 + value]
+            reached = _areas_of(self.size)[0]
+            area = reached[index * 8 + value]
+            if area is None:
+                found = self._step_by(sq, value)
+                area = reached[index * 8 + value] = frozenset() if found is None else frozenset((found,))
+            return area
         found = self._step_by(sq, value)
         return frozenset() if found is None else frozenset((found,))
 
@@ -474,7 +479,11 @@ class Grid:
         value: int = facing._value_
         index = self._index(sq)
         if index >= 0:
-            return _areas_of(self.size)[1][index * 8 + value]
+            arcs = _areas_of(self.size)[1]
+            area = arcs[index * 8 + value]
+            if area is None:
+                area = arcs[index * 8 + value] = frozenset(self.front_arc(sq, facing))
+            return area
         return frozenset(self.front_arc(sq, facing))
 
     def _index(self, sq: Square) -> int:
@@ -589,24 +598,21 @@ class Grid:
 _FRONT_ARC: Final[tuple[int, int, int]] = (RelDir.forward_left.value, RelDir.forward.value, RelDir.forward_right.value)
 
 
-# Each tabulated board size's areas (`_areas_of`), by the size as a list's index (empty until made).
-_AREAS_OF_SIZE: Final[list[tuple[list[frozenset[Square]], list[frozenset[Square]]] | None]] = \
+# Each tabulated board size's areas (`_areas_of`), by the size as a list's index (None until asked).
+_AREAS_OF_SIZE: Final[list[tuple[list[frozenset[Square] | None], list[frozenset[Square] | None]] | None]] = \
     [None] * (_MOST_TABULATED + 1)
 
 
-def _areas_of(size: int) -> tuple[list[frozenset[Square]], list[frozenset[Square]]]:
+def _areas_of(size: int) -> tuple[list[frozenset[Square] | None], list[frozenset[Square] | None]]:
     """The areas of a tabulated board, at `square index * 8 + direction value` as `_step_table`
     lays out its steps: the one square a step reaches (empty for the wall), and the front arc
-    facing that way, each set made in the order `frozenset` of the square or of `front_arc` makes it."""
+    facing that way. Each is made when first asked (None until then), as the grid's own methods
+    make it, so a set is the same whether it is made anew or read from here."""
     areas = _AREAS_OF_SIZE[size]
     if areas is None:
-        steps = _step_table(size)
-        reached = [frozenset() if found is None else frozenset((found,)) for found in steps]
-        arcs: list[frozenset[Square]] = []
-        for index in range(size * size):
-            for value in range(8):
-                arc = [steps[index * 8 + (value + eighths) % 8] for eighths in _FRONT_ARC]
-                arcs.append(frozenset([found for found in arc if found is not None]))
+        cells = size * size * 8
+        reached: list[frozenset[Square] | None] = [None] * cells
+        arcs: list[frozenset[Square] | None] = [None] * cells
         areas = _AREAS_OF_SIZE[size] = (reached, arcs)
     return areas
 
