@@ -318,9 +318,12 @@ def _neighbours(size: int, sq: Square) -> tuple[Square, ...]:
 
 # The boards most a step table is kept for (a game's board has at most 26 squares a side): beyond,
 # a step is worked out each time.
-_MOST_TABULATED = 32
+_MOST_TABULATED: Final = 32
 # Each board size's step table (`_step_table`), shared by every grid of that size.
 _STEP_TABLES: Final[dict[int, list[Square | None]]] = {}
+# The same tables by their size as a list's index (empty for a size not tabulated yet, or too big):
+# read at every step, where the dict's lookup hashes the size each time.
+_TABLE_OF_SIZE: Final[list[list[Square | None]]] = [[] for _ in range(_MOST_TABULATED + 1)]
 
 
 def _step_table(size: int) -> list[Square | None]:
@@ -336,6 +339,7 @@ def _step_table(size: int) -> list[Square | None]:
                     for dcol, drow in _DELTA_OF:
                         c, r = col + dcol, row + drow
                         table.append(Square(c, r) if 1 <= c <= size and 1 <= r <= size else None)
+            _TABLE_OF_SIZE[size] = table
         _STEP_TABLES[size] = table
     return table
 
@@ -396,8 +400,10 @@ class Grid:
         """One step from `sq` towards the direction of `value` (eighths clockwise from north), read
         from the step table for a square on the board."""
         size, col, row = self.size, sq.col, sq.row
-        steps = _step_table(size)
-        if 1 <= col <= size and 1 <= row <= size and steps:
+        if 1 <= col <= size and 1 <= row <= size and size <= _MOST_TABULATED:
+            steps = _TABLE_OF_SIZE[size]  # made with the grid (`Grid.__init__`)
+            if not steps:
+                steps = _step_table(size)
             return steps[((row - 1) * size + col - 1) * 8 + value]
         dcol, drow = _DELTA_OF[value]
         target = Square(col + dcol, row + drow)
@@ -449,6 +455,44 @@ class Grid:
         """The square directly behind (the rear-attack square), or None if it is the wall."""
         value: int = facing._value_
         return self._step_by(sq, (value + 4) % 8)
+
+    # -- the same as areas (the words of geometry hand scripts sets of squares) ---------------
+
+    def step_area(self, sq: Square, value: int) -> frozenset[Square]:
+        """The square one step from `sq` towards the direction of `value` as an area (`frozenset`
+        of it, empty for the wall): `front_center` and `behind` as scripts see them, asked at
+        every look round a piece; on a tabulated board each set made once per board size, when first asked."""
+        index = self._index(sq)
+        if index >= 0:
+            reached = _areas_of(self.size)[0]
+            area = reached[index * 8 + value]
+            if area is None:
+                found = self._step_by(sq, value)
+                area = reached[index * 8 + value] = frozenset() if found is None else frozenset((found,))
+            return area
+        found = self._step_by(sq, value)
+        return frozenset() if found is None else frozenset((found,))
+
+    def front_arc_area(self, sq: Square, facing: Direction) -> frozenset[Square]:
+        """`frozenset(front_arc(sq, facing))`, the same set made once per board size on a tabulated
+        board (a set of squares hashes each square as it is made)."""
+        value: int = facing._value_
+        index = self._index(sq)
+        if index >= 0:
+            arcs = _areas_of(self.size)[1]
+            area = arcs[index * 8 + value]
+            if area is None:
+                area = arcs[index * 8 + value] = frozenset(self.front_arc(sq, facing))
+            return area
+        return frozenset(self.front_arc(sq, facing))
+
+    def _index(self, sq: Square) -> int:
+        """Where a square of the board stands in the tables of its size (row by row from the north-
+        west corner), or -1 for a square off the board or a board beyond the tables."""
+        size, col, row = self.size, sq.col, sq.row
+        if 1 <= col <= size and 1 <= row <= size and size <= _MOST_TABULATED:
+            return (row - 1) * size + col - 1
+        return -1
 
     # -- distances, cones and lines ------------------------------------------------------------
 
@@ -552,6 +596,25 @@ class Grid:
 
 # The front arc's relative directions in eighths from the facing: forward_left, forward, forward_right.
 _FRONT_ARC: Final[tuple[int, int, int]] = (RelDir.forward_left.value, RelDir.forward.value, RelDir.forward_right.value)
+
+
+# Each tabulated board size's areas (`_areas_of`), by the size as a list's index (None until asked).
+_AREAS_OF_SIZE: Final[list[tuple[list[frozenset[Square] | None], list[frozenset[Square] | None]] | None]] = \
+    [None] * (_MOST_TABULATED + 1)
+
+
+def _areas_of(size: int) -> tuple[list[frozenset[Square] | None], list[frozenset[Square] | None]]:
+    """The areas of a tabulated board, at `square index * 8 + direction value` as `_step_table`
+    lays out its steps: the one square a step reaches (empty for the wall), and the front arc
+    facing that way. Each is made when first asked (None until then), as the grid's own methods
+    make it, so a set is the same whether it is made anew or read from here."""
+    areas = _AREAS_OF_SIZE[size]
+    if areas is None:
+        cells = size * size * 8
+        reached: list[frozenset[Square] | None] = [None] * cells
+        arcs: list[frozenset[Square] | None] = [None] * cells
+        areas = _AREAS_OF_SIZE[size] = (reached, arcs)
+    return areas
 
 
 def _sign(x: int) -> int:

@@ -20,16 +20,20 @@ class Host(Faults, Protocol):
     movement: Movement
 
 
+# The areas round a piece, read from the board's tables (`Grid.step_area`, `Grid.front_arc_area`):
+# asked of every piece at every look round it, each set is made once per board size.
 def front_center(host: Host, env: Env, piece: Piece) -> frozenset[Square]:
-    return one_square(host.state.grid.front_center(piece.square, piece.facing))
+    facing: int = piece.facing._value_
+    return host.state.grid.step_area(piece.square, facing)
 
 
 def front_arc(host: Host, env: Env, piece: Piece) -> frozenset[Square]:
-    return frozenset(host.state.grid.front_arc(piece.square, piece.facing))
+    return host.state.grid.front_arc_area(piece.square, piece.facing)
 
 
 def behind(host: Host, env: Env, piece: Piece) -> frozenset[Square]:
-    return one_square(host.state.grid.behind(piece.square, piece.facing))
+    facing: int = piece.facing._value_
+    return host.state.grid.step_area(piece.square, (facing + 4) % 8)
 
 
 def adjacent(host: Host, env: Env, piece: Piece) -> frozenset[Square]:

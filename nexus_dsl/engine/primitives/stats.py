@@ -110,7 +110,13 @@ def grant(host: Host, env: Env, node: A.Action, amount: int, resource: str, to: 
 
 def set_points(host: Host, env: Env, node: A.Action, piece: Piece, amount: int, resource: str) -> None:
     # A turn's points set outright, as a split sets them: the line of what split them says so.
-    setattr(piece, resource.lower(), amount)
+    # The two kinds set natively (every turn's split and closing sets both), any other by its name.
+    if resource == "AP":
+        piece.ap = amount
+    elif resource == "MP":
+        piece.mp = amount
+    else:
+        setattr(piece, resource.lower(), amount)
 
 
 def forfeit(host: Host, env: Env, node: A.Action, resource: str, **preps: Any) -> None:

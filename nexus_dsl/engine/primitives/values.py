@@ -92,15 +92,15 @@ def mark_value_problem(value: Any, limits: Limits) -> tuple[str, str] | None:
     at most `max_collection` such values in all, nested at most `max_mark_depth` deep."""
     if isinstance(value, bool) or value is None or isinstance(value, (str, Piece, Square)):
         return None  # what most marks hold, answered before the walk below is set up
+    if isinstance(value, int):  # a number, the other value marks hold most: no walk either
+        return _number_problem(value, limits)
     budget = [limits.max_collection]
 
     def problem(item: Any, depth: int) -> tuple[str, str] | None:
         if isinstance(item, bool) or item is None or isinstance(item, (str, Piece, Square)):
             return None
         if isinstance(item, int):
-            if abs(item) > limits.max_number:
-                return ("number_too_large", f"a mark cannot hold {item}: beyond the limit of ±{limits.max_number}")
-            return None
+            return _number_problem(item, limits)
         if isinstance(item, (tuple, frozenset)):
             budget[0] -= len(item)
             if budget[0] < 0 or depth > limits.max_mark_depth:
@@ -114,6 +114,13 @@ def mark_value_problem(value: Any, limits: Limits) -> tuple[str, str] | None:
         return ("wrong_type", f"a mark cannot hold {describe_value(item)}")
 
     return problem(value, 0)
+
+
+def _number_problem(number: int, limits: Limits) -> tuple[str, str] | None:
+    """Why a mark cannot hold a number (beyond the number limit), or None."""
+    if abs(number) > limits.max_number:
+        return ("number_too_large", f"a mark cannot hold {number}: beyond the limit of ±{limits.max_number}")
+    return None
 
 
 def plain(value: Any) -> Any:
