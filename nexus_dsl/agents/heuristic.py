@@ -332,9 +332,27 @@ def plain_moves(ruleset: Any) -> frozenset[str]:
     plain = set()
     for expected in parse(PLAIN_MOVES_SOURCE, "<plain moves>").declarations:
         declaration = ruleset.declaration("command", expected.id)
-        if declaration is not None and declaration.clauses_of(A.Effect) == expected.clauses_of(A.Effect):
+        if declaration is not None and _plain_declaration(declaration, expected):
             plain.add(expected.id)
     return frozenset(plain)
+
+
+# What a plain step or turn may declare besides its effect: nothing of it sets anything off.
+PLAIN_CLAUSES: Final = (A.Property, A.Arg, A.Cost, A.Requires, A.Effect)
+# The points a plain step or turn may cost: paid without a line, an event or a roll.
+PLAIN_COSTS: Final = frozenset({"AP", "MP"})
+
+
+def _plain_declaration(declaration: A.Declaration, expected: A.Declaration) -> bool:
+    """Whether `declaration` is the plain step or turn `expected` declares: the same effect, and
+    besides it only properties, arguments, requirements and a cost in points (no roll, no
+    listener, no window, no cost in condition)."""
+    for clause in declaration.clauses:
+        if not isinstance(clause, PLAIN_CLAUSES):
+            return False
+        if isinstance(clause, A.Cost) and any(item.resource not in PLAIN_COSTS for item in clause.items):
+            return False
+    return declaration.clauses_of(A.Effect) == expected.clauses_of(A.Effect)
 
 
 def calm_board(state: BoutState) -> bool:
@@ -511,10 +529,10 @@ class HeuristicAgent:
         state = bout.state
         me = state.pieces[decision.actor]
         options = decision.options
-        # One pass over the options, in their order: each command with its shape (read once: the
-        # tests below ask it of every command again and again), the commands of each group, the
-        # attacks, and the decider's own abilities and cards. (Read, never changed.)
-        shaped: list[tuple[Action, Shape]] = []
+        # One pass over the options, in their order: the commands, the commands of each group, the
+        # attacks, and the decider's own abilities and cards. (Read, never changed.) A command's
+        # shape is asked again only by the rare tests of a prone or grappled helot, each a lookup.
+        commands: list[Action] = []
         groups: dict[str | None, list[Action]] = {}
         attacks: list[Action] = []
         own_abilities: list[Action] = []
@@ -522,7 +540,7 @@ class HeuristicAgent:
             kind = option.kind
             if kind == COMMAND:
                 shape = self._shape(bout, option)
-                shaped.append((option, shape))
+                commands.append(option)
                 grouped = groups.get(shape.group)
                 if grouped is None:
                     groups[shape.group] = [option]
@@ -538,11 +556,12 @@ class HeuristicAgent:
         if ability is not None:
             return ability
         if "prone" in me.states:
-            while_prone = [o for o, shape in shaped if "while_prone" in shape.tags]
+            while_prone = [o for o in commands if "while_prone" in self._shape(bout, o).tags]
             if while_prone:
                 return while_prone[0]
         if "grappled" in me.states:
-            escapes = [o for o, shape in shaped if "while_grappled" in shape.tags and shape.group == "advanced_movement"]
+            escapes = [o for o in commands if "while_grappled" in self._shape(bout, o).tags
+                       and self._shape(bout, o).group == "advanced_movement"]
             if escapes:
                 return escapes[0]
         defense = groups.get("defense", no_commands)

@@ -6,11 +6,13 @@ import heapq
 import random
 
 from nexus_dsl import Bout, BoutSetup, PieceSetup, cached_ruleset, make_agent
-from nexus_dsl.agents.heuristic import (_entry_cost, _position_score, calm_board, distances_to, nearest_foe,
-                                        plain_move_score, plain_moves, position_score, steps_to)
+from nexus_dsl.agents.heuristic import (PLAIN_MOVES_SOURCE, _entry_cost, _plain_declaration, _position_score,
+                                        calm_board, distances_to, nearest_foe, plain_move_score, plain_moves,
+                                        position_score, steps_to)
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.bout import next_action
 from nexus_dsl.engine.setup import standard_setup
+from nexus_dsl.syntax.parser import parse
 from nexus_dsl.engine.state import Status
 
 # A wall of pillars straight across the diagonal between the two seats' starting squares.
@@ -169,3 +171,18 @@ def test_plain_moves_judged_from_the_board_score_as_their_previews():
                     judged += 1
             bout.apply(next_action(bout, agents))
     assert judged > 1000
+
+
+def test_only_a_step_that_sets_nothing_off_is_plain():
+    """A step declared with a cost in points is plain; one that rolls, or costs condition (damage,
+    with its events), or does more, is previewed."""
+    expected = {d.id: d for d in parse(PLAIN_MOVES_SOURCE).declarations}["move_left"]
+
+    def declared(clauses: str) -> bool:
+        source = 'command move_left "Move Left" {\n    group movement\n' + clauses + '\n}\n'
+        return _plain_declaration(parse(source).declarations[0], expected)
+
+    assert declared("    cost 2 MP\n    effect {\n        move self left\n    }")
+    assert not declared("    cost 1 MP, 1 overall\n    effect {\n        move self left\n    }")
+    assert not declared("    cost 1 MP\n    roll check 4+\n    effect {\n        move self left\n    }")
+    assert not declared("    cost 2 MP\n    effect {\n        move self left\n        move self left\n    }")
