@@ -17,10 +17,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from ..engine.actions import ABILITY, CARD, COMMAND, CONTROL, END_ROUND, PASS, Action, Decision
-from ..engine.board import Direction, Grid, Square
+from ..engine.board import REL_EIGHTHS, Direction, Grid, Square, rotate
 from ..engine.state import BoutState, Piece, Status
 from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
+from ..syntax.parser import parse
 
 if TYPE_CHECKING:
     from ..engine.bout import Bout, Previews
@@ -59,6 +60,7 @@ class Shape:
 
 
 NO_SHAPE: Final = Shape(None, frozenset(), 0)
+NO_PLAIN_MOVES: Final[frozenset[str]] = frozenset()
 
 
 def attacking(group: str | None, tags: frozenset[str]) -> bool:
@@ -85,7 +87,12 @@ def nearest_foe(state: BoutState, me: Piece) -> Piece | None:
     """The nearest foe on the board and not dead, the fighting ones first (any other only when none
     is fighting), the first label of equals: the least (distance, label), found in one pass over
     the pieces without a list or a key made for each."""
-    grid, mine, label = state.grid, me.square, me.label
+    return _nearest_foe_from(state, me.label, me.square)
+
+
+def _nearest_foe_from(state: BoutState, label: str, mine: Square) -> Piece | None:
+    """`nearest_foe` of the piece `label` standing on `mine` (where a plain step would take it)."""
+    grid = state.grid
     fighting: Piece | None = None  # the nearest fighting foe so far, and its distance
     fighting_distance = 0
     other: Piece | None = None  # the nearest of the others (incapacitated), read only without a fighting one
@@ -201,14 +208,21 @@ def _position_score(state: BoutState, me: Piece, distances: Mapping[Square, floa
     """`position_score`, the way round obstacles given by square (`distances`) or by square number
     (`steps`, see `steps_to`): a square off the board or walled off from the foe counts as far as
     it gets either way."""
+    return _score_at(state, me.label, me.square, me.facing, distances, steps)
+
+
+def _score_at(state: BoutState, label: str, mine: Square, facing: Direction,
+              distances: Mapping[Square, float] | None, steps: list[float] | None) -> float:
+    """`_position_score` of the piece `label` standing on `mine` and facing `facing`, the rest of
+    `state` as it is: what a plain step or turn would leave it (`_plain_move_score`)."""
     grid: Grid = state.grid
-    foe = nearest_foe(state, me)
+    foe = _nearest_foe_from(state, label, mine)
     score = 0.0
-    for obj in state.objects_at(me.square):
+    for obj in state.objects_at(mine):
         score -= PAINFUL.get(obj, 0) + SLIPPERY.get(obj, 0)
     if foe is None:
         return score
-    mine, theirs = me.square, foe.square
+    theirs = foe.square
     if steps is not None:
         far = _steps_at(steps, grid.size, mine)
         score -= 10.0 * (far if far != INFINITE else grid.chebyshev(mine, theirs) + 8.0)
@@ -216,7 +230,7 @@ def _position_score(state: BoutState, me: Piece, distances: Mapping[Square, floa
         score -= 10.0 * grid.chebyshev(mine, theirs)
     else:  # walled off entirely: as far as it gets
         score -= 10.0 * distances.get(mine, grid.chebyshev(mine, theirs) + 8.0)
-    ahead, arc, _ = FACING_OFFSETS_BY_VALUE[me.facing._value_]
+    ahead, arc, _ = FACING_OFFSETS_BY_VALUE[facing._value_]
     offset = (theirs.col - mine.col, theirs.row - mine.row)
     if offset == ahead:
         score += 12
@@ -255,6 +269,123 @@ FACING_OFFSETS: Final = _facing_offsets()
 # The same, by a facing's number (`Direction._value_`): a compass direction is an Enum, whose hash
 # in a table's lookup is a call of interpreted Python.
 FACING_OFFSETS_BY_VALUE: Final = tuple(FACING_OFFSETS[facing] for facing in sorted(Direction, key=lambda d: d._value_))
+
+
+# The plain steps and turns of the base game (content/base/commands/movement.nexus), known by their
+# effects as written there: a step of the helot itself, or a turn with its rotation marks. Such a
+# command is judged from the board without a preview (`plain_move_score`) when nothing it sets off
+# can change what the score reads (the mover's square and facing, the objects under it, the other
+# pieces): the base game's listeners to a step or a turn (`QUIET_LISTENERS`, read in
+# content/base/rules and hazards) leave those alone while no fire burns, the square entered (or
+# turned in) holds no object, the mover holds no one and is held by no one, and it is not being
+# pulled into a hazard. A window the step opens (`before_move`) is passed in a preview, as every
+# window is. Content declaring these commands otherwise, or listening to them otherwise, is previewed.
+PLAIN_MOVES_SOURCE: Final = """
+command move_forward "" { effect { move self direction } }
+command move_backward "" { effect { move self backward } }
+command move_left "" { effect { move self left } }
+command move_right "" { effect { move self right } }
+command rotate "" {
+    effect {
+        if has_mark(self, "turned_left") or has_mark(self, "turned_right") {
+            mark self "rotations_spent"
+        }
+        if direction == left {
+            mark self "turned_left"
+        } else {
+            mark self "turned_right"
+        }
+        rotate self direction
+    }
+}
+"""
+# Each plain step's direction, relative to the facing (None: the command's `direction` argument).
+PLAIN_STEPS: Final[dict[str, str | None]] = {"move_forward": None, "move_backward": "backward", "move_left": "left",
+                                             "move_right": "right"}
+PLAIN_TURN: Final = "rotate"
+# The events a plain step or turn raises, and the base game's listeners to them: (kind, id, event).
+# Each one either leaves the score's reads alone or acts only where `plain_move_score` previews:
+# marks of a run, of rotations, of gloating, of a pull (`pulled_toward` on the mover is previewed);
+# blood placed where the mover was (not where it is); a slide on blood, a fire's or a hazard's harm
+# (previewed: an object in the square, a fire on the board); a drag's pull (a step of one's own is
+# no drag).
+PLAIN_MOVE_EVENTS: Final = frozenset({"piece_moved", "piece_rotated", "command_used"})
+QUIET_LISTENERS: Final = frozenset({
+    ("rule", "crowd_favourite", "command_used"), ("rule", "gloating_window", "command_used"),
+    ("rule", "running_strike", "piece_moved"), ("rule", "running_strike", "command_used"),
+    ("rule", "slippery_blood", "piece_moved"), ("rule", "slippery_blood", "piece_rotated"),
+    ("rule", "rotation_limit", "piece_moved"), ("rule", "blood_tiles", "piece_moved"),
+    ("hazard", "brazier", "piece_moved"), ("hazard", "brazier", "piece_rotated"),
+    ("hazard", "floor_saw", "piece_moved"), ("hazard", "floor_spikes", "piece_moved"),
+    ("hazard", "pulled_into_hazard", "piece_moved"), ("hazard", "pulled_into_hazard", "command_used"),
+})
+
+
+def plain_moves(ruleset: Any) -> frozenset[str]:
+    """The commands of `ruleset` judged as plain steps and turns (`PLAIN_MOVES_SOURCE`): none unless
+    every listener to their events is a quiet one, else those whose effect is the plain one."""
+    for kind, items in ruleset.scripts.items():
+        for ident, item in items.items():
+            for when in item.declaration.clauses_of(A.When):
+                if when.event in PLAIN_MOVE_EVENTS and (kind, ident, when.event) not in QUIET_LISTENERS:
+                    return frozenset()
+    plain = set()
+    for expected in parse(PLAIN_MOVES_SOURCE, "<plain moves>").declarations:
+        declaration = ruleset.declaration("command", expected.id)
+        if declaration is not None and _plain_declaration(declaration, expected):
+            plain.add(expected.id)
+    return frozenset(plain)
+
+
+# What a plain step or turn may declare besides its effect: nothing of it sets anything off.
+PLAIN_CLAUSES: Final = (A.Property, A.Arg, A.Cost, A.Requires, A.Effect)
+# The points a plain step or turn may cost: paid without a line, an event or a roll.
+PLAIN_COSTS: Final = frozenset({"AP", "MP"})
+
+
+def _plain_declaration(declaration: A.Declaration, expected: A.Declaration) -> bool:
+    """Whether `declaration` is the plain step or turn `expected` declares: the same effect, and
+    besides it only properties, arguments, requirements and a cost in points (no roll, no
+    listener, no window, no cost in condition)."""
+    for clause in declaration.clauses:
+        if not isinstance(clause, PLAIN_CLAUSES):
+            return False
+        if isinstance(clause, A.Cost) and any(item.resource not in PLAIN_COSTS for item in clause.items):
+            return False
+    return declaration.clauses_of(A.Effect) == expected.clauses_of(A.Effect)
+
+
+def calm_board(state: BoutState) -> bool:
+    """No fire on the board: a step or a turn near one hurts (`QUIET_LISTENERS`)."""
+    for found in state.objects.values():
+        if "fire" in found:
+            return False
+    return True
+
+
+def plain_move_score(state: BoutState, me: Piece, option: Action, steps: list[float] | None) -> float | None:
+    """What `_position_score` of the state a plain step or turn (`plain_moves`) of `me` leaves would
+    be, read off the board (a calm one, `calm_board`), or None where it is not known for certain
+    without a preview (see `PLAIN_MOVES_SOURCE`)."""
+    if me.holding is not None or me.held_by is not None or "pulled_toward" in me.marks:
+        return None
+    name = option.name
+    if name == PLAIN_TURN:
+        side = option.arg("direction")
+        if state.objects_at(me.square) or side not in ("left", "right"):
+            return None
+        return _score_at(state, me.label, me.square, rotate(me.facing, side), None, steps)
+    direction = PLAIN_STEPS[name] if name in PLAIN_STEPS else None
+    if direction is None:
+        direction = option.arg("direction")
+    eighths = REL_EIGHTHS.get(direction) if isinstance(direction, str) else None
+    if eighths is None:
+        return None
+    grid: Grid = state.grid
+    square = grid.step_turned(me.square, me.facing, eighths)
+    if square is None or not grid.contains(square) or state.objects_at(square) or state.piece_at(square) is not None:
+        return None
+    return _score_at(state, me.label, square, me.facing, None, steps)
 
 
 def cred_of(state: BoutState, helot: Piece) -> int:
@@ -398,10 +529,10 @@ class HeuristicAgent:
         state = bout.state
         me = state.pieces[decision.actor]
         options = decision.options
-        # One pass over the options, in their order: each command with its shape (read once: the
-        # tests below ask it of every command again and again), the commands of each group, the
-        # attacks, and the decider's own abilities and cards. (Read, never changed.)
-        shaped: list[tuple[Action, Shape]] = []
+        # One pass over the options, in their order: the commands, the commands of each group, the
+        # attacks, and the decider's own abilities and cards. (Read, never changed.) A command's
+        # shape is asked again only by the rare tests of a prone or grappled helot, each a lookup.
+        commands: list[Action] = []
         groups: dict[str | None, list[Action]] = {}
         attacks: list[Action] = []
         own_abilities: list[Action] = []
@@ -409,7 +540,7 @@ class HeuristicAgent:
             kind = option.kind
             if kind == COMMAND:
                 shape = self._shape(bout, option)
-                shaped.append((option, shape))
+                commands.append(option)
                 grouped = groups.get(shape.group)
                 if grouped is None:
                     groups[shape.group] = [option]
@@ -425,11 +556,12 @@ class HeuristicAgent:
         if ability is not None:
             return ability
         if "prone" in me.states:
-            while_prone = [o for o, shape in shaped if "while_prone" in shape.tags]
+            while_prone = [o for o in commands if "while_prone" in self._shape(bout, o).tags]
             if while_prone:
                 return while_prone[0]
         if "grappled" in me.states:
-            escapes = [o for o, shape in shaped if "while_grappled" in shape.tags and shape.group == "advanced_movement"]
+            escapes = [o for o in commands if "while_grappled" in self._shape(bout, o).tags
+                       and self._shape(bout, o).group == "advanced_movement"]
             if escapes:
                 return escapes[0]
         defense = groups.get("defense", no_commands)
@@ -451,18 +583,28 @@ class HeuristicAgent:
         steps = self._steps_to(bout, state, foe.square) if foe is not None else None
         current = _position_score(state, me, None, steps)
         best, best_score = None, current
+        plain = self._plain_moves(bout) if moves and calm_board(state) else NO_PLAIN_MOVES
         with bout.previews() as previews:
             for option in moves:
-                after = _previewed(previews, option)
-                if after is None:
-                    continue
-                score = _position_score(after, after.pieces[me.label], None, steps)
+                known = plain_move_score(state, me, option, steps) if option.name in plain else None
+                if known is not None:
+                    score = known
+                else:
+                    after = _previewed(previews, option)
+                    if after is None:
+                        continue
+                    score = _position_score(after, after.pieces[me.label], None, steps)
                 if score > best_score:
                     best, best_score = option, score
         if best is not None:
             return best
         # Nothing worth doing: end the round, or, in a turn the player may not end, its first option.
         return next((o for o in options if o.kind == END_ROUND), options[0])
+
+    def _plain_moves(self, bout: Bout) -> frozenset[str]:
+        """`plain_moves` of the ruleset played, worked out once for it (shared by every agent)."""
+        ruleset = bout.ruleset
+        return ruleset.derived("heuristic_plain_moves", lambda: plain_moves(ruleset))
 
     def _steps_to(self, bout: Bout, state: BoutState, goal: Square) -> list[float]:
         """`steps_to`, remembered for the same ruleset, goal and objects on the board (read only)."""

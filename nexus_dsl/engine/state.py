@@ -504,11 +504,17 @@ def _clockwise_labels(label: str, seated: Mapping[str, Player | Piece],
     it is, the count of those seated tells a remembered order out of date)."""
     order = remembered.get(label)
     if order is None or len(order) != len(seated):
-        ring = {seat: index for index, seat in enumerate(SEATS_CLOCKWISE)}
-        labels = sorted(seated, key=lambda x: ring.get(seated[x].seat, len(ring)))
-        start = labels.index(label)
-        order = remembered[label] = tuple(labels[start:] + labels[:start])
+        order = remembered[label] = _seated_clockwise(label, seated)
     return order
+
+
+def _seated_clockwise(label: str, seated: Mapping[str, Player | Piece]) -> tuple[str, ...]:
+    """The labels of `seated` clockwise from `label` (`_clockwise_labels`), worked out: apart, so
+    that the remembered answer is read without making the sort key's closure."""
+    ring = {seat: index for index, seat in enumerate(SEATS_CLOCKWISE)}
+    labels = sorted(seated, key=lambda x: ring.get(seated[x].seat, len(ring)))
+    start = labels.index(label)
+    return tuple(labels[start:] + labels[:start])
 
 
 def _refill(mine: dict[str, int], theirs: dict[str, int]) -> None:

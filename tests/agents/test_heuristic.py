@@ -6,9 +6,13 @@ import heapq
 import random
 
 from nexus_dsl import Bout, BoutSetup, PieceSetup, cached_ruleset, make_agent
-from nexus_dsl.agents.heuristic import _entry_cost, distances_to, nearest_foe, position_score
+from nexus_dsl.agents.heuristic import (PLAIN_MOVES_SOURCE, _entry_cost, _plain_declaration, _position_score,
+                                        calm_board, distances_to, nearest_foe, plain_move_score, plain_moves,
+                                        position_score, steps_to)
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.bout import next_action
+from nexus_dsl.engine.setup import standard_setup
+from nexus_dsl.syntax.parser import parse
 from nexus_dsl.engine.state import Status
 
 # A wall of pillars straight across the diagonal between the two seats' starting squares.
@@ -134,3 +138,51 @@ def test_the_nearest_foe_is_found_in_one_pass_as_by_lists():
             assert nearest_foe(state, me) is _nearest_by_lists(state, me), f"seed {seed}, {me.label}"
             checked += 1
     assert checked == 1600
+
+
+def test_plain_moves_judged_from_the_board_score_as_their_previews():
+    """Every plain step or turn the agent judges without a preview (`plain_move_score`) scores, over
+    seeded bouts of two and four helots (heuristic and random play, hazards and blood about), what
+    its preview scores; and many are judged so."""
+    ruleset = cached_ruleset(("base",))
+    plain = plain_moves(ruleset)
+    assert plain == {"move_forward", "move_backward", "move_left", "move_right", "rotate"}
+    judged = 0
+    for seed in range(1, 9):
+        setup = standard_setup(2 if seed % 2 else 4)
+        kind = "heuristic" if seed % 4 in (1, 2) else "random"
+        bout = Bout(ruleset, setup, seed=seed)
+        agents = {spec.label: make_agent(kind, seed=seed * 31 + i) for i, spec in enumerate(setup.pieces)}
+        while bout.pending is not None and bout.state.cycle <= 12:
+            decision = bout.pending
+            state = bout.state
+            if decision.kind == "command" and calm_board(state):
+                me = state.pieces[decision.actor]
+                foe = nearest_foe(state, me)
+                steps = steps_to(state, foe.square, ruleset.object_flags) if foe is not None else None
+                for option in decision.options:
+                    if option.actor != me.label or option.name not in plain:
+                        continue
+                    known = plain_move_score(state, me, option, steps)
+                    if known is None:
+                        continue
+                    after = bout.preview(option)
+                    assert known == _position_score(after, after.pieces[me.label], None, steps), (seed, option)
+                    judged += 1
+            bout.apply(next_action(bout, agents))
+    assert judged > 1000
+
+
+def test_only_a_step_that_sets_nothing_off_is_plain():
+    """A step declared with a cost in points is plain; one that rolls, or costs condition (damage,
+    with its events), or does more, is previewed."""
+    expected = {d.id: d for d in parse(PLAIN_MOVES_SOURCE).declarations}["move_left"]
+
+    def declared(clauses: str) -> bool:
+        source = 'command move_left "Move Left" {\n    group movement\n' + clauses + '\n}\n'
+        return _plain_declaration(parse(source).declarations[0], expected)
+
+    assert declared("    cost 2 MP\n    effect {\n        move self left\n    }")
+    assert not declared("    cost 1 MP, 1 overall\n    effect {\n        move self left\n    }")
+    assert not declared("    cost 1 MP\n    roll check 4+\n    effect {\n        move self left\n    }")
+    assert not declared("    cost 2 MP\n    effect {\n        move self left\n        move self left\n    }")
