@@ -310,6 +310,9 @@ PLAIN_TURN: Final = "rotate"
 # (previewed: an object in the square, a fire on the board); a drag's pull (a step of one's own is
 # no drag).
 PLAIN_MOVE_EVENTS: Final = frozenset({"piece_moved", "piece_rotated", "command_used"})
+# The pack whose listeners those are: a pack layered on it that declares one of them anew (a house
+# rule of the same id) may make it act otherwise, so its steps and turns are previewed.
+QUIET_PACK: Final = "base"
 QUIET_LISTENERS: Final = frozenset({
     ("rule", "crowd_favourite", "command_used"), ("rule", "gloating_window", "command_used"),
     ("rule", "running_strike", "piece_moved"), ("rule", "running_strike", "command_used"),
@@ -323,11 +326,13 @@ QUIET_LISTENERS: Final = frozenset({
 
 def plain_moves(ruleset: Any) -> frozenset[str]:
     """The commands of `ruleset` judged as plain steps and turns (`PLAIN_MOVES_SOURCE`): none unless
-    every listener to their events is a quiet one, else those whose effect is the plain one."""
+    every listener to their events is a quiet one as the base pack declares it, else those whose
+    effect is the plain one."""
     for kind, items in ruleset.scripts.items():
         for ident, item in items.items():
             for when in item.declaration.clauses_of(A.When):
-                if when.event in PLAIN_MOVE_EVENTS and (kind, ident, when.event) not in QUIET_LISTENERS:
+                if when.event in PLAIN_MOVE_EVENTS and ((kind, ident, when.event) not in QUIET_LISTENERS
+                                                        or item.origin.pack != QUIET_PACK):
                     return frozenset()
     plain = set()
     for expected in parse(PLAIN_MOVES_SOURCE, "<plain moves>").declarations:

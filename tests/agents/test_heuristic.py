@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import random
 
@@ -186,3 +187,14 @@ def test_only_a_step_that_sets_nothing_off_is_plain():
     assert not declared("    cost 1 MP, 1 overall\n    effect {\n        move self left\n    }")
     assert not declared("    cost 1 MP\n    roll check 4+\n    effect {\n        move self left\n    }")
     assert not declared("    cost 2 MP\n    effect {\n        move self left\n        move self left\n    }")
+
+
+def test_a_quiet_listener_declared_anew_by_another_pack_makes_every_move_previewed():
+    """A pack layered on the base one that declares one of its quiet listeners anew (same id) may
+    make it act otherwise: no step or turn is judged without its preview then."""
+    ruleset = cached_ruleset(("base",))
+    item = ruleset.scripts["rule"]["slippery_blood"]
+    scripts = {kind: dict(items) for kind, items in ruleset.scripts.items()}
+    scripts["rule"]["slippery_blood"] = dataclasses.replace(item, origin=dataclasses.replace(item.origin, pack="house"))
+    assert plain_moves(ruleset)
+    assert plain_moves(dataclasses.replace(ruleset, scripts=scripts)) == frozenset()
