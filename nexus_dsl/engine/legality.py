@@ -20,7 +20,7 @@ from ..syntax.printer import print_expr
 from .actions import COMMAND, CONTROL, Action
 from .board import Direction
 from .interpreter import Interpreter, Limits
-from .legality_plans import (CombinationKeys, CommandQuestions, CommandSlot, CommandSlots, CostPlan, LegalityPlan, NumberedCheck,
+from .legality_plans import (CombinationKeys, CommandEntry, CommandQuestions, CommandSlot, CommandSlots, CostPlan, LegalityPlan, NumberedCheck,
                              PlannedCheck, TargetMembership, UseChecks, UseVerdicts, actions_of, always_asked, controls_of,
                              cost_plans_of, is_plain, lasting_combinations_of, legality_plan, offered_of, plans_of, questions_of, reads_only_the_command,
                              role_ownership_of)
@@ -677,6 +677,9 @@ class Legality:
                 declaration, plan = entry.declaration, entry.plan
                 at = entry.filter_at
                 slot = slots[index]
+                if entry.fixed_first and answers[at] is None and self._refused_before_filter(
+                        entry, slot, answers, fixed_verdicts, kept, piece, held, interpreter):
+                    continue
                 if at >= 0:  # the quick filter, `_cannot_afford`, asked once for the costs written alike
                     affordable = answers[at]
                     if affordable is None:
@@ -767,6 +770,31 @@ class Legality:
                         if verdict:
                             legal.append(action)
         return legal
+
+    def _refused_before_filter(self, entry: CommandEntry, slot: CommandSlot, answers: list[bool | None],
+                               fixed_verdicts: list[bool | None], kept: CommandSlots, piece: Actor,
+                               held: dict[str, int], interpreter: Interpreter) -> bool:
+        """Whether a command whose quick filter asks the script (`CommandEntry.fixed_first`) fails its
+        requirements that read no argument, asked before the filter: the filter's answer matters only
+        when they hold (a fault of the filter lets the command through, `_cannot_afford`), so it is
+        not asked when they fail. A fault of the requirements counts only where the filter, which they
+        always followed, lets the command through; and the command's scope is made first, as a piece
+        the filter lets through always made it before them (a fault of its params is met there)."""
+        declaration = entry.declaration
+        if slot.scope is None:
+            slot.scope = self.declaration_env(declaration)
+        group = entry.fixed_at
+        holds = fixed_verdicts[group]
+        if holds is None:
+            try:
+                holds = fixed_verdicts[group] = self._passes(entry.fixed, answers, kept.rules, piece, declaration,
+                                                             None, slot, interpreter, None)
+            except ScriptRuntimeError:
+                if self._cannot_afford(piece, declaration, entry.plan, held, slot):
+                    answers[entry.filter_at] = False
+                    return True  # never asked: the filter refuses the command first
+                raise
+        return not holds
 
     def _keys_of(self, declaration: A.Declaration, combinations: list[tuple[Any, ...]],
                  positions: tuple[int, ...]) -> CombinationKeys:

@@ -248,9 +248,12 @@ class CommandEntry:
     target); the place among the decision's verdicts of the whole of its `fixed` requirements
     (`fixed_at`: commands that ask the same numbered requirements in the same order, alike in what
     each one answers in advance, get the same verdict from them); and the facts of its text each
-    decision reads (whether it targets, its id)."""
+    decision reads (whether it targets, its id). `fixed_first`: its quick filter asks the script
+    (costs not written as numbers) and it has `fixed` requirements, which are then asked first
+    (`Legality._refused_before_filter`)."""
 
-    __slots__ = ("declaration", "plan", "filter_at", "fixed", "per_target", "targets", "name", "fixed_at")
+    __slots__ = ("declaration", "plan", "filter_at", "fixed", "per_target", "targets", "name", "fixed_at",
+                 "fixed_first")
 
     def __init__(self, declaration: A.Declaration, plan: LegalityPlan, filter_at: int,
                  fixed: tuple[NumberedCheck, ...], per_target: tuple[NumberedCheck, ...]):
@@ -262,6 +265,7 @@ class CommandEntry:
         self.targets = targets_opponent(declaration)  # whether it binds a target (its first domain)
         self.name = declaration.id
         self.fixed_at = -1  # (numbered by `CommandQuestions`)
+        self.fixed_first = filter_at >= 0 and plan.written_costs is None and bool(fixed)
 
 
 class CommandQuestions:
