@@ -20,7 +20,7 @@ from ..syntax.printer import print_expr
 from .actions import COMMAND, CONTROL, Action
 from .board import Direction
 from .interpreter import Interpreter, Limits
-from .legality_plans import (CombinationKeys, CommandQuestions, CommandSlot, CommandSlots, CostPlan, LegalityPlan, NumberedCheck,
+from .legality_plans import (CombinationKeys, CommandEntry, CommandQuestions, CommandSlot, CommandSlots, CostPlan, LegalityPlan, NumberedCheck,
                              PlannedCheck, TargetMembership, UseChecks, UseVerdicts, actions_of, always_asked, controls_of,
                              cost_plans_of, is_plain, lasting_combinations_of, legality_plan, offered_of, plans_of, questions_of, reads_only_the_command,
                              role_ownership_of)
@@ -657,6 +657,7 @@ class Legality:
         # The answers to this decision's questions, by their numbers (`CommandQuestions`): None
         # until asked. A cost filter's verdict is whether the piece can afford the costs.
         answers: list[bool | None] = [None] * questions.count
+        fixed_verdicts: list[bool | None] = [None] * questions.fixed_count  # by `CommandEntry.fixed_at`
         by_target: dict[str, list[bool | None]] = {}  # the answers to the questions asked per target
         seen: dict[Any, list[Any]] = {}  # the argument domains commands share, this decision
         held: dict[str, int] = {}  # the resources the piece holds, this decision
@@ -676,6 +677,9 @@ class Legality:
                 declaration, plan = entry.declaration, entry.plan
                 at = entry.filter_at
                 slot = slots[index]
+                if entry.fixed_first and answers[at] is None and self._refused_before_filter(
+                        entry, slot, answers, fixed_verdicts, kept, piece, held, interpreter):
+                    continue
                 if at >= 0:  # the quick filter, `_cannot_afford`, asked once for the costs written alike
                     affordable = answers[at]
                     if affordable is None:
@@ -685,9 +689,14 @@ class Legality:
                 scope = slot.scope
                 if scope is None:
                     scope = slot.scope = self.declaration_env(declaration)
-                if entry.fixed and not self._passes(entry.fixed, answers, kept.rules, piece, declaration, None,
-                                                    slot, interpreter, None):
-                    continue
+                group = entry.fixed_at
+                if group >= 0:  # its requirements that read no argument, as a whole (`CommandEntry.fixed_at`)
+                    holds = fixed_verdicts[group]
+                    if holds is None:
+                        holds = fixed_verdicts[group] = self._passes(entry.fixed, answers, kept.rules, piece, declaration,
+                                                                     None, slot, interpreter, None)
+                    if not holds:
+                        continue
                 lasting = slot.lasting
                 if lasting is not None:  # as `_command_combinations` finds them, without looking them up
                     names, combinations = lasting
@@ -762,6 +771,31 @@ class Legality:
                             legal.append(action)
         return legal
 
+    def _refused_before_filter(self, entry: CommandEntry, slot: CommandSlot, answers: list[bool | None],
+                               fixed_verdicts: list[bool | None], kept: CommandSlots, piece: Actor,
+                               held: dict[str, int], interpreter: Interpreter) -> bool:
+        """Whether a command whose quick filter asks the script (`CommandEntry.fixed_first`) fails its
+        requirements that read no argument, asked before the filter: the filter's answer matters only
+        when they hold (a fault of the filter lets the command through, `_cannot_afford`), so it is
+        not asked when they fail. A fault of the requirements counts only where the filter, which they
+        always followed, lets the command through; and the command's scope is made first, as a piece
+        the filter lets through always made it before them (a fault of its params is met there)."""
+        declaration = entry.declaration
+        if slot.scope is None:
+            slot.scope = self.declaration_env(declaration)
+        group = entry.fixed_at
+        holds = fixed_verdicts[group]
+        if holds is None:
+            try:
+                holds = fixed_verdicts[group] = self._passes(entry.fixed, answers, kept.rules, piece, declaration,
+                                                             None, slot, interpreter, None)
+            except ScriptRuntimeError:
+                if self._cannot_afford(piece, declaration, entry.plan, held, slot):
+                    answers[entry.filter_at] = False
+                    return True  # never asked: the filter refuses the command first
+                raise
+        return not holds
+
     def _keys_of(self, declaration: A.Declaration, combinations: list[tuple[Any, ...]],
                  positions: tuple[int, ...]) -> CombinationKeys:
         """The keys of a command's lasting combinations (`CombinationKeys`), worked out once per bout
@@ -780,14 +814,20 @@ class Legality:
         combinations, places, keys = keyed.combinations, keyed.places, keyed.keys
         verdicts: list[bool | None] = [None] * len(keys)
         arg_names = plan.arg_names
+        costs_alone = costs_vary and plan.costs_alone  # (`LegalityPlan.costs_alone`)
         for at in range(len(places)):
             place = places[at]
             verdict = verdicts[place]
             if verdict is None:
-                env = self._combination_env(slot, source, piece, declaration, target_piece, arg_names,
-                                            combinations[at])
-                verdict = verdicts[place] = self._arguments_hold(
-                    piece, declaration, env, plan, costs_vary, held, slot, keys[place])
+                amounts = slot.amounts.get(keys[place]) if costs_alone else None
+                if amounts is not None:  # the costs alone, their amounts kept: nothing to ask
+                    verdict = verdicts[place] = not self._short_of_amounts(piece, amounts, plan.cost_resources,
+                                                                           target_piece, held)
+                else:
+                    env = self._combination_env(slot, source, piece, declaration, target_piece, arg_names,
+                                                combinations[at])
+                    verdict = verdicts[place] = self._arguments_hold(
+                        piece, declaration, env, plan, costs_vary, held, slot, keys[place])
             if verdict:
                 legal.append(offered[at])
 
@@ -1157,6 +1197,18 @@ class Legality:
         `held` keeping what one decision looks up of the piece: its resources and its square's MP
         multiplier."""
         return self._short_of_items(piece, self.cost_items(piece, declaration, env, held), target, held)
+
+    def _short_of_amounts(self, piece: Actor, amounts: list[int], resources: tuple[str, ...], target: Piece | None,
+                          held: dict[str, int]) -> bool:
+        """`_short_of_items` of costs in no MP, as their amounts and resources (in the same order)."""
+        for place in range(len(resources)):
+            resource = resources[place]
+            have = held.get(resource)
+            if have is None:
+                have = held[resource] = self.resource_amount(piece, resource)
+            if self._with_bonus(piece, resource, target, have) < amounts[place]:
+                return True
+        return False
 
     def _short_of_items(self, piece: Actor, items: Sequence[tuple[int, str]], target: Any, held: dict[str, int]) -> bool:
         """Whether `piece` lacks any of these costs worked out (`cost_items`), as `cost_problem`

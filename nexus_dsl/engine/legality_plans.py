@@ -176,6 +176,13 @@ class LegalityPlan:
     # function, no parameter: `3 + extra`): a combination's amounts then depend on its values alone,
     # and are worked out once per bout for the values the costs read (`CommandSlot.amounts`).
     amounts_by_arguments: bool
+    # Each cost's resource, in order; and whether a combination's verdict is its costs alone, read
+    # from the amounts kept for its values (`amounts_by_arguments`, no requirement reads its
+    # arguments, no MP cost, which the square multiplies, and no argument named `target`, which
+    # AP granted against a target would read): nothing then is asked of the script once they are
+    # kept, so the verdict is whether the piece holds those amounts.
+    cost_resources: tuple[str, ...]
+    costs_alone: bool
 
 
 def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.Declaration, A.Requires]],
@@ -206,9 +213,11 @@ def legality_plan(declaration: A.Declaration, rule_requirements: list[tuple[A.De
     filter_faults = not written and any(faults_anyway(declaration, item.amount) for item in items)
     arg_names = tuple(arg.name for arg in declared)
     by_arguments = costs_vary and all(reads_only_arguments(item.amount, arg_names) for item in items)
+    resources = tuple(item.resource for item in items)
+    costs_alone = by_arguments and not varying and "MP" not in resources and "target" not in arg_names
     return LegalityPlan(fixed, per_target, varying, costs_vary, verdict_at, arg_names, offered_as_control(declaration),
                         tuple((item.amount.value, item.resource) for item in items  # type: ignore[attr-defined]
-                              ) if written else None, filter_faults, by_arguments)
+                              ) if written else None, filter_faults, by_arguments, resources, costs_alone)
 
 
 #: The nodes of an amount worked out from the values it names alone, by arithmetic and comparison.
@@ -236,9 +245,15 @@ class CommandEntry:
     """One command as `legal_commands` asks it at every decision: its plan, and the place among the
     decision's verdicts (`CommandQuestions`) of its quick cost filter (-1: none is asked) and of
     each requirement that reads no argument (`fixed`) or only the target (`per_target`, kept per
-    target); and the facts of its text each decision reads (whether it targets, its id)."""
+    target); the place among the decision's verdicts of the whole of its `fixed` requirements
+    (`fixed_at`: commands that ask the same numbered requirements in the same order, alike in what
+    each one answers in advance, get the same verdict from them); and the facts of its text each
+    decision reads (whether it targets, its id). `fixed_first`: its quick filter asks the script
+    (costs not written as numbers) and it has `fixed` requirements, which are then asked first
+    (`Legality._refused_before_filter`)."""
 
-    __slots__ = ("declaration", "plan", "filter_at", "fixed", "per_target", "targets", "name")
+    __slots__ = ("declaration", "plan", "filter_at", "fixed", "per_target", "targets", "name", "fixed_at",
+                 "fixed_first")
 
     def __init__(self, declaration: A.Declaration, plan: LegalityPlan, filter_at: int,
                  fixed: tuple[NumberedCheck, ...], per_target: tuple[NumberedCheck, ...]):
@@ -249,6 +264,8 @@ class CommandEntry:
         self.per_target = per_target
         self.targets = targets_opponent(declaration)  # whether it binds a target (its first domain)
         self.name = declaration.id
+        self.fixed_at = -1  # (numbered by `CommandQuestions`)
+        self.fixed_first = filter_at >= 0 and plan.written_costs is None and bool(fixed)
 
 
 class CommandQuestions:
@@ -257,7 +274,7 @@ class CommandQuestions:
     a requirement they share, `PlannedCheck.shared`) under one number, so that the verdict asked
     for one holds for all at that decision. Worked out once per ruleset and number limit."""
 
-    __slots__ = ("entries", "count", "target_count", "filters")
+    __slots__ = ("entries", "count", "target_count", "filters", "fixed_count")
 
     def __init__(self, plans: list[tuple[A.Declaration, LegalityPlan]]):
         numbers: dict[Any, int] = {}  # the decision-wide questions: cost filters and fixed requirements
@@ -286,6 +303,14 @@ class CommandQuestions:
                 filters.add(filter_at)
             entries.append(CommandEntry(declaration, plan, filter_at, checks(numbers, declaration, plan.fixed),
                                         checks(target_numbers, declaration, plan.per_target)))
+        # The verdicts of the commands' `fixed` requirements as a whole: asking them again in the
+        # same order, with the same answers in advance, asks nothing new and fails (or holds) where
+        # they did, so commands alike share one verdict.
+        groups: dict[Any, int] = {}
+        for entry in entries:
+            if entry.fixed:
+                entry.fixed_at = numbered(groups, tuple([(at, check.holds_anyway) for at, check in entry.fixed]))
+        self.fixed_count = len(groups)
         self.entries = tuple(entries)
         self.count = len(numbers)
         self.target_count = len(target_numbers)

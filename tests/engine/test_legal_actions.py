@@ -395,3 +395,43 @@ def test_written_costs_against_a_target_granting_ap_are_met_per_target():
         offered = bout.legality.legal_commands(red)
         assert offered == _brute_commands(bout, red)
     assert any(action.name == "standard_attack" for action in offered)
+
+
+STUMBLING = '''
+command stumble "Stumble" {
+    group fame
+    text "A cost the script works out, and a requirement that faults at 3 AP."
+    cost self.mp AP
+    requires 6 / (self.ap - 3) != 0
+    effect {
+        log "stumbled"
+    }
+}
+'''
+
+
+def test_requirements_asked_before_a_worked_out_cost_fault_only_where_the_cost_is_met(tmp_path):
+    """A command whose cost the script works out has its argument-free requirements asked before
+    its cost (`Legality._refused_before_filter`): a requirement's fault counts only where the piece
+    can afford the command, as when the cost was asked first; elsewhere the commands offered are
+    those `command_problem` allows."""
+    import pytest
+
+    from nexus_dsl.errors import ScriptRuntimeError
+
+    ruleset = _with_pack(tmp_path, STUMBLING)
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=0),
+                              PieceSetup("blue", "north", Square(4, 2), Direction.S)], phase="command", active="red")
+    bout = Bout(ruleset, setup, seed=0)
+    red = bout.state.pieces["red"]
+    for ap, mp in ((3, 5), (5, 0), (3, 9), (4, 1), (2, 2)):
+        red.ap, red.mp = ap, mp
+        offered = bout.legality.legal_commands(red)
+        assert offered == _brute_commands(bout, red)
+        assert any(action.name == "stumble" for action in offered) == (ap >= mp)
+    red.ap, red.mp = 3, 0
+    with pytest.raises(ScriptRuntimeError) as kept:
+        bout.legality.legal_commands(red)
+    with pytest.raises(ScriptRuntimeError) as asked:
+        _brute_commands(bout, red)
+    assert str(kept.value) == str(asked.value) and "stumble" in str(kept.value)
