@@ -1,7 +1,9 @@
 """A heuristic lanista that plays the whole command set sensibly and fast.
 
 It reads commands through their content-declared shape — `group`, `tags`, costs, targets — and
-weighs movement by previewing where each legal move would leave its helot. It knows the base
+weighs movement by where each legal move would leave its helot: read off the board for the base
+game's plain steps and turns when nothing they set off can change the score (`plain_moves`),
+previewed otherwise. It knows the base
 box's trait abilities by id only to decide *when* they are worth their reserves. Anything else —
 motivation abilities, influence cards, an expansion's content — it judges by previewing it: played
 when the state it leaves is worth clearly more than the reserves or the card it costs (see

@@ -347,12 +347,7 @@ class Interpreter(Evaluator):
         # (nearly every procedure) binds its names there (`run_in`); of several, each binds its own
         # in a scope of its own, so that none sees what another bound.
         body = Env(dict(zip(plan.args, values)), self.host.legality.declaration_env(procedure), None, None, True)
-        bodies = plan.bodies
-        if len(bodies) == 1:
-            yield from self.run_in(bodies[0], body) or ()
-        else:
-            for block in bodies:
-                yield from self.run_plan(block, body) or ()
+        yield from self._run_bodies(plan, body)
 
     def _run_procedure(self, procedure: A.Declaration, plan: ProcedurePlan, action: EffectStep, env: Env) -> Run:
         """Run a procedure's effects with the values of the call bound to its args (each checked
@@ -379,14 +374,19 @@ class Interpreter(Evaluator):
         try:
             # As in `run_procedure`: the args' scope made for this call, a lone effect binding there.
             body = Env(names, self.host.legality.declaration_env(procedure), env.source, None, True)
-            bodies = plan.bodies
-            if len(bodies) == 1:
-                yield from self.run_in(bodies[0], body) or ()
-            else:
-                for block in bodies:
-                    yield from self.run_plan(block, body) or ()
+            yield from self._run_bodies(plan, body)
         finally:
             self.procedure_depth -= 1
+
+    def _run_bodies(self, plan: ProcedurePlan, body: Env) -> Run:
+        """A procedure's effects in the args' scope `body`: a lone one binding there (`run_in`), each of
+        several in a scope of its own."""
+        bodies = plan.bodies
+        if len(bodies) == 1:
+            yield from self.run_in(bodies[0], body) or ()
+        else:
+            for block in bodies:
+                yield from self.run_plan(block, body) or ()
 
     def _argument(self, action: EffectStep, position: int, env: Env) -> Any:
         """The value of an effect statement's argument (apart from its frame: a suspended bout's
