@@ -113,16 +113,12 @@ def _action_of(option: Option, label: str) -> Action:
 
 
 def _in_order(args: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
-    """`tuple(sorted(args.items()))`, as `Action.make` orders them, with no sort for the one or two
-    values an option mostly has: named by text, each name its own, so two pairs are ordered as
-    their names are (a sort compares them so)."""
+    """`tuple(sorted(args.items()))`, as `Action.make` orders them, without asking the dict's items
+    view (compiled code walks a dict itself; the view is asked generically)."""
     items: list[tuple[str, Any]] = []
-    for key, value in args.items():  # (compiled code walks a dict so, where `tuple(args.items())` asks its view)
+    for key, value in args.items():
         items.append((key, value))
-    if len(items) > 2:
-        items.sort()
-    elif len(items) == 2 and items[1][0] < items[0][0]:
-        items.reverse()
+    items.sort()  # the names are unique text: only they are compared
     return tuple(items)
 
 
