@@ -71,7 +71,7 @@ class Listener:
                  "met", "met_verdicts", "last_declaration", "last_verdict", "shares_names", "unmarks", "rest")
 
     def __init__(self, declaration: A.Declaration, when: A.When, owners: int, wakers: frozenset[str] = frozenset(),
-                 place: int = -1):
+                 place: int = -1, rebinds: bool | None = None):
         self.declaration = declaration
         # Its declaration's id, read here once: the declaration is an uncompiled node, and every
         # event asks a hazard's id (and a weapon's or a card's, for who holds it).
@@ -119,7 +119,8 @@ class Listener:
         # for the whole bout (no `self` of its own to bind), and nothing in it binds a name in the
         # scope it is given (no `set`, no effect binding a name `into`; a `let` binds in a scope of
         # its block's own). No listener changes those names, so each sees them as the event gave them.
-        self.shares_names = owners == WHOLE_BOUT and not _rebinds(when.body)
+        # (`rebinds`: whether the body binds a name, when already known: `listeners_of` keeps the answer.)
+        self.shares_names = owners == WHOLE_BOUT and not (_rebinds(when.body) if rebinds is None else rebinds)
         # A body made of `unmark <name> "<mark>"` statements alone: each name with its mark (none
         # for any other body). Run for pieces without those marks, it does nothing but count its
         # steps (`Events._unmarks_nothing`).
@@ -162,6 +163,14 @@ def _rebinds(body: A.Block) -> bool:
         if isinstance(node, A.Set) or isinstance(node, A.Action) and node.prep("into") is not None:
             return True
     return False
+
+
+def _rebinds_known(known: dict[int, bool], when: A.When) -> bool:
+    """`_rebinds` of a clause's body, kept in `known` by the clause's identity."""
+    found = known.get(id(when))
+    if found is None:
+        found = known[id(when)] = _rebinds(when.body)
+    return found
 
 
 def _joined(tests: list[A.Expr]) -> Closure | None:
@@ -277,6 +286,9 @@ def listeners_of(ruleset: Ruleset, layout_hazards: tuple[str, ...]) -> tuple[Lis
             prop = hazard.property("object")
             objects = {v.id for v in prop.values if isinstance(v, A.Name)} if prop else set()
             hazard_objects[hazard.id] = frozenset(objects | {hazard.id})
+        # Whether each clause's body binds a name, read from its whole subtree: found once per clause
+        # and ruleset (by the clause's identity: the ruleset keeps its clauses), not once per layout.
+        rebinding: dict[int, bool] = ruleset.derived("listener_rebinds", dict)
         ordered: Listeners = {}
         placed = 0  # each listener's place in the table (`Listener.place`)
         for event, pairs in ruleset.triggers.items():
@@ -284,7 +296,8 @@ def listeners_of(ruleset: Ruleset, layout_hazards: tuple[str, ...]) -> tuple[Lis
             hazards = sorted((pair for pair in pairs if pair[0].kind == "hazard" and pair[0].id in hazard_order),
                              key=lambda pair: hazard_order.index(pair[0].id))
             ordered[intern(event)] = tuple(Listener(d, when, owners_of(ruleset, d), hazard_objects.get(d.id, frozenset()),
-                                            placed + at) for at, (d, when) in enumerate(first + hazards))
+                                                    placed + at, _rebinds_known(rebinding, when))
+                                           for at, (d, when) in enumerate(first + hazards))
             placed += len(ordered[intern(event)])
         found = known[layout_hazards] = (ordered, hazard_objects)
     return found
