@@ -47,6 +47,7 @@ class Sizes:
     heuristic_2p: int  # heuristic 2-player bouts per run
     random_2p: int  # random-agent 2-player bouts per run
     heuristic_4p: int  # heuristic 4-player bouts per run
+    random_4p: int  # random-agent 4-player bouts per run
     runs: int  # runs of each CPU figure (the median is reported)
     wall_runs: int  # runs of each wall-clock figure (A/B, balance: minutes each at full size)
     ab_bouts: int  # bouts per side of the A/B comparison
@@ -56,12 +57,12 @@ class Sizes:
 
 
 SIZES = {
-    "full": Sizes(heuristic_2p=40, random_2p=100, heuristic_4p=16, runs=5, wall_runs=1,
+    "full": Sizes(heuristic_2p=40, random_2p=100, heuristic_4p=16, random_4p=40, runs=5, wall_runs=1,
                   ab_bouts=1000, balance_bouts=2000, warm_loads=4, parse_rounds=2),
-    "quick": Sizes(heuristic_2p=10, random_2p=25, heuristic_4p=4, runs=2, wall_runs=1,
+    "quick": Sizes(heuristic_2p=10, random_2p=25, heuristic_4p=4, random_4p=10, runs=2, wall_runs=1,
                    ab_bouts=50, balance_bouts=100, warm_loads=2, parse_rounds=1),
     # Proves the instrument works (the test suite runs it): a handful of bouts, one run.
-    "smoke": Sizes(heuristic_2p=2, random_2p=2, heuristic_4p=1, runs=1, wall_runs=1,
+    "smoke": Sizes(heuristic_2p=2, random_2p=2, heuristic_4p=1, random_4p=1, runs=1, wall_runs=1,
                    ab_bouts=4, balance_bouts=4, warm_loads=1, parse_rounds=1),
 }
 
@@ -233,6 +234,7 @@ MEASURES: dict[str, Measure] = {
     "heuristic_2p": lambda s: bout_rate("heuristic", 2, s.heuristic_2p, s.runs),
     "random_2p": lambda s: bout_rate("random", 2, s.random_2p, s.runs),
     "heuristic_4p": lambda s: bout_rate("heuristic", 4, s.heuristic_4p, s.runs),
+    "random_4p": lambda s: bout_rate("random", 4, s.random_4p, s.runs),
     "ab_2_workers": lambda s: ab_compare(s.ab_bouts, 2, s.wall_runs),
     "ab_1_worker": lambda s: ab_compare(s.ab_bouts, 1, s.wall_runs),
     "balance": lambda s: balance(s.balance_bouts, s.wall_runs),
@@ -244,6 +246,7 @@ MEASURES: dict[str, Measure] = {
 #: Figures computed from two measured ones: (numerator, denominator) of the ratio of their values.
 DERIVED: dict[str, tuple[str, str]] = {
     "cost_4p_vs_2p": ("heuristic_2p", "heuristic_4p"),  # a 4-player bout's cost in 2-player bouts
+    "random_cost_4p_vs_2p": ("random_2p", "random_4p"),  # the same with random agents
     "ab_speedup": ("ab_1_worker", "ab_2_workers"),  # how much faster 2 workers are than one
 }
 
