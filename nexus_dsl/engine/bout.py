@@ -159,6 +159,12 @@ class Bout:
     # ---------------------------------------------------------------- the log
     def emit(self, event_type: str, /, **data: Any) -> None:
         """Log an event; its `actor` (who acts) is written under the game's word for who acts."""
+        self.emit_line(event_type, data)
+
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None:
+        """`emit` with the line's names in one dict, which the log keeps (a fresh one each call): the
+        engine's own form, called positionally, for a call with keywords costs a compiled method
+        the parsing of its keywords at every line of the log."""
         if "actor" in data and self.actor_word != "actor":
             data = {(self.actor_word if key == "actor" else key): value for key, value in data.items()}
         rolled = self.dice.drain_history()
@@ -257,7 +263,7 @@ class Bout:
         self.state.ended = True
         totals = self.cycle.scores()
         self.state.outcome = Outcome(Termination.SCRIPT_FAULT.value, None, totals, dict(self.state.piles))
-        self.emit("fault", **self.fault.to_json(), action=action.to_json() if action is not None else None)
+        self.emit_line("fault", {**self.fault.to_json(), "action": action.to_json() if action is not None else None})
 
     def _check_ledger(self) -> None:
         if self.state.coins_in_play() != self.state.drawn:
@@ -444,7 +450,7 @@ class WhatIf(Bout):
         del (self.ledger, self.legality, self.events, self.timing, self.conditions, self.movement, self.holds,
              self.rolling, self.resolution, self.decks, self.cycle, self.interpreter)
 
-    def emit(self, event_type: str, /, **data: Any) -> None:
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None:
         if self.rolled is not None:
             self.rolled.drain_history()
         if self.strict_ledger:

@@ -33,7 +33,7 @@ class ConditionsHost(Protocol):
     ledger: Ledger
     timing: Timing
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
@@ -85,8 +85,8 @@ class Conditions:
             self.damage_frames.pop()
         amount = max(0, incoming.amount)
         if amount == 0:
-            self.host.emit("damage", victim=victim.label, amount=0, location=location, location_taken=0, overall_taken=0,
-                           to=None)
+            self.host.emit_line("damage", {"victim": victim.label, "amount": 0, "location": location,
+                                           "location_taken": 0, "overall_taken": 0, "to": None})
             return
         frame = yield from self.timing.open_window("before_damage", victim, victim=victim, amount=amount, attacker=source)
         spare_overall = frame.prevented  # `ignore_overall` (e.g. Merely a Flesh Wound) spares overall
@@ -112,8 +112,9 @@ class Conditions:
         gainer = self.state.pieces.get(credit[2]) if credit[0] == "owned" else None
         if gainer is not None:  # what the piece's player took from the damage (`gained`)
             gainer.gained += location_taken + overall_taken
-        self.host.emit("damage", victim=victim.label, amount=amount, location=location,
-                       location_taken=location_taken, overall_taken=overall_taken, to=pile_name(credit))
+        self.host.emit_line("damage", {"victim": victim.label, "amount": amount, "location": location,
+                                       "location_taken": location_taken, "overall_taken": overall_taken,
+                                       "to": pile_name(credit)})
         yield from events.fire("damage_dealt", victim=victim, attacker=source, amount=amount, location=location)
         if location is not None and not was_depleted and victim.locations[location] == 0:
             yield from events.fire("location_depleted", victim=victim, attacker=source, location=location)
@@ -126,11 +127,13 @@ class Conditions:
         if _fatal_emptied(victim, self._fatal):
             was_incapacitated = victim.status == Status.INCAPACITATED
             victim.status = Status.DEAD
-            self.host.emit("status", actor=victim.label, status="dead", attacker=source.label if source else None)
+            self.host.emit_line("status", {"actor": victim.label, "status": "dead",
+                                           "attacker": source.label if source else None})
             yield from self.events.fire("piece_killed", victim=victim, attacker=source, was_incapacitated=was_incapacitated)
         elif victim.overall <= 0 and victim.status == Status.FIGHTING:
             victim.status = Status.INCAPACITATED
-            self.host.emit("status", actor=victim.label, status="incapacitated", attacker=source.label if source else None)
+            self.host.emit_line("status", {"actor": victim.label, "status": "incapacitated",
+                                           "attacker": source.label if source else None})
             yield from self.events.fire("piece_incapacitated", victim=victim, attacker=source)
 
     # ---------------------------------------------------------------- states
@@ -142,13 +145,13 @@ class Conditions:
             raise self.host.runtime_error("wrong_type", f"`{state}` is an end state, set by damage, not by `add_state`")
         if state not in piece.states and piece.status != Status.DEAD:
             piece.states.add(state)
-            self.host.emit("state", actor=piece.label, added=state)
+            self.host.emit_line("state", {"actor": piece.label, "added": state})
             yield from self.events.fire("state_added", self=piece, state=state, by=by, cause=by)
 
     def remove_state(self, piece: Piece, state: str) -> Run:
         if state in piece.states:
             piece.states.discard(state)
-            self.host.emit("state", actor=piece.label, removed=state)
+            self.host.emit_line("state", {"actor": piece.label, "removed": state})
             yield from self.events.fire("state_removed", self=piece, state=state)
 
 

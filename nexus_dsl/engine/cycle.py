@@ -55,7 +55,7 @@ class CycleHost(Protocol):
 
     def piece_attribute(self, piece: Actor, name: str) -> Any: ...
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
 
 class TurnPlan:
@@ -179,7 +179,7 @@ class Cycle:
                 hand.remove(card)
                 piece.hand.append(card)
             self.state.discards.setdefault(zone, []).extend(hand)
-            self.host.emit(zone + DEALT_LINE, actor=piece.label, kept=len(piece.hand))
+            self.host.emit_line(zone + DEALT_LINE, {"actor": piece.label, "kept": len(piece.hand)})
 
     def _keep_count(self, piece: Piece, zone: str) -> int:
         """How many dealt cards the piece keeps: its setup's `keep`, else the field of its
@@ -279,7 +279,7 @@ class Cycle:
         if not mid_round:
             if piece.status != Status.FIGHTING:
                 return
-            host.emit("round_start", actor=piece.label)
+            host.emit_line("round_start", {"actor": piece.label})
             if self.turn.starts is not None:
                 yield from self.events.fire(self.turn.starts, self=piece)
             yield from self.settle()
@@ -296,7 +296,7 @@ class Cycle:
                 break
             actions = host.round_actions
             if actions >= self.max_actions:
-                host.emit("round_limit", actor=piece.label, actions=actions)
+                host.emit_line("round_limit", {"actor": piece.label, "actions": actions})
                 break
             if self.turn.length is not None and actions >= self.turn.length:
                 break
@@ -354,8 +354,8 @@ class Cycle:
         if self.state.ended:  # a script decided the bout during the round: nothing follows
             return
         piece = actor if isinstance(actor, Piece) else None
-        self.host.emit("round_end", actor=actor.label, unspent_ap=piece.ap if piece else 0,
-                       unspent_mp=piece.mp if piece else 0)
+        self.host.emit_line("round_end", {"actor": actor.label, "unspent_ap": piece.ap if piece else 0,
+                                          "unspent_mp": piece.mp if piece else 0})
         if self.turn.ends is not None:
             yield from self.events.fire(self.turn.ends, self=actor)
         yield from self.settle()
@@ -400,7 +400,8 @@ class Cycle:
         self.state.ended = True
         piles = dict(self.state.piles)  # each shared pile by its name, as the game declares it
         self.state.outcome = Outcome(termination, winner, totals, piles)
-        self.host.emit("bout_end", termination=termination, winner=winner or "draw", totals=totals, **piles)
+        self.host.emit_line("bout_end", {"termination": termination, "winner": winner or "draw", "totals": totals,
+                                         **piles})
 
     def end_game(self, termination: str) -> Game:
         """The game has come to its end (`termination` names how, for the log): the procedure its

@@ -31,7 +31,7 @@ class DecksHost(Protocol):
     legality: Legality
     resolution: Resolution
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
@@ -58,10 +58,10 @@ class Decks:
                 j = self.host.dice.roll("shuffle", i + 1) - 1
                 cards[i], cards[j] = cards[j], cards[i]
         if not cards:
-            self.host.emit("draw", deck=deck, actor=piece.label, card=None)
+            self.host.emit_line("draw", {"deck": deck, "actor": piece.label, "card": None})
             return
         card = cards.pop(0)
-        self.host.emit("draw", deck=deck, actor=piece.label, card=card)
+        self.host.emit_line("draw", {"deck": deck, "actor": piece.label, "card": card})
         zone = self.host.ruleset.words.zones[deck]
         if zone.drawn == "kept":
             piece.hand.append(card)
@@ -100,4 +100,4 @@ class Decks:
                 if resource in traits:
                     piece.traits[resource] -= amount
             piece.marks["negated"] = card.id
-            self.host.emit("negated", actor=piece.label, card=card.id)
+            self.host.emit_line("negated", {"actor": piece.label, "card": card.id})

@@ -32,7 +32,7 @@ class HoldsHost(Protocol):
     conditions: Conditions
     movement: Movement
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
@@ -126,8 +126,8 @@ class Holds:
 
     def _broken(self, holder: Piece, held: Piece, reason: str) -> None:
         """Log a broken hold: the piece held, its holder under the game's `held_by` name, and why."""
-        self.host.emit("hold_broken", **{"actor": held.label, self._held_by: holder.label,
-                                         "reason": reason})
+        self.host.emit_line("hold_broken", {"actor": held.label, self._held_by: holder.label,
+                                            "reason": reason})
 
 
 def _any_hold(pieces: list[Piece]) -> bool:

@@ -50,7 +50,7 @@ class LedgerHost(Protocol):
     ruleset: Ruleset
     limits: Limits
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
@@ -130,7 +130,8 @@ class Ledger:
                                           f"coins, beyond the limit of {limit}")
         self._pile_add(source, -moved)
         self._pile_add(dest, moved, slot)
-        self.host.emit("coins", amount=moved, source=pile_name(source), dest=pile_name(dest), reason=reason)
+        self.host.emit_line("coins", {"amount": moved, "source": pile_name(source), "dest": pile_name(dest),
+                                      "reason": reason})
 
     def transfer_coins(self, amount: int, source: Pile, dest: Pile, reason: str) -> int:
         """Move up to `amount` coins (as many as the source holds). Returns how many moved."""
@@ -159,7 +160,8 @@ class Ledger:
         pile = counter_pile(piece, counter)
         coins = self._pile_amount(pile)
         if coins == 0:
-            self.host.emit("coins", amount=0, source=pile_name(pile), dest=pile_name(dest), reason=reason)
+            self.host.emit_line("coins", {"amount": 0, "source": pile_name(pile), "dest": pile_name(dest),
+                                          "reason": reason})
             return 0
         if dest[0] == "counter":
             raise self.host.runtime_error("bad_value", "a counter's coins cannot go to a counter")

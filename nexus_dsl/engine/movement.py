@@ -41,7 +41,7 @@ class MovementHost(Protocol):
     @property
     def holds(self) -> CarriedHolds: ...
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
@@ -93,13 +93,13 @@ class Movement:
         `before_move` window, where an effect may `prevent` the step (e.g. Tripping)."""
         target = self.square_towards(piece, direction)
         if self.blocked(target, ignore=piece):
-            self.host.emit("blocked", actor=piece.label, direction=direction)
+            self.host.emit_line("blocked", {"actor": piece.label, "direction": direction})
             return
         assert target is not None
         if mover is None or mover == piece:
             frame = yield from self.timing.open_window("before_move", piece, mover=piece)
             if frame.prevented:
-                self.host.emit("move_prevented", actor=piece.label)
+                self.host.emit_line("move_prevented", {"actor": piece.label})
                 return
         yield from self.place_piece(piece, target, direction=direction, mover=mover if mover != piece else None)
 
@@ -108,7 +108,8 @@ class Movement:
         origin = piece.square
         piece.square = square
         # A direction's id read as `_name_`: the Enum's `name` is an interpreted property.
-        self.host.emit("move", actor=piece.label, source=origin.as_list(), dest=square.as_list(), facing=piece.facing._name_)
+        self.host.emit_line("move", {"actor": piece.label, "source": origin.as_list(), "dest": square.as_list(),
+                                     "facing": piece.facing._name_})
         yield from self.events.fire("piece_moved", self=piece, origin=origin, direction=direction, mover=mover)
 
     def rotate_piece(self, piece: Piece, side: str, mover: Piece | None = None) -> Run:
@@ -116,7 +117,7 @@ class Movement:
             raise self.host.runtime_error("wrong_type", f"a piece rotates `left` or `right`, not `{side}`")
         held = self.host.holds.held_in_front(piece)
         piece.facing = rotate(piece.facing, side)
-        self.host.emit("rotate", actor=piece.label, facing=piece.facing._name_)
+        self.host.emit_line("rotate", {"actor": piece.label, "facing": piece.facing._name_})
         if held is not None:
             yield from self.host.holds.carry_round(piece, held, 2 if side == "right" else -2)
         yield from self.events.fire("piece_rotated", self=piece, mover=mover if mover != piece else None)
@@ -126,6 +127,6 @@ class Movement:
         held = self.host.holds.held_in_front(piece)
         turn = (facing.value - piece.facing.value) % 8
         piece.facing = facing
-        self.host.emit("rotate", actor=piece.label, facing=piece.facing._name_)
+        self.host.emit_line("rotate", {"actor": piece.label, "facing": piece.facing._name_})
         if held is not None and turn:
             yield from self.host.holds.carry_round(piece, held, turn)

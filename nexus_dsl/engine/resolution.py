@@ -108,7 +108,7 @@ class ResolutionHost(Protocol):
     legality: Legality
     rolling: Rolls
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
@@ -181,8 +181,8 @@ class Resolution:
     def run_command(self, piece: Actor, declaration: A.Declaration, action: Action) -> Run:
         env = self.legality.action_env(piece, declaration, action)
         # A square is logged as its coordinates (`as_list`, which no other value an action holds has).
-        self.host.emit("command", actor=piece.label, command=declaration.id,
-                       args={k: (v.as_list() if isinstance(v, Square) else v) for k, v in action.args})
+        args = {k: (v.as_list() if isinstance(v, Square) else v) for k, v in action.args}
+        self.host.emit_line("command", {"actor": piece.label, "command": declaration.id, "args": args})
         if isinstance(piece, Piece):
             piece.gained = 0
         events = self.events

@@ -107,7 +107,7 @@ class RollsHost(Protocol):
     events: Events
     timing: Timing
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
     def roll(self, purpose: str, sides: int = 6) -> int: ...
 
@@ -183,8 +183,9 @@ class Rolls:
         margin = context.margin = attack_total - defense_total
         success = margin > 0  # ties go to the defender (pg.27)
         context.success = success
-        self.host.emit("attack", attacker=attacker.label, defender=defender.label, command=_decl_id(env),
-                       attack=attack_total, defense=defense_total, success=success)
+        self.host.emit_line("attack", {"attacker": attacker.label, "defender": defender.label,
+                                       "command": _decl_id(env), "attack": attack_total, "defense": defense_total,
+                                       "success": success})
         if success:
             yield from events.fire("attack_succeeds", attacker=attacker, defender=defender, self=attacker,
                                    margin=context.margin, command=command)
@@ -199,11 +200,11 @@ class Rolls:
         fixed = context.fixed
         if side in fixed:
             total = fixed[side]
-            self.host.emit("roll", actor=piece.label, side=side, fixed=total, total=total)
+            self.host.emit_line("roll", {"actor": piece.label, "side": side, "fixed": total, "total": total})
             return total
         result = self.host.dice.scale_roll(side, context.levels[side], self.scale_cap)
-        self.host.emit("roll", actor=piece.label, side=side, level=result.level, pool=list(result.dice),
-                       kept=list(result.kept), total=result.total)
+        self.host.emit_line("roll", {"actor": piece.label, "side": side, "level": result.level,
+                                     "pool": list(result.dice), "kept": list(result.kept), "total": result.total})
         yield from self.events.fire("dice_rolled", roller=piece, side=side, doubles=result.is_double, total=result.total)
         return result.total
 
@@ -219,7 +220,8 @@ class Rolls:
         finally:
             self.rolls.pop()
         success = value >= target
-        self.host.emit("check", actor=piece.label, command=reason, needed=target, rolled=value, success=success)
+        self.host.emit_line("check", {"actor": piece.label, "command": reason, "needed": target, "rolled": value,
+                                      "success": success})
         if self.rolls and self.rolls[-1].attacker == piece:
             self.rolls[-1].roll_total = value
         return success

@@ -121,7 +121,7 @@ class TimingHost(Protocol):
     @property
     def resolution(self) -> UseResolution: ...
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
@@ -322,8 +322,9 @@ class Timing:
         assert declaration is not None
         names = {**window_defaults(declaration, self.host.ruleset.words.windows), **(frame.names if frame else {})}
         env = self.legality.action_env(piece, declaration, action, names)
-        self.host.emit("card" if action.kind == CARD else "ability", actor=piece.label, name=declaration.id,
-                       args={k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args})
+        args = {k: (v.as_list() if hasattr(v, "as_list") else v) for k, v in action.args}
+        self.host.emit_line("card" if action.kind == CARD else "ability",
+                            {"actor": piece.label, "name": declaration.id, "args": args})
         self.events.triggers.append(piece.label)
         try:
             yield from self.host.resolution.pay_costs(piece, declaration, env)
@@ -333,7 +334,7 @@ class Timing:
                 self.state.discards.setdefault(discarded, []).append(declaration.id)
                 played = yield from self.open_window("card_played", piece, player=piece)
                 if played.prevented:
-                    self.host.emit("card_cancelled", actor=piece.label, name=declaration.id)
+                    self.host.emit_line("card_cancelled", {"actor": piece.label, "name": declaration.id})
                     return
             yield from self.host.resolution.run_declaration_body(piece, declaration, env)
         finally:

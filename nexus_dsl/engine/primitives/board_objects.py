@@ -20,7 +20,7 @@ class Host(Grounds, Protocol):
     limits: Limits
     events: Events
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
 
 def objects_at(host: Host, env: Env, where: Any) -> tuple[str, ...]:
@@ -75,19 +75,19 @@ def place(host: Host, env: Env, node: A.Action, object_type: str, at: Any) -> No
         raise host.runtime_error("budget_exceeded", f"the board already holds {host.limits.max_board_objects} objects, "
                                                     "the most a bout allows")
     host.state.place(object_type, square)
-    host.emit("object", placed=object_type, at=square.as_list())
+    host.emit_line("object", {"placed": object_type, "at": square.as_list()})
 
 
 def remove(host: Host, env: Env, node: A.Action, object_type: str, at: Any) -> None:
     square = as_square(host, at)
     if host.state.remove(object_type, square):
-        host.emit("object", removed=object_type, at=square.as_list())
+        host.emit_line("object", {"removed": object_type, "at": square.as_list()})
 
 
 def destroy(host: Host, env: Env, node: A.Action, object_type: str, at: Any) -> Run:
     square = as_square(host, at)
     if host.state.remove(object_type, square):
-        host.emit("object", destroyed=object_type, at=square.as_list())
+        host.emit_line("object", {"destroyed": object_type, "at": square.as_list()})
         yield from host.events.fire("object_destroyed", self=env.source, object=object_type, at=square, square=square)
 
 

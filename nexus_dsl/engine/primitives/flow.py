@@ -36,13 +36,13 @@ class Host(Faults, Protocol):
     timing: Timing
     round_actions: int
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
     def settle(self) -> Run: ...
 
 
 def log(host: Host, env: Env, node: A.Action, text: str) -> None:
-    host.emit("note", text=str(text))
+    host.emit_line("note", {"text": str(text)})
 
 
 def perform(host: Host, env: Env, node: A.Action, command: str) -> Run:
@@ -161,7 +161,7 @@ def record(host: Host, env: Env, node: A.Action, event: str, **preps: Any) -> No
     if answer is not None:
         for key, value in answer.values:
             line[key] = _logged(value)
-    host.emit(event, **line)
+    host.emit_line(event, line)
 
 
 def _logged(value: Any) -> Any:

@@ -17,7 +17,7 @@ class Host(Faults, Protocol):
     state: BoutState
     events: Events
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
 
 # Pieces affected together are met from the triggering player clockwise (pg.15).
@@ -63,7 +63,7 @@ def next_in_initiative(host: Host, env: Env, piece: Piece) -> Piece | None:
 def take_off_board(host: Host, env: Env, node: A.Action, piece: Piece) -> None:
     if piece.on_board:
         piece.on_board = False
-        host.emit("off_board", actor=piece.label, at=piece.square.as_list())
+        host.emit_line("off_board", {"actor": piece.label, "at": piece.square.as_list()})
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"opponents": opponents, "friends": friends, "pieces": pieces, "piece_on": piece_on, "pieces_clockwise": pieces_clockwise, "active": active, "next_in_initiative": next_in_initiative}

@@ -22,7 +22,7 @@ class Host(Faults, Protocol):
     conditions: Conditions
     state: BoutState
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
 
 def trait_reserve(host: Host, env: Env, piece: Piece, trait: str) -> int:
@@ -61,7 +61,7 @@ def stat_level(host: Host, env: Env, who: Actor, stat: str) -> str | None:
 def add_trait(host: Host, env: Env, node: A.Action, piece: Piece, trait: str, by: int) -> None:
     cap = host.ruleset.settings.get("trait_cap", 5)
     piece.traits[trait] = max(0, min(cap, piece.traits.get(trait, 0) + by))
-    host.emit("trait", actor=piece.label, trait=trait, value=piece.traits[trait])
+    host.emit_line("trait", {"actor": piece.label, "trait": trait, "value": piece.traits[trait]})
 
 
 def set_trait(host: Host, env: Env, node: A.Action, piece: Piece, trait: str, to: int) -> None:
@@ -85,7 +85,7 @@ def set_stat(host: Host, env: Env, node: A.Action, who: Actor, stat: str, to: in
     held = holder(host, who, stat)
     held.stats[stat] = min(max(to, low), high)
     if stat not in host.ruleset.words.unlogged:  # else the line of what changed it says so
-        host.emit("stat", actor=held.label, stat=stat, value=held.stats[stat])
+        host.emit_line("stat", {"actor": held.label, "stat": stat, "value": held.stats[stat]})
 
 
 def add_stat(host: Host, env: Env, node: A.Action, who: Actor, stat: str, by: int) -> None:
@@ -104,8 +104,8 @@ def grant(host: Host, env: Env, node: A.Action, amount: int, resource: str, to: 
         total = host.interpreter.bounded(getattr(piece, resource.lower()) + points, None, None,
                                          f"{piece.label}'s {resource}")
         setattr(piece, resource.lower(), total)
-    host.emit("points", actor=piece.label, resource=resource, change=points,
-              against=against.label if against is not None else None)
+    host.emit_line("points", {"actor": piece.label, "resource": resource, "change": points,
+                              "against": against.label if against is not None else None})
 
 
 def set_points(host: Host, env: Env, node: A.Action, piece: Piece, amount: int, resource: str) -> None:
@@ -123,7 +123,7 @@ def forfeit(host: Host, env: Env, node: A.Action, resource: str, **preps: Any) -
     piece = actor(host, env, preps.get("from"), "forfeit")
     lost = getattr(piece, resource.lower())
     setattr(piece, resource.lower(), 0)
-    host.emit("points", actor=piece.label, resource=resource, change=-lost)
+    host.emit_line("points", {"actor": piece.label, "resource": resource, "change": -lost})
 
 
 # Handed back as they are (`primitives/movement.py` says why).

@@ -23,7 +23,7 @@ class Host(Protocol):
     events: Events
     conditions: Conditions
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
     def roll(self, purpose: str, sides: int = 6) -> int: ...
 
@@ -34,7 +34,7 @@ def lose_weapon(host: Host, piece: Piece) -> Run:
     lost = piece.weapon
     piece.weapon = None
     piece.ammo = piece.durability = 0
-    host.emit("weapon", actor=piece.label, lost=lost)
+    host.emit_line("weapon", {"actor": piece.label, "lost": lost})
     yield from host.conditions.remove_state(piece, "armed")
     yield from host.events.fire("weapon_lost", self=piece, weapon=lost)
 
@@ -64,7 +64,7 @@ def equip(host: Host, env: Env, node: A.Action, piece: Piece, **preps: Any) -> R
     piece.weapon = weapon.id
     piece.ammo = declared_number(weapon, "ammo") or 0
     piece.durability = declared_number(weapon, "durability") or 0
-    host.emit("weapon", actor=piece.label, equipped=weapon.id)
+    host.emit_line("weapon", {"actor": piece.label, "equipped": weapon.id})
     yield from host.conditions.add_state(piece, "armed")
 
 

@@ -24,7 +24,7 @@ class Host(Faults, Protocol):
     ruleset: Ruleset
     interpreter: Interpreter
 
-    def emit(self, event_type: str, /, **data: Any) -> None: ...
+    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
 
 def owner_key(host: Host, zone: str, owner: Any) -> str | None:
@@ -106,7 +106,7 @@ def move_card(host: Host, env: Env, node: A.Action, card: Any, **preps: Any) -> 
                                               f"to a place from 1 (the top) to {size + 1} (the bottom), not {place}")
     cards_held.remove(card)
     cards_there.insert(place - 1, card)
-    host.emit("card_moved", card=card, origin=origin, destination=destination, at=place)
+    host.emit_line("card_moved", {"card": card, "origin": origin, "destination": destination, "at": place})
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"cards": cards, "discards": discards, "zone_of": zone_of,
