@@ -156,13 +156,36 @@ class WindowUses:
     piece of each role owns (a card is offered only while held), worked out as the roles are met.
     The abilities come first (`uses_by_window` lists the kinds so), then the cards."""
 
-    __slots__ = ("plans", "cards", "by_role")
+    __slots__ = ("plans", "cards", "by_role", "card_places")
 
     def __init__(self, plans: tuple[UsePlan, ...]):
         self.plans = plans
         self.cards = tuple(plan for plan in plans if plan.held)  # every piece's while it holds them
         assert plans[len(plans) - len(self.cards):] == self.cards, "the abilities come before the cards"
         self.by_role: dict[str | None, tuple[UsePlan, ...]] = {}  # the abilities each role owns
+        # Where each card's plans stand among `cards`, by the card's id: a hand holds a few cards
+        # of the many a window may offer, so the few are looked up rather than every card sought.
+        places: dict[str, list[int]] = {}
+        for at, plan in enumerate(self.cards):
+            places.setdefault(plan.name, []).append(at)
+        self.card_places = {name: tuple(at) for name, at in places.items()}
+
+    def cards_in(self, hand: list[str]) -> tuple[UsePlan, ...]:
+        """The plans of the cards held in `hand`, in the order they are offered, each once however
+        many copies are held."""
+        places = self.card_places
+        found: list[int] = []
+        for card in hand:
+            at = places.get(card)
+            if at is not None:
+                for place in at:
+                    if place not in found:
+                        found.append(place)
+        if not found:
+            return ()
+        found.sort()
+        cards = self.cards
+        return tuple([cards[place] for place in found])
 
     def owned_by(self, piece: Piece, legality: Legality) -> tuple[UsePlan, ...]:
         """The uses a piece's role gives it (which an ability a piece owns depends on its role alone),
@@ -231,7 +254,9 @@ class Timing:
             owned = usable.abilities_of(piece, self.legality)
         hand = piece.hand
         if hand:  # a card is offered while its holder holds it
-            owned = owned + tuple([plan for plan in usable.cards if plan.name in hand])
+            cards_held = usable.cards_in(hand)
+            if cards_held:
+                owned = owned + cards_held
         subject: Piece | None = None
         subject_known = False
         traits = piece.traits
