@@ -41,6 +41,7 @@ from .dice import Dice
 from .interpreter import BlockPlan, Interpreter, Step
 from .scope import Dynamic, Env
 from .state import BoutState, Piece
+from .timing import WindowUses
 
 #: Bout attributes that are the bout's state, read by `whole_state`.
 STATE: tuple[str, ...] = (
@@ -181,6 +182,10 @@ class _Canon:
             return ("event", value.seq, value.cycle, value.round, value.type, self.value(value.data))
         if isinstance(value, Ruleset):
             return ("ruleset", value.pack_ids)
+        if isinstance(value, WindowUses):
+            # Worked out once per ruleset and shared by its bouts, with tables filled as pieces ask
+            # (which roles own what, the actions offered so far): what it is, never what it has kept.
+            return ("window uses", tuple(plan.name for plan in value.plans))
         if isinstance(value, Dice):
             return ("dice", self.value(value.state()))
         if isinstance(value, Interpreter):
@@ -228,7 +233,11 @@ class _Canon:
         frame = generator.gi_frame
         if frame is None:
             return ("generator", generator.__qualname__, "finished")
-        local = {name: value for name, value in frame.f_locals.items() if name != "self"}
+        # In the code's own order of its variables: the order of `f_locals` depends on when it was
+        # read before (a name unbound at one reading is dropped, and put last once bound again).
+        code, bound = frame.f_code, frame.f_locals
+        local = {name: bound[name] for name in (*code.co_varnames, *code.co_cellvars, *code.co_freevars)
+                 if name != "self" and name in bound}
         return ("generator", generator.__qualname__, frame.f_lineno, self.value(local),
                 self.value(generator.gi_yieldfrom))
 

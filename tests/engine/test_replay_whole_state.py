@@ -69,3 +69,20 @@ def test_the_whole_state_sees_what_the_snapshot_does_not():
     other.dice.roll("d8", 8)
     other.dice.drain_history()
     assert differences(whole_state(bout), whole_state(other)) == ["dice"]
+
+
+@pytest.mark.sources_only  # reads the suspended frames, which the compiled engine keeps to itself
+def test_the_whole_state_is_the_bouts_own_not_what_its_ruleset_keeps_for_every_bout():
+    """A bout paused in a window holds the window's uses, tables its ruleset keeps for every bout
+    and fills as bouts ask (which roles own what): another bout played meanwhile with the same
+    ruleset, by players of other roles, changes nothing of the paused bout's whole state."""
+    spec = SPECS[1]
+    setup = spec_setup(spec)
+    bout = Bout(cached_ruleset(spec.packs), setup, seed=spec.seed)
+    agents = spec_agents(spec, [h.label for h in setup.pieces])
+    while bout.pending is not None and not bout.timing.windows:
+        bout.apply(next_action(bout, agents))
+    assert bout.timing.windows, "the bout never paused in a window"
+    before = whole_state(bout)
+    play(SPECS[3])
+    assert differences(before, whole_state(bout)) == []
