@@ -157,14 +157,10 @@ class Bout:
         self.conditions.state = self.movement.state = self.holds.state = self.decks.state = self.cycle.state = state
 
     # ---------------------------------------------------------------- the log
-    def emit(self, event_type: str, /, **data: Any) -> None:
-        """Log an event; its `actor` (who acts) is written under the game's word for who acts."""
-        self.emit_line(event_type, data)
-
     def emit_line(self, event_type: str, data: dict[str, Any], /) -> None:
-        """`emit` with the line's names in one dict, which the log keeps (a fresh one each call): the
-        engine's own form, called positionally, for a call with keywords costs a compiled method
-        the parsing of its keywords at every line of the log."""
+        """Log an event, its names in `data` (a dict made for the line: the log keeps it); its `actor`
+        (who acts) is written under the game's word for who acts. The names come as one dict, called
+        positionally: a compiled method called with keywords parses them at every call."""
         if "actor" in data and self.actor_word != "actor":
             data = {(self.actor_word if key == "actor" else key): value for key, value in data.items()}
         rolled = self.dice.drain_history()
