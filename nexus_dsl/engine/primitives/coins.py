@@ -11,20 +11,17 @@ from ..conditions import Conditions
 from ..interpreter import Limits, Run
 from ..scope import Env
 from ..ledger import Ledger
-from ..state import BoutState, Piece
+from ..state import Piece
 from .values import reason
 
 
 class Host(Protocol):
     """What the words of coins need of the bout."""
 
-    state: BoutState
     ruleset: Ruleset
     limits: Limits
     ledger: Ledger
     conditions: Conditions
-
-    def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
