@@ -689,14 +689,9 @@ class Legality:
                 scope = slot.scope
                 if scope is None:
                     scope = slot.scope = self.declaration_env(declaration)
-                group = entry.fixed_at
-                if group >= 0:  # its requirements that read no argument, as a whole (`CommandEntry.fixed_at`)
-                    holds = fixed_verdicts[group]
-                    if holds is None:
-                        holds = fixed_verdicts[group] = self._passes(entry.fixed, answers, kept.rules, piece, declaration,
-                                                                     None, slot, interpreter, None)
-                    if not holds:
-                        continue
+                if entry.fixed_at >= 0 and not self._fixed_hold(entry, slot, answers, fixed_verdicts, kept, piece,
+                                                                interpreter):
+                    continue
                 lasting = slot.lasting
                 if lasting is not None:  # as `_command_combinations` finds them, without looking them up
                     names, combinations = lasting
@@ -783,18 +778,25 @@ class Legality:
         declaration = entry.declaration
         if slot.scope is None:
             slot.scope = self.declaration_env(declaration)
+        try:
+            return not self._fixed_hold(entry, slot, answers, fixed_verdicts, kept, piece, interpreter)
+        except ScriptRuntimeError:
+            if self._cannot_afford(piece, declaration, entry.plan, held, slot):
+                answers[entry.filter_at] = False
+                return True  # never asked: the filter refuses the command first
+            raise
+
+    def _fixed_hold(self, entry: CommandEntry, slot: CommandSlot, answers: list[bool | None],
+                    fixed_verdicts: list[bool | None], kept: CommandSlots, piece: Actor,
+                    interpreter: Interpreter) -> bool:
+        """Whether a command's requirements that read no argument hold, as a whole: asked once per
+        decision for the commands alike in them (`CommandEntry.fixed_at`), kept in `fixed_verdicts`."""
         group = entry.fixed_at
         holds = fixed_verdicts[group]
         if holds is None:
-            try:
-                holds = fixed_verdicts[group] = self._passes(entry.fixed, answers, kept.rules, piece, declaration,
-                                                             None, slot, interpreter, None)
-            except ScriptRuntimeError:
-                if self._cannot_afford(piece, declaration, entry.plan, held, slot):
-                    answers[entry.filter_at] = False
-                    return True  # never asked: the filter refuses the command first
-                raise
-        return not holds
+            holds = fixed_verdicts[group] = self._passes(entry.fixed, answers, kept.rules, piece, entry.declaration,
+                                                         None, slot, interpreter, None)
+        return holds
 
     def _keys_of(self, declaration: A.Declaration, combinations: list[tuple[Any, ...]],
                  positions: tuple[int, ...]) -> CombinationKeys:
