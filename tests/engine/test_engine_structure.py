@@ -152,15 +152,53 @@ def _host_uses(tree: ast.Module, protocol: str) -> set[str]:
     return used
 
 
+def _host_protocols(path: Path) -> dict[str, tuple[set[str], set[str]]]:
+    """Each host Protocol of a module's file: the members it lists itself and the ones the module reads."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return {f"{path.stem}.{node.name}": (_protocol_members(tree, node.name), _host_uses(tree, node.name))
+            for node in tree.body
+            if isinstance(node, ast.ClassDef) and node.name.endswith("Host")
+            and any(ast.unparse(base) == "Protocol" for base in node.bases)}
+
+
+def _shared_bases(path: Path) -> dict[str, set[str]]:
+    """The members of each Protocol a primitive's host may build on (`values.Faults`, `values.Grounds`),
+    with those of their own bases: what a word's host lists through them."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: dict[str, set[str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and any(ast.unparse(base) == "Protocol" for base in node.bases):
+            inherited = set().union(*(found.get(ast.unparse(base), set()) for base in node.bases))
+            found[node.name] = _protocol_members(tree, node.name) | inherited
+    return found
+
+
 def test_each_host_protocol_lists_what_its_module_uses_and_no_more() -> None:
     """A module's host Protocol names exactly the attributes and methods of the bout it reads."""
     hosts = {}
     for module in engine_modules():
-        tree = _tree(module)
-        for node in tree.body:
-            if isinstance(node, ast.ClassDef) and node.name.endswith("Host") and any(
-                    ast.unparse(base) == "Protocol" for base in node.bases):
-                hosts[f"{module}.{node.name}"] = (_protocol_members(tree, node.name), _host_uses(tree, node.name))
+        hosts.update(_host_protocols(ENGINE / f"{module}.py"))
     assert len(hosts) >= len(MECHANISMS)
     for name, (members, used) in hosts.items():
         assert members == used, f"{name}: listed but unused {sorted(members - used)}, used but unlisted {sorted(used - members)}"
+
+
+def test_each_word_host_lists_what_its_module_uses_and_no_more() -> None:
+    """The words of the language (`primitives/`) are handed the bout as their module's `Host`. What it
+    lists itself the module reads, and what the module reads it lists, itself or through the shared
+    bases it builds on (which hand on to helpers in `values.py` too, so those may list more)."""
+    primitives = ENGINE / "primitives"
+    shared = _shared_bases(primitives / "values.py")
+    assert {"Faults", "Grounds"} <= set(shared)
+    checked = 0
+    for path in sorted(primitives.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.ClassDef) and node.name == "Host":
+                own = _protocol_members(tree, "Host")
+                inherited = set().union(*(shared.get(ast.unparse(base), set()) for base in node.bases))
+                used = _host_uses(tree, "Host")
+                assert own <= used, f"{path.stem}.Host: listed but unused {sorted(own - used)}"
+                assert used <= own | inherited, f"{path.stem}.Host: used but unlisted {sorted(used - own - inherited)}"
+                checked += 1
+    assert checked >= 5  # board_objects, chance, coins, flow, geometry, marks, movement, numbers, weapons...
