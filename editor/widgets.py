@@ -7,7 +7,7 @@ from typing import Sequence
 
 import streamlit as st
 
-from nexus_dsl.engine.setup import RANDOM_LAYOUT
+from nexus_dsl.engine.setup import RANDOM_ITEM, RANDOM_LAYOUT
 from nexus_dsl.errors import Diagnostic
 from nexus_dsl.workbench import packs as packs_api
 from nexus_dsl.workbench.authoring import card_face_html
@@ -18,9 +18,10 @@ from nexus_dsl.workbench.testrun import faulting_item, game_name
 from . import navigation, state
 
 
-# Choices of the bout-setting forms (Test run, Playtest). A helot may have no motivation or lanista
-# (players choose them, pg.5-7: "none" is a plain helot, not a random one); a bout may be played
-# on an empty barge or on one the d8 picks (pg.38).
+# Choices of the bout-setting forms (Test run, Playtest). By default a bout is the real game: each
+# helot's motivation and lanista drawn with the bout's dice (players take them from the box, pg.5-7;
+# `random`) and a barge the d8 picks (pg.38). A helot may also have none ("none" is a plain helot,
+# not a random one), and a bout may be played on an empty barge.
 NONE = "(none)"
 NO_BARGE = "(empty barge)"
 
@@ -29,8 +30,14 @@ def optional(choice: str) -> str | None:
     return None if choice == NONE else choice
 
 
+def item_choices(rules, kind: str) -> list[str]:
+    """A motivation's or a lanista's choices: drawn at random (the default), none, or one by id."""
+    return [RANDOM_ITEM, NONE, *sorted(rules.data.get(kind, {}))]
+
+
 def barge_choices(rules) -> list[str]:
-    return [NO_BARGE, RANDOM_LAYOUT, *sorted(rules.data.get("barges", {}))]
+    """A barge's choices: one the d8 picks (the default), an empty barge, or one by id."""
+    return [RANDOM_LAYOUT, NO_BARGE, *sorted(rules.data.get("barges", {}))]
 
 
 def barge_setting(choice: str | None) -> str | None:

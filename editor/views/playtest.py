@@ -94,11 +94,11 @@ def start_session() -> None:
     seats = tuple(st.session_state.get(f"pt_seat_{i}", playtest.PERSON) for i in range(players))
     boardless = rules is not None and not table.has_board(rules)
     # A game without a board has no barge, motivations or lanistas, whatever a NEXUS session left chosen.
-    motivations = () if boardless else tuple(widgets.optional(st.session_state.get(f"pt_motivation_{i}", widgets.NONE))
+    motivations = () if boardless else tuple(widgets.optional(st.session_state.get(f"pt_motivation_{i}", widgets.RANDOM_ITEM))
                                              for i in range(players))
-    lanistas = () if boardless else tuple(widgets.optional(st.session_state.get(f"pt_lanista_{i}", widgets.NONE))
+    lanistas = () if boardless else tuple(widgets.optional(st.session_state.get(f"pt_lanista_{i}", widgets.RANDOM_ITEM))
                                           for i in range(players))
-    barge = None if boardless else widgets.barge_setting(st.session_state.get("pt_barge"))
+    barge = None if boardless else widgets.barge_setting(st.session_state.get("pt_barge", widgets.RANDOM_LAYOUT))
     try:
         path = session_path(name)
         settings = playtest.PlaySettings(seats=seats, packs=tuple(state.selected_packs()), barge=barge,
@@ -168,8 +168,8 @@ def new_session_form(rules) -> None:
         top[2].selectbox("Barge", widgets.barge_choices(rules), key="pt_barge")
     st.session_state.setdefault("pt_new_name", "hot seat")
     top[3].text_input("Session name", key="pt_new_name")
-    motivations = [widgets.NONE] + sorted(rules.data.get("motivations", {}))
-    lanistas = [widgets.NONE] + sorted(rules.data.get("lanistas", {}))
+    motivations = widgets.item_choices(rules, "motivations")
+    lanistas = widgets.item_choices(rules, "lanistas")
     columns = st.columns(players)
     for index in range(players):
         with columns[index]:

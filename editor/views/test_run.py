@@ -39,8 +39,8 @@ KEPT = ("tr_players", "tr_barge", "tr_seed", "tr_stack", "tr_deal_to", "tr_deal_
 
 # ---------------------------------------------------------------- settings
 def player_settings(rules, players: int) -> tuple[list, list, list]:
-    motivations = [widgets.NONE] + sorted(rules.data.get("motivations", {}))
-    lanistas = [widgets.NONE] + sorted(rules.data.get("lanistas", {}))
+    motivations = widgets.item_choices(rules, "motivations")
+    lanistas = widgets.item_choices(rules, "lanistas")
     chosen_m, chosen_l, chosen_a = [], [], []
     columns = st.columns(players)
     for index, label in enumerate(testrun.PLAYER_LABELS[:players]):

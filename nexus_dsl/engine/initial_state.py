@@ -3,14 +3,16 @@ objects placed, every pile filled from the box, and the decks shuffled with the 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Mapping, Sequence
 
 from ..errors import Diagnostic, NexusError, did_you_mean
 from ..model.ruleset import DATA_TYPES, Ruleset
 from .board import DEFAULT_SIZE, Grid, Square
 from .dice import Dice
-from .setup import (PROTECTED_LOCATION_MARK, RANDOM_LAYOUT, STATUSES, BoutSetup, PieceSetup, PlayerSetup, SetupError,
-                    declared_only, holder_of, pick_random_layout, starting_states, weapon_in_hand)
+from .setup import (PROTECTED_LOCATION_MARK, RANDOM_ITEM, RANDOM_LAYOUT, STATUSES, BoutSetup, PieceSetup, PlayerSetup,
+                    SetupError, declared_only, draw_at_random, holder_of, pick_random_layout, starting_states,
+                    weapon_in_hand)
 from .state import BoutState, Piece, Player, Status
 
 
@@ -29,7 +31,7 @@ def initial_state(ruleset: Ruleset, setup: BoutSetup, dice: Dice) -> BoutState:
         for seat in setup.seated():
             state.players[seat.label] = _new_player(ruleset, seat)
     else:
-        for spec in setup.pieces:
+        for spec in _drawn_items(ruleset, setup.pieces, dice):
             state.pieces[spec.label] = _new_piece(ruleset, setup, spec, settings, state.grid)
     for piece in state.pieces.values():  # condition and counter coins come out of the reserve (pg.5)
         state.drawn += piece.overall + sum(piece.locations.values()) + piece.counter_coins()
@@ -97,6 +99,24 @@ def _new_piece(ruleset: Ruleset, setup: BoutSetup, spec: PieceSetup, settings: A
         if held.protects is not None:
             piece.marks[PROTECTED_LOCATION_MARK] = held.protects
     return piece
+
+
+def _drawn_items(ruleset: Ruleset, pieces: Sequence[PieceSetup], dice: Dice) -> Sequence[PieceSetup]:
+    """The pieces with every role and profile named RANDOM_ITEM drawn with the dice (`draw_at_random`):
+    the roles first, in seat order, then the profiles."""
+    if not any(RANDOM_ITEM in (spec.role, spec.profile) for spec in pieces):
+        return pieces
+    labels = [spec.label for spec in pieces]
+    game = ruleset.game
+    roles = [spec.role for spec in pieces]
+    profiles = [spec.profile for spec in pieces]
+    for kind, named in ((game.roles, roles), (game.profiles, profiles)):
+        if RANDOM_ITEM in named:
+            if kind is None:
+                at = named.index(RANDOM_ITEM)
+                raise _unknown_item(kind, RANDOM_ITEM, labels[at])
+            named[:] = draw_at_random(named, labels, list(ruleset.data.get(kind, {})), dice.roll, DATA_TYPES.get(kind) or kind)
+    return [replace(spec, role=role, profile=profile) for spec, role, profile in zip(pieces, roles, profiles)]
 
 
 def _unknown_item(data_kind: str | None, ident: str, label: str) -> SetupError:

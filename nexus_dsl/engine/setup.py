@@ -23,6 +23,9 @@ SEAT_ENTRY: dict[str, tuple[Square, Direction]] = {
 # `BoutSetup.layout` naming no layout but this: one of the game's board layouts picked at random
 # (the base game's rulebook, pg.38), see `pick_random_layout`.
 RANDOM_LAYOUT = "random"
+# `PieceSetup.role` or `.profile` naming no item but this: one drawn with the dice from those no other
+# piece of the setup names or has drawn (`draw_at_random`), as players pick their cards from the box.
+RANDOM_ITEM = "random"
 # How the base box's scripts record what a setup may give a piece directly: a drawn weapon is the
 # `armed` state (rules/states.nexus); the body location a drawn shield protects is the value of the
 # `shield_location` mark (weapons/weapon_rules.nexus). The state of a piece held is the game's
@@ -159,6 +162,31 @@ def pick_random_layout(layout_ids: list[str], roll: Callable[[str, int], int], w
         face = roll(purpose, sides)
         if face <= len(layout_ids):
             return layout_ids[face - 1]
+
+
+def draw_at_random(named: Sequence[str | None], labels: Sequence[str], known: Sequence[str],
+                   roll: Callable[[str, int], int], word: str) -> list[str | None]:
+    """Each RANDOM_ITEM of `named` (the roles or profiles of the pieces `labels`, in seat order) replaced by an item
+    of `known` (in pack order) drawn with one die of as many faces as there are items left to draw
+    from, rolled for the purpose `word` (the game's name of one, which the log writes): the items no
+    piece names outright and none drawn before it, so no two pieces hold the same card, as when
+    players each take one from the box. An item left alone is taken without a roll."""
+    if RANDOM_ITEM in known:  # the packs hold an item of that id: it is named, not drawn
+        return list(named)
+    taken = {item for item in named if item is not None and item != RANDOM_ITEM}
+    drawn: list[str | None] = []
+    for item, label in zip(named, labels):
+        if item != RANDOM_ITEM:
+            drawn.append(item)
+            continue
+        left = [candidate for candidate in known if candidate not in taken]
+        if not left:
+            raise SetupError(f"no {word} left to draw at random: the loaded packs hold {len(known)}, "
+                             "every one named or drawn already", label, word, f"setup/unknown_{word}")
+        chosen = left[roll(word, len(left)) - 1] if len(left) > 1 else left[0]
+        taken.add(chosen)
+        drawn.append(chosen)
+    return drawn
 
 
 # ---------------------------------------------------------------- a piece set up mid-bout

@@ -87,6 +87,9 @@ class BoutResult:
     fault: Diagnostic | None = None  # the script fault that stopped the bout (not an engine error)
     watched: dict[str, WatchedUse] = field(default_factory=dict)  # the spec's watched ids that were used or drawn
     barge: str | None = None  # the barge played on (a random pick resolved)
+    # Each piece's role and its player's profile by label, as played (random draws resolved).
+    motivations: dict[str, str | None] = field(default_factory=dict)
+    lanistas: dict[str, str | None] = field(default_factory=dict)
     sides: dict[str, str] = field(default_factory=dict)  # each player's side: who shares its wins
 
     @property
@@ -158,6 +161,8 @@ def play_one(spec: BoutSpec) -> BoutResult:
         result.crowd = outcome.piles.get("crowd", 0)
         result.ledger_balanced = bout.state.coins_in_play() == bout.state.drawn
         result.barge = bout.state.meta.get("layout")
+        result.motivations = {label: piece.role for label, piece in bout.state.pieces.items()}
+        result.lanistas = {label: piece.profile for label, piece in bout.state.pieces.items()}
         result.sides = {label: player.side for label, player in bout.state.players.items()}
         if spec.watched:
             result.watched = watched_uses(bout.log, frozenset(spec.watched), bout.actor_word)

@@ -32,7 +32,7 @@ from ..agents.base import AGENT_NAMES
 from ..content.loader import default_content_root
 from ..engine.actions import Action, Decision
 from ..engine.bout import Bout, Event, next_action
-from ..engine.setup import RANDOM_LAYOUT
+from ..engine.setup import RANDOM_ITEM, RANDOM_LAYOUT
 from ..engine.state import Outcome
 from ..errors import Diagnostic, NexusError, did_you_mean
 from ..model.ruleset import Ruleset, ScriptItem
@@ -61,6 +61,8 @@ class TestRunSettings:
 
     Players are as many as `motivations` (2 to 4), labelled red, blue, green, yellow in seat order.
     `barge` is a barge id, "random" (a schematic picked with the seed) or None (an empty barge).
+    Each motivation and lanista is an id, "random" (drawn with the bout's dice from those no other
+    player has: the real game, as the editor sets it by default) or None (none).
     `stack_turning_points` go on top of the Turning Point deck, top card first. `deal_influence`
     maps a player's label to influence cards in its hand after the deal: with `deal_mode` "add"
     besides the cards its lanista keeps, with "replace" as its whole hand; either way those cards
@@ -136,8 +138,8 @@ def settings_problems(settings: TestRunSettings, ruleset: Ruleset) -> list[Diagn
     if settings.barge not in (None, RANDOM_LAYOUT) and settings.barge not in barges:
         problems.append(_problem("unknown_barge", f"barge: no barge `{settings.barge}` in the loaded packs",
                                  settings.barge, barges))
-    problems += _unknown_ids("motivations", settings.motivations, list(ruleset.data.get("motivations", {})))
-    problems += _unknown_ids("lanistas", settings.lanistas, list(ruleset.data.get("lanistas", {})))
+    for name in ("motivations", "lanistas"):
+        problems += _item_problems(name, getattr(settings, name), list(ruleset.data.get(name, {})))
     turning_points = [d.id for d in ruleset.declarations("turning_point")]
     problems += _unknown_ids("stack_turning_points", settings.stack_turning_points, turning_points)
     problems += _repeated("stack_turning_points", list(settings.stack_turning_points))
@@ -210,6 +212,20 @@ def player_counts(ruleset: Ruleset) -> list[int]:
 def _unknown_ids(name: str, ids: Sequence[str | None], known: list[str]) -> list[Diagnostic]:
     return [_problem("unknown_id", f"{name}: no `{ident}` in the loaded packs", ident, known)
             for ident in ids if ident is not None and ident not in known]
+
+
+def _item_problems(name: str, chosen: Sequence[str | None], known: list[str]) -> list[Diagnostic]:
+    """Each player's motivation or lanista: an id of the packs, none, or `random` (drawn by the bout
+    from those no other player has, `engine.setup.draw_at_random`), with enough left to draw."""
+    if RANDOM_ITEM in known:  # the packs hold an item of that id: it is named, not drawn
+        return _unknown_ids(name, chosen, known)
+    problems = _unknown_ids(name, [item for item in chosen if item != RANDOM_ITEM], known)
+    drawn = sum(item == RANDOM_ITEM for item in chosen)
+    named = {item for item in chosen if item in known}
+    if drawn and drawn > len(known) - len(named):
+        problems.append(_problem("too_few_to_draw", f"{name}: {drawn} to draw at random, but the loaded packs hold "
+                                 f"{len(known)}, {len(named)} of them chosen outright (players draw different ones)"))
+    return problems
 
 
 def _repeated(name: str, ids: list[str]) -> list[Diagnostic]:

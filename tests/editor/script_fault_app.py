@@ -44,6 +44,17 @@ def open_with_pack(page: str, pack_id: str = PACK_ID) -> AppTest:
     return at
 
 
+def plain_bout(at: AppTest, prefix: str, players: int = 2) -> None:
+    """Set the page's bout to the stripped one these faults were found in: an empty barge, and no
+    motivation or lanista (the page's defaults draw them at random)."""
+    at.selectbox(key=f"{prefix}_barge").select("(empty barge)")
+    for index in range(players):
+        at.selectbox(key=f"{prefix}_motivation_{index}").select("(none)")
+        at.selectbox(key=f"{prefix}_lanista_{index}").select("(none)")
+    at.run()  # the page's buttons take the settings of the run that drew them
+    assert not at.exception, at.exception
+
+
 def assert_fault_shown(at: AppTest, where: str = WHERE, message: str = MESSAGE, line: str = SCRIPT_LINE) -> None:
     """The positioned fault in an error box, its script line and caret in a code block, the note
     that the state shown is the one before the faulting action, and no outcome."""

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from editor_app import texts
 from script_fault_app import (MESSAGE, PACK_ID, SETUP_LINE, SETUP_MESSAGE, SETUP_PACK_ID, SETUP_WHERE, WHERE,
-                              assert_fault_shown, faulty_env, open_with_pack)  # noqa: F401 (faulty_env: a fixture)
+                              assert_fault_shown, faulty_env, open_with_pack, plain_bout)  # noqa: F401 (faulty_env: a fixture)
 
 from nexus_dsl.errors import Diagnostic
 
 
 def test_a_stepped_bout_shows_the_fault_where_its_outcome_would_be(faulty_env) -> None:
     at = open_with_pack("test_run.py")
+    plain_bout(at, "tr")
     at.number_input(key="tr_seed").set_value(1)
     at.button(key="tr_start").click().run()
     for _ in range(20):
@@ -37,6 +38,7 @@ def test_a_stepped_bout_shows_the_fault_where_its_outcome_would_be(faulty_env) -
 
 def test_a_bout_that_stops_before_its_first_decision_shows_the_fault_at_start(faulty_env) -> None:
     at = open_with_pack("test_run.py", SETUP_PACK_ID)
+    plain_bout(at, "tr")
     at.button(key="tr_start").click().run()
     assert not at.exception, at.exception
     assert at.button(key="tr_step").disabled
@@ -48,6 +50,7 @@ def test_a_bout_that_stops_before_its_first_decision_shows_the_fault_at_start(fa
 
 def test_a_batch_lists_script_faults_apart_from_engine_errors(faulty_env) -> None:
     at = open_with_pack("test_run.py")
+    plain_bout(at, "tr")
     at.number_input(key="tr_seed").set_value(20)
     at.number_input(key="tr_bouts").set_value(3)
     at.button(key="tr_run_batch").click().run()
@@ -64,6 +67,7 @@ def test_a_batch_lists_script_faults_apart_from_engine_errors(faulty_env) -> Non
 
 def test_an_ab_comparison_lists_the_faults_of_the_side_that_has_them(faulty_env) -> None:
     at = open_with_pack("test_run.py")
+    plain_bout(at, "tr")
     at.number_input(key="tr_bouts").set_value(3)
     at.selectbox(key="tr_ab_without").select(PACK_ID).run()
     at.button(key="tr_run_ab").click().run()

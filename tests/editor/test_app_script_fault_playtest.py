@@ -12,7 +12,7 @@ from pathlib import Path
 from editor_app import APP, TIMEOUT, texts
 from streamlit.testing.v1 import AppTest
 from script_fault_app import (PACK_ID, SETUP_LINE, SETUP_MESSAGE, SETUP_PACK_ID, SETUP_WHERE, assert_fault_shown,
-                              faulty_env, open_with_pack)  # noqa: F401 (faulty_env: a fixture)
+                              faulty_env, open_with_pack, plain_bout)  # noqa: F401 (faulty_env: a fixture)
 
 # With a person against the heuristic agent, seed 0 faults on the person's second action and seed 3
 # in the agents' turns before the person has anything to decide.
@@ -26,6 +26,7 @@ def option_buttons(at: AppTest) -> list:
 
 def start(name: str, seed: int, pack_id: str = PACK_ID) -> AppTest:
     at = open_with_pack("playtest.py", pack_id)
+    plain_bout(at, "pt")
     at.text_input(key="pt_new_name").input(name)
     at.number_input(key="pt_seed").set_value(seed)
     at.button(key="pt_start").click().run()

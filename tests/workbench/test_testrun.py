@@ -7,7 +7,7 @@ import pytest
 
 from nexus_dsl.sim.batch import play_one
 from nexus_dsl.workbench.testrun import (BETWEEN_COMMANDS, STEP_EVENTS, SettingsError, Stepper, TestRunSettings,
-                                         settings_problems)
+                                         _item_problems, settings_problems)
 
 
 def _settings(base, **changes) -> TestRunSettings:
@@ -117,3 +117,32 @@ def test_a_step_after_the_end_changes_nothing(base):
     stepper.run_to_end()
     view = stepper.step()
     assert view.finished and view.events == () and view.actions == ()
+
+
+def test_motivations_and_lanistas_may_be_drawn_at_random_by_the_bout(base):
+    """`random` is the real game: each player's motivation and lanista drawn with the bout's dice,
+    from those no other player has; a stepped bout and the batch's bout of that seed draw alike."""
+    settings = TestRunSettings(motivations=("random", "random"), lanistas=("random", "random"), barge="random", seed=4)
+    assert settings_problems(settings, base) == []
+    stepper = Stepper(settings, base)
+    pieces = stepper.bout.state.pieces.values()
+    assert all(piece.role in base.data["motivations"] and piece.profile in base.data["lanistas"] for piece in pieces)
+    assert len({piece.role for piece in pieces}) == 2 and len({piece.profile for piece in pieces}) == 2
+    result = play_one(settings.bout_spec())
+    assert result.motivations == {piece.label: piece.role for piece in pieces}
+    assert result.lanistas == {piece.label: piece.profile for piece in pieces}
+
+
+def test_more_random_draws_than_items_left_is_a_settings_problem(base):
+    motivations = list(base.data["motivations"])
+    assert settings_problems(TestRunSettings(motivations=(motivations[0], "random", "random", "random")), base) == []
+    # two named alike leave three for two draws
+    assert settings_problems(TestRunSettings(motivations=(motivations[0], motivations[0], "random", "random")), base) == []
+    wrong = TestRunSettings(motivations=("random",) * 2, lanistas=(motivations[0], "random"))
+    assert [p.code for p in settings_problems(wrong, base)] == ["testrun/unknown_id"]  # a motivation is no lanista
+    # A pack of two lanistas, one named outright: one left for two draws.
+    problems = _item_problems("lanistas", ("vask", "random", "random"), ["vask", "oorl"])
+    assert [p.code for p in problems] == ["testrun/too_few_to_draw"]
+    assert problems[0].message == ("lanistas: 2 to draw at random, but the loaded packs hold 2, 1 of them chosen "
+                                   "outright (players draw different ones)")
+    assert _item_problems("lanistas", ("random", "random"), ["random"]) == []  # an item of that id is named
