@@ -10,7 +10,7 @@ batch lists its faulted bouts by seed, apart from engine errors. Everything is
 from __future__ import annotations
 
 import statistics
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import pandas as pd
 import streamlit as st
@@ -20,7 +20,7 @@ from editor.charts import CRED_BIN, LENGTH_BIN, SCORE_BIN, difference_chart, fau
 from nexus_dsl.agents.base import AGENT_NAMES
 from nexus_dsl.errors import NexusError
 from nexus_dsl.sim.backends import BackendError, backend_named
-from nexus_dsl.workbench import batch, table, testrun
+from nexus_dsl.workbench import ab_verdict, batch, sequential, table, testrun
 from nexus_dsl.workbench.board_svg import bout_svg
 from nexus_dsl.workbench.packs import load_packs
 
@@ -300,17 +300,50 @@ def backend_choice():
     return backend_named("ray", address or None)
 
 
-def without_settings(settings: testrun.TestRunSettings, dropped_pack: str | None) -> testrun.TestRunSettings | None:
-    """Settings A of an A/B test: without the forced cards, or also without one pack (and any
-    forced card only that pack defines)."""
+def without_settings(settings: testrun.TestRunSettings, dropped_pack: str | None, rules
+                     ) -> tuple[testrun.TestRunSettings, object] | None:
+    """Settings A of an A/B test, with their ruleset: without the forced cards, or also without one
+    pack (and any forced card only that pack defines). None when nothing would load without it."""
     plain = replace(settings, stack_turning_points=(), deal_influence={}, place_cards=())
     if dropped_pack is None:
-        return plain
+        return plain, rules
     packs = tuple(p for p in settings.packs if p != dropped_pack)
     loaded = load_packs(list(packs), state.content_root())
     if not packs or loaded.ruleset is None:
         return None
-    return replace(plain, packs=packs)
+    return replace(plain, packs=packs), loaded.ruleset
+
+
+@dataclass(frozen=True)
+class ComparisonShown:
+    """An A/B comparison as the page keeps it: the comparison, the new content it followed, the
+    smallest change that matters, and the sequential run when it kept playing until clear."""
+
+    comparison: batch.Comparison
+    changed: list[str]
+    smallest: float
+    run: sequential.SequentialComparison | None = None
+
+
+def forced_ids(settings: testrun.TestRunSettings) -> list[str]:
+    return list(settings.stack_turning_points) + [c for cards in settings.deal_influence.values() for c in cards]
+
+
+def ab_options(bouts: int) -> tuple[float, int | None]:
+    """The smallest change of a win rate that matters (a share), and the limit of bouts per side
+    when the comparison is to keep playing until its answer is clear (None: `bouts` and no more)."""
+    left, middle, right = st.columns(3)
+    st.session_state.setdefault("tr_ab_smallest", 5)
+    smallest = left.number_input("Smallest change that matters (win-rate points)", min_value=1, max_value=50,
+                                 step=1, key="tr_ab_smallest")
+    until_clear = middle.checkbox("Keep playing until the answer is clear", key="tr_ab_until_clear",
+                                  help="Plays the bouts above per side at each look, and stops as soon as a change, "
+                                       "or the absence of one that matters, is shown. The test stays valid "
+                                       "however early it stops (an always-valid sequential test).")
+    st.session_state.setdefault("tr_ab_limit", 2000)
+    limit = right.number_input("At most this many bouts per side", min_value=1, max_value=20000, step=100,
+                               key="tr_ab_limit", disabled=not until_clear)
+    return int(smallest) / 100, max(int(limit), bouts) if until_clear else None
 
 
 def watched_view(report: batch.BatchReport) -> None:
@@ -421,25 +454,41 @@ def batch_panel(rules, settings: testrun.TestRunSettings) -> None:
                                                        workers=WORKERS, watched=watched, ruleset=rules, backend=backend)
         except (NexusError, ValueError, BackendError) as error:
             st.error(f"The batch cannot run: {error}")
+    smallest, limit = ab_options(int(bouts))
     if right.button("A/B compare", key="tr_run_ab"):
-        settings_a = without_settings(settings, None if dropped == "the forced cards" else dropped)
-        if settings_a is None:
+        without = without_settings(settings, None if dropped == "the forced cards" else dropped, rules)
+        if without is None:
             st.error("Without that pack nothing would load.")
         else:
+            settings_a, rules_a = without
+            changed = ab_verdict.new_content(rules_a, rules, forced_ids(settings))
+            followed = list(dict.fromkeys([*watched, *changed]))
             try:
-                st.session_state[COMPARISON] = batch.compare(settings_a, settings, int(bouts), progress_bar("Comparing"),
-                                                             workers=WORKERS, watched=watched, ruleset_b=rules,
-                                                             backend=backend)
+                if limit is None:
+                    comparison = batch.compare(settings_a, settings, int(bouts), progress_bar("Comparing"),
+                                               workers=WORKERS, watched=followed, ruleset_a=rules_a, ruleset_b=rules,
+                                               backend=backend)
+                    st.session_state[COMPARISON] = ComparisonShown(comparison, changed, smallest)
+                else:
+                    run = sequential.compare_until_clear(settings_a, settings, int(bouts), limit, smallest,
+                                                         progress_bar("Comparing until clear"), workers=WORKERS,
+                                                         watched=followed, ruleset_a=rules_a, ruleset_b=rules,
+                                                         backend=backend)
+                    st.session_state[COMPARISON] = ComparisonShown(run.comparison, changed, smallest, run)
             except (NexusError, ValueError, BackendError) as error:
                 st.error(f"The comparison cannot run: {error}")
     report = st.session_state.get(REPORT)
     if report is not None:
         st.subheader("Batch results")
         report_view(report)
-    comparison = st.session_state.get(COMPARISON)
-    if comparison is not None:
+    shown = st.session_state.get(COMPARISON)
+    if shown is not None:
         st.subheader("A/B: A without, B with")
-        comparison_view(comparison)
+        if shown.comparison.a.finished and shown.comparison.b.finished:
+            st.info(ab_verdict.verdict(shown.comparison, shown.changed, shown.smallest))
+        if shown.run is not None:
+            st.markdown(shown.run.sentence())
+        comparison_view(shown.comparison)
 
 
 def render() -> None:

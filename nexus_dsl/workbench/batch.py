@@ -147,7 +147,7 @@ class BatchReport:
         """Final score per bout (finished bouts, in seed order): each contender's (a side's is its
         players' together), and the crowd's cred in a game with a crowd."""
         finished = self.finished
-        piles = {label: [_score_of(r, label) for r in finished] for label in self.contenders}
+        piles = {label: [score_of(r, label) for r in finished] for label in self.contenders}
         if self.with_crowd:
             piles[CROWD] = [r.crowd for r in finished]
         return piles
@@ -219,7 +219,7 @@ def _sides(labels: Sequence[str], results: Sequence[BoutResult]) -> tuple[str, .
     return tuple(dict.fromkeys(sides.get(label, label) for label in labels))
 
 
-def _score_of(result: BoutResult, contender: str) -> int:
+def score_of(result: BoutResult, contender: str) -> int:
     """A contender's final score in one bout: a player's total, or a side's players' together."""
     if contender in result.totals and result.sides.get(contender, contender) == contender:
         return result.totals[contender]
@@ -332,6 +332,11 @@ def compare(settings_a: TestRunSettings, settings_b: TestRunSettings, bouts: int
                          backend=backend)
     report_b = run_batch(settings_b, bouts, half(bouts), workers, watched, ruleset_b, first_seed=settings_a.seed,
                          backend=backend)
+    return compare_reports(report_a, report_b)
+
+
+def compare_reports(report_a: BatchReport, report_b: BatchReport) -> Comparison:
+    """Every difference of B from A, for two batches already played (over the same seeds)."""
     labels = [label for label in report_a.contenders if label in report_b.contenders]
     wins_a, wins_b = report_a.wins, report_b.wins
     cred_a, cred_b = report_a.cred, report_b.cred
@@ -344,5 +349,5 @@ def compare(settings_a: TestRunSettings, settings_b: TestRunSettings, bouts: int
     )
 
 
-__all__ = ["ALPHA", "BatchReport", "Comparison", "Difference", "WatchedSummary", "compare", "mean_difference",
-           "proportion_difference", "run_batch", "summarise"]
+__all__ = ["ALPHA", "BatchReport", "Comparison", "Difference", "WatchedSummary", "compare", "compare_reports",
+           "mean_difference", "proportion_difference", "run_batch", "summarise"]

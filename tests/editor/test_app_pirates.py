@@ -141,7 +141,7 @@ def test_a_batch_and_an_ab_comparison_on_pirates(app_env, content_copy: Path) ->
     at.selectbox(key="tr_ab_without").select(HOUSE).run()
     at.button(key="tr_run_ab").click().run()
     assert not at.exception, at.exception
-    comparison = at.session_state["tr_comparison"]
+    comparison = at.session_state["tr_comparison"].comparison
     assert comparison.a.errors == [] and comparison.b.errors == []
     assert comparison.a.settings.packs == ("nexus_pirates",)
     differences = next(d.value for d in at.dataframe if "verdict" in d.value.columns).set_index("figure")
