@@ -312,9 +312,17 @@ def cmd_show(args: argparse.Namespace) -> int:
     if not found:
         from .errors import did_you_mean
 
+        from .content.loader import default_content_root
+        from .workbench.packs import packs_holding
+
         known = {i for items in ruleset.scripts.values() for i in items} | {i for items in ruleset.data.values() for i in items}
         hint = did_you_mean(args.id, known)
         _err(f"nexus: nothing with the id `{args.id}` in {', '.join(ruleset.pack_ids)}" + (f" ({hint})" if hint else ""))
+        elsewhere = [pack for pack, ids in packs_holding(args.id, default_content_root(), ruleset.pack_ids).items()
+                     if args.id in ids]
+        if elsewhere:
+            _err(f"  it is in pack {', '.join(f'`{pack}`' for pack in elsewhere)}, not loaded: "
+                 f"nexus show {args.id} --packs {args.packs},{elsewhere[0]}")
         return 1
     for face, script in found:
         print(face.text())

@@ -8,9 +8,10 @@ import math
 import streamlit as st
 import yaml
 
-from editor import navigation, widgets
+from editor import navigation, state, widgets
 from nexus_dsl.cards import CardFace, all_faces, show
 from nexus_dsl.model.ruleset import thaw
+from nexus_dsl.workbench import packs as packs_api
 from nexus_dsl.workbench.highlight import highlight_html
 
 PAGE_SIZE = 40
@@ -39,6 +40,20 @@ def item_details(rules, face: CardFace, index: int) -> None:
                 st.code(yaml.safe_dump(thaw(item.data), sort_keys=False, allow_unicode=True), language="yaml")
 
 
+def elsewhere(query: str) -> None:
+    """A search that found nothing in the loaded packs: the packs under the content root that hold
+    what was asked for, each with a button that loads it."""
+    holding = packs_api.packs_holding(query, state.content_root(), state.selected_packs())
+    if not holding:
+        st.caption("Nothing matches in the loaded packs, nor in any other pack under the content root.")
+        return
+    for pack, ids in holding.items():
+        shown = ", ".join(f"`{ident}`" for ident in ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+        text, action = st.columns([3, 1], vertical_alignment="center")
+        text.info(f"Found in pack `{pack}`, which is not loaded: {shown}.")
+        action.button(f"Load {pack}", key=f"browser_load_{pack}", on_click=state.add_loaded_pack, args=(pack,))
+
+
 def render() -> None:
     st.title("Content browser")
     rules = widgets.require_ruleset()
@@ -61,6 +76,8 @@ def render() -> None:
     window = found[first:first + PAGE_SIZE]
     st.caption(f"{len(found)} of {len(faces)} items"
                + (f"; {first + 1}–{first + len(window)} shown" if pages > 1 else ""))
+    if not found and query.strip():
+        elsewhere(query)
     for index, face in enumerate(window, start=first):
         title = f"{face.name} — {face.kind_title} ({face.id})"
         with st.expander(title, expanded=len(found) == 1):

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Sequence
 
 from ..content.loader import (MANIFEST, Manifest, _display, find_manifests, internal_error, load_collecting_sources,
-                              unknown_pack)
+                              load_pack_folder, unknown_pack)
 from ..errors import Diagnostic
 from ..model.ruleset import PackInfo, Ruleset
 
@@ -122,6 +122,32 @@ def _load_packs(ids: tuple[str, ...], root: Path) -> LoadResult:
         while len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
     return result
+
+
+def packs_holding(query: str, content_root: Path, loaded: Sequence[str]) -> dict[str, list[str]]:
+    """Where else to look for what a search did not find: the packs under the content root, other
+    than `loaded`, holding items whose id is `query` or contains every word of it (as typed, any
+    case), each pack with those ids in its files' order; packs in id order. Each pack is read on its
+    own (confined to its folder, within the loader's limits; parsing is cached by file content), and
+    one that does not load is passed over: this only points the way."""
+    words = [word for word in query.lower().replace("-", "_").split() if word]
+    if not words:
+        return {}
+    found: dict[str, list[str]] = {}
+    for manifest in sorted(find_manifests(Path(content_root)).values(), key=lambda m: m.ident or ""):
+        if manifest.info is None or manifest.info.id in loaded:
+            continue
+        try:
+            pack = load_pack_folder(manifest.folder, [], manifest=manifest)
+        except Exception:  # noqa: BLE001 - a pack that cannot be read here is reported when it is loaded
+            continue
+        if pack is None:
+            continue
+        ids = [item.declaration.id for item in pack.scripts] + [item.id for item in pack.data]
+        hits = [ident for ident in dict.fromkeys(ids) if all(word in ident.lower() for word in words)]
+        if hits:
+            found[manifest.info.id] = hits
+    return found
 
 
 def clear_cache() -> None:

@@ -22,6 +22,16 @@ def test_show_an_unknown_id_suggests_one(capsys):
     assert "did you mean `standard_attack`" in capsys.readouterr().err
 
 
+def test_show_an_id_of_a_pack_not_loaded_says_which_pack_holds_it(capsys):
+    assert main(["show", "laced_waterskin"]) == 1
+    err = capsys.readouterr().err
+    assert "nothing with the id `laced_waterskin` in base" in err
+    assert ("it is in pack `poison_gallery`, not loaded: nexus show laced_waterskin --packs base,poison_gallery"
+            in err)
+    assert main(["show", "laced_waterskin", "--packs", "base,poison_gallery"]) == 0
+    assert capsys.readouterr().out.startswith("Laced Waterskin")
+
+
 def test_cards_by_type_in_every_format(capsys):
     assert main(["cards", "--type", "command", "--format", "json"]) == 0
     cards = json.loads(capsys.readouterr().out)

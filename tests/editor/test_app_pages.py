@@ -55,3 +55,17 @@ def test_browser_opens_an_item_in_its_editor(app_env) -> None:
     assert not at.exception, at.exception
     assert "Editing `brimstone_pit`" in texts(at)
     assert at.button(key="bg_sq_5_1").label != "·"  # the barge's own objects are on the grid
+
+
+def test_a_search_that_finds_nothing_loaded_points_at_the_pack_that_has_it(app_env) -> None:
+    at = open_page("browser.py")
+    at.text_input(key="browser_query").input("laced waterskin").run()
+    assert not at.exception, at.exception
+    assert not at.expander  # nothing in the loaded packs
+    assert any("Found in pack `poison_gallery`, which is not loaded: `laced_waterskin`." in i.value for i in at.info)
+    at.button(key="browser_load_poison_gallery").click().run()
+    assert not at.exception, at.exception
+    assert "poison_gallery" in at.sidebar.multiselect(key="loaded_packs").value
+    assert any("(laced_waterskin)" in e.label for e in at.expander)
+    at.text_input(key="browser_query").input("no such thing anywhere").run()
+    assert "nor in any other pack under the content root" in texts(at)

@@ -5,7 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from nexus_dsl.workbench.packs import available_packs, clear_cache, load_packs, pack_of
+from support import write_pack
+
+from nexus_dsl.workbench.packs import available_packs, clear_cache, load_packs, pack_of, packs_holding
 from nexus_dsl.workbench.store import create_pack
 
 from .conftest import CONTENT
@@ -56,3 +58,24 @@ def test_load_problems_come_back_as_positioned_diagnostics(content_root: Path) -
 
 def test_pack_of_finds_the_folder_holding_pack_yaml() -> None:
     assert pack_of(CONTENT / "base" / "commands" / "aim.nexus") == CONTENT / "base"
+
+
+def test_a_search_finds_what_other_packs_hold(tmp_path):
+    """What the loaded packs lack, other packs under the root may hold: the lookup names them with
+    the ids found, passes over the loaded ones and any pack that does not load."""
+    root = tmp_path / "content"
+    write_pack(root / "mine", "mine", {"cards.nexus": 'rule sand_in_the_eyes "Sand in the Eyes" {\n'
+                                                      '    text "Nothing yet."\n}\n'})
+    write_pack(root / "also", "also", {"more.nexus": 'rule sand_storm "Sand Storm" {\n    text "Nothing."\n}\n'})
+    write_pack(root / "broken", "broken", {"bad.nexus": "rule sand_pit {\n"})
+    assert packs_holding("sand", root, []) == {"also": ["sand_storm"], "mine": ["sand_in_the_eyes"]}
+    assert packs_holding("Sand eyes", root, []) == {"mine": ["sand_in_the_eyes"]}
+    assert packs_holding("sand", root, ["mine"]) == {"also": ["sand_storm"]}
+    assert packs_holding("nothing like it", root, []) == {} and packs_holding("  ", root, []) == {}
+
+
+def test_the_real_content_root_points_at_the_expansion_holding_a_card():
+    from nexus_dsl.content.loader import default_content_root
+
+    holding = packs_holding("laced_waterskin", default_content_root(), ["base"])
+    assert holding == {"poison_gallery": ["laced_waterskin"]}
