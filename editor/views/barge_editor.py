@@ -107,7 +107,7 @@ def save_barge(overwrite: bool = False) -> None:
                     or store.open_for_edit(path, root).fingerprint)
         saved = barge_edit.save_barge(current, path, expected, overwrite=overwrite, content_root=root)
     except store.ConflictError as error:
-        st.session_state[CONFLICT] = str(error)
+        st.session_state[CONFLICT] = {"message": str(error), "diff": store.overwrite_diff(error, script=False)}
         return
     except store.InvalidContentError as error:
         state.flash("error", "Not saved: " + "; ".join(widgets.diagnostic_text(d) for d in error.diagnostics[:5]))
@@ -215,7 +215,10 @@ def save_panel() -> None:
         pack_choice.new_pack_fields("bg")
     conflict = st.session_state.get(CONFLICT)
     if conflict:
-        st.warning(conflict)
+        st.warning(conflict["message"])
+        if conflict["diff"]:
+            st.markdown("What keeping yours would change in the file on disk (`-` theirs, `+` yours):")
+            st.code(conflict["diff"], language="diff")
         st.button("Keep mine (overwrite)", on_click=save_barge, kwargs={"overwrite": True}, key="bg_keep_mine")
 
 

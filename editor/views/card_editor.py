@@ -227,7 +227,8 @@ def save_item(overwrite: bool = False) -> None:
         writer = store.save_declaration if authoring.is_script_kind(kind) else store.save_data_item
         saved = writer(path, text, _expected(path, root), overwrite=overwrite, content_root=root)
     except store.ConflictError as error:
-        st.session_state[CONFLICT] = {"path": str(error.path), "disk_text": error.disk_text, "message": str(error)}
+        st.session_state[CONFLICT] = {"path": str(error.path), "disk_text": error.disk_text, "message": str(error),
+                                      "diff": store.overwrite_diff(error, authoring.is_script_kind(kind))}
         return
     except store.InvalidContentError as error:
         details = "; ".join(widgets.diagnostic_text(d) for d in error.diagnostics[:5])
@@ -320,8 +321,11 @@ def conflict_panel() -> None:
     if not conflict:
         return
     st.warning(conflict["message"])
+    if conflict.get("diff"):
+        st.markdown("What keeping yours would change in the file on disk (`-` theirs, `+` yours):")
+        st.code(conflict["diff"], language="diff")
     if conflict.get("disk_text") is not None:
-        with st.expander("The version on disk"):
+        with st.expander("The whole version on disk"):
             st.code(conflict["disk_text"], language=None)
     left, right = st.columns(2)
     left.button("Reload from disk", on_click=reload_from_disk, key="ed_reload")

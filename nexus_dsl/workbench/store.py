@@ -28,6 +28,7 @@
 
 from __future__ import annotations
 
+import difflib
 import errno
 import fcntl
 import hashlib
@@ -835,6 +836,21 @@ def _save_one(path: Path, item_text: str, expected_fingerprint: str, replace: Ca
 
         compose(_early_conflict(path, item_text, expected_fingerprint, overwrite))  # validated before the lock
         return _commit(path, None if overwrite else expected_fingerprint, item_text, compose)
+
+
+def overwrite_diff(conflict: ConflictError, script: bool) -> str:
+    """What "keep mine" would change in the file as it is on disk now: a unified diff from the
+    version on disk to that version with the saved item put in (a script declaration, or a YAML
+    data item), so the other edit is seen before it is overwritten. Empty when nothing would change;
+    the whole item as added when the file was deleted meanwhile."""
+    disk = conflict.disk_text or ""
+    try:
+        mine = (replace_declaration if script else replace_data_item)(disk, conflict.your_text, str(conflict.path))
+    except (NexusError, StoreError):  # the item does not parse: the save itself says why
+        mine = disk + conflict.your_text
+    name = conflict.path.name
+    return "".join(difflib.unified_diff(disk.splitlines(keepends=True), mine.splitlines(keepends=True),
+                                        f"{name} (on disk)", f"{name} (with yours)"))
 
 
 def replace_declaration(file_text: str, declaration_text: str, file: str = "<file>") -> str:

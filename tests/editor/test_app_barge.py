@@ -56,3 +56,21 @@ def test_a_barge_saved_into_a_new_pack(app_env, content_copy: Path) -> None:
     assert "{type: crate, at: [4, 5]}" in (pack / "barges.yaml").read_text()
     assert at.selectbox(key="bg_pack").value == "shipyard_barges"
     assert "shipyard_barges" in at.sidebar.multiselect(key="loaded_packs").value
+
+
+def test_a_barge_changed_on_disk_meanwhile_shows_what_keeping_mine_would_change(app_env, content_copy: Path) -> None:
+    at = open_page("barge_editor.py")
+    at.text_input(key="bg_new_id").input("quarrel_deck").run()
+    at.button(key="bg_new").click().run()
+    at.selectbox(key="bg_type").select("crate").run()
+    at.button(key="bg_sq_2_2").click().run()
+    save_into_new_pack(at, "quarrel_barges", "Quarrel Barges", "expansion", button="bg_save", prefix="bg")
+    barges = content_copy / "expansions" / "quarrel_barges" / "barges.yaml"
+    barges.write_text(barges.read_text().replace("[2, 2]", "[2, 3]"))  # someone else moved the crate
+    at.button(key="bg_sq_7_7").click().run()
+    at.button(key="bg_save").click().run()
+    assert not at.exception, at.exception
+    assert any("changed on disk" in w.value for w in at.warning), texts(at)
+    diff = next(c.value for c in at.code if c.value.startswith("--- barges.yaml (on disk)")).splitlines()
+    assert any(line.startswith("-") and "[2, 3]" in line for line in diff)
+    assert any(line.startswith("+") and "[7, 7]" in line for line in diff)

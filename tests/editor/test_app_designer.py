@@ -81,6 +81,10 @@ def test_designer_flow(app_env, content_copy: Path) -> None:
     type_script(at, script_text(at).replace("One line of colour", "A line"))
     at.button(key="ed_save").click().run()
     assert any("changed on disk" in w.value for w in at.warning), texts(at)
+    # What keeping mine would change, as a diff: their +3SDS out, my line and +2SDS in.
+    diff = next(c.value for c in at.code if c.value.startswith(f"--- {CARD_ID}.nexus (on disk)"))
+    assert "-" in diff and any(line.startswith("-") and "+3SDS" in line for line in diff.splitlines())
+    assert any(line.startswith("+") and "A line" in line for line in diff.splitlines())
     at.button(key="ed_reload").click().run()
     assert not at.exception, at.exception
     assert "+3SDS" in script_text(at)

@@ -378,3 +378,20 @@ def test_the_store_is_the_only_writer_in_the_workbench_and_the_editor() -> None:
                for path in sources if path.name != "store.py"
                for number, line in enumerate(path.read_text().splitlines(), 1) if WRITES.search(line)]
     assert writers == []
+
+
+def test_a_conflict_shows_what_keeping_mine_would_change(tmp_path):
+    path = tmp_path / "rules.nexus"
+    path.write_text('rule a "A" {\n    text "one"\n}\n\nrule b "B" {\n    text "theirs"\n}\n')
+    opened = store.open_for_edit(path)
+    path.write_text(path.read_text().replace("one", "one, edited elsewhere"))
+    with pytest.raises(store.ConflictError) as raised:
+        store.save_declaration(path, 'rule b "B" {\n    text "mine"\n}\n', opened.fingerprint)
+    diff = store.overwrite_diff(raised.value, script=True)
+    assert diff.startswith("--- rules.nexus (on disk)\n+++ rules.nexus (with yours)\n")
+    changed = [line for line in diff.splitlines() if line[:1] in "+-" and not line.startswith(("---", "+++"))]
+    assert changed == ['-    text "theirs"', '+    text "mine"']  # the other edit stays: only b changes
+    path.unlink()
+    with pytest.raises(store.ConflictError) as deleted:
+        store.save_declaration(path, 'rule b "B" {\n    text "mine"\n}\n', opened.fingerprint)
+    assert '+    text "mine"' in store.overwrite_diff(deleted.value, script=True)
