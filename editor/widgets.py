@@ -73,6 +73,12 @@ def show_diagnostics(diagnostics: Sequence[Diagnostic], *, with_file: bool = Fal
         (st.error if diagnostic.severity == "error" else st.warning)(text)
 
 
+def overwrite_diff(diff: str) -> None:
+    """A save's conflict: what keeping yours would change in the file as it is on disk now."""
+    st.markdown("What keeping yours would change in the file on disk (`-` theirs, `+` yours):")
+    st.code(diff, language="diff")
+
+
 def card(face, flavor: str | None = None) -> None:
     """A card face as players read it."""
     st.html(card_face_html(face, flavor))

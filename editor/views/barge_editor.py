@@ -217,8 +217,7 @@ def save_panel() -> None:
     if conflict:
         st.warning(conflict["message"])
         if conflict["diff"]:
-            st.markdown("What keeping yours would change in the file on disk (`-` theirs, `+` yours):")
-            st.code(conflict["diff"], language="diff")
+            widgets.overwrite_diff(conflict["diff"])
         st.button("Keep mine (overwrite)", on_click=save_barge, kwargs={"overwrite": True}, key="bg_keep_mine")
 
 

@@ -322,8 +322,7 @@ def conflict_panel() -> None:
         return
     st.warning(conflict["message"])
     if conflict.get("diff"):
-        st.markdown("What keeping yours would change in the file on disk (`-` theirs, `+` yours):")
-        st.code(conflict["diff"], language="diff")
+        widgets.overwrite_diff(conflict["diff"])
     if conflict.get("disk_text") is not None:
         with st.expander("The whole version on disk"):
             st.code(conflict["disk_text"], language=None)
