@@ -35,6 +35,24 @@ def item_choices(rules, kind: str) -> list[str]:
     return [RANDOM_ITEM, NONE, *sorted(rules.data.get(kind, {}))]
 
 
+def named(rules, kinds: Sequence[str]):
+    """A dropdown's format for ids of these kinds (script declarations or data items): `Name (id)`,
+    so the choices read as the cards and items do while the id scripts use stays in view. Other
+    choices ("random", "(none)") are shown as they are."""
+    names: dict[str, str] = {}
+    for kind in kinds:
+        for ident, item in rules.data.get(kind, {}).items():
+            names.setdefault(ident, str(item.data.get("name") or ident))
+        for ident, script in rules.scripts.get(kind, {}).items():
+            names.setdefault(ident, script.declaration.name or ident)
+
+    def shown(choice: str) -> str:
+        name = names.get(choice)
+        return f"{name} ({choice})" if name and name != choice else choice
+
+    return shown
+
+
 def barge_choices(rules) -> list[str]:
     """A barge's choices: one the d8 picks (the default), an empty barge, or one by id."""
     return [RANDOM_LAYOUT, NO_BARGE, *sorted(rules.data.get("barges", {}))]

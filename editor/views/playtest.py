@@ -165,7 +165,7 @@ def new_session_form(rules) -> None:
     if boardless:
         top[2].caption("No board: no barge, motivations or lanistas.")
     else:
-        top[2].selectbox("Barge", widgets.barge_choices(rules), key="pt_barge")
+        top[2].selectbox("Barge", widgets.barge_choices(rules), key="pt_barge", format_func=widgets.named(rules, ["barges"]))
     st.session_state.setdefault("pt_new_name", "hot seat")
     top[3].text_input("Session name", key="pt_new_name")
     motivations = widgets.item_choices(rules, "motivations")
@@ -177,8 +177,9 @@ def new_session_form(rules) -> None:
             st.selectbox(f"Seat {index + 1}", SEATS, key=f"pt_seat_{index}",
                          format_func=lambda s: "a person" if s == playtest.PERSON else f"{s} agent")
             if not boardless:
-                st.selectbox("Motivation", motivations, key=f"pt_motivation_{index}")
-                st.selectbox("Lanista", lanistas, key=f"pt_lanista_{index}")
+                st.selectbox("Motivation", motivations, key=f"pt_motivation_{index}",
+                             format_func=widgets.named(rules, ["motivations"]))
+                st.selectbox("Lanista", lanistas, key=f"pt_lanista_{index}", format_func=widgets.named(rules, ["lanistas"]))
     st.button("Start the session", on_click=start_session, key="pt_start", type="primary")
     saved = playtest.list_sessions(state.sessions_dir())
     if saved:

@@ -41,13 +41,16 @@ KEPT = ("tr_players", "tr_barge", "tr_seed", "tr_stack", "tr_deal_to", "tr_deal_
 def player_settings(rules, players: int) -> tuple[list, list, list]:
     motivations = widgets.item_choices(rules, "motivations")
     lanistas = widgets.item_choices(rules, "lanistas")
+    motivation_name, lanista_name = widgets.named(rules, ["motivations"]), widgets.named(rules, ["lanistas"])
     chosen_m, chosen_l, chosen_a = [], [], []
     columns = st.columns(players)
     for index, label in enumerate(testrun.PLAYER_LABELS[:players]):
         with columns[index]:
             st.markdown(f"**{label}**")
-            chosen_m.append(widgets.optional(st.selectbox("Motivation", motivations, key=f"tr_motivation_{index}")))
-            chosen_l.append(widgets.optional(st.selectbox("Lanista", lanistas, key=f"tr_lanista_{index}")))
+            chosen_m.append(widgets.optional(st.selectbox("Motivation", motivations, key=f"tr_motivation_{index}",
+                                                          format_func=motivation_name)))
+            chosen_l.append(widgets.optional(st.selectbox("Lanista", lanistas, key=f"tr_lanista_{index}",
+                                                          format_func=lanista_name)))
             chosen_a.append(st.selectbox("Agent", AGENT_NAMES, key=f"tr_agent_{index}"))
     return chosen_m, chosen_l, chosen_a
 
@@ -56,12 +59,14 @@ def forced_cards(rules, labels: tuple[str, ...]) -> tuple[list[str], dict[str, t
     st.markdown("**Force a card**")
     turning_points = sorted(rules.scripts.get("turning_point", {}))
     influence = sorted(rules.scripts.get("influence", {}))
-    stack = st.multiselect("Stack on the Turning Point deck (top card first)", turning_points, key="tr_stack")
+    stack = st.multiselect("Stack on the Turning Point deck (top card first)", turning_points, key="tr_stack",
+                           format_func=widgets.named(rules, ["turning_point"]))
     left, middle, right = st.columns([1, 2, 1])
     if st.session_state.get("tr_deal_to") not in labels:
         st.session_state["tr_deal_to"] = labels[0]
     to = left.selectbox("Deal into the hand of", labels, key="tr_deal_to")
-    cards = middle.multiselect("Influence cards", influence, key="tr_deal_cards")
+    cards = middle.multiselect("Influence cards", influence, key="tr_deal_cards",
+                               format_func=widgets.named(rules, ["influence"]))
     mode = right.radio("Dealt cards", testrun.DEAL_MODES, key="tr_deal_mode", horizontal=True,
                        format_func=lambda m: {"add": "besides the kept ones", "replace": "as the whole hand"}[m])
     return stack, ({to: tuple(cards)} if cards else {}), mode
@@ -129,7 +134,8 @@ def settings_form(rules) -> testrun.TestRunSettings:
         st.session_state["tr_players"] = 2
     top = st.columns(3)
     players = top[0].selectbox("Players", [2, 3, 4], key="tr_players")
-    barge = top[1].selectbox("Barge", widgets.barge_choices(rules), key="tr_barge")
+    barge = top[1].selectbox("Barge", widgets.barge_choices(rules), key="tr_barge",
+                             format_func=widgets.named(rules, ["barges"]))
     seed = top[2].number_input("Seed", min_value=0, step=1, key="tr_seed")
     motivations, lanistas, agents = player_settings(rules, players)
     stack, dealt, mode = forced_cards(rules, testrun.PLAYER_LABELS[:players])
@@ -284,7 +290,8 @@ def watched_ids(rules, settings: testrun.TestRunSettings) -> list[str]:
         return forced
     if "tr_watch" in st.session_state:
         st.session_state["tr_watch"] = [i for i in st.session_state["tr_watch"] if i in options]
-    extra = st.multiselect("Also follow these cards and abilities", options, key="tr_watch")
+    extra = st.multiselect("Also follow these cards and abilities", options, key="tr_watch",
+                           format_func=widgets.named(rules, ["influence", "turning_point", "trait_ability"]))
     return list(dict.fromkeys(forced + [i for i in extra if i in options]))
 
 

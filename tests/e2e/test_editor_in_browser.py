@@ -344,7 +344,7 @@ def test_test_run_plays_a_short_batch(page: Page, server: Server) -> None:
         # The new card, dealt into red's hand in every bout, so the batch follows it.
         deal = widget(page, "tr_deal_cards").get_by_role("combobox")
         deal.click()
-        page.get_by_role("option", name=CARD_ID, exact=True).click()
+        page.get_by_role("option", name=re.compile(rf"\({CARD_ID}\)$")).click()  # shown as `Name (id)`
         deal.press("Escape")
         settle(page)
         main.get_by_role("tab", name="Batch and A/B").click()

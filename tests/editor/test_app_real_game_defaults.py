@@ -42,3 +42,13 @@ def test_the_playtest_draws_them_too(app_env: Path) -> None:
     assert session.settings.motivations == ("random", "random") and session.settings.barge == "random"
     base = cached_ruleset(("base",))
     assert all(p.role in base.data["motivations"] for p in session.bout.state.pieces.values())
+
+
+def test_the_setting_dropdowns_show_names_beside_ids(app_env: Path) -> None:
+    at = open_page("test_run.py")
+    shown = at.selectbox(key="tr_motivation_0")
+    base = cached_ruleset(("base",))
+    hoarder = base.data["motivations"]["hoarder"].data["name"]
+    assert shown.format_func("hoarder") == f"{hoarder} (hoarder)" and shown.format_func("random") == "random"
+    assert at.multiselect(key="tr_stack").format_func("crowd_riot").endswith("(crowd_riot)")
+    assert at.selectbox(key="tr_barge").format_func("(empty barge)") == "(empty barge)"
