@@ -396,12 +396,21 @@ def report_view(report: batch.BatchReport) -> None:
     st.dataframe(wins.style.format({"win rate": "{:.1%}", "95% low": "{:.1%}", "95% high": "{:.1%}"}), hide_index=True)
     st.altair_chart(win_chart(wins.rename(columns={"side": "player"})), width="stretch")
     cred, cycles = st.columns(2)
+    # The crowd's pile gathers far more than any player's, and its bars would squash theirs: it
+    # gets a chart of its own.
+    standings = {pile: values for pile, values in report.cred.items() if pile != batch.CROWD}
     with cred:
         who, width, unit = ("per player", CRED_BIN, "cred") if report.with_crowd else ("per side", SCORE_BIN, "point")
         st.markdown(f"**Final {report.score} (bouts per {width}-{unit} bin, {who})**")
-        chart = histogram(report.cred, width, f"final {report.score}")
+        chart = histogram(standings, width, f"final {report.score}")
         if chart is not None:
             st.altair_chart(chart, width="stretch")
+        crowd = report.cred.get(batch.CROWD) if report.with_crowd else None
+        if crowd:
+            st.markdown(f"**The crowd's final cred (bouts per {CRED_BIN}-cred bin)**")
+            crowd_chart = histogram({batch.CROWD: crowd}, CRED_BIN, "crowd's final cred")
+            if crowd_chart is not None:
+                st.altair_chart(crowd_chart, width="stretch")
     with cycles:
         lengths = report.cycles
         median = f", median {statistics.median(lengths):g}" if lengths else ""

@@ -19,6 +19,8 @@ def test_small_batch_and_ab(app_env) -> None:
     assert list(wins["player"]) == ["red", "blue"]
     assert all(0 <= low <= high <= 1 for low, high in zip(wins["95% low"], wins["95% high"]))
     assert "crowd_riot: played" in shown  # the stacked card is followed through the batch
+    # The crowd's cred in a chart of its own, so its tall bars do not squash the players'.
+    assert "**The crowd's final cred (bouts per 10-cred bin)**" in shown
     followed = next(d.value for d in at.dataframe if "drawn" in d.value.columns).set_index("id")
     assert "crowd_riot" in followed.index
 
