@@ -273,9 +273,12 @@ def dice_table(dice: list[playtest.DiceShown]) -> pd.DataFrame:
     rows: dict[tuple[int, str], dict[str, object]] = {}
     for die in dice:
         row = rows.setdefault((die.seq, die.purpose), {"who": die.actor or "", "for": die.purpose, "dice": [],
-                                                       "came to": die.summary})
+                                                       "means": [], "came to": die.summary})
         row["dice"].append(die.value)
-    return pd.DataFrame([{**row, "dice": " ".join(str(v) for v in row["dice"])} for row in rows.values()])
+        if die.meaning:
+            row["means"].append(die.meaning)
+    return pd.DataFrame([{**row, "dice": " ".join(str(v) for v in row["dice"]), "means": ", ".join(row["means"])}
+                         for row in rows.values()])
 
 
 def play(rules, session: playtest.PlaySession) -> None:

@@ -164,11 +164,11 @@ def step(to_end: bool = False) -> None:
     if stepper is None or stepper.finished:
         return
     try:
-        view = stepper.run_to_end() if to_end else stepper.step()
+        views = stepper.steps_to_end() if to_end else [stepper.step()]
     except NexusError as error:
         state.flash("error", f"The engine stopped: {error}")
         return
-    st.session_state[STEPS].append(view)
+    st.session_state[STEPS].extend(views)
 
 
 def condition_table(view: testrun.StepView) -> pd.DataFrame:
@@ -238,8 +238,9 @@ def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) ->
     with details:
         st.markdown("**Dice of this step**")
         if view.dice:
-            st.dataframe(pd.DataFrame([{"for": d.purpose, "d": d.sides, "rolled": d.value, "in": d.event}
-                                       for d in view.dice]), hide_index=True)
+            st.dataframe(pd.DataFrame([{"whose": d.whose or "", "for": d.purpose, "d": d.sides, "rolled": d.value,
+                                        "means": d.meaning or "", "in": d.event} for d in view.dice]),
+                         hide_index=True)
         else:
             st.caption("no dice")
         st.markdown("**What happened**")
@@ -262,7 +263,8 @@ def step_panel(rules, settings: testrun.TestRunSettings) -> None:
     stepper = st.session_state.get(STEPPER)
     over = stepper is None or stepper.finished
     buttons[1].button("Step", on_click=step, key="tr_step", disabled=over)
-    buttons[2].button("Run to the end", on_click=step, kwargs={"to_end": True}, key="tr_finish", disabled=over)
+    buttons[2].button("Run to the end", on_click=step, kwargs={"to_end": True}, key="tr_finish", disabled=over,
+                      help="Every step to the end of the bout, each counted and kept as Step would")
     state.show_flashes()
     history = st.session_state.get(STEPS) or []
     if stepper is None:

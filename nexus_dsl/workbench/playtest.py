@@ -56,7 +56,7 @@ from .packs import load_packs
 from .store import ABSENT, NotEditableError, StoreError, open_for_edit
 from .store import save as store_save
 from .table import has_board, label_of, seen_events
-from .testrun import fault_text
+from .testrun import die_meaning, fault_text
 
 __all__ = [
     "PERSON", "DiceShown", "OptionButton", "OptionGroup", "Pending", "PlaySession", "PlaySettings",
@@ -215,6 +215,7 @@ class DiceShown:
     value: int
     actor: str | None = None
     summary: str = ""
+    meaning: str | None = None  # what the face stands for (`testrun.die_meaning`: a location die's location)
 
 
 # ---------------------------------------------------------------- the session
@@ -442,7 +443,8 @@ class PlaySession:
             helot = event.data.get(self._bout.actor_word)
             for die in dice:
                 shown.append(DiceShown(event.seq, event.type, str(die["purpose"]), int(die["value"]),
-                                       helot if isinstance(helot, str) else None, summary))
+                                       helot if isinstance(helot, str) else None, summary,
+                                       die_meaning(self._bout.ruleset, str(die["purpose"]), int(die["value"]))))
         return shown
 
     def log_lines(self, since: int = 0) -> list[str]:

@@ -32,6 +32,7 @@ from ..agents.base import AGENT_NAMES
 from ..content.loader import default_content_root
 from ..engine.actions import Action, Decision
 from ..engine.bout import Bout, Event, next_action
+from ..engine.primitives.chance import LOCATION_DIE, location_table
 from ..engine.setup import RANDOM_ITEM, RANDOM_LAYOUT
 from ..engine.state import Outcome
 from ..errors import Diagnostic, NexusError, did_you_mean
@@ -278,12 +279,24 @@ def faulting_item(ruleset: Ruleset, declaration: A.Declaration | None) -> Script
 # ---------------------------------------------------------------- what a step shows
 @dataclass(frozen=True)
 class DieRoll:
-    """One die rolled during a step: what for, how many sides, the result, and the event it fed."""
+    """One die rolled during a step: what for, how many sides, the result, the event it fed, whose
+    roll it was (when the event names who acts) and what the face meant (a location die's location)."""
 
     purpose: str
     sides: int
     value: int
     event: str
+    whose: str | None = None
+    meaning: str | None = None
+
+
+def die_meaning(ruleset: Ruleset, purpose: str, value: int) -> str | None:
+    """What a die's face stands for, where the game gives faces a meaning: the body location a
+    location die picks on the game's table (`random_location`)."""
+    if purpose != LOCATION_DIE:
+        return None
+    table = location_table(ruleset)
+    return table[value - 1].replace("_", " ") if 1 <= value <= len(table) else None
 
 
 @dataclass(frozen=True)
@@ -374,9 +387,15 @@ def _player_views(bout: Bout) -> dict[str, PlayerView]:
     return {label: PlayerView(label, p.seat, p.side, dict(p.stats)) for label, p in bout.state.players.items()}
 
 
-def _dice(events: Sequence[Event]) -> tuple[DieRoll, ...]:
-    return tuple(DieRoll(d["purpose"], d.get("sides", 6), d["value"], event.type)
-                 for event in events for d in event.data.get("dice", ()))
+def _dice(events: Sequence[Event], ruleset: Ruleset, actor_word: str) -> tuple[DieRoll, ...]:
+    rolls = []
+    for event in events:
+        whose = event.data.get(actor_word)
+        for die in event.data.get("dice", ()):
+            rolls.append(DieRoll(die["purpose"], die.get("sides", 6), die["value"], event.type,
+                                 whose if isinstance(whose, str) else None,
+                                 die_meaning(ruleset, str(die["purpose"]), int(die["value"]))))
+    return tuple(rolls)
 
 
 # ---------------------------------------------------------------- stepping
@@ -438,6 +457,14 @@ class Stepper:
             acted = self._apply_next() or acted
         return self._view()
 
+    def steps_to_end(self) -> list[StepView]:
+        """Play the rest of the bout step by step, as `step` would one press at a time: every step's
+        view, so each keeps its number and can be gone back to."""
+        views = []
+        while self.bout.pending is not None:
+            views.append(self.step())
+        return views
+
     def run_to_end(self) -> StepView:
         """Play the rest of the bout as one step (every remaining event, line and die in one view)."""
         while self.bout.pending is not None:
@@ -477,13 +504,13 @@ class Stepper:
         self._reported, self._actions_reported = len(bout.log), len(self.actions)
         self._steps += 1
         return StepView(
-            index=self._steps, actions=applied, events=events, lines=tuple(narrate(events, GameTerms.of(bout.ruleset))), dice=_dice(events),
+            index=self._steps, actions=applied, events=events, lines=tuple(narrate(events, GameTerms.of(bout.ruleset))), dice=_dice(events, bout.ruleset, bout.actor_word),
             snapshot=bout.snapshot(), pieces=_helot_views(bout), crowd=bout.state.piles.get("crowd", 0), cycle=bout.state.cycle,
             active=bout.state.active, waiting_for=bout.pending, outcome=bout.outcome, fault=bout.fault,
             fault_declaration=bout.fault_declaration, players=_player_views(bout),
             actor_word=bout.actor_word)
 
 
-__all__ = ["DEAL_MODES", "DieRoll", "HelotView", "PLAYER_LABELS", "PlayerView", "SettingsError", "StepView", "Stepper",
+__all__ = ["DEAL_MODES", "DieRoll", "die_meaning", "HelotView", "PLAYER_LABELS", "PlayerView", "SettingsError", "StepView", "Stepper",
            "TestRunSettings", "checked_ruleset", "fault_text", "faulting_item", "load_settings_ruleset",
            "game_name", "player_counts", "player_sides", "settings_problems", "zone_owners"]

@@ -7,7 +7,7 @@ import pytest
 
 from nexus_dsl.sim.batch import play_one
 from nexus_dsl.workbench.testrun import (BETWEEN_COMMANDS, STEP_EVENTS, SettingsError, Stepper, TestRunSettings,
-                                         _item_problems, settings_problems)
+                                         _item_problems, die_meaning, settings_problems)
 
 
 def _settings(base, **changes) -> TestRunSettings:
@@ -146,3 +146,28 @@ def test_more_random_draws_than_items_left_is_a_settings_problem(base):
     assert problems[0].message == ("lanistas: 2 to draw at random, but the loaded packs hold 2, 1 of them chosen "
                                    "outright (players draw different ones)")
     assert _item_problems("lanistas", ("random", "random"), ["random"]) == []  # an item of that id is named
+
+
+def test_steps_to_the_end_are_the_steps_one_press_at_a_time(base):
+    pressed, at_once = Stepper(_settings(base, seed=6), base), Stepper(_settings(base, seed=6), base)
+    first = at_once.step()
+    assert _fingerprint(first) == _fingerprint(pressed.step())
+    one_by_one = []
+    while not pressed.finished:
+        one_by_one.append(pressed.step())
+    rest = at_once.steps_to_end()
+    assert [_fingerprint(view) for view in rest] == [_fingerprint(view) for view in one_by_one]
+    assert [view.index for view in rest] == list(range(2, 2 + len(rest))) and len(rest) > 10
+    assert at_once.steps_to_end() == []  # nothing left
+
+
+def test_each_die_says_whose_it_was_and_what_a_location_die_meant(base):
+    stepper = Stepper(_settings(base, seed=2), base)
+    dice = [die for view in stepper.steps_to_end() for die in view.dice]
+    table = list(base.settings["random_location_table"])
+    locations = [die for die in dice if die.purpose == "location"]
+    assert locations and all(die.meaning == table[die.value - 1].replace("_", " ") for die in locations)
+    assert all(die.meaning is None for die in dice if die.purpose != "location")
+    attacks = [die for die in dice if die.purpose in ("attack", "defense")]
+    assert attacks and all(die.whose in ("red", "blue") for die in attacks)
+    assert die_meaning(base, "location", 7) is None and die_meaning(base, "attack", 1) is None

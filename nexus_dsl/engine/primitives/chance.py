@@ -38,14 +38,24 @@ def random_square(host: Host, env: Env) -> Square:
     return Square(col, row)
 
 
+# The purpose the die of `random_location` is rolled for (the log writes it beside the face).
+LOCATION_DIE = "location"
+
+
+def location_table(ruleset: Ruleset) -> tuple[str, ...]:
+    """The game's table of body locations, face 1 first: the rule param `random_location_table` (the
+    base game declares its d6), else a face per location in the order they are declared."""
+    table = ruleset.settings.get("random_location_table") or ruleset.words.group("location")
+    return tuple(str(location) for location in table) if isinstance(table, (list, tuple)) else ()
+
+
 def random_location(host: Host, env: Env) -> str:
-    """A body location rolled on the game's table: the rule param `random_location_table` (face 1
-    first; the base game declares its d6), else a face per location in the order they are declared."""
-    table = host.ruleset.settings.get("random_location_table") or host.ruleset.words.group("location")
+    """A body location rolled on the game's table (`location_table`)."""
+    table = location_table(host.ruleset)
     if not table:
         raise ScriptRuntimeError(Diagnostic("runtime/unknown_name", "`random_location` rolls over the game's body "
                                             "locations, and it declares none (`stat <id> { group location }`)", "<engine>"))
-    return str(table[host.roll("location", len(table)) - 1])
+    return table[host.roll(LOCATION_DIE, len(table)) - 1]
 
 
 FUNCTIONS: dict[str, Callable[..., Any]] = {"die": die, "check": check, "compass": compass, "random_square": random_square, "random_location": random_location}
