@@ -45,6 +45,14 @@ def add_loaded_pack(pack_id: str) -> None:
     current = selected_packs()
     if pack_id not in current:
         st.session_state[PACKS_KEY] = current + [pack_id]
+        remember_choice()
+
+
+def remember_choice() -> None:
+    """Keep the content root and the packs loaded from it for the next visit (`remembered`)."""
+    from . import remembered  # it reads where sessions live from this module
+
+    remembered.remember(content_root(), selected_packs())
 
 
 def available() -> list[packs_api.PackInfo]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Sequence
 
@@ -15,7 +16,7 @@ from nexus_dsl.narrate import GameTerms
 from nexus_dsl.workbench.table import has_board
 from nexus_dsl.workbench.testrun import faulting_item, game_name
 
-from . import navigation, state
+from . import navigation, remembered, state
 
 
 # Choices of the bout-setting forms (Test run, Playtest). By default a bout is the real game: each
@@ -113,8 +114,14 @@ def sidebar() -> None:
     """The content root and the packs loaded for every page."""
     with st.sidebar:
         st.header("Content")
-        st.text_input("Content root", value=str(state.default_content_root()), key=state.ROOT_KEY,
-                      help=f"Where packs are found (default: the repository's content/, or ${state.CONTENT_ROOT_ENV}).")
+        # A new tab opens on the root and packs chosen last (`remembered`), unless $NEXUS_CONTENT_ROOT
+        # names a root.
+        if state.ROOT_KEY not in st.session_state:
+            st.session_state[state.ROOT_KEY] = ((None if state.CONTENT_ROOT_ENV in os.environ else remembered.content_root())
+                                                or str(state.default_content_root()))
+        st.text_input("Content root", key=state.ROOT_KEY, on_change=state.remember_choice,
+                      help=f"Where packs are found (default: the repository's content/, or ${state.CONTENT_ROOT_ENV}; "
+                           "the root and packs chosen last are remembered for the next visit).")
         root = state.content_root()
         if not root.is_dir():
             st.error(f"{root} is not a folder")
@@ -125,9 +132,10 @@ def sidebar() -> None:
             # A pack removed from disk (or another root) cannot stay selected.
             st.session_state[state.PACKS_KEY] = [p for p in st.session_state[state.PACKS_KEY] if p in ids]
         else:
-            st.session_state[state.PACKS_KEY] = [p for p in state.DEFAULT_PACKS if p in ids]
+            chosen = remembered.packs(root) or state.DEFAULT_PACKS
+            st.session_state[state.PACKS_KEY] = [p for p in chosen if p in ids]
         by_id = {p.id: p for p in summaries}
-        st.multiselect("Packs loaded", ids, key=state.PACKS_KEY,
+        st.multiselect("Packs loaded", ids, key=state.PACKS_KEY, on_change=state.remember_choice,
                        format_func=lambda i: f"{by_id[i].name} ({by_id[i].kind})",
                        help="Base, expansions, house rules and your own packs; the packs they build on come along.")
         st.button("Reload everything", on_click=packs_api.clear_cache,
