@@ -18,6 +18,7 @@ import streamlit as st
 
 from editor import state, widgets
 from nexus_dsl.agents.base import AGENT_NAMES
+from nexus_dsl.engine.actions import END_ROUND
 from nexus_dsl.errors import NexusError, RulesError
 from nexus_dsl.workbench import playtest, store, table
 from nexus_dsl.workbench.board_svg import bout_svg
@@ -30,6 +31,7 @@ DICE_FROM = "pt_dice_from"
 QUERY = "session"
 NOBODY = "(nobody: hands hidden)"
 HANDED_TO = "pt_handed_to"  # the person the screen was last handed to (a game without a board)
+CONFIRM_END = "pt_confirm_end"  # (who, at which log length) was told ending the round leaves points unspent
 SEATS = (playtest.PERSON, *AGENT_NAMES)
 KEPT = ("pt_players", "pt_seed", "pt_barge", "pt_new_name",
         *(f"pt_{what}_{index}" for what in ("seat", "motivation") for index in range(4)))
@@ -132,6 +134,10 @@ def leave() -> None:
     st.query_params.pop(QUERY, None)
 
 
+def points_text(points: dict[str, int]) -> str:
+    return " and ".join(f"{amount} {name}" for name, amount in points.items())
+
+
 def act(viewer: str, index: int) -> None:
     session = st.session_state.get(SESSION)
     if session is not None and session.fault is not None:  # e.g. a button left over from before the fault
@@ -141,9 +147,18 @@ def act(viewer: str, index: int) -> None:
     if index >= len(buttons):
         state.flash("warning", "That option is no longer available.")
         return
+    chosen = buttons[index]
+    unspent = session.unspent_points(viewer) if chosen.action.kind == END_ROUND else {}
+    if unspent and st.session_state.get(CONFIRM_END) != (viewer, session.log_length):
+        # Ending a round with points left is allowed, and usually a slip: the first press asks.
+        st.session_state[CONFIRM_END] = (viewer, session.log_length)
+        state.flash("warning", f"Ending the round now leaves {points_text(unspent)} unspent: "
+                               "press the button again to end it anyway.")
+        return
+    st.session_state.pop(CONFIRM_END, None)
     before = session.log_length
     try:
-        session.apply(buttons[index])
+        session.apply(chosen)
         session.advance_agents()
     except RulesError as error:
         state.flash("error", playtest.refusal_message(error))
@@ -227,11 +242,12 @@ def choose_viewer(session: playtest.PlaySession, pending: playtest.Pending | Non
 
 
 def helots_table(visible: dict, session: playtest.PlaySession, viewer: str | None) -> None:
+    card_name = widgets.named(session.ruleset, session.ruleset.words.hand_kinds)
     rows = []
     for label in session.labels:
         helot = visible[label]
-        hand = ", ".join(helot["influence"]) if label == viewer and helot["influence"] is not None else \
-            f"{helot['influence_count']} card(s), hidden"
+        hand = ", ".join(card_name(card) for card in helot["influence"]) \
+            if label == viewer and helot["influence"] is not None else f"{helot['influence_count']} card(s), hidden"
         rows.append({"helot": label, "seat": visible["seats"][label], "status": helot["status"],
                      "overall": helot["overall"], "cred": helot.get("cred"), "AP": helot["ap"], "MP": helot["mp"],
                      "states": ", ".join(helot["states"]), "weapon": helot["weapon"] or "", "hand": hand})
@@ -256,6 +272,8 @@ def options_panel(session: playtest.PlaySession, viewer: str | None, pending: pl
         columns = st.columns(3)
         for button in group.buttons:
             label = button.label + (f" — {button.cost_text}" if button.cost_text else "")
+            if button.action.kind == END_ROUND and st.session_state.get(CONFIRM_END) == (viewer, session.log_length):
+                label += f" anyway ({points_text(session.unspent_points(viewer))} unspent)"
             columns[index % 3].button(label, key=f"pt_option_{index}", on_click=act, args=(viewer, index),
                                       width="stretch")
             index += 1

@@ -313,6 +313,14 @@ class PlaySession:
                 groups.setdefault(button.group, []).append(button)
         return [OptionGroup(title, tuple(buttons)) for title, buttons in groups.items()]
 
+    def unspent_points(self, label: str) -> dict[str, int]:
+        """The points a piece has left to spend this round (`AP`, `MP`), those above zero: what
+        ending its round now would leave unspent. None for a player without a piece."""
+        piece = self._bout.state.pieces.get(label)
+        if piece is None:
+            return {}
+        return {name: points for name, points in (("AP", piece.ap), ("MP", piece.mp)) if points > 0}
+
     def buttons(self, viewer: str) -> list[OptionButton]:
         return [button for group in self.options(viewer) for button in group.buttons]
 

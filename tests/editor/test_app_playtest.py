@@ -62,3 +62,35 @@ def test_hot_seat_hands_only_for_the_chosen_view(app_env: Path) -> None:
         hands = next(d.value for d in at.dataframe if "hand" in d.value.columns).set_index("helot")["hand"]
         assert not hands[viewer].endswith("hidden"), hands
         assert hands[other].endswith("hidden"), hands
+
+
+def test_ending_a_round_with_points_unspent_asks_first(app_env: Path) -> None:
+    at = open_page("playtest.py")
+    at.text_input(key="pt_new_name").input("careful")
+    at.button(key="pt_start").click().run()
+    assert not at.exception, at.exception
+    for _ in range(12):  # through the deal, to a command decision of the person's
+        end = [b for b in option_buttons(at) if b.label.startswith("End the command round")]
+        if end:
+            break
+        option_buttons(at)[0].click().run()
+    assert end, texts(at)
+    session = at.session_state["pt_session"]
+    viewer = session.pending_decision().actor
+    unspent = session.unspent_points(viewer)
+    assert unspent, session.bout.state.pieces[viewer]
+    held = session.bout.state.pieces[viewer].hand  # the cards kept at the deal, each by its name and id
+    hands = next(d.value for d in at.dataframe if "hand" in d.value.columns).set_index("helot")["hand"]
+    assert held, hands
+    card = session.ruleset.declaration("influence", held[0])
+    assert f"{card.name} ({card.id})" in hands[viewer], hands
+    played = len(session.actions)
+    end[0].click().run()
+    assert not at.exception, at.exception
+    assert len(at.session_state["pt_session"].actions) == played  # nothing applied: asked first
+    assert any("leaves" in w.value and "unspent" in w.value for w in at.warning), texts(at)
+    again = next(b for b in option_buttons(at) if b.label.startswith("End the command round"))
+    assert again.label.endswith("unspent)") and "anyway" in again.label
+    again.click().run()
+    assert not at.exception, at.exception
+    assert len(at.session_state["pt_session"].actions) > played
