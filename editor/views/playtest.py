@@ -1,11 +1,11 @@
 """Playtest: hot seat for 2-4 people, or people against the agents. The legal options of each
 decision are buttons with their costs, the board is drawn, the dice are shown as they fall, and
-influence hands are shown only to the player whose view is chosen. The session is saved after
-every action (per user, outside the content) and resumed from the `session` query parameter. A
-game played without a board (NEXUS Pirates) shows its zones instead, as the player whose view it is
-sees them (its own hand's cards, the other hands as counts), its choices in the game's words, a
-log that tells no hidden card, and between two people's turns a handover step, so no one sees the
-next player's hand by accident. A script fault (during anyone's turn, an agent's too) ends the play: the page shows the positioned
+influence hands are shown only to the player whose view is chosen; between two people's turns a
+handover step keeps every hand hidden until the next person says the screen is theirs, so no one
+sees another's hand by accident. The session is saved after every action (per user, outside the
+content) and resumed from the `session` query parameter. A game played without a board (NEXUS
+Pirates) shows its zones instead, as the player whose view it is sees them (its own hand's cards,
+the other hands as counts), its choices in the game's words, and a log that tells no hidden card. A script fault (during anyone's turn, an agent's too) ends the play: the page shows the positioned
 fault instead of options, and the saved session keeps it. Everything is
 `nexus_dsl.workbench.playtest`; pictures are `.board_svg`."""
 
@@ -30,7 +30,7 @@ NAME = "pt_name"
 DICE_FROM = "pt_dice_from"
 QUERY = "session"
 NOBODY = "(nobody: hands hidden)"
-HANDED_TO = "pt_handed_to"  # the person the screen was last handed to (a game without a board)
+HANDED_TO = "pt_handed_to"  # the person the screen was last handed to (hot seat)
 CONFIRM_END = "pt_confirm_end"  # (who, at which log length) was told ending the round leaves points unspent
 SEATS = (playtest.PERSON, *AGENT_NAMES)
 KEPT = ("pt_players", "pt_seed", "pt_barge", "pt_new_name",
@@ -210,9 +210,9 @@ def hand_over(label: str) -> None:
 
 
 def handover_due(session: playtest.PlaySession, pending: playtest.Pending | None) -> bool:
-    """In a game without a board played by two people or more, the next person's hand is shown only
+    """In a game played by two people or more on one screen, the next person's hand is shown only
     once the screen is theirs (while the view follows whoever must decide)."""
-    if session.has_board or pending is None or not pending.person or len(session.people()) < 2:
+    if pending is None or not pending.person or len(session.people()) < 2:
         return False
     return st.session_state.get("pt_follow", True) and st.session_state.get(HANDED_TO) != pending.actor
 

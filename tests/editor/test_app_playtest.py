@@ -94,3 +94,21 @@ def test_ending_a_round_with_points_unspent_asks_first(app_env: Path) -> None:
     again.click().run()
     assert not at.exception, at.exception
     assert len(at.session_state["pt_session"].actions) > played
+
+
+def test_hot_seat_on_the_board_hides_every_hand_until_the_screen_is_handed_over(app_env: Path) -> None:
+    at = open_page("playtest.py")
+    at.text_input(key="pt_new_name").input("pass-the-device")
+    at.selectbox(key="pt_seat_1").select("person").run()
+    at.button(key="pt_start").click().run()
+    assert not at.exception, at.exception
+    first = at.session_state["pt_session"].pending_decision().actor
+    assert any(f"hand the screen to {first}" in w.value for w in at.warning), texts(at)
+    assert not option_buttons(at)
+    hands = next(d.value for d in at.dataframe if "hand" in d.value.columns)
+    assert all(hand.endswith("hidden") for hand in hands["hand"])
+    at.button(key="pt_hand_over").click().run()
+    assert not at.exception, at.exception
+    assert option_buttons(at)  # now the first person's choices, and their hand
+    hands = next(d.value for d in at.dataframe if "hand" in d.value.columns).set_index("helot")["hand"]
+    assert not hands[first].endswith("hidden")
