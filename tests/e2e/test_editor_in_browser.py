@@ -382,6 +382,11 @@ def test_test_run_compares_with_and_without_the_card(page: Page, server: Server)
         expect(heading).to_be_visible(timeout=AB_MS)
         settle(page, AB_MS)
         expect(main.get_by_text(f"{AB_BOUTS} bouts each")).to_be_visible()
+        # The verdict in words first: how often the dealt card came into play, then what moved or
+        # that nothing clearly did, and the bouts a clear answer would take.
+        verdict = main.get_by_text(re.compile(rf"came into play in \d+ of the {AB_BOUTS} bouts with it"))
+        expect(verdict).to_be_visible()
+        expect(verdict).to_contain_text(re.compile(r"What moved: |Nothing moved clearly"))
         table = main.locator('[data-testid="stDataFrame"]').last
         for column in ("B − A", "95% CI", "p-value", "verdict"):
             expect(table).to_contain_text(column)
@@ -488,7 +493,8 @@ READ_TABLE = """() => {
   const helots = Object.fromEntries([...main.querySelectorAll('.nexus-picture g.helot')].map(
     g => [g.dataset.label, [Number(g.dataset.col), Number(g.dataset.row), g.dataset.facing]]));
   const header = [...main.querySelectorAll('p')].map(p => p.innerText).find(t => t.endsWith(')') && t.includes(', your options'));
-  return {buttons, helots, header: header || null, over: main.innerText.includes('The bout is over')};
+  const handover = main.querySelector('[class*="st-key-pt_hand_over"] button') !== null;
+  return {buttons, helots, header: header || null, handover, over: main.innerText.includes('The bout is over')};
 }"""
 
 
@@ -501,7 +507,7 @@ def read_table(page: Page) -> dict:
     for _ in range(60):
         page.wait_for_timeout(250)
         again = page.evaluate(READ_TABLE)
-        if again == seen and (seen["over"] or (seen["header"] and seen["buttons"])):
+        if again == seen and (seen["over"] or seen["handover"] or (seen["header"] and seen["buttons"])):
             break
         seen = again
     return seen
@@ -517,11 +523,15 @@ def test_playtest_hot_seat_to_the_end(page: Page, server: Server) -> None:
         type_into(page, "pt_seed", str(PLAYTEST_SEED))
         click(page, "pt_start")
         expect(main.get_by_role("heading", name=re.compile(r"^Session\W+hot seat"))).to_be_visible()
-        decisions, rotations = 0, 0
+        decisions, rotations, handovers = 0, 0, 0
         while decisions < MAX_DECISIONS:
             seen = read_table(page)
             if seen["over"]:
                 break
+            if seen["handover"]:  # the screen passes to the next person: every hand hidden until then
+                handovers += 1
+                click(page, "pt_hand_over")
+                continue
             assert seen["header"], f"nobody has options after {decisions} decisions"
             viewer = seen["header"].split(",")[0]
             foe = next(label for label in seen["helots"] if label != viewer)
@@ -533,6 +543,7 @@ def test_playtest_hot_seat_to_the_end(page: Page, server: Server) -> None:
             click(page, key)
             decisions += 1
         assert decisions >= 30, decisions  # a real bout, decided click by click
+        assert handovers >= 2, handovers  # the screen passed between the two people
         over = main.get_by_text(re.compile(r"The bout is over: .*; (winner: \w+|no winner \(a draw\)); cred: "))
         expect(over).to_be_visible()
         main.locator('[data-testid="stExpander"] summary').click()
