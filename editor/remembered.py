@@ -2,7 +2,7 @@
 off: the content root typed last, and the packs loaded last from each content root.
 
 Kept per user beside the playtest sessions (`editor.json` in the folder above them: `~/.nexus/`),
-written atomically. A file that cannot be read, or holds anything else, is taken as nothing
+written through the store like every file the editor writes. A file that cannot be read, or holds anything else, is taken as nothing
 remembered: what is remembered only saves typing, and it is never trusted beyond being offered
 again (a root must still be a folder, a pack must still be under it).
 """
@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from nexus_dsl.files import write_atomically
+from nexus_dsl.workbench import store
 
 from . import state
 
@@ -38,12 +38,12 @@ def _read() -> dict[str, Any]:
 
 
 def _write(data: dict[str, Any]) -> None:
+    """Through the store, as every write of the editor: atomically, confined to its folder, whatever
+    another tab wrote meanwhile (the last choice is the one remembered)."""
     try:
-        file = path()
-        file.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(file, (json.dumps(data, indent=1, sort_keys=True) + "\n").encode("utf-8"), 0o600,
-                         durable=False)
-    except OSError:
+        store.save(path(), json.dumps(data, indent=1, sort_keys=True) + "\n", store.ABSENT, overwrite=True,
+                   check=False, root=path().parent, keep_history=False)
+    except (store.StoreError, OSError):
         pass  # remembering saves typing; a folder that cannot be written costs only that
 
 

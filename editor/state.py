@@ -69,14 +69,27 @@ def ruleset():
     return loaded().ruleset
 
 
-def flash(kind: str, message: str) -> None:
-    """A message for the next run of the page (`kind`: success, info, warning, error)."""
-    st.session_state.setdefault(FLASH_KEY, []).append((kind, message))
+# Where a message about saving is shown: beside the Save button that caused it, not at the top of
+# the page, out of sight of the button pressed.
+AT_SAVE = "save"
 
 
-def show_flashes() -> None:
-    for kind, message in st.session_state.pop(FLASH_KEY, []):
-        getattr(st, kind)(message)
+def flash(kind: str, message: str, where: str | None = None) -> None:
+    """A message for the next run of the page (`kind`: success, info, warning, error), shown where
+    the page calls `show_flashes(where)` (None: the page's usual place)."""
+    st.session_state.setdefault(FLASH_KEY, []).append((kind, message, where))
+
+
+def show_flashes(where: str | None = None) -> None:
+    """The messages for this place, each once."""
+    kept = []
+    for kind, message, place in st.session_state.pop(FLASH_KEY, []):
+        if place == where:
+            getattr(st, kind)(message)
+        else:
+            kept.append((kind, message, place))
+    if kept:
+        st.session_state[FLASH_KEY] = kept
 
 
 def keep_widgets(*keys: str) -> None:

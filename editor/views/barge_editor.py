@@ -110,15 +110,15 @@ def save_barge(overwrite: bool = False) -> None:
         st.session_state[CONFLICT] = {"message": str(error), "diff": store.overwrite_diff(error, script=False)}
         return
     except store.InvalidContentError as error:
-        state.flash("error", "Not saved: " + "; ".join(widgets.diagnostic_text(d) for d in error.diagnostics[:5]))
+        state.flash("error", "Not saved: " + "; ".join(widgets.diagnostic_text(d) for d in error.diagnostics[:5]), state.AT_SAVE)
         return
     except (store.StoreError, NexusError) as error:
-        state.flash("error", widgets.not_saved_text(error))
+        state.flash("error", widgets.not_saved_text(error), state.AT_SAVE)
         return
     st.session_state.setdefault(FINGERPRINTS, {})[fingerprint_key(path)] = saved.fingerprint
     st.session_state.pop(CONFLICT, None)
     state.add_loaded_pack(pack_id)
-    state.flash("success", f"Saved barge `{current.id}` into {saved.path}")
+    state.flash("success", f"Saved barge `{current.id}` into {saved.path}", state.AT_SAVE)
 
 
 # ---------------------------------------------------------------- drawing
@@ -213,6 +213,7 @@ def save_panel() -> None:
     right.button("Save barge", on_click=save_barge, key="bg_save", type="primary")
     if pack == pack_choice.NEW_PACK:
         pack_choice.new_pack_fields("bg")
+    state.show_flashes(state.AT_SAVE)
     conflict = st.session_state.get(CONFLICT)
     if conflict:
         st.warning(conflict["message"])

@@ -232,15 +232,15 @@ def save_item(overwrite: bool = False) -> None:
         return
     except store.InvalidContentError as error:
         details = "; ".join(widgets.diagnostic_text(d) for d in error.diagnostics[:5])
-        state.flash("error", f"Not saved: {details}. Fix it, or save it as a draft.")
+        state.flash("error", f"Not saved: {details}. Fix it, or save it as a draft.", state.AT_SAVE)
         return
     except (store.StoreError, NexusError) as error:
-        state.flash("error", widgets.not_saved_text(error))
+        state.flash("error", widgets.not_saved_text(error), state.AT_SAVE)
         return
     st.session_state[TARGET] = {"path": str(saved.path), "fingerprint": saved.fingerprint, "pack": pack_id}
     st.session_state.pop(CONFLICT, None)
     state.add_loaded_pack(pack_id)
-    state.flash("success", f"Saved into pack `{pack_id}`: {saved.path}")
+    state.flash("success", f"Saved into pack `{pack_id}`: {saved.path}", state.AT_SAVE)
 
 
 def save_as_draft() -> None:
@@ -249,9 +249,9 @@ def save_as_draft() -> None:
         _, path = _target_path(root)
         draft = store.save_draft(path, text, content_root=root)
     except store.StoreError as error:
-        state.flash("error", widgets.not_saved_text(error, "Draft not saved"))
+        state.flash("error", widgets.not_saved_text(error, "Draft not saved"), state.AT_SAVE)
         return
-    state.flash("warning", f"DRAFT saved (never loaded until saved properly): {draft}")
+    state.flash("warning", f"DRAFT saved (never loaded until saved properly): {draft}", state.AT_SAVE)
 
 
 def chosen_path() -> Path | None:
@@ -345,6 +345,7 @@ def save_panel(valid: bool) -> None:
                       help="Keeps unfinished work beside the file as `<name>.draft`; the loader never reads it.")
     if not valid:
         st.caption("The item has errors: it can only be kept as a draft for now.")
+    state.show_flashes(state.AT_SAVE)
     draft_notice()
     conflict_panel()
 

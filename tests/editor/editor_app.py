@@ -73,3 +73,19 @@ def save_into_new_pack(at: AppTest, pack_id: str, name: str, kind: str, button: 
     at.selectbox(key=f"{prefix}_pack_kind").select(kind)
     at.button(key=button).click().run()
     assert not at.exception, at.exception
+
+
+def in_page_order(at: AppTest) -> list[Any]:
+    """The main area's elements from top to bottom (containers walked in their order)."""
+    found: list[Any] = []
+
+    def walk(node: Any) -> None:
+        children = getattr(node, "children", None)
+        if isinstance(children, dict):
+            for index in sorted(children):
+                walk(children[index])
+        else:
+            found.append(node)
+
+    walk(at.main)
+    return found

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from editor_app import APP, TIMEOUT, open_page, save_into_new_pack, texts
+from editor_app import APP, TIMEOUT, in_page_order, open_page, save_into_new_pack, texts
 from streamlit.testing.v1 import AppTest
 
 BARGE_ID = "practice_yard"
@@ -56,6 +56,11 @@ def test_a_barge_saved_into_a_new_pack(app_env, content_copy: Path) -> None:
     assert "{type: crate, at: [4, 5]}" in (pack / "barges.yaml").read_text()
     assert at.selectbox(key="bg_pack").value == "shipyard_barges"
     assert "shipyard_barges" in at.sidebar.multiselect(key="loaded_packs").value
+    # The confirmation stands by the Save button, where the eye is, not at the top of the page.
+    order = in_page_order(at)
+    save = next(i for i, e in enumerate(order) if getattr(e, "key", None) == "bg_save")
+    saved = next(i for i, e in enumerate(order) if type(e).__name__ == "Success" and "Saved barge" in e.value)
+    assert save < saved, [type(e).__name__ for e in order]
 
 
 def test_a_barge_changed_on_disk_meanwhile_shows_what_keeping_mine_would_change(app_env, content_copy: Path) -> None:
