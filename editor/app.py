@@ -20,6 +20,7 @@ import streamlit as st  # noqa: E402
 from editor import widgets  # noqa: E402
 
 PAGES = [
+    ("views/home.py", "Home", ":material/home:"),
     ("views/browser.py", "Content browser", ":material/search:"),
     ("views/card_editor.py", "Card editor", ":material/edit_note:"),
     ("views/barge_editor.py", "Barge editor", ":material/grid_on:"),

@@ -140,7 +140,8 @@ def sidebar() -> None:
                        help="Base, expansions, house rules and your own packs; the packs they build on come along.")
         st.button("Reload everything", on_click=packs_api.clear_cache,
                   help="Forget the cached rulesets (files changed on disk are picked up anyway).")
-        result = state.loaded()
+        with st.spinner("Loading the packs…"):  # the first load of a fresh server takes seconds
+            result = state.loaded()
         if result.ok:
             rules = result.ruleset
             count = sum(len(items) for items in rules.scripts.values()) + sum(len(i) for i in rules.data.values())

@@ -240,7 +240,8 @@ def explained_failure(server: Server, page: Page, name: str) -> Iterator[None]:
 # ---------------------------------------------------------------- the walk through
 def test_card_editor_writes_breaks_mends_and_saves_a_card(page: Page, server: Server) -> None:
     with explained_failure(server, page, "card"):
-        expect(main_area(page).get_by_role("heading", name="Content browser")).to_be_visible()
+        expect(main_area(page).get_by_role("heading", name="NEXUS workbench")).to_be_visible()  # the home page
+        expect(main_area(page).get_by_role("link", name=re.compile("Write a card"))).to_be_visible()
         go_to(page, "Card editor")
         main = main_area(page)
 

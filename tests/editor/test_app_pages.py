@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from editor_app import open_page, texts
+from editor_app import APP, TIMEOUT, open_page, texts
+from streamlit.testing.v1 import AppTest
 
-PAGES = ["browser.py", "card_editor.py", "barge_editor.py", "test_run.py", "playtest.py", "odds.py"]
+PAGES = ["home.py", "browser.py", "card_editor.py", "barge_editor.py", "test_run.py", "playtest.py", "odds.py"]
 
 
 @pytest.mark.parametrize("page", PAGES)
@@ -69,3 +70,12 @@ def test_a_search_that_finds_nothing_loaded_points_at_the_pack_that_has_it(app_e
     assert any("(laced_waterskin)" in e.label for e in at.expander)
     at.text_input(key="browser_query").input("no such thing anywhere").run()
     assert "nor in any other pack under the content root" in texts(at)
+
+
+def test_the_first_page_says_what_to_do_first(app_env) -> None:
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == "NEXUS workbench"
+    shown = texts(at)
+    assert "Start a new card from a template" in shown and "A/B comparison" in shown
+    assert "Loaded now: `base`" in shown
