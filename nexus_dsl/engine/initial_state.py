@@ -110,13 +110,20 @@ def _drawn_items(ruleset: Ruleset, pieces: Sequence[PieceSetup], dice: Dice) -> 
     game = ruleset.game
     roles = [spec.role for spec in pieces]
     profiles = [spec.profile for spec in pieces]
-    for kind, named in ((game.roles, roles), (game.profiles, profiles)):
-        if RANDOM_ITEM in named:
-            if kind is None:
-                at = named.index(RANDOM_ITEM)
-                raise _unknown_item(kind, RANDOM_ITEM, labels[at])
-            named[:] = draw_at_random(named, labels, list(ruleset.data.get(kind, {})), dice.roll, DATA_TYPES.get(kind) or kind)
+    roles = _drawn_kind(ruleset, game.roles, roles, labels, dice)
+    profiles = _drawn_kind(ruleset, game.profiles, profiles, labels, dice)
     return [replace(spec, role=role, profile=profile) for spec, role, profile in zip(pieces, roles, profiles)]
+
+
+def _drawn_kind(ruleset: Ruleset, kind: str | None, named: list[str | None], labels: list[str],
+                dice: Dice) -> list[str | None]:
+    """`named` (items of the data `kind`) with each RANDOM_ITEM drawn; a setup error when the game
+    declares no such data."""
+    if RANDOM_ITEM not in named:
+        return named
+    if kind is None:
+        raise _unknown_item(kind, RANDOM_ITEM, labels[named.index(RANDOM_ITEM)])
+    return draw_at_random(named, labels, list(ruleset.data.get(kind, {})), dice.roll, DATA_TYPES.get(kind) or kind)
 
 
 def _unknown_item(data_kind: str | None, ident: str, label: str) -> SetupError:
