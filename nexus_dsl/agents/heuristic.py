@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any, Final
 from ..engine.actions import ABILITY, CARD, COMMAND, CONTROL, END_ROUND, PASS, Action, Decision
 from ..engine.board import REL_EIGHTHS, Direction, Grid, Square, rotate
 from ..engine.state import BoutState, Piece, Status
+from ..engine.text_facts import player_arg_name
+from ..engine.timing import usable_declaration
 from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
 from ..syntax.parser import parse
@@ -395,6 +397,84 @@ def plain_move_score(state: BoutState, me: Piece, option: Action, steps: list[fl
     return _score_at(state, me.label, square, me.facing, None, steps)
 
 
+# A use (an ability, or a card played from the hand) whose every effect raises one of its user's
+# own trait reserves by a number it writes: `add_trait self <arg> by <number or param>`, declaring
+# besides only properties, params, arguments, windows and requirements (no cost, roll, listener or
+# outcome). Its preview changes nothing `standing` reads but the user's traits (each raise capped
+# as the primitive caps it) and, for a card, the hand it leaves: `add_trait` sets no event off, and
+# the window a card's play opens (`card_played`) is passed in a preview, as every window is. So its
+# gain is worked out from the board (`trait_raise_gain`), and one the agent would decline is
+# declined without a preview (`_worth_it`).
+RAISE_CLAUSES: Final = (A.Property, A.Param, A.Arg, A.Window, A.Requires, A.Effect)
+RAISE_VERB: Final = "add_trait"
+# What `standing` counts of a trait point and of a card in the hand.
+TRAIT_WORTH: Final = 0.3
+CARD_WORTH: Final = 0.5
+# A raise worked out to gain less than `WORTH_PLAYING` by this much is surely declined: far above
+# the rounding of the sums `standing` adds.
+SURE_MARGIN: Final = 0.01
+# Each raise of a trait raise as (the argument naming the trait, as actions give it; the amount).
+TraitRaises = tuple[tuple[str, int], ...]
+NO_RAISES: Final[TraitRaises] = ()
+
+
+def trait_raises(ruleset: Any, declaration: A.Declaration) -> TraitRaises:
+    """The raises of a trait raise (see `RAISE_CLAUSES`) in order, or none: not such a use."""
+    args: dict[str, str] = {}
+    params: dict[str, A.Expr] = {}
+    shadowing = {"self", "command", "target"}  # names the use's scope binds before its params
+    for clause in declaration.clauses:
+        if not isinstance(clause, RAISE_CLAUSES):
+            return NO_RAISES
+        if isinstance(clause, A.Arg):
+            args[clause.name] = player_arg_name(clause.name)
+            shadowing.add(clause.name)
+        elif isinstance(clause, A.Param):
+            params[clause.name] = clause.value
+        elif isinstance(clause, A.Window):
+            shadowing.update(ruleset.words.windows.get(clause.name, {}))
+    if "self" in args:
+        return NO_RAISES
+    raises: list[tuple[str, int]] = []
+    for effect in declaration.clauses_of(A.Effect):
+        for statement in effect.body.statements:
+            if not (isinstance(statement, A.Action) and statement.verb == RAISE_VERB and len(statement.args) == 2
+                    and len(statement.preps) == 1 and statement.preps[0].prep == "by"):
+                return NO_RAISES
+            who, trait = statement.args
+            if not (isinstance(who, A.Name) and who.id == "self" and isinstance(trait, A.Name) and trait.id in args):
+                return NO_RAISES
+            amount = statement.preps[0].value
+            if isinstance(amount, A.Name) and amount.id in params and amount.id not in shadowing:
+                amount = params[amount.id]
+            if not (isinstance(amount, A.Num) and isinstance(amount.value, int)):
+                return NO_RAISES
+            raises.append((args[trait.id], amount.value))
+    return tuple(raises)
+
+
+def trait_raise_gain(ruleset: Any, me: Piece, option: Action, raises: TraitRaises) -> float | None:
+    """What the trait raise `option` (`raises`, see `trait_raises`) of `me` changes `standing` by
+    (up to rounding), or None where that is not known without a preview."""
+    cap = ruleset.settings.get("trait_cap", 5)
+    if option.actor != me.label or not isinstance(cap, int):
+        return None
+    traits = me.traits
+    raised: dict[str, int] = {}
+    for arg, amount in raises:
+        trait = option.arg(arg)
+        if not isinstance(trait, str):
+            return None
+        current = raised.get(trait)
+        if current is None:
+            current = traits.get(trait, 0)
+        raised[trait] = max(0, min(cap, current + amount))
+    change = 0
+    for trait, value in raised.items():
+        change += value - traits.get(trait, 0)
+    return TRAIT_WORTH * change - (CARD_WORTH if option.kind == CARD else 0.0)
+
+
 def cred_of(state: BoutState, helot: Piece) -> int:
     """The cred of a helot's lanista (the base game's `pile cred { owner player }`)."""
     return state.player_of(helot).piles.get("cred", 0)
@@ -459,6 +539,9 @@ class HeuristicAgent:
         # Each command's shape by name, read once from the declarations of the ruleset played.
         self._shapes: dict[str, Shape] = {}
         self._shapes_of: object = None
+        # Each use's raises (`trait_raises`) by (kind, name), read once from the ruleset played.
+        self._raises: dict[tuple[str, str], TraitRaises] = {}
+        self._raises_of: object = None
 
     def _shape(self, bout: Bout, action: Action) -> Shape:
         if action.kind != COMMAND:
@@ -710,6 +793,9 @@ class HeuristicAgent:
                 key = (moment, option.kind, option.name, option.args)
                 if key in self._declined:
                     continue
+                if self._surely_declined(bout, me, option):
+                    self._declined.add(key)
+                    continue
                 after = _previewed(previews, option)
                 if after is None:
                     self._declined.add(key)
@@ -724,3 +810,19 @@ class HeuristicAgent:
                 else:
                     self._declined.add(key)
         return best
+
+    def _surely_declined(self, bout: Bout, me: Piece, option: Action) -> bool:
+        """Whether `option` is a trait raise (`trait_raises`) whose gain, worked out from the board,
+        falls short of `WORTH_PLAYING`: declined as its preview would have it (it leaves no mark)."""
+        ruleset = bout.ruleset
+        if self._raises_of is not ruleset:  # read from the ruleset alone: shared by every agent playing it
+            self._raises, self._raises_of = ruleset.derived("heuristic_trait_raises", dict), ruleset
+        known = (option.kind, option.name or "")
+        raises = self._raises.get(known)
+        if raises is None:
+            declaration = usable_declaration(ruleset, known[0], known[1])
+            raises = self._raises[known] = trait_raises(ruleset, declaration) if declaration is not None else NO_RAISES
+        if not raises:
+            return False
+        gain = trait_raise_gain(ruleset, me, option, raises)
+        return gain is not None and gain < WORTH_PLAYING - SURE_MARGIN
