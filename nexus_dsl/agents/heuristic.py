@@ -126,8 +126,13 @@ BREAK_THROUGH: Final = 4
 def _entry_cost(state: BoutState, square: Square, flags: ObjectFlags) -> float:
     """What stepping into a square costs a helot walking to its opponent: blockers stop it (a
     crate can be broken through, at a price), a hazard's or a slippery square costs a little."""
+    return _objects_cost(state.objects_at(square), flags)
+
+
+def _objects_cost(found: tuple[str, ...], flags: ObjectFlags) -> float:
+    """`_entry_cost` of a square holding the objects `found`: theirs alone."""
     cost = 1.0
-    for obj in state.objects_at(square):
+    for obj in found:
         data = flags(obj)
         if data.get("blocks"):
             return BREAK_THROUGH if data.get("destructible") else float("inf")
@@ -153,14 +158,19 @@ def steps_to(state: BoutState, goal: Square, flags: ObjectFlags) -> list[float]:
     tuples (tests/agents/test_heuristic.py holds it to one)."""
     grid: Grid = state.grid
     size = grid.size
-    squares, links = _board_links(grid)
-    count = len(squares)
+    _, links = _board_links(grid)
     # Only a square with objects on it costs more than a step.
-    entry = [1.0] * count
+    entry = [1.0] * len(links)
     for square in state.objects:
         if grid.contains(square):
             entry[(square.row - 1) * size + square.col - 1] = _entry_cost(state, square, flags)
-    start = (goal.row - 1) * size + goal.col - 1
+    return _search(links, entry, (goal.row - 1) * size + goal.col - 1)
+
+
+def _search(links: tuple[tuple[int, ...], ...], entry: list[float], start: int) -> list[float]:
+    """`steps_to` by the squares' links and the cost of entering each (the goal's own, `start`,
+    counted as one step; `entry` is changed so)."""
+    count = len(links)
     entry[start] = 1.0
     best = [INFINITE] * count
     best[start] = 0.0
@@ -281,7 +291,8 @@ FACING_OFFSETS_BY_VALUE: Final = tuple(FACING_OFFSETS[facing] for facing in sort
 # can change what the score reads (the mover's square and facing, the objects under it, the other
 # pieces): the base game's listeners to a step or a turn (`QUIET_LISTENERS`, read in
 # content/base/rules and hazards) leave those alone while no fire burns, the square entered (or
-# turned in) holds no object, the mover holds no one and is held by no one, and it is not being
+# turned in) holds no object they act on and none that blocks (`_quiet_footing`), the mover holds
+# no one and is held by no one, and it is not being
 # pulled into a hazard. A window the step opens (`before_move`) is passed in a preview, as every
 # window is. Content declaring these commands otherwise, or listening to them otherwise, is previewed.
 PLAIN_MOVES_SOURCE: Final = """
@@ -372,16 +383,38 @@ def calm_board(state: BoutState) -> bool:
     return True
 
 
-def plain_move_score(state: BoutState, me: Piece, option: Action, steps: list[float] | None) -> float | None:
+# The objects the quiet listeners act on when a helot steps into or turns in their square: blood
+# slides it, a saw or spikes hurt it, a fire burns it (and a fire anywhere makes the board unquiet,
+# `calm_board`). Any other object there (guts, say) sets nothing off that the score reads: the score
+# reads what lies there itself (`_score_at`).
+LISTENED_FOOTING: Final = frozenset({"blood", "fire", "floor_saw", "floor_spikes"})
+
+
+def _quiet_footing(found: tuple[str, ...], flags: ObjectFlags | None) -> bool:
+    """Whether a step into (or a turn in) a square holding `found` is plain: nothing there that a
+    quiet listener acts on or that blocks the step (`flags`, the objects' flags: without them, only
+    an empty square is)."""
+    if not found:
+        return True
+    if flags is None:
+        return False
+    for obj in found:
+        if obj in LISTENED_FOOTING or flags(obj).get("blocks"):
+            return False
+    return True
+
+
+def plain_move_score(state: BoutState, me: Piece, option: Action, steps: list[float] | None,
+                     flags: ObjectFlags | None = None) -> float | None:
     """What `_position_score` of the state a plain step or turn (`plain_moves`) of `me` leaves would
     be, read off the board (a calm one, `calm_board`), or None where it is not known for certain
-    without a preview (see `PLAIN_MOVES_SOURCE`)."""
+    without a preview (see `PLAIN_MOVES_SOURCE`, `_quiet_footing`)."""
     if me.holding is not None or me.held_by is not None or "pulled_toward" in me.marks:
         return None
     name = option.name
     if name == PLAIN_TURN:
         side = option.arg("direction")
-        if state.objects_at(me.square) or side not in ("left", "right"):
+        if not _quiet_footing(state.objects_at(me.square), flags) or side not in ("left", "right"):
             return None
         return _score_at(state, me.label, me.square, rotate(me.facing, side), None, steps)
     direction = PLAIN_STEPS[name] if name in PLAIN_STEPS else None
@@ -392,7 +425,8 @@ def plain_move_score(state: BoutState, me: Piece, option: Action, steps: list[fl
         return None
     grid: Grid = state.grid
     square = grid.step_turned(me.square, me.facing, eighths)
-    if square is None or not grid.contains(square) or state.objects_at(square) or state.piece_at(square) is not None:
+    if square is None or not grid.contains(square) or not _quiet_footing(state.objects_at(square), flags) \
+            or state.piece_at(square) is not None:
         return None
     return _score_at(state, me.label, square, me.facing, None, steps)
 
@@ -536,6 +570,9 @@ class HeuristicAgent:
         # Walking distances (`steps_to`) by goal and board objects: the board changes far less often
         # than the agent decides, and the search is the costliest part of weighing a move.
         self._distances: dict[tuple, list[float]] = {}
+        # What entering a square costs by the objects on it (`_objects_cost`), for the ruleset played.
+        self._costs: dict[tuple[str, ...], float] = {}
+        self._costs_of: object = None
         # Each command's shape by name, read once from the declarations of the ruleset played.
         self._shapes: dict[str, Shape] = {}
         self._shapes_of: object = None
@@ -674,9 +711,10 @@ class HeuristicAgent:
         current = _position_score(state, me, None, steps)
         best, best_score = None, current
         plain = self._plain_moves(bout) if moves and calm_board(state) else NO_PLAIN_MOVES
+        flags = bout.ruleset.object_flags
         with bout.previews() as previews:
             for option in moves:
-                known = plain_move_score(state, me, option, steps) if option.name in plain else None
+                known = plain_move_score(state, me, option, steps, flags) if option.name in plain else None
                 if known is not None:
                     score = known
                 else:
@@ -697,14 +735,36 @@ class HeuristicAgent:
         return ruleset.derived("heuristic_plain_moves", lambda: plain_moves(ruleset))
 
     def _steps_to(self, bout: Bout, state: BoutState, goal: Square) -> list[float]:
-        """`steps_to`, remembered for the same ruleset, goal and objects on the board (read only)."""
-        objects = tuple(sorted((square.col, square.row, found) for square, found in state.objects.items()))
-        key = (id(bout.ruleset), goal, objects)
-        distances = self._distances.get(key)
+        """`steps_to`, remembered for the same board, goal and costs of entering its squares (read
+        only): the costs are read off the objects on the board, each square's objects worked out
+        once for the ruleset (`_objects_cost`), and listed in the board's order, where a board with
+        the same objects placed otherwise is only searched anew (to the same steps)."""
+        ruleset = bout.ruleset
+        if self._costs_of is not ruleset:  # read from the ruleset alone: shared by every agent playing it
+            self._costs, self._costs_of = ruleset.derived("heuristic_objects_costs", dict), ruleset
+            self._distances.clear()
+        costs = self._costs
+        grid: Grid = state.grid
+        size = grid.size
+        key: list[Any] = [size, (goal.row - 1) * size + goal.col - 1]
+        for square, found in state.objects.items():
+            if grid.contains(square):
+                cost = costs.get(found)
+                if cost is None:
+                    cost = costs[found] = _objects_cost(found, ruleset.object_flags)
+                if cost != 1.0:
+                    key.append((square.row - 1) * size + square.col - 1)
+                    key.append(cost)
+        known = tuple(key)
+        distances = self._distances.get(known)
         if distances is None:
             if len(self._distances) > 256:
                 self._distances.clear()
-            distances = self._distances[key] = steps_to(state, goal, bout.ruleset.object_flags)
+            _, links = _board_links(grid)
+            entry = [1.0] * len(links)
+            for position in range(2, len(key), 2):
+                entry[key[position]] = key[position + 1]
+            distances = self._distances[known] = _search(links, entry, key[1])
         return distances
 
     def _best_attack(self, bout: Bout, me: Piece, attacks: list[Action]) -> Action:

@@ -112,6 +112,33 @@ def test_walking_distances_are_the_sums_a_heap_search_finds_to_the_last_bit():
         assert [value.hex() for _, value in sorted(found.items())] == [value.hex() for _, value in sorted(expected.items())]
 
 
+def test_the_agents_remembered_distances_are_the_search_of_the_board_as_it_stands():
+    """The walking distances the agent remembers (`HeuristicAgent._steps_to`: by goal and the costs
+    of the board's squares, objects placed and taken away between asks, in any order) are what a
+    search of the board as it stands finds, to the last bit."""
+    ruleset = cached_ruleset(("base",))
+    kinds = ["pillar", "crate", "fire", "floor_spikes", "floor_saw", "blood", "guts"]
+    agent = make_agent("heuristic", seed=1)
+    bout = _bout(1, [])
+    state = bout.state
+    rng = random.Random(5)
+    goals = [Square(2, 7), Square(5, 5), Square(8, 1)]
+    remembered = 0
+    for _ in range(600):
+        square = Square(rng.randint(1, 8), rng.randint(1, 8))
+        if rng.random() < 0.5:  # else the board as it was: a remembered search
+            if state.objects_at(square) and rng.random() < 0.5:
+                state.remove(state.objects_at(square)[0], square)
+            else:
+                state.place(rng.choice(kinds), square)
+        goal = rng.choice(goals)
+        expected = steps_to(state, goal, ruleset.object_flags)
+        searched = len(agent._distances)
+        assert [v.hex() for v in agent._steps_to(bout, state, goal)] == [v.hex() for v in expected]
+        remembered += len(agent._distances) == searched
+    assert remembered > 150
+
+
 def _nearest_by_lists(state, me):
     """The nearest foe as the agent first found it: the fighting foes (or, with none, every foe on
     the board and not dead), the least (distance, label)."""
@@ -151,9 +178,9 @@ def test_plain_moves_judged_from_the_board_score_as_their_previews():
     ruleset = cached_ruleset(("base",))
     plain = plain_moves(ruleset)
     assert plain == {"move_forward", "move_backward", "move_left", "move_right", "rotate"}
-    judged = 0
-    for seed in range(1, 9):
-        setup = standard_setup(2 if seed % 2 else 4)
+    judged = footing = 0
+    for seed in range(1, 17):  # the default barge, then random ones (guts and blood about)
+        setup = standard_setup(2 if seed % 2 else 4, layout="random" if seed > 8 else None)
         kind = "heuristic" if seed % 4 in (1, 2) else "random"
         bout = Bout(ruleset, setup, seed=seed)
         agents = {spec.label: make_agent(kind, seed=seed * 31 + i) for i, spec in enumerate(setup.pieces)}
@@ -167,14 +194,15 @@ def test_plain_moves_judged_from_the_board_score_as_their_previews():
                 for option in decision.options:
                     if option.actor != me.label or option.name not in plain:
                         continue
-                    known = plain_move_score(state, me, option, steps)
+                    known = plain_move_score(state, me, option, steps, ruleset.object_flags)
                     if known is None:
                         continue
                     after = bout.preview(option)
                     assert known == _position_score(after, after.pieces[me.label], None, steps), (seed, option)
                     judged += 1
+                    footing += bool(state.objects_at(after.pieces[me.label].square))
             bout.apply(next_action(bout, agents))
-    assert judged > 1000
+    assert judged > 2000 and footing > 30, (judged, footing)
 
 
 def test_only_a_step_that_sets_nothing_off_is_plain():
