@@ -522,17 +522,26 @@ def crowd_of(state: BoutState) -> int:
 def standing(state: BoutState, me: Piece) -> float:
     """How well `me` stands against the field, in cred-like units: cred, condition, states, the
     points and reserves in hand. Used to judge content the agent has no rule of its own for."""
-    foes = [h for h in state.pieces.values() if h.label != me.label]
+    rival, found = 0.0, False  # the best worth of the others (none: 0)
+    label = me.label
+    for helot in state.pieces.values():
+        if helot.label != label:
+            value = _worth(state, helot)
+            if not found or value > rival:
+                rival, found = value, True
+    return _worth(state, me) - rival + 0.05 * position_score(state, me)
 
-    def worth(helot: Piece) -> float:
-        value = cred_of(state, helot) + 0.6 * helot.overall + sum(STATE_WORTH.get(s, 0) for s in helot.states)
-        value += 1.5 * helot.ap + 0.8 * helot.mp + 0.3 * sum(helot.traits.values()) + 0.5 * len(helot.hand)
-        if helot.status != Status.FIGHTING:
-            value -= 40
-        return value
 
-    rival = max((worth(h) for h in foes), default=0.0)
-    return worth(me) - rival + 0.05 * position_score(state, me)
+def _worth(state: BoutState, helot: Piece) -> float:
+    """What `standing` counts a helot worth (the same sums, in the same order)."""
+    states = 0
+    for name in helot.states:
+        states += STATE_WORTH.get(name, 0)
+    value = cred_of(state, helot) + 0.6 * helot.overall + states
+    value += 1.5 * helot.ap + 0.8 * helot.mp + 0.3 * sum(helot.traits.values()) + 0.5 * len(helot.hand)
+    if helot.status != FIGHTING:
+        value -= 40
+    return value
 
 
 def score_lead(bout: Bout, state: BoutState, label: str) -> int:
@@ -573,6 +582,10 @@ class HeuristicAgent:
         # What entering a square costs by the objects on it (`_objects_cost`), for the ruleset played.
         self._costs: dict[tuple[str, ...], float] = {}
         self._costs_of: object = None
+        # The objects on the board at the last ask of `_steps_to` (a copy), its size, and their costs.
+        self._board_objects: dict[Square, tuple[str, ...]] = {}
+        self._board_size = 0
+        self._board: tuple[Any, ...] = ()
         # Each command's shape by name, read once from the declarations of the ruleset played.
         self._shapes: dict[str, Shape] = {}
         self._shapes_of: object = None
@@ -743,29 +756,42 @@ class HeuristicAgent:
         if self._costs_of is not ruleset:  # read from the ruleset alone: shared by every agent playing it
             self._costs, self._costs_of = ruleset.derived("heuristic_objects_costs", dict), ruleset
             self._distances.clear()
-        costs = self._costs
+            self._board_size = 0  # the board's costs worked out anew
         grid: Grid = state.grid
         size = grid.size
-        key: list[Any] = [size, (goal.row - 1) * size + goal.col - 1]
-        for square, found in state.objects.items():
-            if grid.contains(square):
-                cost = costs.get(found)
-                if cost is None:
-                    cost = costs[found] = _objects_cost(found, ruleset.object_flags)
-                if cost != 1.0:
-                    key.append((square.row - 1) * size + square.col - 1)
-                    key.append(cost)
-        known = tuple(key)
+        objects = state.objects
+        # The board's costs, worked out again only when its objects changed since the last ask.
+        if size != self._board_size or objects != self._board_objects:
+            self._board = self._board_costs(ruleset, grid, objects)
+            self._board_objects, self._board_size = dict(objects), size
+        board = self._board
+        known = (size, (goal.row - 1) * size + goal.col - 1, board)
         distances = self._distances.get(known)
         if distances is None:
             if len(self._distances) > 256:
                 self._distances.clear()
             _, links = _board_links(grid)
             entry = [1.0] * len(links)
-            for position in range(2, len(key), 2):
-                entry[key[position]] = key[position + 1]
-            distances = self._distances[known] = _search(links, entry, key[1])
+            for position in range(0, len(board), 2):
+                entry[board[position]] = board[position + 1]
+            distances = self._distances[known] = _search(links, entry, known[1])
         return distances
+
+    def _board_costs(self, ruleset: Any, grid: Grid, objects: dict[Square, tuple[str, ...]]) -> tuple[Any, ...]:
+        """Each square on the board that costs more than a step to enter, by number, and its cost
+        (`_objects_cost`), in the board's order: (number, cost, number, cost, ...)."""
+        costs = self._costs
+        size = grid.size
+        board: list[Any] = []
+        for square, found in objects.items():
+            if grid.contains(square):
+                cost = costs.get(found)
+                if cost is None:
+                    cost = costs[found] = _objects_cost(found, ruleset.object_flags)
+                if cost != 1.0:
+                    board.append((square.row - 1) * size + square.col - 1)
+                    board.append(cost)
+        return tuple(board)
 
     def _best_attack(self, bout: Bout, me: Piece, attacks: list[Action]) -> Action:
         """Spend AP well: finish an incapacitated or head-weak target with a focused blow to the head,

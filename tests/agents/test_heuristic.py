@@ -7,10 +7,10 @@ import heapq
 import random
 
 from nexus_dsl import Bout, BoutSetup, PieceSetup, cached_ruleset, make_agent
-from nexus_dsl.agents.heuristic import (PLAIN_MOVES_SOURCE, SURE_MARGIN, WORTH_PLAYING, _entry_cost, _new_marks,
-                                        _plain_declaration, _position_score, calm_board, distances_to, nearest_foe,
-                                        plain_move_score, plain_moves, position_score, standing, steps_to,
-                                        trait_raise_gain, trait_raises)
+from nexus_dsl.agents.heuristic import (PLAIN_MOVES_SOURCE, STATE_WORTH, SURE_MARGIN, WORTH_PLAYING, _entry_cost,
+                                        _new_marks, _plain_declaration, _position_score, calm_board, distances_to,
+                                        nearest_foe, plain_move_score, plain_moves, position_score, standing,
+                                        steps_to, trait_raise_gain, trait_raises)
 from nexus_dsl.engine.actions import ABILITY, CARD
 from nexus_dsl.engine.board import Direction, Square
 from nexus_dsl.engine.bout import next_action
@@ -294,3 +294,35 @@ def test_only_a_use_that_raises_its_users_traits_and_does_nothing_else_is_a_trai
                       "        add_trait self trait by boost\n    }")
     assert not raises("    when piece_moved {\n        add_trait self trait by 2\n    }\n"
                       "    effect {\n        add_trait self trait by 2\n    }")
+
+
+def _standing_by_lists(state, me):
+    """`standing` as first written: the others' worths listed, the best taken by `max`."""
+    def worth(helot):
+        value = (state.player_of(helot).piles.get("cred", 0) + 0.6 * helot.overall
+                 + sum(STATE_WORTH.get(s, 0) for s in helot.states))
+        value += 1.5 * helot.ap + 0.8 * helot.mp + 0.3 * sum(helot.traits.values()) + 0.5 * len(helot.hand)
+        if helot.status != Status.FIGHTING:
+            value -= 40
+        return value
+
+    rival = max((worth(h) for h in state.pieces.values() if h.label != me.label), default=0.0)
+    return worth(me) - rival + 0.05 * position_score(state, me)
+
+
+def test_standing_is_the_sum_first_written_to_the_last_bit():
+    """`standing`, worked out in one pass over the pieces, is the very float the listed form gives,
+    for every piece at every decision of seeded bouts of two and four helots."""
+    ruleset = cached_ruleset(("base",))
+    compared = 0
+    for seed in range(1, 5):
+        setup = standard_setup(2 if seed % 2 else 4, layout="random")
+        bout = Bout(ruleset, setup, seed=seed)
+        agents = {spec.label: make_agent("heuristic", seed=seed * 31 + i) for i, spec in enumerate(setup.pieces)}
+        while bout.pending is not None and bout.state.cycle <= 8:
+            state = bout.state
+            for me in state.pieces.values():
+                assert standing(state, me).hex() == _standing_by_lists(state, me).hex(), seed
+                compared += 1
+            bout.apply(next_action(bout, agents))
+    assert compared > 500
