@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any, Final
 from ..engine.actions import ABILITY, CARD, COMMAND, CONTROL, END_ROUND, PASS, Action, Decision
 from ..engine.board import REL_EIGHTHS, Direction, Grid, Square, rotate
 from ..engine.state import BoutState, Piece, Status
+from ..engine.text_facts import player_arg_name
+from ..engine.timing import usable_declaration
 from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
 from ..syntax.parser import parse
@@ -124,8 +126,13 @@ BREAK_THROUGH: Final = 4
 def _entry_cost(state: BoutState, square: Square, flags: ObjectFlags) -> float:
     """What stepping into a square costs a helot walking to its opponent: blockers stop it (a
     crate can be broken through, at a price), a hazard's or a slippery square costs a little."""
+    return _objects_cost(state.objects_at(square), flags)
+
+
+def _objects_cost(found: tuple[str, ...], flags: ObjectFlags) -> float:
+    """`_entry_cost` of a square holding the objects `found`: theirs alone."""
     cost = 1.0
-    for obj in state.objects_at(square):
+    for obj in found:
         data = flags(obj)
         if data.get("blocks"):
             return BREAK_THROUGH if data.get("destructible") else float("inf")
@@ -151,14 +158,19 @@ def steps_to(state: BoutState, goal: Square, flags: ObjectFlags) -> list[float]:
     tuples (tests/agents/test_heuristic.py holds it to one)."""
     grid: Grid = state.grid
     size = grid.size
-    squares, links = _board_links(grid)
-    count = len(squares)
+    _, links = _board_links(grid)
     # Only a square with objects on it costs more than a step.
-    entry = [1.0] * count
+    entry = [1.0] * len(links)
     for square in state.objects:
         if grid.contains(square):
             entry[(square.row - 1) * size + square.col - 1] = _entry_cost(state, square, flags)
-    start = (goal.row - 1) * size + goal.col - 1
+    return _search(links, entry, (goal.row - 1) * size + goal.col - 1)
+
+
+def _search(links: tuple[tuple[int, ...], ...], entry: list[float], start: int) -> list[float]:
+    """`steps_to` by the squares' links and the cost of entering each (the goal's own, `start`,
+    counted as one step; `entry` is changed so)."""
+    count = len(links)
     entry[start] = 1.0
     best = [INFINITE] * count
     best[start] = 0.0
@@ -279,7 +291,8 @@ FACING_OFFSETS_BY_VALUE: Final = tuple(FACING_OFFSETS[facing] for facing in sort
 # can change what the score reads (the mover's square and facing, the objects under it, the other
 # pieces): the base game's listeners to a step or a turn (`QUIET_LISTENERS`, read in
 # content/base/rules and hazards) leave those alone while no fire burns, the square entered (or
-# turned in) holds no object, the mover holds no one and is held by no one, and it is not being
+# turned in) holds no object they act on and none that blocks (`_quiet_footing`), the mover holds
+# no one and is held by no one, and it is not being
 # pulled into a hazard. A window the step opens (`before_move`) is passed in a preview, as every
 # window is. Content declaring these commands otherwise, or listening to them otherwise, is previewed.
 PLAIN_MOVES_SOURCE: Final = """
@@ -370,16 +383,38 @@ def calm_board(state: BoutState) -> bool:
     return True
 
 
-def plain_move_score(state: BoutState, me: Piece, option: Action, steps: list[float] | None) -> float | None:
+# The objects the quiet listeners act on when a helot steps into or turns in their square: blood
+# slides it, a saw or spikes hurt it, a fire burns it (and a fire anywhere makes the board unquiet,
+# `calm_board`). Any other object there (guts, say) sets nothing off that the score reads: the score
+# reads what lies there itself (`_score_at`).
+LISTENED_FOOTING: Final = frozenset({"blood", "fire", "floor_saw", "floor_spikes"})
+
+
+def _quiet_footing(found: tuple[str, ...], flags: ObjectFlags | None) -> bool:
+    """Whether a step into (or a turn in) a square holding `found` is plain: nothing there that a
+    quiet listener acts on or that blocks the step (`flags`, the objects' flags: without them, only
+    an empty square is)."""
+    if not found:
+        return True
+    if flags is None:
+        return False
+    for obj in found:
+        if obj in LISTENED_FOOTING or flags(obj).get("blocks"):
+            return False
+    return True
+
+
+def plain_move_score(state: BoutState, me: Piece, option: Action, steps: list[float] | None,
+                     flags: ObjectFlags | None = None) -> float | None:
     """What `_position_score` of the state a plain step or turn (`plain_moves`) of `me` leaves would
     be, read off the board (a calm one, `calm_board`), or None where it is not known for certain
-    without a preview (see `PLAIN_MOVES_SOURCE`)."""
+    without a preview (see `PLAIN_MOVES_SOURCE`, `_quiet_footing`)."""
     if me.holding is not None or me.held_by is not None or "pulled_toward" in me.marks:
         return None
     name = option.name
     if name == PLAIN_TURN:
         side = option.arg("direction")
-        if state.objects_at(me.square) or side not in ("left", "right"):
+        if not _quiet_footing(state.objects_at(me.square), flags) or side not in ("left", "right"):
             return None
         return _score_at(state, me.label, me.square, rotate(me.facing, side), None, steps)
     direction = PLAIN_STEPS[name] if name in PLAIN_STEPS else None
@@ -390,9 +425,88 @@ def plain_move_score(state: BoutState, me: Piece, option: Action, steps: list[fl
         return None
     grid: Grid = state.grid
     square = grid.step_turned(me.square, me.facing, eighths)
-    if square is None or not grid.contains(square) or state.objects_at(square) or state.piece_at(square) is not None:
+    if square is None or not grid.contains(square) or not _quiet_footing(state.objects_at(square), flags) \
+            or state.piece_at(square) is not None:
         return None
     return _score_at(state, me.label, square, me.facing, None, steps)
+
+
+# A use (an ability, or a card played from the hand) whose every effect raises one of its user's
+# own trait reserves by a number it writes: `add_trait self <arg> by <number or param>`, declaring
+# besides only properties, params, arguments, windows and requirements (no cost, roll, listener or
+# outcome). Its preview changes nothing `standing` reads but the user's traits (each raise capped
+# as the primitive caps it) and, for a card, the hand it leaves: `add_trait` sets no event off, and
+# the window a card's play opens (`card_played`) is passed in a preview, as every window is. So its
+# gain is worked out from the board (`trait_raise_gain`), and one the agent would decline is
+# declined without a preview (`_worth_it`).
+RAISE_CLAUSES: Final = (A.Property, A.Param, A.Arg, A.Window, A.Requires, A.Effect)
+RAISE_VERB: Final = "add_trait"
+# What `standing` counts of a trait point and of a card in the hand.
+TRAIT_WORTH: Final = 0.3
+CARD_WORTH: Final = 0.5
+# A raise worked out to gain less than `WORTH_PLAYING` by this much is surely declined: far above
+# the rounding of the sums `standing` adds.
+SURE_MARGIN: Final = 0.01
+# Each raise of a trait raise as (the argument naming the trait, as actions give it; the amount).
+TraitRaises = tuple[tuple[str, int], ...]
+NO_RAISES: Final[TraitRaises] = ()
+
+
+def trait_raises(ruleset: Any, declaration: A.Declaration) -> TraitRaises:
+    """The raises of a trait raise (see `RAISE_CLAUSES`) in order, or none: not such a use."""
+    args: dict[str, str] = {}
+    params: dict[str, A.Expr] = {}
+    shadowing = {"self", "command", "target"}  # names the use's scope binds before its params
+    for clause in declaration.clauses:
+        if not isinstance(clause, RAISE_CLAUSES):
+            return NO_RAISES
+        if isinstance(clause, A.Arg):
+            args[clause.name] = player_arg_name(clause.name)
+            shadowing.add(clause.name)
+        elif isinstance(clause, A.Param):
+            params[clause.name] = clause.value
+        elif isinstance(clause, A.Window):
+            shadowing.update(ruleset.words.windows.get(clause.name, {}))
+    if "self" in args:
+        return NO_RAISES
+    raises: list[tuple[str, int]] = []
+    for effect in declaration.clauses_of(A.Effect):
+        for statement in effect.body.statements:
+            if not (isinstance(statement, A.Action) and statement.verb == RAISE_VERB and len(statement.args) == 2
+                    and len(statement.preps) == 1 and statement.preps[0].prep == "by"):
+                return NO_RAISES
+            who, trait = statement.args
+            if not (isinstance(who, A.Name) and who.id == "self" and isinstance(trait, A.Name) and trait.id in args):
+                return NO_RAISES
+            amount = statement.preps[0].value
+            if isinstance(amount, A.Name) and amount.id in params and amount.id not in shadowing:
+                amount = params[amount.id]
+            if not (isinstance(amount, A.Num) and isinstance(amount.value, int)):
+                return NO_RAISES
+            raises.append((args[trait.id], amount.value))
+    return tuple(raises)
+
+
+def trait_raise_gain(ruleset: Any, me: Piece, option: Action, raises: TraitRaises) -> float | None:
+    """What the trait raise `option` (`raises`, see `trait_raises`) of `me` changes `standing` by
+    (up to rounding), or None where that is not known without a preview."""
+    cap = ruleset.settings.get("trait_cap", 5)
+    if option.actor != me.label or not isinstance(cap, int):
+        return None
+    traits = me.traits
+    raised: dict[str, int] = {}
+    for arg, amount in raises:
+        trait = option.arg(arg)
+        if not isinstance(trait, str):
+            return None
+        current = raised.get(trait)
+        if current is None:
+            current = traits.get(trait, 0)
+        raised[trait] = max(0, min(cap, current + amount))
+    change = 0
+    for trait, value in raised.items():
+        change += value - traits.get(trait, 0)
+    return TRAIT_WORTH * change - (CARD_WORTH if option.kind == CARD else 0.0)
 
 
 def cred_of(state: BoutState, helot: Piece) -> int:
@@ -408,17 +522,26 @@ def crowd_of(state: BoutState) -> int:
 def standing(state: BoutState, me: Piece) -> float:
     """How well `me` stands against the field, in cred-like units: cred, condition, states, the
     points and reserves in hand. Used to judge content the agent has no rule of its own for."""
-    foes = [h for h in state.pieces.values() if h.label != me.label]
+    rival, found = 0.0, False  # the best worth of the others (none: 0)
+    label = me.label
+    for helot in state.pieces.values():
+        if helot.label != label:
+            value = _worth(state, helot)
+            if not found or value > rival:
+                rival, found = value, True
+    return _worth(state, me) - rival + 0.05 * position_score(state, me)
 
-    def worth(helot: Piece) -> float:
-        value = cred_of(state, helot) + 0.6 * helot.overall + sum(STATE_WORTH.get(s, 0) for s in helot.states)
-        value += 1.5 * helot.ap + 0.8 * helot.mp + 0.3 * sum(helot.traits.values()) + 0.5 * len(helot.hand)
-        if helot.status != Status.FIGHTING:
-            value -= 40
-        return value
 
-    rival = max((worth(h) for h in foes), default=0.0)
-    return worth(me) - rival + 0.05 * position_score(state, me)
+def _worth(state: BoutState, helot: Piece) -> float:
+    """What `standing` counts a helot worth (the same sums, in the same order)."""
+    states = 0
+    for name in helot.states:
+        states += STATE_WORTH.get(name, 0)
+    value = cred_of(state, helot) + 0.6 * helot.overall + states
+    value += 1.5 * helot.ap + 0.8 * helot.mp + 0.3 * sum(helot.traits.values()) + 0.5 * len(helot.hand)
+    if helot.status != FIGHTING:
+        value -= 40
+    return value
 
 
 def score_lead(bout: Bout, state: BoutState, label: str) -> int:
@@ -456,9 +579,19 @@ class HeuristicAgent:
         # Walking distances (`steps_to`) by goal and board objects: the board changes far less often
         # than the agent decides, and the search is the costliest part of weighing a move.
         self._distances: dict[tuple, list[float]] = {}
+        # What entering a square costs by the objects on it (`_objects_cost`), for the ruleset played.
+        self._costs: dict[tuple[str, ...], float] = {}
+        self._costs_of: object = None
+        # The objects on the board at the last ask of `_steps_to` (a copy), its size, and their costs.
+        self._board_objects: dict[Square, tuple[str, ...]] = {}
+        self._board_size = 0
+        self._board: tuple[Any, ...] = ()
         # Each command's shape by name, read once from the declarations of the ruleset played.
         self._shapes: dict[str, Shape] = {}
         self._shapes_of: object = None
+        # Each use's raises (`trait_raises`) by (kind, name), read once from the ruleset played.
+        self._raises: dict[tuple[str, str], TraitRaises] = {}
+        self._raises_of: object = None
 
     def _shape(self, bout: Bout, action: Action) -> Shape:
         if action.kind != COMMAND:
@@ -591,9 +724,10 @@ class HeuristicAgent:
         current = _position_score(state, me, None, steps)
         best, best_score = None, current
         plain = self._plain_moves(bout) if moves and calm_board(state) else NO_PLAIN_MOVES
+        flags = bout.ruleset.object_flags
         with bout.previews() as previews:
             for option in moves:
-                known = plain_move_score(state, me, option, steps) if option.name in plain else None
+                known = plain_move_score(state, me, option, steps, flags) if option.name in plain else None
                 if known is not None:
                     score = known
                 else:
@@ -614,15 +748,50 @@ class HeuristicAgent:
         return ruleset.derived("heuristic_plain_moves", lambda: plain_moves(ruleset))
 
     def _steps_to(self, bout: Bout, state: BoutState, goal: Square) -> list[float]:
-        """`steps_to`, remembered for the same ruleset, goal and objects on the board (read only)."""
-        objects = tuple(sorted((square.col, square.row, found) for square, found in state.objects.items()))
-        key = (id(bout.ruleset), goal, objects)
-        distances = self._distances.get(key)
+        """`steps_to`, remembered for the same board, goal and costs of entering its squares (read
+        only): the costs are read off the objects on the board, each square's objects worked out
+        once for the ruleset (`_objects_cost`), and listed in the board's order, where a board with
+        the same objects placed otherwise is only searched anew (to the same steps)."""
+        ruleset = bout.ruleset
+        if self._costs_of is not ruleset:  # read from the ruleset alone: shared by every agent playing it
+            self._costs, self._costs_of = ruleset.derived("heuristic_objects_costs", dict), ruleset
+            self._distances.clear()
+            self._board_size = 0  # the board's costs worked out anew
+        grid: Grid = state.grid
+        size = grid.size
+        objects = state.objects
+        # The board's costs, worked out again only when its objects changed since the last ask.
+        if size != self._board_size or objects != self._board_objects:
+            self._board = self._board_costs(ruleset, grid, objects)
+            self._board_objects, self._board_size = dict(objects), size
+        board = self._board
+        known = (size, (goal.row - 1) * size + goal.col - 1, board)
+        distances = self._distances.get(known)
         if distances is None:
             if len(self._distances) > 256:
                 self._distances.clear()
-            distances = self._distances[key] = steps_to(state, goal, bout.ruleset.object_flags)
+            _, links = _board_links(grid)
+            entry = [1.0] * len(links)
+            for position in range(0, len(board), 2):
+                entry[board[position]] = board[position + 1]
+            distances = self._distances[known] = _search(links, entry, known[1])
         return distances
+
+    def _board_costs(self, ruleset: Any, grid: Grid, objects: dict[Square, tuple[str, ...]]) -> tuple[Any, ...]:
+        """Each square on the board that costs more than a step to enter, by number, and its cost
+        (`_objects_cost`), in the board's order: (number, cost, number, cost, ...)."""
+        costs = self._costs
+        size = grid.size
+        board: list[Any] = []
+        for square, found in objects.items():
+            if grid.contains(square):
+                cost = costs.get(found)
+                if cost is None:
+                    cost = costs[found] = _objects_cost(found, ruleset.object_flags)
+                if cost != 1.0:
+                    board.append((square.row - 1) * size + square.col - 1)
+                    board.append(cost)
+        return tuple(board)
 
     def _best_attack(self, bout: Bout, me: Piece, attacks: list[Action]) -> Action:
         """Spend AP well: finish an incapacitated or head-weak target with a focused blow to the head,
@@ -710,6 +879,9 @@ class HeuristicAgent:
                 key = (moment, option.kind, option.name, option.args)
                 if key in self._declined:
                     continue
+                if self._surely_declined(bout, me, option):
+                    self._declined.add(key)
+                    continue
                 after = _previewed(previews, option)
                 if after is None:
                     self._declined.add(key)
@@ -724,3 +896,19 @@ class HeuristicAgent:
                 else:
                     self._declined.add(key)
         return best
+
+    def _surely_declined(self, bout: Bout, me: Piece, option: Action) -> bool:
+        """Whether `option` is a trait raise (`trait_raises`) whose gain, worked out from the board,
+        falls short of `WORTH_PLAYING`: declined as its preview would have it (it leaves no mark)."""
+        ruleset = bout.ruleset
+        if self._raises_of is not ruleset:  # read from the ruleset alone: shared by every agent playing it
+            self._raises, self._raises_of = ruleset.derived("heuristic_trait_raises", dict), ruleset
+        known = (option.kind, option.name or "")
+        raises = self._raises.get(known)
+        if raises is None:
+            declaration = usable_declaration(ruleset, known[0], known[1])
+            raises = self._raises[known] = trait_raises(ruleset, declaration) if declaration is not None else NO_RAISES
+        if not raises:
+            return False
+        gain = trait_raise_gain(ruleset, me, option, raises)
+        return gain is not None and gain < WORTH_PLAYING - SURE_MARGIN
