@@ -483,12 +483,13 @@ class Legality:
         window is open; `seen`: the piece's shared argument domains, `arg_domains`); costs written as numbers are read as they are; a requirement that
         fails for every use, before anything a use varies in is asked, ends the search. A use's
         scope is made only when something is asked in it, and its action only once it is legal.
-        With no window open, the uses of a declaration whose requirements read nothing of the piece
-        but what `use_reads` tells are kept from one decision to the next with the values they read
-        (`_kept_uses`)."""
+        With no window open (uses asked with `asked`, and controls), the uses of a declaration whose
+        requirements read nothing of the piece but what `use_reads` tells are kept from one decision
+        to the next with the values they read (`_kept_uses`)."""
         values: tuple[Any, ...] | None = None  # what the requirements read of the piece, when kept
         memo: UseMemo | None = None
-        if asked is not None and isinstance(piece, Piece):
+        # (no window is open where `asked` is given, nor for a control: `legal_controls`)
+        if (asked is not None or kind == CONTROL) and isinstance(piece, Piece):
             memo = self._memos.get(checks)
             if memo is None:
                 memo = self._memos[checks] = UseMemo(
@@ -938,11 +939,8 @@ class Legality:
         controls = self._controls
         if controls is None:
             controls = self._controls = controls_of(self.ruleset)
-        if not controls:
-            return legal
-        asked = UseVerdicts()  # what controls alike ask, this decision (no window is open)
         for declaration, checks in controls:  # the verdicts of `control_problem`
-            legal += self.legal_uses(CONTROL, piece, declaration, checks, {}, asked, seen)
+            legal += self.legal_uses(CONTROL, piece, declaration, checks, {}, None, seen)
         return legal
 
     def control_problem(self, piece: Actor, declaration: A.Declaration, action: Action) -> str | None:
