@@ -27,6 +27,7 @@ from .legality_plans import (CombinationKeys, CommandEntry, CommandQuestions, Co
 from .scope import Env, fault
 from .state import Actor, BoutState, Piece, Player
 from .text_facts import argument_bindings, arguments_of, role_named, targets_opponent
+from .use_reads import KeptUses, UseMemo, self_reads_of
 
 
 class UseScopes:
@@ -187,6 +188,10 @@ class Legality:
         # What this bout keeps of each command between decisions (`CommandSlots`): its own, never
         # shared with a preview's copy, which makes its own as it needs them.
         self._slots: CommandSlots | None = None
+        # What this bout keeps of the uses of each ability, card and control from one decision with
+        # no window open to the next (`UseMemo`), by what legality asks of them: its own, never
+        # shared with a preview's copy.
+        self._memos: dict[UseChecks, UseMemo] = {}
 
     def wire(self) -> None:
         """Keep the interpreter at hand (`Bout._wire`: it is built after legality)."""
@@ -477,7 +482,26 @@ class Legality:
         (`UseRequirement`) once for all the uses alike of one decision (`asked`, given only where no
         window is open; `seen`: the piece's shared argument domains, `arg_domains`); costs written as numbers are read as they are; a requirement that
         fails for every use, before anything a use varies in is asked, ends the search. A use's
-        scope is made only when something is asked in it, and its action only once it is legal."""
+        scope is made only when something is asked in it, and its action only once it is legal.
+        With no window open (uses asked with `asked`, and controls), the uses of a declaration whose
+        requirements read nothing of the piece but what `use_reads` tells are kept from one decision
+        to the next with the values they read (`_kept_uses`)."""
+        values: tuple[Any, ...] | None = None  # what the requirements read of the piece, when kept
+        memo: UseMemo | None = None
+        # (no window is open where `asked` is given, nor for a control: `legal_controls`)
+        if (asked is not None or kind == CONTROL) and isinstance(piece, Piece):
+            memo = self._memos.get(checks)
+            if memo is None:
+                memo = self._memos[checks] = UseMemo(
+                    None if checks.eager_action or checks.targets else self_reads_of(self.ruleset, declaration))
+            reads = memo.reads
+            if reads is not None:
+                interpreter = self.interpreter
+                values = reads.values_of(interpreter.attributes, interpreter.host, piece)
+                if values is not None:
+                    kept = memo.by_piece.get(piece.label)
+                    if kept is not None and kept.values == values and (kept.traits is None or kept.traits == piece.traits):
+                        return self._kept_uses(piece, checks, kept, names)
         arg_names: list[str] = []
         if checks.varies:
             combinations = self._use_combinations(piece, declaration, checks, arg_names, seen, self.max_options)
@@ -499,10 +523,32 @@ class Legality:
                 first = checks.requirements[0].shared
                 if first is not None and mine.get(first) is False:
                     return []  # already found false for the piece this decision: every use fails there
+        uses = self._asked_uses(kind, piece, declaration, checks, names, combinations, arg_names, written, mine,
+                                everyone)
+        if values is not None and memo is not None and written is not None and isinstance(piece, Piece):
+            memo.by_piece[piece.label] = KeptUses(values, dict(piece.traits) if memo.reads is not None and memo.reads.traits
+                                                  else None, uses.copy())
+        return uses
+
+    def _asked_uses(self, kind: str, piece: Actor, declaration: A.Declaration, checks: UseChecks,
+                    names: dict[str, Any], combinations: list[tuple[Any, ...]], arg_names: list[str],
+                    written: tuple[tuple[int, str], ...] | None, mine: dict[Any, bool] | None,
+                    everyone: dict[Any, bool] | None) -> list[Action]:
+        """`legal_uses` once its costs are met: each use's requirements asked (`_legal_of`)."""
         scopes = UseScopes(self, piece, declaration, self.declaration_env(declaration), names)
         with self.interpreter.asking():
             return self._legal_of(kind, piece, declaration, checks, scopes, combinations, arg_names, written,
                                   mine, everyone)
+
+    def _kept_uses(self, piece: Piece, checks: UseChecks, kept: KeptUses, names: dict[str, Any]) -> list[Action]:
+        """The uses kept from an earlier decision, the piece's requirements reading what they read then:
+        their combinations (which last all bout) and verdicts are those found then, and their costs,
+        written as numbers, are met afresh (nothing a cost reads is kept)."""
+        written = checks.written  # (kept only where it is read as written: within the number limit)
+        if written is not None and not checks.target_ap and self._short_of_written(
+                piece, written, names.get("target") if checks.ap_against_target else None):
+            return []
+        return kept.uses.copy()
 
     def _legal_of(self, kind: str, piece: Actor, declaration: A.Declaration, checks: UseChecks, scopes: UseScopes,
                   combinations: list[tuple[Any, ...]], arg_names: list[str], written: tuple[tuple[int, str], ...] | None,

@@ -151,15 +151,42 @@ class UsePlan:
         self.checks = UseChecks(declaration, every_window_name(ruleset))
 
 
+def affords(plan: UsePlan, traits: dict[str, int]) -> bool:
+    """Whether a piece with these reserves (its traits) holds each written cost of the plan in one of
+    them (a cost in anything else is met or not as legality counts it)."""
+    for resource, amount in plan.reserves:
+        held = traits.get(resource)
+        if held is not None and held < amount:
+            return False
+    return True
+
+
+class Affordable:
+    """The abilities a piece owns at one window whose written costs in its reserves it holds, with
+    what it held of the reserves the window's abilities cost (`WindowUses.reserves`) and the
+    abilities owned (by identity: its role's) they were found for."""
+
+    __slots__ = ("owned", "held", "plans")
+
+    def __init__(self, owned: tuple[UsePlan, ...], held: tuple[int | None, ...], plans: tuple[UsePlan, ...]):
+        self.owned = owned
+        self.held = held
+        self.plans = plans
+
+
 class WindowUses:
     """The abilities and cards usable at one window, in the order they are offered, with those a
     piece of each role owns (a card is offered only while held), worked out as the roles are met.
     The abilities come first (`uses_by_window` lists the kinds so), then the cards."""
 
-    __slots__ = ("plans", "cards", "by_role", "card_places")
+    __slots__ = ("plans", "cards", "by_role", "card_places", "reserves")
 
     def __init__(self, plans: tuple[UsePlan, ...]):
         self.plans = plans
+        # Every reserve the window's abilities cost as written, each once: what a piece holds of
+        # them tells which of them it can afford (`Timing._affordable_of`).
+        self.reserves: tuple[str, ...] = tuple(dict.fromkeys(
+            resource for plan in plans if not plan.held for resource, _ in plan.reserves))
         self.cards = tuple(plan for plan in plans if plan.held)  # every piece's while it holds them
         assert plans[len(plans) - len(self.cards):] == self.cards, "the abilities come before the cards"
         self.by_role: dict[str | None, tuple[UsePlan, ...]] = {}  # the abilities each role owns
@@ -215,6 +242,9 @@ class Timing:
         self.windows: list[WindowFrame] = []  # the open windows, innermost last
         # the abilities and cards usable at each window: worked out once per ruleset, shared by its bouts
         self._by_window = by_window if by_window is not None else uses_by_window(host.ruleset)
+        # Per window, the abilities each piece owns there that it can afford (`Affordable`), by its
+        # label: found again while its reserves are as they were (most decisions change none).
+        self._affordable: dict[WindowUses, dict[str, Affordable]] = {}
 
     def wire(self) -> None:
         """Keep legality and events at hand (`Bout._wire`), read natively at every decision."""
@@ -252,16 +282,24 @@ class Timing:
         owned = usable.by_role.get(piece.role)
         if owned is None:
             owned = usable.abilities_of(piece, self.legality)
+        traits = piece.traits
+        # (a written cost in one of its reserves, its traits, that is more than it holds: not offered;
+        # a few abilities are each tested, more are kept while what the piece holds is as it was)
+        if len(owned) > len(usable.reserves):
+            plans = self._affordable_of(usable, owned, traits, piece.label)
+        elif owned:
+            plans = tuple([plan for plan in owned if affords(plan, traits)])
+        else:
+            plans = owned
         hand = piece.hand
         if hand:  # a card is offered while its holder holds it
             cards_held = usable.cards_in(hand)
             if cards_held:
-                owned = owned + cards_held
+                plans = plans + tuple([plan for plan in cards_held if affords(plan, traits)])
         subject: Piece | None = None
         subject_known = False
-        traits = piece.traits
         seen: dict[Any, list[Any]] | None = None  # the argument domains the piece's uses share (its opponents ...)
-        for plan in owned:
+        for plan in plans:
             if plan.by_self or plan.by_opponent:
                 if not subject_known:
                     subject = frame.subject if frame is not None else self.state.active_piece
@@ -270,17 +308,27 @@ class Timing:
                     continue
                 if plan.by_opponent and subject is not None and not piece.foe_of(subject):  # a friend is no opponent
                     continue
-            for resource, amount in plan.reserves:
-                held = traits.get(resource)
-                if held is not None and held < amount:
-                    break  # a written cost in one of its reserves (its traits) is more than it holds
-            else:
-                if seen is None:
-                    seen = {}
-                names = {**plan.defaults, **frame.names} if frame is not None else plan.defaults
-                uses += self.legality.legal_uses(plan.kind, piece, plan.declaration, plan.checks, names, asked,
-                                                      seen)
+            if seen is None:
+                seen = {}
+            names = {**plan.defaults, **frame.names} if frame is not None else plan.defaults
+            uses += self.legality.legal_uses(plan.kind, piece, plan.declaration, plan.checks, names, asked, seen)
         return uses
+
+    def _affordable_of(self, usable: WindowUses, owned: tuple[UsePlan, ...], traits: dict[str, int],
+                       label: str) -> tuple[UsePlan, ...]:
+        """The abilities `owned` (a piece's at the window) whose written costs in its reserves
+        (`traits`) the piece holds, in order: kept per piece and window while it holds of the
+        window's reserves what it held."""
+        by_piece = self._affordable.get(usable)
+        if by_piece is None:
+            by_piece = self._affordable[usable] = {}
+        held = tuple([traits.get(resource) for resource in usable.reserves])
+        kept = by_piece.get(label)
+        if kept is not None and kept.owned is owned and kept.held == held:
+            return kept.plans
+        plans = tuple([plan for plan in owned if affords(plan, traits)])
+        by_piece[label] = Affordable(owned, held, plans)
+        return plans
 
     def ability_problem(self, piece: Piece, declaration: A.Declaration, action: Action,
                         names: dict[str, Any]) -> str | None:
