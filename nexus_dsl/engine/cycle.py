@@ -345,7 +345,7 @@ class Cycle:
         interpreter = self.interpreter
         for index in range(len(self.turn.opening)):
             # No one's doing on the board: what the opening deals it deals as the rules' own.
-            rest = interpreter.run_plan(self.turn.opening[index], Env({"self": piece}, scope))
+            rest = interpreter.run_plan(self.turn.opening[index], Env.owning({"self": piece}, scope))
             if rest is not None:
                 yield from rest
 
