@@ -203,9 +203,15 @@ class Cycle:
     def _run_game_procedure(self, name: str | None, *values: Any) -> Game:
         """Run a procedure the `game` or `turn` declaration names (its setup, its round, its verdict,
         a turn's closing), if any, given `values` for its args."""
+        rest = self._game_procedure(name, values)
+        if rest is not None:
+            yield from rest
+
+    def _game_procedure(self, name: str | None, values: tuple[Any, ...]) -> Game | None:
+        """`_run_game_procedure`, as far as the procedure goes without waiting (`Interpreter.run_procedure`):
+        None once it ran to its end (or there is none), else the rest to run."""
         procedure = declared(self.host.ruleset, "procedure", name) if name is not None else None
-        if procedure is not None:
-            yield from self.interpreter.run_procedure(procedure, values)
+        return self.interpreter.run_procedure(procedure, values) if procedure is not None else None
 
     def take_turns(self, pieces: list[Actor], alternating: bool = False) -> Game:
         """Each piece (or player, in a game without pieces) of the list takes its turn in that
@@ -362,7 +368,9 @@ class Cycle:
         if self.state.ended:
             return
         if self.turn.closing is not None:  # the turn's closing, given who took it (the base game's clears its points)
-            yield from self._run_game_procedure(self.turn.closing, actor)
+            rest = self._game_procedure(self.turn.closing, (actor,))
+            if rest is not None:
+                yield from rest
         for other in self.state.pieces.values():
             other.bonus_ap.clear()  # AP granted against a piece lasts for the round it was given in
         # Whether the game is over now is content's to say (`end_game`), as its rules listen here.
