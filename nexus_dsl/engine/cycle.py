@@ -287,7 +287,7 @@ class Cycle:
                 return
             host.emit_line("round_start", {"actor": piece.label})
             if self.turn.starts is not None:
-                yield from self.events.fire(self.turn.starts, self=piece)
+                yield from self.events.fire_with(self.turn.starts, {"self": piece})
             yield from self.settle()
             if piece.status == Status.FIGHTING:
                 yield from self._open(piece)
@@ -363,7 +363,7 @@ class Cycle:
         self.host.emit_line("round_end", {"actor": actor.label, "unspent_ap": piece.ap if piece else 0,
                                           "unspent_mp": piece.mp if piece else 0})
         if self.turn.ends is not None:
-            yield from self.events.fire(self.turn.ends, self=actor)
+            yield from self.events.fire_with(self.turn.ends, {"self": actor})
         yield from self.settle()
         if self.state.ended:
             return
@@ -375,7 +375,7 @@ class Cycle:
             other.bonus_ap.clear()  # AP granted against a piece lasts for the round it was given in
         # Whether the game is over now is content's to say (`end_game`), as its rules listen here.
         if self.turn.over is not None:
-            yield from self.events.fire(self.turn.over, self=actor)
+            yield from self.events.fire_with(self.turn.over, {"self": actor})
         if self.state.ended:
             return
         yield Decision(actor.label, "between_rounds", (Action.make(NEXT_ROUND, actor.label),))

@@ -434,6 +434,11 @@ class Events:
     def fire(self, event: str, /, **names: Any) -> Run:
         """Run every `when <event>` listener: rules, abilities, weapons and cards in load order, then
         the board layout's hazards in their activation order, left to right (pg.15, pg.40)."""
+        return self.fire_with(event, names)
+
+    def fire_with(self, event: str, names: dict[str, Any]) -> Run:
+        """`fire`, the event's names handed as a dictionary made for this event alone (no listener
+        changes it): the engine's own callers hand it so, with no keyword arguments to parse."""
         listeners = self.listeners.get(event)
         if not listeners:
             return
