@@ -203,9 +203,15 @@ class Cycle:
     def _run_game_procedure(self, name: str | None, *values: Any) -> Game:
         """Run a procedure the `game` or `turn` declaration names (its setup, its round, its verdict,
         a turn's closing), if any, given `values` for its args."""
+        rest = self._game_procedure(name, values)
+        if rest is not None:
+            yield from rest
+
+    def _game_procedure(self, name: str | None, values: tuple[Any, ...]) -> Game | None:
+        """`_run_game_procedure`, as far as the procedure goes without waiting (`Interpreter.run_procedure`):
+        None once it ran to its end (or there is none), else the rest to run."""
         procedure = declared(self.host.ruleset, "procedure", name) if name is not None else None
-        if procedure is not None:
-            yield from self.interpreter.run_procedure(procedure, values)
+        return self.interpreter.run_procedure(procedure, values) if procedure is not None else None
 
     def take_turns(self, pieces: list[Actor], alternating: bool = False) -> Game:
         """Each piece (or player, in a game without pieces) of the list takes its turn in that
@@ -281,7 +287,7 @@ class Cycle:
                 return
             host.emit_line("round_start", {"actor": piece.label})
             if self.turn.starts is not None:
-                yield from self.events.fire(self.turn.starts, self=piece)
+                yield from self.events.fire_with(self.turn.starts, {"self": piece})
             yield from self.settle()
             if piece.status == Status.FIGHTING:
                 yield from self._open(piece)
@@ -345,7 +351,7 @@ class Cycle:
         interpreter = self.interpreter
         for index in range(len(self.turn.opening)):
             # No one's doing on the board: what the opening deals it deals as the rules' own.
-            rest = interpreter.run_plan(self.turn.opening[index], Env({"self": piece}, scope))
+            rest = interpreter.run_plan(self.turn.opening[index], Env.owning({"self": piece}, scope))
             if rest is not None:
                 yield from rest
 
@@ -357,17 +363,19 @@ class Cycle:
         self.host.emit_line("round_end", {"actor": actor.label, "unspent_ap": piece.ap if piece else 0,
                                           "unspent_mp": piece.mp if piece else 0})
         if self.turn.ends is not None:
-            yield from self.events.fire(self.turn.ends, self=actor)
+            yield from self.events.fire_with(self.turn.ends, {"self": actor})
         yield from self.settle()
         if self.state.ended:
             return
         if self.turn.closing is not None:  # the turn's closing, given who took it (the base game's clears its points)
-            yield from self._run_game_procedure(self.turn.closing, actor)
+            rest = self._game_procedure(self.turn.closing, (actor,))
+            if rest is not None:
+                yield from rest
         for other in self.state.pieces.values():
             other.bonus_ap.clear()  # AP granted against a piece lasts for the round it was given in
         # Whether the game is over now is content's to say (`end_game`), as its rules listen here.
         if self.turn.over is not None:
-            yield from self.events.fire(self.turn.over, self=actor)
+            yield from self.events.fire_with(self.turn.over, {"self": actor})
         if self.state.ended:
             return
         yield Decision(actor.label, "between_rounds", (Action.make(NEXT_ROUND, actor.label),))

@@ -68,7 +68,8 @@ class Listener:
 
     __slots__ = ("declaration", "ident", "when", "body", "owners", "hazard", "wakers", "body_plan",
                  "gate", "condition", "place", "by_role", "declared", "declared_tests", "declared_whole",
-                 "met", "met_verdicts", "last_declaration", "last_verdict", "shares_names", "unmarks", "rest")
+                 "met", "met_verdicts", "last_declaration", "last_verdict", "shares_names", "unmarks", "sweeps",
+                 "rest")
 
     def __init__(self, declaration: A.Declaration, when: A.When, owners: int, wakers: frozenset[str] = frozenset(),
                  place: int = -1, rebinds: bool | None = None):
@@ -125,6 +126,13 @@ class Listener:
         # for any other body). Run for pieces without those marks, it does nothing but count its
         # steps (`Events._unmarks_nothing`).
         self.unmarks = unmarks_of(when.body)
+        # A body made of such statements and of loops over every piece (`for each <v> in pieces()`)
+        # whose bodies unmark the piece alone: the marks of each loop (none for any other body),
+        # and, for it, the plain statements' names and marks (`unmarks` holds those of a body
+        # with no loop). Run where no piece has those marks, it too only counts its steps.
+        self.sweeps, plain = sweeps_of(when.body)
+        if self.sweeps:
+            self.unmarks = plain
 
 
 def self_test(condition: A.Expr | None) -> tuple[str, bool] | None:
@@ -147,13 +155,53 @@ def unmarks_of(body: A.Block) -> tuple[tuple[str, str], ...]:
     made of `unmark <name> "<mark>"` statements alone, in order; none for any other body."""
     found: list[tuple[str, str]] = []
     for stmt in body.statements:
-        if type(stmt) is not A.Action or stmt.verb != "unmark" or stmt.preps or len(stmt.args) != 2:
+        unmarked = _unmark_of(stmt)
+        if unmarked is None:
             return ()
-        piece, mark = stmt.args
-        if not isinstance(piece, A.Name) or not isinstance(mark, A.Str):
-            return ()
-        found.append((intern(piece.id), mark.value))
+        found.append(unmarked)
     return tuple(found)
+
+
+def _unmark_of(stmt: A.Stmt) -> tuple[str, str] | None:
+    """The name (interned) and the mark of an `unmark <name> "<mark>"` statement; None for any other."""
+    if type(stmt) is not A.Action or stmt.verb != "unmark" or stmt.preps or len(stmt.args) != 2:
+        return None
+    piece, mark = stmt.args
+    if not isinstance(piece, A.Name) or not isinstance(mark, A.Str):
+        return None
+    return intern(piece.id), mark.value
+
+
+def sweeps_of(body: A.Block) -> tuple[tuple[tuple[str, ...], ...], tuple[tuple[str, str], ...]]:
+    """The marks each loop of a body unmarks (`for each <v> in pieces() { unmark <v> "<mark>" ... }`),
+    in order, and the name (interned) and mark of each plain `unmark` statement beside them: both
+    empty unless the body is made of such statements alone and holds a loop."""
+    sweeps: list[tuple[str, ...]] = []
+    plain: list[tuple[str, str]] = []
+    for stmt in body.statements:
+        if type(stmt) is A.ForEach:
+            marks = _swept_marks(stmt)
+            if not marks:
+                return (), ()
+            sweeps.append(marks)
+            continue
+        unmarked = _unmark_of(stmt)
+        if unmarked is None:
+            return (), ()
+        plain.append(unmarked)
+    return (tuple(sweeps), tuple(plain)) if sweeps else ((), ())
+
+
+def _swept_marks(loop: A.ForEach) -> tuple[str, ...]:
+    """The marks a loop over every piece unmarks from each, its body nothing but `unmark <v> "<mark>"`
+    statements on its own name; none for any other loop."""
+    iterable = loop.iterable
+    if type(iterable) is not A.Call or iterable.func != "pieces" or iterable.args or iterable.kwargs:
+        return ()
+    found = unmarks_of(loop.body)
+    if not found or any(name != loop.var for name, _ in found):
+        return ()
+    return tuple(mark for _, mark in found)
 
 
 def _rebinds(body: A.Block) -> bool:
@@ -358,6 +406,7 @@ class Events:
         self._checks_asked: ArgumentChecks | None = None
         self._engine_unmark = False
         self._step_limit = host.limits.max_steps  # the interpreter's step budget: the bout's limits are its
+        self._collection_limit = host.limits.max_collection  # the longest list a `for each` walks
 
     def wire(self) -> None:
         """Keep the interpreter and legality at hand (`Bout._wire`: both are built after events)."""
@@ -385,6 +434,11 @@ class Events:
     def fire(self, event: str, /, **names: Any) -> Run:
         """Run every `when <event>` listener: rules, abilities, weapons and cards in load order, then
         the board layout's hazards in their activation order, left to right (pg.15, pg.40)."""
+        return self.fire_with(event, names)
+
+    def fire_with(self, event: str, names: dict[str, Any]) -> Run:
+        """`fire`, the event's names handed as a dictionary made for this event alone (no listener
+        changes it): the engine's own callers hand it so, with no keyword arguments to parse."""
         listeners = self.listeners.get(event)
         if not listeners:
             return
@@ -474,18 +528,21 @@ class Events:
                             continue
                     # A body that would only unmark pieces without those marks: its steps counted, as
                     # running it would count them, and nothing else done (no scope built for it).
-                    unmarks = listener.unmarks
-                    if unmarks and self._unmarks_nothing(unmarks, owner, names, interpreter):
+                    unmarks, sweeps = listener.unmarks, listener.sweeps
+                    if (unmarks or sweeps) and self._unmarks_nothing(unmarks, sweeps, owner, names, interpreter):
                         continue
+                    plan = listener.body_plan
+                    if plan is None:
+                        plan = listener.body_plan = block_plan(listener.body)
+                    # The body runs in a scope made for this run (`run_in`): the names it binds are
+                    # bound beside the event's, in a dictionary of its own, not in a second scope.
                     if owner is None:
-                        bound = names if listener.shares_names else dict(names)
+                        bound = names if listener.shares_names and not plan.binds else dict(names)
                     else:
                         bound = dict(names)
                         bound["self"] = owner
                     # (No name holds the rest of the body: a suspended bout is read as state frame by frame.)
-                    if listener.body_plan is None:
-                        listener.body_plan = block_plan(listener.body)
-                    rest = interpreter.run_plan(listener.body_plan, Env.owning(bound, scope, source=owner))
+                    rest = interpreter.run_in(plan, Env.owning(bound, scope, source=owner))
                     if rest is not None:
                         yield from rest
                     ring, layout = None, None
@@ -550,15 +607,32 @@ class Events:
         listener.last_declaration, listener.last_verdict = declaration, verdict
         return verdict
 
-    def _unmarks_nothing(self, unmarks: tuple[tuple[str, str], ...], owner: Piece | None,
-                         names: dict[str, Any], interpreter: Interpreter) -> bool:
-        """Whether a body of `unmark` statements alone (`Listener.unmarks`) would do nothing but
-        count its steps, and if so, its steps counted: each statement unmarks, with the engine's
-        own `unmark` and argument checks, a piece (read as the body reads it: `self` its owner,
-        else the event's own plain value of the name) that lacks the mark, and none of its steps
-        meets the step budget (where running it would fault, it runs)."""
+    def _unmarks_nothing(self, unmarks: tuple[tuple[str, str], ...], sweeps: tuple[tuple[str, ...], ...],
+                         owner: Piece | None, names: dict[str, Any], interpreter: Interpreter) -> bool:
+        """Whether a body of `unmark` statements alone (`Listener.unmarks`), and of loops over every
+        piece unmarking each (`Listener.sweeps`), would do nothing but count its steps, and if so,
+        its steps counted: each statement unmarks, with the engine's own `unmark` and argument
+        checks, a piece (read as the body reads it: `self` its owner, else the event's own plain
+        value of the name) that lacks the mark; each loop walks the engine's own `pieces()` (the
+        pieces round the table), none of which has its marks, within the longest list a loop may
+        walk; and none of its steps meets the step budget (where running it would fault, it runs)."""
         if not self._engine_unmarks(interpreter):
             return False
+        steps = interpreter.steps + len(unmarks)
+        if sweeps:
+            if interpreter.functions.get("pieces") is not _engine_pieces():
+                return False
+            ring = self._ring(self.state)
+            if len(ring) > self._collection_limit:
+                return False
+            for at in range(len(sweeps)):
+                marks = sweeps[at]
+                for piece in ring:
+                    held = piece.marks
+                    for mark in marks:
+                        if mark in held:
+                            return False
+                steps += 1 + len(ring) * (1 + len(marks))  # the loop, then each turn and its statements
         for at in range(len(unmarks)):
             name, mark = unmarks[at]
             if owner is not None and name == "self":
@@ -567,7 +641,6 @@ class Events:
                 value = names.get(name)  # None: the event does not bind it
             if type(value) is not Piece or mark in value.marks:
                 return False
-        steps = interpreter.steps + len(unmarks)
         if steps > self._step_limit:
             return False
         interpreter.steps = steps
@@ -714,6 +787,17 @@ def _engine_has_mark() -> object:
         from .primitives.marks import has_mark  # pylint: disable=import-outside-toplevel
         _HAS_MARK.append(has_mark)
     return _HAS_MARK[0]
+
+
+# The engine's own `pieces`, likewise.
+_PIECES: list[object] = []
+
+
+def _engine_pieces() -> object:
+    if not _PIECES:
+        from .primitives.pieces import pieces  # pylint: disable=import-outside-toplevel
+        _PIECES.append(pieces)
+    return _PIECES[0]
 
 
 # The engine's own `unmark`, likewise.

@@ -79,7 +79,7 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
                            "_value_verdicts", "_slots", "_combination_keys", "_memos"}),
     "events": frozenset({"host", "state", "interpreter", "legality", "listeners", "_hazard_objects", "_depth_limit", "_table", "_rings", "_scopes",
                          "_functions_asked", "_engine_marks", "_asking", "_primitives_asked", "_checks_asked", "_engine_unmark",
-                         "_step_limit", "event_names"}),
+                         "_step_limit", "_collection_limit", "event_names"}),
     "timing": frozenset({"host", "state", "legality", "events", "max_actions", "_by_window", "_affordable"}),
     "conditions": frozenset({"host", "state", "events", "timing", "ledger", "_damage_pile", "_fatal"}),
     "movement": frozenset({"host", "state", "events", "timing"}),

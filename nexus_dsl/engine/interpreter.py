@@ -339,20 +339,24 @@ class Interpreter(Evaluator):
             pass
         raise fault(expr, env, "wrong_type", f"{describe_value(obj)} has no attribute `{expr.name}`")
 
-    def run_procedure(self, procedure: A.Declaration, values: tuple[Any, ...] = ()) -> Run:
+    def run_procedure(self, procedure: A.Declaration, values: tuple[Any, ...] = ()) -> Run | None:
         """Run a procedure the engine itself calls (a game's verdict, a turn's closing), with no one
-        acting, `values` bound to its args (the checker holds their number to the call's)."""
+        acting, `values` bound to its args (the checker holds their number to the call's), as far as
+        it goes without waiting (`run_plan`): None once it ran to its end, else the rest to run."""
         plan = procedure_plan(procedure)
         # The args' scope, made for this one call (its dictionary its own, not copied). A lone effect
         # (nearly every procedure) binds its names there (`run_in`); of several, each binds its own
         # in a scope of its own, so that none sees what another bound.
         body = Env(dict(zip(plan.args, values)), self.host.legality.declaration_env(procedure), None, None, True)
-        yield from self._run_bodies(plan, body)
+        return self._run_bodies(plan, body, 0)
 
-    def _run_procedure(self, procedure: A.Declaration, plan: ProcedurePlan, action: EffectStep, env: Env) -> Run:
+    def _run_procedure(self, procedure: A.Declaration, plan: ProcedurePlan, action: EffectStep,
+                       env: Env) -> Run | None:
         """Run a procedure's effects with the values of the call bound to its args (each checked
-        against its arg's type), its params, and nothing of the caller's but who is acting. `action`
-        is the effect statement calling it, its plan (`procedure_plan`) at hand."""
+        against its arg's type), its params, and nothing of the caller's but who is acting, as far
+        as they go without waiting (a generator of the rest, or None: no generator is made for a
+        procedure that runs whole). `action` is the effect statement calling it, its plan
+        (`procedure_plan`) at hand."""
         args = plan.args
         if len(action.arg_nodes) != len(args) or action.prepositions:
             raise fault(action.node, env, "wrong_type", f"`{procedure.id}` takes {len(args)} argument(s), in order")
@@ -374,19 +378,40 @@ class Interpreter(Evaluator):
         try:
             # As in `run_procedure`: the args' scope made for this call, a lone effect binding there.
             body = Env(names, self.host.legality.declaration_env(procedure), env.source, None, True)
-            yield from self._run_bodies(plan, body)
+            rest = self._run_bodies(plan, body, 0)
+        except BaseException:
+            self.procedure_depth -= 1
+            raise
+        if rest is None:
+            self.procedure_depth -= 1
+            return None
+        return self._procedure_rest(rest)
+
+    def _procedure_rest(self, rest: Run) -> Run:
+        """The rest of a procedure that waits; its depth given back once it ends (or is let go of)."""
+        try:
+            yield from rest
         finally:
             self.procedure_depth -= 1
 
-    def _run_bodies(self, plan: ProcedurePlan, body: Env) -> Run:
-        """A procedure's effects in the args' scope `body`: a lone one binding there (`run_in`), each of
-        several in a scope of its own."""
+    def _run_bodies(self, plan: ProcedurePlan, body: Env, start: int) -> Run | None:
+        """A procedure's effects from the `start`th on in the args' scope `body`, as far as they go
+        without waiting: a lone one binding there (`run_in`), each of several in a scope of its own."""
         bodies = plan.bodies
-        if len(bodies) == 1:
-            yield from self.run_in(bodies[0], body) or ()
-        else:
-            for block in bodies:
-                yield from self.run_plan(block, body) or ()
+        if start == 0 and len(bodies) == 1:
+            return self.run_in(bodies[0], body)
+        for index in range(start, len(bodies)):
+            rest = self.run_plan(bodies[index], body)
+            if rest is not None:
+                return self._bodies_rest(rest, plan, body, index + 1)
+        return None
+
+    def _bodies_rest(self, rest: Run, plan: ProcedurePlan, body: Env, following: int) -> Run:
+        """A procedure's effect that waits, then the effects following it."""
+        yield from rest
+        more = self._run_bodies(plan, body, following)
+        if more is not None:
+            yield from more
 
     def _argument(self, action: EffectStep, position: int, env: Env) -> Any:
         """The value of an effect statement's argument (apart from its frame: a suspended bout's

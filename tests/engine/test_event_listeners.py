@@ -240,3 +240,49 @@ def test_a_condition_whose_first_tests_on_the_declaration_hold_is_asked_for_the_
         list(events.fire("probe", self=first, command=command, count=0))
     fault = raised.value.diagnostics[0]
     assert fault.code == "runtime/division_by_zero" and (fault.file, fault.line) == ("d.nexus", 2)
+
+
+SWEEPS = '''rule swept "Swept" {
+    when probe {
+        for each h in pieces() {
+            unmark h "a"
+            unmark h "b"
+        }
+        unmark self "c"
+    }
+}
+'''
+
+
+def _sweep_events() -> tuple[Bout, Events, Listener]:
+    bout = Bout(cached_ruleset(("base",)), standard_setup(2), seed=0)
+    (rule,) = parse(SWEEPS, "s.nexus").declarations
+    listener = Listener(rule, rule.clauses[0], WHOLE_BOUT)
+    return bout, _wired(Events(bout, {"probe": (listener,)}, {})), listener
+
+
+def test_a_body_of_loops_unmarking_every_piece_is_known_with_its_marks() -> None:
+    _, _, listener = _sweep_events()
+    assert listener.sweeps == (("a", "b"),) and listener.unmarks == (("self", "c"),)
+
+
+def test_loops_unmarking_pieces_without_the_marks_count_the_steps_running_them_counts() -> None:
+    bout, events, _ = _sweep_events()
+    first, second = events.pieces_in_turn()
+    steps = bout.interpreter.steps
+    assert list(events.fire("probe", self=first)) == []  # nothing to unmark: its steps counted alone
+    counted = bout.interpreter.steps - steps
+    assert counted == 1 + 2 * (1 + 2) + 1  # the loop, each turn with its two statements, the last one
+    second.marks["b"] = True  # now one piece has a mark: the body runs, and counts as many steps
+    assert list(events.fire("probe", self=first)) == []
+    assert second.marks == {} and bout.interpreter.steps - steps == 2 * counted
+
+
+def test_loops_unmarking_that_would_meet_the_step_budget_run_and_fault_where_they_did() -> None:
+    bout, events, _ = _sweep_events()
+    first, _ = events.pieces_in_turn()
+    bout.interpreter.steps = bout.limits.max_steps - 3  # the first turn's second statement is one too many
+    with pytest.raises(ScriptRuntimeError) as raised:
+        list(events.fire("probe", self=first))
+    fault = raised.value.diagnostics[0]
+    assert fault.code == "runtime/budget_exceeded" and (fault.file, fault.line) == ("s.nexus", 5)

@@ -12,7 +12,7 @@ from ..board import Square
 from ..decks import Decks
 from ..events import Events
 from ..interpreter import Limits, Run
-from ..scope import Env, describe_value
+from ..scope import UNBOUND, Dynamic, Env, describe_value
 from ..list_functions import ordered
 from ..resolution import Resolution, declared
 from ..timing import Timing
@@ -102,10 +102,32 @@ def ask(host: Host, env: Env, node: A.Action, who: Actor, kind: str, **preps: An
     env.assign(target.id, offered[actions.index(action)])
 
 
+# The actions of options whose values are all text, by the player's label and the option's name
+# and values: an action is plain data that never changes, and an `ask` puts the same options again
+# and again (a turn's split, every turn). Kept up to a bound: a script may make options of any text.
+_TEXT_ACTIONS: dict[tuple[str, str, tuple[tuple[str, Any], ...]], Action] = {}
+_TEXT_ACTIONS_KEPT: Final = 4096
+
+
 def _action_of(option: Option, label: str) -> Action:
     """The action a player picks an option by: passing, or a control of the option's name and values."""
     if option.name == PASSING:
         return Action.make(PASS, label)
+    values = option.values
+    for at in range(len(values)):
+        if type(values[at][1]) is not str:
+            return _control_of(option, label)
+    key = (label, option.name, values)
+    known = _TEXT_ACTIONS.get(key)
+    if known is None:
+        known = _control_of(option, label)
+        if len(_TEXT_ACTIONS) < _TEXT_ACTIONS_KEPT:
+            _TEXT_ACTIONS[key] = known
+    return known
+
+
+def _control_of(option: Option, label: str) -> Action:
+    """The control of an option's name and values (`_action_of`), made anew."""
     args = {key: plain(value) for key, value in option.values}
     if _made_at_once(args):  # `Action.make`'s answer without its call by keywords
         return Action(CONTROL, label, option.name, _in_order(args))
@@ -135,17 +157,31 @@ def _bound_here(env: Env, declared: Any) -> dict[str, Any]:
     """The names an event or a window declares, each bound to the value of that name where the script
     raises or opens it (`let survivor = ...` then `signal bout_ends`), or to none; `self` (when it
     declares it) to the acting piece."""
-    names = {name: env.lookup(name)[1] for name in declared}
+    names: dict[str, Any] = {}
+    for name in declared:
+        names[name] = _value_here(env, name)
     if "self" in names:
         names["self"] = acting(env)
     return names
+
+
+def _value_here(env: Env, name: str) -> Any:
+    """`env.lookup(name)[1]`: the value of the innermost scope binding the name (read, if it is read
+    when used), else none; with no pair made for it."""
+    scope: Env | None = env
+    while scope is not None:
+        value = scope.names.get(name, UNBOUND)
+        if value is not UNBOUND:
+            return value.read() if type(value) is Dynamic else value
+        scope = scope.parent
+    return None
 
 
 def signal(host: Host, env: Env, node: A.Action, event: str) -> Run:
     events = host.events
     names = _bound_here(env, events.event_names.get(event, {}))
     names["self"] = acting(env)  # the acting piece triggers the event, whether it declares `self` or not
-    yield from events.fire(event, **names)
+    yield from events.fire_with(event, names)
 
 
 def record(host: Host, env: Env, node: A.Action, event: str, **preps: Any) -> None:
