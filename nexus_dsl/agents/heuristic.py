@@ -441,7 +441,7 @@ def plain_move_score(state: BoutState, me: Piece, option: Action, steps: list[fl
 # declined without a preview (`_worth_it`).
 RAISE_CLAUSES: Final = (A.Property, A.Param, A.Arg, A.Window, A.Requires, A.Effect)
 RAISE_VERB: Final = "add_trait"
-# What `standing` counts of a trait point and of a card in the hand.
+# What `standing` counts of a trait point and of a card in the hand (the trait raises' gains read them too).
 TRAIT_WORTH: Final = 0.3
 CARD_WORTH: Final = 0.5
 # A raise worked out to gain less than `WORTH_PLAYING` by this much is surely declined: far above
@@ -538,7 +538,7 @@ def _worth(state: BoutState, helot: Piece) -> float:
     for name in helot.states:
         states += STATE_WORTH.get(name, 0)
     value = cred_of(state, helot) + 0.6 * helot.overall + states
-    value += 1.5 * helot.ap + 0.8 * helot.mp + 0.3 * sum(helot.traits.values()) + 0.5 * len(helot.hand)
+    value += 1.5 * helot.ap + 0.8 * helot.mp + TRAIT_WORTH * sum(helot.traits.values()) + CARD_WORTH * len(helot.hand)
     if helot.status != FIGHTING:
         value -= 40
     return value

@@ -49,12 +49,18 @@ def test_playtest_decisions_then_resume(app_env: Path) -> None:
     assert len(json.loads((app_env / f"{NAME}.playtest.json").read_text())["actions"]) > len(played)
 
 
-def test_hot_seat_hands_only_for_the_chosen_view(app_env: Path) -> None:
+def start_hot_seat(name: str):
+    """A session of two people on one screen, started."""
     at = open_page("playtest.py")
-    at.text_input(key="pt_new_name").input("hot-seat")
+    at.text_input(key="pt_new_name").input(name)
     at.selectbox(key="pt_seat_1").select("person").run()
     at.button(key="pt_start").click().run()
     assert not at.exception, at.exception
+    return at
+
+
+def test_hot_seat_hands_only_for_the_chosen_view(app_env: Path) -> None:
+    at = start_hot_seat("hot-seat")
     at.toggle(key="pt_follow").set_value(False).run()
     for viewer, other in (("red", "blue"), ("blue", "red")):
         at.selectbox(key="pt_viewer").select(viewer).run()
@@ -97,11 +103,7 @@ def test_ending_a_round_with_points_unspent_asks_first(app_env: Path) -> None:
 
 
 def test_hot_seat_on_the_board_hides_every_hand_until_the_screen_is_handed_over(app_env: Path) -> None:
-    at = open_page("playtest.py")
-    at.text_input(key="pt_new_name").input("pass-the-device")
-    at.selectbox(key="pt_seat_1").select("person").run()
-    at.button(key="pt_start").click().run()
-    assert not at.exception, at.exception
+    at = start_hot_seat("pass-the-device")
     first = at.session_state["pt_session"].pending_decision().actor
     assert any(f"hand the screen to {first}" in w.value for w in at.warning), texts(at)
     assert not option_buttons(at)
