@@ -5,7 +5,7 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: editor test typecheck chromium screenshots play check bench clean fuzz native
+.PHONY: editor test typecheck chromium screenshots play check bench bench-editor clean fuzz native
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -71,6 +71,11 @@ check: $(VENV)/.installed
 BENCH ?=
 bench: native
 	$(BIN)/python benchmarks/bench.py $(BENCH)
+
+# The editor's answer times: a typical click on every page (server time, target 300 ms) and the first
+# page usable after the server is up (target 2 s, in chromium). Measures; never asserts.
+bench-editor: $(VENV)/.installed-test chromium
+	$(BIN)/python benchmarks/editor_latency.py $(BENCH)
 
 # The full fuzzing campaign (tests/fuzz): 20,000 mutated rule scripts, 5,000 mutated YAML data files
 # and 2,000 mutated scenarios through the real pipeline on every core, then the hypothesis properties.

@@ -1,28 +1,187 @@
-"""The editor's answer times for this tree. Measures; never asserts.
+"""The editor's answer times for this tree, beside their targets. Measures; never asserts.
 
-    .venv/bin/python benchmarks/editor_latency.py [--rounds 20]
+    .venv/bin/python benchmarks/editor_latency.py [--rounds 10] [--only NAME,...] [--no-browser]
 
-- validating one card in the editor (parse, check, schema and card face, base loaded),
-- the card editor's whole answer to typed text (the page run again with the new text: validation,
-  problems, card face and every widget; Streamlit's AppTest, so an upper bound of the server's time).
+- **a click on each page**: the server's time to answer one typical interaction of every page (the
+  page's script run again after it: what the designer waits for after each click), through
+  Streamlit's AppTest, which runs the very script the server runs, without the browser's drawing;
+  the target is at most 300 ms (median over the rounds; the slowest is shown too);
+- **the first page**: a fresh `streamlit run` of the editor, then Debian's chromium opening it; the
+  time from the server answering its health check to the home page drawn and idle (the first
+  session pays for loading the base pack); target at most 2 s;
+- validating one card (parse, check, schema and card face, base loaded): the part of a keystroke's
+  answer that is the language's.
 
-The engine's, the loader's and the batches' figures, beside a reference commit's, are `make bench`'s
-(benchmarks/bench.py).
+Printed as a table and written to build/bench/editor_latency.json. The engine's, the loader's and the
+batches' figures, beside a reference commit's, are `make bench`'s (benchmarks/bench.py).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import shutil
 import statistics
 import sys
+import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 # This tree's package, not the one the virtualenv has installed.
 sys.path.insert(0, str(ROOT))
 
+OUT = ROOT / "build" / "bench" / "editor_latency.json"
+CLICK_TARGET_MS = 300.0
+FIRST_PAGE_TARGET_S = 2.0
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
+
+@contextmanager
+def scratch_content() -> Iterator[Path]:
+    """A temporary copy of content/ and a sessions folder, named by the editor's variables, so
+    nothing measured writes into the tree."""
+    with tempfile.TemporaryDirectory() as work:
+        content = Path(work) / "content"
+        shutil.copytree(ROOT / "content", content, ignore=shutil.ignore_patterns(".history", "*.draft"))
+        os.environ["NEXUS_CONTENT_ROOT"] = str(content)
+        os.environ["NEXUS_SESSIONS_DIR"] = str(Path(work) / "sessions")
+        yield Path(work)
+
+
+# ---------------------------------------------------------------- a click on each page
+@dataclass(frozen=True)
+class PageClick:
+    """One page and its typical interaction: `prepare` brings the page to where the designer works
+    (untimed); `click(at, round)` makes the round's change; the run after it is what is timed."""
+
+    name: str
+    page: str
+    what: str
+    prepare: Callable[[Any], None]
+    click: Callable[[Any, int], None]
+
+
+def _nothing(at: Any) -> None:
+    pass
+
+
+def _card_editor_prepare(at: Any) -> None:
+    at.selectbox(key="ed_kind").set_value("influence").run()
+    at.text_input(key="ed_new_id").input("bench_card")
+    at.button(key="ed_start").click().run()
+    at.session_state["bench_good"] = at.session_state["ed_text"]
+
+
+def _card_editor_type(at: Any, round_: int) -> None:
+    good = at.session_state["bench_good"]
+    at.session_state["ed_text"] = good.replace("modify_sds", "modfy_sds") if round_ % 2 else good
+
+
+def _browser_search(at: Any, round_: int) -> None:
+    at.text_input(key="browser_query").input(("blade", "crowd", "fury", "")[round_ % 4])
+
+
+def _barge_prepare(at: Any) -> None:
+    at.text_input(key="bg_new_id").input("bench_barge")
+    at.button(key="bg_new").click().run()
+
+
+def _barge_click_square(at: Any, round_: int) -> None:
+    # The same square twice in a row: placed, then removed.
+    col, row = 2 + (round_ // 2) % 5, 3
+    at.button(key=f"bg_sq_{col}_{row}").click()
+
+
+def _test_run_prepare(at: Any) -> None:
+    at.button(key="tr_start").click().run()
+
+
+def _test_run_step(at: Any, round_: int) -> None:
+    at.button(key="tr_step").click()
+
+
+def _playtest_prepare(at: Any) -> None:
+    at.text_input(key="pt_new_name").input("bench")
+    at.selectbox(key="pt_seat_1").select("person").run()
+    at.button(key="pt_start").click().run()
+
+
+def _playtest_act(at: Any, round_: int) -> None:
+    # The acting person's first option (a handover first, when the screen must be passed).
+    handover = [button for button in at.button if button.key == "pt_hand_over"]
+    options = [button for button in at.button if (button.key or "").startswith("pt_option_")]
+    (handover or options)[0].click()
+
+
+def _odds_change(at: Any, round_: int) -> None:
+    at.selectbox(key="odds_attack").set_value((1, -1, 2, -2, 0)[round_ % 5])
+
+
+PAGES = (
+    PageClick("home", "home.py", "the page run again", _nothing, lambda at, _: None),
+    PageClick("browser", "browser.py", "a search typed", _nothing, _browser_search),
+    PageClick("card_editor", "card_editor.py", "typing paused (broken, mended)", _card_editor_prepare, _card_editor_type),
+    PageClick("barge_editor", "barge_editor.py", "a square clicked", _barge_prepare, _barge_click_square),
+    PageClick("test_run", "test_run.py", "Step", _test_run_prepare, _test_run_step),
+    PageClick("playtest", "playtest.py", "an option clicked", _playtest_prepare, _playtest_act),
+    PageClick("odds", "odds.py", "a level chosen", _nothing, _odds_change),
+)
+
+
+def page_click_times(page: PageClick, rounds: int) -> list[float]:
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "editor" / "app.py"), default_timeout=120).run()
+    at.switch_page(f"views/{page.page}").run()
+    page.prepare(at)
+    at.run()  # one run unmeasured: the page's first run builds what later runs reuse
+    times = []
+    for index in range(rounds):
+        page.click(at, index)
+        start = time.perf_counter()
+        at.run()
+        times.append(time.perf_counter() - start)
+        if at.exception:
+            raise SystemExit(f"{page.name}: the page failed: {at.exception}")
+    return times
+
+
+# ---------------------------------------------------------------- the first page
+def first_page_seconds(work: Path) -> float:
+    """Seconds from the server's first healthy answer to the home page drawn and idle in chromium."""
+    from playwright import sync_api
+    from playwright.sync_api import expect
+
+    from nexus_dsl.editor_server import start_editor
+
+    server = start_editor(work / "content", work / "sessions", work / "streamlit.log")
+    try:
+        server.wait_until_healthy(120)
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page()
+                start = time.perf_counter()
+                page.goto(server.url)
+                app = page.locator('[data-testid="stApp"]')
+                expect(page.get_by_role("heading", name="NEXUS workbench")).to_be_visible(timeout=60_000)
+                expect(app).to_have_attribute("data-test-script-state", "notRunning", timeout=60_000)
+                return time.perf_counter() - start
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+
+
+# ---------------------------------------------------------------- the language's share
 def validate_one_card(rounds: int) -> list[float]:
     """The editor's check of one card as the designer types: parse, check, schema, card face."""
     from nexus_dsl import cached_ruleset
@@ -39,45 +198,44 @@ def validate_one_card(rounds: int) -> list[float]:
     return times
 
 
-def card_editor_answer(rounds: int) -> list[float]:
-    """The card editor page run again after the script changed, alternately broken and mended (what
-    happens each time typing pauses in the code editor), timed on the server side."""
-    import os
-    import shutil
-    import tempfile
-
-    from streamlit.testing.v1 import AppTest
-
-    with tempfile.TemporaryDirectory() as work:
-        content = Path(work) / "content"
-        shutil.copytree(ROOT / "content", content, ignore=shutil.ignore_patterns(".history", "*.draft"))
-        os.environ["NEXUS_CONTENT_ROOT"] = str(content)
-        os.environ["NEXUS_SESSIONS_DIR"] = str(Path(work) / "sessions")
-        at = AppTest.from_file(str(ROOT / "editor" / "app.py"), default_timeout=120).run()
-        at.switch_page("views/card_editor.py").run()
-        at.selectbox(key="ed_kind").set_value("influence").run()
-        at.text_input(key="ed_new_id").input("bench_card")
-        at.button(key="ed_start").click().run()
-        good = at.session_state["ed_text"]
-        bad = good.replace("modify_sds", "modfy_sds")
-        times = []
-        for index in range(rounds):
-            at.session_state["ed_text"] = bad if index % 2 else good
-            start = time.perf_counter()
-            at.run()
-            times.append(time.perf_counter() - start)
-        return times
+def row(name: str, what: str, times: list[float], target: float, unit: str) -> dict[str, Any]:
+    scale = 1000.0 if unit == "ms" else 1.0
+    median = statistics.median(times) * scale
+    return {"name": name, "what": what, "unit": unit, "median": round(median, 1),
+            "slowest": round(max(times) * scale, 1), "runs": len(times), "target": target,
+            "met": median <= target if target else None}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=10, help="clicks per page (default 10)")
+    parser.add_argument("--first-page-runs", type=int, default=3, help="fresh servers opened (default 3)")
+    parser.add_argument("--only", default="", help="comma-separated names of the rows to measure (default all)")
+    parser.add_argument("--no-browser", action="store_true", help="leave out the first page (needs chromium)")
     args = parser.parse_args()
-    one_card = validate_one_card(args.rounds)
-    answer = card_editor_answer(args.rounds)
-    print(f"validate one card            : {statistics.median(one_card) * 1000:8.1f} ms (median of {len(one_card)})")
-    print(f"card editor page rerun       : {statistics.median(answer) * 1000:8.1f} ms (median of {len(answer)}, "
-          f"slowest {max(answer) * 1000:.0f} ms)")
+    wanted = {name for name in args.only.split(",") if name}
+    rows = []
+    with scratch_content() as work:
+        for page in PAGES:
+            if not wanted or page.name in wanted:
+                rows.append(row(page.name, page.what, page_click_times(page, args.rounds), CLICK_TARGET_MS, "ms"))
+                print(f"  {page.name}: {rows[-1]['median']} ms", file=sys.stderr)
+        if not args.no_browser and (not wanted or "first_page" in wanted):
+            seconds = [first_page_seconds(work) for _ in range(args.first_page_runs)]
+            rows.append(row("first_page", "server up -> home page usable", seconds, FIRST_PAGE_TARGET_S, "s"))
+    if not wanted or "validate_card" in wanted:
+        rows.append(row("validate_card", "one card validated", validate_one_card(args.rounds * 2), 0, "ms"))
+    load = os.getloadavg()[0]
+    print(f"\nload average {load:.2f} on {os.cpu_count()} cores; medians (slowest) per interaction\n")
+    print(f"{'page':<14} {'what':<34} {'median':>9} {'slowest':>9} {'target':>8}  met")
+    for item in rows:
+        target = f"<= {item['target']:g} {item['unit']}" if item["target"] else "-"
+        met = {True: "yes", False: "no", None: "-"}[item["met"]]
+        print(f"{item['name']:<14} {item['what']:<34} {item['median']:>6} {item['unit']:<2} "
+              f"{item['slowest']:>6} {item['unit']:<2} {target:>8}  {met}")
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps({"load_average": load, "rows": rows}, indent=2) + "\n", encoding="utf-8")
+    print(f"\nwritten to {OUT.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -25,8 +25,6 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from scipy import stats
-
 from ..errors import Diagnostic
 from ..model.ruleset import Ruleset
 from ..narrate import NEXUS_TERMS, GameTerms
@@ -274,6 +272,8 @@ def proportion_difference(name: str, a: Rate, b: Rate) -> Difference:
     if se == 0:
         p_value = 1.0 if pa == pb else 0.0
     else:
+        from scipy import stats  # here: scipy.stats takes most of a second to import, only a comparison needs it
+
         p_value = float(2 * stats.norm.sf(abs(pb - pa) / se))
     return Difference(name, pa, pb, (pb - pa - spread, pb - pa + spread), min(1.0, p_value),
                       "two-proportion z-test", True)
@@ -288,6 +288,8 @@ def mean_difference(name: str, a: Sequence[float], b: Sequence[float]) -> Differ
     diff = mean_b - mean_a
     if statistics.variance(a) == 0 and statistics.variance(b) == 0:  # no spread: nothing to test
         return Difference(name, mean_a, mean_b, (diff, diff), 1.0 if diff == 0 else 0.0, "Welch's t-test", False)
+    from scipy import stats  # here: see proportion_difference
+
     # B against A, so the interval is for B's mean minus A's.
     with warnings.catch_warnings():
         # A side without spread (every bout ended on the same cred) is normal here; scipy would warn

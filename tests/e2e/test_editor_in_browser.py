@@ -17,12 +17,6 @@ import contextlib
 import os
 import re
 import shutil
-import signal
-import socket
-import subprocess
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +27,8 @@ from playwright import sync_api
 from playwright.sync_api import Locator, Page, expect
 
 from nexus_dsl import cached_ruleset
+from nexus_dsl.editor_server import EditorServer as Server
+from nexus_dsl.editor_server import EditorServerError, start_editor
 from nexus_dsl.workbench.highlight import token_spans
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -59,55 +55,17 @@ assert CHROMIUM.exists(), f"the editor's browser test needs Debian's chromium at
 
 
 # ---------------------------------------------------------------- the server
-@dataclass
-class Server:
-    url: str
-    process: subprocess.Popen | None  # None: an editor this test did not start
-    log: Path
-    content_root: Path
-
-    def output(self) -> str:
-        return self.log.read_text(errors="replace") if self.log.exists() else "(no output)"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_health(server: Server) -> None:
-    """Poll Streamlit's health endpoint until it answers `ok` (or the process dies)."""
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while time.monotonic() < deadline:
-        if server.process is not None and server.process.poll() is not None:
-            pytest.fail(f"streamlit exited with {server.process.returncode}:\n{server.output()}")
-        with contextlib.suppress(OSError, urllib.error.URLError):
-            with urllib.request.urlopen(f"{server.url}/_stcore/health", timeout=2) as answer:
-                if answer.read().strip() == b"ok":
-                    return
-        time.sleep(0.25)
-    pytest.fail(f"streamlit did not answer within {STARTUP_SECONDS}s:\n{server.output()}")
-
-
-def stop(process: subprocess.Popen) -> None:
-    """Stop streamlit and anything it started (the batch's worker processes) as one group."""
-    if process.poll() is not None:
-        return
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGTERM)
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-
-
 # To walk through an editor that is already running — `make editor` on a fresh clone, as a new
 # user would start it — give its address: NEXUS_EDITOR_URL=http://localhost:8501 (its content
 # root is the clone's content/, or $NEXUS_CONTENT_ROOT). The test then writes into that content.
 RUNNING_EDITOR = os.environ.get("NEXUS_EDITOR_URL")
+
+
+def wait_for_health(server: Server) -> None:
+    try:
+        server.wait_until_healthy(STARTUP_SECONDS)
+    except EditorServerError as error:
+        pytest.fail(str(error))
 
 
 @pytest.fixture(scope="module")
@@ -121,22 +79,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         return
     content = work / "content"
     shutil.copytree(REPOSITORY / "content", content, ignore=shutil.ignore_patterns(".history", "*.draft"))
-    port = free_port()
-    env = {**os.environ, "NEXUS_CONTENT_ROOT": str(content), "NEXUS_SESSIONS_DIR": str(work / "sessions"),
-           "PYTHONUNBUFFERED": "1"}
-    log = work / "streamlit.log"
-    command = [str(REPOSITORY / ".venv" / "bin" / "streamlit"), "run", "editor/app.py",
-               "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
-               "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
-    with log.open("wb") as sink:
-        process = subprocess.Popen(command, cwd=REPOSITORY, env=env, stdout=sink, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
-    running = Server(f"http://127.0.0.1:{port}", process, log, content)
+    running = start_editor(content, work / "sessions", work / "streamlit.log")
     try:
         wait_for_health(running)
         yield running
     finally:
-        stop(process)
+        running.stop()
         # Shown by pytest only when a test of this module failed.
         print(f"---- streamlit output ----\n{running.output()}")
 
