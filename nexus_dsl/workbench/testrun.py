@@ -33,7 +33,7 @@ from ..content.loader import default_content_root
 from ..engine.actions import Action, Decision
 from ..engine.bout import Bout, Event, next_action
 from ..engine.primitives.chance import LOCATION_DIE, location_table
-from ..engine.setup import RANDOM_ITEM, RANDOM_LAYOUT
+from ..engine.setup import RANDOM_ITEM, RANDOM_LAYOUT, SetupError, draw_at_random
 from ..engine.state import Outcome
 from ..errors import Diagnostic, NexusError, did_you_mean
 from ..model.ruleset import Ruleset, ScriptItem
@@ -218,12 +218,13 @@ def _unknown_ids(name: str, ids: Sequence[str | None], known: list[str]) -> list
 def _item_problems(name: str, chosen: Sequence[str | None], known: list[str]) -> list[Diagnostic]:
     """Each player's motivation or lanista: an id of the packs, none, or `random` (drawn by the bout
     from those no other player has, `engine.setup.draw_at_random`), with enough left to draw."""
-    if RANDOM_ITEM in known:  # the packs hold an item of that id: it is named, not drawn
-        return _unknown_ids(name, chosen, known)
-    problems = _unknown_ids(name, [item for item in chosen if item != RANDOM_ITEM], known)
-    drawn = sum(item == RANDOM_ITEM for item in chosen)
-    named = {item for item in chosen if item in known}
-    if drawn and drawn > len(known) - len(named):
+    drawn_here = RANDOM_ITEM not in known  # the packs may hold an item of that id: it is named, not drawn
+    problems = _unknown_ids(name, [item for item in chosen if not (drawn_here and item == RANDOM_ITEM)], known)
+    try:  # the bout's own drawing, every die fixed at its first face: it fails exactly when the bout's would
+        draw_at_random(chosen, [str(index) for index in range(len(chosen))], known, lambda _word, _faces: 1, name)
+    except SetupError:
+        drawn = sum(item == RANDOM_ITEM for item in chosen)
+        named = {item for item in chosen if item in known}
         problems.append(_problem("too_few_to_draw", f"{name}: {drawn} to draw at random, but the loaded packs hold "
                                  f"{len(known)}, {len(named)} of them chosen outright (players draw different ones)"))
     return problems
