@@ -25,7 +25,8 @@ from ..content.barge_checks import BOARD_SIZE, starting_squares
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 
-__all__ = ["CELL", "OBJECT_KINDS", "barge_svg", "bout_svg", "piece_target", "square_origin", "square_target"]
+__all__ = ["CELL", "OBJECT_KINDS", "barge_svg", "bout_svg", "piece_target", "square_of_target", "square_origin",
+           "square_target"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 CELL = 48  # one square, in SVG units
@@ -101,6 +102,16 @@ def _document(width: int, height: int, title: str, parts: Iterable[ET.Element]) 
 def square_target(col: int, row: int) -> str:
     """What a click on square [col, row] reports (`data-target`), in the board's own coordinates."""
     return f"sq:{col},{row}"
+
+
+def square_of_target(target: str) -> tuple[int, int] | None:
+    """The square `(col, row)` a `square_target` names; None for any other target or off the board."""
+    prefix, _, rest = target.partition(":")
+    col, comma, row = rest.partition(",")
+    if prefix != "sq" or not comma or not (col.isdigit() and row.isdigit()):
+        return None
+    square = int(col), int(row)
+    return square if 1 <= square[0] <= BOARD_SIZE and 1 <= square[1] <= BOARD_SIZE else None
 
 
 def piece_target(label: str) -> str:

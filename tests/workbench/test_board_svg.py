@@ -8,7 +8,8 @@ import pytest
 
 from nexus_dsl import Bout, BoutSetup, PieceSetup, cached_ruleset, standard_setup
 from nexus_dsl.engine.board import Direction, Square
-from nexus_dsl.workbench.board_svg import CELL, KIND_COLOURS, barge_svg, bout_svg, square_origin, state_badges
+from nexus_dsl.workbench.board_svg import (CELL, KIND_COLOURS, barge_svg, bout_svg, square_of_target, square_origin,
+                                          square_target, state_badges)
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 
@@ -203,3 +204,9 @@ def test_a_hostile_name_or_label_cannot_add_markup(base):
     tokens = [g.get("data-target") for g in groups(parse(bout_picture), "helot")]
     assert f"piece:{hostile}" in tokens
     assert not parse(bout_picture).findall(".//svg:script", NS)
+
+
+def test_a_square_target_reads_back_and_anything_else_is_no_square():
+    assert [square_of_target(square_target(c, r)) for c, r in [(1, 1), (8, 3)]] == [(1, 1), (8, 3)]
+    for other in ("piece:red", "sq:9,1", "sq:0,4", "sq:1", "sq:a,b", "sq:-1,2", "", "square:1,1"):
+        assert square_of_target(other) is None, other
