@@ -9,6 +9,7 @@ of other pieces and stats reads in its own words.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Mapping
 
 from ..model.ruleset import Ruleset
 from .testrun import HelotView
@@ -34,7 +35,7 @@ def name_of(ruleset: Ruleset, ident: str) -> str:
         if declaration is not None and declaration.name:
             return str(declaration.name)
         data = getattr(item, "data", None)
-        if isinstance(data, dict) and data.get("name"):
+        if isinstance(data, Mapping) and data.get("name"):
             return str(data["name"])
     return ident.replace("_", " ")
 

@@ -28,6 +28,14 @@ def test_the_card_reads_in_the_packs_own_names(base):
     assert "Motivation" not in facts
 
 
+def test_a_data_item_is_named_by_its_name(base):
+    motivation = next(iter(base.data["motivations"]))
+    lanista = next(iter(base.data["lanistas"]))
+    facts = dict(piece_card(base, helot(motivation=motivation, lanista=lanista)).facts)
+    assert facts["Motivation"] == base.data_item("motivations", motivation)["name"] != motivation
+    assert facts["Lanista"] == base.data_item("lanistas", lanista)["name"]
+
+
 def test_what_it_holds_is_named_and_an_unknown_id_reads_as_words(base):
     influence = next(iter(base.scripts["influence"]))
     card = piece_card(base, helot(influence=(influence,), states=("made_up_state",)))
