@@ -1,6 +1,7 @@
-"""Barge editor: the 8x8 board as a grid of buttons (click to place the chosen object type, click
-again to take it away), the rendered schematic with north and the starting squares, the counts
-against the box, the problems the packs would find, and saving and loading by id. A game played
+"""Barge editor: the schematic itself, drawn by clicking it (the board view component: a click places
+the chosen object type on its square, a second click takes it away), with north and the starting
+squares, the counts against the box, the problems the packs would find named as `nexus check`
+names them and marked on their squares, the hazards the pieces bring, and saving and loading by id. A game played
 without a board (NEXUS Pirates) has no barges: the page says so. Everything is
 `nexus_dsl.workbench.barge_edit` and `.board_svg`."""
 
@@ -11,18 +12,20 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from editor import navigation, pack_choice, state, widgets
-from nexus_dsl.content.barge_checks import BOARD_SIZE, starting_squares
+from editor import board_view, navigation, pack_choice, state, widgets
+from nexus_dsl.content.barge_checks import BOARD_SIZE
 from nexus_dsl.errors import NexusError
 from nexus_dsl.model.ruleset import DataItem
-from nexus_dsl.workbench import barge_edit, store
-from nexus_dsl.workbench.board_svg import barge_svg
+from nexus_dsl.workbench import barge_edit, board_svg, store
 
 DRAFT = "bg_draft"
 FINGERPRINTS = "bg_fingerprints"  # barges file -> its fingerprint when the barge was loaded from it
 CONFLICT = "bg_conflict"
 NOTES = "bg_notes"
 KEPT = ("bg_type", "bg_pack", "bg_load_id")
+BOARD = "bg_board"
+ERASER = "(take away what is there)"
+ALL_SQUARES = [board_svg.square_target(col, row) for row in range(1, BOARD_SIZE + 1) for col in range(1, BOARD_SIZE + 1)]
 
 
 def draft() -> barge_edit.BargeDraft | None:
@@ -78,13 +81,26 @@ def remember_fingerprint(path: Path) -> None:
     st.session_state.setdefault(FINGERPRINTS, {})[fingerprint_key(path)] = opened.fingerprint
 
 
-def click_square(col: int, row: int) -> None:
-    current = draft()
+def click_square(current: barge_edit.BargeDraft) -> None:
+    """The last click on the picture: the chosen type placed on its square, taken away when it is
+    already there, or the square emptied with the eraser."""
+    click = board_view.clicked(BOARD)
+    square = board_svg.square_of_target(click.target) if click else None
     object_type = st.session_state.get("bg_type")
-    if current is None or not object_type:
+    if square is None or not object_type:
         return
-    edit = current.toggle(object_type, (col, row))
+    edit = current.remove(square) if object_type == ERASER else current.toggle(object_type, square)
     st.session_state[NOTES] = [edit.note] if edit.note else []
+
+
+def name_woken_hazards() -> None:
+    """Add to the barge's hazards those its pieces bring into play and it does not name yet."""
+    current = draft()
+    if current is None:
+        return
+    woken = [h for h in current.woken_hazards(state.ruleset()) if h not in current.hazards]
+    current.hazards = current.hazards + woken
+    st.session_state["bg_hazards"] = list(current.hazards)
 
 
 def sync_fields() -> None:
@@ -122,31 +138,40 @@ def save_barge(overwrite: bool = False) -> None:
 
 
 # ---------------------------------------------------------------- drawing
-def square_label(current: barge_edit.BargeDraft, symbols: dict[str, str], col: int, row: int) -> str:
-    placed = current.object_at((col, row))
-    if placed:
-        return symbols.get(placed, placed[:2].upper())
-    seat = starting_squares().get((col, row))
-    return f"({seat[0].upper()})" if seat else "·"
+def picture(rules, current: barge_edit.BargeDraft, problems: list[barge_edit.SquareProblem]) -> None:
+    """The schematic itself, every square clickable, each problem's squares tinted."""
+    marks: dict[str, str] = {}
+    for problem in sorted(problems, key=lambda p: p.is_error):  # an error's tint over a warning's
+        for col, row in problem.squares:
+            marks[board_svg.square_target(col, row)] = "problem" if problem.is_error else "warning"
+    board_view.board_view(board_svg.barge_svg(current.to_data(), rules), key=BOARD, selectable=ALL_SQUARES,
+                          marks=marks)
+    st.caption("Click a square to place the chosen object; click it again to take it away. North is at the "
+               "top; the dashed squares are the seats' starting squares.")
 
 
-# Eight buttons share half the page: without this a label such as "(W)" is cut to "(…" by the
-# buttons' padding and their ellipsis on overflow.
-GRID_STYLE = """<style>
-[class*="st-key-bg_sq_"] button {padding-left: 0; padding-right: 0; min-width: 0;}
-[class*="st-key-bg_sq_"] button * {overflow: visible; text-overflow: clip; white-space: nowrap;}
-</style>"""
+def problem_list(problems: list[barge_edit.SquareProblem]) -> None:
+    """Errors and warnings as `nexus check` names them, each led by the square it is drawn on."""
+    errors = sum(1 for p in problems if p.is_error)
+    if not problems:
+        st.success("No problems: the packs would accept this barge.")
+        return
+    st.markdown(f"**{widgets.counted(errors, 'error')}, {widgets.counted(len(problems) - errors, 'warning')}** "
+                "(marked on their squares)")
+    for problem in problems:
+        (st.error if problem.is_error else st.warning)(problem.text())
 
 
-def grid(current: barge_edit.BargeDraft, symbols: dict[str, str]) -> None:
-    st.markdown(GRID_STYLE, unsafe_allow_html=True)
-    st.caption("North is at the top; (S), (N), (W), (E) are the seats' starting squares.")
-    for row in range(1, BOARD_SIZE + 1):
-        columns = st.columns(BOARD_SIZE, gap="small")
-        for col in range(1, BOARD_SIZE + 1):
-            columns[col - 1].button(square_label(current, symbols, col, row), key=f"bg_sq_{col}_{row}",
-                                    on_click=click_square, args=(col, row), help=f"[{col}, {row}]",
-                                    width="stretch")
+def hazards_field(rules, current: barge_edit.BargeDraft) -> None:
+    hazards = {d.id: d for d in rules.declarations("hazard")}
+    st.multiselect("Hazards (in activation order)", list(hazards), key="bg_hazards", on_change=sync_fields,
+                   format_func=lambda h: f"{hazards[h].name} ({h})" if h in hazards and hazards[h].name else h)
+    woken = current.woken_hazards(rules)
+    if woken:
+        st.caption("In play through the pieces placed: " + "; ".join(
+            f"{hazards[h].name or h} (by {', '.join(by)})" for h, by in woken.items()))
+    if any(h not in current.hazards for h in woken):
+        st.button("Name the hazards the pieces bring", on_click=name_woken_hazards, key="bg_name_woken")
 
 
 def counts_table(counts: list[barge_edit.BoxCount]) -> None:
@@ -174,6 +199,7 @@ def picker(rules) -> None:
 
 
 def editor(rules, current: barge_edit.BargeDraft) -> None:
+    click_square(current)  # before anything is drawn: the picture, counts and problems show the click
     types = barge_edit.placeable_types(rules)
     counts = current.counts(rules)
     symbols = {c.type: c.symbol for c in counts}
@@ -184,24 +210,19 @@ def editor(rules, current: barge_edit.BargeDraft) -> None:
     fields = st.columns(2)
     fields[0].text_input("Name", key="bg_name", on_change=sync_fields)
     fields[1].text_input("Description", key="bg_description", on_change=sync_fields)
-    st.multiselect("Hazards", sorted(rules.scripts.get("hazard", {})), key="bg_hazards", on_change=sync_fields)
-    st.selectbox("Object to place", types, key="bg_type",
-                 format_func=lambda t: f"{symbols.get(t, t)} — {rules.object_flags(t).get('name') or t}")
-    for note in st.session_state.get(NOTES, []):
-        st.warning(note)
-    board, picture = st.columns([1, 1])
+    hazards_field(rules, current)
+    st.selectbox("Object to place", [*types, ERASER], key="bg_type",
+                 format_func=lambda t: t if t == ERASER else f"{symbols.get(t, t)} — {rules.object_flags(t).get('name') or t}")
+    problems = current.square_problems(rules)
+    board, side = st.columns([3, 2])
     with board:
-        grid(current, symbols)
-    with picture:
-        widgets.picture(barge_svg(current.to_data(), rules))
-    st.markdown("**Against the box**")
-    counts_table(counts)
-    problems = current.problems(rules)
-    if problems:
-        st.markdown(f"**{widgets.counted(len(problems), 'problem')}**")
-        widgets.show_diagnostics(problems)
-    else:
-        st.success("No problems: the packs would accept this barge.")
+        picture(rules, current, problems)
+    with side:
+        for note in st.session_state.get(NOTES, []):
+            st.warning(note)
+        problem_list(problems)
+        st.markdown("**Against the box**")
+        counts_table(counts)
     with st.expander("As YAML"):
         st.code(current.to_yaml(), language="yaml")
 

@@ -5,7 +5,8 @@ content. A game played without a board (NEXUS Pirates) shows its zones in place 
 by the designer or by one of its players, its players' scores, and places chosen cards in its zones
 before the deal. A bout stopped by a script fault shows the positioned fault where its outcome would be, and a
 batch lists its faulted bouts by seed, apart from engine errors. Everything is
-`nexus_dsl.workbench.testrun` and `.batch`; pictures are `.board_svg`."""
+`nexus_dsl.workbench.testrun` and `.batch`; the board is the board view component, where a click on
+a piece shows its card (`editor/board_view/bout_board.py`)."""
 
 from __future__ import annotations
 
@@ -16,18 +17,19 @@ import pandas as pd
 import streamlit as st
 
 from editor import state, widgets
+from editor.board_view.bout_board import bout_board
 from editor.charts import CRED_BIN, LENGTH_BIN, SCORE_BIN, difference_chart, fault_table, histogram, win_chart
 from nexus_dsl.agents.base import AGENT_NAMES
 from nexus_dsl.errors import NexusError
 from nexus_dsl.sim.backends import BackendError, backend_named
 from nexus_dsl.workbench import ab_verdict, batch, sequential, table, testrun
-from nexus_dsl.workbench.board_svg import bout_svg
 from nexus_dsl.workbench.packs import load_packs
 
 STEPPER = "tr_stepper"
 STEPS = "tr_steps"
 REPORT = "tr_report"
 COMPARISON = "tr_comparison"
+BOARD = "tr_board"
 # One worker process per core (None). In a process running threads, such as this server,
 # `sim.batch` starts its workers from a fork server, which load the saved packs themselves.
 WORKERS = None
@@ -234,7 +236,7 @@ def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) ->
             viewer = seen_by(view)
             st.html(table.table_html(table.table_zones(view.snapshot, rules, viewer), rules))
         else:
-            widgets.picture(bout_svg(view.snapshot, rules))
+            bout_board(rules, view.snapshot, view.pieces, key=BOARD)
     with details:
         st.markdown("**Dice of this step**")
         if view.dice:

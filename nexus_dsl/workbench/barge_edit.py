@@ -6,6 +6,9 @@ trying things out, and the edit reports it (`Edit.note`), the way `problems()` w
 cleared. `problems(ruleset)` runs the same checks a pack gets when it loads — the barge schema, the
 object types and hazards the loaded packs define, and `content/barge_checks.py` (box counts, shared
 squares, starting squares, hazard type count) — positioned in the draft's own YAML (`to_yaml()`).
+`square_problems(ruleset)` gives the same problems with the squares they concern, so a picture can
+mark them where they are; `woken_hazards(ruleset)` names the hazards the pieces placed bring into
+play (a hazard's `object`s, as the engine wakes it).
 
 Squares are `(col, row)`, col 1 = west, row 1 = north (IDS.md).
 """
@@ -21,11 +24,12 @@ from typing import Any, Mapping
 from ..content.barge_checks import BOARD_SIZE, barge_problems, starting_squares
 from ..errors import Diagnostic, did_you_mean
 from ..model.ruleset import Ruleset
+from ..syntax import ast_nodes as A
 from ..schema.validate import validate
 from ..schema.yaml_positions import load_yaml_with_positions
 from .store import Saved, safe_path, save_data_item
 
-__all__ = ["BargeDraft", "BoxCount", "Edit", "barges_file", "barges_path", "load_barge", "placeable_types",
+__all__ = ["BargeDraft", "BoxCount", "Edit", "SquareProblem", "barges_file", "barges_path", "load_barge", "placeable_types",
            "save_barge"]
 
 Cell = tuple[int, int]
@@ -63,6 +67,35 @@ class BoxCount:
     @property
     def over(self) -> bool:
         return self.limit is not None and self.placed > self.limit
+
+
+@dataclass(frozen=True)
+class SquareProblem:
+    """One of a draft's problems and the squares it concerns (none: the barge as a whole)."""
+
+    diagnostic: Diagnostic
+    squares: tuple[Cell, ...]
+
+    @property
+    def is_error(self) -> bool:
+        return self.diagnostic.severity == "error"
+
+    def where(self) -> str:
+        """`[3, 3]`, `[1, 8] and [2, 7]`, or `the barge` when it concerns no square."""
+        named = [f"[{col}, {row}]" for col, row in self.squares]
+        if not named:
+            return "the barge"
+        return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+
+    def text(self) -> str:
+        """As `nexus check` prints it (severity, message, hint), with the code, after its squares."""
+        hint = f" (hint: {self.diagnostic.hint})" if self.diagnostic.hint else ""
+        return (f"{self.where()}: {self.diagnostic.severity}: {self.diagnostic.message}{hint} "
+                f"[{self.diagnostic.code}]")
+
+
+# The squares a check's message names: `[col, row]`, as barge_checks writes them.
+_SQUARE_IN_TEXT = re.compile(r"\[(\d+), (\d+)\]")
 
 
 def _cell(square: Any) -> Cell:
@@ -152,6 +185,36 @@ class BargeDraft:
         line = (locate(()) or (0, 0))[0]
         problems.extend(barge_problems(item, ruleset, file=file, line=line, locate=locate))
         return problems
+
+    def square_problems(self, ruleset: Ruleset) -> list[SquareProblem]:
+        """`problems(ruleset)`, each with its squares: the square of the object it is positioned at,
+        then every square its message names (a seat's starting square boxed in or cut off)."""
+        _, positions = load_yaml_with_positions(self.to_yaml(), "<barge>")
+        object_on_line = {positions[("objects", index)][0]: cell
+                          for index, (_, cell) in enumerate(self.objects) if ("objects", index) in positions}
+        located = []
+        for diagnostic in self.problems(ruleset):
+            squares = [object_on_line[diagnostic.line]] if diagnostic.line in object_on_line else []
+            for col, row in _SQUARE_IN_TEXT.findall(diagnostic.message):
+                cell = (int(col), int(row))
+                if cell not in squares and 1 <= cell[0] <= BOARD_SIZE and 1 <= cell[1] <= BOARD_SIZE:
+                    squares.append(cell)
+            located.append(SquareProblem(diagnostic, tuple(squares)))
+        return located
+
+    def woken_hazards(self, ruleset: Ruleset) -> dict[str, list[str]]:
+        """The hazards the pieces placed bring into play, each with the placed types that wake it,
+        in the packs' order: a hazard plays once one of its `object`s stands on the board, named
+        by the barge or not (the barge's list adds hazards with no piece yet and sets the order)."""
+        placed = {object_type for object_type, _ in self.objects}
+        woken: dict[str, list[str]] = {}
+        for hazard in ruleset.declarations("hazard"):
+            prop = hazard.property("object")
+            wakers = [v.id for v in prop.values if isinstance(v, A.Name)] if prop else []
+            by = [t for t in dict.fromkeys([hazard.id, *wakers]) if t in placed]
+            if by:
+                woken[hazard.id] = by
+        return woken
 
     def _unknown_names(self, ruleset: Ruleset, file: str, locate: Any) -> list[Diagnostic]:
         known_objects = set(ruleset.data.get("objects", {}))

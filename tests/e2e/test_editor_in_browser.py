@@ -260,7 +260,15 @@ def test_card_editor_writes_breaks_mends_and_saves_a_card(page: Page, server: Se
         expect(page.locator('[data-testid="stSidebar"]').get_by_text("Alley Rules")).to_be_visible()
 
 
+def square_on(board: Locator, col: int, row: int) -> Locator:
+    """A square of a board view as a click finds it: the object standing on it if any (drawn over
+    the square, it answers for it), else the square itself."""
+    return board.locator(f'[data-target="sq:{col},{row}"]').last
+
+
 def test_barge_editor_places_an_object(page: Page, server: Server) -> None:
+    """A barge drawn by clicking its picture: pieces appear where clicked, the counts follow, and a
+    piece on a starting square is marked on that square and named as `nexus check` names it."""
     with explained_failure(server, page, "barge"):
         go_to(page, "Barge editor")
         main = main_area(page)
@@ -268,21 +276,29 @@ def test_barge_editor_places_an_object(page: Page, server: Server) -> None:
         click(page, "bg_new")
         expect(main.get_by_role("heading", name=f"Editing {BARGE_ID}")).to_be_visible()
         choose(page, "bg_type", "P — Pillar")
+        board = widget(page, "bg_board")
         for col, row in ((3, 3), (6, 6)):
-            square = widget(page, f"bg_sq_{col}_{row}").get_by_role("button")
-            expect(square).to_have_text("·")
-            square.click()
+            expect(board.locator(f'g.object[data-col="{col}"][data-row="{row}"]')).to_have_count(0)
+            square_on(board, col, row).click()
             settle(page)
-            expect(square).to_have_text("P")
+            expect(board.locator(f'g.object[data-col="{col}"][data-row="{row}"]')).to_have_attribute("data-type", "pillar")
         expect(main.get_by_text("Pillar: 2 placed (4 in the box)")).to_be_visible()
-        # A starting square's label is shown whole, not cut to "(…".
-        west = main.locator('[class*="st-key-bg_sq_"] button').filter(has_text="(W)")
-        expect(west.first).to_be_visible()
-        for label in west.locator("p").all():
-            cut = label.evaluate("text => text.scrollWidth > text.clientWidth + 1")
-            assert not cut, "the (W) label overflows its grid button"
-        expect(main.locator(".nexus-picture svg")).to_be_visible()
+        expect(board.locator(".nx-mark")).to_have_count(0)
+        # A pillar on the west seat's starting square: marked on the square, named beside the picture.
+        square_on(board, 1, 1).click()
+        settle(page)
+        expect(board.locator('.nx-mark-problem[data-of="sq:1,1"]')).to_be_attached()
+        # (the message's `code` spans are drawn as code: their text reads without the backticks)
+        expect(main.get_by_text(re.compile(r"^\[1, 1\]: error: barge practice_yard places pillar on \[1, 1\], "
+                                           r"the west seat's starting square .*\[content/barge_start_occupied\]$"))).to_be_visible()
+        expect(main.get_by_text("Pillar: 3 placed (4 in the box)")).to_be_visible()
         shoot(page, main.get_by_role("heading", name=f"Editing {BARGE_ID}"), "barge-editor.png")
+        # Clicked again, the pillar goes, and its mark with it.
+        square_on(board, 1, 1).click()
+        settle(page)
+        expect(board.locator(".nx-mark")).to_have_count(0)
+        expect(board.locator('g.object[data-col="1"][data-row="1"]')).to_have_count(0)
+        expect(main.get_by_text("Pillar: 2 placed (4 in the box)")).to_be_visible()
 
 
 def test_test_run_plays_a_short_batch(page: Page, server: Server) -> None:
@@ -363,7 +379,7 @@ def test_test_run_steps_through_a_bout(page: Page, server: Server) -> None:
             heading = main.get_by_role("heading", name=re.compile(rf"^Step {number}: "))
             expect(heading).to_be_visible()
             seen.append(heading.inner_text())
-            expect(main.locator(".nexus-picture svg g.helot").first).to_be_attached()
+            expect(widget(page, "tr_board").locator("svg g.helot").first).to_be_attached()
             expect(main.get_by_text("Dice of this step")).to_be_visible()
             dice = main.locator('[data-testid="stDataFrame"]').filter(has_text="rolled")
             expect(dice.or_(main.get_by_text("no dice", exact=True)).first).to_be_visible()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from editor_app import code_editor_data, open_page, save_into_new_pack, script_text, texts, type_script
+from editor_app import board_data, code_editor_data, open_page, save_into_new_pack, script_text, texts, type_script
 from nexus_dsl.workbench import authoring
 from nexus_dsl.workbench.authoring import KINDS
 
@@ -120,7 +120,7 @@ def test_designer_flow(app_env, content_copy: Path) -> None:
         at.button(key="tr_step").click().run()
         assert not at.exception, at.exception
     assert "Step 4" in texts(at)
-    assert any("<svg" in m.value for m in at.markdown), "the board is drawn"
+    assert "<svg" in board_data(at, "tr_board")["svg"], "the board is drawn"
 
     # Replaying the seed plays the same first step.
     first_lines = at.session_state["tr_steps"][0].lines

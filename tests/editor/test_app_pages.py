@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from editor_app import APP, TIMEOUT, open_page, texts
+from editor_app import APP, TIMEOUT, board_data, open_page, texts
 from streamlit.testing.v1 import AppTest
 
 PAGES = ["home.py", "browser.py", "card_editor.py", "barge_editor.py", "test_run.py", "playtest.py", "odds.py"]
@@ -55,7 +57,8 @@ def test_browser_opens_an_item_in_its_editor(app_env) -> None:
     at.button(key="browser_open_0").click().run()
     assert not at.exception, at.exception
     assert "Editing `brimstone_pit`" in texts(at)
-    assert at.button(key="bg_sq_5_1").label != "·"  # the barge's own objects are on the grid
+    objects = re.findall(r'<g class="object" [^>]*data-col="(\d)" data-row="(\d)"', board_data(at, "bg_board")["svg"])
+    assert ("5", "1") in objects  # the barge's own objects are on the picture
 
 
 def test_a_search_that_finds_nothing_loaded_points_at_the_pack_that_has_it(app_env) -> None:

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from editor_app import APP, REPOSITORY, TIMEOUT, open_page, texts
+from editor_app import APP, REPOSITORY, TIMEOUT, click_board, open_page, texts
 from streamlit.testing.v1 import AppTest
 
 OUTSIDE_TEXT = "# not part of any pack: must never be written by the editor\n"
@@ -39,7 +39,7 @@ def test_the_barge_editor_refuses_to_save_through_a_symlinked_barges_file(linked
     at.text_input(key="bg_new_id").input("linked_barge").run()
     at.button(key="bg_new").click().run()
     at.selectbox(key="bg_type").select("pillar").run()
-    at.button(key="bg_sq_3_3").click().run()
+    click_board(at, "bg_board", "sq:3,3")
     at.selectbox(key="bg_pack").select("linked_yard").run()
     at.button(key="bg_save").click().run()
     assert not at.exception, at.exception

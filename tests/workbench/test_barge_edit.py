@@ -171,3 +171,34 @@ def test_a_saved_barge_loads_with_its_pack(content_root: Path):
     path = barges_file(content_root / "base")
     save_barge(barge, path, store.open_for_edit(path).fingerprint, content_root=content_root)
     assert load_ruleset(["base"], content_root).data_item("barges", "test_deck") == barge.to_data()
+
+
+def test_each_problem_names_the_squares_it_concerns(base):
+    barge = BargeDraft("marked", "Marked", "x", [("pillar", (1, 8)), ("pillar", (3, 3))], ["brazier", "crate"])
+    for square in [(4, 4), (5, 5), (6, 6)]:
+        barge.place("pillar", square)
+    located = {p.diagnostic.code: p for p in barge.square_problems(base)}
+    assert set(located) == {"content/barge_start_occupied", "content/barge_over_supply"}
+    assert located["content/barge_start_occupied"].squares == ((1, 8),)
+    assert located["content/barge_over_supply"].squares == ((6, 6),)  # the first piece beyond the box
+    text = located["content/barge_start_occupied"].text()
+    assert text.startswith("[1, 8]: error: barge `marked` places `pillar` on [1, 8], the south seat's starting square")
+    assert text.endswith("[content/barge_start_occupied]") and "hint: every starting square must be empty" in text
+
+
+def test_a_seat_boxed_in_is_marked_on_its_starting_square_and_a_barge_wide_warning_on_none(base):
+    barge = BargeDraft("boxed", "Boxed", "x", [("wall", (1, 2)), ("wall", (2, 1)), ("wall", (2, 2))], [])
+    located = {p.diagnostic.code: p for p in barge.square_problems(base)}
+    assert located["content/barge_start_boxed_in"].squares == ((1, 1),)
+    assert located["content/barge_hazard_types"].squares == ()
+    assert located["content/barge_hazard_types"].where() == "the barge"
+    assert not located["content/barge_hazard_types"].is_error
+    assert [p.diagnostic for p in barge.square_problems(base)] == barge.problems(base)
+
+
+def test_the_hazards_the_pieces_wake_come_from_the_hazards_own_objects(base):
+    barge = BargeDraft("woken", "Woken", "x", [("pillar", (3, 3)), ("crate", (4, 4)), ("fire", (5, 5))], [])
+    assert barge.woken_hazards(base) == {"brazier": ["fire"], "crate": ["crate"], "pulled_into_hazard": ["fire"]}
+    assert BargeDraft("none", objects=[("pillar", (3, 3))]).woken_hazards(base) == {}
+    gallery = cached_ruleset(("base", "poison_gallery"))
+    assert BargeDraft("darts", objects=[("dart_column", (3, 3))]).woken_hazards(gallery) == {"dart_column": ["dart_column"]}
