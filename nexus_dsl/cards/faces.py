@@ -42,6 +42,11 @@ class CardFace:
     assumed: str | None = None
     # What its kind is titled, where the packs name the kind (`kind_title`); else KIND_TITLES's.
     title: str | None = None
+    # The pack it comes from (its id), what it costs (amount in words, resource) and its tags: what
+    # a printed face shows in its own places (workbench/card_svg.py).
+    pack: str = ""
+    costs: list[tuple[str, str]] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
 
     @property
     def kind_title(self) -> str:
@@ -134,11 +139,14 @@ def script_face(item: ScriptItem, settings: Known | None = None, ruleset: Rulese
     base = (ruleset.words.base_kind(d.kind) if ruleset is not None else None) or d.kind
     verb = "Play" if base in PLAYED_KINDS else "Use" if base in USED_KINDS else ""
     face = CardFace(d.id, d.kind, d.name, _property_text(d, "text"), origin=f"{item.origin.file}:{item.origin.line}",
-                    title=kind_title(d.kind, ruleset) if ruleset is not None else None)
+                    title=kind_title(d.kind, ruleset) if ruleset is not None else None, pack=item.origin.pack)
+    tags = d.property("tags")
+    face.tags = [words_of(v.value if isinstance(v, A.Str) else v.id) for v in (tags.values if tags else ())
+                 if isinstance(v, (A.Str, A.Name))]
     lines = face.lines
-    costs = [f"{speaker.noun(i.amount)} {i.resource}" for c in d.clauses_of(A.Cost) for i in c.items]
-    if costs:
-        lines.append("Cost: " + ", ".join(costs))
+    face.costs = [(speaker.noun(i.amount), i.resource) for c in d.clauses_of(A.Cost) for i in c.items]
+    if face.costs:
+        lines.append("Cost: " + ", ".join(f"{amount} {resource}" for amount, resource in face.costs))
     for window in d.clauses_of(A.Window):
         who = {"self": f", for your own {speaker.actor}", "opponent": f", for an opponent's {speaker.actor}"}
         lines.append(f"{verb or 'Use'}: {_declared(ruleset, 'window', window.name)}{who.get(window.by or 'any', '')}")
@@ -284,7 +292,7 @@ def data_face(item: DataItem, ruleset: Ruleset | None = None) -> CardFace:
     data = item.data
     face = CardFace(item.id, item.type, str(data.get("name", item.id)),
                     str(data.get("flavor") or data.get("description") or "") or None,
-                    origin=f"{item.origin.file}:{item.origin.line}")
+                    origin=f"{item.origin.file}:{item.origin.line}", pack=item.origin.pack)
     if item.type == "lanistas":
         face.lines.append(f"Influence {data.get('influence')}, Deception {data.get('deception')}, Command {data.get('command')}")
     elif item.type == "motivations":
