@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ..cards import CardFace
+from ..model.ruleset import Ruleset
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
@@ -308,3 +309,21 @@ def print_sheets(faces: Iterable[tuple[CardFace, str, str | None]], title: str =
     for start in range(0, len(drawn), per_page):
         body.append(_page(drawn[start:start + per_page]))
     return "<?xml version='1.0' encoding='utf-8'?>\n" + ET.tostring(html, encoding="unicode")
+
+
+# ---------------------------------------------------------------- faces of a loaded Ruleset
+def drawn_as(ruleset: Ruleset, face: CardFace) -> tuple[CardFace, str, str | None]:
+    """`face` with what its drawing needs from the packs: its pack's name and the built-in kind it
+    is drawn as (a declared kind is drawn as the kind it is like)."""
+    pack_name = next((pack.name for pack in ruleset.packs if pack.id == face.pack), face.pack)
+    return face, pack_name, ruleset.words.base_kind(face.kind)
+
+
+def faces_of(ruleset: Ruleset, face: CardFace) -> list[str]:
+    """`face`'s SVG documents, drawn as its packs say (`drawn_as`)."""
+    return face_svgs(*drawn_as(ruleset, face))
+
+
+def sheets_of(ruleset: Ruleset, faces: Iterable[CardFace]) -> str:
+    """The faces on A4 sheets (`print_sheets`), drawn as their packs say (`drawn_as`)."""
+    return print_sheets((drawn_as(ruleset, face) for face in faces), title=f"Card faces: {', '.join(ruleset.pack_ids)}")
