@@ -376,17 +376,15 @@ def editor_body(rules, kind: str) -> None:
         widgets.show_diagnostics(check.diagnostics)
         st.markdown("**Card preview**")
         if check.face is not None:
-            printed, text = st.columns([1, 1])
-            with printed:
-                drawn = card_svg.faces_of(rules, check.face)
-                for svg in drawn:
-                    widgets.picture(svg)
-                st.download_button("Download face (SVG)", data=drawn[0], file_name=f"{check.face.id}.svg",
-                                   mime="image/svg+xml", key="ed_face_download", on_click="ignore",
-                                   help=None if len(drawn) == 1 else "The first of its faces: the content browser "
-                                                                     "prints them all.")
-            with text:
-                widgets.card(check.face, check.flavor)
+            # The printed face (at its printed size), then the same words as text.
+            drawn = card_svg.faces_of(rules, check.face)
+            for svg in drawn:
+                widgets.picture(svg)
+            st.download_button("Download face (SVG)", data=drawn[0], file_name=f"{check.face.id}.svg",
+                               mime="image/svg+xml", key="ed_face_download", on_click="ignore",
+                               help=None if len(drawn) == 1 else "The first of its faces: the content browser "
+                                                                 "prints them all.")
+            widgets.card(check.face, check.flavor)
         else:
             st.info("The preview appears once the item is valid.")
     save_panel(check.ok)

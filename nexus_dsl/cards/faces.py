@@ -45,6 +45,7 @@ class CardFace:
     # The pack it comes from (its id), what it costs (amount in words, resource) and its tags: what
     # a printed face shows in its own places (workbench/card_svg.py).
     pack: str = ""
+    flavor: str | None = None  # the designer's line of colour (`flavor`), printed after the text
     costs: list[tuple[str, str]] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
 
@@ -140,6 +141,7 @@ def script_face(item: ScriptItem, settings: Known | None = None, ruleset: Rulese
     verb = "Play" if base in PLAYED_KINDS else "Use" if base in USED_KINDS else ""
     face = CardFace(d.id, d.kind, d.name, _property_text(d, "text"), origin=f"{item.origin.file}:{item.origin.line}",
                     title=kind_title(d.kind, ruleset) if ruleset is not None else None, pack=item.origin.pack)
+    face.flavor = _property_text(d, "flavor")
     tags = d.property("tags")
     face.tags = [words_of(v.value if isinstance(v, A.Str) else v.id) for v in (tags.values if tags else ())
                  if isinstance(v, (A.Str, A.Name))]

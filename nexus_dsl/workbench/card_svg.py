@@ -2,7 +2,7 @@
 
 `face_svgs(face)` draws a face — a frame coloured by its kind, the name, the type line (its kind and
 tags), its costs as badges, the generated rules text wrapped to fit the text box, the designer's
-`text` in italics, the pack's name small at the foot — as one SVG, or more where the text is too
+`text` and `flavor` in italics, the pack's name small at the foot — as one SVG, or more where the text is too
 long for one card even at the smallest type: the text then continues on the next face, never cut.
 `print_sheets(faces)` lays faces out nine to an A4 page with crop marks, every page one SVG of an
 XHTML document a browser prints page by page.
@@ -114,6 +114,8 @@ def _paragraphs(face: CardFace) -> list[tuple[str, int, str]]:
         found.append((f"Assumed value: {face.assumed}", 0, "rule"))
     if face.prose:
         found.append((face.prose, 0, "flavour"))
+    if face.flavor and face.flavor != face.prose:
+        found.append((face.flavor, 0, "flavour"))
     return found
 
 
@@ -129,7 +131,7 @@ def lay_out(face: CardFace, size: float) -> list[Line]:
         for index, part in enumerate(wrap(text, inner - indent - (INDENT if text.startswith("- ") else 0), size)):
             hanging = INDENT if index and text.startswith("- ") else 0.0
             lines.append(Line(part, indent + hanging, italic=style == "flavour",
-                              rule_above=style == "flavour" and index == 0 and bool(lines)))
+                              rule_above=style == "flavour" and index == 0 and bool(lines) and not lines[-1].italic))
     return lines
 
 

@@ -54,12 +54,14 @@ def test_every_face_parses_holds_its_name_and_first_rule_and_keeps_its_text_in_t
         drawn = [ET.fromstring(svg) for svg in face_svgs(face, pack, ruleset.words.base_kind(face.kind))]
         first = drawn[0]
         assert first.get("viewBox") == f"0 0 {CARD_WIDTH:g} {CARD_HEIGHT:g}" and first.get("width") == "63mm"
-        assert of_class(first, "card-name")[0].text == face.name or face.name.startswith(of_class(first, "card-name")[0].text or "")
+        name = of_class(first, "card-name")[0].text or ""
+        assert name and face.name.startswith(name) and first.find(f"{SVG}title").text == face.name
         badged = bool(of_class(first, "card-cost"))
         rules = [line for line in face.lines if not (badged and line.startswith("Cost: "))]
         # every word of the rules, the figure, the assumption and the prose is printed, in order,
         # on this face or the ones continuing it: the first line of the rules text first
-        expected = rules + face.figure + ([f"Assumed value: {face.assumed}"] if face.assumed else []) + [face.prose or ""]
+        expected = (rules + face.figure + ([f"Assumed value: {face.assumed}"] if face.assumed else []) + [face.prose or ""]
+                    + ([face.flavor] if face.flavor and face.flavor != face.prose else []))
         assert printed_words(drawn) == words(" ".join(expected)), face.id
         if rules:
             assert " ".join(printed_words(drawn)).startswith(" ".join(words(rules[0]))), face.id
