@@ -187,7 +187,7 @@ class Speaker:
         if isinstance(expr, A.Str):
             return f"\u201c{expr.value.replace('_', ' ')}\u201d"
         if isinstance(expr, A.Bool):
-            return "yes" if expr.value else "no"
+            return "true" if expr.value else "false"
         if isinstance(expr, A.NoneLit):
             return "no one"
         if isinstance(expr, A.ScaleLevel):

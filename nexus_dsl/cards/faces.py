@@ -287,7 +287,7 @@ def _gift_line(ident: str, ruleset: Ruleset | None) -> str:
     declaration = found[-1].declaration
     costs = ", ".join(f"{Speaker(ruleset).noun(i.amount)} {i.resource}" for c in declaration.clauses_of(A.Cost) for i in c.items)
     text = _property_text(declaration, "text")
-    return f"{declaration.name} ({ident}" + (f"; {costs}" if costs else "") + ")" + (f": {text}" if text else "")
+    return declaration.name + (f" ({costs})" if costs else "") + (f": {text}" if text else "")
 
 
 def data_face(item: DataItem, ruleset: Ruleset | None = None) -> CardFace:
@@ -310,9 +310,10 @@ def data_face(item: DataItem, ruleset: Ruleset | None = None) -> CardFace:
         counts: dict[str, int] = {}
         for obj in data.get("objects", []):
             counts[obj["type"]] = counts.get(obj["type"], 0) + 1
-        face.lines.append("Objects: " + ", ".join(f"{n} {t}" for t, n in sorted(counts.items())))
+        speaker = Speaker(ruleset)
+        face.lines.append("Objects: " + ", ".join(f"{n} {speaker.name(t)}" for t, n in sorted(counts.items())))
         if data.get("hazards"):
-            face.lines.append("Hazards, left to right: " + ", ".join(data["hazards"]))
+            face.lines.append("Hazards, left to right: " + ", ".join(_declared(ruleset, "hazard", h) for h in data["hazards"]))
         face.figure = barge_grid(data, ruleset)
     return face
 

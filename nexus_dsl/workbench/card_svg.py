@@ -15,6 +15,7 @@ little wider than common sans-serif faces draw them), so what is laid out fits w
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+import zlib
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -37,13 +38,13 @@ LARGEST_TYPE, SMALLEST_TYPE = 2.8, 1.7  # mm, the rules text's font size
 LINE_SPACING = 1.22
 INDENT = 1.6  # mm for each level of a nested rule
 
-# The colour of a face's frame by its kind (a kind a pack declares is drawn as the kind it is like).
+# The colour of a face's frame by the language's kind (a kind a pack declares is drawn as the kind it
+# is like); any other kind (a game's data) takes one of OTHER_COLOURS by its name, the same each time.
 KIND_COLOURS = {
     "command": "#6d4c41", "trait_ability": "#5e35b1", "hazard": "#c62828", "drawn_card": "#ef6c00",
-    "hand_card": "#2e7d32", "weapon": "#455a64", "card": "#1565c0", "motivations": "#ad1457",
-    "lanistas": "#00838f", "barges": "#795548", "rule": "#37474f", "state": "#6a1b9a",
+    "hand_card": "#2e7d32", "weapon": "#455a64", "card": "#1565c0", "rule": "#37474f", "state": "#6a1b9a",
 }
-OTHER_COLOUR = "#616161"
+OTHER_COLOURS = ("#ad1457", "#00838f", "#795548", "#616161", "#827717", "#4e342e")
 
 # How wide each character is drawn, as a share of the font size (an em); wider than most faces
 # draw them, so measured text never runs past its box.
@@ -174,7 +175,8 @@ def _number(value: str | float) -> str:
 
 
 def colour_of(face: CardFace, base_kind: str | None = None) -> str:
-    return KIND_COLOURS.get(base_kind or face.kind, KIND_COLOURS.get(face.kind, OTHER_COLOUR))
+    kind = base_kind or face.kind
+    return KIND_COLOURS.get(kind) or OTHER_COLOURS[zlib.crc32(kind.encode()) % len(OTHER_COLOURS)]
 
 
 def _fitting_size(text: str, width: float, largest: float, smallest: float) -> float:
