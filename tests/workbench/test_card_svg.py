@@ -10,8 +10,8 @@ import pytest
 from nexus_dsl.cards import CardFace, all_faces, show
 from nexus_dsl.content.loader import cached_ruleset
 from nexus_dsl.model.ruleset import Ruleset
-from nexus_dsl.workbench.card_svg import (BOX_HEIGHT, BOX_WIDTH, BOX_X, BOX_Y, CARD_HEIGHT, CARD_WIDTH, face_svg,
-                                          face_svgs, print_sheets, text_width)
+from nexus_dsl.workbench.card_svg import (BOX_HEIGHT, BOX_WIDTH, BOX_X, BOX_Y, CARD_HEIGHT, CARD_WIDTH, KIND_COLOURS,
+                                          face_svg, face_svgs, print_sheets, text_width)
 
 SVG = "{http://www.w3.org/2000/svg}"
 XHTML = "{http://www.w3.org/1999/xhtml}"
@@ -77,6 +77,12 @@ def test_costs_are_badges_and_the_type_line_names_kind_and_tags() -> None:
     assert of_class(root, "card-cost")
     assert of_class(root, "card-type")[0].text == "Command \u2014 attack, rear bonus, gloat after"
     assert "The base box \u00b7 grapple" in texts(root)
+    # the frame's colour is the kind's: a declared kind's that of the kind it is like
+    faces = [face, show(base, "loaded_dice")[0][0], show(base, "fan_favourite")[0][0]]
+    frames = {f.kind: ET.fromstring(face_svg(f, "", base.words.base_kind(f.kind))).find(f"{SVG}rect").get("fill")
+              for f in faces}
+    assert frames == {"command": KIND_COLOURS["command"], "influence": KIND_COLOURS["hand_card"],
+                      "turning_point": KIND_COLOURS["drawn_card"]}
     assert "Seize the helot" in " ".join(texts(root))  # the designer's text, in italics
     assert any(t.get("font-style") == "italic" and (t.text or "").startswith("Seize") for t in root.iter(f"{SVG}text"))
 
