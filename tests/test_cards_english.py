@@ -95,6 +95,13 @@ def test_commands_and_abilities_read_with_the_game_s_names(base: Ruleset) -> Non
             "(otherwise: \u201cdamage bonuses do not apply to wild attacks\u201d).") in rules_of(base, "haymaker")
 
 
+def test_what_is_on_a_square_and_how_many_are_left_read_as_there_is(base: Ruleset) -> None:
+    assert ("Use only when there is a Crate on your helot's front-centre square "
+            "(otherwise: \u201cthere is no crate in your front-centre square\u201d).") in rules_of(base, "destroy_crate")
+    assert ("Play only when there is at least one of the one handed weapon cards that no one holds "
+            "(otherwise: \u201cevery one-handed weapon card is in a helot's hands\u201d).") in rules_of(base, "dmart_care_package")
+
+
 def test_a_loop_over_every_piece_reads_as_every_piece(base: Ruleset) -> None:
     assert rules_of(base, "coins_from_the_stands") == [
         "Effect:",

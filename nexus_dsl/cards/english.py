@@ -99,9 +99,10 @@ def substitute(expr: A.Expr, known: Known) -> A.Expr:
 
 
 def deny(template: str) -> str:
-    """The denial of a membership template: `is` becomes `is not`, `holds {item:a}` `holds no {item}`."""
-    if "holds {item:a}" in template:
-        return template.replace("holds {item:a}", "holds no {item}", 1)
+    """The denial of a membership template: `there is {x:a}` becomes `there is no {x}`, `is` `is not`."""
+    found = re.match(r"there is \{(\w+):a\}", template)
+    if found:
+        return f"there is no {{{found.group(1)}}}" + template[found.end():]
     return template.replace(" is ", " is not ", 1)
 
 
@@ -283,11 +284,24 @@ class Speaker:
                 fields["item"] = expr.left
                 fields["it"] = self.noun(expr.right)
                 return self.fill(template, fields, dict(enumerate(V.FUNCTIONS[expr.right.func].positional)))
+        if isinstance(expr.left, A.Call) and expr.left.func == "count" and expr.left.args \
+                and (some := self._some(expr.op, constant_int(expr.right))) is not None:
+            any_at_all = some != negate
+            return f"there is {'at least one of' if any_at_all else 'none of'} {self.noun(expr.left.args[0])}"
         if isinstance(expr.right, A.Bool) and expr.op in ("==", "!="):
             return self.condition(expr.left, negate != ((expr.op == "==") != expr.right.value))
         if isinstance(expr.right, A.NoneLit) and expr.op in ("==", "!="):
             return self._none_test(expr.left, (expr.op == "==") != negate)
         return f"{self.noun(expr.left)} {verb} {self.noun(expr.right)}"
+
+    @staticmethod
+    def _some(op: str, number: int | None) -> bool | None:
+        """Whether `count(x) <op> <number>` asks for some of x (True) or none (False); None: neither."""
+        if (op, number) in ((">", 0), (">=", 1), ("!=", 0)):
+            return True
+        if (op, number) in (("==", 0), ("<", 1), ("<=", 0)):
+            return False
+        return None
 
     def _none_test(self, expr: A.Expr, is_none: bool) -> str:
         """`x == none` in words: `there is no victim`, `your piece is holding no one`."""
