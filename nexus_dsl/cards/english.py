@@ -157,7 +157,7 @@ class Speaker:
             return self.bound[ident]
         value = self.known.get(ident)
         if isinstance(value, bool):
-            return "yes" if value else "no"
+            return "true" if value else "false"
         if isinstance(value, int):
             return str(value)
         if isinstance(value, str):
@@ -236,7 +236,9 @@ class Speaker:
             args = self.listing([self.noun(a) for a in expr.args]) if expr.args else ""
             return words_of(expr.func) + (f" of {args}" if args else "")
         template = (phrase.holds_not or f"it is not so that {phrase.text}") if negate else phrase.text
-        return self.fill(template, {str(i): arg for i, arg in enumerate(expr.args)}, dict(enumerate(signature.positional)))
+        said = self.fill(template, {str(i): arg for i, arg in enumerate(expr.args)}, dict(enumerate(signature.positional)))
+        named = [f"{words_of(k.name)} {self.noun(k.value)}" for k in expr.kwargs]
+        return said + (f" ({', '.join(named)})" if named else "")
 
     # ------------------------------------------------------------ conditions
     def condition(self, expr: A.Expr, negate: bool = False) -> str:
