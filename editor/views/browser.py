@@ -1,5 +1,6 @@
 """Content browser: every item of the loaded packs, searchable and filterable by type, with its
-card face, its script or data and the file it comes from (what `nexus show` prints)."""
+card face (printed, to download, and as text), its script or data and the file it comes from (what
+`nexus show` prints); the faces of the cards found print as A4 sheets of nine."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import yaml
 from editor import navigation, state, widgets
 from nexus_dsl.cards import CardFace, all_faces, show
 from nexus_dsl.model.ruleset import thaw
+from nexus_dsl.workbench import card_svg
 from nexus_dsl.workbench import packs as packs_api
 from nexus_dsl.workbench.highlight import highlight_html
 
@@ -22,8 +24,26 @@ def matches(face: CardFace, query: str) -> bool:
     return all(word in haystack for word in query.lower().split())
 
 
+def printed_face(rules, face: CardFace, key: str) -> None:
+    """The face as printed (every face its text takes), with a button downloading it."""
+    drawn = card_svg.faces_of(rules, face)
+    for svg in drawn:
+        widgets.picture(svg)
+    if len(drawn) == 1:
+        st.download_button("Download face (SVG)", data=drawn[0], file_name=f"{face.id}.svg", mime="image/svg+xml",
+                           key=key, on_click="ignore")
+    else:  # its text continues over several faces: they download as one printable sheet
+        st.download_button(f"Download faces ({len(drawn)}, printable sheet)",
+                           data=lambda: card_svg.sheets_of(rules, [face]), file_name=f"{face.id}.xhtml",
+                           mime="application/xhtml+xml", key=key, on_click="ignore")
+
+
 def item_details(rules, face: CardFace, index: int) -> None:
-    widgets.card(face)
+    printed, text = st.columns([1, 1])
+    with printed:
+        printed_face(rules, face, f"browser_face_{index}")
+    with text:
+        widgets.card(face)
     where, action = st.columns([3, 1], vertical_alignment="center")
     where.caption(f"From `{face.origin}`")
     editor = "barge editor" if navigation.page_for(face.kind) == navigation.BARGE_EDITOR else "card editor"
@@ -78,6 +98,13 @@ def render() -> None:
                + (f"; {first + 1}–{first + len(window)} shown" if pages > 1 else ""))
     if not found and query.strip():
         elsewhere(query)
+    if found:
+        # Drawn only when clicked: the sheets of every item found take a while.
+        st.download_button(f"Print faces ({widgets.counted(len(found), 'item')} found, A4 sheets of nine)",
+                           data=lambda: card_svg.sheets_of(rules, found), file_name="card-faces.xhtml",
+                           mime="application/xhtml+xml", key="browser_print", on_click="ignore", icon=":material/print:",
+                           help="The faces of the items found, nine to an A4 page with crop marks: open the file in "
+                                "a browser and print it at 100%.")
     for index, face in enumerate(window, start=first):
         title = f"{face.name} — {face.kind_title} ({face.id})"
         with st.expander(title, expanded=len(found) == 1):

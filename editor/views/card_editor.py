@@ -19,6 +19,7 @@ from nexus_dsl.errors import NexusError
 from nexus_dsl.model.ruleset import ScriptItem
 from nexus_dsl.schema import load_yaml_with_positions
 from nexus_dsl.workbench import authoring, store
+from nexus_dsl.workbench import card_svg  # the printed face of the preview
 
 TEXT = "ed_text"  # the text being edited (what the code editor last reported, or what the app put there)
 REVISION = "ed_text_revision"  # raised whenever the app replaces TEXT, so the code editor takes it
@@ -375,6 +376,14 @@ def editor_body(rules, kind: str) -> None:
         widgets.show_diagnostics(check.diagnostics)
         st.markdown("**Card preview**")
         if check.face is not None:
+            # The printed face (at its printed size), then the same words as text.
+            drawn = card_svg.faces_of(rules, check.face)
+            for svg in drawn:
+                widgets.picture(svg)
+            st.download_button("Download face (SVG)", data=drawn[0], file_name=f"{check.face.id}.svg",
+                               mime="image/svg+xml", key="ed_face_download", on_click="ignore",
+                               help=None if len(drawn) == 1 else "The first of its faces: the content browser "
+                                                                 "prints them all.")
             widgets.card(check.face, check.flavor)
         else:
             st.info("The preview appears once the item is valid.")

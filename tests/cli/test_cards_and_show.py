@@ -12,7 +12,7 @@ def test_show_gives_rules_text_script_and_origin(capsys):
     out = capsys.readouterr().out
     assert out.startswith("Haymaker — Trait Ability (haymaker)")
     assert "Cost: 5 PHYS" in out
-    assert "- the attack does 4 more damage" in out  # the param's value, not its name
+    assert "- The attack does 4 more damage." in out  # the param's value, not its name
     assert "defined at content/base/abilities/physicality.nexus:" in out
     assert 'trait_ability haymaker "Haymaker" {' in out
 

@@ -1,7 +1,7 @@
 """The editor end to end, in a real browser: the Streamlit app is started as `make editor` starts it
 (on a free port, over a temporary copy of content/), and Debian's chromium drives it through a
-designer's afternoon — a new influence card written, broken, mended and saved into a new pack, an
-object placed on a new barge, a short batch of bouts played with that card dealt, a 200-bout A/B
+designer's afternoon — a new influence card written, broken, mended and saved into a new pack, card
+faces found in the content browser and printed, an object placed on a new barge, a short batch of bouts played with that card dealt, a 200-bout A/B
 comparison with and without it, a bout stepped through, and a hot-seat playtest clicked to its end
 by two people. The tests share one server and one browser tab and run in file order, each building
 on the one before.
@@ -17,6 +17,7 @@ import contextlib
 import os
 import re
 import shutil
+import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -243,7 +244,7 @@ def test_card_editor_writes_breaks_mends_and_saves_a_card(page: Page, server: Se
         expect(card).to_be_visible()
         expect(card).to_contain_text(CARD_NAME)
         expect(card).to_contain_text("Cost: 1 cred")
-        expect(card).to_contain_text("the attack roll slides +SDS")
+        expect(card).to_contain_text("The attack roll slides +SDS")
         script.blur()  # no focus ring in the picture
         shoot(page, editor, "card-editor.png")
 
@@ -264,6 +265,58 @@ def square_on(board: Locator, col: int, row: int) -> Locator:
     """A square of a board view as a click finds it: the object standing on it if any (drawn over
     the square, it answers for it), else the square itself."""
     return board.locator(f'[data-target="sq:{col},{row}"]').last
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def pick_many(page: Page, key: str, option: str) -> None:
+    """Add an option to a multiselect."""
+    widget(page, key).get_by_role("combobox").click()
+    page.get_by_role("option", name=option, exact=True).click()
+    page.keyboard.press("Escape")
+    settle(page)
+
+
+def downloaded(page: Page, key: str) -> str:
+    """The text of the file a download button of that key gives (its data made on the click)."""
+    with page.expect_download(timeout=STEP_MS) as download:
+        widget(page, key).get_by_role("button").click()
+    return Path(download.value.path()).read_text(encoding="utf-8")
+
+
+def printed_faces(sheet: str) -> list[list[str]]:
+    """The cards on each page of a printed sheet (an XHTML document of one SVG a page), by id."""
+    root = ET.fromstring(sheet.split("\n", 1)[1] if sheet.startswith("<?xml") else sheet)
+    pages = [page for page in root.iter(f"{SVG}svg") if page.get("class") == "print-page"]
+    return [[face.get("data-card", "") for face in page if "card-face" in (face.get("class") or "")] for page in pages]
+
+
+def test_content_browser_prints_card_faces(page: Page, server: Server) -> None:
+    with explained_failure(server, page, "faces"):
+        go_to(page, "Content browser")
+        main = main_area(page)
+        type_into(page, "browser_query", "loaded dice")
+        # The one card found, opened: its face drawn, its name inside the SVG.
+        face = main.locator('.nexus-picture svg.card-face[data-card="loaded_dice"]')
+        expect(face).to_be_visible()
+        expect(face.locator(".card-name")).to_have_text("Loaded Dice")
+        expect(face.locator(".card-cost").first).to_be_visible()
+        expect(face.locator(".card-rules")).to_contain_text("The attack roll slides +SDS")
+        svg = downloaded(page, "browser_face_0")
+        assert ET.fromstring(svg).get("data-card") == "loaded_dice" and "Loaded Dice" in svg
+
+        # Printed: the faces found, on A4 sheets.
+        assert printed_faces(downloaded(page, "browser_print")) == [["loaded_dice"]]
+        type_into(page, "browser_query", "")
+        pick_many(page, "browser_types", "Influence Card")
+        found = int(re.search(r"(\d+) of \d+ items", main.get_by_text(re.compile(r"\d+ of \d+ items")).inner_text())[1])
+        assert found >= 24  # the base box's influence cards, and any a designer added
+        sheet = downloaded(page, "browser_print")
+        pages = printed_faces(sheet)
+        assert [len(faces) for faces in pages[:-1]] == [9] * (len(pages) - 1) and 0 < len(pages[-1]) <= 9
+        assert len({card for faces in pages for card in faces}) == found
+        assert "Loaded Dice" in sheet and "The Announcer's Favour" in sheet
 
 
 def test_barge_editor_places_an_object(page: Page, server: Server) -> None:

@@ -13,9 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from .model.ruleset import DataItem, Ruleset, ScriptItem
-from .syntax import ast_nodes as A
-from .syntax.printer import print_declaration, print_expr, sds_text
+from ..model.ruleset import DataItem, Ruleset, ScriptItem
+from ..syntax import ast_nodes as A
+from ..syntax.printer import print_declaration, print_expr
+from .english import Known, Speaker, words_of
+from .phrases import OUTCOMES
 
 # What a card of each built-in kind is titled; one of a kind content declares (`kind`) is titled by
 # that declaration's name (`kind_title`).
@@ -25,114 +27,6 @@ KIND_TITLES = {
     "pile": "Pile", "event": "Event", "window": "Timing Window", "procedure": "Procedure", "game": "Game", "turn": "Turn", "card": "Card",
     "barges": "Barge", "lanistas": "Lanista", "motivations": "Motivation", "objects": "Object",
 }
-
-# The numbers a card's params and the rules' settings stand for, substituted while rendering so a
-# player reads "4 more damage" rather than a param's name.
-Known = dict[str, Any]  # name -> the constant it stands for
-
-
-def _substitute(expr: A.Expr, known: Known) -> A.Expr:
-    if isinstance(expr, A.Name) and expr.id in known:
-        value = known[expr.id]
-        if isinstance(value, bool):
-            return A.Bool(value=value)
-        if isinstance(value, int):
-            return A.Num(value=value) if value >= 0 else A.Neg(operand=A.Num(value=-value))
-        return expr
-    if isinstance(expr, A.Binary):
-        return A.Binary(op=expr.op, left=_substitute(expr.left, known), right=_substitute(expr.right, known))
-    if isinstance(expr, A.Neg):
-        return A.Neg(operand=_substitute(expr.operand, known))
-    if isinstance(expr, A.Call):
-        return A.Call(func=expr.func, args=tuple(_substitute(a, known) for a in expr.args), kwargs=expr.kwargs)
-    return expr
-
-
-def _constant_int(expr: A.Expr) -> int | None:
-    """The whole number a literal (a number, an SDS level or a negated one) stands for."""
-    if isinstance(expr, A.Num):
-        return expr.value
-    if isinstance(expr, A.ScaleLevel):
-        return expr.level
-    if isinstance(expr, A.Neg):
-        inner = _constant_int(expr.operand)
-        return -inner if inner is not None else None
-    return None
-
-
-def _words(expr: A.Expr, known: Known | None = None) -> str:
-    expr = _substitute(expr, known or {})
-    if isinstance(expr, A.Call) and expr.func == "random_location" and not expr.args:
-        return "a random body location"
-    text = print_expr(expr)
-    return text.replace("_", " ") if isinstance(expr, A.Name) else text
-
-
-def describe_action(action: A.Action, known: Known | None = None) -> str:
-    """One effect in plain words; anything without a phrasing is shown as its script line."""
-    verb = action.verb
-    args = [_words(a, known) for a in action.args]
-    prep = {p.prep: _words(p.value, known) for p in action.preps}
-    if verb == "damage":
-        spot = prep.get("at", "")
-        spot = spot if spot.startswith("a ") else f"the {spot}"
-        where = f" to {spot} (and overall condition)" if "at" in prep else " to overall condition"
-        paid = f", paid to {prep['to']}" if "to" in prep else ""
-        return f"{args[0]} takes {prep['by']} damage{where}{paid}"
-    if verb == "transfer":
-        return f"{args[0]} cred move from {prep['from']} to {prep['to']}"
-    if verb == "add_state":
-        return f"{args[0]} becomes {args[1]}"
-    if verb == "remove_state":
-        return f"{args[0]} is no longer {args[1]}"
-    if verb == "move":
-        return f"{args[0]} moves one square {args[1]}"
-    if verb == "rotate":
-        return f"{args[0]} turns 90 degrees {args[1]}"
-    if verb == "slide_roll":
-        level = _substitute(action.prep("by") or A.Num(value=0), known or {})
-        steps = _constant_int(level)
-        amount = sds_text(steps) if steps is not None else prep.get("by", "")
-        return f"the {args[0]} roll slides {amount} on the Sliding Dice Scale"
-    if verb == "add_damage":
-        return f"the attack does {args[0]} more damage"
-    if verb == "grant":
-        against = f" (only against {prep['against']})" if "against" in prep else ""
-        return f"{prep.get('to', 'you')} gains {args[0]} {args[1]}{against}"
-    if verb == "place":
-        return f"place {args[0]} at {prep['at']}"
-    if verb == "equip":
-        return f"{args[0]} draws a {prep['with']}"
-    parts = [verb] + args + [f"{k} {v}" for k, v in prep.items()]
-    return " ".join(parts)
-
-
-def describe_block(block: A.Block, depth: int = 0, known: Known | None = None) -> list[str]:
-    lines: list[str] = []
-    pad = "  " * depth
-    for stmt in block.statements:
-        if isinstance(stmt, A.Action):
-            lines.append(f"{pad}- {describe_action(stmt, known)}")
-        elif isinstance(stmt, A.If):
-            for index, branch in enumerate(stmt.branches):
-                word = "if" if index == 0 else "otherwise, if"
-                lines.append(f"{pad}- {word} {print_expr(branch.condition)}:")
-                lines.extend(describe_block(branch.body, depth + 1, known))
-            if stmt.otherwise is not None:
-                lines.append(f"{pad}- otherwise:")
-                lines.extend(describe_block(stmt.otherwise, depth + 1, known))
-        elif isinstance(stmt, A.ForEach):
-            lines.append(f"{pad}- for each {stmt.var} in {print_expr(stmt.iterable)}:")
-            lines.extend(describe_block(stmt.body, depth + 1, known))
-        elif isinstance(stmt, A.Repeat):
-            lines.append(f"{pad}- {_words(stmt.count, known)} times:")
-            lines.extend(describe_block(stmt.body, depth + 1, known))
-        elif isinstance(stmt, A.Let):
-            lines.append(f"{pad}- let {stmt.name} be {print_expr(stmt.value)}")
-        elif isinstance(stmt, A.Set):
-            lines.append(f"{pad}- let {stmt.name} now be {print_expr(stmt.value)}")
-    return lines
-
 
 @dataclass
 class CardFace:
@@ -148,6 +42,12 @@ class CardFace:
     assumed: str | None = None
     # What its kind is titled, where the packs name the kind (`kind_title`); else KIND_TITLES's.
     title: str | None = None
+    # The pack it comes from (its id), what it costs (amount in words, resource) and its tags: what
+    # a printed face shows in its own places (workbench/card_svg.py).
+    pack: str = ""
+    flavor: str | None = None  # the designer's line of colour (`flavor`), printed after the text
+    costs: list[tuple[str, str]] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
 
     @property
     def kind_title(self) -> str:
@@ -199,52 +99,93 @@ def kind_title(kind: str, ruleset: Ruleset | None = None) -> str:
     return declared.name if declared is not None else KIND_TITLES.get(kind, kind)
 
 
-def script_face(item: ScriptItem, settings: Known | None = None, ruleset: Ruleset | None = None) -> CardFace:
-    """`item`'s face; `ruleset`, where given, names its kind (`kind_title`)."""
-    from .model.values import constant_value
+# The kinds whose cards a player plays (a declared kind is like one of them), and those a player uses.
+PLAYED_KINDS = ("hand_card", "drawn_card")
+USED_KINDS = ("command", "trait_ability", "weapon")
 
-    d = item.declaration
+
+def speaker_for(declaration: A.Declaration, settings: Known | None = None, ruleset: Ruleset | None = None) -> Speaker:
+    """Who says `declaration`'s face: its params' values known, its args named, `self` as the
+    player holding it reads it ("your <piece>") or, for what is heard for every piece, "the <piece>"."""
+    from ..model.values import constant_value
+
     known: Known = dict(settings or {})
-    for param in d.clauses_of(A.Param):
+    for param in declaration.clauses_of(A.Param):
         try:
             known[param.name] = constant_value(param.value)
         except ValueError:
             pass
+    speaker = Speaker(ruleset, known)
+    actor = speaker.actor
+    base = ruleset.words.base_kind(declaration.kind) if ruleset is not None else declaration.kind
+    speaker.self_words = f"your {actor}" if (base or declaration.kind) in PLAYED_KINDS + USED_KINDS else f"the {actor}"
+    for arg in declaration.clauses_of(A.Arg):
+        type_name = arg.type.name if isinstance(arg.type, A.NamedType) else arg.name
+        # What a player uses is given its args by the player's choice; a procedure, by its caller.
+        chosen = (base or declaration.kind) in PLAYED_KINDS + USED_KINDS and arg.name != "target"
+        speaker.bound[arg.name] = "the chosen " + words_of(type_name) if chosen else "the " + words_of(arg.name)
+    return speaker
+
+
+def _declared(ruleset: Ruleset | None, kind: str, ident: str) -> str:
+    """The name of the declaration of `kind` with this id, else the id in words."""
+    declaration = ruleset.declaration(kind, ident) if ruleset is not None else None
+    return declaration.name if declaration is not None and declaration.name else words_of(ident)
+
+
+def script_face(item: ScriptItem, settings: Known | None = None, ruleset: Ruleset | None = None) -> CardFace:
+    """`item`'s face; `ruleset`, where given, names its kind (`kind_title`) and the game's words."""
+    d = item.declaration
+    speaker = speaker_for(d, settings, ruleset)
+    base = (ruleset.words.base_kind(d.kind) if ruleset is not None else None) or d.kind
+    verb = "Play" if base in PLAYED_KINDS else "Use" if base in USED_KINDS else ""
     face = CardFace(d.id, d.kind, d.name, _property_text(d, "text"), origin=f"{item.origin.file}:{item.origin.line}",
-                    title=kind_title(d.kind, ruleset) if ruleset is not None else None)
+                    title=kind_title(d.kind, ruleset) if ruleset is not None else None, pack=item.origin.pack)
+    face.flavor = _property_text(d, "flavor")
+    tags = d.property("tags")
+    face.tags = [words_of(v.value if isinstance(v, A.Str) else v.id) for v in (tags.values if tags else ())
+                 if isinstance(v, (A.Str, A.Name))]
     lines = face.lines
-    costs = [f"{_words(i.amount, known)} {i.resource}" for c in d.clauses_of(A.Cost) for i in c.items]
-    if costs:
-        lines.append("Cost: " + ", ".join(costs))
+    face.costs = [(speaker.noun(i.amount), i.resource) for c in d.clauses_of(A.Cost) for i in c.items]
+    if face.costs:
+        lines.append("Cost: " + ", ".join(f"{amount} {resource}" for amount, resource in face.costs))
     for window in d.clauses_of(A.Window):
-        who = {"self": "by the helot it concerns", "opponent": "by an opponent"}.get(window.by or "any", "by anyone")
-        lines.append(f"Use: {window.name.replace('_', ' ')}, {who}")
+        who = {"self": f", for your own {speaker.actor}", "opponent": f", for an opponent's {speaker.actor}"}
+        lines.append(f"{verb or 'Use'}: {_declared(ruleset, 'window', window.name)}{who.get(window.by or 'any', '')}")
+        speaker.bind(ruleset.words.windows.get(window.name, {}) if ruleset is not None else {})
     for requirement in d.clauses_of(A.Requires):
         refusal = f" (otherwise: \u201c{requirement.message}\u201d)" if requirement.message else ""
-        lines.append(f"Requires: {_words(requirement.condition, known)}{refusal}")
+        when = f"{verb} only when" if verb else "Only when"
+        lines.append(f"{when} {speaker.condition(requirement.condition)}{refusal}.")
     for roll in d.clauses_of(A.Roll):
         spec = roll.spec
         if isinstance(spec, A.OpposedRoll):
-            lines.append(f"Roll: {roll.kind} at {print_expr(spec.level)} against {spec.against}")
+            lines.append(f"Roll: {roll.kind} at {speaker.noun(spec.level)} against {spec.against}")
         elif isinstance(spec, A.ThresholdRoll):
             lines.append(f"Roll: a d6, {spec.target} or more")
         else:
             lines.append("Roll: automatic success")
     for effect in d.clauses_of(A.Effect):
         lines.append("Effect:")
-        lines.extend(describe_block(effect.body, 1, known))
+        lines.extend(speaker.block(effect.body, 1))
     for on in d.clauses_of(A.On):
-        lines.append(f"On {on.outcome}:")
-        lines.extend(describe_block(on.body, 1, known))
-    for when in d.clauses_of(A.When):
-        condition = f" if {print_expr(when.condition)}" if when.condition is not None else ""
-        lines.append(f"When {when.event.replace('_', ' ')}{condition}:")
-        lines.extend(describe_block(when.body, 1, known))
+        lines.append(f"{OUTCOMES.get(on.outcome, 'On ' + on.outcome)}:")
+        lines.extend(speaker.block(on.body, 1))
+    for when_clause in d.clauses_of(A.When):
+        event = _declared(ruleset, "event", when_clause.event)
+        outer = dict(speaker.bound)
+        speaker.bind(ruleset.words.events.get(when_clause.event, {}) if ruleset is not None else {})
+        condition = f", if {speaker.condition(when_clause.condition)}" if when_clause.condition is not None else ""
+        lines.append(f"When {event[:1].lower() + event[1:]}{condition}:")
+        lines.extend(speaker.block(when_clause.body, 1))
+        speaker.bound = outer
     if d.kind == "card":
         lines[:0] = card_lines(d)
         face.assumed = _property_text(d, "assumed")
     if d.kind == "weapon":
-        numbers = [f"{p.name} {print_expr(p.values[0])}" for p in d.clauses_of(A.Property)
+        # A property's value is a word of its own (`type ranged`), not a name to look up.
+        numbers = [f"{p.name} {words_of(p.values[0].id) if isinstance(p.values[0], A.Name) else speaker.noun(p.values[0])}"
+                   for p in d.clauses_of(A.Property)
                    if p.name in ("type", "damage", "block", "durability", "ammo", "optimal", "draw", "store") and p.values]
         if numbers:
             lines.insert(0, "Card: " + ", ".join(numbers))
@@ -260,7 +201,7 @@ ASSUMED_MARK = "Assumed value"
 def card_fields(declaration: A.Declaration) -> dict[str, Any]:
     """A `card`'s fields (`number 7`, `stars 1`, `ship true`) as values, in the order written; the
     notes about it (text, rulebook, assumed) left out. `card_value` reads the same fields in play."""
-    from .model.values import constant_value
+    from ..model.values import constant_value
 
     fields: dict[str, Any] = {}
     for prop in declaration.clauses_of(A.Property):
@@ -319,7 +260,7 @@ def _symbol(object_type: str, flags: Mapping[str, Any]) -> str:
 def barge_grid(data: Mapping[str, Any], ruleset: Ruleset | None = None) -> list[str]:
     """The schematic as a small grid, north end at the top (rulebook pg.38): one cell per square,
     the objects by symbol, each seat's starting square by its initial in lower case."""
-    from .content.barge_checks import BOARD_SIZE, starting_squares
+    from ..content.barge_checks import BOARD_SIZE, starting_squares
 
     flags_of = (lambda t: ruleset.object_flags(t)) if ruleset is not None else (lambda t: {})
     cells: dict[tuple[int, int], str] = {square: seat[0] for square, seat in starting_squares().items()}
@@ -344,16 +285,16 @@ def _gift_line(ident: str, ruleset: Ruleset | None) -> str:
     if not found:
         return ident
     declaration = found[-1].declaration
-    costs = ", ".join(f"{_words(i.amount)} {i.resource}" for c in declaration.clauses_of(A.Cost) for i in c.items)
+    costs = ", ".join(f"{Speaker(ruleset).noun(i.amount)} {i.resource}" for c in declaration.clauses_of(A.Cost) for i in c.items)
     text = _property_text(declaration, "text")
-    return f"{declaration.name} ({ident}" + (f"; {costs}" if costs else "") + ")" + (f": {text}" if text else "")
+    return declaration.name + (f" ({costs})" if costs else "") + (f": {text}" if text else "")
 
 
 def data_face(item: DataItem, ruleset: Ruleset | None = None) -> CardFace:
     data = item.data
     face = CardFace(item.id, item.type, str(data.get("name", item.id)),
                     str(data.get("flavor") or data.get("description") or "") or None,
-                    origin=f"{item.origin.file}:{item.origin.line}")
+                    origin=f"{item.origin.file}:{item.origin.line}", pack=item.origin.pack)
     if item.type == "lanistas":
         face.lines.append(f"Influence {data.get('influence')}, Deception {data.get('deception')}, Command {data.get('command')}")
     elif item.type == "motivations":
@@ -369,9 +310,10 @@ def data_face(item: DataItem, ruleset: Ruleset | None = None) -> CardFace:
         counts: dict[str, int] = {}
         for obj in data.get("objects", []):
             counts[obj["type"]] = counts.get(obj["type"], 0) + 1
-        face.lines.append("Objects: " + ", ".join(f"{n} {t}" for t, n in sorted(counts.items())))
+        speaker = Speaker(ruleset)
+        face.lines.append("Objects: " + ", ".join(f"{n} {speaker.name(t)}" for t, n in sorted(counts.items())))
         if data.get("hazards"):
-            face.lines.append("Hazards, left to right: " + ", ".join(data["hazards"]))
+            face.lines.append("Hazards, left to right: " + ", ".join(_declared(ruleset, "hazard", h) for h in data["hazards"]))
         face.figure = barge_grid(data, ruleset)
     return face
 
@@ -379,8 +321,8 @@ def data_face(item: DataItem, ruleset: Ruleset | None = None) -> CardFace:
 def card_types(ruleset: Ruleset) -> list[str]:
     """Every value `all_faces` takes as a kind: each declaration kind, each data type (also
     without its plural `s`), whether or not the loaded packs hold any of it."""
-    from .model.ruleset import DATA_TYPES
-    from .syntax.ast_nodes import DECLARATION_KINDS
+    from ..model.ruleset import DATA_TYPES
+    from ..syntax.ast_nodes import DECLARATION_KINDS
 
     data_types = sorted(set(DATA_TYPES) | set(ruleset.data))
     return sorted(set(DECLARATION_KINDS) | set(ruleset.scripts) | set(data_types) | {t.rstrip("s") for t in data_types})
