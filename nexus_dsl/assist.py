@@ -277,10 +277,11 @@ def entries(ruleset: Ruleset | None) -> tuple[Entry, ...]:
 
 def dictionary(ruleset: Ruleset | None) -> dict[str, list[dict[str, object]]]:
     """The entries by word, as data (what the code editor answers a hover from)."""
-    found: dict[str, list[dict[str, object]]] = {}
-    for entry in entries(ruleset):
-        found.setdefault(entry.word, []).append(entry.as_dict())
-    return found
+    def work_out() -> dict[str, list[dict[str, object]]]:
+        return {word: [entry.as_dict() for entry in found] for word, found in _by_word(ruleset).items()}
+    if ruleset is None:
+        return work_out()
+    return ruleset.derived("assist_dictionary", work_out)
 
 
 def _by_word(ruleset: Ruleset | None) -> dict[str, tuple[Entry, ...]]:
