@@ -104,7 +104,7 @@ KEYWORDS: dict[str, tuple[str, str, str]] = {  # word -> (how it is written, mea
     "by": ("<effect> ... by <amount> | window <w> by <who>", "The amount of an effect (`damage target by 2`), "
            "or who may use something in a window.", "damage target by 2"),
     "param": ("param <name> = <value>", "A named value of the declaration (a rule param when a rule declares "
-              "it): scripts and house rules read and change it by name.", "param protection_cred = 3"),
+              "it): scripts and house rules read and change it by name.", "param reach = 2"),
     "arg": ("arg <name>: <type>", "A value the player chooses when using it (or, in an event or window, a "
             "name it binds).", "arg location: location"),
     "effect": ("effect { ... }", "What it does, statement by statement.", "effect { heal self by 1 from pot }"),
@@ -361,16 +361,16 @@ def _tokens(text: str) -> list[Token]:
         return []
 
 
-def _accepted(head: str) -> set[str] | None:
-    """The terminals the grammar accepts after `head`; None where `head` does not parse."""
+def _accepted(before_word: str) -> set[str] | None:
+    """The terminals the grammar accepts after `before_word`; None where `before_word` does not parse."""
     parser = grammar_parser()
     try:
-        interactive = parser.parse_interactive(head)
+        interactive = parser.parse_interactive(before_word)
         interactive.exhaust_lexer()
         accepted = set(interactive.accepts())
         # The post-lexer holds a newline back until the next token: a cursor on a fresh line
         # stands after it.
-        if _on_fresh_line(head) and "_NL" in accepted:
+        if _on_fresh_line(before_word) and "_NL" in accepted:
             interactive.feed_token(Token("_NL", "\n"))
             accepted = set(interactive.accepts())
         return accepted
@@ -378,18 +378,18 @@ def _accepted(head: str) -> set[str] | None:
         return None
 
 
-def _on_fresh_line(head: str) -> bool:
+def _on_fresh_line(before_word: str) -> bool:
     """Whether the cursor stands on a line of its own, after the newline ending the one before."""
-    return "\n" in head and not head[head.rfind("\n") + 1:].strip()
+    return "\n" in before_word and not before_word[before_word.rfind("\n") + 1:].strip()
 
 
 _DECLARATION_START = re.compile(r"^[A-Za-z_]\w*[ \t]+[A-Za-z_]\w*[ \t]+\"", re.MULTILINE)
 
 
-def _current_declaration(head: str) -> str:
+def _current_declaration(before_word: str) -> str:
     """The text from the start of the declaration the cursor is in (its kind at a line's start)."""
-    starts = [m.start() for m in _DECLARATION_START.finditer(head)]
-    return head[starts[-1]:] if starts else head
+    starts = [m.start() for m in _DECLARATION_START.finditer(before_word)]
+    return before_word[starts[-1]:] if starts else before_word
 
 
 @dataclass
@@ -449,17 +449,17 @@ def completions(text: str, line: int, column: int, ruleset: Ruleset | None) -> l
     before = text[:offset]
     prefix = re.search(r"[A-Za-z_][A-Za-z0-9_]*$", before)
     typed = prefix.group(0) if prefix else ""
-    head = before[:len(before) - len(typed)]
-    if _inside_string(head[head.rfind("\n") + 1:], len(head) - head.rfind("\n") - 1) or \
-            re.search(r"#[^\n]*\Z", head):
+    before_word = before[:len(before) - len(typed)]
+    if _inside_string(before_word[before_word.rfind("\n") + 1:], len(before_word) - before_word.rfind("\n") - 1) or \
+            re.search(r"#[^\n]*\Z", before_word):
         return []
     context = _context(ruleset)
-    accepted = _accepted(head)
+    accepted = _accepted(before_word)
     if accepted is None:
-        head = _current_declaration(head)
-        accepted = _accepted(head)
-    tokens = _tokens(head)
-    if _on_fresh_line(head) and tokens and tokens[-1].type not in ("LBRACE", "RBRACE", "_NL", "COMMA"):
+        before_word = _current_declaration(before_word)
+        accepted = _accepted(before_word)
+    tokens = _tokens(before_word)
+    if _on_fresh_line(before_word) and tokens and tokens[-1].type not in ("LBRACE", "RBRACE", "_NL", "COMMA"):
         tokens.append(Token("_NL", "\n"))  # the newline the post-lexer holds back, as for `_accepted`
     place = _place(tokens)
     offered = _offered(accepted, place, text, context, ruleset)
