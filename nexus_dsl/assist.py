@@ -332,7 +332,7 @@ def hover(text: str, line: int, column: int, ruleset: Ruleset | None) -> Hover |
     else:
         return None
     word = match.group(0)
-    if _inside_string(source_line, match.start()):
+    if _in_text_or_comment(source_line[:match.start()]):
         return None
     meanings = list(_by_word(ruleset).get(word, ()))
     local = _local_names(text).get(word)
@@ -348,8 +348,16 @@ def hover(text: str, line: int, column: int, ruleset: Ruleset | None) -> Hover |
     return Hover(word, line, match.start() + 1, match.end() + 1, tuple(meanings))
 
 
-def _inside_string(line: str, index: int) -> bool:
-    return line[:index].count('"') % 2 == 1
+def _in_text_or_comment(line_before: str) -> bool:
+    """Whether the end of `line_before` (a line up to the cursor) is inside quoted text or a comment,
+    where no word of the language is written."""
+    quoted = False
+    for index, char in enumerate(line_before):
+        if char == '"' and (not quoted or line_before[index - 1] != "\\"):
+            quoted = not quoted
+        elif char == "#" and not quoted:
+            return True
+    return quoted
 
 
 # ---------------------------------------------------------------- completion
@@ -450,8 +458,7 @@ def completions(text: str, line: int, column: int, ruleset: Ruleset | None) -> l
     prefix = re.search(r"[A-Za-z_][A-Za-z0-9_]*$", before)
     typed = prefix.group(0) if prefix else ""
     before_word = before[:len(before) - len(typed)]
-    if _inside_string(before_word[before_word.rfind("\n") + 1:], len(before_word) - before_word.rfind("\n") - 1) or \
-            re.search(r"#[^\n]*\Z", before_word):
+    if _in_text_or_comment(before_word[before_word.rfind("\n") + 1:]):
         return []
     context = _context(ruleset)
     accepted = _accepted(before_word)

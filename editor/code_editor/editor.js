@@ -170,6 +170,17 @@ function wordAt(line, column) {
   return { start, end, word: /^[A-Za-z_]/.test(line.slice(start, end)) ? line.slice(start, end) : "" };
 }
 
+// Whether the end of a line's beginning is inside quoted text or a comment (as assist.py reads it).
+function inTextOrComment(lineBefore) {
+  let quoted = false;
+  for (let i = 0; i < lineBefore.length; i += 1) {
+    const char = lineBefore[i];
+    if (char === '"' && (!quoted || lineBefore[i - 1] !== "\\")) quoted = !quoted;
+    else if (char === "#" && !quoted) return true;
+  }
+  return quoted;
+}
+
 function entryHtml(entry) {
   const where = entry.where ? ` · ${escapeHtml(entry.where)}` : "";
   const example = entry.example ? `<div class="nx-h-example">e.g. <code>${escapeHtml(entry.example)}</code></div>` : "";
@@ -256,7 +267,7 @@ export default function (component) {
     if (lineIndex < 0 || lineIndex >= lines.length || column < 0 || column >= lines[lineIndex].length) return hideTooltip();
     const found = wordAt(lines[lineIndex], column);
     const entries = found.word && words[found.word];
-    if (!entries || lines[lineIndex].slice(0, found.start).split('"').length % 2 === 0) return hideTooltip();
+    if (!entries || inTextOrComment(lines[lineIndex].slice(0, found.start))) return hideTooltip();
     const shown = entries.slice(0, SHOWN_ENTRIES).map(entryHtml).join("");
     const more = entries.length > SHOWN_ENTRIES ? `<div class="nx-h-more">and ${entries.length - SHOWN_ENTRIES} more meanings</div>` : "";
     tooltip.innerHTML = `<div class="nx-h-word">${escapeHtml(found.word)}</div>${shown}${more}`;

@@ -170,6 +170,10 @@ def test_completion_inside_text_or_a_comment_offers_nothing(base: Ruleset) -> No
     text = script(MELEE)
     assert offered(text, 'text "A flailing', 8, base) == []
     assert offered(text, "# Bonuses are ignored", 5, base) == []
+    assert assist.hover(text, *position(text, "# Bonuses are ignored", 4), base) is None
+    colour = 'state s "S" {\n    colour "#5d4037"\n    t'
+    assert "text" in assist.words_of(assist.completions(colour, 3, 6, base))  # a `#` in quoted text is no comment
+    assert assist.completions('state s "S" {\n    text "say \\"a', 2, 18, base) == []
 
 
 def test_completion_survives_a_broken_declaration_before_the_cursor(base: Ruleset) -> None:
@@ -199,7 +203,7 @@ def test_every_word_of_a_real_script_is_offered_where_it_stands(base: Ruleset, r
         if line.lstrip().startswith("#"):
             continue
         for match in re.finditer(r"[A-Za-z_]\w*", line):
-            if assist._inside_string(line, match.start()) or match.group(0) in free or line[match.start() - 1:match.start()] in "+-" and match.start():
+            if assist._in_text_or_comment(line[:match.start()]) or match.group(0) in free or line[match.start() - 1:match.start()] in "+-" and match.start():
                 continue
             words = assist.words_of(assist.completions(text, number, match.start() + 2, base))
             if match.group(0) not in words:
