@@ -205,7 +205,7 @@ export default function (component) {
   // What must outlive a rerun lives on the element: the function runs again with every rerun.
   const memory = root.nxMemory || (root.nxMemory = {
     revision: null, sent: null, timer: null, lexerKey: null, hoverTimer: null,
-    asked: 0, answered: null, items: [], chosen: 0, open: false,
+    asked: 0, askedAt: null, items: [], chosen: 0, open: false,
   });
   const words = data.words || null;
 
@@ -378,6 +378,8 @@ export default function (component) {
     marks.classList.toggle("stale", stale);
     const shown = new Set();
     const html = [];
+    const columns = Math.floor((area.clientWidth - 24) / metrics().char); // the characters a line shows
+    const caretLine = area.value.slice(0, area.selectionStart).split("\n").length;
     for (const problem of data.errors) {
       if (!problem.line || problem.line > lines.length) continue;
       const top = `calc(${problem.line - 1} * var(--nx-line))`;
@@ -393,8 +395,7 @@ export default function (component) {
         const after = lines[problem.line - 1].length + 3;
         // At the end of its line when it fits in the editor's width; else wrapped under the line
         // the cursor is on, and cut short (whole in the gutter's tooltip) on the others.
-        const room = Math.floor((area.clientWidth - 24) / metrics().char) - after;
-        const caretLine = area.value.slice(0, area.selectionStart).split("\n").length;
+        const room = columns - after;
         const message = escapeHtml(problem.message);
         if (problem.message.length <= room) {
           html.push(`<div class="nx-lens ${kind}" style="top:${top};left:${after}ch">${message}</div>`);
