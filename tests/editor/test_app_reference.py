@@ -77,3 +77,17 @@ def test_a_data_item_s_editor_gets_no_script_help(app_env) -> None:
     at = open_page("card_editor.py")
     start_new(at, "lanista", "helped_lanista")
     assert "words" not in code_editor_data(at)
+
+
+def test_a_request_that_is_not_one_gets_no_answer_and_no_error() -> None:
+    from editor.code_editor import answer, language_help
+
+    word_help = language_help(None)
+    for request in (None, "text", {"id": 1}, {"id": 1, "text": "x", "line": "1", "column": 1},
+                    {"id": 1, "text": "x", "line": True, "column": 1}):
+        assert answer(request, word_help) is None
+    found = answer({"id": 2, "text": "tra", "line": -5, "column": 10_000}, word_help)
+    # Clamped to the text: `tra` at the top level, where a declaration kind stands.
+    assert found is not None and found["id"] == 2 and [item["label"] for item in found["items"]] == ["trait_ability"]
+    found = answer({"id": 3, "text": 'rule r "R" {\n    effect {\n        tra', "line": 3, "column": 12}, word_help)
+    assert found is not None and [item["label"] for item in found["items"]] == ["transfer"]
