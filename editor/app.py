@@ -27,6 +27,7 @@ PAGES = [
     ("views/test_run.py", "Test run", ":material/play_circle:"),
     ("views/playtest.py", "Playtest", ":material/groups:"),
     ("views/odds.py", "Odds", ":material/casino:"),
+    ("views/reference.py", "Language reference", ":material/menu_book:"),
 ]
 
 

@@ -163,6 +163,17 @@ class Signature:
     # A function that rolls dice: never part of a question (a `cost` or a `requires`), which must
     # leave the bout as it found it; the checker refuses it there and the engine stops it.
     rolls: bool = False
+    # Script text using it (a statement for an effect, an expression for a function), shown by the
+    # editor's help; a test checks every example against a small pack of its own.
+    example: str = ""
+
+
+@dataclass(frozen=True)
+class Note:
+    """What a word of a table without signatures means, and script text using it (the editor's help)."""
+
+    doc: str = ""
+    example: str = ""
 
 
 # ---------------------------------------------------------------- rule params the engine reads
@@ -195,303 +206,303 @@ PRIMITIVES: dict[str, Signature] = {
         doc="Deal damage: `at` a location also hits overall condition unless that location was already "
             "depleted. Coins go `to` a pile; by default to the acting piece's player's pile the game "
             "names for damage, else its shared pile for damage (`default_for damage`), else back to the reserve.",
-    ),
+        example="damage target by 2 at arm"),
     "heal": Signature(("piece",), {"by": "number", "at": "location", "from": "pile"}, ("by", "from"),
                       doc="Move coins from a pile back onto a piece's overall (or a location's) condition.",
-                      ranges={"by": up_to("a number of coins")}),
+                      ranges={"by": up_to("a number of coins")}, example="heal self by 1 from pot"),
     "transfer": Signature(("number",), {"from": "pile", "to": "pile"}, ("from", "to"),
                           doc="Move up to N coins between piles (as many as the source holds).",
-                          ranges={0: up_to("a number of coins")}),
-    "add_state": Signature(("piece", "state"), doc="Give a piece a state."),
-    "remove_state": Signature(("piece", "state"), doc="Take a state from a piece."),
-    "move": Signature(("piece", "direction"), doc="Move a piece one square, keeping its facing."),
-    "rotate": Signature(("piece", "direction"), doc="Turn a piece 90 degrees `left` or `right`."),
-    "face": Signature(("piece", "direction"), doc="Set a piece's facing to a compass direction."),
-    "relocate": Signature(("piece",), {"to": "square"}, ("to",), doc="Put a piece on a square."),
-    "place": Signature(("object_type",), {"at": "square"}, ("at",), doc="Place a board object."),
-    "remove": Signature(("object_type",), {"at": "square"}, ("at",), doc="Remove a board object."),
+                          ranges={0: up_to("a number of coins")}, example="transfer 2 from target to self"),
+    "add_state": Signature(("piece", "state"), doc="Give a piece a state.", example="add_state target stunned"),
+    "remove_state": Signature(("piece", "state"), doc="Take a state from a piece.", example="remove_state self stunned"),
+    "move": Signature(("piece", "direction"), doc="Move a piece one square, keeping its facing.", example="move self forward"),
+    "rotate": Signature(("piece", "direction"), doc="Turn a piece 90 degrees `left` or `right`.", example="rotate self left"),
+    "face": Signature(("piece", "direction"), doc="Set a piece's facing to a compass direction.", example="face self N"),
+    "relocate": Signature(("piece",), {"to": "square"}, ("to",), doc="Put a piece on a square.", example="relocate self to random_square()"),
+    "place": Signature(("object_type",), {"at": "square"}, ("at",), doc="Place a board object.", example="place rock at square_of(self)"),
+    "remove": Signature(("object_type",), {"at": "square"}, ("at",), doc="Remove a board object.", example="remove rock at square_of(target)"),
     "grant": Signature(("number", "resource"), {"to": "piece", "against": "piece"},
                        doc="Add AP or MP to a piece's reserve; `against` a piece: only for commands aimed at it.",
-                       ranges={0: at_least(0, "a number of points granted")}),
-    "forfeit": Signature(("resource",), {"from": "piece"}, doc="Empty a piece's AP or MP reserve."),
+                       ranges={0: at_least(0, "a number of points granted")}, example="grant 1 AP to self against target"),
+    "forfeit": Signature(("resource",), {"from": "piece"}, doc="Empty a piece's AP or MP reserve.", example="forfeit MP from self"),
     "set_points": Signature(("piece", "number", "resource"),
                             doc="Set a piece's AP or MP outright, as a split of its points does (no line of its "
                                 "own: record what split them).",
-                            ranges={1: at_least(0, "a number of points")}),
+                            ranges={1: at_least(0, "a number of points")}, example="set_points self 3 AP"),
     "slide_roll": Signature(("roll_side",), {"by": "number"}, ("by",),
                             doc="Slide the current attack or defense roll up (or, negative, down) its dice scale: "
                                 "each level a die more in the pool, its best two kept (its worst two below 0), "
-                                "never past the `scale_cap` rule param."),
+                                "never past the `scale_cap` rule param.", example="slide_roll attack by 1"),
     "fix_roll": Signature(("roll_side",), {"to": "number"}, ("to",),
-                          doc="The current attack or defense is not rolled: its total is this number."),
-    "add_damage": Signature(("number",), doc="Add a damage bonus (or, negative, a penalty) to the current attack."),
+                          doc="The current attack or defense is not rolled: its total is this number.", example="fix_roll defense to 7"),
+    "add_damage": Signature(("number",), doc="Add a damage bonus (or, negative, a penalty) to the current attack.", example="add_damage 1"),
     "mark": Signature(("piece", "text"), {"with": "any"},
-                      doc="Set a named marker on a piece (cleared by `unmark`), optionally holding a value."),
-    "unmark": Signature(("piece", "text"), doc="Clear a named marker on a piece."),
-    "log": Signature(("text",), doc="Write a line to the bout log."),
+                      doc="Set a named marker on a piece (cleared by `unmark`), optionally holding a value.", example='mark target "aimed" with 2'),
+    "unmark": Signature(("piece", "text"), doc="Clear a named marker on a piece.", example='unmark self "aimed"'),
+    "log": Signature(("text",), doc="Write a line to the bout log.", example='log "the bell rings"'),
     "perform": Signature(("command",), doc="Resolve another command's roll and effects (no cost, no requirements) "
-                                            "against the current target, e.g. each standard attack of a combo."),
+                                            "against the current target, e.g. each standard attack of a combo.", example="perform command"),
     "choose": Signature(("piece",), {"from": "list", "into": "name"}, ("from", "into"),
-                        doc="Ask a piece's player to pick one of the options; the pick is bound to the `into` name."),
+                        doc="Ask a piece's player to pick one of the options; the pick is bound to the `into` name.", example="choose self from opponents(self) into victim"),
     "equip": Signature(("piece",), {"with": "text"}, ("with",),
-                       doc="Put a weapon in a piece's hands, drawn (Armed); any weapon it held is lost."),
-    "discard_weapon": Signature(("piece",), doc="The piece's weapon is dropped and gone for good."),
-    "holster": Signature(("piece",), doc="The piece stores its weapon: it keeps it but is no longer Armed."),
-    "unholster": Signature(("piece",), doc="The piece draws its stored weapon: it is Armed again."),
-    "spend_ammo": Signature(("piece",), doc="One ammo is used; a weapon out of ammo is gone."),
-    "wear_weapon": Signature(("piece",), doc="One durability is lost; a weapon with none left breaks and is gone."),
+                       doc="Put a weapon in a piece's hands, drawn (Armed); any weapon it held is lost.", example='equip self with "club"'),
+    "discard_weapon": Signature(("piece",), doc="The piece's weapon is dropped and gone for good.", example="discard_weapon target"),
+    "holster": Signature(("piece",), doc="The piece stores its weapon: it keeps it but is no longer Armed.", example="holster self"),
+    "unholster": Signature(("piece",), doc="The piece draws its stored weapon: it is Armed again.", example="unholster self"),
+    "spend_ammo": Signature(("piece",), doc="One ammo is used; a weapon out of ammo is gone.", example="spend_ammo self"),
+    "wear_weapon": Signature(("piece",), doc="One durability is lost; a weapon with none left breaks and is gone.", example="wear_weapon self"),
     "hold": Signature(("piece",), {"by": "piece"}, ("by",),
-                      doc="The piece is held by another piece (in the state the game's hold names, if any)."),
-    "release": Signature(("piece",), doc="The piece is no longer held (nor in the hold's state), and its holder holds no one."),
+                      doc="The piece is held by another piece (in the state the game's hold names, if any).", example="hold target by self"),
+    "release": Signature(("piece",), doc="The piece is no longer held (nor in the hold's state), and its holder holds no one.", example="release target"),
     "signal": Signature(("event",), doc="Raise an event for the acting piece (e.g. `signal round_over`): "
                                         "`self` is the acting piece, and every other name the event binds is the "
-                                        "value of that name where the signal is given, or none."),
+                                        "value of that name where the signal is given, or none.", example="signal round_starts"),
     "mark_counter": Signature(("piece", "counter", "number"),
                               doc="Mark a number on a piece's counter with a coin from the pile the game names for "
                                   "a mark (`default_for mark`; from the reserve when it is empty or there is none); "
-                                  "a number already marked is left alone."),
+                                  "a number already marked is left alone.", example="mark_counter self tally 3"),
     "collect_counter": Signature(("piece", "counter"), {"to": "pile"}, ("to",),
-                                 doc="Move the coins of a piece's counter to a pile: its numbers are marked no more."),
+                                 doc="Move the coins of a piece's counter to a pile: its numbers are marked no more.", example="collect_counter self tally to pot"),
     "draw": Signature(("zone",), {"for": "piece"}, doc="Draw the top card of a zone: as the zone's `drawn` says, played "
-                                                      "at once for the piece (then discarded) or kept in its hand."),
+                                                      "at once for the piece (then discarded) or kept in its hand.", example="draw deck for self"),
     "offer_negation": Signature(("piece",), doc="Offer a piece's player to pay the current card's cost to escape it "
-                                                "(marks the piece `negated` when paid)."),
-    "prevent": Signature((), doc="Cancel what the current window is about (a move, a card, what the script that opened it says)."),
-    "reroll": Signature(("roll_side",), doc="Roll the current attack or defense again (Perseverance)."),
-    "ignore_overall": Signature((), doc="The damage about to be dealt spares overall condition."),
+                                                "(marks the piece `negated` when paid).", example="offer_negation target"),
+    "prevent": Signature((), doc="Cancel what the current window is about (a move, a card, what the script that opened it says).", example="prevent"),
+    "reroll": Signature(("roll_side",), doc="Roll the current attack or defense again (Perseverance).", example="reroll attack"),
+    "ignore_overall": Signature((), doc="The damage about to be dealt spares overall condition.", example="ignore_overall"),
     "roll_check": Signature(("piece",), {"by": "number", "into": "name"}, ("by", "into"),
                             doc="The piece rolls a d6 check (purpose `check`), re-rollable in `after_check`; "
                                 "binds the `into` name to true on `by` or more.",
-                            ranges={"by": D6_TARGET}),
+                            ranges={"by": D6_TARGET}, example="roll_check self by 4 into passed"),
     "reduce_damage": Signature((), {"by": "number"}, ("by",),
                                doc="While `damage_incoming` is heard: the hit about to land is this much smaller.",
-                               ranges={"by": up_to("an amount of damage")}),
-    "add_trait": Signature(("piece", "trait"), {"by": "number"}, ("by",), doc="Raise or lower a trait reserve (0..cap)."),
+                               ranges={"by": up_to("an amount of damage")}, example="reduce_damage by 1"),
+    "add_trait": Signature(("piece", "trait"), {"by": "number"}, ("by",), doc="Raise or lower a trait reserve (0..cap).", example="add_trait self MIGHT by 1"),
     "add_stat": Signature(("actor", "stat"), {"by": "number"}, ("by",),
                           doc="Raise (or, negative, lower) a piece's stat, or a player's (a stat each "
-                              "player holds), kept within its `low` and `high`."),
+                              "player holds), kept within its `low` and `high`.", example="add_stat self morale by -1"),
     "set_trait": Signature(("piece", "trait"), {"to": "number"}, ("to",),
                            doc="Set a trait reserve outright (0..cap) with no line of its own, as a roll sets it: "
-                               "the line of what set it says so."),
+                               "the line of what set it says so.", example="set_trait self MIGHT to 2"),
     "set_ratio": Signature(("piece",), {"to": "number"}, ("to",),
                            doc="Set the ratio a piece's points are split by (`self.ratio`) with no line of its own, "
-                               "as a roll sets it: the line of what rolled it says so."),
+                               "as a roll sets it: the line of what rolled it says so.", example="set_ratio self to die(ratio_die)"),
     "set_stat": Signature(("actor", "stat"), {"to": "number"}, ("to",),
                           doc="Set a piece's stat, or a player's (a stat each player holds), kept within "
-                              "its `low` and `high`."),
-    "take_off_board": Signature(("piece",), doc="Remove a fallen piece's figure from the board."),
+                              "its `low` and `high`.", example="set_stat self morale to 0"),
+    "take_off_board": Signature(("piece",), doc="Remove a fallen piece's figure from the board.", example="take_off_board target"),
     "win": Signature(("side",), doc="A side wins (named, or by a piece on it: `win self`): the game ends at once "
-                                    "with that verdict (the rest of the action resolves, nothing after it)."),
+                                    "with that verdict (the rest of the action resolves, nothing after it).", example="win self"),
     "declare_draw": Signature((), doc="The game ends at once as a draw (the rest of the action resolves, nothing "
-                                      "after it)."),
+                                      "after it).", example="declare_draw"),
     "deal_and_keep": Signature(("zone",), doc="The whole zone dealt evenly among the players; each keeps as many "
                                               "cards of its share as the field of its player's profile the zone's "
                                               "`keep` names (or its setup) allows, choosing them one by one, and "
                                               "the rest go to the zone's discards; then the cards a scenario deals "
-                                              "join the hands."),
+                                              "join the hands.", example="deal_and_keep deck"),
     "ask": Signature(("actor", "text"), {"from": "list", "into": "name", "with": "bool"}, ("from", "into"),
                      doc="Put a decision of that name to a player: one of the options (made by `option`) is bound to "
                          "the `into` name; `with true` also offers what the player may use at any time, and asks "
-                         "again after a use."),
+                         "again after a use.", example='ask self "stance" from [option("pass"), option("brace")] into stance'),
     "take_turns": Signature(("list",), doc="Each piece (or player, in a game without pieces) of the list, in its "
                                            "order (the order of play from then on), takes its turn: the game's "
                                            "`turn`, whole or one action at a time as the `turn_length` rule param "
-                                           "says. Only the game's round runs turns."),
+                                           "says. Only the game's round runs turns.", example="take_turns in_play()"),
     "alternate_turns": Signature(("list",), doc="As `take_turns`, the turns taking turns: each of the list, in "
                                                 "its order, starts its turn (its start and opening), then those "
                                                 "still in their turns act one action at a time in that order until "
-                                                "every turn has ended."),
+                                                "every turn has ended.", example="alternate_turns in_play()"),
     "set_order": Signature(("list",), doc="Set the order of play (what `order_of_play()` reads) to a list of "
                                           "pieces, or players in a game without pieces, each once: e.g. in a "
-                                          "game's setup, who plays first."),
+                                          "game's setup, who plays first.", example="set_order reverse(pieces())"),
     "record": Signature(("event",), {"for": "actor", "with": "any"},
                         doc="Write a line of a declared event's type to the log (nothing listens): each name the "
                             "event declares is the value of that name here (`self`, who acts: `for`, else the acting "
                             "piece), a piece by its label, a square as [col, row]; `with` an option (`ask`'s "
-                            "answer), its values follow."),
+                            "answer), its values follow.", example="record round_starts for self"),
     "open_window": Signature(("window",), {"into": "name"},
                              doc="Open a declared timing window for the acting piece: every piece, the acting one "
                                  "first, clockwise, is offered the abilities and cards usable in it; each name the "
                                  "window binds is the value of that name here, or none. `into` binds whether a use "
-                                 "`prevent`ed what the window was about (true or false)."),
+                                 "`prevent`ed what the window was about (true or false).", example="open_window any_time into stopped"),
     "move_card": Signature(("text",), {"from": "zone", "to": "zone", "at": "number"}, ("from", "to"),
                            doc="Move a card (its id) from one zone to another (or within one), to the place `at` "
                                "names counted from the top once it has left (1, the top, without `at`; one past "
                                "the last card, the bottom); logged as `card_moved`.",
-                           ranges={"at": at_least(1, "a place in a zone, 1 the top")}),
+                           ranges={"at": at_least(1, "a place in a zone, 1 the top")}, example="move_card first(cards(deck)) from deck to deck at 3"),
     "end_game": Signature(("text",), doc="The game comes to its end, named for the log (a word, e.g. "
                                          "`end_game \"deck_exhausted\"`): the `game`'s verdict decides who wins "
-                                         "(the rest of the action resolves, nothing after it)."),
+                                         "(the rest of the action resolves, nothing after it).", example='end_game "deck_exhausted"'),
     "move_condition": Signature(("piece",), {"by": "number", "to": "location"}, ("by", "to"),
                                 doc="Move coins from a piece's overall condition onto one of its body locations, "
                                     "never above the location's starting condition and never the last overall "
                                     "coin.",
-                                ranges={"by": up_to("a number of coins")}),
+                                ranges={"by": up_to("a number of coins")}, example="move_condition self by 1 to arm"),
     "destroy": Signature(("object_type",), {"at": "square"}, ("at",),
                          doc="Remove a board object as destroyed by the acting piece (or by none) and raise "
                              "`object_destroyed` with `self`, `object` and `at` (also bound as `square`: `at` is a keyword, "
-                             "so scripts read `square`); nothing happens if it is not there."),
+                             "so scripts read `square`); nothing happens if it is not there.", example="destroy rock at square_of(target)"),
 }
 
 # ---------------------------------------------------------------- functions (expressions)
 FUNCTIONS: dict[str, Signature] = {
-    "front_center": Signature(("piece",), doc="The square directly in front of a piece (a set of 0 or 1)."),
-    "front_arc": Signature(("piece",), doc="The three adjoining forward squares of a piece."),
-    "behind": Signature(("piece",), doc="The square directly behind a piece."),
-    "adjacent": Signature(("piece",), doc="The eight squares around a piece."),
-    "step": Signature(("piece", "direction"), doc="The square one step away in a direction (empty at the wall)."),
-    "can_enter": Signature(("piece", "direction"), doc="Whether the piece could step in that direction."),
-    "random_location": Signature((), doc="Roll a body location on the game's table, the rule param `random_location_table` (without it, a face per declared location; purpose `location`).", rolls=True),
+    "front_center": Signature(("piece",), doc="The square directly in front of a piece (a set of 0 or 1).", example="target in front_center(self)"),
+    "front_arc": Signature(("piece",), doc="The three adjoining forward squares of a piece.", example="target in front_arc(self)"),
+    "behind": Signature(("piece",), doc="The square directly behind a piece.", example="target in behind(self)"),
+    "adjacent": Signature(("piece",), doc="The eight squares around a piece.", example="count(adjacent(self))"),
+    "step": Signature(("piece", "direction"), doc="The square one step away in a direction (empty at the wall).", example="free(step(self, forward))"),
+    "can_enter": Signature(("piece", "direction"), doc="Whether the piece could step in that direction.", example="can_enter(self, left)"),
+    "random_location": Signature((), doc="Roll a body location on the game's table, the rule param `random_location_table` (without it, a face per declared location; purpose `location`).", rolls=True, example="random_location()"),
     "die": Signature(("purpose", "number"), optional_positional=1, doc="Roll one named die (default d6).",
-                     ranges={1: at_least(2, "a die's number of sides")}, rolls=True),
+                     ranges={1: at_least(2, "a die's number of sides")}, rolls=True, example="die(d8, 8)"),
     "opponents": Signature(("piece",), doc="Every piece of another side still in the bout (each piece is a side of its "
                                            "own unless the `sides` rule param groups seats), from the triggering "
-                                           "player clockwise (pg.15)."),
+                                           "player clockwise (pg.15).", example="first(opponents(self))"),
     "friends": Signature(("piece",), doc="Every other piece of the piece's side still in the bout, from the "
-                                         "triggering player clockwise."),
-    "pieces": Signature((), doc="Every piece in the bout, from the triggering player clockwise (pg.15)."),
-    "distance": Signature(("piece", "piece"), doc="Squares between two pieces (king's moves)."),
-    "has_mark": Signature(("piece", "text"), doc="Whether a piece carries a named marker."),
+                                         "triggering player clockwise.", example="count(friends(self))"),
+    "pieces": Signature((), doc="Every piece in the bout, from the triggering player clockwise (pg.15).", example="count(pieces())"),
+    "distance": Signature(("piece", "piece"), doc="Squares between two pieces (king's moves).", example="distance(self, target) <= 2"),
+    "has_mark": Signature(("piece", "text"), doc="Whether a piece carries a named marker.", example='has_mark(self, "aimed")'),
     "objects_at": Signature(("any",), doc="The object types on a square (or a piece's), or on any square of an area "
-                                             "(`objects_at(front_arc(self))`; none for an empty area)."),
+                                             "(`objects_at(front_arc(self))`; none for an empty area).", example="rock in objects_at(square_of(self))"),
     "check": Signature(("number",), doc="Roll a d6 (purpose `check`): true on this number or more. No window "
                                         "opens; use the `roll_check` effect where Perseverance may re-roll it.",
-                       ranges={0: D6_TARGET}, rolls=True),
-    "compass": Signature((), doc="Roll the compass die: a direction.", rolls=True),
+                       ranges={0: D6_TARGET}, rolls=True, example="check(4)"),
+    "compass": Signature((), doc="Roll the compass die: a direction.", rolls=True, example="compass()"),
     "random_square": Signature((), doc="A Randomly Placed Object's square: orange d8 column, green d8 row.",
-                               rolls=True),
+                               rolls=True, example="random_square()"),
     "square_at": Signature(("any", "direction"), doc="The square one step from a square (empty at the wall); "
-                                                     "from a one-square area such as `step(...)` too (empty from an empty area)."),
-    "piece_on": Signature(("any",), doc="The piece standing on a square (or a one-square area such as `step(...)`), or none."),
+                                                     "from a one-square area such as `step(...)` too (empty from an empty area).", example="square_at(square_of(self), N)"),
+    "piece_on": Signature(("any",), doc="The piece standing on a square (or a one-square area such as `step(...)`), or none.", example="piece_on(step(self, forward))"),
     "squares_of": Signature(("object_type",), doc="Every square holding that object, west column first, "
-                                                   "south to north in each column."),
+                                                   "south to north in each column.", example="count(squares_of(rock))"),
     "area": Signature(("square", "number"), doc="The squares within a radius of a square.",
-                      ranges={1: at_least(0, "a radius")}),
+                      ranges={1: at_least(0, "a radius")}, example="target in area(square_of(self), 2)"),
     "area_of": Signature(("object_type", "number"), doc="The squares within a radius of any such object.",
-                         ranges={1: at_least(0, "a radius")}),
-    "in_sight": Signature(("piece", "piece"), doc="Line of sight: within 45 degrees of the facing, no cover between."),
-    "forward_distance": Signature(("piece", "piece"), doc="Squares to the target counted forward only."),
-    "pieces_clockwise": Signature(("piece",), doc="Every piece still on the board, starting with this one, clockwise."),
-    "mark_value": Signature(("piece", "text"), doc="The value a marker holds, or none."),
-    "opposite": Signature(("direction",), doc="The opposite compass direction."),
-    "blocks": Signature(("object_type",), doc="Whether an object type renders its square inaccessible."),
-    "destructible": Signature(("object_type",), doc="Whether an object type can be destroyed."),
+                         ranges={1: at_least(0, "a radius")}, example="self in area_of(rock, 1)"),
+    "in_sight": Signature(("piece", "piece"), doc="Line of sight: within 45 degrees of the facing, no cover between.", example="in_sight(self, target)"),
+    "forward_distance": Signature(("piece", "piece"), doc="Squares to the target counted forward only.", example="forward_distance(self, target)"),
+    "pieces_clockwise": Signature(("piece",), doc="Every piece still on the board, starting with this one, clockwise.", example="pieces_clockwise(self)"),
+    "mark_value": Signature(("piece", "text"), doc="The value a marker holds, or none.", example='mark_value(self, "aimed")'),
+    "opposite": Signature(("direction",), doc="The opposite compass direction.", example="opposite(self.facing)"),
+    "blocks": Signature(("object_type",), doc="Whether an object type renders its square inaccessible.", example="blocks(rock)"),
+    "destructible": Signature(("object_type",), doc="Whether an object type can be destroyed.", example="destructible(rock)"),
     "free": Signature(("any",), doc="Whether a piece could stand there: on the board, nothing blocking, no piece "
-                                    "(a square, or a one-square area such as `square_at(...)`; false for any other area)."),
-    "square_of": Signature(("piece",), doc="The square a piece stands on."),
+                                    "(a square, or a one-square area such as `square_at(...)`; false for any other area).", example="free(step(self, forward))"),
+    "square_of": Signature(("piece",), doc="The square a piece stands on.", example="square_of(target)"),
     "beyond": Signature(("piece", "piece"), doc="The square one step past the second piece on the line from the "
                                                 "first through it (a set of 0 or 1: empty at the wall, or when "
-                                                "the two do not share a row, column or diagonal)."),
+                                                "the two do not share a row, column or diagonal).", example="free(beyond(self, target))"),
     "has_flag": Signature(("object_type", "text"), doc="Whether an object type's data sets that flag "
-                                                       "(objects.yaml, e.g. `against_wall`)."),
+                                                       "(objects.yaml, e.g. `against_wall`).", example='has_flag(rock, "against_wall")'),
     "objects_with": Signature(("any", "text"), doc="The object types on a square (or a piece's, or any square of an "
                                                    "area) whose data sets that flag (`objects_with(step(self, forward), "
-                                                   "\"no_hurdle\")`)."),
-    "active": Signature((), doc="The piece whose Command Round is under way, or none."),
+                                                   "\"no_hurdle\")`).", example='objects_with(step(self, forward), "no_hurdle")'),
+    "active": Signature((), doc="The piece whose Command Round is under way, or none.", example="active() == self"),
     "trait_reserve": Signature(("piece", "trait"), doc="A piece's reserve of a trait named by a value "
-                                                       "(`self.<trait>` when the trait is known in advance)."),
+                                                       "(`self.<trait>` when the trait is known in advance).", example="trait_reserve(self, MIGHT)"),
     "location_condition": Signature(("piece", "location"), doc="The condition of a piece's body location named "
                                                                "by a value (`self.<location>` when the location is "
-                                                               "known in advance)."),
+                                                               "known in advance).", example="location_condition(target, arm)"),
     "pick": Signature(("bool", "any", "any"), doc="The second value when the condition holds, else the third "
-                                                  "(e.g. `pick(direction == forward, 1, 2)`)."),
+                                                  "(e.g. `pick(direction == forward, 1, 2)`).", example="pick(self.ap > 2, 2, 1)"),
     "heading": Signature(("piece", "direction"), doc="The compass direction that a direction relative to the piece's "
-                                                     "facing points to (a compass direction is returned as it is)."),
+                                                     "facing points to (a compass direction is returned as it is).", example="heading(self, left)"),
     "next_in_initiative": Signature(("piece",), doc="The next piece still fighting after this one in the current "
-                                                    "initiative order (wrapping round to the first), or none."),
+                                                    "initiative order (wrapping round to the first), or none.", example="next_in_initiative(self)"),
     "squares_toward": Signature(("any", "direction", "number"),
                                 doc="Up to N squares in a straight line from a square (not included) in a compass "
                                     "direction, nearest first; fewer when the wall comes first (a Floor Saw's path).",
-                                ranges={2: up_to("a number of squares")}),
+                                ranges={2: up_to("a number of squares")}, example="squares_toward(square_of(self), N, 3)"),
     "random_weapon": Signature(("text",), doc="A weapon card of that type (`two_handed`, `shield`...) drawn at random "
                                               "(purpose `weapon_card`) from those no piece holds, in load order; "
-                                              "none when every such card is held.", rolls=True),
+                                              "none when every such card is held.", rolls=True, example='random_weapon("shield")'),
     "coins": Signature(("pile",), doc="How many coins a pile holds (a piece: its player's first pile; the reserve, "
-                                      "never running out, counts 0)."),
+                                      "never running out, counts 0).", example="coins(pot)"),
     "weapons_left": Signature(("text",), doc="The weapon cards of that type no piece holds, in load order (a "
-                                             "question: `requires count(weapons_left(\"ranged\")) > 0`)."),
-    "wounded_locations": Signature(("piece",), doc="The piece's body locations below their starting condition."),
+                                             "question: `requires count(weapons_left(\"ranged\")) > 0`).", example='count(weapons_left("ranged")) > 0'),
+    "wounded_locations": Signature(("piece",), doc="The piece's body locations below their starting condition.", example="count(wounded_locations(target))"),
     "indestructible_at": Signature(("any",), doc="Whether a square (or a one-square area) holds an object that "
-                                                 "cannot be destroyed; true beyond the board (the wall)."),
-    "min": Signature(("number", "number")),
-    "max": Signature(("number", "number")),
-    "abs": Signature(("number",)),
-    "count": Signature(("any",), doc="How many members a list (or a set of squares) holds."),
+                                                 "cannot be destroyed; true beyond the board (the wall).", example="indestructible_at(step(self, forward))"),
+    "min": Signature(("number", "number"), example="min(margin, 3)"),
+    "max": Signature(("number", "number"), example="max(margin - 1, 0)"),
+    "abs": Signature(("number",), example="abs(margin)"),
+    "count": Signature(("any",), doc="How many members a list (or a set of squares) holds.", example="count(opponents(self))"),
     "stat_value": Signature(("actor", "stat"), doc="A piece's or a player's stat named by a value (`self.vigour` "
-                                                   "when the stat is known in advance)."),
+                                                   "when the stat is known in advance).", example="stat_value(self, morale)"),
     "stat_level": Signature(("actor", "stat"), doc="The name of the level a piece's or player's stat stands at (its `levels`, "
-                                                   "from `low` up), or none beyond them."),
+                                                   "from `low` up), or none beyond them.", example="stat_level(self, morale)"),
     # Lists (a set of squares reads west column first, north to south in each column).
-    "first": Signature(("list",), doc="The first member of a list, or none when it is empty."),
-    "last": Signature(("list",), doc="The last member of a list, or none when it is empty."),
+    "first": Signature(("list",), doc="The first member of a list, or none when it is empty.", example="first(in_play())"),
+    "last": Signature(("list",), doc="The last member of a list, or none when it is empty.", example="last(in_play())"),
     "take": Signature(("list", "number"), doc="The first N members of a list (all of them when it holds fewer).",
-                      ranges={1: at_least(0, "a number of members")}),
+                      ranges={1: at_least(0, "a number of members")}, example="take(in_play(), 2)"),
     "drop": Signature(("list", "number"), doc="A list without its first N members.",
-                      ranges={1: at_least(0, "a number of members")}),
-    "reverse": Signature(("list",), doc="A list in the opposite order."),
-    "sum": Signature(("list",), doc="The sum of a list of numbers (0 for an empty list)."),
+                      ranges={1: at_least(0, "a number of members")}, example="drop(in_play(), 1)"),
+    "reverse": Signature(("list",), doc="A list in the opposite order.", example="reverse(order_of_play())"),
+    "sum": Signature(("list",), doc="The sum of a list of numbers (0 for an empty list).", example="sum([1, 2, 3])"),
     "product": Signature(("list",), doc="The product of a list of numbers (1 for an empty list): "
-                                        "`product(card_values(parade, \"multiplier\"))`."),
+                                        "`product(card_values(parade, \"multiplier\"))`.", example="product([2, 3])"),
     "card_value": Signature(("text", "text"), doc="A card's field (`card_value(c, \"number\")`): the number, word or "
-                                                  "text its `card` declaration gives it, or none without one."),
+                                                  "text its `card` declaration gives it, or none without one.", example='card_value(first(cards(deck)), "number")'),
     "card_values": Signature(("list", "text"), doc="The field of each card of a list that has it, in the list's "
-                                                   "order: `sum(card_values(cards(score_pile), \"stars\"))`."),
+                                                   "order: `sum(card_values(cards(score_pile), \"stars\"))`.", example='sum(card_values(cards(deck), "stars"))'),
     "players_of": Signature(("side",), doc="The players of a side (named, or by a player or a piece on it), in seat "
-                                          "order."),
-    "highest": Signature(("list",), doc="The highest of a list of numbers, or none when it is empty."),
-    "lowest": Signature(("list",), doc="The lowest of a list of numbers, or none when it is empty."),
-    "position": Signature(("list", "any"), doc="Where a value stands in a list, counting from 1; 0 when it is not there."),
+                                          "order.", example="players_of(self)"),
+    "highest": Signature(("list",), doc="The highest of a list of numbers, or none when it is empty.", example="highest([margin, 1])"),
+    "lowest": Signature(("list",), doc="The lowest of a list of numbers, or none when it is empty.", example="lowest([margin, 1])"),
+    "position": Signature(("list", "any"), doc="Where a value stands in a list, counting from 1; 0 when it is not there.", example="position(order_of_play(), self)"),
     "join": Signature(("list", "text"), doc="The members of a list (text, numbers, pieces by label) as one text, "
-                                            "with the second argument between each two."),
+                                            "with the second argument between each two.", example='join(sides(), ", ")'),
     # The cards of a zone, top first, and its discards, in the order they were discarded.
     "cards": Signature(("zone",), doc="The cards a zone holds (their ids), top card first. A zone each player "
-                                      "has one of is the acting player's, or the one `zone_of` names."),
+                                      "has one of is the acting player's, or the one `zone_of` names.", example="count(cards(deck))"),
     "zone_of": Signature(("zone", "any"), doc="One player's or side's zone of a kind each has one of (`owner "
                                               "player` or `owner side`): `zone_of(hand, p)`, the owner a player, "
-                                              "a piece (its player), or a label or side by name."),
+                                              "a piece (its player), or a label or side by name.", example="cards(zone_of(deck, self))"),
     "discards": Signature(("zone",), doc="The cards a zone has discarded (their ids), in the order they were "
-                                         "discarded."),
+                                         "discarded.", example="count(discards(deck))"),
     # The sides and how they stand: what a game's verdict is written in.
     "sides": Signature((), doc="Every side in the game, by name, in the order of its first piece (each piece is a "
-                               "side of its own unless the `sides` rule param groups seats)."),
+                               "side of its own unless the `sides` rule param groups seats).", example="count(sides())"),
     "score_of": Signature(("side",), doc="A side's score (named, or by a piece on it): its pieces' together of the "
-                                         "number the `game` declaration's `score` names (0 without one)."),
+                                         "number the `game` declaration's `score` names (0 without one).", example="score_of(self)"),
     "leading_sides": Signature((), doc="The sides with the highest score, in the order of `sides()` (more than one "
-                                       "when they tie)."),
-    "in_play": Signature((), doc="The pieces still in play (fighting), in the order they are listed."),
+                                       "when they tie).", example="leading_sides()"),
+    "in_play": Signature((), doc="The pieces still in play (fighting), in the order they are listed.", example="count(in_play()) > 1"),
     "order_of_play": Signature((), doc="The pieces (or players, in a game without pieces) in the order of play "
                                        "(the last `set_order` or `take_turns`), whether still in "
-                                       "play or not."),
-    "players": Signature((), doc="The players, in the order they are seated (as the setup lists them)."),
+                                       "play or not.", example="first(order_of_play())"),
+    "players": Signature((), doc="The players, in the order they are seated (as the setup lists them).", example="count(players())"),
     "option": Signature(("text", "text", "any", "text", "any"), optional_positional=4,
                         doc="An option of a decision put with `ask`: its name, then up to two names each followed by "
-                            "its value (`option(\"allocate\", \"ratio_to\", \"ap\")`); an option named `pass` is a pass."),
-    "option_name": Signature(("any",), doc="The name of an option (the answer `ask` binds)."),
+                            "its value (`option(\"allocate\", \"ratio_to\", \"ap\")`); an option named `pass` is a pass.", example='option("allocate", "ratio_to", "ap")'),
+    "option_name": Signature(("any",), doc="The name of an option (the answer `ask` binds).", example='option_name(option("pass")) == "pass"'),
     "option_with": Signature(("any", "text", "any"),
                              doc="The option with its value of that name given (in its place if it has one, else "
                                  "last): an option is a record too, built up with `set` and logged by `record` as "
-                                 "its values by name."),
-    "append": Signature(("list", "any"), doc="A list with a value added at its end."),
+                                 "its values by name.", example='option_with(option("allocate"), "ratio_to", "mp")'),
+    "append": Signature(("list", "any"), doc="A list with a value added at its end.", example="append(in_play(), self)"),
     "rank": Signature(("list", "purpose"),
                       doc="Rank a list of entries, each a list of its member then its keys (numbers): the members "
                           "by their keys compared in turn, highest first, the list's order kept among equals; those "
                           "still tied each roll a pair of d6 for the purpose, the higher pair first, and those tied "
-                          "again roll again.", rolls=True),
+                          "again roll again.", rolls=True, example="rank([[self, 1], [target, 2]], tiebreak)"),
     "sides_alternating": Signature(("list",), doc="A list of pieces (or players) with the sides taking turns: the first "
                                                   "of the first member's side, then the first of the next side to "
-                                                  "appear, and so on round the sides while any is left."),
+                                                  "appear, and so on round the sides while any is left.", example="sides_alternating(in_play())"),
     "group_stats": Signature(("text",), doc="The stats of a group (`group trait`), in the order they are declared: "
-                                            "a die with a face per stat reads it."),
-    "option_value": Signature(("any", "text"), doc="An option's value of that name, or none."),
+                                            "a die with a face per stat reads it.", example='group_stats("trait")'),
+    "option_value": Signature(("any", "text"), doc="An option's value of that name, or none.", example='option_value(option("allocate", "ratio_to", "ap"), "ratio_to")'),
     "clockwise_from": Signature(("actor",), doc="Who acts round the table clockwise (north, east, south, west seen "
                                                 "from above), starting with this one: the pieces, or in a game "
-                                                "without pieces, the players."),
-    "sides_in_play": Signature((), doc="The sides with a piece still in play, in the order of `sides()`."),
+                                                "without pieces, the players.", example="clockwise_from(self)"),
+    "sides_in_play": Signature((), doc="The sides with a piece still in play, in the order of `sides()`.", example="count(sides_in_play())"),
     "ending": Signature((), doc="How the game came to its end, while its verdict is given: the termination the log "
-                                "records (such as `\"cycle_limit\"`), or none while the game goes on."),
+                                "records (such as `\"cycle_limit\"`), or none while the game goes on.", example="ending()"),
     "dice_pool": Signature(("purpose", "number", "number"),
                            doc="Roll N d6 for a purpose and count the successes: the dice showing the target or more.",
-                           ranges={1: at_least(0, "a number of dice"), 2: D6_TARGET}, rolls=True),
+                           ranges={1: at_least(0, "a number of dice"), 2: D6_TARGET}, rolls=True, example="dice_pool(check, 3, 5)"),
 }
 
 FUNCTION_RESULTS: dict[str, str] = {
@@ -745,3 +756,109 @@ PROPERTY_PATTERNS: dict[str, tuple[str, str]] = {
 #: The largest amount a cost may name (a literal is held to it by the JSON Schema too).
 MAX_COST = 12
 COST_RANGE = NumberRange(0, MAX_COST, "a cost")
+
+
+# ---------------------------------------------------------------- help on properties and attributes
+# What each property means and a clause using it (the editor's hover and language reference).
+PROPERTY_NOTES: dict[str, Note] = {
+    "activation": Note("How a hazard comes into play: one of the game's `activations`.", "activation random"),
+    "activations": Note("The ways the game's hazards come into play.", "activations random, placed"),
+    "acts": Note("What a piece may do in its turn: give commands, use controls, abilities, cards.",
+                 "acts command, control, ability, card"),
+    "ammo": Note("How many shots a weapon holds; it is gone when they are spent.", "ammo 3"),
+    "assumed": Note("What a card takes for granted, said in words for the designer.", 'assumed "played face up"'),
+    "badge": Note("The one or two characters marking a piece in the state on the board.", 'badge "S"'),
+    "block": Note("How much damage a shield stops.", "block 1"),
+    "board_size": Note("How many squares each side of the game's square board has (8 without it).", "board_size 8"),
+    "closing": Note("The procedure run between a turn's end and the moment it is over, given who took it.",
+                    "closing points_never_carry_over"),
+    "colour": Note("The colour marking a piece in the state on the board, as `#rrggbb`.", 'colour "#5d4037"'),
+    "damage": Note("The damage a weapon adds to a hit.", "damage 2"),
+    "default_for": Note("Makes a pile where coins go (or come from) when a script names no pile.", "default_for damage"),
+    "draw": Note("The AP it costs to draw the weapon.", "draw 1"),
+    "drawn": Note("What becomes of a card drawn from the zone: played at once, or kept in hand.", "drawn kept"),
+    "durability": Note("How many uses a weapon takes before it breaks.", "durability 4"),
+    "ends": Note("The event raised when a turn ends.", "ends round_ends"),
+    "flavor": Note("Words for the card's mood, printed in italics; no rule reads them.", 'flavor "Steel sings."'),
+    "group": Note("A command's section of the menu; a stat's group, which makes it a word of that type.", "group trait"),
+    "groups": Note("The sections of the game's menu its commands are offered in.", "groups melee, movement"),
+    "held_by": Note("The game's name of the piece holding a piece in this state.", "held_by holder"),
+    "high": Note("The highest value a stat may take (a number or a rule param).", "high 5"),
+    "holding": Note("The game's name of the piece a piece in this state holds.", "holding held"),
+    "holds": Note("The kind of declaration whose cards fill the zone.", "holds card"),
+    "implied_by": Note("End states a piece is in this state in as well.", "implied_by dead"),
+    "keep": Note("The field of a player's profile saying how many cards of the deal it keeps.", 'keep "hand_size"'),
+    "layout_word": Note("The game's word for one of its board layouts.", 'layout_word "arena"'),
+    "layouts": Note("The YAML data kind holding the game's board layouts.", 'layouts "arenas"'),
+    "length": Note("A turn ends after this many actions.", "length 1"),
+    "levels": Note("The names of a stat's values, from `low` up.", "levels calm, eager, wild"),
+    "like": Note("The built-in kind a declared kind takes its clauses and behaviour from.", "like hand_card"),
+    "logged": Note("`false`: a change of the stat is no line of the log of its own.", "logged false"),
+    "low": Note("The lowest value a stat may take (a number or a rule param).", "low 0"),
+    "numbered": Note("`true` makes the pile a counter each piece holds, a coin on each number marked.", "numbered true"),
+    "object": Note("The board objects a hazard concerns.", "object rock"),
+    "offered": Note("`control`: offered among a turn's controls, not given as a command.", "offered control"),
+    "optimal": Note("The range a weapon hits best at.", "optimal 3"),
+    "over": Note("The event raised when a turn is over.", "over round_over"),
+    "owner": Note("`player`: each player holds one (a stat, a pile, a zone); `side`: each side.", "owner player"),
+    "passing": Note("Whether the player may end the turn.", "passing true"),
+    "per": Note("`player`: a shared pile's `start` is that many coins for each player.", "per player"),
+    "piece_word": Note("The game's own name of a piece: scripts may write it as a type.", 'piece_word "fighter"'),
+    "pieces": Note("How many pieces each player controls (0 for a game of players alone).", "pieces 1"),
+    "player_word": Note("The game's own name of a player.", 'player_word "captain"'),
+    "players": Note("How many players the game is played by.", "players 2, 3, 4"),
+    "profile": Note("The field of the player's profile the stat starts at.", 'profile "nerve"'),
+    "profiles": Note("The YAML data kind a setup names a player's profile from.", 'profiles "captains"'),
+    "reason": Note("What the log says a coin marked on a counter is for.", 'reason "round"'),
+    "reserve": Note("`true`: the pile coins come out of and go back to, never running out.", "reserve true"),
+    "roles": Note("The YAML data kind a setup names a piece's role from.", 'roles "classes"'),
+    "round": Note("The procedure the game loop runs again and again.", "round play_round"),
+    "rulebook": Note("Where the rule is written in the rulebook, for the designer.", 'rulebook "pg.12"'),
+    "score": Note("What a side's standing is counted in: a number every piece has.", "score overall"),
+    "setup": Note("The procedure run once before the first round.", "setup setting_up"),
+    "start": Note("Its value when a piece enters play (a stat), or the coins it starts with (a pile).", "start 3"),
+    "starts": Note("The event raised when a turn starts.", "starts round_starts"),
+    "store": Note("The AP it costs to store the weapon.", "store 1"),
+    "tags": Note("Words rules and requirements read (`\"wild\" in command.tags`).", "tags attack, wild"),
+    "targets": Note("`opponent`: the player picks a piece of another side, bound as `target`.", "targets opponent"),
+    "text": Note("The rules text printed on the card.", 'text "Deal 2 damage to a piece next to you."'),
+    "turn": Note("The `turn` its pieces take.", "turn command_round"),
+    "type": Note("What kind of weapon it is.", "type one_handed"),
+    "verdict": Note("The procedure deciding who wins when the game ends undecided.", "verdict most_points"),
+    "visible": Note("Who may see the zone's cards: the others see only how many it holds.", "visible owner"),
+}
+
+# What each attribute and name bound by a roll means, and an expression reading it.
+ATTRIBUTE_NOTES: dict[str, Note] = {
+    "overall": Note("The piece's overall condition.", "target.overall"),
+    "ap": Note("Its action points left this round.", "self.ap"),
+    "mp": Note("Its movement points left this round.", "self.mp"),
+    "facing": Note("The compass direction it faces.", "self.facing"),
+    "square": Note("The square it stands on.", "self.square"),
+    "weapon": Note("The weapon it holds, or none.", "self.weapon"),
+    "fighting": Note("Whether it is still in play.", "target.fighting"),
+    "label": Note("Its name in the log.", "self.label"),
+    "side": Note("The side it is on.", "self.side"),
+    "seat": Note("The seat a player sits at.", "first(players()).seat"),
+    "ratio": Note("The ratio its points are split by.", "self.ratio"),
+    "weapon_type": Note("Its weapon's type, or none.", "self.weapon_type"),
+    "weapon_damage": Note("Its weapon's damage, 0 without one.", "self.weapon_damage"),
+    "weapon_optimal": Note("Its weapon's optimal range, 0 without one.", "self.weapon_optimal"),
+    "weapon_block": Note("Its shield's block, 0 without one.", "self.weapon_block"),
+    "weapon_draw": Note("The AP to draw its weapon, 0 without one.", "self.weapon_draw"),
+    "weapon_store": Note("The AP to store its weapon, 0 without one.", "self.weapon_store"),
+    "ammo": Note("The shots its weapon has left.", "self.ammo"),
+    "durability": Note("The uses its weapon has left.", "self.durability"),
+    "gained": Note("The coins its player's piles took from damage it dealt in the current command.", "self.gained"),
+    "on_board": Note("Whether its figure is on the board.", "target.on_board"),
+    "holding": Note("The piece it holds, or none.", "self.holding"),
+    "held_by": Note("The piece holding it, or none.", "self.held_by"),
+    "id": Note("The id of the command given.", "command.id"),
+    "group": Note("The section of the menu the command is offered in.", "command.group"),
+    "tags": Note("The command's tags.", '"wild" in command.tags'),
+    "margin": Note("By how much the attack beat the defense.", "margin"),
+    "attack_total": Note("The attack roll's total.", "attack_total"),
+    "defense_total": Note("The defense roll's total.", "defense_total"),
+    "damage_bonus": Note("The bonuses and penalties to the damage of the attack.", "damage_bonus"),
+    "roll_total": Note("The total of a check roll.", "roll_total"),
+}

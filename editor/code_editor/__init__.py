@@ -6,19 +6,30 @@ A Streamlit custom component (components v2: inline HTML, CSS and JavaScript, no
 download). The colours come from the language's own grammar (`highlight.editor_lexer`); the checking
 stays in Python: the page validates the text the editor reports and passes the problems back in.
 
+Help while writing (`LanguageHelp`, from `nexus_dsl.assist`): the page hands the editor the
+meanings of every word that can occur (a few hundred, worked out once per ruleset), and the editor
+shows a word's entry in a tooltip when the pointer rests on it. Completion asks Python: on Ctrl+Space,
+or when typing a word pauses, the editor reports its text and the cursor (`ask`); the page answers on
+that rerun with the words valid there, and the editor lists those still matching what has been typed
+since. The editor only filters by prefix: what is valid where is `nexus_dsl.assist`'s to say.
+
 Headless tests (AppTest) cannot run the component's JavaScript: there the text is what the page
-keeps in Session State, and a test types by setting it. The browser test types into the real one.
+keeps in Session State, and a test types by setting it (and asks for completions by setting the
+request the editor would report, under `<key>_ask`). The browser test types into the real one.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import streamlit as st
 
+from nexus_dsl import assist
 from nexus_dsl.errors import Diagnostic
+from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.workbench.highlight import Language, editor_lexer
 
 HERE = Path(__file__).parent
@@ -31,6 +42,8 @@ HTML = """<div class="nx-editor">
       <textarea class="nx-input" spellcheck="false" autocomplete="off" autocapitalize="off" wrap="off"></textarea>
     </div>
   </div>
+  <div class="nx-hover" role="tooltip" hidden></div>
+  <ul class="nx-complete" role="listbox" hidden></ul>
   <div class="nx-status" aria-live="polite"></div>
 </div>"""
 
@@ -50,24 +63,65 @@ def problems_for_the_editor(diagnostics: Sequence[Diagnostic]) -> list[dict[str,
             for d in diagnostics]
 
 
+@dataclass(frozen=True)
+class LanguageHelp:
+    """What the editor answers hovers and completions from: the words' meanings, and the ruleset
+    the completions are worked out in."""
+
+    words: Mapping[str, list[dict[str, object]]]
+    ruleset: Ruleset | None
+
+
+def language_help(ruleset: Ruleset | None) -> LanguageHelp:
+    return LanguageHelp(assist.dictionary(ruleset), ruleset)
+
+
+def answer(request: Any, word_help: LanguageHelp) -> dict[str, Any] | None:
+    """The completions for a request the editor reported (`{"id", "text", "line", "column"}`),
+    or None for a request that is not one."""
+    if not hasattr(request, "get"):
+        return None
+    text, line, column, ident = (request.get(name) for name in ("text", "line", "column", "id"))
+    if not isinstance(text, str) or not all(isinstance(n, int) and not isinstance(n, bool) for n in (line, column)):
+        return None
+    found = assist.completions(text, line, column, word_help.ruleset)
+    return {"id": ident, "line": line, "column": column,
+            "items": [completion.as_dict() for completion in found[:MAX_COMPLETIONS]]}
+
+
+MAX_COMPLETIONS = 200  # the rest is reached by typing more of the word
+
+
 def code_editor(text: str, *, key: str, revision: int, language: Language, label: str,
                 diagnostics: Sequence[Diagnostic], on_change: Callable[[str], None],
-                kinds: Sequence[str] = ()) -> None:
+                kinds: Sequence[str] = (), word_help: LanguageHelp | None = None) -> None:
     """Draw the editor holding `text`. `on_change(new_text)` runs (as a callback, before the rerun)
     whenever the designer's text reaches the app. `revision` must change whenever the app itself
     replaces the text (a template, a form, a reload): only then is the editor's content replaced,
     so text typed while a rerun was under way is never lost. `kinds`: the kinds of declaration the
-    loaded packs declare, coloured as keywords like the built-in ones."""
+    loaded packs declare, coloured as keywords like the built-in ones. `word_help`: the meanings of
+    the words and the completions (none without it)."""
+    ask_key = f"{key}_ask"
+
+    def reported(name: str) -> Any:
+        value = st.session_state.get(key) or {}
+        return value.get(name) if hasattr(value, "get") else None
 
     def changed() -> None:
-        value = st.session_state.get(key) or {}
-        new_text = value.get("text") if hasattr(value, "get") else None
+        new_text = reported("text")
         if isinstance(new_text, str):
             on_change(new_text)
 
-    _component()(
-        key=key,
-        data={"text": text, "revision": revision, "label": label, "lexer": editor_lexer(language, kinds),
-              "errors": problems_for_the_editor(diagnostics)},
-        on_text_change=changed,
-    )
+    def asked() -> None:
+        # A request for completions carries the text it was made in: the page takes that text too.
+        request = reported("ask")
+        st.session_state[ask_key] = request
+        if hasattr(request, "get") and isinstance(request.get("text"), str):
+            on_change(request["text"])
+
+    data: dict[str, Any] = {"text": text, "revision": revision, "label": label, "lexer": editor_lexer(language, kinds),
+                            "errors": problems_for_the_editor(diagnostics)}
+    if word_help is not None:
+        data["words"] = word_help.words
+        data["completions"] = answer(st.session_state.get(ask_key), word_help)
+    _component()(key=key, data=data, on_text_change=changed, on_ask_change=asked)

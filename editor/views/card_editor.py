@@ -13,7 +13,7 @@ import streamlit as st
 import yaml
 
 from editor import navigation, pack_choice, state, widgets
-from editor.code_editor import code_editor
+from editor.code_editor import code_editor, language_help
 from nexus_dsl.cards import KIND_TITLES
 from nexus_dsl.errors import NexusError
 from nexus_dsl.model.ruleset import ScriptItem
@@ -360,12 +360,14 @@ def editor_body(rules, kind: str) -> None:
         st.caption(f"Editing `{target['path']}` (pack `{target['pack']}`)")
     else:
         st.caption("A new item, not saved yet")
+    # The editor takes the page's width, so long lines and their problems are seen whole.
+    script_kind = authoring.is_script_kind(kind)
+    code_editor(text, key=SCRIPT_EDITOR, revision=st.session_state.get(REVISION, 0),
+                language="nexus" if script_kind else "yaml", label="Rule script" if script_kind else "Data (YAML)",
+                diagnostics=check.diagnostics, on_change=typed, kinds=tuple(rules.words.kinds),
+                word_help=language_help(rules) if script_kind else None)
     script, verdict = st.columns([3, 2])
     with script:
-        code_editor(text, key=SCRIPT_EDITOR, revision=st.session_state.get(REVISION, 0),
-                    language="nexus" if authoring.is_script_kind(kind) else "yaml",
-                    label="Rule script" if authoring.is_script_kind(kind) else "Data (YAML)",
-                    diagnostics=check.diagnostics, on_change=typed, kinds=tuple(rules.words.kinds))
         with st.expander("Fields", expanded=False):
             form_fields(kind, text)
     with verdict:

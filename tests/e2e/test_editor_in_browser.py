@@ -261,6 +261,84 @@ def test_card_editor_writes_breaks_mends_and_saves_a_card(page: Page, server: Se
         expect(page.locator('[data-testid="stSidebar"]').get_by_text("Alley Rules")).to_be_visible()
 
 
+HELPED_ID = "helped_card"
+
+
+def hover_word(page: Page, editor: Locator, word: str) -> None:
+    """Rest the pointer on the middle of a word of the code editor (its coloured copy lies under
+    the text area at the same place)."""
+    box = editor.locator(".nx-coloured span", has_text=re.compile(rf"^{word}$")).first.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def test_code_editor_explains_a_word_and_completes_one(page: Page, server: Server) -> None:
+    with explained_failure(server, page, "assist"):
+        go_to(page, "Card editor")
+        main = main_area(page)
+        # Still chosen when the card editor's walk came first; chosen here when this test runs alone.
+        if widget(page, "ed_kind").get_by_role("combobox").input_value() != "Influence Card":
+            choose(page, "ed_kind", "Influence Card")
+        type_into(page, "ed_new_id", HELPED_ID)
+        type_into(page, "ed_new_name", "Helped Card")
+        click(page, "ed_start")
+        editor = widget(page, "ed_script")
+        script = editor.locator("textarea")
+        status = editor.locator(".nx-status")
+        expect(script).to_have_value(re.compile(rf"influence {HELPED_ID} .*slide_roll", re.DOTALL))
+        template = script.input_value()
+        # The editor takes the page's width, not a column's.
+        assert editor.bounding_box()["width"] > main.bounding_box()["width"] * 0.8  # type: ignore[index]
+
+        # Hover: the pointer resting on a word shows its entry, how it is written, what it does, an example.
+        tooltip = editor.locator(".nx-hover")
+        hover_word(page, editor, "slide_roll")
+        expect(tooltip).to_be_visible()
+        expect(tooltip.locator(".nx-h-signature").first).to_have_text("slide_roll <roll_side> by <number>")
+        expect(tooltip).to_contain_text("Slide the current attack or defense roll")
+        expect(tooltip.locator(".nx-h-example").first).to_contain_text("slide_roll attack by 1")
+        hover_word(page, editor, "before_rolls")  # a word of the loaded pack: its kind and where it is declared
+        expect(tooltip).to_contain_text("window: ")
+        expect(tooltip).to_contain_text("content/base/windows/")
+        page.mouse.move(5, 5)
+        expect(tooltip).to_be_hidden()
+
+        # Completion: a new line of the effect, Ctrl+Space lists the effects valid there, typing
+        # narrows the list, Enter inserts the word.
+        put_caret(script, template.index("by bribe_bonus") + len("by bribe_bonus"))
+        page.keyboard.press("Enter")
+        page.keyboard.press("Control+Space")
+        choices = editor.locator(".nx-complete")
+        expect(choices).to_be_visible()
+        expect(choices.locator("li", has_text="transfer").first).to_be_visible()
+        expect(choices.locator("li", has_text="front_arc")).to_have_count(0)  # a function, not an effect
+        page.keyboard.type("add_d")
+        expect(choices.locator("li")).to_have_count(1)
+        expect(choices.locator("li .nx-c-label")).to_have_text("add_damage")
+        settle(page)
+        shoot(page, editor, "code-editor-completion.png")
+        page.keyboard.press("Enter")
+        expect(choices).to_be_hidden()
+        page.keyboard.type(" 1")
+        # A pause in a word asks by itself: the list comes, Escape closes it, nothing typed is lost.
+        page.keyboard.press("Enter")
+        page.keyboard.type("tra")
+        expect(choices.locator("li .nx-c-label").first).to_have_text("transfer")
+        page.keyboard.press("Escape")
+        expect(choices).to_be_hidden()
+        for _ in range(len("tra") + 1 + 8):  # the word, then the line it opened
+            page.keyboard.press("Backspace")
+        expect(status).to_contain_text("no errors")
+        settle(page)
+        typed = script.input_value()
+        assert typed == template.replace("by bribe_bonus\n", "by bribe_bonus\n        add_damage 1\n")
+        # The text reached the page: checked, valid, and previewed with the new line (the template's
+        # card says nothing of damage before it).
+        assert "damage" not in template.split("effect {")[1]
+        expect(main.get_by_text(f"Valid Influence Card: {HELPED_ID}")).to_be_visible()
+        expect(main.locator(".nexus-card")).to_contain_text("damage")
+
+
 def square_on(board: Locator, col: int, row: int) -> Locator:
     """A square of a board view as a click finds it: the object standing on it if any (drawn over
     the square, it answers for it), else the square itself."""
