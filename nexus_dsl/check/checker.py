@@ -1044,8 +1044,18 @@ class Checker:
         actual = self.expr_type(expr, scope)
         if not compatible(expected, actual):
             self.error(expr, "wrong_type", f"expected {self.describe(expected)}, got {self.describe(actual)}",
-                       f"`{_short(expr)}` is {self.describe(actual)}")
+                       self._how_to_write(expr, expected) or f"`{_short(expr)}` is {self.describe(actual)}")
         return actual
+
+    def _how_to_write(self, expr: A.Expr, expected: str) -> str | None:
+        """For a value of the wrong type that is plainly the right one written the wrong way: how
+        to write it (a number in quotes, a location read from a piece)."""
+        if expected == "number" and isinstance(expr, A.Str) and expr.value.strip().lstrip("-").isdigit():
+            return f"a number is written without quotes: `{expr.value.strip()}`"
+        members = self.context.members_of(expected) or ()
+        if isinstance(expr, A.Attr) and expr.name in members:
+            return f"`{_short(expr)}` is a number; {self.describe(expected)} is named by itself: `{expr.name}`"
+        return None
 
     def expr_type(self, expr: A.Expr, scope: Scope) -> str:
         if isinstance(expr, A.Num):

@@ -84,9 +84,11 @@ def _colon(site: _Site) -> Explanation | None:
                            f"write `{site.before.strip()} {{` and close the block with `}}`: indentation alone makes no block")
     if site.first in ("param", "let", "set") and len(site.words) == 2:
         return Explanation(f"a `{site.first}` gives its value after `=`, not `:`", f"write `{site.first} {site.last} = ...`")
-    return Explanation(f"no `:` after `{site.last or 'the clause'}`",
-                       f"write `{site.last} <value>`; a `:` follows only the name of an `arg` (`arg location: location`) "
-                       "and the name of a keyword argument of a function")
+    only = ("a `:` follows only the name of an `arg` (`arg location: location`) and the name of a keyword argument "
+            "of a function")
+    if not site.words:
+        return Explanation("unexpected `:`", only)
+    return Explanation(f"no `:` after `{site.last}`", f"write `{site.last} <value>`; {only}")
 
 
 def _equals(site: _Site) -> Explanation | None:
@@ -114,9 +116,12 @@ def _block_keywords(site: _Site) -> Explanation | None:
         return Explanation("write `elif`, not `else if`", "e.g. `} elif self.ap > 1 {`")
     if site.kind == "NAME" and site.expected == {"EACH"}:
         return Explanation("a loop reads `for each <name> in <list>`", f"write `for each {site.token} in ...`")
-    if site.kind == "NAME" and site.expected == {"LBRACE"}:
+    if site.kind == "NAME" and site.expected == {"LBRACE"} and site.after[len(site.token):].strip().startswith("{"):
         return Explanation(f"`{site.token}` is not needed: the block opens with `{{` right here",
                            f"write `{site.before.strip()} {{`")
+    if site.kind == "NAME" and site.expected == {"LBRACE"}:
+        return Explanation(f"the statements of `{site.before.strip()}` go in a block, between `{{` and `}}`",
+                           f"write `{site.before.strip()} {{`, the statements on the lines below it, then `}}`")
     if site.kind == "_NL" and site.expected == {"LBRACE"}:
         return Explanation("the `{` that opens a block goes on the same line", f"write `{site.before.strip()} {{`")
     return None
@@ -139,6 +144,11 @@ def _values(site: _Site) -> Explanation | None:
     if site.kind == "COMPARE" and site.last in ("and", "or"):
         return Explanation(f"each comparison needs its own left side after `{site.last}`",
                            f"e.g. `self.ap >= 1 {site.last} self.ap <= 3`")
+    if site.kind == "STRING" and "ELSE" in site.expected and site.first == "requires":
+        return Explanation("the message of a requirement follows `else`", f"write `... else {site.token}`")
+    if site.kind in ("NUMBER", "STRING") and site.last in ("is", "not") and "NAME" in site.expected:
+        return Explanation("`is` asks whether a piece is in a state (`target is prone`)",
+                           f"to compare values, write `==`, e.g. `x == {site.token}`")
     if site.last == "else" and "STRING" in site.expected and site.kind not in ("$END", "_NL"):
         return Explanation("the message after `else` is written in double quotes",
                            f'write `else "{site.after.strip()}"`')
@@ -154,6 +164,11 @@ def _values(site: _Site) -> Explanation | None:
 def _stray_characters(site: _Site) -> Explanation | None:
     if site.kind == "MUL_OP" and site.token == "/" and site.after.startswith("//"):
         return Explanation("a comment starts with `#`, not `//`", "e.g. `# why this effect is here`")
+    if site.kind == "ADD_OP" and site.token == "-" and len(site.words) == 2 and "STRING" in site.expected:
+        rest = re.match(r"-[\w-]*", site.after)
+        written = site.words[1] + (rest.group() if rest else "")
+        return Explanation("an id is written in snake_case: letters, digits and `_`",
+                           f"write `{written.replace('-', '_')}`")
     if site.kind == "RBRACE" and "$END" in site.expected:
         return Explanation("this `}` closes nothing: every `{` before it is closed already",
                            "remove it, or find the `{` it was meant to close")
@@ -171,6 +186,10 @@ _FOREIGN_CHARACTERS = {
     "!": ("`!` is written `not` (and `!=` compares)", "e.g. `if not self.fighting { ... }`"),
     "'": ("text is written in double quotes", 'e.g. `log "a line of the log"`'),
     "%": ("there is no `%`", "arithmetic has `+`, `-`, `*` and `/`"),
+    "\u201c": ("text is written in plain double quotes `\"`, not typographic ones", 'e.g. `text "Hit hard."`'),
+    "\u201d": ("text is written in plain double quotes `\"`, not typographic ones", 'e.g. `text "Hit hard."`'),
+    "\u2018": ("text is written in plain double quotes `\"`", 'e.g. `log "a line of the log"`'),
+    "\u2019": ("text is written in plain double quotes `\"`", 'e.g. `log "a line of the log"`'),
 }
 
 
@@ -185,9 +204,10 @@ def unclosed_brace(source: str) -> tuple[int, int] | None:
     """The line and column of the `{` most likely left without its `}`, or None when every `{` is closed.
 
     Braces inside quoted text and comments do not count. A `}` closes the innermost open `{`, unless
-    it stands left of that `{`'s line while an outer `{` opens a line indented as it is: then the
-    inner block is the one left open (its `}` was forgotten) and the `}` closes the outer one. At the
-    end, the innermost `{` still open is the answer."""
+    its line is indented less than that `{`'s line while an outer `{` opens a line indented no deeper
+    than the `}`'s: then the inner block is the one left open (its `}` was forgotten) and the `}`
+    closes the outer one. The first block so left open is the answer; else, at the end, the
+    innermost `{` still open."""
     open_braces: list[tuple[int, int, int]] = []  # line, column, indentation of the line
     suspect: tuple[int, int] | None = None
     for number, line in enumerate(source_lines(source), start=1):
