@@ -51,6 +51,7 @@ class CheckContext:
     object_types: frozenset[str] = frozenset()
     settings: Mapping[str, str] = field(default_factory=dict)  # global rule params -> type
     declaration_ids: frozenset[str] = frozenset()
+    commands: frozenset[str] = frozenset()  # the ids of the `command` declarations in view (`perform`)
     # The enumerations content declares, type -> members in load order: `state` (the `state`
     # declarations), `pile`, and each stat group (`trait`, `location` in the base game).
     members: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -1030,6 +1031,11 @@ class Checker:
         if expected == "pile" and isinstance(expr, A.Name) and expr.id in self.context.owned_piles:
             self.error(expr, "wrong_type", f"each player holds a `{expr.id}`: name whose",
                        "a piece or a player stands for its player's pile, e.g. `to self`", width=len(expr.id))
+            return expected
+        if isinstance(expr, A.Name) and scope.lookup(expr.id) is None and expected == "command":
+            self.error(expr, "unknown_name", f"no command `{expr.id}` is in view",
+                       did_you_mean(expr.id, self.context.commands)
+                       or "a command is named by its id: declare it, or load the pack that does", width=len(expr.id))
             return expected
         if isinstance(expr, A.Name) and scope.lookup(expr.id) is None:
             members = self.context.members_of(expected)

@@ -45,6 +45,7 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         object_types=frozenset(object_types),
         settings=dict(settings or {}),
         declaration_ids=frozenset(ident for _kind, ident in in_view),
+        commands=frozenset(ident for kind, ident in in_view if kind == "command"),
         members=members,
         stats=words.stats,
         events=words.events,

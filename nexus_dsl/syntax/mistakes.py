@@ -134,7 +134,7 @@ def _effect_written_as_call(site: _Site) -> Explanation | None:
     if site.kind == "COMMA" and "BY" in site.expected and "LBRACE" not in site.expected:
         return Explanation("an effect's values are not separated by `,`",
                            "give each value its place and its word, e.g. `damage target by 2`; one state a line: "
-                           "`add_state target prone`")
+                           "`add_state target <state>`")
     return None
 
 
@@ -147,7 +147,7 @@ def _values(site: _Site) -> Explanation | None:
     if site.kind == "STRING" and "ELSE" in site.expected and site.first == "requires":
         return Explanation("the message of a requirement follows `else`", f"write `... else {site.token}`")
     if site.kind in ("NUMBER", "STRING") and site.last in ("is", "not") and "NAME" in site.expected:
-        return Explanation("`is` asks whether a piece is in a state (`target is prone`)",
+        return Explanation("`is` asks whether a piece is in a state (`target is <state>`)",
                            f"to compare values, write `==`, e.g. `x == {site.token}`")
     if site.last == "else" and "STRING" in site.expected and site.kind not in ("$END", "_NL"):
         return Explanation("the message after `else` is written in double quotes",
