@@ -224,3 +224,21 @@ def unclosed_brace(source: str) -> tuple[int, int] | None:
     if suspect is not None:
         return suspect
     return open_braces[-1][:2] if open_braces else None
+
+
+def early_closer(source: str, before_line: int) -> tuple[int, int] | None:
+    """The line of the first `}` before `before_line` that stands on a line of its own indented
+    deeper than the line of the `{` it closes, and that `{`'s line: the likeliest `}` too many
+    (`damage x by 1` then `}` inside an effect closes the effect, and every `}` after it one block
+    too early). None when every such `}` lines up with its `{`."""
+    open_braces: list[tuple[int, int]] = []  # line, indentation of the line
+    for number, line in enumerate(source_lines(source)[: max(0, before_line - 1)], start=1):
+        indent = len(line) - len(line.lstrip(" \t"))
+        for match in _BRACES.finditer(line):
+            if match.group() == "{":
+                open_braces.append((number, indent))
+            elif match.group() == "}" and open_braces:
+                opened_on, opened_indent = open_braces.pop()
+                if match.start() == indent and indent > opened_indent:
+                    return number, opened_on
+    return None

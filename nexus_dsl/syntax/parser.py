@@ -745,11 +745,29 @@ def _diagnostic_for(error: UnexpectedInput, file: str, source: str, end_note: st
     if explanation is not None:  # a recognised mistake: its own message, no list of tokens
         if explanation.column:
             column, end = explanation.column, explanation.column + explanation.width
+        hint = explanation.hint + _early_closer_note(source, line, code, message)
         return Diagnostic(code=code, message=explanation.message, file=file, line=line, column=column,
-                          end_column=end, hint=explanation.hint)
+                          end_column=end, hint=hint)
     if friendly:
         hint = f"{friendly}; {hint}" if hint else friendly
     return Diagnostic(code=code, message=message, file=file, line=line, column=column, end_column=end, hint=hint)
+
+
+def _early_closer_note(source: str, line: int, code: str, message: str) -> str:
+    """For a `}` that closes nothing: which earlier `}` is likely the one too many, counted in lines
+    back from it (a chunk's lines are not yet the file's)."""
+    if code != "syntax/unexpected_token" or message != "unexpected `}`":
+        return ""
+    early = mistakes.early_closer(source, line)
+    if early is None:
+        return ""
+    closer, opener = early
+    return (f"; the `}}` {_lines_above(line - closer)} is likely the one too many: it is indented deeper than "
+            f"the `{{` it closes, {_lines_above(line - opener)}")
+
+
+def _lines_above(count: int) -> str:
+    return "1 line above" if count == 1 else f"{count} lines above"
 
 
 def _around_error(source: str, line: int, column: int) -> tuple[str, str]:

@@ -8,7 +8,7 @@ import pytest
 
 from nexus_dsl import vocabulary as V
 from nexus_dsl.errors import did_you_mean
-from nexus_dsl.syntax.mistakes import explain_character, unclosed_brace
+from nexus_dsl.syntax.mistakes import early_closer, explain_character, unclosed_brace
 
 
 @pytest.mark.parametrize(("source", "opened"), [
@@ -43,3 +43,11 @@ def test_synonyms_lead_from_unknown_words_to_real_ones(table: dict, words: dict)
 def test_foreign_words_are_no_words_of_the_language() -> None:
     assert not set(V.FOREIGN_WORDS) & (set(V.PRIMITIVES) | set(V.FUNCTIONS))
     assert set(V.FOREIGN_LITERALS.values()) <= {"true", "false", "none"}
+
+
+def test_the_closing_brace_too_many_is_the_one_deeper_than_its_block() -> None:
+    lined_up = 'rule r "R" {\n    when bout_starts {\n        log "x"\n    }\n}\n}\n'
+    assert early_closer(lined_up, 6) is None
+    too_deep = 'rule r "R" {\n    when bout_starts {\n        log "x"\n        }\n    }\n}\n'
+    assert early_closer(too_deep, 6) == (4, 2)  # the `}` of line 4 closes the `{` of line 2
+    assert early_closer(too_deep, 4) is None  # only the `}`s before the one reported count
