@@ -1,7 +1,7 @@
 """The catalogue of known-bad snippets (tests/check/known_bad/catalogue.yaml): mistakes a designer
 new to the language makes, each checked through the editor's validation of one item (parse, check,
-JSON Schema, the same layers `nexus check` runs) to give exactly one diagnostic, at its place, in
-the words written for it. docs/common-mistakes.md is generated from the catalogue and kept in step
+JSON Schema) to give exactly one diagnostic, at its place, in the words written for it, and
+through `nexus check` of a lone file to give the same one. docs/common-mistakes.md is generated from the catalogue and kept in step
 here; after changing the catalogue, write it again with
 
     PYTHONPATH=$PWD python tests/check/test_known_bad.py --write
@@ -53,11 +53,21 @@ def test_a_known_mistake_gets_one_positioned_message_of_its_own(entry: dict[str,
     assert entry["hint"] in (diagnostic.hint or "")
 
 
+@pytest.mark.parametrize("entry", ENTRIES, ids=[entry["mistake"] for entry in ENTRIES])
+def test_nexus_check_of_a_lone_file_gives_the_same_message(entry: dict[str, Any], base_rules: Any) -> None:
+    from nexus_dsl.validate_files import check_script_text
+
+    found = check_script_text(entry["snippet"], f"{entry['kind']}.nexus", base_rules)
+    assert [(d.code, d.line, d.column, d.message) for d in found] == [
+        (entry["code"], entry["line"], entry["column"], entry["message"])]
+
+
 def test_the_catalogue_is_well_formed() -> None:
     assert len(ENTRIES) >= 30
     for entry in ENTRIES:
         assert set(entry) <= FIELDS and FIELDS - {"severity"} <= set(entry), entry["mistake"]
         assert entry["end_column"] > entry["column"] >= 1 and entry["line"] >= 1
+        assert entry["snippet"].startswith(entry["kind"] + " "), "a snippet declares the kind it is checked as"
         assert "expected `" not in entry["message"] + entry["hint"], "a list of tokens is no message of its own"
     assert len({entry["snippet"] for entry in ENTRIES}) == len(ENTRIES)
     assert len({entry["mistake"] for entry in ENTRIES}) == len(ENTRIES)
