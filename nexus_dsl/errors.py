@@ -196,7 +196,9 @@ class DiagnosticBag:
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     """A hint naming the closest known names, or None when nothing is close."""
-    matches = difflib.get_close_matches(word, sorted(set(candidates)), n=3, cutoff=0.6)
+    known = sorted(set(candidates))
+    same_letters = [name for name in known if name.lower() == word.lower()]  # `Prone`, `self.AP`
+    matches = same_letters or difflib.get_close_matches(word, known, n=3, cutoff=0.6)
     if not matches:
         return None
     if len(matches) == 1:

@@ -17,6 +17,7 @@ from typing import Iterable, Sequence
 
 from .check.checker import CheckContext, check_declarations
 from .check.context import context_of, setting_type
+from .check.costs import unpaid_costs
 from .content.barge_checks import barge_problems
 from .content.loader import MANIFEST, SCRIPT_SUFFIX, YAML_SUFFIXES, _data_type_of, _display, _script_locator
 from .content.loader import barge_warnings, internal_error, is_set_aside, linked_pack_folders, linked_pack_problem
@@ -73,6 +74,15 @@ def check_context(ruleset: Ruleset | None, local: Sequence[A.Declaration]) -> Ch
     return context_of([*declarations, *local], settings, objects)
 
 
+def card_warnings(ruleset: Ruleset) -> list[Diagnostic]:
+    """What is legal but surely not meant in the cards of the ruleset's own pack (its last): a cost
+    nobody pays (`check/costs.py`)."""
+    own = ruleset.packs[-1].id if ruleset.packs else None
+    declarations = [item.declaration for items in ruleset.scripts.values() for item in items.values()
+                    if item.origin.pack == own]
+    return unpaid_costs(declarations, check_context(ruleset, []))
+
+
 def check_script_text(text: str, file: str, base: Ruleset | None = None,
                       limits: InputLimits = INPUT_LIMITS) -> list[Diagnostic]:
     """Parse, check and schema-validate one script file on top of `base` (e.g. the base pack)."""
@@ -86,12 +96,16 @@ def check_script_text(text: str, file: str, base: Ruleset | None = None,
 def check_script_module(module: A.Module, file: str, base: Ruleset | None = None) -> list[Diagnostic]:
     """Check and schema-validate one parsed script file on top of `base` (e.g. the base pack)."""
     context = check_context(base, module.declarations)
-    diagnostics = check_declarations(module.declarations, context)
+    diagnostics = check_declarations(module.declarations, context) + unpaid_costs(module.declarations, context)
+    # The schema restates some of the checker's refusals (a clause the kind cannot have): a line the
+    # checker found wrong is reported once, in the checker's words.
+    refused_lines = {d.line for d in diagnostics if d.severity == "error"}
     for declaration in module.declarations:
         like = context.base_kind(declaration.kind)  # None: a kind not in view, which the checker reports
         if like is not None:
-            diagnostics.extend(validate(canonical_as(to_canonical(declaration), like if like != declaration.kind else None),
-                                        schema_name_for_kind(like), file=file, locate=_script_locator(declaration)))
+            found = validate(canonical_as(to_canonical(declaration), like if like != declaration.kind else None),
+                             schema_name_for_kind(like), file=file, locate=_script_locator(declaration))
+            diagnostics.extend(d for d in found if d.line not in refused_lines)
     return sorted(diagnostics, key=lambda d: (d.line, d.column))
 
 
@@ -180,6 +194,7 @@ def _check_pack(folder: Path, report: CheckReport) -> None:
         return
     try:
         report.add(barge_warnings(ruleset))
+        report.add(card_warnings(ruleset))
     except Exception as error:  # noqa: BLE001 - a fault of the tool is reported, the other packs still checked
         report.add([internal_error(_display(folder / MANIFEST), error)])
 

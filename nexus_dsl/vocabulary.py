@@ -862,3 +862,61 @@ ATTRIBUTE_NOTES: dict[str, Note] = {
     "damage_bonus": Note("The bonuses and penalties to the damage of the attack.", "damage_bonus"),
     "roll_total": Note("The total of a check roll.", "roll_total"),
 }
+
+
+# ---------------------------------------------------------------- words designers reach for
+# The words a designer writes for an effect or a function the language names otherwise, with the
+# words it has for that meaning (and what each is for). An unknown word found here is answered by
+# meaning, before any spelling match: `gain` means raising a number, which `grant` does only for
+# AP and MP, so naming `grant` alone would mislead.
+_RAISE = (("grant", "AP or MP"), ("add_stat", "a stat"), ("add_trait", "a trait reserve"), ("heal", "condition"))
+_LOWER = (("damage", "condition"), ("add_stat", "a stat, by a negative amount"), ("forfeit", "AP or MP"),
+          ("add_trait", "a trait reserve, by a negative amount"))
+_COINS = (("transfer", "coins from one pile to another"),)
+_GIVE_STATE = (("add_state", "a state"),)
+_TAKE_STATE = (("remove_state", "a state"),)
+_GO = (("move", "one square"), ("relocate", "to a square"))
+_TURN = (("rotate", "90 degrees left or right"), ("face", "a compass direction"))
+_SAY = (("log", "a line of the log"),)
+_COUNT = (("count", "the items of a list"),)
+_RANDOM = (("die", "a die of a purpose and a number of sides"), ("random_square", "a square"),
+           ("random_location", "a body location"))
+
+EFFECT_SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
+    **{word: _RAISE for word in ("gain", "give", "add", "increase", "raise", "boost", "buff", "earn", "restore")},
+    **{word: _LOWER for word in ("lose", "decrease", "subtract", "lower", "hurt", "wound", "hit", "drain", "deal")},
+    **{word: _COINS for word in ("pay", "steal", "send", "bet", "coin")},
+    **{word: _GIVE_STATE for word in ("apply", "inflict", "afflict", "set_state", "add_status")},
+    **{word: _TAKE_STATE for word in ("cure", "clear", "clear_state", "remove_status")},
+    **{word: _GO for word in ("walk", "push", "teleport", "jump", "go", "shift")},
+    **{word: _TURN for word in ("turn", "spin")},
+    **{word: _SAY for word in ("print", "say", "narrate", "message", "announce")},
+}
+
+FUNCTION_SYNONYMS: dict[str, tuple[tuple[str, str], ...]] = {
+    **{word: _COUNT for word in ("len", "length", "size", "number_of")},
+    **{word: _RANDOM for word in ("random", "rand", "randint", "roll", "dice", "d6")},
+}
+
+# Words of other programming languages with no meaning here, and what a script writes instead.
+FOREIGN_WORDS: dict[str, str] = {
+    "while": "there is no `while`: loop with `for each h in <list> { ... }` or `repeat <count> { ... }`",
+    "def": "a script defines no functions: a `procedure` declaration holds steps run by name",
+    "return": "an effect ends after its last statement: there is no `return`",
+    "break": "a loop runs to its end: there is no `break`; test a mark or a `let` inside it instead",
+    "continue": "there is no `continue`: put the rest of the loop's body under an `if`",
+    "pass": "an empty block is written `{}`: there is no `pass`",
+    "import": "a script imports nothing: every declaration of the packs in view can be named",
+    "class": "a script declares no classes: a declaration starts with its kind, e.g. `command my_id \"My Name\" { ... }`",
+    "print": "write a line to the log with `log \"...\"`",
+}
+
+# Literal words of other languages, and this language's own.
+FOREIGN_LITERALS: dict[str, str] = {"True": "true", "False": "false", "None": "none", "null": "none", "nil": "none",
+                                    "TRUE": "true", "FALSE": "false", "NULL": "none"}
+
+
+def synonym_hint(words: tuple[tuple[str, str], ...]) -> str:
+    """How to say what a synonym means: `grant` (AP or MP), `add_stat` (a stat) ..."""
+    named = [f"`{word}` ({what})" for word, what in words]
+    return "use " + (named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1])

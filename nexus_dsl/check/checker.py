@@ -51,6 +51,7 @@ class CheckContext:
     object_types: frozenset[str] = frozenset()
     settings: Mapping[str, str] = field(default_factory=dict)  # global rule params -> type
     declaration_ids: frozenset[str] = frozenset()
+    commands: frozenset[str] = frozenset()  # the ids of the `command` declarations in view (`perform`)
     # The enumerations content declares, type -> members in load order: `state` (the `state`
     # declarations), `pile`, and each stat group (`trait`, `location` in the base game).
     members: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -64,6 +65,8 @@ class CheckContext:
     # procedures its effects run, for the effects that run it and the refusal of recursion.
     procedures: Mapping[str, V.Signature] = field(default_factory=dict)
     procedure_calls: Mapping[str, tuple[A.Action, ...]] = field(default_factory=dict)
+    # Every effect each procedure runs, directly or through the procedures it runs.
+    procedure_effects: Mapping[str, frozenset[str]] = field(default_factory=dict)
     turns: tuple[str, ...] = ()  # the `turn` declarations, which a game's `turn` names
     # The ways a hazard may come into play: the game's `activations` (any word where it lists none).
     activations: tuple[str, ...] = ()
@@ -302,7 +305,8 @@ class Checker:
         self._check_spans(declaration, actor)
         window_names = self._window_names(declaration)  # once: a declaration may hold thousands of clauses
         for clause in declaration.clauses:
-            self._check_clause(declaration, clause, base, actor, window_names)
+            if _clause_name(clause) in allowed:  # a clause the kind cannot have is reported once, above
+                self._check_clause(declaration, clause, base, actor, window_names)
         self._check_required(declaration)
         return self.diagnostics[start:]
 
@@ -629,7 +633,8 @@ class Checker:
             spec = clause.spec
             if isinstance(spec, A.OpposedRoll):
                 if spec.against != "defense":
-                    self.error(spec, "unknown_name", f"an opposed roll is made against `defense`, not `{spec.against}`")
+                    self.error(spec, "unknown_name", f"an opposed roll is made against `defense`, not `{spec.against}`",
+                               f"write `roll {clause.kind} {_short(spec.level)} vs defense`")
                 if clause.kind != "attack":
                     self.error(clause, "wrong_type", "only an `attack` roll is opposed (`vs defense`)")
                 self.expect(spec.level, "number", actor)
@@ -888,17 +893,18 @@ class Checker:
         if signature is None:
             effects = [*V.PRIMITIVES, *self.context.procedures]
             self.error(action, "unknown_name", f"unknown effect `{action.verb}`",
-                       did_you_mean(action.verb, effects) or "effects: " + ", ".join(sorted(effects)),
-                       width=len(action.verb))
+                       _by_meaning(action.verb, V.EFFECT_SYNONYMS) or did_you_mean(action.verb, effects)
+                       or "effects: " + ", ".join(sorted(effects)), width=len(action.verb))
             for arg in action.args:
                 self.expr_type(arg, scope)
             for prep in action.preps:
                 self.expr_type(prep.value, scope)
             return
-        self._check_positional(action, action.verb, signature, action.args, scope)
+        missing, args = self._check_missing_prepositions(action, signature, scope)
+        seen: set[str] = set(missing)
+        self._check_positional(action, action.verb, signature, args, scope)
         if action.verb in ("signal", "record", "open_window"):
             self._check_signalled_names(action, scope)
-        seen: set[str] = set()
         for prep in action.preps:
             if prep.prep in seen:
                 self.error(prep, "duplicate_name", f"`{prep.prep}` is given twice", width=len(prep.prep))
@@ -923,6 +929,42 @@ class Checker:
             if required not in seen:
                 self.error(action, "missing_argument", f"`{action.verb}` needs a `{required}` argument",
                            _usage(action.verb, signature), width=len(action.verb))
+
+    def _check_missing_prepositions(self, action: A.Action, signature: V.Signature,
+                                    scope: Scope) -> tuple[list[str], tuple[A.Expr, ...]]:
+        """`damage h 3`: a value for each required word missing (`by`) written after the positional
+        arguments with its word left out (or, `damage 3 h`, before them). One error saying how to write
+        it, rather than one for the extra argument and one for the missing word. Returns the words
+        it stands for and the positional arguments left to check."""
+        given = {prep.prep for prep in action.preps}
+        missing = [prep for prep in signature.required_preps if prep not in given]
+        positional = action.args[:len(signature.positional)]
+        extra = action.args[len(signature.positional):]
+        if not extra or len(extra) != len(missing):
+            return [], action.args
+        at = extra[0]
+        if len(positional) == len(extra) == 1 and self._swapped(positional[0], extra[0], signature.positional[0],
+                                                                signature.preps[missing[0]], scope):
+            positional, extra, at = extra, positional, positional[0]
+        written = " ".join([action.verb, *(_short(arg) for arg in positional),
+                            *(f"{prep.prep} {_short(prep.value)}" for prep in action.preps),
+                            *(f"{word} {_short(value)}" for word, value in zip(missing, extra))])
+        wanted = " and ".join(f"{describe(signature.preps[word])} after the word `{word}`" for word in missing)
+        self.error(at, "missing_argument",
+                   f"`{action.verb}` takes {wanted}: write `{written}`", _usage(action.verb, signature))
+        for word, value in zip(missing, extra):
+            if signature.preps[word] != "name":
+                self.expect(value, signature.preps[word], scope)
+        return missing, positional
+
+    def _swapped(self, first: A.Expr, second: A.Expr, first_type: str, second_type: str, scope: Scope) -> bool:
+        """Whether two values fit their places only the other way round (`damage 3 h`)."""
+        written = len(self.diagnostics), self.suggestions_left
+        types = self.expr_type(first, scope), self.expr_type(second, scope)
+        del self.diagnostics[written[0]:]  # only asked: each value is checked again where it belongs
+        self.suggestions_left = written[1]
+        return (not compatible(first_type, types[0]) and compatible(first_type, types[1])
+                and compatible(second_type, types[0]))
 
     def _check_signalled_names(self, action: A.Action, scope: Scope) -> None:
         """`signal <event>` and `open_window <window>` bind each name the event or window declares
@@ -973,6 +1015,15 @@ class Checker:
                 continue
             if expected_type == "text" and isinstance(arg, A.Str):
                 continue
+            if expected_type == "text" and isinstance(arg, A.Name) and scope.lookup(arg.id) is None:
+                # a word meant as text (`log hello`), unless it looks like a name misspelt
+                budget = self.suggestions_left > 0
+                hint = self.suggest(arg.id, scope.all_names)
+                if budget:
+                    quoted = f'text is written in double quotes: `{name} ... "{arg.id}"`'
+                    hint = f"{hint} Or, {quoted}" if hint else quoted
+                self.error(arg, "unknown_name", f"unknown name `{arg.id}`", hint, width=len(arg.id))
+                continue
             self.expect(arg, expected_type, scope)
 
     # ---------------------------------------------------------------- expressions
@@ -980,6 +1031,11 @@ class Checker:
         if expected == "pile" and isinstance(expr, A.Name) and expr.id in self.context.owned_piles:
             self.error(expr, "wrong_type", f"each player holds a `{expr.id}`: name whose",
                        "a piece or a player stands for its player's pile, e.g. `to self`", width=len(expr.id))
+            return expected
+        if isinstance(expr, A.Name) and scope.lookup(expr.id) is None and expected == "command":
+            self.error(expr, "unknown_name", f"no command `{expr.id}` is in view",
+                       did_you_mean(expr.id, self.context.commands)
+                       or "a command is named by its id: declare it, or load the pack that does", width=len(expr.id))
             return expected
         if isinstance(expr, A.Name) and scope.lookup(expr.id) is None:
             members = self.context.members_of(expected)
@@ -994,8 +1050,18 @@ class Checker:
         actual = self.expr_type(expr, scope)
         if not compatible(expected, actual):
             self.error(expr, "wrong_type", f"expected {self.describe(expected)}, got {self.describe(actual)}",
-                       f"`{_short(expr)}` is {self.describe(actual)}")
+                       self._how_to_write(expr, expected) or f"`{_short(expr)}` is {self.describe(actual)}")
         return actual
+
+    def _how_to_write(self, expr: A.Expr, expected: str) -> str | None:
+        """For a value of the wrong type that is plainly the right one written the wrong way: how
+        to write it (a number in quotes, a location read from a piece)."""
+        if expected == "number" and isinstance(expr, A.Str) and expr.value.strip().lstrip("-").isdigit():
+            return f"a number is written without quotes: `{expr.value.strip()}`"
+        members = self.context.members_of(expected) or ()
+        if isinstance(expr, A.Attr) and expr.name in members:
+            return f"`{_short(expr)}` is a number; {self.describe(expected)} is named by itself: `{expr.name}`"
+        return None
 
     def expr_type(self, expr: A.Expr, scope: Scope) -> str:
         if isinstance(expr, A.Num):
@@ -1012,6 +1078,11 @@ class Checker:
             return ANY
         if isinstance(expr, A.Name):
             found = scope.lookup(expr.id)
+            if found is None and expr.id in V.FOREIGN_LITERALS:
+                own = V.FOREIGN_LITERALS[expr.id]
+                self.error(expr, "unknown_name", f"`{expr.id}` is written `{own}`",
+                           "the language's words are in lower case: `true`, `false`, `none`", width=len(expr.id))
+                return "bool" if own != "none" else ANY
             if found is None:
                 self.error(expr, "unknown_name", f"unknown name `{expr.id}`",
                            self.suggest(expr.id, scope.all_names), width=len(expr.id))
@@ -1124,8 +1195,8 @@ class Checker:
         signature = V.FUNCTIONS.get(call.func)
         if signature is None:
             self.error(call, "unknown_name", f"unknown function `{call.func}`",
-                       did_you_mean(call.func, V.FUNCTIONS) or "functions: " + ", ".join(sorted(V.FUNCTIONS)),
-                       width=len(call.func))
+                       _by_meaning(call.func, V.FUNCTION_SYNONYMS) or did_you_mean(call.func, V.FUNCTIONS)
+                       or "functions: " + ", ".join(sorted(V.FUNCTIONS)), width=len(call.func))
             for arg in call.args:
                 self.expr_type(arg, scope)
             return ANY
@@ -1242,6 +1313,15 @@ def _usage(name: str, signature: V.Signature) -> str:
     parts = [name] + [f"<{describe(t)}>" for t in signature.positional]
     parts += [f"{p} <{describe(t)}>" for p, t in signature.preps.items() if p in signature.required_preps]
     return "usage: " + " ".join(parts)
+
+
+def _by_meaning(word: str, synonyms: Mapping[str, tuple[tuple[str, str], ...]]) -> str | None:
+    """The language's words for what an unknown `word` means (`gain`: `grant`, `add_stat`...), or
+    what to write for a word of another language (`return`), or None."""
+    if word in V.FOREIGN_WORDS:
+        return V.FOREIGN_WORDS[word]
+    meant = synonyms.get(word) or synonyms.get(word.lower())
+    return V.synonym_hint(meant) if meant else None
 
 
 def _short(expr: A.Expr) -> str:

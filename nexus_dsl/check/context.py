@@ -45,6 +45,7 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         object_types=frozenset(object_types),
         settings=dict(settings or {}),
         declaration_ids=frozenset(ident for _kind, ident in in_view),
+        commands=frozenset(ident for kind, ident in in_view if kind == "command"),
         members=members,
         stats=words.stats,
         events=words.events,
@@ -52,6 +53,9 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         setting_kinds=start_settings,
         procedures=procedures,
         procedure_calls=calls,
+        procedure_effects=_effects_run(
+            {ident: frozenset(action.verb for action in A.actions_in(tuple(in_view[("procedure", ident)].clauses_of(A.Effect))))
+             for ident in procedures}),
         turns=tuple(ident for kind, ident in in_view if kind == "turn"),
         activations=game.activations,
         player_stats=words.player_stats,
@@ -67,6 +71,21 @@ def context_of(declarations: Iterable[A.Declaration], settings: Mapping[str, str
         owned_defaults=words.owned_defaults,
         kinds=words.kinds,
     )
+
+
+def _effects_run(direct: Mapping[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+    """Every effect each procedure runs: its own and, through each procedure it runs, theirs."""
+    closed: dict[str, frozenset[str]] = {}
+    for procedure in direct:
+        seen: set[str] = set()
+        waiting = [procedure]
+        while waiting:
+            current = waiting.pop()
+            if current not in seen:
+                seen.add(current)
+                waiting.extend(verb for verb in direct[current] if verb in direct)
+        closed[procedure] = frozenset().union(*(direct[p] for p in seen))
+    return closed
 
 
 def procedure_signature(procedure: A.Declaration, type_names: Mapping[str, str]) -> V.Signature:

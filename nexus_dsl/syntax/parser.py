@@ -39,6 +39,7 @@ from ..errors import Diagnostic, SyntaxLayerError, source_lines
 from ..files import check_text_size
 from ..limits import INPUT_LIMITS, MAX_NUMBER, InputLimits
 from . import ast_nodes as A
+from . import mistakes
 
 _CLOSERS_THAT_SWALLOW_NEWLINE = {"RBRACE", "ELSE", "ELIF"}
 _OPENERS_THAT_SWALLOW_NEWLINE = {"LBRACE", "COMMA"}
@@ -698,8 +699,12 @@ def _describe_expected(expected: set[str]) -> str:
     return ", ".join(unique)
 
 
-def _diagnostic_for(error: UnexpectedInput, file: str, source: str) -> Diagnostic:
+def _diagnostic_for(error: UnexpectedInput, file: str, source: str, end_note: str = "") -> Diagnostic:
+    """The diagnostic of a parser error in `source`; `end_note` says where `source` ends ("the file
+    ends at line 9"), for a block left open."""
     friendly = _friendly_hint(source, getattr(error, "line", 0) or 0, getattr(error, "column", 0) or 0)
+    before, after = _around_error(source, getattr(error, "line", 0) or 0, getattr(error, "column", 0) or 0)
+    explanation: mistakes.Explanation | None = None
     if isinstance(error, UnexpectedToken):
         token = error.token
         if token.type == "$END":
@@ -710,25 +715,82 @@ def _diagnostic_for(error: UnexpectedInput, file: str, source: str) -> Diagnosti
             message = f"unexpected {_TOKEN_NOUNS[token.type]} `{token}`"
         else:
             message = f"unexpected `{token}`"
-        hint = "expected " + _describe_expected(set(error.accepts or error.expected))
+        expected = set(error.accepts or error.expected)
+        hint = "expected " + _describe_expected(expected)
         line, column = error.line, error.column
         end = column + max(1, len(str(token))) if token.type not in ("$END", "_NL") else column + 1
         code = "syntax/unexpected_token"
+        if token.type == "$END":
+            unclosed = _unclosed_block(file, source, end_note or _end_of(source))
+            if unclosed is not None:
+                return unclosed
+        explanation = mistakes.explain_token(token.type, str(token), expected, before, after)
     elif isinstance(error, UnexpectedCharacters):
         # lark types the position as optional on every error; the lexer always sets it on this one.
         position = error.pos_in_stream or 0
-        message = f"unexpected character `{source[position] if position < len(source) else ''}`"
+        character = source[position] if position < len(source) else ""
+        message = f"unexpected character `{character}`"
         hint = "characters allowed in scripts: letters, digits, _ and the symbols of the language (see docs/language.md)"
         line, column, end = error.line, error.column, error.column + 1
         code = "syntax/unexpected_character"
+        explanation = mistakes.explain_character(character, after)
     else:  # UnexpectedEOF
         message = "unexpected end of file"
         hint = "expected " + _describe_expected(set(getattr(error, "expected", ()) or ()))
         line, column, end = max(1, source.count("\n") + 1), 1, 2
         code = "syntax/unexpected_eof"
+        unclosed = _unclosed_block(file, source, end_note or _end_of(source))
+        if unclosed is not None:
+            return unclosed
+    if explanation is not None:  # a recognised mistake: its own message, no list of tokens
+        if explanation.column:
+            column, end = explanation.column, explanation.column + explanation.width
+        hint = explanation.hint + _early_closer_note(source, line, code, message)
+        return Diagnostic(code=code, message=explanation.message, file=file, line=line, column=column,
+                          end_column=end, hint=hint)
     if friendly:
         hint = f"{friendly}; {hint}" if hint else friendly
     return Diagnostic(code=code, message=message, file=file, line=line, column=column, end_column=end, hint=hint)
+
+
+def _early_closer_note(source: str, line: int, code: str, message: str) -> str:
+    """For a `}` that closes nothing: which earlier `}` is likely the one too many, counted in lines
+    back from it (a chunk's lines are not yet the file's)."""
+    if code != "syntax/unexpected_token" or message != "unexpected `}`":
+        return ""
+    early = mistakes.early_closer(source, line)
+    if early is None:
+        return ""
+    closer, opener = early
+    return (f"; the `}}` {_lines_above(line - closer)} is likely the one too many: it is indented deeper than "
+            f"the `{{` it closes, {_lines_above(line - opener)}")
+
+
+def _lines_above(count: int) -> str:
+    return "1 line above" if count == 1 else f"{count} lines above"
+
+
+def _around_error(source: str, line: int, column: int) -> tuple[str, str]:
+    """The text of an error's line before its column, and from its column on."""
+    lines = source_lines(source)
+    if not 1 <= line <= len(lines):
+        return "", ""
+    text = lines[line - 1]
+    return text[: max(0, column - 1)], text[max(0, column - 1):]
+
+
+def _end_of(source: str) -> str:
+    return f"the file ends at line {max(1, len(source_lines(source)))}"
+
+
+def _unclosed_block(file: str, source: str, end_note: str) -> Diagnostic | None:
+    """A text that ends inside a block: reported at the `{` left open, not at the end."""
+    opened = mistakes.unclosed_brace(source)
+    if opened is None:
+        return None
+    line, column = opened
+    return Diagnostic("syntax/unclosed_block", "this `{` is never closed", file, line, column, column + 1,
+                      f"{end_note} with this block still open: add the `}}` that closes it")
 
 
 # A declaration starts a line with its kind, its id and its quoted name: any word is a kind (content
@@ -822,6 +884,7 @@ def _every_broken_declaration(source: str, file: str, limits: InputLimits, first
     """Parse each declaration on its own and report each one that fails, at its place in the file."""
     diagnostics: list[Diagnostic] = []
     declarations = 0
+    total_lines = 0
     for chunk in _chunks(source):
         if chunk.is_declaration:
             declarations += 1
@@ -834,7 +897,9 @@ def _every_broken_declaration(source: str, file: str, limits: InputLimits, first
         try:
             _parse_tree(chunk.text, file)
         except _PROBLEMS as error:
-            diagnostics.append(_below(_problem(error, file, chunk.text), chunk.line_offset))
+            total_lines = total_lines or len(source_lines(source))  # counted once: the split stays linear
+            end_note = _chunk_end_note(chunk, total_lines)
+            diagnostics.append(_below(_problem(error, file, chunk.text, end_note), chunk.line_offset))
     if not diagnostics:  # splitting hid the problem (e.g. a keyword mid-line): report the original
         diagnostics.append(_problem(first_error, file, source))
     return diagnostics
@@ -847,13 +912,21 @@ def _below(diagnostic: Diagnostic, line_offset: int) -> Diagnostic:
     return replace(diagnostic, line=diagnostic.line + line_offset)
 
 
-def _problem(error: Exception, file: str, source: str) -> Diagnostic:
+def _chunk_end_note(chunk: _Chunk, total_lines: int) -> str:
+    """Where a chunk ends, in the lines of the whole file (`total_lines` long)."""
+    last = chunk.line_offset + len(source_lines(chunk.text))
+    if last >= total_lines:
+        return f"the file ends at line {max(1, last)}"
+    return f"the next declaration starts at line {last + 1}"
+
+
+def _problem(error: Exception, file: str, source: str, end_note: str = "") -> Diagnostic:
     if isinstance(error, SyntaxLayerError):
         return error.diagnostics[0]
     if isinstance(error, _LimitExceeded):
         return error.diagnostic(file)
     assert isinstance(error, UnexpectedInput)
-    return _diagnostic_for(error, file, source)
+    return _diagnostic_for(error, file, source, end_note)
 
 
 def parse_declaration(source: str, file: str = "<input>", limits: InputLimits = INPUT_LIMITS) -> A.Declaration:

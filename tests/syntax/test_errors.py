@@ -64,12 +64,29 @@ def test_the_hint_names_what_would_have_been_accepted() -> None:
 
 
 def test_unexpected_end_of_file() -> None:
-    diagnostic = only_diagnostic('command a "A" {\n    cost 1 AP\n')
+    diagnostic = only_diagnostic('command a "A"\n')
     assert diagnostic.code == "syntax/unexpected_token"
     assert diagnostic.message == "unexpected end of file"
-    assert diagnostic.line == 2
+    assert diagnostic.line == 1
     assert diagnostic.hint is not None and "expected " in diagnostic.hint
-    assert "`}`" in diagnostic.hint
+    assert "`{`" in diagnostic.hint
+
+
+def test_a_file_ending_inside_a_block_is_reported_at_the_block() -> None:
+    diagnostic = only_diagnostic('command a "A" {\n    cost 1 AP\n')
+    assert diagnostic.code == "syntax/unclosed_block"
+    assert diagnostic.message == "this `{` is never closed"
+    assert (diagnostic.line, diagnostic.column, diagnostic.end_column) == (1, 15, 16)
+    assert diagnostic.hint == "the file ends at line 2 with this block still open: add the `}` that closes it"
+
+
+def test_a_block_left_open_before_the_next_declaration_says_where_that_one_starts() -> None:
+    source = ('command a "A" {\n    cost 1 AP\n    effect {\n        if self.fighting {\n            damage self by 1\n'
+              '    }\n}\n\nrule fine "Fine" {\n    param x = 1\n}\n')
+    diagnostic = only_diagnostic(source)
+    assert diagnostic.code == "syntax/unclosed_block"
+    assert (diagnostic.line, diagnostic.column) == (4, 26)  # the `if`'s block: the `}` below it sits left of it
+    assert diagnostic.hint is not None and diagnostic.hint.startswith("the next declaration starts at line 9 ")
 
 
 def test_unexpected_character() -> None:
