@@ -602,6 +602,10 @@ class PlaySession:
                              for item in cost.items if isinstance(item.amount, A.Num))
         return ()
 
+    def declaration(self, action: Action) -> Any:
+        """The declaration a command, ability or card action uses; None for the round controls."""
+        return self._declaration(action)
+
     def _declaration(self, action: Action) -> Any:
         kind = {COMMAND: "command", ABILITY: "trait_ability", CARD: "influence"}.get(action.kind)
         return self.ruleset.declaration(kind, action.name or "") if kind else None
