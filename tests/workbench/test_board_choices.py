@@ -4,33 +4,15 @@ each reachable by exactly one path, nothing else offered."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterator
 
 import pytest
 
-from nexus_dsl.agents import make_agent
-from nexus_dsl.engine.actions import ABILITY, CARD, COMMAND, Decision
+from nexus_dsl.engine.actions import ABILITY, CARD, COMMAND
 from nexus_dsl.workbench.board_choices import BoardChoices, board_choices, piece_target, square_target
-from nexus_dsl.workbench.playtest import PERSON, PlaySession, PlaySettings
+
+from .people_bouts import decisions, people_bout
 
 SEEDS = (1, 2, 5)
-
-
-def people_bout(seed: int) -> PlaySession:
-    return PlaySession(PlaySettings(seats=(PERSON, PERSON), barge="gutter_ring", seed=seed,
-                                    motivations=("famished", "zealot"), lanistas=("madame_oorl", "tibbet_kreen")))
-
-
-def decisions(session: PlaySession, seed: int, limit: int = 400) -> Iterator[str]:
-    """Each person's decision of a bout the heuristic agent plays for both seats, by its decider."""
-    agent = make_agent("heuristic", seed=seed)
-    for _ in range(limit):
-        pending = session.pending_decision()
-        if pending is None:
-            return
-        yield pending.actor
-        own = tuple(o for o in session.bout.pending.options if o.actor == pending.actor)
-        session.apply(own[0] if len(own) == 1 else agent.choose(session.bout, Decision(pending.actor, pending.kind, own)))
 
 
 def reached(choices: BoardChoices) -> Counter:
