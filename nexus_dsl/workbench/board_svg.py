@@ -10,19 +10,22 @@ crossed out.
 The output is deterministic (same input, same text) and every element a test or a page may look
 for carries a `class` and `data-*` attributes (`data-col`, `data-row`, `data-type`, ...), so callers
 check structure with `xml.etree.ElementTree`, not pixels. Every text is escaped.
+
+What a click may choose carries a `data-target` (the board view component reports it): each square
+`sq:COL,ROW` (an object answers as its square), each helot `piece:LABEL`.
 """
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
-from xml.sax.saxutils import escape, quoteattr
 
 from ..content.barge_checks import BOARD_SIZE, starting_squares
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 
-__all__ = ["CELL", "OBJECT_KINDS", "barge_svg", "bout_svg", "square_origin"]
+__all__ = ["CELL", "OBJECT_KINDS", "barge_svg", "bout_svg", "piece_target", "square_origin", "square_target"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
 CELL = 48  # one square, in SVG units
@@ -66,28 +69,43 @@ def square_origin(col: int, row: int) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------- small SVG writer
+# Built as an element tree and serialised by `xml.etree.ElementTree`, which escapes every text and
+# attribute value: a name from a pack cannot add markup to the picture.
 
-def _attrs(attributes: Mapping[str, Any]) -> str:
-    return "".join(f" {name}={quoteattr(str(value))}" for name, value in attributes.items() if value is not None)
-
-
-def _element(tag: str, text: str | None = None, **attributes: Any) -> str:
-    """One element; attribute names use `_` for `-` (`data_col` -> `data-col`, `class_` -> `class`)."""
-    named = {name.rstrip("_").replace("_", "-"): value for name, value in attributes.items()}
-    if text is None:
-        return f"<{tag}{_attrs(named)}/>"
-    return f"<{tag}{_attrs(named)}>{escape(text)}</{tag}>"
+def _named(attributes: Mapping[str, Any]) -> dict[str, str]:
+    """Attribute names use `_` for `-` (`data_col` -> `data-col`, `class_` -> `class`); None is left out."""
+    return {name.rstrip("_").replace("_", "-"): str(value) for name, value in attributes.items()
+            if value is not None}
 
 
-def _group(children: Iterable[str], **attributes: Any) -> str:
-    named = {name.rstrip("_").replace("_", "-"): value for name, value in attributes.items()}
-    return f"<g{_attrs(named)}>" + "".join(children) + "</g>"
+def _element(tag: str, text: str | None = None, **attributes: Any) -> ET.Element:
+    element = ET.Element(tag, _named(attributes))
+    element.text = text
+    return element
 
 
-def _document(width: int, height: int, title: str, parts: Iterable[str]) -> str:
-    head = (f'<svg xmlns="{SVG_NS}" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-            f'font-family="sans-serif" font-size="12">')
-    return head + _element("title", title) + "".join(parts) + "</svg>"
+def _group(children: Iterable[ET.Element], **attributes: Any) -> ET.Element:
+    group = ET.Element("g", _named(attributes))
+    group.extend(children)
+    return group
+
+
+def _document(width: int, height: int, title: str, parts: Iterable[ET.Element]) -> str:
+    svg = _element("svg", xmlns=SVG_NS, width=width, height=height, viewBox=f"0 0 {width} {height}",
+                   font_family="sans-serif", font_size=12)
+    svg.append(_element("title", title))
+    svg.extend(parts)
+    return ET.tostring(svg, encoding="unicode")
+
+
+def square_target(col: int, row: int) -> str:
+    """What a click on square [col, row] reports (`data-target`), in the board's own coordinates."""
+    return f"sq:{col},{row}"
+
+
+def piece_target(label: str) -> str:
+    """What a click on a helot's token reports (`data-target`)."""
+    return f"piece:{label}"
 
 
 # ---------------------------------------------------------------- the board
@@ -99,15 +117,16 @@ class _Piece:
     row: int
 
 
-def _board(title: str) -> list[str]:
+def _board(title: str) -> list[ET.Element]:
     """The frame, the squares, the numbers, the north and south ends."""
     parts = [_element("rect", class_="board", x=MARGIN_LEFT, y=MARGIN_TOP, width=BOARD, height=BOARD,
                       fill="#f3ead7", stroke="#333333", stroke_width=2)]
-    squares = []
+    squares: list[ET.Element] = []
     for row in range(1, BOARD_SIZE + 1):
         for col in range(1, BOARD_SIZE + 1):
             x, y = square_origin(col, row)
-            squares.append(_element("rect", class_="square", data_col=col, data_row=row, x=x, y=y,
+            squares.append(_element("rect", class_="square", data_col=col, data_row=row,
+                                    data_target=square_target(col, row), x=x, y=y,
                                     width=CELL, height=CELL, fill="none", stroke="#b8a988"))
     parts.append(_group(squares, class_="grid"))
     columns = [_element("text", str(col), class_="col-label", data_col=col, x=square_origin(col, 1)[0] + CELL // 2,
@@ -126,8 +145,8 @@ def _board(title: str) -> list[str]:
     return parts
 
 
-def _starting_squares() -> list[str]:
-    marks = []
+def _starting_squares() -> list[ET.Element]:
+    marks: list[ET.Element] = []
     for (col, row), seat in starting_squares().items():
         x, y = square_origin(col, row)
         marks.append(_group([
@@ -151,9 +170,9 @@ def _object_name(object_type: str, ruleset: Ruleset) -> str:
     return str(ruleset.object_flags(object_type).get("name") or object_type)
 
 
-def _pieces(pieces: list[_Piece], ruleset: Ruleset) -> list[str]:
+def _pieces(pieces: list[_Piece], ruleset: Ruleset) -> list[ET.Element]:
     """Each piece on its square; a second object on the same square (fire on blood) drawn smaller."""
-    drawn = []
+    drawn: list[ET.Element] = []
     stacked: dict[tuple[int, int], int] = {}
     for piece in pieces:
         depth = stacked.get((piece.col, piece.row), 0)
@@ -171,11 +190,13 @@ def _pieces(pieces: list[_Piece], ruleset: Ruleset) -> list[str]:
                          text_anchor="middle", font_weight="bold", fill=ink)
         drawn.append(_group([_element("title", _object_name(piece.object_type, ruleset)), shape, label],
                             class_="object", data_type=piece.object_type, data_kind=kind,
-                            data_col=piece.col, data_row=piece.row))
+                            data_col=piece.col, data_row=piece.row,
+                            # an object answers a click as its square does
+                            data_target=square_target(piece.col, piece.row)))
     return drawn
 
 
-def _legend(object_types: list[str], ruleset: Ruleset, extra: list[tuple[str, str, str]]) -> list[str]:
+def _legend(object_types: list[str], ruleset: Ruleset, extra: list[tuple[str, str, str]]) -> list[ET.Element]:
     """Every object type drawn (symbol, colour, name), the starting squares, and `extra` rows
     (class, mark, words) for what the bout picture adds."""
     left = MARGIN_LEFT + BOARD + 24
@@ -273,7 +294,7 @@ def state_badges(ruleset: Ruleset) -> dict[str, tuple[str, str]]:
     return badges
 
 
-def _token(index: int, label: str, helot: Mapping[str, Any], badges: Mapping[str, tuple[str, str]]) -> str:
+def _token(index: int, label: str, helot: Mapping[str, Any], badges: Mapping[str, tuple[str, str]]) -> ET.Element:
     col, row = int(helot["at"][0]), int(helot["at"][1])
     x, y = square_origin(col, row)
     cx, cy = x + CELL // 2, y + CELL // 2
@@ -307,12 +328,16 @@ def _token(index: int, label: str, helot: Mapping[str, Any], badges: Mapping[str
             _element("circle", cx=bx, cy=by, r=5, fill=fill, stroke="#ffffff"),
             _element("text", letter, x=bx, y=by + 3, text_anchor="middle", font_size=7, fill="#ffffff"),
         ], class_="badge", data_state=state))
-    return _group(parts, class_="helot", data_label=label, data_seat=helot.get("seat"), data_status=status,
+    return _group(parts, class_="helot", data_label=label, data_target=piece_target(label), data_seat=helot.get("seat"), data_status=status,
                   data_col=col, data_row=row, data_facing=helot.get("facing"), data_index=index)
 
 
-ARROWHEAD = ('<defs><marker id="arrowhead" markerWidth="6" markerHeight="6" refX="3" refY="3" orient="auto">'
-             '<path d="M0,0 L6,3 L0,6 z" fill="#111111"/></marker></defs>')
+def _arrowhead() -> ET.Element:
+    marker = _element("marker", id="arrowhead", markerWidth=6, markerHeight=6, refX=3, refY=3, orient="auto")
+    marker.append(_element("path", d="M0,0 L6,3 L0,6 z", fill="#111111"))
+    defs = _element("defs")
+    defs.append(marker)
+    return defs
 
 
 def bout_svg(bout_state: Any, ruleset: Ruleset) -> str:
@@ -333,7 +358,7 @@ def bout_svg(bout_state: Any, ruleset: Ruleset) -> str:
     extra = [(f"state-{state}", letter, state) for state, (letter, _fill) in badges.items()]
     extra.append(("fallen", "X", "incapacitated or dead"))
     title = f"Bout, cycle {snapshot.get('cycle', '?')}"
-    parts = [ARROWHEAD] + _board(title) + _starting_squares() + [_group(_pieces(pieces, ruleset), class_="objects")]
+    parts = [_arrowhead()] + _board(title) + _starting_squares() + [_group(_pieces(pieces, ruleset), class_="objects")]
     parts.append(_group(tokens, class_="helots"))
     parts += _legend(types, ruleset, extra)
     width = MARGIN_LEFT + BOARD + LEGEND_WIDTH

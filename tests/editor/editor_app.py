@@ -8,6 +8,8 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+from editor.board_view import click_key
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 APP = REPOSITORY / "editor" / "app.py"
 TIMEOUT = 90
@@ -58,7 +60,23 @@ def code_editor_data(at: AppTest, key: str = SCRIPT_EDITOR) -> dict[str, Any]:
     for element in at.get("bidi_component"):
         if element.proto.id.endswith(f"-{key}"):
             return json.loads(element.proto.json)
-    raise AssertionError(f"no code editor `{key}` on the page")
+    raise AssertionError(f"no component `{key}` on the page")
+
+
+def board_data(at: AppTest, key: str) -> dict[str, Any]:
+    """The data the page passed to the board view `key` on its last run: svg, selectable, marks."""
+    return code_editor_data(at, key)
+
+
+def click_board(at: AppTest, key: str, target: str) -> None:
+    """Click `target` (a `data-target`: `sq:COL,ROW`, `piece:LABEL`) on the board view `key`, as
+    its change callback reports a click: AppTest cannot run the component's JavaScript. Only a
+    target the page made selectable can be clicked, as in the browser."""
+    shown = board_data(at, key)
+    assert target in shown["selectable"], f"{target} is not clickable on board {key}"
+    at.session_state[click_key(key)] = {"target": target, "seq": shown["seq"] + 1}
+    at.run()
+    assert not at.exception, at.exception
 
 
 def save_into_new_pack(at: AppTest, pack_id: str, name: str, kind: str, button: str = "ed_save",

@@ -172,3 +172,34 @@ def test_a_state_s_badge_and_colour_come_from_its_declaration() -> None:
     assert texts(badges["prone"]) == ["P"] and badges["prone"].find("svg:circle", NS).get("fill") == "#5d4037"
     assert state_badges(ruleset)["poisoned"] == ("Po", "#558b2f")
     assert "poisoned" not in state_badges(cached_ruleset(("base",)))
+
+
+def test_squares_objects_and_helots_carry_the_targets_a_click_reports(base):
+    bout = Bout(base, standard_setup(layout="gutter_ring"), seed=1)
+    root = parse(bout_svg(bout, base))
+    squares = root.findall(".//svg:rect[@class='square']", NS)
+    assert {s.get("data-target") for s in squares} == {f"sq:{c},{r}" for c in range(1, 9) for r in range(1, 9)}
+    for square in squares:
+        x, y = square_origin(int(square.get("data-col")), int(square.get("data-row")))
+        assert (float(square.get("x")), float(square.get("y"))) == (x, y)
+    for obj in groups(root, "object"):  # an object answers as the square it stands on
+        assert obj.get("data-target") == f"sq:{obj.get('data-col')},{obj.get('data-row')}"
+    assert {g.get("data-target") for g in groups(root, "helot")} == {f"piece:{label}" for label in bout.state.pieces}
+
+
+def test_a_hostile_name_or_label_cannot_add_markup(base):
+    hostile = '"/><script>alert(1)</script><rect x="'
+    barge = {"id": "x", "name": hostile, "description": "x", "hazards": [],
+             "objects": [{"type": "</text><script>bad()</script>", "at": [2, 2]}]}
+    svg = barge_svg(barge, base)
+    assert "<script" not in svg
+    root = parse(svg)
+    assert root.find("svg:title", NS).text == hostile
+    assert groups(root, "object")[0].get("data-type") == "</text><script>bad()</script>"
+    setup = BoutSetup(pieces=[PieceSetup(hostile, "south", Square(3, 6), Direction.N),
+                              PieceSetup("blue", "north", Square(6, 2), Direction.S)])
+    bout_picture = bout_svg(Bout(base, setup, seed=1), base)
+    assert "<script" not in bout_picture
+    tokens = [g.get("data-target") for g in groups(parse(bout_picture), "helot")]
+    assert f"piece:{hostile}" in tokens
+    assert not parse(bout_picture).findall(".//svg:script", NS)
