@@ -16,7 +16,7 @@ from typing import Any, Callable
 import streamlit as st
 
 from editor import state
-from editor.playtest_board import board_view, clicked
+from editor.board_view import board_view, clicked
 from nexus_dsl.engine.actions import Action
 from nexus_dsl.errors import RulesError
 from nexus_dsl.workbench import playtest
@@ -29,7 +29,6 @@ FIGURE = "pt_figure"
 REQUEST = "pt_request"  # (viewer, action) chosen, taken at the start of the next run
 CONFIRM = "pt_confirm"  # (viewer, action, log length) warned about: the same choice again goes ahead
 PICKED = "pt_picked"  # what was clicked for the decision at `log length`: piece, target, offer, steps
-SEEN_CLICKS = "pt_seen_clicks"  # the last click taken from each clicking picture (by its `seq`)
 CHOICES_PLACE = "choices"  # where the messages about a choice are flashed: beside the choices
 
 
@@ -102,11 +101,7 @@ def picked(session: playtest.PlaySession) -> dict[str, Any]:
 def new_click(key: str) -> str | None:
     """The target of a click on the picture `key` not taken yet."""
     click = clicked(key)
-    seen = st.session_state.setdefault(SEEN_CLICKS, {})
-    if click is None or seen.get(key) == click.seq:
-        return None
-    seen[key] = click.seq
-    return click.target
+    return None if click is None else click.target
 
 
 def take_board_click(session: playtest.PlaySession, choices: BoardChoices) -> None:
@@ -163,7 +158,14 @@ def board(session: playtest.PlaySession, svg: str, choices: BoardChoices | None)
         selectable += [target for piece in pieces for target in choices.targets(piece)]
     selected = [value for value in (f"piece:{chosen['piece']}" if chosen["piece"] else None, chosen["target"])
                 if value]
-    board_view(svg, key=BOARD, selectable=list(dict.fromkeys(selectable)), selected=selected)
+    # Where a click leads somewhere is tinted: a square to go to, a piece to act on.
+    marks = {target: "danger" if target.startswith("piece:") else "reach"
+             for target in selectable if target not in selected and target.removeprefix("piece:") not in pieces_of(choices)}
+    board_view(svg, key=BOARD, selectable=list(dict.fromkeys(selectable)), selected=selected, marks=marks)
+
+
+def pieces_of(choices: BoardChoices | None) -> list[str]:
+    return choices.pieces() if choices is not None else []
 
 
 def choices_panel(session: playtest.PlaySession, viewer: str, choices: BoardChoices) -> None:

@@ -25,6 +25,8 @@ from typing import Any, Iterator, Mapping, Sequence
 from ..engine.actions import ABILITY, CARD, COMMAND, Action
 from ..engine.board import Square
 from ..errors import NexusError
+from . import board_svg
+from .board_svg import piece_target
 from .playtest import OptionButton, OptionGroup, PlaySession
 
 __all__ = ["BoardChoices", "Offer", "board_choices", "piece_target", "square_target"]
@@ -32,18 +34,11 @@ __all__ = ["BoardChoices", "Offer", "board_choices", "piece_target", "square_tar
 # What a piece does to the board; the round's controls (allocating, a Deception, ending the round,
 # passing) are about the round, and stay beside the board whatever they name.
 AIMED_KINDS = (COMMAND, ABILITY, CARD)
-PIECE_PREFIX = "piece:"
-SQUARE_PREFIX = "sq:"
-
-
-def piece_target(label: str) -> str:
-    """The board's name for a piece (what a click on it reports)."""
-    return f"{PIECE_PREFIX}{label}"
 
 
 def square_target(square: Square) -> str:
-    """The board's name for a square (what a click on it reports)."""
-    return f"{SQUARE_PREFIX}{square.col},{square.row}"
+    """The board's name for a square (what a click on it reports: `board_svg.square_target`)."""
+    return board_svg.square_target(square.col, square.row)
 
 
 @dataclass(frozen=True)

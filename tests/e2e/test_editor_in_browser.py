@@ -450,10 +450,7 @@ READ_TABLE = """() => {
   const board = main.querySelector('.st-key-pt_board');
   const helots = Object.fromEntries((board ? deep(board, 'g.helot') : []).map(
     g => [g.dataset.label, [Number(g.dataset.col), Number(g.dataset.row), g.dataset.status]]));
-  const selectable = (board ? deep(board, '.pt-selectable') : []).map(element => {
-    if (element.matches('g.helot')) return `piece:${element.dataset.label}`;
-    return element.dataset.target || `sq:${element.dataset.col},${element.dataset.row}`;
-  });
+  const selectable = [...new Set((board ? deep(board, '.nx-selectable') : []).map(element => element.dataset.target))];
   const header = [...main.querySelectorAll('p')].map(p => p.innerText).find(t => t.endsWith(')') && t.includes(', your move ('));
   const handover = main.querySelector('[class*="st-key-pt_hand_over"] button') !== null;
   return {options: keyed('pt_option_'), keep: keyed('pt_keep_'), helots, selectable, header: header || null,
@@ -478,14 +475,7 @@ def read_table(page: Page) -> dict:
 
 def click_on_board(page: Page, target: str, key: str = BOARD) -> None:
     """Click a piece, a square or a figure's part on a picture, as a person would."""
-    picture = widget(page, key)
-    if target.startswith("piece:"):
-        element = picture.locator(f'g.helot[data-label="{target[6:]}"]')
-    elif target.startswith("sq:"):
-        col, row = target[3:].split(",")
-        element = picture.locator(f'rect.square[data-col="{col}"][data-row="{row}"]')
-    else:
-        element = picture.locator(f'[data-target="{target}"]')
+    element = widget(page, key).locator(f'[data-target="{target}"]')
     element.first.click(force=True)  # an object drawn on a square takes the click for it
     settle(page)
 
@@ -507,8 +497,8 @@ def attack_on_the_board(page: Page, me: str, foe: str) -> bool:
     click(page, direct[0] if direct else offers[0][0])
     if not direct:
         figure = widget(page, FIGURE)
-        expect(figure.locator(".pt-selectable").first).to_be_visible()
-        figure.locator(".pt-selectable").first.click()
+        expect(figure.locator(".nx-selectable").first).to_be_visible()
+        figure.locator(".nx-selectable").first.click()
         settle(page)
         click(page, "pt_go")
     return True

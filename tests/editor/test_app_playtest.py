@@ -2,16 +2,15 @@
 or an opponent, then the command and its choices); the session is saved after each decision and
 resumed in a fresh app from the `session` query parameter. The board is a custom component: AppTest
 cannot run its JavaScript, so a click is the value the component would report, set in Session State
-(`click_board`)."""
+(`editor_app.click_board`)."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 from typing import Callable
 
-from editor_app import APP, TIMEOUT, open_page, texts
+from editor_app import APP, TIMEOUT, board_data, click_board, open_page, texts
 from streamlit.testing.v1 import AppTest
 
 from nexus_dsl.engine.actions import COMMAND, END_ROUND
@@ -20,14 +19,6 @@ from nexus_dsl.workbench.body_figure import location_target
 
 NAME = "trial-1"
 BOARD, FIGURE = "pt_board", "pt_figure"
-_clicks = itertools.count(1)
-
-
-def click_board(at: AppTest, target: str, key: str = BOARD) -> None:
-    """What the board component reports for a click on `target`, then the rerun it causes."""
-    at.session_state[key] = {"click": {"target": target, "seq": next(_clicks)}}
-    at.run()
-    assert not at.exception, at.exception
 
 
 def option_buttons(at) -> list:
@@ -106,11 +97,11 @@ def test_a_turn_played_on_the_board_then_resumed(app_env: Path) -> None:
     at = start(NAME)
     through_the_deal(at)
     session, actor, arranged = to_a_decision_with(at, a_square)
-    board = next(e for e in at.get("bidi_component") if e.proto.id.endswith(f"-{BOARD}"))
-    assert f"piece:{actor}" in json.loads(board.proto.json)["selectable"]  # the piece is clickable
-    click_board(at, f"piece:{actor}")
+    assert f"piece:{actor}" in board_data(at, BOARD)["selectable"]  # the piece is clickable
+    click_board(at, BOARD, f"piece:{actor}")
     square = next(t for t in arranged.targets(actor) if t.startswith("sq:"))
-    click_board(at, square)
+    assert board_data(at, BOARD)["marks"][square] == "reach" and f"piece:{actor}" in board_data(at, BOARD)["selected"]
+    click_board(at, BOARD, square)
     offered = [b for b in at.button if (b.key or "").startswith("pt_offer_")]
     assert offered and all(" — " in b.label for b in offered), texts(at)  # each with its cost
     played = len(session.actions)
@@ -141,13 +132,12 @@ def test_a_combo_is_built_on_the_figure_and_counted_up_step_by_step(app_env: Pat
     session, actor, arranged = to_a_decision_with(at, a_combo, limit=80)
     opponent, combo = next((t, o) for t in arranged.targets(actor) if t.startswith("piece:")
                            for o in arranged.offers(actor, t) if len(o.steps) == 2)
-    click_board(at, opponent)  # the only piece that can aim there is chosen with it
+    click_board(at, BOARD, opponent)  # the only piece that can aim there is chosen with it
     next(b for b in at.button if b.label.startswith(f"{combo.title}…")).click().run()
-    figure = next(e for e in at.get("bidi_component") if e.proto.id.endswith(f"-{FIGURE}"))
-    data = json.loads(figure.proto.json)
+    data = board_data(at, FIGURE)
     location = combo.values(combo.steps[0], {})[-1]
     assert location_target(location) in data["selectable"] and "<svg" in data["svg"]
-    click_board(at, location_target(location), FIGURE)
+    click_board(at, FIGURE, location_target(location))
     counts = combo.values(combo.steps[1], {combo.steps[0]: location})
     go = at.button(key="pt_go")
     first_cost = go.label
