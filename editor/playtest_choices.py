@@ -20,7 +20,7 @@ from editor.board_view import board_view, clicked
 from nexus_dsl.engine.actions import Action
 from nexus_dsl.errors import RulesError
 from nexus_dsl.workbench import playtest
-from nexus_dsl.workbench.board_choices import BoardChoices, Offer
+from nexus_dsl.workbench.board_choices import BoardChoices, Offer, piece_target
 from nexus_dsl.workbench.body_figure import FIGURE_GROUP, body_figure_svg, location_of_target, location_target
 from nexus_dsl.workbench.play_prompts import control_help, keep_prompt, warnings_before
 
@@ -29,6 +29,7 @@ FIGURE = "pt_figure"
 REQUEST = "pt_request"  # (viewer, action) chosen, taken at the start of the next run
 CONFIRM = "pt_confirm"  # (viewer, action, log length) warned about: the same choice again goes ahead
 PICKED = "pt_picked"  # what was clicked for the decision at `log length`: piece, target, offer, steps
+PIECE_PREFIX = piece_target("")  # what every piece's target starts with
 CHOICES_PLACE = "choices"  # where the messages about a choice are flashed: beside the choices
 
 
@@ -112,8 +113,8 @@ def take_board_click(session: playtest.PlaySession, choices: BoardChoices) -> No
         return
     chosen = picked(session)
     pieces = choices.pieces()
-    own = target.removeprefix("piece:")
-    if own in pieces:
+    own = next((piece for piece in pieces if piece_target(piece) == target), None)
+    if own is not None:
         chosen.update(piece=own, target=None, offer=None, steps={})
         return
     having = [piece for piece in pieces if target in choices.targets(piece)]
@@ -126,22 +127,22 @@ def take_board_click(session: playtest.PlaySession, choices: BoardChoices) -> No
                     CHOICES_PLACE)
 
 
-def pick_offer(session_key: int, command: str) -> None:
+def pick_offer(at: int, command: str) -> None:
     current = st.session_state.get(PICKED) or {}
-    if current.get("at") == session_key:
+    if current.get("at") == at:
         current.update(offer=command, steps={})
 
 
-def pick_step(session_key: int, step: str, value: Any) -> None:
+def pick_step(at: int, step: str, value: Any) -> None:
     current = st.session_state.get(PICKED) or {}
-    if current.get("at") == session_key:
+    if current.get("at") == at:
         current["steps"] = {**current["steps"], step: value}
 
 
-def back(session_key: int, to: str) -> None:
+def back(at: int, to: str) -> None:
     """Undo the last click: `offer` forgets the command chosen, `target` the target too."""
     current = st.session_state.get(PICKED) or {}
-    if current.get("at") == session_key:
+    if current.get("at") == at:
         current.update(offer=None, steps={})
         if to == "target":
             current["target"] = None
@@ -150,22 +151,19 @@ def back(session_key: int, to: str) -> None:
 # ---------------------------------------------------------------- drawing
 def board(session: playtest.PlaySession, svg: str, choices: BoardChoices | None) -> None:
     """The board, clickable where a click means something now."""
-    chosen = picked(session) if choices is not None else {"piece": None, "target": None}
-    selectable: list[str] = []
-    if choices is not None:
-        selectable = [f"piece:{piece}" for piece in choices.pieces()]
-        pieces = [chosen["piece"]] if chosen["piece"] else choices.pieces()
-        selectable += [target for piece in pieces for target in choices.targets(piece)]
-    selected = [value for value in (f"piece:{chosen['piece']}" if chosen["piece"] else None, chosen["target"])
-                if value]
+    if choices is None:  # nothing to decide here now: a picture only
+        board_view(svg, key=BOARD)
+        return
+    chosen = picked(session)
+    own = [piece_target(piece) for piece in choices.pieces()]
+    acting = [chosen["piece"]] if chosen["piece"] else choices.pieces()
+    targets = list(dict.fromkeys(target for piece in acting for target in choices.targets(piece)))
+    selected = [target for target in (piece_target(chosen["piece"]) if chosen["piece"] else None, chosen["target"])
+                if target]
     # Where a click leads somewhere is tinted: a square to go to, a piece to act on.
-    marks = {target: "danger" if target.startswith("piece:") else "reach"
-             for target in selectable if target not in selected and target.removeprefix("piece:") not in pieces_of(choices)}
-    board_view(svg, key=BOARD, selectable=list(dict.fromkeys(selectable)), selected=selected, marks=marks)
-
-
-def pieces_of(choices: BoardChoices | None) -> list[str]:
-    return choices.pieces() if choices is not None else []
+    marks = {target: "danger" if target.startswith(PIECE_PREFIX) else "reach"
+             for target in targets if target not in selected}
+    board_view(svg, key=BOARD, selectable=own + [t for t in targets if t not in own], selected=selected, marks=marks)
 
 
 def choices_panel(session: playtest.PlaySession, viewer: str, choices: BoardChoices) -> None:

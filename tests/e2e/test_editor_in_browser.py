@@ -453,24 +453,26 @@ READ_TABLE = """() => {
   const selectable = [...new Set((board ? deep(board, '.nx-selectable') : []).map(element => element.dataset.target))];
   const header = [...main.querySelectorAll('p')].map(p => p.innerText).find(t => t.endsWith(')') && t.includes(', your move ('));
   const handover = main.querySelector('[class*="st-key-pt_hand_over"] button') !== null;
+  const script = document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state');
   return {options: keyed('pt_option_'), keep: keyed('pt_keep_'), helots, selectable, header: header || null,
-          handover, over: main.innerText.includes('The bout is over')};
+          handover, over: main.innerText.includes('The bout is over'), idle: script === 'notRunning'};
 }"""
 
 
 def read_table(page: Page) -> dict:
-    """The table as a player sees it, once it has stopped changing: the same reading twice, a
-    quarter of a second apart, showing either choices or the bout's end (up to 15 seconds). A
-    page read while the choices of the last click were still being replaced would offer a
-    partial list, and the player would pick from it."""
-    seen = page.evaluate(READ_TABLE)
+    """The table as a player sees it, once it has stopped changing: the same reading three times, a
+    quarter of a second apart, with the app's script at rest, showing either choices or the bout's
+    end (up to 15 seconds). A click on the board reaches the app a moment after it is made, so a
+    page read before its run began would offer the last turn's choices."""
+    readings = [page.evaluate(READ_TABLE)]
     for _ in range(60):
         page.wait_for_timeout(250)
-        again = page.evaluate(READ_TABLE)
-        if again == seen and (seen["over"] or seen["handover"] or (seen["header"] and (seen["options"] or seen["keep"]))):
+        readings = [*readings[-2:], page.evaluate(READ_TABLE)]
+        seen = readings[-1]
+        if len(readings) == 3 and readings[0] == readings[1] == seen and seen["idle"] and \
+                (seen["over"] or seen["handover"] or (seen["header"] and (seen["options"] or seen["keep"]))):
             break
-        seen = again
-    return seen
+    return readings[-1]
 
 
 def click_on_board(page: Page, target: str, key: str = BOARD) -> None:
@@ -478,30 +480,39 @@ def click_on_board(page: Page, target: str, key: str = BOARD) -> None:
     element = widget(page, key).locator(f'[data-target="{target}"]')
     element.first.click(force=True)  # an object drawn on a square takes the click for it
     settle(page)
+    if key == BOARD:  # the page answers by drawing the click's target selected
+        expect(widget(page, key).locator(f'.nx-selected[data-of="{target}"]')).to_have_count(1)
 
 
 def offer_buttons(page: Page) -> list[tuple[str, str]]:
+    """The commands offered at the target clicked (waiting for them to be drawn)."""
+    expect(page.locator('[class*="st-key-pt_offer_"]').first).to_be_visible()
     return page.evaluate("""() => [...document.querySelectorAll('[class*="st-key-pt_offer_"]')].map(element =>
         [[...element.classList].find(n => n.startsWith('st-key-pt_offer_')).slice(7), element.innerText.trim()])""")
 
 
-def attack_on_the_board(page: Page, me: str, foe: str) -> bool:
-    """Click one's piece, then the foe, then an attack: one that needs no more choices, else the one
-    with a body location, chosen on the figure, its further attacks (if any) left at the least."""
+def attack_on_the_board(page: Page, me: str, foe: str) -> None:
+    """Click one's piece, then the foe, then an attack: one that needs no more choices, else the
+    first, its choices taken as offered (a body location on the figure, the least count)."""
     click_on_board(page, f"piece:{me}")
     click_on_board(page, f"piece:{foe}")
     offers = offer_buttons(page)
-    if not offers:
-        return False
     direct = [key for key, label in offers if "…" not in label]
     click(page, direct[0] if direct else offers[0][0])
-    if not direct:
-        figure = widget(page, FIGURE)
-        expect(figure.locator(".nx-selectable").first).to_be_visible()
-        figure.locator(".nx-selectable").first.click()
-        settle(page)
-        click(page, "pt_go")
-    return True
+    while not direct:  # the command's further choices, one at a time, then go
+        expect(page.locator(f".st-key-pt_go, .st-key-{FIGURE} .nx-selectable, [class*='st-key-pt_step_'] button").first
+               ).to_be_visible()
+        if widget(page, "pt_go").count():
+            click(page, "pt_go")
+            break
+        figure = widget(page, FIGURE).locator(".nx-selectable")
+        if figure.count():
+            figure.first.click()
+            settle(page)
+            expect(widget(page, FIGURE)).to_have_count(0)  # the location is taken: on to the next choice
+        else:
+            page.locator('[class*="st-key-pt_step_"] button').first.click()
+            settle(page)
 
 
 def move_on_the_board(page: Page, me: str, here: tuple[int, int], there: tuple[int, int], squares: list[str]) -> bool:
@@ -563,7 +574,8 @@ def test_playtest_hot_seat_to_the_end(page: Page, server: Server) -> None:
             me = seen["header"].split(",")[0]
             foe = next(label for label in seen["helots"] if label != me)
             here, there = (tuple(seen["helots"][label][:2]) for label in (me, foe))
-            if f"piece:{foe}" in seen["selectable"] and attack_on_the_board(page, me, foe):
+            if f"piece:{foe}" in seen["selectable"]:
+                attack_on_the_board(page, me, foe)
                 attacked += 1
                 continue
             squares = [target for target in seen["selectable"] if target.startswith("sq:")]
