@@ -491,14 +491,22 @@ def offer_buttons(page: Page) -> list[tuple[str, str]]:
         [[...element.classList].find(n => n.startsWith('st-key-pt_offer_')).slice(7), element.innerText.trim()])""")
 
 
-def attack_on_the_board(page: Page, me: str, foe: str) -> None:
+def attack_on_the_board(page: Page, me: str, foe: str, picture: str | None = None) -> bool:
     """Click one's piece, then the foe, then an attack: one that needs no more choices, else the
-    first, its choices taken as offered (a body location on the figure, the least count)."""
+    first, its choices taken as offered (a body location on the figure, the least count). With
+    `picture`, an attack with a body location is chosen when there is one, and the figure offering
+    the locations is photographed: True once it is."""
     click_on_board(page, f"piece:{me}")
     click_on_board(page, f"piece:{foe}")
     offers = offer_buttons(page)
+    located = [key for key, label in offers if label.startswith(("Focused Attack…", "Combo…"))]
     direct = [key for key, label in offers if "…" not in label]
-    click(page, direct[0] if direct else offers[0][0])
+    if picture is None or not located:
+        picture = None
+        click(page, direct[0] if direct else offers[0][0])
+    else:
+        click(page, located[0])
+        direct = []
     while not direct:  # the command's further choices, one at a time, then go
         expect(page.locator(f".st-key-pt_go, .st-key-{FIGURE} .nx-selectable, [class*='st-key-pt_step_'] button").first
                ).to_be_visible()
@@ -507,12 +515,15 @@ def attack_on_the_board(page: Page, me: str, foe: str) -> None:
             break
         figure = widget(page, FIGURE).locator(".nx-selectable")
         if figure.count():
+            if picture is not None:
+                shoot(page, main_area(page).get_by_text(re.compile(", your move")), picture)
             figure.first.click()
             settle(page)
             expect(widget(page, FIGURE)).to_have_count(0)  # the location is taken: on to the next choice
         else:
             page.locator('[class*="st-key-pt_step_"] button').first.click()
             settle(page)
+    return picture is not None
 
 
 def move_on_the_board(page: Page, me: str, here: tuple[int, int], there: tuple[int, int], squares: list[str]) -> bool:
@@ -557,7 +568,7 @@ def test_playtest_hot_seat_to_the_end(page: Page, server: Server) -> None:
         type_into(page, "pt_seed", str(PLAYTEST_SEED))
         click(page, "pt_start")
         expect(main.get_by_role("heading", name=re.compile(r"^Session\W+hot seat"))).to_be_visible()
-        decisions, rotations, handovers, moved, attacked = 0, 0, 0, 0, 0
+        decisions, rotations, handovers, moved, attacked, shot = 0, 0, 0, 0, 0, False
         while decisions < MAX_DECISIONS:
             seen = read_table(page)
             if seen["over"]:
@@ -575,7 +586,8 @@ def test_playtest_hot_seat_to_the_end(page: Page, server: Server) -> None:
             foe = next(label for label in seen["helots"] if label != me)
             here, there = (tuple(seen["helots"][label][:2]) for label in (me, foe))
             if f"piece:{foe}" in seen["selectable"]:
-                attack_on_the_board(page, me, foe)
+                # The first attack with a body location to choose is photographed at the figure.
+                shot = attack_on_the_board(page, me, foe, None if shot else "playtest-turn.png") or shot
                 attacked += 1
                 continue
             squares = [target for target in seen["selectable"] if target.startswith("sq:")]
@@ -591,7 +603,7 @@ def test_playtest_hot_seat_to_the_end(page: Page, server: Server) -> None:
                     click(page, warned[0])
         assert decisions >= 30, decisions  # a real bout, decided click by click
         assert handovers >= 2, handovers  # the screen passed between the two people
-        assert moved >= 2 and attacked >= 2, (moved, attacked)  # played on the board itself
+        assert moved >= 2 and attacked >= 2 and shot, (moved, attacked, shot)  # played on the board itself
         over = main.get_by_text(re.compile(r"The bout is over: .*; (winner: \w+|no winner \(a draw\)); cred: "))
         expect(over).to_be_visible()
         main.locator('[data-testid="stExpander"] summary').click()
