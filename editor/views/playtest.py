@@ -1,5 +1,10 @@
-"""Playtest: hot seat for 2-4 people, or people against the agents. The legal options of each
-decision are buttons with their costs, the board is drawn, the dice are shown as they fall, and
+"""Playtest: hot seat for 2-4 people, or people against the agents. On a board a turn is played on
+the drawn board: click your piece, then a square or an opponent, and the commands that apply there
+appear with their costs, their further choices one at a time (a body location on a figure, a combo's
+attacks counted up); the rest are buttons beside the board (`editor.playtest_choices`). The board
+and the last dice stay in a column beside the choices, each choice is taken under a working sign,
+and a costly one (points left unspent, cards left unplayed, a dear cost in condition) asks first.
+The deal shows the cards to keep by their faces. The dice are shown as they fall, and
 influence hands are shown only to the player whose view is chosen; between two people's turns a
 handover step keeps every hand hidden until the next person says the screen is theirs, so no one
 sees another's hand by accident. The session is saved after every action (per user, outside the
@@ -16,11 +21,12 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from editor import playtest_choices as choices
 from editor import state, widgets
 from nexus_dsl.agents.base import AGENT_NAMES
-from nexus_dsl.engine.actions import END_ROUND
-from nexus_dsl.errors import NexusError, RulesError
+from nexus_dsl.errors import NexusError
 from nexus_dsl.workbench import playtest, store, table
+from nexus_dsl.workbench.board_choices import board_choices
 from nexus_dsl.workbench.board_svg import bout_svg
 from nexus_dsl.workbench.testrun import player_counts
 from nexus_dsl.workbench.packs import load_packs
@@ -31,7 +37,6 @@ DICE_FROM = "pt_dice_from"
 QUERY = "session"
 NOBODY = "(nobody: hands hidden)"
 HANDED_TO = "pt_handed_to"  # the person the screen was last handed to (hot seat)
-CONFIRM_END = "pt_confirm_end"  # (who, at which log length) was told ending the round leaves points unspent
 SEATS = (playtest.PERSON, *AGENT_NAMES)
 KEPT = ("pt_players", "pt_seed", "pt_barge", "pt_new_name",
         *(f"pt_{what}_{index}" for what in ("seat", "motivation") for index in range(4)))
@@ -134,35 +139,8 @@ def leave() -> None:
     st.query_params.pop(QUERY, None)
 
 
-def points_text(points: dict[str, int]) -> str:
-    return " and ".join(f"{amount} {name}" for name, amount in points.items())
-
-
-def act(viewer: str, index: int) -> None:
-    session = st.session_state.get(SESSION)
-    if session is not None and session.fault is not None:  # e.g. a button left over from before the fault
-        state.flash("error", "The bout stopped on a script fault: no further action is accepted.")
-        return
-    buttons = session.buttons(viewer) if session else []
-    if index >= len(buttons):
-        state.flash("warning", "That option is no longer available.")
-        return
-    chosen = buttons[index]
-    unspent = session.unspent_points(viewer) if chosen.action.kind == END_ROUND else {}
-    if unspent and st.session_state.get(CONFIRM_END) != (viewer, session.log_length):
-        # Ending a round with points left is allowed, and usually a slip: the first press asks.
-        st.session_state[CONFIRM_END] = (viewer, session.log_length)
-        state.flash("warning", f"Ending the round now leaves {points_text(unspent)} unspent: "
-                               "press the button again to end it anyway.")
-        return
-    st.session_state.pop(CONFIRM_END, None)
-    before = session.log_length
-    try:
-        session.apply(chosen)
-        session.advance_agents()
-    except RulesError as error:
-        state.flash("error", playtest.refusal_message(error))
-        return
+def acted(session: playtest.PlaySession, before: int) -> None:
+    """After a choice was applied: the new dice start where the log stood, and the session is saved."""
     st.session_state[DICE_FROM] = before
     save(session)
 
@@ -254,34 +232,40 @@ def helots_table(visible: dict, session: playtest.PlaySession, viewer: str | Non
     st.dataframe(pd.DataFrame(rows), hide_index=True)
 
 
-def options_panel(session: playtest.PlaySession, viewer: str | None, pending: playtest.Pending | None) -> None:
-    if pending is None:
+def table_options(session: playtest.PlaySession, viewer: str | None, pending: playtest.Pending | None) -> None:
+    """A game without a board: the viewer's options as buttons, grouped, in the game's words."""
+    if not has_options(session, viewer, pending):
         return
-    if viewer is None:
-        st.info("Choose whose view this is to see their options.")
-        return
-    index = 0
-    groups = session.options(viewer)
-    if not groups:
-        st.info(f"{viewer} has nothing to decide now; {pending.actor} decides ({pending.kind}).")
-        return
-    st.markdown(f"**{viewer}, your options** ({pending.kind})")
+    assert viewer is not None
+    st.markdown(f"**{viewer}, your options**")
+    state.show_flashes(choices.CHOICES_PLACE)
     st.markdown(OPTION_STYLE, unsafe_allow_html=True)
-    for group in groups:
+    index = 0
+    for group in session.options(viewer):
         st.markdown(f"*{group.title}*")
         columns = st.columns(3)
         for button in group.buttons:
-            label = button.label + (f" — {button.cost_text}" if button.cost_text else "")
-            if button.action.kind == END_ROUND and st.session_state.get(CONFIRM_END) == (viewer, session.log_length):
-                label += f" anyway ({points_text(session.unspent_points(viewer))} unspent)"
-            columns[index % 3].button(label, key=f"pt_option_{index}", on_click=act, args=(viewer, index),
-                                      width="stretch")
+            columns[index % 3].button(choices.choice_label(button, viewer, session), key=f"pt_option_{index}",
+                                      on_click=choices.choose, args=(viewer, button.action), width="stretch")
             index += 1
+
+
+def has_options(session: playtest.PlaySession, viewer: str | None, pending: playtest.Pending | None) -> bool:
+    """Whether the viewer has something to decide; else says who decides."""
+    if pending is None or handover_due(session, pending):
+        return False
+    if viewer is None:
+        st.info("Choose whose view this is to see their options.")
+        return False
+    if not session.buttons(viewer):
+        st.info(f"{viewer} has nothing to decide now; {pending.actor} decides ({pending.kind}).")
+        return False
+    return True
 
 
 # An option's words and its cost are read in full: the buttons wrap their text instead of cutting it.
 OPTION_STYLE = """<style>
-[class*="st-key-pt_option_"] button * {white-space: normal; overflow: visible; text-overflow: clip;}
+[class*="st-key-pt_"] button * {white-space: normal; overflow: visible; text-overflow: clip;}
 </style>"""
 
 
@@ -300,6 +284,7 @@ def dice_table(dice: list[playtest.DiceShown]) -> pd.DataFrame:
 
 
 def play(rules, session: playtest.PlaySession) -> None:
+    choices.take_request(session, acted)  # a choice clicked on the last run, under a working sign
     pending = session.pending_decision()
     top = st.columns([3, 1])
     top[0].subheader(f"Session `{st.session_state[NAME]}`")
@@ -316,27 +301,38 @@ def play(rules, session: playtest.PlaySession) -> None:
         st.caption(f"{when} {session.bout.state.cycle}: {pending.actor} ({who}) decides: {pending.kind}")
     viewer = choose_viewer(session, pending)
     state.show_flashes()
-    if not handover_due(session, pending):
-        options_panel(session, viewer, pending)
     if not session.has_board:
+        table_options(session, viewer, pending)
         play_table(rules, session, viewer)
         return
+    arranged = board_choices(session, viewer) if viewer is not None and pending is not None \
+        and not handover_due(session, pending) else None
+    if arranged is not None:
+        choices.take_board_click(session, arranged)
     visible = session.visible_state(viewer)
     board, side = st.columns([3, 2])
-    with board:
-        widgets.picture(bout_svg(visible, rules))
+    with board:  # the board and the last dice stay in view beside the choices
+        choices.board(session, bout_svg(visible, rules), arranged)
+        dice_panel(session, visible)
     with side:
-        st.markdown("**Dice as they fell**")
-        dice = session.dice_since(st.session_state.get(DICE_FROM, 0))
-        if dice:
-            st.dataframe(dice_table(dice), hide_index=True)
-        else:
-            st.caption("no dice since the last action")
-        for pile, coins in (visible.get("piles") or {}).items():  # the shared piles (the base game's crowd)
-            st.markdown(f"**{pile.replace('_', ' ').capitalize()}:** {coins} coins")
+        if arranged is not None and has_options(session, viewer, pending):
+            assert viewer is not None and pending is not None
+            st.markdown(f"**{viewer}, your move** ({pending.kind})")
+            choices.choices_panel(session, viewer, arranged)
     helots_table(visible, session, viewer)
     with st.expander("Log", expanded=False):
         st.text("\n".join(session.log_lines()[-60:]))
+
+
+def dice_panel(session: playtest.PlaySession, visible: dict) -> None:
+    st.markdown("**Dice as they fell**")
+    dice = session.dice_since(st.session_state.get(DICE_FROM, 0))
+    if dice:
+        st.dataframe(dice_table(dice), hide_index=True)
+    else:
+        st.caption("no dice since the last action")
+    for pile, coins in (visible.get("piles") or {}).items():  # the shared piles (the base game's crowd)
+        st.markdown(f"**{pile.replace('_', ' ').capitalize()}:** {coins} coins")
 
 
 def play_table(rules, session: playtest.PlaySession, viewer: str | None) -> None:

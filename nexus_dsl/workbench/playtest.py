@@ -591,16 +591,25 @@ class PlaySession:
         return f"{name.replace('_', ' ')} {value}{end}"
 
     def _control_cost(self, action: Action) -> tuple[tuple[int, str], ...]:
-        """The round controls that cost something: the Motivation Button's condition (pg.29), and
+        """The round controls that cost something: the Motivation Button's condition (pg.29), a
+    Deception and blocking one (pg.6: the block's cost is the rule param `deception_block_cost`), and
         negating a Turning Point card, which costs the trait reserves its `cost` names (pg.14)."""
         if action.name == "motivation_button":
             return ((int(self.ruleset.settings.get("motivation_button_cost", 5)), "overall"),)
+        if action.name == "deception":  # spends one of the deceiver's Deception (the allocation's script)
+            return ((1, "deception"),)
+        if action.name == "block_deception":
+            return ((int(self.ruleset.settings.get("deception_block_cost", 2)), "deception"),)
         if action.name == "negate":
             card = self.ruleset.declaration("turning_point", str(action.arg("card")))
             if card is not None:
                 return tuple((item.amount.value, item.resource) for cost in card.clauses_of(A.Cost)
                              for item in cost.items if isinstance(item.amount, A.Num))
         return ()
+
+    def declaration(self, action: Action) -> Any:
+        """The declaration a command, ability or card action uses; None for the round controls."""
+        return self._declaration(action)
 
     def _declaration(self, action: Action) -> Any:
         kind = {COMMAND: "command", ABILITY: "trait_ability", CARD: "influence"}.get(action.kind)

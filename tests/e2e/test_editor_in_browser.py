@@ -525,92 +525,136 @@ def test_test_run_steps_through_a_bout(page: Page, server: Server) -> None:
 # ---------------------------------------------------------------- a hot-seat bout, clicked to the end
 PLAYTEST_SEED = 5
 MAX_DECISIONS = 400
-FACING = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-ATTACKS = ("Wild Attack on", "Focused Attack on", "Standard Attack on", "Combo on", "Feint on", "Grapple on")
+BOARD = "pt_board"
+FIGURE = "pt_figure"
 
 
-@dataclass(frozen=True)
-class Helot:
-    col: int
-    row: int
-    facing: str
-
-
-def move_vector(label: str, facing: str) -> tuple[int, int] | None:
-    """Where a movement button takes a helot, from its label and the helot's facing (north up)."""
-    fx, fy = FACING[facing]
-    forward, back, right, left = (fx, fy), (-fx, -fy), (-fy, fx), (fy, -fx)
-    moves = (("Move Forward — forward left", (fx + left[0], fy + left[1])),
-             ("Move Forward — forward right", (fx + right[0], fy + right[1])),
-             ("Move Forward — forward", forward), ("Move Backward", back), ("Move Left", left),
-             ("Move Right", right), ("Sidestep — left", left), ("Sidestep — right", right))
-    return next((vector for prefix, vector in moves if label.startswith(prefix)), None)
-
-
-def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+def gap(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-def pick_option(labels: list[str], me: Helot, foe: Helot, rotations: int) -> str:
-    """A fighter's choice among the offered buttons: attack when offered, else close in, else end
-    the round (a bout ends when a helot falls, so the people must fight)."""
-    for attack in ATTACKS:
-        for label in labels:
-            if label.startswith(attack):
-                return label
+READ_TABLE = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const keyed = (prefix) => [...main.querySelectorAll(`[class*="st-key-${prefix}"]`)].map(element => {
+    const key = [...element.classList].find(name => name.startsWith(`st-key-${prefix}`));
+    return [key.slice('st-key-'.length), element.innerText.trim()];
+  });
+  // The board is a custom component: its picture may sit in a shadow root.
+  const deep = (root, selector) => [...root.querySelectorAll(selector),
+    ...[...root.querySelectorAll('*')].filter(e => e.shadowRoot).flatMap(e => deep(e.shadowRoot, selector))];
+  const board = main.querySelector('.st-key-pt_board');
+  const helots = Object.fromEntries((board ? deep(board, 'g.helot') : []).map(
+    g => [g.dataset.label, [Number(g.dataset.col), Number(g.dataset.row), g.dataset.status]]));
+  const selectable = [...new Set((board ? deep(board, '.nx-selectable') : []).map(element => element.dataset.target))];
+  const header = [...main.querySelectorAll('p')].map(p => p.innerText).find(t => t.endsWith(')') && t.includes(', your move ('));
+  const handover = main.querySelector('[class*="st-key-pt_hand_over"] button') !== null;
+  const script = document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state');
+  return {options: keyed('pt_option_'), keep: keyed('pt_keep_'), helots, selectable, header: header || null,
+          handover, over: main.innerText.includes('The bout is over'), idle: script === 'notRunning'};
+}"""
+
+
+def read_table(page: Page) -> dict:
+    """The table as a player sees it, once it has stopped changing: the same reading three times, a
+    quarter of a second apart, with the app's script at rest, showing either choices or the bout's
+    end (up to 15 seconds). A click on the board reaches the app a moment after it is made, so a
+    page read before its run began would offer the last turn's choices."""
+    readings = [page.evaluate(READ_TABLE)]
+    for _ in range(60):
+        page.wait_for_timeout(250)
+        readings = [*readings[-2:], page.evaluate(READ_TABLE)]
+        seen = readings[-1]
+        if len(readings) == 3 and readings[0] == readings[1] == seen and seen["idle"] and \
+                (seen["over"] or seen["handover"] or (seen["header"] and (seen["options"] or seen["keep"]))):
+            break
+    return readings[-1]
+
+
+def click_on_board(page: Page, target: str, key: str = BOARD) -> None:
+    """Click a piece, a square or a figure's part on a picture, as a person would."""
+    element = widget(page, key).locator(f'[data-target="{target}"]')
+    element.first.click(force=True)  # an object drawn on a square takes the click for it
+    settle(page)
+    if key == BOARD:  # the page answers by drawing the click's target selected
+        expect(widget(page, key).locator(f'.nx-selected[data-of="{target}"]')).to_have_count(1)
+
+
+def offer_buttons(page: Page) -> list[tuple[str, str]]:
+    """The commands offered at the target clicked (waiting for them to be drawn)."""
+    expect(page.locator('[class*="st-key-pt_offer_"]').first).to_be_visible()
+    return page.evaluate("""() => [...document.querySelectorAll('[class*="st-key-pt_offer_"]')].map(element =>
+        [[...element.classList].find(n => n.startsWith('st-key-pt_offer_')).slice(7), element.innerText.trim()])""")
+
+
+def attack_on_the_board(page: Page, me: str, foe: str, picture: str | None = None) -> bool:
+    """Click one's piece, then the foe, then an attack: one that needs no more choices, else the
+    first, its choices taken as offered (a body location on the figure, the least count). With
+    `picture`, an attack with a body location is chosen when there is one, and the figure offering
+    the locations is photographed: True once it is."""
+    click_on_board(page, f"piece:{me}")
+    click_on_board(page, f"piece:{foe}")
+    offers = offer_buttons(page)
+    located = [key for key, label in offers if label.startswith(("Focused Attack…", "Combo…"))]
+    direct = [key for key, label in offers if "…" not in label]
+    if picture is None or not located:
+        picture = None
+        click(page, direct[0] if direct else offers[0][0])
+    else:
+        click(page, located[0])
+        direct = []
+    while not direct:  # the command's further choices, one at a time, then go
+        expect(page.locator(f".st-key-pt_go, .st-key-{FIGURE} .nx-selectable, [class*='st-key-pt_step_'] button").first
+               ).to_be_visible()
+        if widget(page, "pt_go").count():
+            click(page, "pt_go")
+            break
+        figure = widget(page, FIGURE).locator(".nx-selectable")
+        if figure.count():
+            if picture is not None:
+                shoot(page, main_area(page).get_by_text(re.compile(", your move")), picture)
+            figure.first.click()
+            settle(page)
+            expect(widget(page, FIGURE)).to_have_count(0)  # the location is taken: on to the next choice
+        else:
+            page.locator('[class*="st-key-pt_step_"] button').first.click()
+            settle(page)
+    return picture is not None
+
+
+def move_on_the_board(page: Page, me: str, here: tuple[int, int], there: tuple[int, int], squares: list[str]) -> bool:
+    """Click one's piece, then the offered square that comes closest to `there`, then its first command."""
+    closer = [(gap(tuple(map(int, s[3:].split(","))), there), s) for s in squares]
+    best = min(closer, default=None)
+    if best is None or best[0] >= gap(here, there):
+        return False
+    click_on_board(page, f"piece:{me}")
+    click_on_board(page, best[1])
+    click(page, offer_buttons(page)[0][0])
+    return True
+
+
+def beside_option(options: list[tuple[str, str]], near: bool, rotations: int) -> str:
+    """A fighter's choice among the buttons beside the board: points for attacking when close, for
+    moving when far; on with the bout; a turn when no step brings it closer; else end the round."""
+    labels = [label for _, label in options]
     for label in labels:
-        if label.startswith(("Continue", "Keep")):
+        if label.startswith(("Continue", "Pass")):
             return label
-    gap = distance((me.col, me.row), (foe.col, foe.row))
     ratios = [label for label in labels if label.startswith("Ratio die")]
-    if ratios:  # points for attacking when close, for moving when far
-        wanted = [label for label in ratios if ("to AP" if gap <= 2 else "to MP") in label.split(",")[0]]
+    if ratios:
+        wanted = [label for label in ratios if ("to AP" if near else "to MP") in label.split(",")[0]]
         return max(wanted or ratios, key=lambda label: int(label.split("(")[1].split(")")[0]))
-    best, best_gap = None, gap
-    for label in labels:
-        vector = move_vector(label, me.facing)
-        if vector and distance((me.col + vector[0], me.row + vector[1]), (foe.col, foe.row)) < best_gap:
-            best, best_gap = label, distance((me.col + vector[0], me.row + vector[1]), (foe.col, foe.row))
-    if best:
-        return best
-    if rotations < 4:  # no step brings it closer (facing away, or side by side): turn
+    if rotations < 4:
         rotate = next((label for label in labels if label.startswith("Rotate")), None)
         if rotate:
             return rotate
     return next((label for label in labels if label.startswith("End the command round")), labels[0])
 
 
-READ_TABLE = """() => {
-  const main = document.querySelector('[data-testid="stMain"]');
-  const buttons = [...main.querySelectorAll('[class*="st-key-pt_option_"]')].map(element => {
-    const key = [...element.classList].find(name => name.startsWith('st-key-pt_option_'));
-    return [key.slice('st-key-'.length), element.innerText.trim()];
-  });
-  const helots = Object.fromEntries([...main.querySelectorAll('.nexus-picture g.helot')].map(
-    g => [g.dataset.label, [Number(g.dataset.col), Number(g.dataset.row), g.dataset.facing]]));
-  const header = [...main.querySelectorAll('p')].map(p => p.innerText).find(t => t.endsWith(')') && t.includes(', your options'));
-  const handover = main.querySelector('[class*="st-key-pt_hand_over"] button') !== null;
-  return {buttons, helots, header: header || null, handover, over: main.innerText.includes('The bout is over')};
-}"""
-
-
-def read_table(page: Page) -> dict:
-    """The table as a player sees it, once it has stopped changing: the same reading twice, a
-    quarter of a second apart, showing either options or the bout's end (up to 15 seconds). A
-    page read while the options of the last click were still being replaced would offer a
-    partial list, and the player would pick from it."""
-    seen = page.evaluate(READ_TABLE)
-    for _ in range(60):
-        page.wait_for_timeout(250)
-        again = page.evaluate(READ_TABLE)
-        if again == seen and (seen["over"] or seen["handover"] or (seen["header"] and seen["buttons"])):
-            break
-        seen = again
-    return seen
-
-
 def test_playtest_hot_seat_to_the_end(page: Page, server: Server) -> None:
-    """Two people on one screen, each clicking an offered option until the bout is over."""
+    """Two people on one screen play a bout to its end on the board: a piece clicked, then a square
+    to move to or an opponent to attack (a body location picked on the figure), the round's other
+    choices by the buttons beside the board."""
     with explained_failure(server, page, "playtest"):
         go_to(page, "Playtest")
         main = main_area(page)
@@ -619,7 +663,7 @@ def test_playtest_hot_seat_to_the_end(page: Page, server: Server) -> None:
         type_into(page, "pt_seed", str(PLAYTEST_SEED))
         click(page, "pt_start")
         expect(main.get_by_role("heading", name=re.compile(r"^Session\W+hot seat"))).to_be_visible()
-        decisions, rotations, handovers = 0, 0, 0
+        decisions, rotations, handovers, moved, attacked, shot = 0, 0, 0, 0, 0, False
         while decisions < MAX_DECISIONS:
             seen = read_table(page)
             if seen["over"]:
@@ -628,21 +672,36 @@ def test_playtest_hot_seat_to_the_end(page: Page, server: Server) -> None:
                 handovers += 1
                 click(page, "pt_hand_over")
                 continue
-            assert seen["header"], f"nobody has options after {decisions} decisions"
-            viewer = seen["header"].split(",")[0]
-            foe = next(label for label in seen["helots"] if label != viewer)
-            me_at, foe_at = (Helot(*seen["helots"][label]) for label in (viewer, foe))
-            labels = [text for _, text in seen["buttons"]]
-            chosen = pick_option(labels, me_at, foe_at, rotations)
-            rotations = rotations + 1 if chosen.startswith("Rotate") else 0
-            key = seen["buttons"][labels.index(chosen)][0]
-            click(page, key)
+            assert seen["header"], f"nobody has choices after {decisions} decisions"
             decisions += 1
+            if seen["keep"]:  # the deal: keep the first card shown
+                click(page, seen["keep"][0][0])
+                continue
+            me = seen["header"].split(",")[0]
+            foe = next(label for label in seen["helots"] if label != me)
+            here, there = (tuple(seen["helots"][label][:2]) for label in (me, foe))
+            if f"piece:{foe}" in seen["selectable"]:
+                # The first attack with a body location to choose is photographed at the figure.
+                shot = attack_on_the_board(page, me, foe, None if shot else "playtest-turn.png") or shot
+                attacked += 1
+                continue
+            squares = [target for target in seen["selectable"] if target.startswith("sq:")]
+            if move_on_the_board(page, me, here, there, squares):
+                moved, rotations = moved + 1, 0
+                continue
+            chosen = beside_option(seen["options"], gap(here, there) <= 2, rotations)
+            rotations = rotations + 1 if chosen.startswith("Rotate") else 0
+            click(page, seen["options"][[label for _, label in seen["options"]].index(chosen)][0])
+            if chosen.startswith("End the command round") and read_table(page)["header"] == seen["header"]:
+                warned = [key for key, label in read_table(page)["options"] if label.endswith("anyway")]
+                if warned:  # asked first, points left unspent: end it anyway
+                    click(page, warned[0])
         assert decisions >= 30, decisions  # a real bout, decided click by click
         assert handovers >= 2, handovers  # the screen passed between the two people
+        assert moved >= 2 and attacked >= 2 and shot, (moved, attacked, shot)  # played on the board itself
         over = main.get_by_text(re.compile(r"The bout is over: .*; (winner: \w+|no winner \(a draw\)); cred: "))
         expect(over).to_be_visible()
         main.locator('[data-testid="stExpander"] summary').click()
         expect(main.locator('[data-testid="stExpander"] [data-testid="stText"]')).to_contain_text(re.compile("attack", re.I))
         shoot(page, main.get_by_role("heading", name=re.compile(r"^Session\W+hot seat")), "playtest-end.png")
-        print(f"hot-seat bout over after {decisions} clicked decisions")
+        print(f"hot-seat bout over after {decisions} clicked decisions: {moved} moves and {attacked} attacks on the board")
