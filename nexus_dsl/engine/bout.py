@@ -155,6 +155,7 @@ class Bout:
         self._state = state
         self.ledger.state = self.legality.state = self.events.state = self.timing.state = state
         self.conditions.state = self.movement.state = self.holds.state = self.decks.state = self.cycle.state = state
+        self.ledger.recount()
 
     # ---------------------------------------------------------------- the log
     def emit_line(self, event_type: str, data: dict[str, Any], /) -> None:
@@ -262,9 +263,17 @@ class Bout:
         self.emit_line("fault", {**self.fault.to_json(), "action": action.to_json() if action is not None else None})
 
     def _check_ledger(self) -> None:
-        if self.state.coins_in_play() != self.state.drawn:
-            raise AssertionError(f"coin ledger out of balance: {self.state.coins_in_play()} in play, "
-                                 f"{self.state.drawn} drawn from the reserve")
+        """The rules' invariant: the coins out of the reserve are the coins in every other pile, as
+        the ledger keeps them while they move (`Ledger.in_play`). A strict ledger (tests) adds the
+        piles up besides, and proves the kept count by them."""
+        state = self.state
+        in_play = self.ledger.in_play
+        if self.strict_ledger:
+            summed = state.coins_in_play()
+            if summed != in_play:
+                raise AssertionError(f"coin ledger out of count: {summed} in the piles, {in_play} kept in play")
+        if in_play != state.drawn:
+            raise AssertionError(f"coin ledger out of balance: {in_play} in play, {state.drawn} drawn from the reserve")
 
     # ---------------------------------------------------------------- reading state
     def piece_attribute(self, piece: Piece | Player, name: str) -> Any:
@@ -426,6 +435,7 @@ class WhatIf(Bout):
         self.fault, self.fault_declaration = original.fault, original.fault_declaration
         self.history = original.history
         self._state.copy_from(original.state)
+        self.ledger.in_play = original.ledger.in_play  # the same coins, in the same piles
         self.dice_seed, self.rolled = _preview_dice_seed(original), None
         self.events.take_under_way(original.events)
         self.timing.reset()

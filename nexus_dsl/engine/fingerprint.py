@@ -71,7 +71,8 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
 #: What each mechanism holds that is not state: the bout it works on, the bout's state kept at hand
 #: (read as the bout's own), and what is worked out once.
 MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
-    "ledger": frozenset({"host", "state", "reserve_name", "reserve", "owned_piles", "shared_defaults", "max_number"}),
+    "ledger": frozenset({"host", "state", "reserve_name", "reserve", "owned_piles", "shared_defaults", "max_number",
+                         "in_play"}),
     "legality": frozenset({"host", "state", "interpreter", "ruleset", "limits", "max_number", "max_options", "hand_kinds",
                            "_action_plans", "global_requirements", "_declaration_envs", "_legality_plans", "_actions", "_role_ownership",
                            "_questions_by_limit", "_command_questions", "_lasting_domains",

@@ -3,7 +3,9 @@
 Every coin that moves goes through the ledger (`_move_coins`: `transfer_coins`, and a counter's
 `mark_counter_coin` and `collect_counter_coins`), which logs it with its source and destination pile,
 so the ledger can prove after every event that no coin was created or lost: the coins out of the
-reserve (`BoutState.drawn`) are the coins in every other pile.
+reserve (`BoutState.drawn`) are the coins in every other pile. Since every coin moves here, the
+ledger keeps that count as the coins move (`in_play`), where adding up every pile after every action
+cost more the more pieces a bout has; tests prove the kept count equals the piles added up.
 
 The piles are the game's (`pile` declarations): shared ones on the table, one of some kind for each
 player (`owner player`), the reserve (`reserve true`), and the counters each piece holds; with the
@@ -68,6 +70,13 @@ class Ledger:
         self.owned_piles: tuple[str, ...] = tuple(words.owned_piles)
         self.shared_defaults: dict[str, str] = dict(words.shared_defaults)
         self.max_number: int = host.limits.max_number
+        # The coins out of the reserve, in every other pile: counted once, then kept as coins move
+        # (`_pile_add`), counted afresh whenever the bout replaces its state (`recount`).
+        self.in_play: int = self.state.coins_in_play()
+
+    def recount(self) -> None:
+        """Count the coins in play afresh: the bout replaced its state (a fault undone)."""
+        self.in_play = self.state.coins_in_play()
 
     def default_pile(self, purpose: str) -> Pile:
         """The shared pile the game names for `purpose` (`default_for`), else the reserve."""
@@ -97,12 +106,13 @@ class Ledger:
     def _pile_add(self, pile: Pile, amount: int, slot: int | None = None) -> None:
         """Change one pile. Only the ledger (`_move_coins`) calls this: a coin taken from one pile
         is always put on another in the same step. A counter takes a coin on the number `slot`
-        and gives up its coins lowest number first."""
+        and gives up its coins lowest number first. The coins in play are kept as they move."""
         state = self.state
         kind: str = pile[0]
         if kind == "reserve":
             state.drawn -= amount
-        elif kind == "pile":
+            return
+        if kind == "pile":
             state.piles[pile[1]] += amount
         elif kind == "owned":
             state.players[pile[2]].piles[pile[1]] += amount
@@ -112,14 +122,17 @@ class Ledger:
                 assert amount == 1 and slot is not None and slot not in numbers
                 numbers.add(slot)
             else:
-                for number in sorted(numbers)[:-amount]:
+                taken = sorted(numbers)[:-amount]
+                for number in taken:
                     numbers.discard(number)
+                amount = -len(taken)  # (as many as it held: a move never takes more)
         else:
             piece = state.pieces[pile[1]]
             if kind == "overall":
                 piece.overall += amount
             else:
                 piece.locations[pile[2]] += amount
+        self.in_play += amount
 
     def _move_coins(self, moved: int, source: Pile, dest: Pile, reason: str, slot: int | None = None) -> None:
         """The ledger: `moved` coins (already known to be in `source`) go to `dest`, logged."""
