@@ -1,10 +1,11 @@
 """The editor end to end, in a real browser: the Streamlit app is started as `make editor` starts it
 (on a free port, over a temporary copy of content/), and Debian's chromium drives it through a
-designer's afternoon — a new influence card written, broken, mended and saved into a new pack, card
-faces found in the content browser and printed, an object placed on a new barge, a short batch of bouts played with that card dealt, a 200-bout A/B
-comparison with and without it, a bout stepped through, and a hot-seat playtest clicked to its end
-by two people. The tests share one server and one browser tab and run in file order, each building
-on the one before.
+designer's afternoon — a new influence card written, broken, mended and saved into a new pack, a
+word of its script explained and another completed, card faces found in the content browser and
+printed, a barge drawn by clicking its picture, a short batch of bouts played with that card dealt,
+a 200-bout A/B comparison with and without it, a bout stepped through, a hot-seat playtest played on
+the board by two people, and a playtest against an agent clicked to its end. The tests share one
+server and one browser tab and run in file order, each building on the one before.
 
 Its pictures are kept in build/e2e/ (`make screenshots` writes them to docs/screenshots/ for the
 README). Nothing is downloaded: the browser is the system's chromium and the machine may have no
@@ -18,7 +19,7 @@ import os
 import re
 import shutil
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -522,7 +523,7 @@ def test_test_run_steps_through_a_bout(page: Page, server: Server) -> None:
         expect(main.locator('[data-testid="stExpander"] [data-testid="stText"]')).to_contain_text("red")
 
 
-# ---------------------------------------------------------------- a hot-seat bout, clicked to the end
+# ---------------------------------------------------------------- playtests clicked on the board
 PLAYTEST_SEED = 5
 MAX_DECISIONS = 400
 BOARD = "pt_board"
@@ -651,57 +652,97 @@ def beside_option(options: list[tuple[str, str]], near: bool, rotations: int) ->
     return next((label for label in labels if label.startswith("End the command round")), labels[0])
 
 
-def test_playtest_hot_seat_to_the_end(page: Page, server: Server) -> None:
-    """Two people on one screen play a bout to its end on the board: a piece clicked, then a square
-    to move to or an opponent to attack (a body location picked on the figure), the round's other
-    choices by the buttons beside the board."""
+@dataclass
+class Played:
+    """What the clicks of a playtest did: decisions taken, screens handed over, moves and attacks
+    made on the board, whether the attack at the figure was photographed, and whether the bout is over."""
+
+    decisions: int = 0
+    handovers: int = 0
+    moved: int = 0
+    attacked: int = 0
+    shot: bool = False
+    over: bool = False
+
+
+def play_on_the_board(page: Page, enough: Callable[[Played], bool], fight: bool = True) -> Played:
+    """Take the decisions of whoever's turn it is, on the board and beside it, until the bout is over
+    or `enough` says so: a piece clicked, then an opponent to attack (a body location picked on the
+    figure) or a square to move to, the round's other choices by the buttons beside the board.
+    `fight=False`: a person who only ends the rounds (the agent across the board does the fighting)."""
+    played, rotations = Played(), 0
+    while played.decisions < MAX_DECISIONS and not enough(played):
+        seen = read_table(page)
+        if seen["over"]:
+            played.over = True
+            break
+        if seen["handover"]:  # the screen passes to the next person: every hand hidden until then
+            played.handovers += 1
+            click(page, "pt_hand_over")
+            continue
+        assert seen["header"], f"nobody has choices after {played.decisions} decisions"
+        played.decisions += 1
+        if seen["keep"]:  # the deal: keep the first card shown
+            click(page, seen["keep"][0][0])
+            continue
+        me = seen["header"].split(",")[0]
+        foe = next(label for label in seen["helots"] if label != me)
+        here, there = (tuple(seen["helots"][label][:2]) for label in (me, foe))
+        if fight and f"piece:{foe}" in seen["selectable"]:
+            # The first attack with a body location to choose is photographed at the figure.
+            played.shot = attack_on_the_board(page, me, foe, None if played.shot else "playtest-turn.png") or played.shot
+            played.attacked += 1
+            continue
+        squares = [target for target in seen["selectable"] if target.startswith("sq:")]
+        if fight and move_on_the_board(page, me, here, there, squares):
+            played.moved, rotations = played.moved + 1, 0
+            continue
+        chosen = beside_option(seen["options"], gap(here, there) <= 2, rotations if fight else 4)
+        rotations = rotations + 1 if chosen.startswith("Rotate") else 0
+        click(page, seen["options"][[label for _, label in seen["options"]].index(chosen)][0])
+        if chosen.startswith("End the command round") and read_table(page)["header"] == seen["header"]:
+            warned = [key for key, label in read_table(page)["options"] if label.endswith("anyway")]
+            if warned:  # asked first, points left unspent: end it anyway
+                click(page, warned[0])
+    return played
+
+
+def start_playtest(page: Page, name: str, second_seat: str) -> Locator:
+    """A new playtest session of a person and `second_seat`, the open one (if any) left first."""
+    go_to(page, "Playtest")
+    main = main_area(page)
+    if widget(page, "pt_leave").count():
+        click(page, "pt_leave")
+    choose(page, "pt_seat_0", "a person")
+    choose(page, "pt_seat_1", second_seat)
+    type_into(page, "pt_seed", str(PLAYTEST_SEED))
+    type_into(page, "pt_new_name", name)
+    click(page, "pt_start")
+    expect(main.get_by_role("heading", name=re.compile(rf"^Session\W+{name}"))).to_be_visible()
+    return main
+
+
+def test_playtest_hot_seat_on_the_board(page: Page, server: Server) -> None:
+    """Two people on one screen play their turns on the board, the screen passed between them,
+    until each has moved and attacked there (the attack at the body figure photographed)."""
     with explained_failure(server, page, "playtest"):
-        go_to(page, "Playtest")
-        main = main_area(page)
-        choose(page, "pt_seat_0", "a person")
-        choose(page, "pt_seat_1", "a person")
-        type_into(page, "pt_seed", str(PLAYTEST_SEED))
-        click(page, "pt_start")
-        expect(main.get_by_role("heading", name=re.compile(r"^Session\W+hot seat"))).to_be_visible()
-        decisions, rotations, handovers, moved, attacked, shot = 0, 0, 0, 0, 0, False
-        while decisions < MAX_DECISIONS:
-            seen = read_table(page)
-            if seen["over"]:
-                break
-            if seen["handover"]:  # the screen passes to the next person: every hand hidden until then
-                handovers += 1
-                click(page, "pt_hand_over")
-                continue
-            assert seen["header"], f"nobody has choices after {decisions} decisions"
-            decisions += 1
-            if seen["keep"]:  # the deal: keep the first card shown
-                click(page, seen["keep"][0][0])
-                continue
-            me = seen["header"].split(",")[0]
-            foe = next(label for label in seen["helots"] if label != me)
-            here, there = (tuple(seen["helots"][label][:2]) for label in (me, foe))
-            if f"piece:{foe}" in seen["selectable"]:
-                # The first attack with a body location to choose is photographed at the figure.
-                shot = attack_on_the_board(page, me, foe, None if shot else "playtest-turn.png") or shot
-                attacked += 1
-                continue
-            squares = [target for target in seen["selectable"] if target.startswith("sq:")]
-            if move_on_the_board(page, me, here, there, squares):
-                moved, rotations = moved + 1, 0
-                continue
-            chosen = beside_option(seen["options"], gap(here, there) <= 2, rotations)
-            rotations = rotations + 1 if chosen.startswith("Rotate") else 0
-            click(page, seen["options"][[label for _, label in seen["options"]].index(chosen)][0])
-            if chosen.startswith("End the command round") and read_table(page)["header"] == seen["header"]:
-                warned = [key for key, label in read_table(page)["options"] if label.endswith("anyway")]
-                if warned:  # asked first, points left unspent: end it anyway
-                    click(page, warned[0])
-        assert decisions >= 30, decisions  # a real bout, decided click by click
-        assert handovers >= 2, handovers  # the screen passed between the two people
-        assert moved >= 2 and attacked >= 2 and shot, (moved, attacked, shot)  # played on the board itself
+        start_playtest(page, "hot seat", "a person")
+        played = play_on_the_board(page, lambda p: p.moved >= 2 and p.attacked >= 2 and p.shot and p.handovers >= 2)
+        assert played.handovers >= 2, played  # the screen passed between the two people
+        assert played.moved >= 2 and played.attacked >= 2 and played.shot, played  # played on the board itself
+        print(f"hot seat: {played}")
+
+
+def test_playtest_against_an_agent_to_the_end(page: Page, server: Server) -> None:
+    """A person against the heuristic agent, to the bout's end: the agent's turns are taken on the
+    server between the person's, and the end shows the outcome and the whole log."""
+    with explained_failure(server, page, "playtest-end"):
+        main = start_playtest(page, "to the end", "heuristic agent")
+        played = play_on_the_board(page, lambda p: False, fight=False)
+        assert played.over, played
         over = main.get_by_text(re.compile(r"The bout is over: .*; (winner: \w+|no winner \(a draw\)); cred: "))
         expect(over).to_be_visible()
         main.locator('[data-testid="stExpander"] summary').click()
         expect(main.locator('[data-testid="stExpander"] [data-testid="stText"]')).to_contain_text(re.compile("attack", re.I))
-        shoot(page, main.get_by_role("heading", name=re.compile(r"^Session\W+hot seat")), "playtest-end.png")
-        print(f"hot-seat bout over after {decisions} clicked decisions: {moved} moves and {attacked} attacks on the board")
+        shoot(page, main.get_by_role("heading", name=re.compile(r"^Session\W+to the end")), "playtest-end.png")
+        print(f"against the agent: {played}")
