@@ -122,11 +122,18 @@ def _playtest_prepare(at: Any) -> None:
     at.button(key="pt_start").click().run()
 
 
+# The playtest's buttons that act, in the order a person meets them: the screen handed over, a card
+# kept from the deal, a choice completed, a choice's next step, an offer on the board, a button beside it.
+ACTING = ("pt_hand_over", "pt_keep_", "pt_go", "pt_step_", "pt_offer_", "pt_option_")
+
+
 def _playtest_act(at: Any, round_: int) -> None:
-    # The acting person's first option (a handover first, when the screen must be passed).
-    handover = [button for button in at.button if button.key == "pt_hand_over"]
-    options = [button for button in at.button if (button.key or "").startswith("pt_option_")]
-    (handover or options)[0].click()
+    for prefix in ACTING:
+        found = [button for button in at.button if (button.key or "").startswith(prefix)]
+        if found:
+            found[0].click()
+            return
+    raise SystemExit("playtest: no button to act with")
 
 
 def _odds_change(at: Any, round_: int) -> None:
@@ -139,7 +146,7 @@ PAGES = (
     PageClick("card_editor", "card_editor.py", "typing paused (broken, mended)", _card_editor_prepare, _card_editor_type),
     PageClick("barge_editor", "barge_editor.py", "a square clicked", _barge_prepare, _barge_click_square),
     PageClick("test_run", "test_run.py", "Step", _test_run_prepare, _test_run_step),
-    PageClick("playtest", "playtest.py", "an option clicked", _playtest_prepare, _playtest_act),
+    PageClick("playtest", "playtest.py", "a choice clicked", _playtest_prepare, _playtest_act),
     PageClick("odds", "odds.py", "a level chosen", _nothing, _odds_change),
 )
 
