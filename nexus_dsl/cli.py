@@ -161,7 +161,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     setup = standard_setup(players=_players(ruleset, args.players), layout=args.layout)
     labels = [h.label for h in setup.pieces]
     agents = {label: make_agent(agent_names[i % len(agent_names)], seed=args.seed * 31 + i) for i, label in enumerate(labels)}
-    bout = Bout(ruleset, setup, seed=args.seed)
+    bout = Bout(ruleset, setup, seed=args.seed, explain=args.explain)
     terms = GameTerms.of(ruleset)
     printed = 0
     while True:
@@ -170,6 +170,8 @@ def cmd_play(args: argparse.Namespace) -> int:
                 line = describe(event, terms)
                 if line:
                     print(line)
+                if args.explain:
+                    _print_why(event, ruleset, terms)
         printed = len(bout.log)
         if bout.pending is None:
             break
@@ -183,6 +185,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         _err(bout.fault.format(ruleset.sources.get(bout.fault.file)))
         return 1
     return 0
+
+
+def _print_why(event: Any, ruleset: Any, terms: Any) -> None:
+    """Below a line of `nexus play --explain`: why it happened, indented under it."""
+    from .workbench.explain import explain
+
+    for text in explain(event, ruleset, terms).lines():
+        print(f"          {text}")
 
 
 def _players(ruleset: Any, asked: int | None) -> int:
@@ -380,6 +390,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--layout", "--barge", dest="layout", default=None, help=LAYOUT_HELP)
     play.add_argument("--log", default=None, help="write the event log as JSON lines to FILE")
     play.add_argument("--quiet", action="store_true", help="print only the one-line summary")
+    play.add_argument("--explain", action="store_true",
+                      help="under each line, why it happened: the script declarations and lines under way, with "
+                           "their values and the dice rolled (and a `cause` list on each line of --log)")
     play.set_defaults(run=cmd_play)
 
     cards = sub.add_parser("cards", help="list the loaded content as players read it")

@@ -4,9 +4,11 @@ of the game being played: its turn's name and the name of what it scores."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from functools import cached_property
+from typing import Any, Iterable, Mapping
 
 from .engine.bout import Event
+from .engine.cycle import DEALT_LINE
 from .model.ruleset import Ruleset
 from .syntax.printer import sds_text
 from .vocabulary import BOUT_END_FIELDS
@@ -28,6 +30,9 @@ class GameTerms:
     # The events content declares, by id, with their names: a line a script `record`s is told by
     # its event's name and the values it carries.
     events: tuple[tuple[str, str], ...] = ()
+    # Every declaration's name by its id (the first declared, where kinds share an id): a line
+    # names a card, an ability, a pile by its name, not its id.
+    names: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> GameTerms:
@@ -37,7 +42,32 @@ class GameTerms:
         return cls(turn=turn.name if turn is not None else "turn",
                    score=stat.name.lower() if stat is not None else score,
                    pieces=ruleset.game.pieces != 0, actor=ruleset.game.actor_word, held_by=ruleset.words.hold.held_by,
-                   events=tuple((d.id, d.name) for d in ruleset.declarations("event")))
+                   events=tuple((d.id, d.name) for d in ruleset.declarations("event")),
+                   names=_declared_names(ruleset))
+
+    @cached_property
+    def _names(self) -> dict[str, str]:
+        return dict(self.names)
+
+    def named(self, ident: Any) -> str:
+        """A declaration's name by its id; anything else (or an id no declaration has) as it is,
+        its underscores read as spaces."""
+        text = str(ident)
+        return self._names.get(text) or text.replace("_", " ")
+
+
+def _declared_names(ruleset: Ruleset) -> tuple[tuple[str, str], ...]:
+    names: dict[str, str] = {}
+    for items in ruleset.scripts.values():
+        for ident, item in items.items():
+            if item.declaration.name:
+                names.setdefault(ident, item.declaration.name)
+    for data_items in ruleset.data.values():
+        for ident, data_item in data_items.items():
+            name = data_item.data.get("name") if isinstance(data_item.data, Mapping) else None
+            if isinstance(name, str) and name:
+                names.setdefault(ident, name)
+    return tuple(names.items())
 
 
 NEXUS_TERMS = GameTerms()
@@ -87,10 +117,11 @@ def describe(event: Event, terms: GameTerms = NEXUS_TERMS) -> str | None:
     if t == "check":
         return f"      check {d['needed']}+: rolled {d['rolled']} — {'success' if d['success'] else 'failure'}"
     if t == "damage":
-        where = f"{d['location']} -{d['location_taken']}, " if d.get("location") else ""
-        return f"      {d['victim']}: {where}overall -{d['overall_taken']} (coins to {d['to']})"
-    if t == "coins" and not d["reason"].endswith(("attack", "damage")) and d["source"].split(":")[0] in ("crowd", "cred"):
-        return f"      {d['amount']} cred {d['source']} → {d['dest']} ({d['reason']})"
+        where = f"{terms.named(d['location'])} -{d['location_taken']}, " if d.get("location") else ""
+        return f"      {d['victim']}: {where}overall -{d['overall_taken']} (coins to {_pile(d['to'], terms)})"
+    if t == "coins":
+        return (f"      {d['amount']} {terms.score}: {_pile(d['source'], terms)} → {_pile(d['dest'], terms)}"
+                f" ({terms.named(d['reason'])})")
     if t == "status":
         return f"   ** {d[terms.actor]} is {d['status']}"
     if t == "state":
@@ -116,11 +147,68 @@ def describe(event: Event, terms: GameTerms = NEXUS_TERMS) -> str | None:
         # Then each shared pile's coins, by the game's names of them (the base game's crowd).
         piles = "".join(f"; {pile} {coins}" for pile, coins in d.items() if pile not in (*BOUT_END_FIELDS, "dice"))
         return f"== Bout over ({how}): {result} — {terms.score} {totals}{piles}"
-    name = dict(terms.events).get(t)
-    if name is not None:  # a line a script recorded
-        values = ", ".join(f"{key} {_value(value)}" for key, value in d.items())
-        return f"      {name}" + (f": {values}" if values else "")
+    line = _more(event, terms)
+    if line is not None:
+        return line
+    # A line a script recorded (by its event's name), or any other: told by its name and values.
+    name = dict(terms.events).get(t) or t.replace("_", " ").capitalize()
+    values = ", ".join(f"{key.replace('_', ' ')} {_value(value)}" for key, value in d.items() if key != "dice")
+    return f"      {name}" + (f": {values}" if values else "")
+
+
+def _more(event: Event, terms: GameTerms) -> str | None:
+    """The lines of the engine's events `describe` does not tell itself: what a script's effect did."""
+    d = event.data
+    t = event.type
+    actor = d.get(terms.actor)
+    if t in ("card", "ability"):
+        verb = "plays" if t == "card" else "uses"
+        return f"   {actor} {verb} {terms.named(d['name'])}{_args(d.get('args') or {})}"
+    if t == "card_cancelled":
+        return f"      {terms.named(d['name'])} is cancelled"
+    if t == "negated":
+        return f"      {terms.named(d['card'])} is negated"
+    if t == "draw":
+        deck = terms.named(d["deck"])
+        if d.get("card") is None:
+            return f"      {actor} draws from {deck}: it is empty"
+        return f"      {actor} draws {terms.named(d['card'])} from {deck}"
+    if t == "points":
+        change = d["change"]
+        against = f" (against {d['against']})" if d.get("against") else ""
+        return f"      {actor} {'gains' if change >= 0 else 'loses'} {abs(change)} {d['resource']}{against}"
+    if t in ("trait", "stat"):
+        return f"      {actor}'s {terms.named(d[t])} is now {d['value']}"
+    if t == "object":
+        for change, verb in (("placed", "placed on"), ("removed", "removed from"), ("destroyed", "destroyed on")):
+            if change in d:
+                return f"      {terms.named(d[change])} {verb} [{d['at'][0]},{d['at'][1]}]"
+    if t == "off_board":
+        return f"   ** {actor} is taken off the board at [{d['at'][0]},{d['at'][1]}]"
+    if t == "weapon":
+        if "equipped" in d:
+            return f"      {actor} takes up {terms.named(d['equipped'])}"
+        return f"      {actor} loses {terms.named(d['lost']) if d.get('lost') else 'its weapon'}"
+    if t == "blocked":
+        return f"      {actor} cannot move {d['direction']}: the way is blocked"
+    if t == "move_prevented":
+        return f"      {actor}'s move is prevented"
+    if t == "note":
+        return f"      note: {d['text']}"
+    if t.endswith(DEALT_LINE) and "kept" in d:
+        return f"   {actor} keeps {d['kept']} {terms.named(t[:-len(DEALT_LINE)])} card(s)"
     return None
+
+
+def _pile(name: str, terms: GameTerms) -> str:
+    """A pile as the ledger names it (`crowd`, `cred:blue`, `location:red:head`), in words:
+    `the Crowd`, `blue's Cred`, `red's head`."""
+    parts = name.split(":")
+    what = parts[-1] if len(parts) > 2 else parts[0]
+    named = terms.named(what)
+    if named[:4].lower() == "the ":  # a pile named with its article: "The Crowd Coin Pile"
+        named = named[4:]
+    return f"the {named}" if len(parts) == 1 else f"{parts[1]}'s {named}"
 
 
 def _value(value: Any) -> str:

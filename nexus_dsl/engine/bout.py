@@ -17,7 +17,7 @@ content: they arrive through the Ruleset as rule scripts and run in the interpre
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from ..errors import Diagnostic, RulesError, ScriptRuntimeError
@@ -32,6 +32,7 @@ from .events import Events
 from .holds import Holds
 from .initial_state import initial_state
 from .interpreter import Interpreter, Limits, Run
+from .causes import Cause, Tracer, traced_effects
 from .scope import faulting_declaration
 from .ledger import Ledger
 from .legality import Legality
@@ -59,6 +60,9 @@ class Event:
     round: str | None
     type: str
     data: dict[str, Any]
+    # The script statements under way when it was logged, outermost first (`causes.py`): kept by a
+    # bout played to be explained, None otherwise.
+    cause: tuple[Cause, ...] | None = field(default=None, init=False, compare=False, repr=False)
 
     # Written out, the dataclass's own `__init__` would do: an event is made for every line of the
     # log, and the compiled engine then makes it with compiled code (`board.Square` says more).
@@ -68,12 +72,24 @@ class Event:
         self.round = round
         self.type = type
         self.data = data
+        self.cause = None
 
     def __reduce__(self) -> tuple[Any, ...]:
+        # The causes point into the syntax tree: a pickled event (a batch's log) goes without them.
         return (Event, (self.seq, self.cycle, self.round, self.type, self.data))
 
+    def with_data(self, data: dict[str, Any]) -> Event:
+        """The same line with other values (a card hidden from who may not see it), its causes kept."""
+        event = Event(self.seq, self.cycle, self.round, self.type, data)
+        event.cause = self.cause
+        return event
+
     def to_json(self) -> dict[str, Any]:
-        return {"seq": self.seq, "cycle": self.cycle, "round": self.round, "type": self.type, **self.data}
+        """The line as the log writes it; with its causes (`cause`) when the bout was explained."""
+        line = {"seq": self.seq, "cycle": self.cycle, "round": self.round, "type": self.type, **self.data}
+        if self.cause is not None:
+            line["cause"] = [cause.to_json() for cause in self.cause]
+        return line
 
 
 class Bout:
@@ -88,7 +104,7 @@ class Bout:
 
     def __init__(self, ruleset: Ruleset, setup: BoutSetup, seed: int = 0,
                  forced_dice: dict[str, list[int]] | None = None, limits: Limits | None = None,
-                 strict_ledger: bool = False):
+                 strict_ledger: bool = False, explain: bool = False):
         self.ruleset = ruleset
         # Tests ask for the ledger to be proved after every event, not only after every action.
         self.strict_ledger = strict_ledger
@@ -122,6 +138,10 @@ class Bout:
         self.cycle: Cycle = Cycle(self)
         self.interpreter: Interpreter = Interpreter(self, self.limits)
         self.interpreter.functions, self.interpreter.primitives = script_tables(self.limits)
+        # Explained (`causes.py`): every line of the log keeps the script statements under way.
+        self.tracer: Tracer | None = Tracer() if explain else None
+        if explain:
+            self.interpreter.primitives = traced_effects(self.interpreter.primitives)
         self._wire()
         self.pending: Decision | None = None
         # The copy the last previews were taken on (`Previews`), kept for the next decision's.
@@ -167,7 +187,11 @@ class Bout:
         rolled = self.dice.drain_history()
         if rolled:
             data["dice"] = [{"purpose": r.purpose, "sides": r.sides, "value": r.value} for r in rolled]
-        self.log.append(Event(len(self.log), self.state.cycle, self.state.active, event_type, data))
+        event = Event(len(self.log), self.state.cycle, self.state.active, event_type, data)
+        tracer = self.tracer
+        if tracer is not None:
+            event.cause = tracer.current()
+        self.log.append(event)
         if self.strict_ledger:
             self._check_ledger()
 
@@ -254,6 +278,8 @@ class Bout:
         self.conditions.reset()
         self.decks.reset()
         self.events.reset()
+        if self.tracer is not None:  # the runs that faulted are over: none is under way
+            self.tracer.stack.clear()
         self.fault = error.diagnostics[0]
         self.fault_declaration = faulting_declaration(error)
         self.pending = None
@@ -397,6 +423,7 @@ class WhatIf(Bout):
         self.object_types = original.object_types
         self.actor_word = original.actor_word
         self.commands = original.commands
+        self.tracer = None  # a preview logs nothing: no cause to keep
         self._state = original.state.clone()
         self.dice_seed, self.rolled = _preview_dice_seed(original), None
         self.log = []

@@ -11,7 +11,6 @@ the engine's own (`views` in the snapshot, `engine.snapshot.player_view`), never
 
 from __future__ import annotations
 
-import dataclasses
 import html
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
@@ -124,7 +123,7 @@ def _masked(event: Event, ruleset: Ruleset, viewer: str | None, side: str | None
     data = event.data
     if any(_zone_seen(str(data.get(end, "")), ruleset, viewer, side) for end in ("origin", "destination")):
         return event
-    return dataclasses.replace(event, data={**data, "card": HIDDEN_CARD})
+    return event.with_data({**data, "card": HIDDEN_CARD})
 
 
 def _zone_seen(where: str, ruleset: Ruleset, viewer: str | None, side: str | None) -> bool:

@@ -1,0 +1,145 @@
+"""Why a line of a bout's log happened, in a designer's words: the script declarations and the
+statements under way when the bout wrote it (`engine/causes.py`), each with its file, line and the
+script's own text, the values its effect was given, and the dice the line rolled.
+
+A bout keeps causes only when played to be explained (`Bout(..., explain=True)`): the test run,
+the playtest and `nexus play --explain` play so. A line with no cause was written by the game's
+own sequence (a round starting), or is a player's decision (a command chosen).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from ..engine.bout import Event
+from ..engine.causes import Cause
+from ..model.ruleset import Ruleset
+from ..narrate import GameTerms, describe
+
+# Lines that are a player's decision: their reason is the player's choice, whatever ran around it.
+DECIDED = frozenset({"command", "card", "ability", "allocate"})
+# Declarations that only sequence the game (a turn's procedure, its order of play): named in the
+# chain, but a line is said to happen because of the innermost declaration of any other kind.
+SEQUENCING = frozenset({"procedure"})
+
+
+@dataclass(frozen=True)
+class Because:
+    """One statement under way: the declaration (kind, id, name) it belongs to, where it is, the
+    script's text of its line, and the values its effect was given."""
+
+    kind: str | None
+    ident: str | None
+    name: str | None
+    file: str
+    line: int
+    column: int
+    effect: str
+    values: tuple[str, ...]
+    text: str  # the script's line, as written (stripped); empty when the source is not at hand
+
+    @property
+    def where(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+    @property
+    def label(self) -> str:
+        """`rule Crowd Pleaser`, `turning_point Fan Favourite`: its kind and name (else its id)."""
+        kind = (self.kind or "script").replace("_", " ")
+        return f"{kind} {self.name or self.ident or '?'}"
+
+    @property
+    def openable(self) -> bool:
+        """Whether the card editor can open its declaration (it has an id)."""
+        return self.kind is not None and self.ident is not None
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """A line of the log, why it happened (`reason`, one sentence), the statements under way
+    (outermost first), the one it is said to happen because of (`main`, None for none), and the
+    dice it rolled."""
+
+    seq: int
+    line: str
+    reason: str
+    causes: tuple[Because, ...]
+    main: Because | None
+    dice: tuple[str, ...]
+    explained: bool  # whether the bout kept causes at all (else `reason` says it cannot tell)
+
+    def lines(self) -> list[str]:
+        """The explanation as text (`nexus play --explain`): why, with the values of the statement
+        it names; the statements it ran within; the dice the line rolled."""
+        main = self.main
+        values = f" ({', '.join(main.values)})" if main is not None and main.values else ""
+        out = [f"why: {self.reason}{values}"]
+        within = [cause for cause in self.causes if cause is not main]
+        if within:
+            out.append("within: " + " → ".join(f"{cause.label} ({cause.where})" for cause in within))
+        if self.dice:
+            out.append("dice: " + ", ".join(self.dice))
+        return out
+
+
+def because_of(cause: Cause, sources: Mapping[str, str]) -> Because:
+    """A cause in the words `Because` keeps, with its line's text read from the ruleset's sources."""
+    declaration = cause.declaration
+    pos = cause.node.pos
+    text = ""
+    source = sources.get(pos.file)
+    if source is not None and pos.line > 0:
+        lines = source.splitlines()
+        if pos.line <= len(lines):
+            text = _without_comment(lines[pos.line - 1]).strip()
+    return Because(declaration.kind if declaration is not None else None,
+                   declaration.id if declaration is not None else None,
+                   declaration.name if declaration is not None else None,
+                   pos.file, pos.line, pos.column, cause.verb, cause.values, text)
+
+
+def explain(event: Event, ruleset: Ruleset, terms: GameTerms | None = None) -> Explanation:
+    """Why `event` happened, from the causes its bout kept."""
+    terms = terms or GameTerms.of(ruleset)
+    line = (describe(event, terms) or event.type).strip()
+    dice = tuple(_die(roll) for roll in event.data.get("dice") or ())
+    if event.cause is None:
+        return Explanation(event.seq, line, "this bout was not played to be explained (no causes were kept)",
+                           (), None, dice, False)
+    causes = tuple(because_of(cause, ruleset.sources) for cause in event.cause)
+    main = next((cause for cause in reversed(causes) if cause.kind not in SEQUENCING), None)
+    return Explanation(event.seq, line, _reason(event, terms, causes, main), causes, main, dice, True)
+
+
+def explain_all(events: Sequence[Event], ruleset: Ruleset) -> list[Explanation]:
+    terms = GameTerms.of(ruleset)
+    return [explain(event, ruleset, terms) for event in events]
+
+
+def _reason(event: Event, terms: GameTerms, causes: tuple[Because, ...], main: Because | None) -> str:
+    actor = event.data.get(terms.actor)
+    if event.type in DECIDED and (main is None or main.effect == "ask"):
+        who = f"{actor}'s player" if actor else "a player"
+        return f"{who} chose it" + (f" (asked by {main.label} at {main.where})" if main is not None else "")
+    if main is not None:
+        return f"{main.label}, at {main.where}: `{main.text or main.effect}`"
+    if causes:
+        last = causes[-1]
+        return f"the game's sequence ({last.label}, at {last.where})"
+    return "the game's own sequence (no script was running)"
+
+
+def _without_comment(line: str) -> str:
+    """A script's line without its trailing `# comment` (a `#` inside a string stays)."""
+    quoted = False
+    for index, char in enumerate(line):
+        if char == '"':
+            quoted = not quoted
+        elif char == "#" and not quoted:
+            return line[:index]
+    return line
+
+
+def _die(roll: dict[str, Any]) -> str:
+    return f"{roll.get('purpose', 'die')} d{roll.get('sides', '?')}: {roll.get('value', '?')}"
