@@ -26,18 +26,21 @@ Run = Generator[Any, Any, Any]
 
 class Cause:
     """One script statement under way: the declaration it belongs to, the effect statement (its
-    verb and position) and the values the effect was given, as a script writer would name them."""
+    verb and position) and the values the effect was given, as a script writer would name them.
+    Or a command, ability or card being resolved: the declaration itself (its node is the
+    declaration, its verb its kind, its values the arguments it was given)."""
 
     __slots__ = ("declaration", "node", "values")
 
-    def __init__(self, declaration: A.Declaration | None, node: A.Action, values: tuple[str, ...]):
+    def __init__(self, declaration: A.Declaration | None, node: A.Action | A.Declaration, values: tuple[str, ...]):
         self.declaration = declaration
         self.node = node
         self.values = values
 
     @property
     def verb(self) -> str:
-        return self.node.verb
+        node = self.node
+        return node.verb if isinstance(node, A.Action) else node.kind
 
     def to_json(self) -> dict[str, Any]:
         """As the log writes it (`nexus play --explain --log`): the declaration by kind, id and name,
@@ -48,7 +51,7 @@ class Cause:
                 "id": declaration.id if declaration is not None else None,
                 "name": declaration.name if declaration is not None else None,
                 "file": pos.file, "line": pos.line, "column": pos.column,
-                "effect": self.node.verb, "values": list(self.values)}
+                "effect": self.verb, "values": list(self.values)}
 
 
 class Tracer:
@@ -61,6 +64,13 @@ class Tracer:
 
     def current(self) -> tuple[Cause, ...]:
         return tuple(self.stack)
+
+    def resolving(self, declaration: A.Declaration, args: tuple[tuple[str, Any], ...]) -> Cause:
+        """A command, ability or card being resolved, entered as the cause of what its costs, rolls
+        and body log (the caller leaves it when done)."""
+        cause = Cause(declaration, declaration, tuple(f"{name} {describe_value(value)}" for name, value in args))
+        self.stack.append(cause)
+        return cause
 
     def enter(self, cause: Cause) -> None:
         self.stack.append(cause)

@@ -10,6 +10,7 @@ from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .actions import Action
 from .board import Square
+from .causes import Tracer
 from .conditions import Conditions
 from .events import Events
 from .interpreter import BlockPlan, Interpreter, Limits, Run, block_plan
@@ -107,6 +108,7 @@ class ResolutionHost(Protocol):
     events: Events
     legality: Legality
     rolling: Rolls
+    tracer: Tracer | None  # the causes under way, in a bout played to be explained (`causes.py`)
 
     def emit_line(self, event_type: str, data: dict[str, Any], /) -> None: ...
 
@@ -187,19 +189,30 @@ class Resolution:
             piece.gained = 0
         events = self.events
         events.triggers.append(piece.label)
+        # Explained (`causes.py`): what the command's costs, rolls and body log is its doing.
+        tracer = self.host.tracer
+        cause = tracer.resolving(declaration, action.args) if tracer is not None else None
         try:
             yield from self.pay_costs(piece, declaration, env)
             yield from events.fire("command_used", self=piece, command=declaration)
             yield from self.run_declaration_body(piece, declaration, env)
         finally:
             events.triggers.pop()
+            if tracer is not None and cause is not None:
+                tracer.leave(cause)
 
     def run_control(self, piece: Actor, declaration: A.Declaration, action: Action) -> Run:
         """A control used (a command offered as one): its costs paid and its body run, with no line
         and no event of a command given; what it does, its own lines say (`record`)."""
         env = self.legality.action_env(piece, declaration, action)
-        yield from self.pay_costs(piece, declaration, env)
-        yield from self.run_declaration_body(piece, declaration, env)
+        tracer = self.host.tracer
+        cause = tracer.resolving(declaration, action.args) if tracer is not None else None
+        try:
+            yield from self.pay_costs(piece, declaration, env)
+            yield from self.run_declaration_body(piece, declaration, env)
+        finally:
+            if tracer is not None and cause is not None:
+                tracer.leave(cause)
 
     def perform(self, env: Env, declaration: A.Declaration) -> Run:
         """Resolve another command's body for the same piece and target, without cost or requirement.

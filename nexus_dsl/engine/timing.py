@@ -18,6 +18,7 @@ from ..errors import ScriptRuntimeError
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
 from .actions import ABILITY, CARD, PASS, Action, Decision
+from .causes import Tracer
 from .events import Events
 from .interpreter import Limits, Run
 from .scope import Env
@@ -117,6 +118,7 @@ class TimingHost(Protocol):
     round_actions: int
     events: Events
     legality: Legality
+    tracer: Tracer | None  # the causes under way, in a bout played to be explained (`causes.py`)
 
     @property
     def resolution(self) -> UseResolution: ...
@@ -399,6 +401,9 @@ class Timing:
         self.host.emit_line("card" if action.kind == CARD else "ability",
                             {"actor": piece.label, "name": declaration.id, "args": args})
         self.events.triggers.append(piece.label)
+        # Explained (`causes.py`): what the use's costs and body log is its doing.
+        tracer = self.host.tracer
+        cause = tracer.resolving(declaration, action.args) if tracer is not None else None
         try:
             yield from self.host.resolution.pay_costs(piece, declaration, env)
             if action.kind == CARD:  # out of the hand, onto the discards of the zone it came from
@@ -412,6 +417,8 @@ class Timing:
             yield from self.host.resolution.run_declaration_body(piece, declaration, env)
         finally:
             self.events.triggers.pop()
+            if tracer is not None and cause is not None:
+                tracer.leave(cause)
 
     def current_window(self, node: A.Node) -> WindowFrame:
         if not self.windows:

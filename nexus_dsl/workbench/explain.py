@@ -19,8 +19,8 @@ from ..narrate import GameTerms, describe
 
 # Lines that are a player's decision: their reason is the player's choice, whatever ran around it.
 DECIDED = frozenset({"command", "card", "ability", "allocate"})
-# Declarations that only sequence the game (a turn's procedure, its order of play): named in the
-# chain, but a line is said to happen because of the innermost declaration of any other kind.
+# What the game's own sequence is written in: a line whose innermost statement is a procedure's
+# happened because the game's structure goes so (a round starting, the order of play).
 SEQUENCING = frozenset({"procedure"})
 
 
@@ -58,7 +58,7 @@ class Because:
 @dataclass(frozen=True)
 class Explanation:
     """A line of the log, why it happened (`reason`, one sentence), the statements under way
-    (outermost first), the one it is said to happen because of (`main`, None for none), and the
+    (outermost first), the one that wrote it (`main`: the innermost, None for none), and the
     dice it rolled."""
 
     seq: int
@@ -108,8 +108,8 @@ def explain(event: Event, ruleset: Ruleset, terms: GameTerms | None = None) -> E
         return Explanation(event.seq, line, "this bout was not played to be explained (no causes were kept)",
                            (), None, dice, False)
     causes = tuple(because_of(cause, ruleset.sources) for cause in event.cause)
-    main = next((cause for cause in reversed(causes) if cause.kind not in SEQUENCING), None)
-    return Explanation(event.seq, line, _reason(event, terms, causes, main), causes, main, dice, True)
+    main = causes[-1] if causes else None
+    return Explanation(event.seq, line, _reason(event, terms, main), causes, main, dice, True)
 
 
 def explain_all(events: Sequence[Event], ruleset: Ruleset) -> list[Explanation]:
@@ -117,17 +117,16 @@ def explain_all(events: Sequence[Event], ruleset: Ruleset) -> list[Explanation]:
     return [explain(event, ruleset, terms) for event in events]
 
 
-def _reason(event: Event, terms: GameTerms, causes: tuple[Because, ...], main: Because | None) -> str:
+def _reason(event: Event, terms: GameTerms, main: Because | None) -> str:
     actor = event.data.get(terms.actor)
-    if event.type in DECIDED and (main is None or main.effect == "ask"):
+    if event.type in DECIDED and (main is None or main.kind in SEQUENCING or main.effect == "ask"):
         who = f"{actor}'s player" if actor else "a player"
-        return f"{who} chose it" + (f" (asked by {main.label} at {main.where})" if main is not None else "")
-    if main is not None:
-        return f"{main.label}, at {main.where}: `{main.text or main.effect}`"
-    if causes:
-        last = causes[-1]
-        return f"the game's sequence ({last.label}, at {last.where})"
-    return "the game's own sequence (no script was running)"
+        asked = f" (asked by {main.label} at {main.where})" if main is not None and main.effect == "ask" else ""
+        return f"{who} chose it{asked}"
+    if main is None:
+        return "the game's own sequence (no script was running)"
+    said = f"{main.label}, at {main.where}: `{main.text or main.effect}`"
+    return f"the game's sequence: {said}" if main.kind in SEQUENCING else said
 
 
 def _without_comment(line: str) -> str:

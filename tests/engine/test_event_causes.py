@@ -15,6 +15,7 @@ from nexus_dsl.engine.bout import Bout, next_action
 from nexus_dsl.engine.causes import Tracer, traced_effects
 from nexus_dsl.engine.setup import standard_setup
 from nexus_dsl.model.ruleset import Ruleset
+from nexus_dsl.syntax import ast_nodes as A
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,8 +72,13 @@ def test_every_cause_points_at_the_statement_of_its_effect(base: Ruleset, pirate
         assert causes
         for cause in causes:
             pos = cause.node.pos
-            assert cause.verb in source_line(ruleset, pos.file, pos.line)[pos.column - 1:], (pos, cause.verb)
+            written = source_line(ruleset, pos.file, pos.line)[pos.column - 1:]
             assert cause.declaration is not None and cause.declaration.kind
+            if isinstance(cause.node, A.Declaration):  # a command, ability or card resolving: at its id
+                assert cause.node is cause.declaration and written.startswith(cause.declaration.id), (pos, written)
+            else:
+                assert written.startswith(cause.verb), (pos, cause.verb)
+        assert any(isinstance(cause.node, A.Declaration) for cause in causes)
 
 
 def test_a_drawn_card_is_traced_to_the_rule_that_drew_it_and_its_own_effect(base: Ruleset) -> None:
@@ -105,6 +111,16 @@ def test_a_command_s_effects_are_caused_by_the_command(base: Ruleset) -> None:
         assert move.cause is not None
         kinds = {c.declaration.kind for c in move.cause if c.declaration is not None}
         assert kinds & {"command", "rule", "trait_ability", "hazard", "turning_point", "influence"}, move
+
+
+def test_a_command_s_rolls_and_costs_are_its_doing(base: Ruleset) -> None:
+    bout = played(base, 1)
+    for event in bout.log:
+        if event.type in ("attack", "roll") or (event.type == "coins" and event.data["reason"].endswith(" cost")):
+            assert event.cause, event
+            resolving = [c for c in event.cause if isinstance(c.node, A.Declaration)]
+            assert resolving and resolving[-1].declaration.kind in ("command", "trait_ability", "turning_point",
+                                                                   "influence"), event
 
 
 def test_the_values_an_effect_was_given_are_kept(base: Ruleset) -> None:
