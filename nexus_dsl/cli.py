@@ -365,6 +365,31 @@ def cmd_scenario(args: argparse.Namespace) -> int:
     return 0 if results and passed == len(results) else 1
 
 
+# ---------------------------------------------------------------- editors
+def cmd_grammar(args: argparse.Namespace) -> int:
+    """The TextMate grammar of rule scripts, generated from the Lark grammar (`nexus_dsl/textmate.py`)."""
+    from .textmate import textmate_json
+
+    text = textmate_json()
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    """The language server, on standard input and output (`nexus_dsl/lsp/`, docs/editors.md)."""
+    try:
+        from .lsp.server import serve
+    except ImportError as error:  # the `lsp` extra is not installed
+        _err(f"nexus lsp: {error.name or error} is missing: install the `lsp` extra (pip install 'nexus_dsl[lsp]')")
+        return 2
+    serve()
+    return 0
+
+
 # ---------------------------------------------------------------- entry point
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nexus", description="Design, check and play NEXUS Arena Combat System content.")
@@ -437,6 +462,17 @@ def build_parser() -> argparse.ArgumentParser:
                           help="the folder tree the scenarios' test packs may be loaded from (default: the folder "
                                "named, or a file's own folder)")
     scenario.set_defaults(run=cmd_scenario)
+
+    grammar = sub.add_parser("grammar", help="print the TextMate grammar of rule scripts, generated from the Lark grammar")
+    grammar.add_argument("--textmate", action="store_true", required=True,
+                         help="the TextMate (.tmLanguage.json) form, the only one there is")
+    grammar.add_argument("--out", default=None, help="write it to FILE (default: print it)")
+    grammar.set_defaults(run=cmd_grammar)
+
+    lsp = sub.add_parser("lsp", help="the language server for rule scripts, on standard input and output "
+                                     "(docs/editors.md)")
+    lsp.add_argument("--stdio", action="store_true", help="talk over standard input and output (the default and only way)")
+    lsp.set_defaults(run=cmd_lsp)
     return parser
 
 
