@@ -1,4 +1,4 @@
-"""The `nexus` command line: check, fmt, play, scenario.
+"""The `nexus` command line: check, fmt, play, cards, show, simulate, balance, print, scenario.
 
 A user's mistake is always a positioned message and a non-zero exit, never a traceback. An option
 that names content (a type, a barge, an agent) names something that exists, or the command stops
