@@ -22,6 +22,7 @@ from ..model.ruleset import DataItem, Ruleset
 from . import board_svg
 from .barge_edit import BargeDraft
 from .card_svg import FONT, SMALLEST_TYPE, PageSize, page_svg, wrap
+from .xml_text import xml_text
 
 __all__ = ["barge_page", "hazard_legend"]
 
@@ -101,7 +102,7 @@ def _write(page: ET.Element, line: _Text, x: float, y: float, css_class: str) ->
         attributes["font-weight"] = "bold"
     if line.italic:
         attributes["font-style"] = "italic"
-    ET.SubElement(page, "text", attributes).text = line.text
+    ET.SubElement(page, "text", attributes).text = xml_text(line.text)
 
 
 def barge_page(barge: DataItem, ruleset: Ruleset, size: PageSize) -> ET.Element:

@@ -24,6 +24,7 @@ from typing import Any, Iterable, Mapping
 from ..content.barge_checks import BOARD_SIZE, starting_squares
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
+from .xml_text import xml_text
 
 __all__ = ["CELL", "OBJECT_KINDS", "barge_element", "barge_svg", "bout_svg", "piece_target", "square_of_target", "square_origin",
            "square_target"]
@@ -71,17 +72,18 @@ def square_origin(col: int, row: int) -> tuple[int, int]:
 
 # ---------------------------------------------------------------- small SVG writer
 # Built as an element tree and serialised by `xml.etree.ElementTree`, which escapes every text and
-# attribute value: a name from a pack cannot add markup to the picture.
+# attribute value: a name from a pack cannot add markup to the picture (nor, through `xml_text`, a
+# character XML cannot hold).
 
 def _named(attributes: Mapping[str, Any]) -> dict[str, str]:
     """Attribute names use `_` for `-` (`data_col` -> `data-col`, `class_` -> `class`); None is left out."""
-    return {name.rstrip("_").replace("_", "-"): str(value) for name, value in attributes.items()
+    return {name.rstrip("_").replace("_", "-"): xml_text(str(value)) for name, value in attributes.items()
             if value is not None}
 
 
 def _element(tag: str, text: str | None = None, **attributes: Any) -> ET.Element:
     element = ET.Element(tag, _named(attributes))
-    element.text = text
+    element.text = None if text is None else xml_text(text)
     return element
 
 

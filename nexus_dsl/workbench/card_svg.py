@@ -22,6 +22,7 @@ from typing import Iterable
 
 from ..cards import CardFace
 from ..model.ruleset import Ruleset
+from .xml_text import xml_text
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
@@ -164,9 +165,10 @@ def fitted(face: CardFace) -> tuple[float, list[list[Line]]]:
 
 
 def _el(parent: ET.Element, tag: str, text: str | None = None, **attributes: str | float) -> ET.Element:
-    element = ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): _number(v) for k, v in attributes.items()})
+    element = ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): xml_text(_number(v))
+                                          for k, v in attributes.items()})
     if text is not None:
-        element.text = text
+        element.text = xml_text(text)
     return element
 
 

@@ -55,10 +55,12 @@ def pdf_of(pages: Iterable[ET.Element], title: str = "") -> bytes:
     if title:
         document.set_metadata(cairocffi.PDF_METADATA_TITLE, title)
     document.set_metadata(cairocffi.PDF_METADATA_CREATOR, "nexus print")
-    for page in pages:
-        tree = parser.Tree(bytestring=ET.tostring(page, encoding="utf-8"))
-        # 96 dpi: CairoSVG's pixel; a page sized in mm converts to exact points whatever the dpi.
-        OnePage(tree, document, dpi=96)
-        document.show_page()
-    document.finish()
+    try:
+        for page in pages:
+            tree = parser.Tree(bytestring=ET.tostring(page, encoding="utf-8"))
+            # 96 dpi: CairoSVG's pixel; a page sized in mm converts to exact points whatever the dpi.
+            OnePage(tree, document, dpi=96)
+            document.show_page()
+    finally:  # finished while the buffer is open, even after a failure: cairo writes its last bytes there
+        document.finish()
     return buffer.getvalue()

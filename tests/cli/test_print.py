@@ -159,3 +159,19 @@ def test_a_second_print_replaces_the_file_whole(tmp_path: Path, capsys) -> None:
     out.write_bytes(b"x" * 1_000_000)  # longer than the new PDF: nothing of it may remain
     assert print_pdf(capsys, "--cards", "assassins_dart", "--out", str(out))[0] == 0
     assert len(pages_of(out)) == 1 and out.read_bytes().rstrip().endswith(b"%%EOF")
+
+
+def test_markup_and_control_characters_in_a_pack_are_printed_as_text(tmp_path: Path, capsys,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    pack = tmp_path / "content" / "evil"
+    pack.mkdir(parents=True)
+    (pack / "pack.yaml").write_text('id: evil\nname: "Evil <b>&amp;</b> \\x01 pack"\nversion: 1.0.0\n')
+    (pack / "blade.nexus").write_text('weapon evil_blade "Evil \x01 <i>Blade</i> &amp;" {\n    text "cuts \x02 deep"\n}\n')
+    monkeypatch.setenv("NEXUS_CONTENT", str(tmp_path / "content"))
+    out = tmp_path / "evil.pdf"
+    code, _, err = print_pdf(capsys, "--packs", "evil", "--out", str(out))
+    assert code == 0, err
+    text = text_of(pages_of(out)[0])
+    # A character XML cannot hold is drawn as U+FFFD; markup is words on the card
+    assert "Evil \ufffd <i>Blade</i> &amp;" in text and "cuts \ufffd deep" in text
+    assert "Evil <b>&amp;</b> \ufffd pack" in text
