@@ -6,6 +6,7 @@ leaves the file that was there."""
 from __future__ import annotations
 
 import errno
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -175,3 +176,12 @@ def test_markup_and_control_characters_in_a_pack_are_printed_as_text(tmp_path: P
     # A character XML cannot hold is drawn as U+FFFD; markup is words on the card
     assert "Evil \ufffd <i>Blade</i> &amp;" in text and "cuts \ufffd deep" in text
     assert "Evil <b>&amp;</b> \ufffd pack" in text
+
+
+def test_without_the_cairo_library_the_message_names_the_package_to_install(tmp_path: Path, capsys,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "cairocffi", None)  # its import fails, as where libcairo is missing
+    out = tmp_path / "sheet.pdf"
+    code, _, err = print_pdf(capsys, "--cards", "assassins_dart", "--out", str(out))
+    assert code == 1 and "needs the cairo library" in err and "apt-get install libcairo2" in err
+    assert "Traceback" not in err and not out.exists()
