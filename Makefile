@@ -1,11 +1,12 @@
 # Two set-up commands: `make editor` and `make test`. Each creates .venv when it is missing.
-# `make test` also needs Debian's chromium for the editor's end-to-end test; `make chromium`
-# installs it with apt when it is missing (CI runs as root).
+# `make test` also needs Debian's chromium for the editor's end-to-end test and the cairo library
+# with the DejaVu fonts for `nexus print`; `make chromium` and `make cairo` install them with apt
+# when they are missing (CI runs as root).
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: editor test typecheck chromium screenshots play check bench bench-editor clean fuzz native grammar
+.PHONY: editor test typecheck chromium cairo screenshots play check bench bench-editor clean fuzz native grammar
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,7 +40,11 @@ editor: $(VENV)/.installed-editor
 chromium:
 	@[ -x $(CHROMIUM) ] || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
 
-test: $(VENV)/.installed-test chromium
+# `nexus print` draws its PDF with cairo (through CairoSVG) in the faces' own type, DejaVu Sans.
+cairo:
+	@{ /sbin/ldconfig -p | grep -q 'libcairo\.so\.2 ' && fc-list | grep -q 'DejaVuSans\.ttf'; } || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcairo2 fonts-dejavu-core fontconfig; }
+
+test: $(VENV)/.installed-test chromium cairo
 	$(BIN)/python -m pytest
 
 # mypy over the whole package, with pyproject.toml's configuration; `make test` (tests/test_typecheck.py)

@@ -1,4 +1,4 @@
-"""The `nexus` command line: check, fmt, play, scenario.
+"""The `nexus` command line: check, fmt, play, cards, show, simulate, balance, print, scenario.
 
 A user's mistake is always a positioned message and a non-zero exit, never a traceback. An option
 that names content (a type, a barge, an agent) names something that exists, or the command stops
@@ -343,6 +343,71 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- print
+def _listed(option: str | None) -> list[str]:
+    """A comma-separated option as its items (none when not given)."""
+    return [item for item in (option or "").split(",") if item]
+
+
+def _check_packs(packs: Sequence[str]) -> None:
+    """Every pack asked for is one under the content root (by id) or a pack folder, else a usage
+    error with a suggestion: checked before loading, so a typo is exit 2, as any other bad option."""
+    from .content.loader import MANIFEST, default_content_root, discover_packs
+
+    available = discover_packs(default_content_root())
+    for pack in packs:
+        if pack not in available and not (Path(pack) / MANIFEST).is_file():
+            _known("pack", pack, sorted(available))
+
+
+def _output_problem(out: Path) -> str | None:
+    """Why `--out` cannot be written, checked before anything is drawn."""
+    if out.is_dir():
+        return f"{out} is a folder: name the PDF file to write"
+    if not out.parent.is_dir():
+        return f"no folder {out.parent} to write {out.name} into"
+    return None
+
+
+def cmd_print(args: argparse.Namespace) -> int:
+    """Card faces nine to a page with crop marks and barge schematics one a page, as one PDF, written
+    all at once (a temporary file renamed over `--out`): a failure leaves no partial file."""
+    from .content.loader import load_ruleset
+    from .files import write_atomically
+    from .workbench.card_svg import PAGE_SIZES
+    from .workbench.print_job import PrintChoiceError, choose
+    from .workbench.print_pdf import PrintUnavailable, pdf_of
+
+    out = Path(args.out)
+    problem = _output_problem(out)
+    if problem:
+        _err(f"nexus: {problem}")
+        return 2
+    packs = _listed(args.packs)
+    try:
+        _check_packs(packs)
+        ruleset = load_ruleset(packs)
+        printout = choose(ruleset, _listed(args.cards), _listed(args.kinds),
+                          None if args.barges is None else _listed(args.barges))
+    except PrintChoiceError as error:
+        _err(f"nexus: {error}")
+        return 2
+    pages = printout.pages(ruleset, PAGE_SIZES[args.page])
+    try:
+        document = pdf_of(pages, title=f"Print and play: {', '.join(ruleset.pack_ids)}")
+        write_atomically(out, document, mode=None)
+    except PrintUnavailable as error:
+        _err(f"nexus: {error}")
+        return 1
+    except OSError as error:
+        _err(f"nexus: {out} was not written: {error.strerror or error}")
+        return 1
+    sheets = len(pages) - len(printout.barges)
+    print(f"wrote {out}: {len(pages)} page(s), {len(printout.faces)} card(s) on {sheets} sheet(s) of nine, "
+          f"{len(printout.barges)} barge(s)")
+    return 0
+
+
 # ---------------------------------------------------------------- scenario
 def cmd_scenario(args: argparse.Namespace) -> int:
     from .scenario import ScenarioError, run_paths, snapshot_of
@@ -454,6 +519,23 @@ def build_parser() -> argparse.ArgumentParser:
     _add_backend_options(balance)
     balance.add_argument("--quiet", action="store_true")
     balance.set_defaults(run=_batch_command(cmd_balance))
+
+    printing = sub.add_parser("print", help="print-and-play: card faces nine to a page with crop marks, barge "
+                                             "schematics one a page, as a PDF")
+    printing.add_argument("--packs", default="base", help="comma-separated packs to load (default: base)")
+    printing.add_argument("--cards", default=None, metavar="ID,...",
+                          help="the items to print, by id (default: with no --kinds either, every card players handle: "
+                               "commands, trait abilities, hazards, weapons, drawn and hand cards, a game's cards, "
+                               "lanistas, motivations)")
+    printing.add_argument("--kinds", default=None, metavar="KIND,...",
+                          help="print every item of these kinds, as `nexus cards --type` names them (turning_point, "
+                               "influence, rule, lanistas, ...), besides any --cards")
+    printing.add_argument("--barges", nargs="?", const="all", default=None, metavar="ID,...",
+                          help="also print barge schematics, one a page: every barge of the packs, or those named "
+                               "(alone, without --cards or --kinds, only the barges are printed)")
+    printing.add_argument("--page", choices=("a4", "letter"), default="a4", help="the paper size (default: a4)")
+    printing.add_argument("--out", required=True, metavar="FILE", help="the PDF file to write (replaced whole)")
+    printing.set_defaults(run=cmd_print)
 
     scenario = sub.add_parser("scenario", help="run rules scenarios or print a scenario's final state")
     scenario.add_argument("action", choices=("run", "snapshot"))

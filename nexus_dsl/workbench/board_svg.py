@@ -24,8 +24,9 @@ from typing import Any, Iterable, Mapping
 from ..content.barge_checks import BOARD_SIZE, starting_squares
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
+from .xml_text import xml_text
 
-__all__ = ["CELL", "OBJECT_KINDS", "barge_svg", "bout_svg", "piece_target", "square_of_target", "square_origin",
+__all__ = ["CELL", "OBJECT_KINDS", "barge_element", "barge_svg", "bout_svg", "piece_target", "square_of_target", "square_origin",
            "square_target"]
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -71,17 +72,18 @@ def square_origin(col: int, row: int) -> tuple[int, int]:
 
 # ---------------------------------------------------------------- small SVG writer
 # Built as an element tree and serialised by `xml.etree.ElementTree`, which escapes every text and
-# attribute value: a name from a pack cannot add markup to the picture.
+# attribute value: a name from a pack cannot add markup to the picture (nor, through `xml_text`, a
+# character XML cannot hold).
 
 def _named(attributes: Mapping[str, Any]) -> dict[str, str]:
     """Attribute names use `_` for `-` (`data_col` -> `data-col`, `class_` -> `class`); None is left out."""
-    return {name.rstrip("_").replace("_", "-"): str(value) for name, value in attributes.items()
+    return {name.rstrip("_").replace("_", "-"): xml_text(str(value)) for name, value in attributes.items()
             if value is not None}
 
 
 def _element(tag: str, text: str | None = None, **attributes: Any) -> ET.Element:
     element = ET.Element(tag, _named(attributes))
-    element.text = text
+    element.text = None if text is None else xml_text(text)
     return element
 
 
@@ -91,12 +93,16 @@ def _group(children: Iterable[ET.Element], **attributes: Any) -> ET.Element:
     return group
 
 
-def _document(width: int, height: int, title: str, parts: Iterable[ET.Element]) -> str:
+def _svg(width: int, height: int, title: str, parts: Iterable[ET.Element]) -> ET.Element:
     svg = _element("svg", xmlns=SVG_NS, width=width, height=height, viewBox=f"0 0 {width} {height}",
                    font_family="sans-serif", font_size=12)
     svg.append(_element("title", title))
     svg.extend(parts)
-    return ET.tostring(svg, encoding="unicode")
+    return svg
+
+
+def _document(width: int, height: int, title: str, parts: Iterable[ET.Element]) -> str:
+    return ET.tostring(_svg(width, height, title, parts), encoding="unicode")
 
 
 def square_target(col: int, row: int) -> str:
@@ -252,6 +258,11 @@ def _ordered_types(pieces: list[_Piece], ruleset: Ruleset) -> list[str]:
 
 def barge_svg(barge_data: Mapping[str, Any], ruleset: Ruleset) -> str:
     """A barge schematic (barges.yaml item data) as SVG text."""
+    return ET.tostring(barge_element(barge_data, ruleset), encoding="unicode")
+
+
+def barge_element(barge_data: Mapping[str, Any], ruleset: Ruleset) -> ET.Element:
+    """A barge schematic as an SVG element, to be placed inside another picture (a printed page)."""
     pieces = [_Piece(str(o["type"]), int(o["at"][0]), int(o["at"][1])) for o in barge_data.get("objects", [])
               if _on_board(o.get("at"))]
     types = _ordered_types(pieces, ruleset)
@@ -259,8 +270,7 @@ def barge_svg(barge_data: Mapping[str, Any], ruleset: Ruleset) -> str:
     parts = _board(title) + _starting_squares() + [_group(_pieces(pieces, ruleset), class_="objects")]
     parts += _legend(types, ruleset, [])
     width = MARGIN_LEFT + BOARD + LEGEND_WIDTH
-    svg = _document(width, _height(len(types) + 2), title, parts)
-    return svg
+    return _svg(width, _height(len(types) + 2), title, parts)
 
 
 def _on_board(at: Any) -> bool:
