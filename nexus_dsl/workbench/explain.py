@@ -10,7 +10,7 @@ own sequence (a round starting), or is a player's decision (a command chosen).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..engine.bout import Event
 from ..engine.causes import Cause
@@ -45,9 +45,8 @@ class Because:
 
     @property
     def label(self) -> str:
-        """`rule Crowd Pleaser`, `turning_point Fan Favourite`: its kind and name (else its id)."""
-        kind = (self.kind or "script").replace("_", " ")
-        return f"{kind} {self.name or self.ident or '?'}"
+        """`rule Crowd Pleaser`, `turning point Fan Favourite`: its kind and name (else its id)."""
+        return _label(self.kind, self.name, self.ident)
 
     @property
     def openable(self) -> bool:
@@ -108,8 +107,48 @@ def explain(event: Event, ruleset: Ruleset, terms: GameTerms | None = None) -> E
         return Explanation(event.seq, line, "this bout was not played to be explained (no causes were kept)",
                            (), None, dice, False)
     causes = tuple(because_of(cause, ruleset.sources) for cause in event.cause)
-    main = next((cause for cause in reversed(causes) if cause.kind not in SEQUENCING), None)
+    main = next((cause for cause in reversed(causes) if _said_because(cause.kind)), None)
     return Explanation(event.seq, line, _reason(event, terms, causes, main), causes, main, dice, True)
+
+
+@dataclass(frozen=True, eq=False)
+class LogLine:
+    """One line of a log as a page shows it: its words (`narrate.describe`) beside the event it
+    tells, which keeps the causes an explained bout recorded, so the line can be explained
+    (`explain(line.event, ruleset)`) when it is chosen, and only then."""
+
+    text: str
+    event: Event
+
+    @property
+    def seq(self) -> int:
+        return self.event.seq
+
+    @property
+    def tag(self) -> str | None:
+        """The declaration the line happened because of, by kind and name (`turning point Fan
+        Favourite`), as `explain` names its `main`; None for a player's decision, a line of the
+        game's own sequence, or a bout not played to be explained. Read from the kept causes alone
+        (no script text), so every line of a long log can carry it."""
+        main = next((cause for cause in reversed(self.event.cause or ())
+                     if _said_because(cause.declaration.kind if cause.declaration is not None else None)), None)
+        if main is None or (self.event.type in DECIDED and main.verb == "ask"):
+            return None
+        declaration = main.declaration
+        if declaration is None:
+            return _label(None, None, None)
+        return _label(declaration.kind, declaration.name, declaration.id)
+
+
+def told(events: Iterable[Event], terms: GameTerms) -> tuple[LogLine, ...]:
+    """Each event told in words, paired with the event (a line `describe` leaves untold is left out,
+    as `narrate` leaves it out)."""
+    lines = []
+    for event in events:
+        text = describe(event, terms)
+        if text is not None:
+            lines.append(LogLine(text, event))
+    return tuple(lines)
 
 
 def explain_all(events: Sequence[Event], ruleset: Ruleset) -> list[Explanation]:
@@ -128,6 +167,16 @@ def _reason(event: Event, terms: GameTerms, causes: tuple[Because, ...], main: B
         last = causes[-1]
         return f"the game's sequence ({last.label}, at {last.where})"
     return "the game's own sequence (no script was running)"
+
+
+def _said_because(kind: str | None) -> bool:
+    """Whether a line can be said to happen because of a declaration of this kind (not one that
+    only sequences the game)."""
+    return kind not in SEQUENCING
+
+
+def _label(kind: str | None, name: str | None, ident: str | None) -> str:
+    return f"{(kind or 'script').replace('_', ' ')} {name or ident or '?'}"
 
 
 def _without_comment(line: str) -> str:
