@@ -18,7 +18,7 @@ from typing import Sequence
 
 import streamlit as st
 
-from editor import widgets
+from editor import state, widgets
 from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.workbench.explain import Because, Explanation, LogLine, explain
 
@@ -48,7 +48,7 @@ def log_explainer(rules: Ruleset, log: Sequence[LogLine], key: str, *, newest_fi
                           format_func=lambda seq: line_choice(lines[seq]))
     if chosen is None:
         return None
-    explanation = explain(lines[chosen].event, rules)
+    explanation = explain(lines[chosen].event, rules, root=state.content_root())
     show_explanation(rules, explanation, key)
     return explanation
 

@@ -10,6 +10,7 @@ own sequence (a round starting), or is a player's decision (a command chosen).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from ..engine.bout import Event
@@ -82,8 +83,9 @@ class Explanation:
         return out
 
 
-def because_of(cause: Cause, sources: Mapping[str, str]) -> Because:
-    """A cause in the words `Because` keeps, with its line's text read from the ruleset's sources."""
+def because_of(cause: Cause, sources: Mapping[str, str], root: str | Path | None = None) -> Because:
+    """A cause in the words `Because` keeps, with its line's text read from the ruleset's sources;
+    its file named from `root` (the content root) when it lies under it."""
     declaration = cause.declaration
     pos = cause.node.pos
     text = ""
@@ -95,18 +97,20 @@ def because_of(cause: Cause, sources: Mapping[str, str]) -> Because:
     return Because(declaration.kind if declaration is not None else None,
                    declaration.id if declaration is not None else None,
                    declaration.name if declaration is not None else None,
-                   pos.file, pos.line, pos.column, cause.verb, cause.values, text)
+                   _from_root(pos.file, root), pos.line, pos.column, cause.verb, cause.values, text)
 
 
-def explain(event: Event, ruleset: Ruleset, terms: GameTerms | None = None) -> Explanation:
-    """Why `event` happened, from the causes its bout kept."""
+def explain(event: Event, ruleset: Ruleset, terms: GameTerms | None = None,
+            root: str | Path | None = None) -> Explanation:
+    """Why `event` happened, from the causes its bout kept; files under `root` (the editor's content
+    root) named from it (`base/turning_points/crowd.nexus`), others as the ruleset names them."""
     terms = terms or GameTerms.of(ruleset)
     line = (describe(event, terms) or event.type).strip()
     dice = tuple(_die(roll) for roll in event.data.get("dice") or ())
     if event.cause is None:
         return Explanation(event.seq, line, "this bout was not played to be explained (no causes were kept)",
                            (), None, dice, False)
-    causes = tuple(because_of(cause, ruleset.sources) for cause in event.cause)
+    causes = tuple(because_of(cause, ruleset.sources, root) for cause in event.cause)
     main = next((cause for cause in reversed(causes) if _said_because(cause.kind)), None)
     return Explanation(event.seq, line, _reason(event, terms, causes, main), causes, main, dice, True)
 
@@ -177,6 +181,15 @@ def _said_because(kind: str | None) -> bool:
 
 def _label(kind: str | None, name: str | None, ident: str | None) -> str:
     return f"{(kind or 'script').replace('_', ' ')} {name or ident or '?'}"
+
+
+def _from_root(file: str, root: str | Path | None) -> str:
+    if root is None:
+        return file
+    try:
+        return Path(file).relative_to(root).as_posix()
+    except ValueError:  # not under the root (or not a path: a test's `<scenario>`)
+        return file
 
 
 def _without_comment(line: str) -> str:

@@ -53,13 +53,13 @@ def test_a_drawn_card_is_traced_to_its_script_line_and_opened_in_the_card_editor
     assert not at.exception, at.exception
 
     crowd = content_copy / "base" / "turning_points" / "crowd.nexus"
-    where = f"turning_points/crowd.nexus:{line_of(crowd, EFFECT)}:9"
+    where = f"base/turning_points/crowd.nexus:{line_of(crowd, EFFECT)}:9"  # named from the content root
     reason = next(i.value for i in at.info if "Why:" in i.value)
-    assert f"turning point {CARD_NAME}, at " in reason and where in reason and f"`{EFFECT}`" in reason
+    assert reason == f"**Why:** turning point {CARD_NAME}, at {where}: `{EFFECT}`"
     assert EFFECT in codes(at)  # the script's line, as written
     assert codes(at)[-2:] == ["draw turning_point", EFFECT]  # the rule that drew it, under way, then the card
     shown = texts(at)
-    assert f"**turning point {CARD_NAME}**" in shown and "← it happened because of this" in shown
+    assert f"3. **turning point {CARD_NAME}**, `{where}`  ← it happened because of this" in shown
     assert "`add_trait` was given: piece red, `SWAG`, by 2" in shown
 
     opener = at.button(key="tr_why_open_0")

@@ -64,6 +64,10 @@ def test_a_stacked_turning_point_drawn_is_the_cause_of_its_effect_at_its_file_an
     assert [(c.kind, c.ident) for c in why.causes] == [("procedure", "command_cycle"), ("rule", "turning_point_counter"),
                                                        ("turning_point", CARD)]
     assert (why.causes[1].file, why.causes[1].line, why.causes[1].text) == (rule_file, rule_line, "draw turning_point")
+    root = Path(file).parents[2]  # the content root the base pack was loaded from
+    shown = explain(effect.event, base, root=root)
+    assert shown.main is not None and shown.main.file == "base/turning_points/crowd.nexus"
+    assert shown.reason == f"turning point {CARD_NAME}, at base/turning_points/crowd.nexus:{line}:9: `{EFFECT}`"
 
 
 def test_a_player_decision_carries_no_tag_and_batches_stay_unexplained(base: Ruleset, monkeypatch) -> None:
