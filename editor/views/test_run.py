@@ -36,7 +36,7 @@ COMPARISON = "tr_comparison"
 BOARD = "tr_board"
 WHY = "tr_why"  # the line of the log chosen to be explained
 WHY_SCOPE = "tr_why_scope"
-THIS_STEP, WHOLE_LOG = "this step", "the whole log so far"
+THIS_STEP, WHOLE_LOG = "this step", "every step so far"
 # One worker process per core (None). In a process running threads, such as this server,
 # `sim.batch` starts its workers from a fork server, which load the saved packs themselves.
 WORKERS = None

@@ -546,7 +546,7 @@ def test_test_run_traces_a_drawn_card_to_its_script_line(page: Page, server: Ser
         click(page, "tr_finish")
         expect(main.get_by_text(re.compile(r"^The bout is over"))).to_be_visible()
         # The card was drawn in an earlier step: its lines are found in the whole log, by its name.
-        main.get_by_text("the whole log so far", exact=True).click()
+        main.get_by_text("every step so far", exact=True).click()
         settle(page)
         lines = widget(page, "tr_why").get_by_role("combobox")
         lines.click()

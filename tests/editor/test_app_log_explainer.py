@@ -48,7 +48,7 @@ def test_a_drawn_card_is_traced_to_its_script_line_and_opened_in_the_card_editor
     steps = at.session_state["tr_steps"]
     drawn = next(line for view in steps for line in view.log if line.tag == f"turning point {CARD_NAME}")
     assert drawn.seq not in [line.seq for line in steps[-1].log]  # not a line of the last step
-    at.radio(key="tr_why_scope").set_value("the whole log so far").run()
+    at.radio(key="tr_why_scope").set_value("every step so far").run()
     at.selectbox(key="tr_why").set_value(drawn.seq).run()
     assert not at.exception, at.exception
 
