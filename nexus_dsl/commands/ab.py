@@ -68,13 +68,12 @@ def side_packs(args: argparse.Namespace) -> tuple[tuple[str, ...], tuple[str, ..
     return packs_a, packs_b
 
 
-def _load(packs: Sequence[str]) -> Ruleset:
-    from ..workbench.testrun import SettingsError, TestRunSettings, load_settings_ruleset
+def _load(packs: tuple[str, ...]) -> Ruleset:
+    """The packs as every command loads them: by name under the content root, or by path (a pack that
+    does not load is a NexusError, the input's)."""
+    from ..content.loader import cached_ruleset
 
-    try:
-        return load_settings_ruleset(TestRunSettings(packs=tuple(packs)))
-    except SettingsError as error:
-        raise UsageError(diagnostics=error.diagnostics) from None
+    return cached_ruleset(packs)
 
 
 def _sides(args: argparse.Namespace) -> tuple[TestRunSettings, Ruleset, TestRunSettings, Ruleset]:
