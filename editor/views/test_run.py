@@ -355,10 +355,6 @@ class ComparisonShown:
     run: sequential.SequentialComparison | None = None
 
 
-def forced_ids(settings: testrun.TestRunSettings) -> list[str]:
-    return list(settings.stack_turning_points) + [c for cards in settings.deal_influence.values() for c in cards]
-
-
 def ab_options(bouts: int) -> tuple[float, int | None]:
     """The smallest change of a win rate that matters (a share), and the limit of bouts per side
     when the comparison is to keep playing until its answer is clear (None: `bouts` and no more)."""
@@ -500,7 +496,7 @@ def batch_panel(rules, settings: testrun.TestRunSettings) -> None:
             st.error("Without that pack nothing would load.")
         else:
             settings_a, rules_a = without
-            changed = ab_verdict.new_content(rules_a, rules, forced_ids(settings))
+            changed = ab_verdict.new_content(rules_a, rules, settings.forced_cards)
             followed = list(dict.fromkeys([*watched, *changed]))
             try:
                 if limit is None:

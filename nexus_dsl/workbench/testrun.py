@@ -97,6 +97,11 @@ class TestRunSettings:
     def labels(self) -> tuple[str, ...]:
         return PLAYER_LABELS[: self.players]
 
+    @property
+    def forced_cards(self) -> list[str]:
+        """The cards these settings force into the bout: stacked, then dealt."""
+        return [*self.stack_turning_points, *(card for cards in self.deal_influence.values() for card in cards)]
+
     def with_seed(self, seed: int) -> TestRunSettings:
         return replace(self, seed=seed)
 
