@@ -49,7 +49,7 @@ def keep_prompt(session: PlaySession, viewer: str) -> KeepPrompt | None:
     piece = session.bout.state.pieces[viewer]
     buttons = [b for b in session.buttons(viewer) if b.action.kind == CHOICE and b.action.name == KEEP_CHOICE]
     # How many the engine asks for: its own count (the setup's `keep`, else the profile's field).
-    total = min(session.bout.cycle._keep_count(piece, zone), len(piece.hand) + len(buttons))
+    total = min(session.bout.cycle.keep_count(piece, zone), len(piece.hand) + len(buttons))
     offered = sorted(((card_face(session, str(b.action.arg("card"))), b) for b in buttons),
                      key=lambda pair: (pair[0].name, pair[0].id))
     kept = tuple(card_face(session, card) for card in piece.hand)
