@@ -8,7 +8,11 @@ stays in Python: the page validates the text the editor reports and passes the p
 
 Help while writing (`LanguageHelp`, from `nexus_dsl.assist`): the page hands the editor the
 meanings of every word that can occur (a few hundred, worked out once per ruleset), and the editor
-shows a word's entry in a tooltip when the pointer rests on it. Completion asks Python: on Ctrl+Space,
+shows a word's entry in a tooltip when the pointer rests on it. The meanings (some 230 KB) are sent
+once per ruleset, not on every rerun: every rerun sends their version (`words_key`, a digest of
+them), and the meanings themselves only go with the first rerun of a version in a session. The
+browser keeps them by version for the page's lifetime, and a browser that lacks the version it is
+given (a copy that never arrived) asks for it (`want_words`), which has them sent again. Completion asks Python: on Ctrl+Space,
 or when typing a word pauses, the editor reports its text and the cursor (`ask`); the page answers on
 that rerun with the words valid there, and the editor lists those still matching what has been typed
 since. The editor only filters by prefix: what is valid where is `nexus_dsl.assist`'s to say.
@@ -20,6 +24,8 @@ request the editor would report, under `<key>_ask`). The browser test types into
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -65,15 +71,31 @@ def problems_for_the_editor(diagnostics: Sequence[Diagnostic]) -> list[dict[str,
 
 @dataclass(frozen=True)
 class LanguageHelp:
-    """What the editor answers hovers and completions from: the words' meanings, and the ruleset
-    the completions are worked out in."""
+    """What the editor answers hovers and completions from: the words' meanings, the ruleset the
+    completions are worked out in, and the meanings' version (a digest of them: what the browser
+    keeps them by)."""
 
     words: Mapping[str, list[dict[str, object]]]
     ruleset: Ruleset | None
+    version: str = ""
 
 
 def language_help(ruleset: Ruleset | None) -> LanguageHelp:
-    return LanguageHelp(assist.dictionary(ruleset), ruleset)
+    """The help for `ruleset` (none: the language's own words), its version worked out once per ruleset."""
+    words = assist.dictionary(ruleset)
+    if ruleset is None:
+        return LanguageHelp(words, None, _language_version())
+    return LanguageHelp(words, ruleset, ruleset.derived("code_editor_words_version", lambda: words_version(words)))
+
+
+def words_version(words: Mapping[str, Any]) -> str:
+    """A digest of the meanings as they are sent: the same meanings, the same version."""
+    return hashlib.sha256(json.dumps(words, sort_keys=True).encode()).hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def _language_version() -> str:
+    return words_version(assist.dictionary(None))
 
 
 def answer(request: Any, word_help: LanguageHelp) -> dict[str, Any] | None:
@@ -102,6 +124,7 @@ def code_editor(text: str, *, key: str, revision: int, language: Language, label
     loaded packs declare, coloured as keywords like the built-in ones. `word_help`: the meanings of
     the words and the completions (none without it)."""
     ask_key = f"{key}_ask"
+    sent_key = f"{key}_words_sent"  # the version of the meanings last sent to this editor in this session
 
     def reported(name: str) -> Any:
         value = st.session_state.get(key) or {}
@@ -119,9 +142,16 @@ def code_editor(text: str, *, key: str, revision: int, language: Language, label
         if hasattr(request, "get") and isinstance(request.get("text"), str):
             on_change(request["text"])
 
+    def wanted() -> None:
+        # The browser lacks the version it was given: send the meanings again on this rerun.
+        st.session_state.pop(sent_key, None)
+
     data: dict[str, Any] = {"text": text, "revision": revision, "label": label, "lexer": editor_lexer(language, kinds),
                             "errors": problems_for_the_editor(diagnostics)}
     if word_help is not None:
-        data["words"] = word_help.words
+        data["words_key"] = word_help.version
+        if st.session_state.get(sent_key) != word_help.version:
+            data["words"] = word_help.words
+            st.session_state[sent_key] = word_help.version
         data["completions"] = answer(st.session_state.get(ask_key), word_help)
-    _component()(key=key, data=data, on_text_change=changed, on_ask_change=asked)
+    _component()(key=key, data=data, on_text_change=changed, on_ask_change=asked, on_want_words_change=wanted)

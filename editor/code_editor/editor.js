@@ -7,12 +7,15 @@
 // it with setStateValue("text", ...) once typing pauses, when it loses focus, and on Ctrl+Enter or
 // Ctrl+S; Python then checks it and sends the problems back, which are drawn on their lines.
 //
-// Help while writing (when the page sends `words`): resting the pointer on a word shows its
-// meanings (`words[word]`, from nexus_dsl.assist) in a tooltip. Ctrl+Space, or a pause while typing
-// a word, reports the text and the cursor with setStateValue("ask", ...); the page answers on that
-// rerun (`completions`, for the request's id) and the list shows the words still matching what has
-// been typed since. Arrow keys choose, Enter or Tab inserts, Escape closes. Nothing here decides
-// what is valid where: the list only narrows Python's answer by the word typed.
+// Help while writing (when the page sends `words_key`): resting the pointer on a word shows its
+// meanings (`words[word]`, from nexus_dsl.assist) in a tooltip. The meanings come once per version
+// (`words`, with the first rerun of `words_key` in a session) and are kept here by version for the
+// page's lifetime (`WORDS`, which outlives a rerun and the editor's own element); given a version
+// it does not hold, the editor asks for it with setStateValue("want_words", ...). Ctrl+Space, or a
+// pause while typing a word, reports the text and the cursor with setStateValue("ask", ...); the page
+// answers on that rerun (`completions`, for the request's id) and the list shows the words still
+// matching what has been typed since. Arrow keys choose, Enter or Tab inserts, Escape closes.
+// Nothing here decides what is valid where: the list only narrows Python's answer by the word typed.
 
 const INDENT = "    ";
 const PAUSE_MS = 350;
@@ -22,6 +25,26 @@ const HOVER_MS = 300;
 const MIN_TYPED = 2; // letters of a word typed before a pause asks for completions
 const SHOWN_ENTRIES = 3; // meanings of a word in its tooltip
 const WORD_CHAR = /[A-Za-z0-9_]/;
+const KEPT_VERSIONS = 2; // versions of the meanings kept (the ruleset now, and the one before)
+// The meanings by version, shared by every editor of the page.
+const WORDS = globalThis.nxEditorWords || (globalThis.nxEditorWords = new Map());
+
+// The meanings of `data.words_key`: those sent with it, else those kept; asked for when neither.
+function wordsOf(data, memory, setStateValue) {
+  const version = data.words_key;
+  if (!version) return null;
+  if (data.words) {
+    WORDS.delete(version);
+    WORDS.set(version, data.words);
+    while (WORDS.size > KEPT_VERSIONS) WORDS.delete(WORDS.keys().next().value);
+  }
+  const words = WORDS.get(version) || null;
+  if (!words && memory.wanted !== version) {
+    memory.wanted = version;
+    setStateValue("want_words", { version, at: Date.now() });
+  }
+  return words;
+}
 
 function escapeHtml(text) {
   return text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
@@ -204,10 +227,10 @@ export default function (component) {
   const list = root.querySelector(".nx-complete");
   // What must outlive a rerun lives on the element: the function runs again with every rerun.
   const memory = root.nxMemory || (root.nxMemory = {
-    revision: null, sent: null, timer: null, lexerKey: null, hoverTimer: null,
+    revision: null, sent: null, timer: null, lexerKey: null, hoverTimer: null, wanted: null,
     asked: 0, askedAt: null, items: [], chosen: 0, open: false,
   });
-  const words = data.words || null;
+  const words = wordsOf(data, memory, setStateValue);
 
   root.querySelector(".nx-label").textContent = data.label || "";
   area.setAttribute("aria-label", data.label || "script");

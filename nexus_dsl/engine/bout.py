@@ -39,7 +39,7 @@ from .legality import Legality
 from .movement import Movement
 from .refusals import reason_refused, refusal_code
 from .resolution import Resolution
-from .rolls import Rolls
+from .rolls import RollLevels, RollReached, Rolls
 from .primitives import script_tables
 from .setup import BoutSetup
 from .snapshot import snapshot_of
@@ -343,6 +343,26 @@ class Bout:
         """Previews of several options of the pending decision, one after another, on one copy
         whose mechanisms are built once (`Previews`): each leaves what `preview` would."""
         return Previews(self)
+
+    def roll_levels(self, action: Action) -> RollLevels | None:
+        """The levels on the dice scale of the first opposed roll `action` would make, worked out
+        from the state now the way resolution works them out: its costs paid, its `effect` blocks,
+        the roll's own level, the windows before the rolls (passed, as a preview passes them) and
+        the rules that answer the attack roll, each sliding a side. It runs on a copy (`preview`'s)
+        that stops before the roll's first die (`Rolls.halt_before_dice`): no die is rolled and the
+        bout is left exactly as it was. None when the action makes no opposed roll, when what comes
+        before it would roll a die (its levels then hang on chance) or when its scripts fault."""
+        clone = self._what_if()
+        clone.rolling.halt_before_dice = True
+        try:
+            self._run_preview(clone, action)
+        except RollReached as reached:
+            return reached.levels if clone.rolled is None else None
+        except ScriptRuntimeError:
+            return None
+        finally:
+            clone.let_go()
+        return None
 
     def _run_preview(self, clone: WhatIf, action: Action) -> BoutState:
         piece = clone.state.actor(action.actor)

@@ -162,7 +162,7 @@ class Cycle:
 
     def _deal(self, zone: str) -> Game:
         deck = self.state.decks.get(zone, [])
-        keepers = [h for h in self.state.pieces.values() if not h.hand and self._keep_count(h, zone) > 0]
+        keepers = [h for h in self.state.pieces.values() if not h.hand and self.keep_count(h, zone) > 0]
         if not deck or not keepers or self.host.setup.phase != "cycle":
             return
         players = list(self.state.pieces.values())
@@ -171,7 +171,7 @@ class Cycle:
         self.state.decks[zone] = deck[share * len(players):]
         for piece in players:
             hand = list(hands[piece.label])
-            keep = self._keep_count(piece, zone) if piece in keepers else 0  # a hand set by a scenario stays as it is
+            keep = self.keep_count(piece, zone) if piece in keepers else 0  # a hand set by a scenario stays as it is
             for _ in range(min(keep, len(hand))):
                 options = tuple(Action.make(CHOICE, piece.label, "keep_card", card=card) for card in hand)
                 action = yield Decision(piece.label, KEEP_DECISION + zone, options)
@@ -181,9 +181,10 @@ class Cycle:
             self.state.discards.setdefault(zone, []).extend(hand)
             self.host.emit_line(zone + DEALT_LINE, {"actor": piece.label, "kept": len(piece.hand)})
 
-    def _keep_count(self, piece: Piece, zone: str) -> int:
-        """How many dealt cards the piece keeps: its setup's `keep`, else the field of its
-        player's profile the zone's `keep` names (none without either)."""
+    def keep_count(self, piece: Piece, zone: str) -> int:
+        """How many cards of a deal of `zone` the piece keeps: its setup's `keep`, else the field
+        of its player's profile the zone's `keep` names (none without either). A question, asked
+        by the deal and by whoever shows it (the playtest's prompt)."""
         spec = next((s for s in self.host.setup.pieces if s.label == piece.label), None)
         if spec is not None and spec.keep is not None:
             return spec.keep

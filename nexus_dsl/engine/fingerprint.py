@@ -69,7 +69,8 @@ MECHANISMS: dict[str, tuple[str, ...]] = {
     "cycle": ("taking_turns",),
 }
 #: What each mechanism holds that is not state: the bout it works on, the bout's state kept at hand
-#: (read as the bout's own), and what is worked out once.
+#: (read as the bout's own), what is worked out once, and how a copy is told to run (`halt_before_dice`: only a
+#: copy asked for a roll's levels, `Bout.roll_levels`, sets it).
 MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
     "ledger": frozenset({"host", "state", "reserve_name", "reserve", "owned_piles", "shared_defaults", "max_number",
                          "in_play"}),
@@ -85,7 +86,7 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
     "conditions": frozenset({"host", "state", "events", "timing", "ledger", "_damage_pile", "_fatal"}),
     "movement": frozenset({"host", "state", "events", "timing"}),
     "holds": frozenset({"host", "state", "events", "conditions", "movement", "_hold_state", "_held_by"}),
-    "rolling": frozenset({"host", "scale_cap", "interpreter", "events", "timing"}),
+    "rolling": frozenset({"host", "scale_cap", "halt_before_dice", "interpreter", "events", "timing"}),
     "resolution": frozenset({"host", "owned_piles", "plans", "interpreter", "ledger", "conditions", "events", "legality",
                              "rolling"}),
     "decks": frozenset({"host", "state"}),

@@ -53,6 +53,27 @@ def roll_plan(roll: A.Roll) -> RollPlan:
     return RollPlan(roll)
 
 
+@dataclass(frozen=True)
+class RollLevels:
+    """The levels on the dice scale an opposed roll is about to be rolled at, each clamped as the
+    scale clamps it, with the sides fixed at a total instead (`fix_roll`), by side."""
+
+    attacker: str
+    defender: str
+    attack: int
+    defense: int
+    fixed: tuple[tuple[str, int], ...] = ()
+
+
+class RollReached(Exception):
+    """Raised by a bout's copy that works out a roll's levels (`Bout.roll_levels`) when its opposed
+    roll is about to roll its first die: what it carries is the answer, and nothing is rolled."""
+
+    def __init__(self, levels: RollLevels) -> None:
+        super().__init__(levels)
+        self.levels = levels
+
+
 @dataclass
 class RollContext:
     """The roll being resolved: scripts slide a side up or down its dice scale (`levels`), fix a side,
@@ -125,6 +146,8 @@ class Rolls:
     def __init__(self, host: RollsHost):
         self.host = host
         self.rolls: list[RollContext] = []  # the rolls being resolved, innermost last
+        # Set on a bout's copy asked for a roll's levels: stop the opposed roll before its dice.
+        self.halt_before_dice = False
         # How far a side slides up the dice scale: a rule param, fixed for the bout.
         settings = host.ruleset.settings
         self.scale_cap: int = settings["scale_cap"] if "scale_cap" in settings else SCALE_CAP
@@ -169,6 +192,8 @@ class Rolls:
         context.levels["attack"] = interpreter.amount(level, plan.level, env, "the attack's level", negative=True)
         yield from timing.open_window("before_rolls", attacker, attacker=attacker, defender=defender, command=command)
         yield from events.fire("attack_roll", attacker=attacker, defender=defender, self=attacker, command=command)
+        if self.halt_before_dice:
+            raise RollReached(self.levels_of(context, defender))
         attack_total = yield from self._roll_side("attack", attacker, context)
         defense_total = yield from self._roll_side("defense", defender, context)
         # Perseverance and the like: a side may be rolled again after both are seen.
@@ -195,6 +220,14 @@ class Rolls:
             yield from events.fire("attack_fails", attacker=attacker, defender=defender, self=attacker, command=command,
                                    attack_total=context.attack_total, defense_total=context.defense_total)
         return success
+
+    def levels_of(self, context: RollContext, defender: Piece) -> RollLevels:
+        """The levels `context`'s sides would be rolled at now, as `_roll_side` rolls them."""
+        cap = self.scale_cap
+        levels, fixed = context.levels, context.fixed
+        return RollLevels(context.attacker.label, defender.label, max(-cap, min(cap, levels["attack"])),
+                          max(-cap, min(cap, levels["defense"])),
+                          tuple((side, fixed[side]) for side in ("attack", "defense") if side in fixed))
 
     def _roll_side(self, side: str, piece: Piece, context: RollContext) -> Generator[Any, Any, int]:
         fixed = context.fixed

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..content.barge_checks import BOARD_SIZE, barge_problems, starting_squares
+from ..content.barge_checks import BOARD_SIZE, SquareProblem, located_barge_problems, starting_squares
 from ..errors import Diagnostic, did_you_mean
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
@@ -67,35 +67,6 @@ class BoxCount:
     @property
     def over(self) -> bool:
         return self.limit is not None and self.placed > self.limit
-
-
-@dataclass(frozen=True)
-class SquareProblem:
-    """One of a draft's problems and the squares it concerns (none: the barge as a whole)."""
-
-    diagnostic: Diagnostic
-    squares: tuple[Cell, ...]
-
-    @property
-    def is_error(self) -> bool:
-        return self.diagnostic.severity == "error"
-
-    def where(self) -> str:
-        """`[3, 3]`, `[1, 8] and [2, 7]`, or `the barge` when it concerns no square."""
-        named = [f"[{col}, {row}]" for col, row in self.squares]
-        if not named:
-            return "the barge"
-        return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
-
-    def text(self) -> str:
-        """As `nexus check` prints it (severity, message, hint), with the code, after its squares."""
-        hint = f" (hint: {self.diagnostic.hint})" if self.diagnostic.hint else ""
-        return (f"{self.where()}: {self.diagnostic.severity}: {self.diagnostic.message}{hint} "
-                f"[{self.diagnostic.code}]")
-
-
-# The squares a check's message names: `[col, row]`, as barge_checks writes them.
-_SQUARE_IN_TEXT = re.compile(r"\[(\d+), (\d+)\]")
 
 
 def _cell(square: Any) -> Cell:
@@ -172,34 +143,26 @@ class BargeDraft:
 
     def problems(self, ruleset: Ruleset, file: str | None = None) -> list[Diagnostic]:
         """Every problem the loaded packs would find in this barge, positioned in `to_yaml()`'s text."""
+        return [problem.diagnostic for problem in self.square_problems(ruleset, file)]
+
+    def square_problems(self, ruleset: Ruleset, file: str | None = None) -> list[SquareProblem]:
+        """`problems(ruleset)`, each with the squares it concerns, so a picture can mark them: as the
+        checks give them (`located_barge_problems`), the square of an object of an unknown type, and
+        for a problem of the schema the square of the object it is positioned at."""
         file = file or f"<barge {self.id or '?'}>"
         item, positions = load_yaml_with_positions(self.to_yaml(), file)
 
         def locate(path: tuple) -> tuple[int, int] | None:
             return positions.get(tuple(path))
 
-        problems = validate(item, "barge", file=file, locate=locate)
-        if problems:
-            return problems  # the checks beyond the schema assume its shape
-        problems.extend(self._unknown_names(ruleset, file, locate))
+        invalid = validate(item, "barge", file=file, locate=locate)
+        if invalid:  # the checks beyond the schema assume its shape
+            object_on_line = {positions[("objects", index)][0]: cell
+                              for index, (_, cell) in enumerate(self.objects) if ("objects", index) in positions}
+            return [SquareProblem(d, (object_on_line[d.line],) if d.line in object_on_line else ()) for d in invalid]
+        located = self._unknown_names(ruleset, file, locate)
         line = (locate(()) or (0, 0))[0]
-        problems.extend(barge_problems(item, ruleset, file=file, line=line, locate=locate))
-        return problems
-
-    def square_problems(self, ruleset: Ruleset) -> list[SquareProblem]:
-        """`problems(ruleset)`, each with its squares: the square of the object it is positioned at,
-        then every square its message names (a seat's starting square boxed in or cut off)."""
-        _, positions = load_yaml_with_positions(self.to_yaml(), "<barge>")
-        object_on_line = {positions[("objects", index)][0]: cell
-                          for index, (_, cell) in enumerate(self.objects) if ("objects", index) in positions}
-        located = []
-        for diagnostic in self.problems(ruleset):
-            squares = [object_on_line[diagnostic.line]] if diagnostic.line in object_on_line else []
-            for col, row in _SQUARE_IN_TEXT.findall(diagnostic.message):
-                cell = (int(col), int(row))
-                if cell not in squares and 1 <= cell[0] <= BOARD_SIZE and 1 <= cell[1] <= BOARD_SIZE:
-                    squares.append(cell)
-            located.append(SquareProblem(diagnostic, tuple(squares)))
+        located.extend(located_barge_problems(item, ruleset, file=file, line=line, locate=locate))
         return located
 
     def woken_hazards(self, ruleset: Ruleset) -> dict[str, list[str]]:
@@ -216,22 +179,22 @@ class BargeDraft:
                 woken[hazard.id] = by
         return woken
 
-    def _unknown_names(self, ruleset: Ruleset, file: str, locate: Any) -> list[Diagnostic]:
+    def _unknown_names(self, ruleset: Ruleset, file: str, locate: Any) -> list[SquareProblem]:
         known_objects = set(ruleset.data.get("objects", {}))
         known_hazards = set(ruleset.scripts.get("hazard", {}))
         problems = []
-        for index, (object_type, _) in enumerate(self.objects):
+        for index, (object_type, cell) in enumerate(self.objects):
             if object_type not in known_objects:
                 line, column = locate(("objects", index, "type")) or locate(("objects", index)) or (0, 0)
-                problems.append(Diagnostic("content/dangling_reference",
-                                           f"barge `{self.id}` places unknown object type `{object_type}`", file,
-                                           line, column, hint=did_you_mean(object_type, known_objects)))
+                problems.append(SquareProblem(Diagnostic(
+                    "content/dangling_reference", f"barge `{self.id}` places unknown object type `{object_type}`",
+                    file, line, column, hint=did_you_mean(object_type, known_objects)), (cell,)))
         for index, hazard in enumerate(self.hazards):
             if hazard not in known_hazards:
                 line, column = locate(("hazards", index)) or locate(("hazards",)) or (0, 0)
-                problems.append(Diagnostic("content/dangling_reference",
-                                           f"barge `{self.id}` names unknown hazard `{hazard}`", file,
-                                           line, column, hint=did_you_mean(hazard, known_hazards)))
+                problems.append(SquareProblem(Diagnostic(
+                    "content/dangling_reference", f"barge `{self.id}` names unknown hazard `{hazard}`",
+                    file, line, column, hint=did_you_mean(hazard, known_hazards)), ()))
         return problems
 
     # ---------------------------------------------------------------- data and text

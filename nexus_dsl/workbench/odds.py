@@ -118,6 +118,15 @@ def _matchup_odds(attack_level: int, defense_level: int) -> MatchupOdds:
                        attack.double, defense.double)
 
 
+def pool_text(level: int) -> str:
+    """The dice a side rolls at one SDS level: `2d6`, `3d6 keeping the highest two`, `4d6 keeping
+    the lowest two`."""
+    _check_level(level)
+    if level == 0:
+        return "2d6"
+    return f"{2 + abs(level)}d6 keeping the {'highest' if level > 0 else 'lowest'} two"
+
+
 def odds_table() -> list[list[MatchupOdds]]:
     """All 7x7 pairs: rows are attack levels -3..+3, columns defense levels -3..+3."""
     return [[matchup_odds(a, d) for d in LEVELS] for a in LEVELS]
@@ -132,4 +141,5 @@ def table_markdown(digits: int = 1) -> str:
     return "\n".join([header, rule, *rows])
 
 
-__all__ = ["LEVELS", "MatchupOdds", "SideOdds", "matchup_odds", "odds_table", "sds_text", "side_odds", "table_markdown"]
+__all__ = ["LEVELS", "MatchupOdds", "SideOdds", "matchup_odds", "odds_table", "pool_text", "sds_text", "side_odds",
+           "table_markdown"]

@@ -1,23 +1,26 @@
 """What a playtest says beside a choice so that no one chooses blind: the cards of a deal to keep
 (how many, each by its face, in an order that stays put between picks), what a round control is
 and costs (from the declaration the control is named after), and the warnings that ask before a
-costly mistake. Everything is read from the bout and the content, never decided here.
+costly mistake (an attack at poor odds among them: its levels from the engine, `Bout.roll_levels`,
+its chance exact, `odds.py`). Everything is read from the bout and the content, never decided here.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 import re
 from typing import Any, Mapping, Sequence
 
 from ..cards import CardFace, script_face
-from ..engine.actions import CARD, CHOICE, END_ROUND, Action
+from ..engine.actions import ABILITY, CARD, CHOICE, COMMAND, END_ROUND, Action
 from ..engine.cycle import KEEP_DECISION
 from ..errors import NexusError
 from ..model.ruleset import ScriptItem
+from .odds import matchup_odds, pool_text
 from .playtest import RESOURCE_WORDS, OptionButton, PlaySession
 
-__all__ = ["KeepPrompt", "control_help", "keep_prompt", "warnings_before"]
+__all__ = ["POOR_ODDS", "KeepPrompt", "attack_odds_warning", "control_help", "keep_prompt", "warnings_before"]
 
 KEEP_CHOICE = "keep_card"
 # A cost paid from the piece's own condition (what it loses to damage and dies of) asks first from
@@ -25,6 +28,8 @@ KEEP_CHOICE = "keep_card"
 # (traits, cred) are spent to be used.
 ASK_FROM = 2
 ASK_RESOURCES = ("overall",)
+# An action whose opposed roll succeeds less often than this asks first, with its chance.
+POOR_ODDS = Fraction(35, 100)
 
 
 @dataclass(frozen=True)
@@ -49,7 +54,7 @@ def keep_prompt(session: PlaySession, viewer: str) -> KeepPrompt | None:
     piece = session.bout.state.pieces[viewer]
     buttons = [b for b in session.buttons(viewer) if b.action.kind == CHOICE and b.action.name == KEEP_CHOICE]
     # How many the engine asks for: its own count (the setup's `keep`, else the profile's field).
-    total = min(session.bout.cycle._keep_count(piece, zone), len(piece.hand) + len(buttons))
+    total = min(session.bout.cycle.keep_count(piece, zone), len(piece.hand) + len(buttons))
     offered = sorted(((card_face(session, str(b.action.arg("card"))), b) for b in buttons),
                      key=lambda pair: (pair[0].name, pair[0].id))
     kept = tuple(card_face(session, card) for card in piece.hand)
@@ -109,8 +114,9 @@ def _held(session: PlaySession, label: str, stat: str) -> int | None:
 def warnings_before(session: PlaySession, viewer: str, option: OptionButton,
                     playable: Sequence[OptionButton] = ()) -> list[str]:
     """What to ask before `option` is taken (nothing: take it at once). Ending the round with
-    points unspent or with cards that could be played now; a cost paid from the piece's condition
-    (see `ASK_FROM`), with what it would leave."""
+    points unspent or with cards that could be played now; an opposed roll at poor odds (see
+    `attack_odds_warning`); a cost paid from the piece's condition (see `ASK_FROM`), with what it
+    would leave."""
     found: list[str] = []
     action = option.action
     if action.kind == END_ROUND:
@@ -121,6 +127,9 @@ def warnings_before(session: PlaySession, viewer: str, option: OptionButton,
         cards = list(dict.fromkeys(b.label for b in playable if b.action.kind == CARD))
         if cards:
             found.append(f"{viewer} could still play {', '.join(cards)} now")
+    odds = attack_odds_warning(session, action)
+    if odds is not None:
+        found.append(odds)
     for amount, resource in option.cost:
         if resource not in ASK_RESOURCES or amount < ASK_FROM:
             continue
@@ -128,3 +137,27 @@ def warnings_before(session: PlaySession, viewer: str, option: OptionButton,
         left = f" ({held} now, {held - amount} after)" if held is not None else ""
         found.append(f"{option.label} costs {amount} {RESOURCE_WORDS.get(resource, resource)}{left}")
     return found
+
+
+def attack_odds_warning(session: PlaySession, action: Action) -> str | None:
+    """"Wild Attack hits about 27% of the time (your 3d6 keeping the lowest two against blue's 2d6)"
+    when the opposed roll `action` would make succeeds less often than `POOR_ODDS`: the levels as
+    the engine works them out before any die is rolled (`Bout.roll_levels`, the rules that slide
+    them included), the chance exact (`odds.matchup_odds`). Nothing for an action that makes no
+    opposed roll, whose levels hang on chance, or with a side fixed at a total or beyond the
+    scale's three SDS."""
+    if action.kind not in (COMMAND, ABILITY, CARD):
+        return None
+    levels = session.bout.roll_levels(action)
+    if levels is None or levels.fixed:
+        return None
+    try:
+        chance = matchup_odds(levels.attack, levels.defense).success
+    except ValueError:  # a house rule's scale wider than the odds are worked out for
+        return None
+    if chance >= POOR_ODDS:
+        return None
+    declaration = session.declaration(action)
+    name = declaration.name if declaration is not None and declaration.name else "This attack"
+    return (f"{name} hits about {round(chance * 100)}% of the time (your {pool_text(levels.attack)} "
+            f"against {levels.defender}'s {pool_text(levels.defense)})")

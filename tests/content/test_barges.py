@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from nexus_dsl import Bout, cached_ruleset, load_ruleset_collecting, make_agent, play, standard_setup
-from nexus_dsl.content.barge_checks import barge_problems, starting_squares
+from nexus_dsl.content.barge_checks import barge_problems, located_barge_problems, starting_squares
 from nexus_dsl.engine.setup import RANDOM_LAYOUT, pick_random_layout
 from nexus_dsl.schema import load_yaml_with_positions
 
@@ -145,6 +145,26 @@ def test_hazard_types_outside_two_to_three_are_a_warning_only():
     problems = barge_problems(barge(hazards=("brazier", "crate", "floor_saw", "floor_spikes")), BASE)
     assert [(d.code, d.severity) for d in problems] == [("content/barge_hazard_types", "warning")]
     assert codes(barge(hazards=("floor_saw",))) == ["content/barge_hazard_types"]
+
+
+def test_every_problem_carries_the_squares_it_concerns_as_data():
+    """What the editor marks on the board: each check gives its squares beside its diagnostic (never
+    read back out of the message), and the diagnostics are those `barge_problems` gives."""
+    cases = {
+        "content/barge_over_supply": (barge(*[("crate", [c, 4]) for c in range(2, 7)]), ((6, 4),)),
+        "content/barge_square_taken": (barge(("pillar", [4, 4]), ("blood", [4, 4])), ((4, 4),)),
+        "content/barge_start_occupied": (barge(("blood", [8, 8])), ((8, 8),)),
+        "content/barge_start_boxed_in": (barge(("crate", [2, 1]), ("crate", [1, 2]), ("crate", [2, 2])), ((1, 1),)),
+        # The seat cut off, then the first seat's square it is cut off from.
+        "content/barge_start_cut_off": (barge(("pillar", [1, 3]), ("pillar", [2, 3]), ("wall", [3, 3]),
+                                              ("wall", [3, 2]), ("wall", [3, 1])), ((1, 1), (1, 8))),
+        "content/barge_hazard_types": (barge(hazards=("floor_saw",)), ()),
+    }
+    for code, (data, squares) in cases.items():
+        located = located_barge_problems(data, BASE)
+        assert [(p.diagnostic.code, p.squares) for p in located] == [(code, squares)], code
+        assert [p.diagnostic for p in located] == barge_problems(data, BASE)
+    assert located[0].where() == "the barge" and not located[0].is_error
 
 
 def test_problems_point_into_the_barge_yaml():

@@ -339,6 +339,10 @@ def test_code_editor_explains_a_word_and_completes_one(page: Page, server: Serve
         assert "damage" not in template.split("effect {")[1]
         expect(main.get_by_text(f"Valid Influence Card: {HELPED_ID}")).to_be_visible()
         expect(main.locator(".nexus-card")).to_contain_text("damage")
+        # The meanings came with the editor's first rerun only: after the reruns of typing, the
+        # browser still answers a hover from those it kept.
+        hover_word(page, editor, "add_damage")
+        expect(tooltip.locator(".nx-h-signature").first).to_have_text("add_damage <number>")
 
 
 def square_on(board: Locator, col: int, row: int) -> Locator:

@@ -150,6 +150,11 @@ def test_a_combo_is_built_on_the_figure_and_counted_up_step_by_step(app_env: Pat
     played = len(session.actions)
     at.button(key="pt_go").click().run()
     assert not at.exception, at.exception
+    # A combo opens with a focused attack (-SDS against SD, about 28%): it asks first, with its odds.
+    assert len(at.session_state["pt_session"].actions) == played
+    assert any("Combo hits about 28% of the time" in w.value for w in at.warning), texts(at)
+    at.button(key="pt_go").click().run()  # chosen again: taken
+    assert not at.exception, at.exception
     taken = at.session_state["pt_session"].actions[played]
     assert taken.name == combo.command.split(":")[1] and taken.arg(combo.steps[0]) == location
     assert taken.arg(combo.steps[1]) == counts[-1]

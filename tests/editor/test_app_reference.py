@@ -4,6 +4,8 @@ request for completions."""
 
 from __future__ import annotations
 
+import json
+
 from editor_app import SCRIPT_EDITOR, code_editor_data, open_page, texts, type_script
 from streamlit.testing.v1 import AppTest
 
@@ -71,6 +73,26 @@ def test_the_code_editor_gets_the_words_and_the_completions_asked_for(app_env) -
     answer = code_editor_data(at)["completions"]
     assert answer["id"] == 7 and [item["label"] for item in answer["items"]] == ["transfer"]
     assert answer["items"][0]["prefix"] == "tra"
+
+
+def test_the_words_go_once_per_ruleset_and_again_when_the_browser_asks(app_env) -> None:
+    from editor.code_editor import words_version
+
+    at = open_page("card_editor.py")
+    start_new(at, "influence", "once_card")
+    first = code_editor_data(at)
+    version = first["words_key"]
+    assert first["words"] and version == words_version(first["words"])
+    # A rerun (typing) sends the version the browser keeps the words by, not the words.
+    type_script(at, first["text"] + "\n")
+    again = code_editor_data(at)
+    assert "words" not in again and again["words_key"] == version
+    assert len(json.dumps(again)) < len(json.dumps(first)) // 10
+    # The browser that lacks the version it is given asks for it (`want_words`): the callback
+    # forgets what was sent, and the next rerun sends the words again.
+    at.session_state[f"{SCRIPT_EDITOR}_words_sent"] = None
+    type_script(at, first["text"])
+    assert code_editor_data(at)["words"] == first["words"]
 
 
 def test_a_data_item_s_editor_gets_no_script_help(app_env) -> None:

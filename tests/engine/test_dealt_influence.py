@@ -56,6 +56,10 @@ def test_keep_zero_makes_the_dealt_cards_the_whole_hand(ruleset):
     bout = _deal(ruleset, seed=9, dealt=cards, keep=0)
     assert bout.state.pieces["red"].hand == cards
     assert bout.state.pieces["blue"].hand  # the other lanista still keeps its share
+    # The setup's `keep` is the count asked, before the profile's field.
+    blue = bout.state.pieces["blue"]
+    assert bout.cycle.keep_count(bout.state.pieces["red"], "influence") == 0
+    assert bout.cycle.keep_count(blue, "influence") == ruleset.data_item("lanistas", blue.profile)["influence"]
 
 
 def test_dealing_cards_leaves_the_seeded_shuffle_alone(ruleset):

@@ -168,6 +168,8 @@ def test_a_zone_s_keep_names_the_profile_field_each_player_keeps_as_many_as(tmp_
     for label, profile in zip(("red", "blue"), profiles):
         deception = ruleset.data_item("lanistas", profile)["deception"]
         assert asked.get(label, 0) == deception and len(bout.state.pieces[label].hand) == deception
+        # The count the deal asked for, as the cycle tells it to whoever shows the deal.
+        assert bout.cycle.keep_count(bout.state.pieces[label], "influence") == deception
 
 
 def test_the_game_names_its_profiles_and_roles() -> None:

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from nexus_dsl.engine.dice import Dice
-from nexus_dsl.workbench.odds import LEVELS, matchup_odds, odds_table, side_odds, table_markdown
+from nexus_dsl.workbench.odds import LEVELS, matchup_odds, odds_table, pool_text, side_odds, table_markdown
 
 
 def test_sd_against_sd_is_2d6_strictly_greater_than_2d6():
@@ -78,3 +78,13 @@ def test_the_engine_dice_agree_within_tolerance(attack: int, defense: int):
 def test_levels_outside_the_scale_are_refused(level):
     with pytest.raises(ValueError, match="SDS level"):
         matchup_odds(level, 0)
+
+
+def test_a_level_is_worded_as_the_dice_the_engine_rolls_and_keeps():
+    assert [pool_text(level) for level in (-2, 0, 1)] == ["4d6 keeping the lowest two", "2d6",
+                                                          "3d6 keeping the highest two"]
+    for level in (-2, 0, 1):
+        roll = Dice(7).scale_roll("attack", level)
+        assert pool_text(level).startswith(f"{len(roll.dice)}d6")
+    with pytest.raises(ValueError):
+        pool_text(4)

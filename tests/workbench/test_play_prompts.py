@@ -4,7 +4,9 @@ warnings asked before a costly choice, all read from seeded bouts."""
 from __future__ import annotations
 
 from nexus_dsl.engine.actions import CARD, END_ROUND
-from nexus_dsl.workbench.play_prompts import control_help, keep_prompt, warnings_before
+from nexus_dsl.syntax import ast_nodes as A
+from nexus_dsl.workbench.odds import matchup_odds
+from nexus_dsl.workbench.play_prompts import POOR_ODDS, attack_odds_warning, control_help, keep_prompt, warnings_before
 
 from .people_bouts import decisions, people_bout
 
@@ -58,7 +60,8 @@ def test_ending_a_round_asks_about_points_and_playable_cards_and_a_dear_conditio
             if button.action.name == "motivation_button" and dear is None:
                 dear = (warnings, session.bout.state.pieces[actor].overall, button.cost[0][0])
             if button.action.name == "wild_attack":
-                assert warnings == []  # a cost of 1 condition is everyday play
+                # A cost of 1 condition is everyday play: only its odds (-SDS against SD) ask.
+                assert not any("costs" in w for w in warnings) and any("hits about 28%" in w for w in warnings)
         if ended is not None and dear is not None:
             break
     assert ended is not None and any("could still play" in w for w in ended)
@@ -66,3 +69,33 @@ def test_ending_a_round_asks_about_points_and_playable_cards_and_a_dear_conditio
     warnings, overall, cost = dear
     assert warnings == [w for w in warnings if f"costs {cost} condition ({overall} now, {overall - cost} after)" in w]
     assert warnings
+
+
+def test_an_attack_at_poor_odds_asks_with_its_chance_and_one_at_fair_odds_does_not() -> None:
+    session = people_bout()
+    for actor in decisions(session):
+        buttons = {b.action.name: b for b in session.buttons(actor) if b.kind == "command"}
+        if "standard_attack" in buttons and "wild_attack" in buttons:
+            break
+    else:
+        raise AssertionError("no decision offered both attacks")
+    standard, wild = buttons["standard_attack"], buttons["wild_attack"]
+    target = str(standard.action.arg("target"))
+    assert matchup_odds(0, 0).success >= POOR_ODDS > matchup_odds(-1, 0).success  # 44% and 28%
+    # SD against SD: about 44%, nothing to ask.
+    assert attack_odds_warning(session, standard.action) is None
+    assert warnings_before(session, actor, standard, list(buttons.values())) == []
+    # -SDS against SD: about 28%.
+    assert attack_odds_warning(session, wild.action) == (
+        f"Wild Attack hits about 28% of the time (your 3d6 keeping the lowest two against {target}'s 2d6)")
+    # A command that makes no opposed roll never asks about odds.
+    assert all(attack_odds_warning(session, b.action) is None for name, b in buttons.items()
+               if not session.declaration(b.action).clauses_of(A.Roll))
+
+    # The levels are the rules' (here: a depleted arm is -SDS to attack, pg.26), and asking rolls nothing.
+    piece = session.bout.state.pieces[actor]
+    piece.locations["left_upper"] = 0
+    before = (session.bout.snapshot(), session.bout.dice.state(), len(session.bout.log))
+    assert attack_odds_warning(session, standard.action) == (
+        f"Standard Attack hits about 28% of the time (your 3d6 keeping the lowest two against {target}'s 2d6)")
+    assert (session.bout.snapshot(), session.bout.dice.state(), len(session.bout.log)) == before
