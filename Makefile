@@ -28,14 +28,14 @@ $(VENV)/.installed-editor: pyproject.toml $(VENV)/.installed
 CHROMIUM ?= /usr/bin/chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-# The editor in the browser: prints the address to open. It listens on this machine only; whoever
-# can open it can read and write the content, and it has no login. `make editor ADDRESS=0.0.0.0` (or
-# NEXUS_EDITOR_ADDRESS in the environment) shares it on the network: see the README's Editor section.
+# The editor in the browser (`nexus editor`, which warns when it is shared): prints the address to
+# open. It listens on this machine only; whoever can open it can read and write the content, and it
+# has no login. `make editor ADDRESS=0.0.0.0` (or NEXUS_EDITOR_ADDRESS in the environment) shares it
+# on the network: see the README's Editor section.
 # `:=` so that a stray ADDRESS in the environment never opens it up: only the command line does.
 ADDRESS := $(or $(NEXUS_EDITOR_ADDRESS),127.0.0.1)
 editor: $(VENV)/.installed-editor
-	@case "$(ADDRESS)" in 127.*|localhost|::1) ;; *) echo "WARNING: the editor listens on $(ADDRESS): anyone who can reach this port can read and write the content under its content root.";; esac
-	$(BIN)/streamlit run editor/app.py --server.headless true --browser.gatherUsageStats false --server.address $(ADDRESS)
+	$(BIN)/nexus editor --address $(ADDRESS)
 
 chromium:
 	@[ -x $(CHROMIUM) ] || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }

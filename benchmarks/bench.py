@@ -65,7 +65,7 @@ def run_figures(tree: Path, name: str, options: list[str], keep: Path) -> dict[s
     """The driver's JSON for the package in `tree`, measured in a fresh process, and kept in `keep`
     as soon as it is measured (a long run stopped on the second side keeps the first)."""
     print(f"{name} ({tree}):", file=sys.stderr, flush=True)
-    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "NEXUS_CONTENT")}
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "NEXUS_CONTENT_ROOT", "NEXUS_CONTENT")}
     env["PYTHONPATH"] = str(tree)
     done = subprocess.run([sys.executable, str(DRIVER), *options], cwd=tree, env=env, stdout=subprocess.PIPE,
                           text=True)

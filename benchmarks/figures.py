@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -226,6 +227,28 @@ def parse_per_declaration(rounds: int, runs: int) -> dict[str, Any]:
     return {"value": 1e6 * statistics.median(times), "runs": runs, "declarations": declarations}
 
 
+# ---------------------------------------------------------------- the command line's start
+#: `nexus --help` is timed this many times per run: one start is ~0.1 s, and its spread is wide.
+HELP_STARTS = 10
+
+
+def cli_help(runs: int) -> dict[str, Any]:
+    """Wall ms from starting `python -m nexus_dsl --help` to its exit, as a person at a terminal
+    waits for it (the interpreter's own start included); the median of the starts, with their CPU
+    time (user + system) beside it."""
+    command = [sys.executable, "-m", "nexus_dsl", "--help"]
+    walls, cpus = [], []
+    for _ in range(runs * HELP_STARTS):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, check=True)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return {"value": 1000 * statistics.median(walls), "cpu_ms": 1000 * statistics.median(cpus),
+            "starts": len(walls)}
+
+
 # ---------------------------------------------------------------- the figures
 Measure = Callable[[Sizes], dict[str, Any]]
 
@@ -241,6 +264,7 @@ MEASURES: dict[str, Measure] = {
     "load_warm": lambda s: load_warm(s.warm_loads, s.runs),
     "load_cold": lambda s: load_cold(s.runs),
     "parse_per_declaration": lambda s: parse_per_declaration(s.parse_rounds, s.runs),
+    "cli_help": lambda s: cli_help(s.runs),
 }
 
 #: Figures computed from two measured ones: (numerator, denominator) of the ratio of their values.
@@ -300,7 +324,8 @@ def main() -> None:
         sizes = replace(sizes, wall_runs=args.wall_runs)
     only = parse_only(args.only)
     # Every file the packs read comes from the measured tree's content, never from elsewhere.
-    os.environ.pop("NEXUS_CONTENT", None)
+    os.environ.pop("NEXUS_CONTENT_ROOT", None)
+    os.environ.pop("NEXUS_CONTENT", None)  # the earlier name, all a reference commit may read
     import nexus_dsl
 
     figures = measure(only, sizes)

@@ -39,7 +39,8 @@ WARM = ("from nexus_dsl.content.loader import load_ruleset; load_ruleset(['base'
 def timed(code: Path, snippet: str, cache: str) -> tuple[float, float]:
     """The CPU and wall seconds the snippet prints, run on the code in `code` with the load cache `cache`."""
     environment = {**os.environ, "PYTHONPATH": str(code), "NEXUS_CACHE_DIR": cache,
-                   "NEXUS_CONTENT": str(code / "content")}
+                   # Both names: a reference commit may know only the earlier one.
+                   "NEXUS_CONTENT_ROOT": str(code / "content"), "NEXUS_CONTENT": str(code / "content")}
     out = subprocess.run([sys.executable, "-c", snippet], capture_output=True, text=True, cwd=code, check=True,
                          env=environment)
     cpu, wall = out.stdout.strip().splitlines()[-1].split()

@@ -49,4 +49,5 @@ FIGURES: dict[str, Figure] = {
     "load_warm": Figure("base pack load + validation, warm (CPU)", "ms", False, 150),
     "load_cold": Figure("base pack load + validation, fresh process (CPU)", "ms", False, 500),
     "parse_per_declaration": Figure("parse per declaration (CPU)", "µs", False),
+    "cli_help": Figure("nexus --help, fresh process (wall)", "ms", False, 150),
 }

@@ -11,9 +11,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-REPOSITORY = Path(__file__).resolve().parents[1]
-if str(REPOSITORY) not in sys.path:  # `streamlit run editor/app.py` puts only editor/ on the path
-    sys.path.insert(0, str(REPOSITORY))
+# `streamlit run editor/app.py` puts only editor/ on the path; the folder holding it (the repository,
+# or `nexus_dsl/_shipped/` of an installed wheel) makes `editor` importable as a package.
+EDITOR_PARENT = Path(__file__).resolve().parents[1]
+if str(EDITOR_PARENT) not in sys.path:
+    sys.path.insert(0, str(EDITOR_PARENT))
 
 import streamlit as st  # noqa: E402
 

@@ -7,21 +7,16 @@ import os
 from pathlib import Path
 import streamlit as st
 
+# The content root the sidebar starts from is the package's (the variable named, else the content
+# that ships); the pages read both through this module.
+from nexus_dsl.content.root import CONTENT_ROOT_ENV as CONTENT_ROOT_ENV
+from nexus_dsl.content.root import default_content_root
 from nexus_dsl.workbench import packs as packs_api
-
-REPOSITORY = Path(__file__).resolve().parents[1]
-CONTENT_ROOT_ENV = "NEXUS_CONTENT_ROOT"
 SESSIONS_DIR_ENV = "NEXUS_SESSIONS_DIR"
 DEFAULT_PACKS = ("base",)
 PACKS_KEY = "loaded_packs"
 ROOT_KEY = "content_root"
 FLASH_KEY = "_flash"
-
-
-def default_content_root() -> Path:
-    """`$NEXUS_CONTENT_ROOT`, else the repository's `content/` folder."""
-    env = os.environ.get(CONTENT_ROOT_ENV)
-    return Path(env) if env else REPOSITORY / "content"
 
 
 def sessions_dir() -> Path:

@@ -120,7 +120,7 @@ def sidebar() -> None:
             st.session_state[state.ROOT_KEY] = ((None if state.CONTENT_ROOT_ENV in os.environ else remembered.content_root())
                                                 or str(state.default_content_root()))
         st.text_input("Content root", key=state.ROOT_KEY, on_change=state.remember_choice,
-                      help=f"Where packs are found (default: the repository's content/, or ${state.CONTENT_ROOT_ENV}; "
+                      help=f"Where packs are found (default: ${state.CONTENT_ROOT_ENV}, else the content that ships; "
                            "the root and packs chosen last are remembered for the next visit).")
         root = state.content_root()
         if not root.is_dir():

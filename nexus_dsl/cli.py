@@ -427,9 +427,45 @@ def cmd_lsp(args: argparse.Namespace) -> int:
         from .lsp.server import serve
     except ImportError as error:  # the `lsp` extra is not installed
         _err(f"nexus lsp: {error.name or error} is missing: install the `lsp` extra (pip install 'nexus_dsl[lsp]')")
-        return ExitCode.USAGE
+        return ExitCode.PROBLEMS  # as `nexus editor` without its extra, and a backend that cannot play
     serve()
     return ExitCode.OK
+
+
+# ---------------------------------------------------------------- editor
+def cmd_editor(args: argparse.Namespace) -> int:
+    from .editor_launch import default_address, run_editor
+
+    return run_editor(args.address or default_address(), args.port)
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"`{text}` is not a port number (1 to 65535)")
+    return port
+
+
+# ---------------------------------------------------------------- version
+class _VersionAction(argparse.Action):
+    """`--version`: the package's version, the engine in use (compiled or sources) and where the
+    shipped data is read from; worked out only when asked, so that other commands pay nothing."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, help: str | None = None):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from . import __version__, shipped
+        from .native import use_native_build
+
+        layout = "a checkout" if shipped.is_checkout() else "the installed package"
+        print(f"nexus_dsl {__version__}\nengine: {use_native_build()}\n"
+              f"shipped content: {shipped.content_folder()} ({layout})")
+        parser.exit()
 
 
 # ---------------------------------------------------------------- entry point
@@ -438,6 +474,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = NexusParser(prog="nexus", description="Design, check and play NEXUS Arena Combat System content.",
                          epilog=EPILOG, formatter_class=_EpilogFormatter)
+    parser.add_argument("--version", action=_VersionAction,
+                        help="print the version, the engine in use (compiled or sources) and where the shipped "
+                             "content is, and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     check = sub.add_parser("check", help="validate packs, folders or single files")
@@ -548,6 +587,13 @@ def build_parser() -> argparse.ArgumentParser:
                                      "(docs/editors.md)")
     lsp.add_argument("--stdio", action="store_true", help="talk over standard input and output (the default and only way)")
     lsp.set_defaults(run=cmd_lsp)
+
+    editor = sub.add_parser("editor", help="serve the browser editor (Streamlit: the `editor` extra)")
+    editor.add_argument("--address", default=None,
+                        help="the address to listen on (default: $NEXUS_EDITOR_ADDRESS, else 127.0.0.1: this machine "
+                             "only; anyone who can reach another can read and write the content)")
+    editor.add_argument("--port", type=_port, default=8501, help="the port to listen on (default: 8501)")
+    editor.set_defaults(run=cmd_editor)
     return parser
 
 

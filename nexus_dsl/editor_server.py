@@ -1,7 +1,8 @@
 """Starting the editor's Streamlit server as a process of its own, waiting until it answers, and
 stopping it with everything it started: what the browser tests and the editor's latency benchmark
 do, each with a content root and sessions folder of their own. Nothing here imports Streamlit: the
-server is `streamlit run editor/app.py` in a new process group."""
+server is `nexus editor` (`python -m nexus_dsl editor`, which runs Streamlit on the editor's script)
+in a new process group."""
 
 from __future__ import annotations
 
@@ -10,15 +11,13 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
-
-REPOSITORY = Path(__file__).resolve().parents[1]
-APP = Path("editor") / "app.py"
 
 
 class EditorServerError(RuntimeError):
@@ -71,19 +70,16 @@ def free_port() -> int:
         return port
 
 
-def start_editor(content_root: Path, sessions_dir: Path, log: Path, streamlit: Path | None = None) -> EditorServer:
-    """`streamlit run editor/app.py` on a free port of 127.0.0.1, headless, reading `content_root`
-    and keeping playtest sessions in `sessions_dir`; its output goes to `log`. Returns at once:
-    call `wait_until_healthy` before opening a page."""
+def start_editor(content_root: Path, sessions_dir: Path, log: Path) -> EditorServer:
+    """`nexus editor` on a free port of 127.0.0.1, with this Python, reading `content_root` and
+    keeping playtest sessions in `sessions_dir`; its output goes to `log`. Returns at once: call
+    `wait_until_healthy` before opening a page."""
     port = free_port()
+    # No file watcher: nothing is edited under a running test, and watching costs a thread per folder.
     env = {**os.environ, "NEXUS_CONTENT_ROOT": str(content_root), "NEXUS_SESSIONS_DIR": str(sessions_dir),
-           "PYTHONUNBUFFERED": "1"}
-    program = streamlit or REPOSITORY / ".venv" / "bin" / "streamlit"
-    command = [str(program), "run", str(APP),
-               "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
-               "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"]
+           "PYTHONUNBUFFERED": "1", "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
+    command = [sys.executable, "-m", "nexus_dsl", "editor", "--address", "127.0.0.1", "--port", str(port)]
     sink: IO[bytes]
     with log.open("wb") as sink:
-        process = subprocess.Popen(command, cwd=REPOSITORY, env=env, stdout=sink, stderr=subprocess.STDOUT,
-                                   start_new_session=True)
+        process = subprocess.Popen(command, env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
     return EditorServer(f"http://127.0.0.1:{port}", process, log, content_root)

@@ -30,6 +30,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Sequence
 
+from . import shipped
 from .cache import digest
 
 ENV_VAR = "NEXUS_NATIVE"
@@ -47,7 +48,7 @@ PYTHON_ONLY = frozenset({"nexus_dsl/engine/fingerprint.py"})
 #: extension only points into it).
 GROUP = "nexus_dsl_native"
 
-_PACKAGE_ROOT = Path(__file__).resolve().parent.parent  # the folder that holds `nexus_dsl/`
+_PACKAGE_ROOT = shipped.package_folder().parent  # the folder that holds `nexus_dsl/`
 
 
 class NativeBuildMissing(ImportError):

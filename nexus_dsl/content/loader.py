@@ -37,18 +37,11 @@ from ..schema.validate import save_verdicts
 from ..syntax import ast_nodes as A
 from ..syntax.canonical import to_canonical
 from ..syntax.parse_cache import parse_file
+from .root import default_content_root
 
 SCRIPT_SUFFIX = ".nexus"
 YAML_SUFFIXES = (".yaml", ".yml")
 MANIFEST = "pack.yaml"
-
-
-def default_content_root() -> Path:
-    """`$NEXUS_CONTENT`, else the `content/` folder beside the package (the repository layout)."""
-    env = os.environ.get("NEXUS_CONTENT")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[2] / "content"
 
 
 @dataclass

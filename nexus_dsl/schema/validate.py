@@ -25,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
-from .. import cache
+from .. import cache, shipped
 from ..errors import Diagnostic, SchemaError, did_you_mean
 from ..syntax import ast_nodes as A
 
@@ -54,7 +54,7 @@ __all__ = [
     "format_path",
 ]
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
+SCHEMA_DIR = shipped.schemas_folder()
 SCHEMA_BASE_URI = "https://nexus-dsl.dev/schemas/"
 
 #: Declaration kind -> schema name (one schema per kind).

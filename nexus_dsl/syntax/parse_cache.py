@@ -20,7 +20,7 @@ from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
-from .. import cache, errors, files, limits as limits_module
+from .. import cache, errors, files, limits as limits_module, shipped
 from ..errors import Diagnostic, SyntaxLayerError
 from ..limits import INPUT_LIMITS, InputLimits
 from . import ast_nodes as A
@@ -31,7 +31,7 @@ MEMO_SIZE = 2048
 MEMO_BYTES = 64 * 1024 * 1024
 _NAMESPACE = "parsed"
 _PARSER_SOURCE = Path(__file__).with_name("parser.py")
-_GRAMMAR_FILE = Path(__file__).resolve().parents[1] / "grammar" / "nexus.lark"
+_GRAMMAR_FILE = shipped.grammar_file()
 
 Outcome = A.Module | tuple[Diagnostic, ...]
 

@@ -27,14 +27,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Iterator
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lark import PostLex
 
-from .. import cache
+from .. import cache, shipped
 from ..errors import Diagnostic, SyntaxLayerError, source_lines
 from ..files import check_text_size
 from ..limits import INPUT_LIMITS, MAX_NUMBER, InputLimits
@@ -266,7 +265,7 @@ def _significant_newlines(stream: Iterator[Token]) -> Iterator[Token]:
         yield token
 
 
-GRAMMAR_FILE = Path(__file__).resolve().parents[1] / "grammar" / "nexus.lark"
+GRAMMAR_FILE = shipped.grammar_file()
 
 
 @lru_cache(maxsize=1)

@@ -21,8 +21,8 @@ from typing import Any, Iterable, Literal, TypedDict
 from lark import Lark
 from lark.exceptions import LarkError, UnexpectedCharacters
 
+from .. import shipped
 from ..syntax import ast_nodes as A
-from ..syntax import parser as _parser_module
 
 # Declaration kinds are plain names to the grammar (so they stay free for attributes); they are
 # shown as keywords all the same: the built-in ones, and those the loaded packs declare (`kinds`).
@@ -50,8 +50,7 @@ _NOTE_STYLE = "white-space:pre;color:#b00020;padding:0 10px 0 0;background:#fff0
 def _lexer() -> Lark:
     """The language's grammar with a plain lexer (no newline post-processing): every character of
     the source comes back as a token, ignored ones (spaces, comments) included."""
-    return Lark.open("../grammar/nexus.lark", rel_to=_parser_module.__file__, parser="lalr", lexer="basic",
-                     cache=False)
+    return Lark.open(str(shipped.grammar_file()), parser="lalr", lexer="basic", cache=False)
 
 
 @lru_cache(maxsize=1)

@@ -29,7 +29,8 @@ import pytest
 from playwright import sync_api
 from playwright.sync_api import Locator, Page, expect
 
-from nexus_dsl import cached_ruleset
+from nexus_dsl import cached_ruleset, shipped
+from nexus_dsl.content.root import default_content_root
 from nexus_dsl.editor_server import EditorServer as Server
 from nexus_dsl.editor_server import EditorServerError, start_editor
 from nexus_dsl.workbench.highlight import token_spans
@@ -75,13 +76,13 @@ def wait_for_health(server: Server) -> None:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     work = tmp_path_factory.mktemp("editor_e2e")
     if RUNNING_EDITOR:
-        root = Path(os.environ.get("NEXUS_CONTENT_ROOT") or REPOSITORY / "content")
+        root = default_content_root()
         running = Server(RUNNING_EDITOR.rstrip("/"), None, work / "streamlit.log", root)
         wait_for_health(running)
         yield running
         return
     content = work / "content"
-    shutil.copytree(REPOSITORY / "content", content, ignore=shutil.ignore_patterns(".history", "*.draft"))
+    shutil.copytree(shipped.content_folder(), content, ignore=shutil.ignore_patterns(".history", "*.draft"))
     running = start_editor(content, work / "sessions", work / "streamlit.log")
     try:
         wait_for_health(running)

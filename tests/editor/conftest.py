@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("streamlit.testing.v1")
+from nexus_dsl import shipped
 
-REPOSITORY = Path(__file__).resolve().parents[2]
+pytest.importorskip("streamlit.testing.v1")
 
 
 @pytest.fixture(scope="session")
@@ -17,7 +17,7 @@ def content_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One copy of content/ for the whole run (loading the base pack once is the slow part); tests
     that add content add it in packs of their own names."""
     target = tmp_path_factory.mktemp("content") / "content"
-    shutil.copytree(REPOSITORY / "content", target, ignore=shutil.ignore_patterns(".history", "*.draft"))
+    shutil.copytree(shipped.content_folder(), target, ignore=shutil.ignore_patterns(".history", "*.draft"))
     return target
 
 

@@ -9,9 +9,10 @@ from typing import Any
 from streamlit.testing.v1 import AppTest
 
 from editor.board_view import click_key
+from nexus_dsl import shipped
 
 REPOSITORY = Path(__file__).resolve().parents[2]
-APP = REPOSITORY / "editor" / "app.py"
+APP = shipped.editor_app()
 TIMEOUT = 90
 
 

@@ -1,7 +1,7 @@
 """The editor listens on this machine only unless sharing it is asked for explicitly: the Streamlit
-configuration and the Makefile's command bind to the loopback address, a stray `ADDRESS` in the
-environment changes nothing, and the server started the way `make editor` starts it listens on no
-other address."""
+configuration, `nexus editor` and the Makefile's command bind to the loopback address, a stray
+`ADDRESS` in the environment changes nothing, and the server started the way `make editor` starts it
+listens on no other address."""
 
 from __future__ import annotations
 
@@ -11,21 +11,24 @@ import shlex
 import signal
 import socket
 import subprocess
+import sys
 import time
 import tomllib
 import urllib.request
 from pathlib import Path
+
+from nexus_dsl.editor_launch import streamlit_command
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 STARTUP_SECONDS = 60
 
 
 def editor_command(*arguments: str, environment: dict[str, str] | None = None) -> list[str]:
-    """The command `make editor` runs to start Streamlit (asked of make itself, not run)."""
+    """The command `make editor` runs to start the editor (asked of make itself, not run)."""
     listing = subprocess.run(["make", "--no-print-directory", "-n", "editor", *arguments], cwd=REPOSITORY,
                              capture_output=True, text=True, check=True,
                              env={**os.environ, **(environment or {})}).stdout
-    lines = [line for line in listing.splitlines() if "streamlit run" in line]
+    lines = [line for line in listing.splitlines() if "nexus editor" in line]
     assert len(lines) == 1, listing
     return shlex.split(lines[0])
 
@@ -40,13 +43,23 @@ def test_the_configuration_binds_to_the_loopback_address() -> None:
 
 
 def test_make_editor_binds_to_the_loopback_address_unless_asked_on_its_command_line() -> None:
-    assert ipaddress.ip_address(option(editor_command(), "--server.address")).is_loopback
+    assert ipaddress.ip_address(option(editor_command(), "--address")).is_loopback
     # A variable that happens to be in someone's environment does not open the editor up ...
     stray = editor_command(environment={"ADDRESS": "0.0.0.0"})
-    assert ipaddress.ip_address(option(stray, "--server.address")).is_loopback
+    assert ipaddress.ip_address(option(stray, "--address")).is_loopback
     # ... only an explicit choice does.
-    assert option(editor_command("ADDRESS=0.0.0.0"), "--server.address") == "0.0.0.0"
-    assert option(editor_command(environment={"NEXUS_EDITOR_ADDRESS": "0.0.0.0"}), "--server.address") == "0.0.0.0"
+    assert option(editor_command("ADDRESS=0.0.0.0"), "--address") == "0.0.0.0"
+    assert option(editor_command(environment={"NEXUS_EDITOR_ADDRESS": "0.0.0.0"}), "--address") == "0.0.0.0"
+
+
+def test_nexus_editor_runs_streamlit_on_the_loopback_address_with_the_repository_settings() -> None:
+    command = streamlit_command("127.0.0.1", 8601)
+    assert command[1:4] == ["-m", "streamlit", "run"] and Path(command[4]) == REPOSITORY / "editor" / "app.py"
+    assert option(command, "--server.address") == "127.0.0.1" and option(command, "--server.port") == "8601"
+    # What .streamlit/config.toml says, on the command line: no working folder can change it.
+    config = tomllib.loads((REPOSITORY / ".streamlit" / "config.toml").read_text())
+    assert option(command, "--client.toolbarMode") == config["client"]["toolbarMode"]
+    assert option(command, "--browser.gatherUsageStats") == str(config["browser"]["gatherUsageStats"]).lower()
 
 
 def free_port() -> int:
@@ -73,11 +86,13 @@ def listening_addresses(port: int) -> set[str]:
 
 def test_the_editor_started_as_make_does_listens_on_loopback_only(tmp_path: Path) -> None:
     port = free_port()
-    command = editor_command() + ["--server.port", str(port), "--server.fileWatcherType", "none"]
-    command[0] = str(REPOSITORY / command[0])
+    command = editor_command() + ["--port", str(port)]
+    assert Path(command[0]).name == "nexus"
+    command[:1] = [sys.executable, "-m", "nexus_dsl"]  # the `nexus` of this Python, as make's venv has its own
     log = (tmp_path / "streamlit.log").open("w")
-    server = subprocess.Popen(command, cwd=REPOSITORY, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-                              env={**os.environ, "NEXUS_SESSIONS_DIR": str(tmp_path / "sessions")})
+    server = subprocess.Popen(command, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                              env={**os.environ, "NEXUS_SESSIONS_DIR": str(tmp_path / "sessions"),
+                                   "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"})
     try:
         deadline = time.monotonic() + STARTUP_SECONDS
         while True:

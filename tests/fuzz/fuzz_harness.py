@@ -293,16 +293,16 @@ def load_on_base(folder: Path) -> tuple[Ruleset | None, list[Diagnostic]]:
 
 @contextmanager
 def content_root(root: Path) -> Iterator[None]:
-    """The default content root (`$NEXUS_CONTENT`) set to `root` while the block runs."""
-    previous = os.environ.get("NEXUS_CONTENT")
-    os.environ["NEXUS_CONTENT"] = str(root)
+    """The default content root (`$NEXUS_CONTENT_ROOT`) set to `root` while the block runs."""
+    previous = os.environ.get("NEXUS_CONTENT_ROOT")
+    os.environ["NEXUS_CONTENT_ROOT"] = str(root)
     try:
         yield
     finally:
         if previous is None:
-            del os.environ["NEXUS_CONTENT"]
+            del os.environ["NEXUS_CONTENT_ROOT"]
         else:
-            os.environ["NEXUS_CONTENT"] = previous
+            os.environ["NEXUS_CONTENT_ROOT"] = previous
 
 
 def warm_up(workspace: Workspace) -> None:

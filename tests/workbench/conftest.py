@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from nexus_dsl import shipped
 from nexus_dsl.content.loader import cached_ruleset
 from nexus_dsl.model.ruleset import Ruleset
 
-CONTENT = Path(__file__).resolve().parents[2] / "content"
+CONTENT = shipped.content_folder()
 
 
 @pytest.fixture
