@@ -20,6 +20,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import ray
+from cachetools import LRUCache
 from ray.util import ActorPool
 
 from ..model.ruleset import Ruleset
@@ -42,7 +43,7 @@ class BoutWorker:
     """Plays chunks of bouts with the rulesets it rebuilt from shipped bundles."""
 
     def __init__(self) -> None:
-        self._loaded: dict[str, RebuiltRuleset] = {}
+        self._loaded: LRUCache[str, RebuiltRuleset] = LRUCache(maxsize=KEPT_RULESETS)
 
     def play(self, shipped: dict[RulesetKey, Shipped], specs: list[BoutSpec]) -> list[BoutResult]:
         rebuilt = {key: self._ruleset(digest, reference) for key, (digest, reference) in shipped.items()}
@@ -56,15 +57,12 @@ class BoutWorker:
         return results
 
     def _ruleset(self, digest: str, reference: list[Any]) -> RebuiltRuleset:
-        loaded = self._loaded.pop(digest, None)
+        loaded = self._loaded.get(digest)  # a hit is the most recently used from now on
         if loaded is None:
             bundle: PackBundle = ray.get(reference[0])
             if bundle.digest() != digest:  # never play other content than the caller shipped
                 raise ValueError("the shipped packs do not match their digest")
-            loaded = rebuild(bundle)
-        self._loaded[digest] = loaded  # last: the most recently used
-        while len(self._loaded) > KEPT_RULESETS:
-            del self._loaded[next(iter(self._loaded))]
+            loaded = self._loaded[digest] = rebuild(bundle)  # the least recently used goes past the bound
         return loaded
 
 
