@@ -25,7 +25,7 @@ from ray.util import ActorPool
 
 from ..model.ruleset import Ruleset
 from .backends import BackendError
-from .batch import BoutResult, BoutSpec, RulesetKey, play_one, preload, spec_ruleset
+from .batch import BoutResult, BoutSpec, RulesetKey, play_one, preload, rulesets_for
 from .shipping import PackBundle, RebuiltRuleset, bundle_of, rebuild
 
 #: How long an address may take to answer before the command says nothing answers there.
@@ -82,11 +82,9 @@ def run_on_ray(specs: list[BoutSpec], workers: int | None, rulesets: Mapping[Rul
     with _setting_up:
         connect(address)
         actors = warm_workers()[: workers or None]
-    first_of = {(spec.packs, spec.root): spec for spec in reversed(specs)}
     shipped: dict[RulesetKey, Shipped] = {}
-    for key, spec in first_of.items():
-        # The caller's ruleset, else the packs loaded as a local batch loads them.
-        bundle = bundle_of(spec_ruleset(spec, rulesets))
+    for key, ruleset in rulesets_for(specs, rulesets).items():  # the caller's, else loaded as a local batch loads them
+        bundle = bundle_of(ruleset)
         shipped[key] = (bundle.digest(), [ray.put(bundle)])
     size = max(1, len(specs) // (len(actors) * 8))
     chunks = [specs[start:start + size] for start in range(0, len(specs), size)]
