@@ -1,11 +1,12 @@
 # Two set-up commands: `make editor` and `make test`. Each creates .venv when it is missing.
-# `make test` also needs Debian's chromium for the editor's end-to-end test; `make chromium`
-# installs it with apt when it is missing (CI runs as root).
+# `make test` also needs Debian's chromium for the editor's end-to-end test and the cairo library
+# with the DejaVu fonts for `nexus print`; `make chromium` and `make cairo` install them with apt
+# when they are missing (CI runs as root).
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: editor test typecheck chromium screenshots play check bench bench-editor clean fuzz native
+.PHONY: editor test typecheck chromium cairo screenshots play check bench bench-editor clean fuzz native grammar
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,7 +40,11 @@ editor: $(VENV)/.installed-editor
 chromium:
 	@[ -x $(CHROMIUM) ] || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium; }
 
-test: $(VENV)/.installed-test chromium
+# `nexus print` draws its PDF with cairo (through CairoSVG) in the faces' own type, DejaVu Sans.
+cairo:
+	@{ /sbin/ldconfig -p | grep -q 'libcairo\.so\.2 ' && fc-list | grep -q 'DejaVuSans\.ttf'; } || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcairo2 fonts-dejavu-core fontconfig; }
+
+test: $(VENV)/.installed-test chromium cairo
 	$(BIN)/python -m pytest
 
 # mypy over the whole package, with pyproject.toml's configuration; `make test` (tests/test_typecheck.py)
@@ -63,6 +68,11 @@ $(VENV)/.installed-native: pyproject.toml $(VENV)/.installed
 
 check: $(VENV)/.installed
 	$(BIN)/nexus check content/base
+
+# The TextMate grammar of rule scripts (editors/vscode), generated from the Lark grammar's terminals;
+# `make test` (tests/syntax/test_textmate.py) fails while the checked-in file differs from it.
+grammar: $(VENV)/.installed
+	$(BIN)/nexus grammar --textmate --out editors/vscode/syntaxes/nexus.tmLanguage.json
 
 # The speed figures of this tree beside the same figures of the reference commit the speed work
 # started from (a git worktree under build/bench/), and the targets; about 25 minutes on an idle 2-core machine.

@@ -213,13 +213,25 @@ def open_fault_button(rules, declaration, key: str) -> None:
     """A button opening the declaration whose script faulted in the card editor, when the packs loaded
     in the sidebar hold that very declaration (the card editor opens items of the loaded packs)."""
     item = faulting_item(rules, declaration)
+    if item is not None:
+        open_declaration_button(rules, item.declaration.kind, item.declaration.id, key)
+
+
+def open_declaration_button(rules, kind: str, ident: str, key: str, label: str | None = None,
+                            primary: bool = False) -> None:
+    """A button opening the script declaration `kind` `ident` of `rules` (the ruleset a bout was
+    played with) in the card editor. Shown when the packs loaded in the sidebar hold that very item,
+    from the same file (the card editor opens items of the loaded packs); else a note says which
+    pack to load."""
+    item = rules.scripts.get(kind, {}).get(ident)
     if item is None:
         return
-    kind, ident = item.declaration.kind, item.declaration.id
     loaded = state.ruleset()
     same = loaded.scripts.get(kind, {}).get(ident) if loaded is not None else None
     if same is None or same.origin != item.origin:
-        st.caption(f"Load pack `{item.origin.pack}` in the sidebar to open {kind} `{ident}` in the card editor.")
+        st.caption(f"Load pack `{item.origin.pack}` in the sidebar to open {kind.replace('_', ' ')} `{ident}` "
+                   "in the card editor.")
         return
-    if st.button(f"Open {kind.replace('_', ' ')} `{ident}` in the card editor", key=key):
+    label = label or f"Open {kind.replace('_', ' ')} `{ident}` in the card editor"
+    if st.button(label, key=key, type="primary" if primary else "secondary"):
         navigation.open_in_editor(kind, ident)

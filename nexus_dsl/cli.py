@@ -1,4 +1,4 @@
-"""The `nexus` command line: check, fmt, play, scenario.
+"""The `nexus` command line: check, fmt, play, cards, show, simulate, balance, print, scenario.
 
 A user's mistake is always a positioned message and a non-zero exit, never a traceback. An option
 that names content (a type, a barge, an agent) names something that exists, or the command stops
@@ -10,42 +10,19 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import traceback
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
-from .errors import NexusError, did_you_mean, format_all
-
-if TYPE_CHECKING:
-    from .sim.backends import Backend
+from .commands.exits import EPILOG, CommandError, ExitCode, UsageError
+from .commands.forcing import add_forcing_options, bout_settings
+from .commands.options import (FORMATS_HELP, LAYOUT_HELP, PLAYERS_HELP, NexusParser, add_backend_options, backend,
+                               check_options, known, packs_of, players, positive)
+from .errors import NexusError, format_all
 
 
 def _err(message: str) -> None:
     print(message, file=sys.stderr)
-
-
-def _known(what: str, value: str, known: Sequence[str]) -> None:
-    """Stop with a usage error unless `value` is one of `known` (with a suggestion when one is close)."""
-    if value in known:
-        return
-    hint = did_you_mean(value, known)
-    raise ValueError(f"unknown {what} `{value}`" + (f" ({hint})" if hint else "") + f"; choose from {', '.join(known)}")
-
-
-# `--layout` names one of the game's board layouts; `--barge` is the base game's name for the same.
-LAYOUT_HELP = "a board layout's id (the base game's barges), or `random`: a d8 picks one (pg.38)"
-
-
-def _check_options(ruleset: Any, layout: str | None = None, agents: Sequence[str] = ()) -> None:
-    """The content and agents the options name must exist in the loaded packs (a board layout named
-    by the game's word for one, among the items of its layouts data kind)."""
-    from .agents.base import AGENT_NAMES
-    from .engine.setup import RANDOM_LAYOUT
-
-    for agent in agents:
-        _known("agent", agent, AGENT_NAMES)
-    if layout is not None and layout != RANDOM_LAYOUT:
-        game = ruleset.game
-        _known(game.layout_word, layout, sorted(ruleset.data.get(game.layouts, {}) if game.layouts else ()))
 
 
 # ---------------------------------------------------------------- check
@@ -67,7 +44,9 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"ok: {len(report.checked)} checked ({', '.join(report.checked)})")
             if report.diagnostics:  # warnings only: shown after the verdict, which they do not change
                 print(format_all(report.diagnostics, report.sources))
-    return 0 if report.ok else 1
+    if any(d.code == "content/not_found" for d in report.diagnostics):
+        return ExitCode.USAGE  # a path named that is not there: the command line's mistake, not the content's
+    return ExitCode.OK if report.ok else ExitCode.PROBLEMS
 
 
 def _default_content() -> Path:
@@ -144,23 +123,25 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     changed = results.count("changed")
     if args.check and changed:
         _err(f"{changed} file(s) would be reformatted")
-    return 1 if missing or "failed" in results or (args.check and changed) else 0
+    if missing:
+        return ExitCode.USAGE  # a path named that is not there (the others were still formatted)
+    return ExitCode.PROBLEMS if "failed" in results or (args.check and changed) else ExitCode.OK
 
 
 # ---------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
-    from .agents import make_agent
     from .content.loader import load_ruleset
     from .engine.bout import Bout, next_action
-    from .engine.setup import standard_setup
     from .narrate import GameTerms, describe, summary
+    from .sim.batch import spec_agents, spec_setup
 
-    ruleset = load_ruleset(args.packs.split(","))
-    agent_names = args.agents.split(",")
-    _check_options(ruleset, args.layout, agent_names)
-    setup = standard_setup(players=_players(ruleset, args.players), layout=args.layout)
-    labels = [h.label for h in setup.pieces]
-    agents = {label: make_agent(agent_names[i % len(agent_names)], seed=args.seed * 31 + i) for i, label in enumerate(labels)}
+    packs = packs_of(args.packs)
+    ruleset = load_ruleset(list(packs))
+    check_options(ruleset, args.layout, args.agents.split(","))
+    # The bout the test run plays with these settings: the same setup, agents and forced cards.
+    spec = bout_settings(args, ruleset, players(ruleset, args.players), packs, args.seed).bout_spec()
+    setup = spec_setup(spec)
+    agents = spec_agents(spec, [h.label for h in setup.pieces])
     bout = Bout(ruleset, setup, seed=args.seed, explain=args.explain)
     terms = GameTerms.of(ruleset)
     printed = 0
@@ -183,8 +164,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     print(summary(bout))
     if bout.fault is not None:
         _err(bout.fault.format(ruleset.sources.get(bout.fault.file)))
-        return 1
-    return 0
+        return ExitCode.PROBLEMS
+    return ExitCode.OK
 
 
 def _print_why(event: Any, ruleset: Any, terms: Any) -> None:
@@ -195,31 +176,7 @@ def _print_why(event: Any, ruleset: Any, terms: Any) -> None:
         print(f"          {text}")
 
 
-def _players(ruleset: Any, asked: int | None) -> int:
-    """The number of players asked for; else the fewest the game is played by; else 2."""
-    if asked is not None:
-        return asked
-    return min(ruleset.game.players) if ruleset.game.players else 2
-
-
 # ---------------------------------------------------------------- simulate
-def _backend(args: argparse.Namespace) -> Backend:
-    """The backend `--backend` and `--address` name (`sim/backends.py`); Ray is imported only for `ray`."""
-    from .sim.backends import backend_named
-
-    return backend_named(args.backend, args.address)
-
-
-def _add_backend_options(command: argparse.ArgumentParser) -> None:
-    command.add_argument("--workers", type=int, default=None,
-                         help="workers: processes, or Ray workers (default: one per core of the machine or cluster)")
-    command.add_argument("--backend", choices=("local", "ray"), default="local",
-                         help="where the bouts are played: processes of this machine (default), or a Ray cluster "
-                              "(needs `pip install 'nexus_dsl[cluster]'`; see docs/cluster.md)")
-    command.add_argument("--address", default=None, metavar="ADDR",
-                         help="the Ray cluster to play on, e.g. 10.0.0.5:6379 (default: a local Ray instance)")
-
-
 def _batch_command(run: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     """A command that plays a batch: a backend that cannot play (Ray not installed, a cluster out of
     reach) is a message and exit status 1."""
@@ -229,58 +186,64 @@ def _batch_command(run: Callable[[argparse.Namespace], int]) -> Callable[[argpar
         try:
             return run(args)
         except BackendError as error:
-            _err(f"nexus: {error}")
-            return 1
+            raise CommandError(str(error)) from None
     return guarded
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from .commands.progress import progress_bar
     from .content.loader import cached_ruleset
-    from .sim.batch import BoutSpec, run_batch, settle_heap, summarise
+    from .sim.batch import run_batch, settle_heap, summarise
 
-    backend = _backend(args)
-    ruleset = cached_ruleset(tuple(args.packs.split(",")))
+    where = backend(args)
+    packs = packs_of(args.packs)
+    ruleset = cached_ruleset(packs)
     settle_heap()  # this process now plays bouts and nothing else (forked workers inherit the frozen heap)
-    _check_options(ruleset, args.layout, args.agents.split(","))
-    specs = [BoutSpec(seed=args.seed + i, players=_players(ruleset, args.players), packs=tuple(args.packs.split(",")),
-                      agents=tuple(args.agents.split(",")), barge=args.layout) for i in range(args.bouts)]
+    check_options(ruleset, args.layout, args.agents.split(","))
+    settings = bout_settings(args, ruleset, players(ruleset, args.players), packs, args.seed)
+    specs = [settings.bout_spec(seed=args.seed + i) for i in range(args.bouts)]
     results = []
-    for done, result in enumerate(run_batch(specs, workers=args.workers, backend=backend), start=1):
-        results.append(result)
-        if not args.quiet and (done % max(1, args.bouts // 20) == 0 or done == args.bouts):
-            print(f"\r{done}/{args.bouts} bouts", end="", file=sys.stderr, flush=True)
-    if not args.quiet:
-        print(file=sys.stderr)
+    with progress_bar(args.bouts, quiet=args.quiet) as progress:
+        for result in run_batch(specs, workers=args.workers, backend=where):
+            results.append(result)
+            progress(len(results), args.bouts)
     summary = summarise(results)
-    for line in summary.lines():
-        print(line)
-    return 0 if not summary.errors and not summary.faults and not summary.unbalanced else 1
+    if args.format == "json":
+        from .commands.reports import print_json
+
+        print_json(summary.to_json())
+    else:
+        for line in summary.lines():
+            print(line)
+    failed = summary.errors or summary.faults or summary.unbalanced
+    return ExitCode.PROBLEMS if failed else ExitCode.OK
 
 
 # ---------------------------------------------------------------- balance
 def cmd_balance(args: argparse.Namespace) -> int:
+    from .commands.progress import progress_bar
     from .content.loader import load_ruleset
     from .sim.balance import markdown, run_balance
     from .sim.batch import fault_lines
 
-    backend = _backend(args)
-    packs = tuple(args.packs.split(","))
+    where = backend(args)
+    packs = packs_of(args.packs)
     ruleset = load_ruleset(list(packs))
-
-    def progress(done: int, total: int) -> None:
-        if not args.quiet and (done % max(1, total // 50) == 0 or done == total):
-            print(f"\r{done}/{total} bouts", end="", file=sys.stderr, flush=True)
-
-    report = run_balance(ruleset, packs, args.bouts, args.seed, workers=args.workers, progress=progress,
-                         backend=backend)
-    if not args.quiet:
-        print(file=sys.stderr)
-    command = f"nexus balance --bouts {args.bouts} --seed {args.seed} --packs {args.packs}" + (
-        f" --out {args.out}" if args.out else "")
-    page = markdown(report, ruleset, command)
+    if not ruleset.data_items("motivations") or not ruleset.data_items("lanistas"):
+        raise UsageError(f"a balance baseline pairs motivations and lanistas; packs {args.packs} hold "
+                         f"{'none of either' if not ruleset.data_items('motivations') else 'no lanistas'}")
+    with progress_bar(args.bouts, quiet=args.quiet) as progress:
+        report = run_balance(ruleset, packs, args.bouts, args.seed, workers=args.workers, progress=progress,
+                             backend=where)
+    if args.format == "json":
+        page = json.dumps(report.to_json(), indent=2) + "\n"
+    else:
+        command = f"nexus balance --bouts {args.bouts} --seed {args.seed} --packs {args.packs}" + (
+            f" --out {args.out}" if args.out else "")
+        page = markdown(report, ruleset, command)
     if args.out:
         Path(args.out).write_text(page, encoding="utf-8")
-        print(f"wrote {args.out}")
+        _err(f"wrote {args.out}")
     else:
         print(page, end="")
     for result in report.errors[:10]:
@@ -292,7 +255,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
             _err(line)
     if report.dominant:
         _err(f"a motivation wins more than 60% of its bouts against the field: {', '.join(report.dominant)}")
-    return 1 if report.errors or report.faults or report.dominant else 0
+    return ExitCode.PROBLEMS if report.errors or report.faults or report.dominant else ExitCode.OK
 
 
 # ---------------------------------------------------------------- cards
@@ -302,7 +265,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
 
     ruleset = load_ruleset(args.packs.split(","))
     if args.type is not None:
-        _known("content type", args.type, card_types(ruleset))
+        known("content type", args.type, card_types(ruleset))
     faces = all_faces(ruleset, args.type)
     if args.format == "json":
         print(json.dumps([f.to_json() for f in faces], indent=2))
@@ -317,30 +280,105 @@ def cmd_show(args: argparse.Namespace) -> int:
     from .cards import show
     from .content.loader import load_ruleset
 
-    ruleset = load_ruleset(args.packs.split(","))
+    ruleset = load_ruleset(list(packs_of(args.packs)))
     found = show(ruleset, args.id)
     if not found:
-        from .errors import did_you_mean
+        raise UsageError(_not_found(args, ruleset))
+    if args.format == "json":
+        from .commands.reports import print_json, shown_json
 
-        from .content.loader import default_content_root
-        from .workbench.packs import packs_holding
-
-        known = {i for items in ruleset.scripts.values() for i in items} | {i for items in ruleset.data.values() for i in items}
-        hint = did_you_mean(args.id, known)
-        _err(f"nexus: nothing with the id `{args.id}` in {', '.join(ruleset.pack_ids)}" + (f" ({hint})" if hint else ""))
-        elsewhere = [pack for pack, ids in packs_holding(args.id, default_content_root(), ruleset.pack_ids).items()
-                     if args.id in ids]
-        if elsewhere:
-            _err(f"  it is in pack {', '.join(f'`{pack}`' for pack in elsewhere)}, not loaded: "
-                 f"nexus show {args.id} --packs {args.packs},{elsewhere[0]}")
-        return 1
+        print_json(shown_json(found))
+        return ExitCode.OK
     for face, script in found:
         print(face.text())
         print(f"  defined at {face.origin}")
         if script:
             print()
             print(script)
-    return 0
+    return ExitCode.OK
+
+
+def _not_found(args: argparse.Namespace, ruleset: Any) -> str:
+    """An id the loaded packs do not hold: the closest one they do, and the packs under the content
+    root that hold it, with the command that loads them."""
+    from .content.loader import default_content_root
+    from .errors import did_you_mean
+    from .workbench.packs import packs_holding
+
+    ids = {i for items in ruleset.scripts.values() for i in items} | {i for items in ruleset.data.values() for i in items}
+    hint = did_you_mean(args.id, ids)
+    message = f"nothing with the id `{args.id}` in {', '.join(ruleset.pack_ids)}" + (f" ({hint})" if hint else "")
+    elsewhere = [pack for pack, held in packs_holding(args.id, default_content_root(), ruleset.pack_ids).items()
+                 if args.id in held]
+    if elsewhere:
+        message += (f"\n  it is in pack {', '.join(f'`{pack}`' for pack in elsewhere)}, not loaded: "
+                    f"nexus show {args.id} --packs {args.packs},{elsewhere[0]}")
+    return message
+
+
+# ---------------------------------------------------------------- print
+def _listed(option: str | None) -> list[str]:
+    """A comma-separated option as its items (none when not given)."""
+    return [item for item in (option or "").split(",") if item]
+
+
+def _check_packs(packs: Sequence[str]) -> None:
+    """Every pack asked for is one under the content root (by id) or a pack folder, else a usage
+    error with a suggestion: checked before loading, so a typo is exit 2, as any other bad option."""
+    from .content.loader import MANIFEST, default_content_root, discover_packs
+
+    available = discover_packs(default_content_root())
+    for pack in packs:
+        if pack not in available and not (Path(pack) / MANIFEST).is_file():
+            known("pack", pack, sorted(available))
+
+
+def _output_problem(out: Path) -> str | None:
+    """Why `--out` cannot be written, checked before anything is drawn."""
+    if out.is_dir():
+        return f"{out} is a folder: name the PDF file to write"
+    if not out.parent.is_dir():
+        return f"no folder {out.parent} to write {out.name} into"
+    return None
+
+
+def cmd_print(args: argparse.Namespace) -> int:
+    """Card faces nine to a page with crop marks and barge schematics one a page, as one PDF, written
+    all at once (a temporary file renamed over `--out`): a failure leaves no partial file."""
+    from .content.loader import load_ruleset
+    from .files import write_atomically
+    from .workbench.card_svg import PAGE_SIZES
+    from .workbench.print_job import PrintChoiceError, choose
+    from .workbench.print_pdf import PrintUnavailable, pdf_of
+
+    out = Path(args.out)
+    problem = _output_problem(out)
+    if problem:
+        _err(f"nexus: {problem}")
+        return ExitCode.USAGE
+    packs = _listed(args.packs)
+    try:
+        _check_packs(packs)
+        ruleset = load_ruleset(packs)
+        printout = choose(ruleset, _listed(args.cards), _listed(args.kinds),
+                          None if args.barges is None else _listed(args.barges))
+    except PrintChoiceError as error:
+        _err(f"nexus: {error}")
+        return ExitCode.USAGE
+    pages = printout.pages(ruleset, PAGE_SIZES[args.page])
+    try:
+        document = pdf_of(pages, title=f"Print and play: {', '.join(ruleset.pack_ids)}")
+        write_atomically(out, document, mode=None)
+    except PrintUnavailable as error:
+        _err(f"nexus: {error}")
+        return ExitCode.PROBLEMS
+    except OSError as error:
+        _err(f"nexus: {out} was not written: {error.strerror or error}")
+        return ExitCode.PROBLEMS
+    sheets = len(pages) - len(printout.barges)
+    print(f"wrote {out}: {len(pages)} page(s), {len(printout.faces)} card(s) on {sheets} sheet(s) of nine, "
+          f"{len(printout.barges)} barge(s)")
+    return ExitCode.OK
 
 
 # ---------------------------------------------------------------- scenario
@@ -349,46 +387,79 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 
     if args.action == "snapshot":
         if len(args.paths) != 1:
-            _err("nexus scenario snapshot takes exactly one FILE")
-            return 2
+            raise UsageError("nexus scenario snapshot takes exactly one FILE")
         try:
             print(json.dumps(snapshot_of(args.paths[0], args.tree), indent=2, sort_keys=True))
         except ScenarioError as error:
             _err(f"FAIL {args.paths[0]}: {error}")
-            return 1
-        return 0
+            return ExitCode.PROBLEMS
+        return ExitCode.OK
     results = run_paths(args.paths, args.tree)
-    for result in results:
-        print(result.report())
     passed = sum(r.passed for r in results)
-    print(f"{passed} passed, {len(results) - passed} failed")
-    return 0 if results and passed == len(results) else 1
+    if args.format == "json":
+        from .commands.reports import print_json, scenarios_json
+
+        print_json(scenarios_json(results))
+    else:
+        for result in results:
+            print(result.report())
+        print(f"{passed} passed, {len(results) - passed} failed")
+    return ExitCode.OK if results and passed == len(results) else ExitCode.PROBLEMS
+
+
+# ---------------------------------------------------------------- editors
+def cmd_grammar(args: argparse.Namespace) -> int:
+    """The TextMate grammar of rule scripts, generated from the Lark grammar (`nexus_dsl/textmate.py`)."""
+    from .textmate import textmate_json
+
+    text = textmate_json()
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(text)
+    return ExitCode.OK
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    """The language server, on standard input and output (`nexus_dsl/lsp/`, docs/editors.md)."""
+    try:
+        from .lsp.server import serve
+    except ImportError as error:  # the `lsp` extra is not installed
+        _err(f"nexus lsp: {error.name or error} is missing: install the `lsp` extra (pip install 'nexus_dsl[lsp]')")
+        return ExitCode.USAGE
+    serve()
+    return ExitCode.OK
 
 
 # ---------------------------------------------------------------- entry point
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="nexus", description="Design, check and play NEXUS Arena Combat System content.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    from .commands.ab import add_ab_command
+
+    parser = NexusParser(prog="nexus", description="Design, check and play NEXUS Arena Combat System content.",
+                         epilog=EPILOG, formatter_class=_EpilogFormatter)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     check = sub.add_parser("check", help="validate packs, folders or single files")
     check.add_argument("paths", nargs="*", help="packs, folders of packs, .nexus or .yaml files (default: content/)")
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--format", choices=("text", "json"), default="text", help=FORMATS_HELP)
     check.add_argument("--packs", default="base", help="packs a single script file is checked against")
     check.set_defaults(run=cmd_check)
 
     fmt = sub.add_parser("fmt", help="rewrite rule scripts in canonical form (comments are kept)")
-    fmt.add_argument("--check", action="store_true", help="only report files that would change")
-    fmt.add_argument("paths", nargs="+")
+    fmt.add_argument("--check", action="store_true", help="only report files that would change; write nothing")
+    fmt.add_argument("paths", nargs="+", help="rule scripts, or folders: every *.nexus below them")
     fmt.set_defaults(run=cmd_fmt)
 
     play = sub.add_parser("play", help="play one bout in the terminal")
-    play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--agents", default="heuristic,heuristic", help="comma-separated agents, one per player")
-    play.add_argument("--players", type=int, default=None, choices=(2, 3, 4),
-                      help="how many play (default: the fewest the game is played by, else 2)")
-    play.add_argument("--packs", default="base")
+    play.add_argument("--seed", type=int, default=0, help="the bout's seed: the same seed plays the same bout")
+    play.add_argument("--agents", default="heuristic,heuristic", help="comma-separated agents, cycled over the players")
+    play.add_argument("--players", type=int, default=None, choices=(2, 3, 4), help=PLAYERS_HELP)
+    play.add_argument("--packs", default="base", help="the packs loaded, comma-separated, in layering order")
     play.add_argument("--layout", "--barge", dest="layout", default=None, help=LAYOUT_HELP)
-    play.add_argument("--log", default=None, help="write the event log as JSON lines to FILE")
+    add_forcing_options(play)
+    play.add_argument("--log", default=None, metavar="FILE", help="write the event log as JSON lines to FILE "
+                                                                  "(default: no log)")
     play.add_argument("--quiet", action="store_true", help="print only the one-line summary")
     play.add_argument("--explain", action="store_true",
                       help="under each line, why it happened: the script declarations and lines under way, with "
@@ -398,63 +469,115 @@ def build_parser() -> argparse.ArgumentParser:
     cards = sub.add_parser("cards", help="list the loaded content as players read it")
     cards.add_argument("--type", default=None, help="a kind of declaration (command, trait_ability, hazard, weapon, rule, "
                                                     "... or one the packs declare, such as the base game's turning_point "
-                                                    "and influence) or of data (barges, lanistas, motivations, objects)")
-    cards.add_argument("--format", choices=("text", "json", "markdown"), default="text")
-    cards.add_argument("--packs", default="base")
+                                                    "and influence) or of data (barges, lanistas, motivations, objects) "
+                                                    "(default: every kind)")
+    cards.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                       help="text, markdown, or json: one JSON document on stdout")
+    cards.add_argument("--packs", default="base", help="the packs loaded, comma-separated, in layering order")
     cards.set_defaults(run=cmd_cards)
 
     show = sub.add_parser("show", help="one item: its rules text, its script and where it is defined")
-    show.add_argument("id")
-    show.add_argument("--packs", default="base")
+    show.add_argument("id", help="the id of a declaration or data item")
+    show.add_argument("--packs", default="base", help="the packs loaded, comma-separated, in layering order")
+    show.add_argument("--format", choices=("text", "json"), default="text", help=FORMATS_HELP)
     show.set_defaults(run=cmd_show)
 
-    simulate = sub.add_parser("simulate", help="play many seeded bouts and summarise them")
-    simulate.add_argument("--bouts", type=int, default=100)
+    simulate = sub.add_parser("simulate", help="play many seeded bouts and summarise them, win rates and draws "
+                                               "with 95%% intervals")
+    simulate.add_argument("--bouts", type=positive, default=100, help="how many bouts to play")
     simulate.add_argument("--seed", type=int, default=0, help="the first seed; bout i uses seed + i")
-    simulate.add_argument("--players", type=int, default=None, choices=(2, 3, 4),
-                          help="how many play (default: the fewest the game is played by, else 2)")
-    simulate.add_argument("--agents", default="heuristic")
-    simulate.add_argument("--packs", default="base")
+    simulate.add_argument("--players", type=int, default=None, choices=(2, 3, 4), help=PLAYERS_HELP)
+    simulate.add_argument("--agents", default="heuristic", help="comma-separated agents, cycled over the players")
+    simulate.add_argument("--packs", default="base", help="the packs loaded, comma-separated, in layering order")
     simulate.add_argument("--layout", "--barge", dest="layout", default=None, help=LAYOUT_HELP)
-    _add_backend_options(simulate)
-    simulate.add_argument("--quiet", action="store_true")
+    add_forcing_options(simulate)
+    add_backend_options(simulate)
+    simulate.add_argument("--format", choices=("text", "json"), default="text", help=FORMATS_HELP)
+    simulate.add_argument("--quiet", action="store_true", help="no progress bar (none is drawn off a terminal either)")
     simulate.set_defaults(run=_batch_command(cmd_simulate))
 
     balance = sub.add_parser("balance", help="the balance baseline: many seeded bouts over every barge, "
-                                                   "motivation and lanista pairing, as a markdown table")
-    balance.add_argument("--bouts", type=int, default=2000)
+                                             "motivation and lanista pairing, as a markdown table")
+    balance.add_argument("--bouts", type=positive, default=2000, help="how many bouts to play")
     balance.add_argument("--seed", type=int, default=1, help="the first seed; bout i uses seed + i")
-    balance.add_argument("--packs", default="base")
-    balance.add_argument("--out", default=None, help="write the table to FILE (default: print it)")
-    _add_backend_options(balance)
-    balance.add_argument("--quiet", action="store_true")
+    balance.add_argument("--packs", default="base", help="the packs loaded, comma-separated, in layering order")
+    balance.add_argument("--out", default=None, metavar="FILE", help="write the report to FILE (default: print it)")
+    add_backend_options(balance)
+    balance.add_argument("--format", choices=("markdown", "json"), default="markdown",
+                         help="the markdown page, or json: one JSON document (on stdout, or in --out)")
+    balance.add_argument("--quiet", action="store_true", help="no progress bar (none is drawn off a terminal either)")
     balance.set_defaults(run=_batch_command(cmd_balance))
 
+    printing = sub.add_parser("print", help="print-and-play: card faces nine to a page with crop marks, barge "
+                                             "schematics one a page, as a PDF")
+    printing.add_argument("--packs", default="base", help="comma-separated packs to load (default: base)")
+    printing.add_argument("--cards", default=None, metavar="ID,...",
+                          help="the items to print, by id (default: with no --kinds either, every card players handle: "
+                               "commands, trait abilities, hazards, weapons, drawn and hand cards, a game's cards, "
+                               "lanistas, motivations)")
+    printing.add_argument("--kinds", default=None, metavar="KIND,...",
+                          help="print every item of these kinds, as `nexus cards --type` names them (turning_point, "
+                               "influence, rule, lanistas, ...), besides any --cards")
+    printing.add_argument("--barges", nargs="?", const="all", default=None, metavar="ID,...",
+                          help="also print barge schematics, one a page: every barge of the packs, or those named "
+                               "(alone, without --cards or --kinds, only the barges are printed)")
+    printing.add_argument("--page", choices=("a4", "letter"), default="a4", help="the paper size (default: a4)")
+    printing.add_argument("--out", required=True, metavar="FILE", help="the PDF file to write (replaced whole)")
+    printing.set_defaults(run=cmd_print)
+    add_ab_command(sub)
+    sub.choices["ab"].set_defaults(run=_batch_command(sub.choices["ab"].get_default("run")))
+
     scenario = sub.add_parser("scenario", help="run rules scenarios or print a scenario's final state")
-    scenario.add_argument("action", choices=("run", "snapshot"))
-    scenario.add_argument("paths", nargs="+")
+    scenario.add_argument("action", choices=("run", "snapshot"),
+                          help="run: check every scenario; snapshot: print one scenario's final state as JSON")
+    scenario.add_argument("paths", nargs="+", help="scenario files, or folders of them (snapshot: one file)")
     scenario.add_argument("--tree", default=None, metavar="FOLDER",
                           help="the folder tree the scenarios' test packs may be loaded from (default: the folder "
                                "named, or a file's own folder)")
+    scenario.add_argument("--format", choices=("text", "json"), default="text",
+                          help="run's report: " + FORMATS_HELP)
     scenario.set_defaults(run=cmd_scenario)
+
+    grammar = sub.add_parser("grammar", help="print the TextMate grammar of rule scripts, generated from the Lark grammar")
+    grammar.add_argument("--textmate", action="store_true", required=True,
+                         help="the TextMate (.tmLanguage.json) form, the only one there is")
+    grammar.add_argument("--out", default=None, help="write it to FILE (default: print it)")
+    grammar.set_defaults(run=cmd_grammar)
+
+    lsp = sub.add_parser("lsp", help="the language server for rule scripts, on standard input and output "
+                                     "(docs/editors.md)")
+    lsp.add_argument("--stdio", action="store_true", help="talk over standard input and output (the default and only way)")
+    lsp.set_defaults(run=cmd_lsp)
     return parser
 
 
+class _EpilogFormatter(argparse.RawDescriptionHelpFormatter):
+    """`nexus --help`: the exit status table printed as it is written."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run one command; its exit status (see `commands/exits.py`, and the epilog of `nexus --help`)."""
+    args = build_parser().parse_args(argv)  # a usage mistake: argparse prints it and exits 2
     try:
         return int(args.run(args))
-    except NexusError as error:
-        print(format_all(error.diagnostics), file=sys.stderr)
-        return 1
-    except ValueError as error:  # bad option values (e.g. an unknown agent name)
-        _err(f"nexus: {error}")
-        return 2
+    except CommandError as error:
+        if error.message:
+            _err(f"nexus: {error.message}")
+        if error.diagnostics:
+            _err(format_all(error.diagnostics, error.sources))
+        return error.exit_code
+    except NexusError as error:  # the packs or scripts a command was given do not load: positioned, the input's
+        _err(format_all(error.diagnostics))
+        return ExitCode.USAGE
     except KeyboardInterrupt:
-        return 130
+        return ExitCode.INTERRUPTED
     except BrokenPipeError:  # output piped into `head` and the like: stop quietly
         sys.stderr.close()
-        return 0
+        return ExitCode.OK
+    except Exception:  # noqa: BLE001 — anything else is a bug of nexus: say so, with what to report
+        _err(f"nexus: internal error (a bug; please report it with the command line and this traceback):\n"
+             f"{traceback.format_exc()}")
+        return ExitCode.INTERNAL
 
 
 if __name__ == "__main__":

@@ -118,7 +118,9 @@ def describe(event: Event, terms: GameTerms = NEXUS_TERMS) -> str | None:
         return f"      check {d['needed']}+: rolled {d['rolled']} — {'success' if d['success'] else 'failure'}"
     if t == "damage":
         where = f"{terms.named(d['location'])} -{d['location_taken']}, " if d.get("location") else ""
-        return f"      {d['victim']}: {where}overall -{d['overall_taken']} (coins to {_pile(d['to'], terms)})"
+        # Damage reduced to nothing moves no coins: such a line names no pile.
+        coins = f" (coins to {_pile(d['to'], terms)})" if d.get("to") else " (no coins move)"
+        return f"      {d['victim']}: {where}overall -{d['overall_taken']}{coins}"
     if t == "coins":
         return (f"      {d['amount']} {terms.score}: {_pile(d['source'], terms)} → {_pile(d['dest'], terms)}"
                 f" ({terms.named(d['reason'])})")

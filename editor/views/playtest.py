@@ -10,7 +10,9 @@ handover step keeps every hand hidden until the next person says the screen is t
 sees another's hand by accident. The session is saved after every action (per user, outside the
 content) and resumed from the `session` query parameter. A game played without a board (NEXUS
 Pirates) shows its zones instead, as the player whose view it is sees them (its own hand's cards,
-the other hands as counts), its choices in the game's words, and a log that tells no hidden card. A script fault (during anyone's turn, an agent's too) ends the play: the page shows the positioned
+the other hands as counts), its choices in the game's words, and a log that tells no hidden card.
+Any line of the log can be chosen to see why it happened, traced to the script line that wrote it,
+and that declaration opened in the card editor (`editor/log_explainer.py`). A script fault (during anyone's turn, an agent's too) ends the play: the page shows the positioned
 fault instead of options, and the saved session keeps it. Everything is
 `nexus_dsl.workbench.playtest`; pictures are `.board_svg`."""
 
@@ -23,6 +25,7 @@ import streamlit as st
 
 from editor import playtest_choices as choices
 from editor import state, widgets
+from editor.log_explainer import log_explainer
 from nexus_dsl.agents.base import AGENT_NAMES
 from nexus_dsl.errors import NexusError
 from nexus_dsl.workbench import playtest, store, table
@@ -37,6 +40,8 @@ DICE_FROM = "pt_dice_from"
 QUERY = "session"
 NOBODY = "(nobody: hands hidden)"
 HANDED_TO = "pt_handed_to"  # the person the screen was last handed to (hot seat)
+WHY = "pt_why"  # the line of the log chosen to be explained
+SHOWN_LINES = 60  # the log shows its last lines; every line can be explained
 SEATS = (playtest.PERSON, *AGENT_NAMES)
 KEPT = ("pt_players", "pt_seed", "pt_barge", "pt_new_name",
         *(f"pt_{what}_{index}" for what in ("seat", "motivation") for index in range(4)))
@@ -320,8 +325,15 @@ def play(rules, session: playtest.PlaySession) -> None:
             st.markdown(f"**{viewer}, your move** ({pending.kind})")
             choices.choices_panel(session, viewer, arranged)
     helots_table(visible, session, viewer)
-    with st.expander("Log", expanded=False):
-        st.text("\n".join(session.log_lines()[-60:]))
+    log_panel(rules, session.log())
+
+
+def log_panel(rules, log) -> None:
+    """The log's last lines, and why any line of it happened (the newest lines first)."""
+    with st.expander("Log, and why each line happened", expanded=False):
+        st.text("\n".join(line.text for line in log[-SHOWN_LINES:]))
+        log_explainer(rules, log, WHY, newest_first=True,
+                      label="Why did it happen? Choose a line (newest first; type to search)")
 
 
 def dice_panel(session: playtest.PlaySession, visible: dict) -> None:
@@ -343,8 +355,7 @@ def play_table(rules, session: playtest.PlaySession, viewer: str | None) -> None
     st.markdown(f"**The table** ({seen})")
     st.html(table.table_html(table.table_zones(visible, rules, table.EVERYTHING), rules))
     st.dataframe(pd.DataFrame(table.player_rows(rules, visible["players"], visible["seats"])), hide_index=True)
-    with st.expander("Log", expanded=False):
-        st.text("\n".join(session.seen_log_lines(viewer)[-60:]))
+    log_panel(rules, session.seen_log(viewer))
 
 
 def render() -> None:

@@ -3,7 +3,9 @@ the dice and the log of each step), a seed replayed, cards forced onto the Turni
 into a hand; and batch mode, many bouts with charts, and an A/B comparison with and without the new
 content. A game played without a board (NEXUS Pirates) shows its zones in place of the board, seen
 by the designer or by one of its players, its players' scores, and places chosen cards in its zones
-before the deal. A bout stopped by a script fault shows the positioned fault where its outcome would be, and a
+before the deal. Any line of a step's log (or of the whole log so far) can be chosen to see why it
+happened, traced to the script line that wrote it, and that declaration opened in the card editor
+(`editor/log_explainer.py`). A bout stopped by a script fault shows the positioned fault where its outcome would be, and a
 batch lists its faulted bouts by seed, apart from engine errors. Everything is
 `nexus_dsl.workbench.testrun` and `.batch`; the board is the board view component, where a click on
 a piece shows its card (`editor/board_view/bout_board.py`)."""
@@ -19,10 +21,12 @@ import streamlit as st
 from editor import state, widgets
 from editor.board_view.bout_board import bout_board
 from editor.charts import CRED_BIN, LENGTH_BIN, SCORE_BIN, difference_chart, fault_table, histogram, win_chart
+from editor.log_explainer import log_explainer
 from nexus_dsl.agents.base import AGENT_NAMES
 from nexus_dsl.errors import NexusError
 from nexus_dsl.sim.backends import BackendError, backend_named
 from nexus_dsl.workbench import ab_verdict, batch, sequential, table, testrun
+from nexus_dsl.workbench.explain import LogLine
 from nexus_dsl.workbench.packs import load_packs
 
 STEPPER = "tr_stepper"
@@ -30,6 +34,9 @@ STEPS = "tr_steps"
 REPORT = "tr_report"
 COMPARISON = "tr_comparison"
 BOARD = "tr_board"
+WHY = "tr_why"  # the line of the log chosen to be explained
+WHY_SCOPE = "tr_why_scope"
+THIS_STEP, WHOLE_LOG = "this step", "every step so far"
 # One worker process per core (None). In a process running threads, such as this server,
 # `sim.batch` starts its workers from a fork server, which load the saved packs themselves.
 WORKERS = None
@@ -208,13 +215,22 @@ def seen_by(view: testrun.StepView) -> str | None:
     return table.EVERYTHING if chosen == everyone else chosen
 
 
-def step_lines(step: testrun.StepView, viewer: str | None) -> list[str]:
-    """A step's log: every line for the designer, a player's as that player may read it (the cards
-    it cannot see moving told as `a card`)."""
+def step_log(step: testrun.StepView, viewer: str | None) -> tuple[LogLine, ...]:
+    """A step's log, each line beside its event: every line for the designer, a player's as that
+    player may read it (the cards it cannot see moving told as `a card`)."""
     stepper = st.session_state.get(STEPPER)
     if viewer is table.EVERYTHING or stepper is None:
-        return list(step.lines)
-    return stepper.seen_lines(step, viewer)
+        return step.log
+    return stepper.seen_log(step, viewer)
+
+
+def why_panel(rules, log: tuple[LogLine, ...], whole: list[LogLine]) -> None:
+    """Why a line of this step's log (or of the whole log so far) happened."""
+    st.markdown("**Why did it happen?**")
+    scope = st.radio("Lines of", [THIS_STEP, WHOLE_LOG], key=WHY_SCOPE, horizontal=True,
+                     label_visibility="collapsed")
+    log_explainer(rules, log if scope == THIS_STEP else whole, WHY,
+                  label=f"A line of {scope} (type to search: a card's name finds the lines it caused)")
 
 
 def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) -> None:
@@ -246,7 +262,10 @@ def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) ->
         else:
             st.caption("no dice")
         st.markdown("**What happened**")
-        st.text("\n".join(step_lines(view, viewer)) or "(nothing)")
+        log = step_log(view, viewer)
+        st.text("\n".join(line.text for line in log) or "(nothing)")
+    whole = [line for earlier in history for line in (log if earlier is view else step_log(earlier, viewer))]
+    why_panel(rules, log, whole)
     if boardless:
         st.markdown("**Players**")
         st.dataframe(pd.DataFrame(table.player_rows(rules, view.snapshot.get("players", {}))), hide_index=True)
@@ -256,7 +275,7 @@ def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) ->
         st.markdown("**Panels**")
         st.dataframe(helot_table(view), hide_index=True)
     with st.expander("The whole log so far"):
-        st.text("\n".join(line for earlier in history for line in step_lines(earlier, viewer)))
+        st.text("\n".join(line.text for line in whole))
 
 
 def step_panel(rules, settings: testrun.TestRunSettings) -> None:
@@ -334,10 +353,6 @@ class ComparisonShown:
     changed: list[str]
     smallest: float
     run: sequential.SequentialComparison | None = None
-
-
-def forced_ids(settings: testrun.TestRunSettings) -> list[str]:
-    return list(settings.stack_turning_points) + [c for cards in settings.deal_influence.values() for c in cards]
 
 
 def ab_options(bouts: int) -> tuple[float, int | None]:
@@ -481,7 +496,7 @@ def batch_panel(rules, settings: testrun.TestRunSettings) -> None:
             st.error("Without that pack nothing would load.")
         else:
             settings_a, rules_a = without
-            changed = ab_verdict.new_content(rules_a, rules, forced_ids(settings))
+            changed = ab_verdict.new_content(rules_a, rules, settings.forced_cards)
             followed = list(dict.fromkeys([*watched, *changed]))
             try:
                 if limit is None:

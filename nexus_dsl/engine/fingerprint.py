@@ -97,6 +97,7 @@ MECHANISMS_NOT_STATE: dict[str, frozenset[str]] = {
 NOT_STATE: frozenset[str] = frozenset({
     "ruleset", "setup", "limits", "object_types", "actor_word", "dice_seed", "commands",
     "_spare",  # a copy kept for previews, started over before each use (`Bout._copy_for_previews`)
+    "tracer",  # an explained bout's causes under way (`causes.py`): what its log says why, never read by the rules
 })
 
 

@@ -1,6 +1,8 @@
 """JSON Schema glue: load the schemas in `schemas/`, validate, and report `Diagnostic`s.
 
-Every schema is JSON Schema Draft 2020-12 with an `$id` under `https://nexus-dsl.dev/schemas/`.
+Every schema is JSON Schema Draft 2020-12 with an `$id` under `https://nexus-dsl.dev/schemas/`; one file
+refers to another by a relative `$ref` (`script.schema.json#/$defs/id`), which resolves against the
+`$id` here and against the file itself in an editor's YAML language server, offline either way.
 They are registered together in one `referencing.Registry`, so `$ref`s between files resolve
 offline. `validate()` reports every violation (not just the first), each with a stable code
 `schema/<category>`, the JSON path of the offending value in its message, a position when a

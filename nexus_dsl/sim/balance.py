@@ -11,21 +11,19 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-import math
 import statistics
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..engine.dice import Dice
 from ..model.ruleset import Ruleset
-from .batch import BoutResult, BoutSpec, run_batch
+from .batch import BoutResult, BoutSpec, problems_json, run_batch
+from .rates import Rate
 
 if TYPE_CHECKING:
     from .backends import Backend
 
-#: The 95% normal quantile for Wilson score intervals.
-Z95 = 1.959963984540054
 #: The line no motivation may cross against the field (a design goal of the base box).
 DOMINANCE_LIMIT = 0.60
 LABELS = ("red", "blue")
@@ -65,25 +63,6 @@ def specs_for(matchups: list[Matchup], packs: tuple[str, ...], seed: int) -> lis
 
 
 # ---------------------------------------------------------------- statistics
-@dataclass(frozen=True)
-class Rate:
-    wins: int
-    bouts: int
-
-    @property
-    def share(self) -> float:
-        return self.wins / self.bouts if self.bouts else 0.0
-
-    def interval(self) -> tuple[float, float]:
-        """The Wilson score interval: sound at small counts and near 0% or 100%."""
-        if not self.bouts:
-            return (0.0, 1.0)
-        n, p = self.bouts, self.share
-        centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
-        spread = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
-        return (max(0.0, centre - spread), min(1.0, centre + spread))
-
-
 @dataclass
 class BalanceReport:
     bouts: int
@@ -103,6 +82,22 @@ class BalanceReport:
     @property
     def dominant(self) -> list[str]:
         return [m for m, rate in self.by_motivation.items() if rate.share > DOMINANCE_LIMIT]
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as `nexus balance --format json` prints it: every rate with its 95% interval."""
+        def rates(table: dict[str, Rate]) -> dict[str, Any]:
+            return {key: rate.to_json() for key, rate in table.items()}
+
+        return {
+            "bouts": self.bouts, "seed": self.seed, "packs": list(self.packs),
+            "finished": self.bouts - len(self.errors) - len(self.faults),
+            "median_cycles": self.median_cycles, "draws": self.draws,
+            "by_motivation": rates(self.by_motivation), "by_lanista": rates(self.by_lanista),
+            "south_seat_by_barge": rates(self.by_barge),
+            "dominance_limit": DOMINANCE_LIMIT, "dominant": self.dominant,
+            "cards": self.card_bouts, "ability_uses": self.uses, "motivation_seats": self.seats,
+            **problems_json(self.errors, self.faults),
+        }
 
 
 def _rates(results: list[tuple[Matchup, BoutResult]], side: Callable[[Matchup], tuple[str, str]]) -> dict[str, Rate]:

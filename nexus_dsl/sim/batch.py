@@ -1,8 +1,8 @@
 """Run many seeded bouts (on several cores) and collect what each one did.
 
 Every bout is reproducible from its seed, its settings and the loaded packs; a worker is handed the
-rulesets when it starts (`start_worker`, the pool's initializer) and plays its share. A bout that raises is reported as an engine error with its seed,
-never hidden, so a batch doubles as a random-playout invariant test (the engine checks the coin
+rulesets when it starts (`start_worker`, the pool's initializer) and plays its share. A bout that
+raises is reported as an engine error with its seed, never hidden, so a batch doubles as a random-playout invariant test (the engine checks the coin
 ledger after every action). A bout stopped by a script fault (content that faults at run time) is
 counted apart from engine errors, with its positioned diagnostic: it is the content's problem,
 not the engine's.
@@ -26,6 +26,7 @@ from ..engine.bout import Bout, Event, next_action
 from ..engine.setup import BoutSetup, standard_setup
 from ..errors import Diagnostic
 from ..model.ruleset import Ruleset
+from .rates import Rate
 from .shipping import PackBundle, RebuiltRuleset, bundle_of, rebuild
 
 if TYPE_CHECKING:
@@ -376,14 +377,48 @@ class BatchSummary:
     draws: int
     median_cycles: float
     faults: list[BoutResult] = field(default_factory=list)
+    contenders: tuple[str, ...] = ()  # who can win, in seat order: the players, or the sides they form
+
+    @property
+    def finished(self) -> int:
+        """Bouts played to their end: the figures' denominator."""
+        return self.bouts - len(self.errors) - len(self.faults)
+
+    def win_rates(self) -> dict[str, Rate]:
+        """Each contender's wins of the finished bouts (a draw is a bout not won)."""
+        names = list(dict.fromkeys([*self.contenders, *sorted(self.wins)]))
+        return {name: Rate(self.wins.get(name, 0), self.finished) for name in names}
+
+    def draw_rate(self) -> Rate:
+        return Rate(self.draws, self.finished)
 
     def lines(self) -> list[str]:
         out = [f"{self.bouts} bouts: {len(self.errors)} engine errors, {len(self.faults)} script faults, "
                f"{len(self.unbalanced)} unbalanced ledgers, {self.draws} draws, median {self.median_cycles:g} cycles"]
-        out += [f"  {label}: {count} wins" for label, count in sorted(self.wins.items())]
+        out += [f"  {label}: {rate.wins} wins, {rate.shown()}" for label, rate in self.win_rates().items()]
+        out.append(f"  draws: {self.draws}, {self.draw_rate().shown()}")
         out += [f"  error (seed {r.seed}): {r.error.splitlines()[0] if r.error else ''}" for r in self.errors[:10]]
         out += fault_lines(self.faults)
         return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as `nexus simulate --format json` prints it."""
+        return {
+            "bouts": self.bouts, "finished": self.finished, "median_cycles": self.median_cycles,
+            "wins": {label: rate.to_json() for label, rate in self.win_rates().items()},
+            "draws": self.draw_rate().to_json(),
+            **problems_json(self.errors, self.faults),
+            "unbalanced_ledgers": self.unbalanced,
+        }
+
+
+def problems_json(errors: list[BoutResult], faults: list[BoutResult]) -> dict[str, list[dict[str, Any]]]:
+    """The bouts a batch could not finish, by seed, as the reports' JSON gives them: each engine error's
+    first line, each script fault's positioned diagnostic."""
+    return {
+        "engine_errors": [{"seed": r.seed, "error": (r.error or "").splitlines()[0]} for r in errors],
+        "script_faults": [{"seed": r.seed, **r.fault.to_json()} for r in faults if r.fault is not None],
+    }
 
 
 def fault_lines(faulted: list[BoutResult], shown: int = FAULTS_SHOWN) -> list[str]:
@@ -401,7 +436,11 @@ def summarise(results: list[BoutResult]) -> BatchSummary:
     for result in finished:
         if result.winner:
             wins[result.winner] = wins.get(result.winner, 0) + 1
+    # A player wins for its side (the 2 vs 2 variant's teams); without sides each player is one.
+    contenders = dict.fromkeys(side for result in finished
+                               for side in (result.sides.values() if result.sides else result.totals))
     return BatchSummary(
+        contenders=tuple(contenders),
         bouts=len(results),
         errors=[r for r in results if r.error is not None],
         faults=[r for r in results if r.fault is not None],

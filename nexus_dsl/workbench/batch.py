@@ -28,7 +28,7 @@ from typing import Callable, Sequence
 from ..errors import Diagnostic
 from ..model.ruleset import Ruleset
 from ..narrate import NEXUS_TERMS, GameTerms
-from ..sim.balance import Z95, Rate
+from ..sim.rates import Z95, Rate
 from ..sim.backends import Backend
 from ..sim.batch import BoutResult, WatchedUse, fault_lines
 from ..sim.batch import run_batch as run_specs

@@ -28,7 +28,7 @@ from .svg_tree import SVG_NS, svg_text
 from .svg_tree import element as _element
 from .svg_tree import group as _group
 
-__all__ = ["CELL", "OBJECT_KINDS", "barge_svg", "bout_svg", "piece_target", "square_of_target", "square_origin",
+__all__ = ["CELL", "OBJECT_KINDS", "barge_element", "barge_svg", "bout_svg", "piece_target", "square_of_target", "square_origin",
            "square_target"]
 
 CELL = 48  # one square, in SVG units
@@ -72,12 +72,16 @@ def square_origin(col: int, row: int) -> tuple[int, int]:
 
 
 # ---------------------------------------------------------------- the document
-def _document(width: int, height: int, title: str, parts: Iterable[ET.Element]) -> str:
+def _svg(width: int, height: int, title: str, parts: Iterable[ET.Element]) -> ET.Element:
     svg = _element("svg", xmlns=SVG_NS, width=width, height=height, viewBox=f"0 0 {width} {height}",
                    font_family="sans-serif", font_size=12)
     svg.append(_element("title", title))
     svg.extend(parts)
-    return svg_text(svg)
+    return svg
+
+
+def _document(width: int, height: int, title: str, parts: Iterable[ET.Element]) -> str:
+    return svg_text(_svg(width, height, title, parts))
 
 
 def square_target(col: int, row: int) -> str:
@@ -233,6 +237,11 @@ def _ordered_types(pieces: list[_Piece], ruleset: Ruleset) -> list[str]:
 
 def barge_svg(barge_data: Mapping[str, Any], ruleset: Ruleset) -> str:
     """A barge schematic (barges.yaml item data) as SVG text."""
+    return ET.tostring(barge_element(barge_data, ruleset), encoding="unicode")
+
+
+def barge_element(barge_data: Mapping[str, Any], ruleset: Ruleset) -> ET.Element:
+    """A barge schematic as an SVG element, to be placed inside another picture (a printed page)."""
     pieces = [_Piece(str(o["type"]), int(o["at"][0]), int(o["at"][1])) for o in barge_data.get("objects", [])
               if _on_board(o.get("at"))]
     types = _ordered_types(pieces, ruleset)
@@ -240,8 +249,7 @@ def barge_svg(barge_data: Mapping[str, Any], ruleset: Ruleset) -> str:
     parts = _board(title) + _starting_squares() + [_group(_pieces(pieces, ruleset), class_="objects")]
     parts += _legend(types, ruleset, [])
     width = MARGIN_LEFT + BOARD + LEGEND_WIDTH
-    svg = _document(width, _height(len(types) + 2), title, parts)
-    return svg
+    return _svg(width, _height(len(types) + 2), title, parts)
 
 
 def _on_board(at: Any) -> bool:

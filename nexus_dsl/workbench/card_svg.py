@@ -4,8 +4,9 @@
 tags), its costs as badges, the generated rules text wrapped to fit the text box, the designer's
 `text` and `flavor` in italics, the pack's name small at the foot — as one SVG, or more where the text is too
 long for one card even at the smallest type: the text then continues on the next face, never cut.
-`print_sheets(faces)` lays faces out nine to an A4 page with crop marks, every page one SVG of an
-XHTML document a browser prints page by page.
+`sheet_pages(faces, size)` lays faces out nine to an A4 or Letter page with crop marks, one SVG a page;
+`print_sheets(faces)` makes those pages an XHTML document a browser prints page by page, and
+`nexus print` a PDF (`workbench/print_pdf.py`): the same pages either way.
 
 The document is built with `xml.etree.ElementTree`, which escapes every text and attribute: a card's
 name is the card's words, never markup. Text is measured with a fixed table of character widths (a
@@ -21,12 +22,12 @@ from typing import Iterable
 
 from ..cards import CardFace
 from ..model.ruleset import Ruleset
+from .xml_text import xml_text
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
 
 CARD_WIDTH, CARD_HEIGHT = 63.0, 88.0  # mm, poker size
-PAGE_WIDTH, PAGE_HEIGHT = 210.0, 297.0  # mm, A4
 PER_ROW, PER_COLUMN = 3, 3
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 MONO = "DejaVu Sans Mono, Courier New, monospace"
@@ -164,9 +165,10 @@ def fitted(face: CardFace) -> tuple[float, list[list[Line]]]:
 
 
 def _el(parent: ET.Element, tag: str, text: str | None = None, **attributes: str | float) -> ET.Element:
-    element = ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): _number(v) for k, v in attributes.items()})
+    element = ET.SubElement(parent, tag, {k.rstrip("_").replace("_", "-"): xml_text(_number(v))
+                                          for k, v in attributes.items()})
     if text is not None:
-        element.text = text
+        element.text = xml_text(text)
     return element
 
 
@@ -271,47 +273,77 @@ def face_svg(face: CardFace, pack_name: str = "", base_kind: str | None = None) 
 
 
 # ---------------------------------------------------------------- print-and-play sheets
-MARGIN_X = (PAGE_WIDTH - PER_ROW * CARD_WIDTH) / 2
-MARGIN_Y = (PAGE_HEIGHT - PER_COLUMN * CARD_HEIGHT) / 2
+@dataclass(frozen=True)
+class PageSize:
+    """A sheet of paper, in millimetres; `name` is its CSS `@page` size."""
+
+    name: str
+    width: float
+    height: float
+
+    @property
+    def margin_x(self) -> float:
+        """The margin left and right of the three columns of faces (mm)."""
+        return (self.width - PER_ROW * CARD_WIDTH) / 2
+
+    @property
+    def margin_y(self) -> float:
+        """The margin above and below the three rows of faces (mm)."""
+        return (self.height - PER_COLUMN * CARD_HEIGHT) / 2
+
+
+A4 = PageSize("A4", 210.0, 297.0)
+LETTER = PageSize("letter", 215.9, 279.4)  # 8.5 x 11 in
+PAGE_SIZES = {"a4": A4, "letter": LETTER}
+PER_PAGE = PER_ROW * PER_COLUMN
 CROP_MARK = 4.0  # mm, how far a crop mark reaches into the margin
 
 
-def _page(faces: list[ET.Element]) -> ET.Element:
-    page = ET.Element("svg", {"xmlns": SVG_NS, "width": f"{_number(PAGE_WIDTH)}mm", "height": f"{_number(PAGE_HEIGHT)}mm",
-                                          "viewBox": f"0 0 {_number(PAGE_WIDTH)} {_number(PAGE_HEIGHT)}",
-                                          "class": "print-page"})
+def page_svg(size: PageSize, css_class: str) -> ET.Element:
+    """An empty page of `size`, drawn in millimetres."""
+    return ET.Element("svg", {"xmlns": SVG_NS, "width": f"{_number(size.width)}mm", "height": f"{_number(size.height)}mm",
+                              "viewBox": f"0 0 {_number(size.width)} {_number(size.height)}", "class": css_class})
+
+
+def _page(faces: list[ET.Element], size: PageSize = A4) -> ET.Element:
+    page = page_svg(size, "print-page")
+    margin_x, margin_y = size.margin_x, size.margin_y
     marks = _el(page, "g", class_="crop-marks", stroke="#000000", stroke_width=0.2)
     for column in range(PER_ROW + 1):
-        x = MARGIN_X + column * CARD_WIDTH
-        _el(marks, "line", x1=x, y1=MARGIN_Y - CROP_MARK - 1, x2=x, y2=MARGIN_Y - 1)
-        _el(marks, "line", x1=x, y1=PAGE_HEIGHT - MARGIN_Y + 1, x2=x, y2=PAGE_HEIGHT - MARGIN_Y + CROP_MARK + 1)
+        x = margin_x + column * CARD_WIDTH
+        _el(marks, "line", x1=x, y1=margin_y - CROP_MARK - 1, x2=x, y2=margin_y - 1)
+        _el(marks, "line", x1=x, y1=size.height - margin_y + 1, x2=x, y2=size.height - margin_y + CROP_MARK + 1)
     for row in range(PER_COLUMN + 1):
-        y = MARGIN_Y + row * CARD_HEIGHT
-        _el(marks, "line", x1=MARGIN_X - CROP_MARK - 1, y1=y, x2=MARGIN_X - 1, y2=y)
-        _el(marks, "line", x1=PAGE_WIDTH - MARGIN_X + 1, y1=y, x2=PAGE_WIDTH - MARGIN_X + CROP_MARK + 1, y2=y)
+        y = margin_y + row * CARD_HEIGHT
+        _el(marks, "line", x1=margin_x - CROP_MARK - 1, y1=y, x2=margin_x - 1, y2=y)
+        _el(marks, "line", x1=size.width - margin_x + 1, y1=y, x2=size.width - margin_x + CROP_MARK + 1, y2=y)
     for index, face in enumerate(faces):
-        face.set("x", _number(MARGIN_X + (index % PER_ROW) * CARD_WIDTH))
-        face.set("y", _number(MARGIN_Y + (index // PER_ROW) * CARD_HEIGHT))
+        face.set("x", _number(margin_x + (index % PER_ROW) * CARD_WIDTH))
+        face.set("y", _number(margin_y + (index // PER_ROW) * CARD_HEIGHT))
         face.set("width", _number(CARD_WIDTH))
         face.set("height", _number(CARD_HEIGHT))
         page.append(face)
     return page
 
 
-def print_sheets(faces: Iterable[tuple[CardFace, str, str | None]], title: str = "Card faces") -> str:
-    """The faces, each with its pack's name and the kind it is drawn as, nine to an A4 page with
-    crop marks: an XHTML document of one SVG a page, printed a page a sheet at 100%."""
+def sheet_pages(faces: Iterable[tuple[CardFace, str, str | None]], size: PageSize = A4) -> list[ET.Element]:
+    """The faces, each with its pack's name and the kind it is drawn as, nine to a page of `size`
+    with crop marks: one SVG element a page (a face whose text continues takes its next places)."""
     drawn = [element for face, pack_name, base_kind in faces for element in face_elements(face, pack_name, base_kind)]
+    return [_page(drawn[start:start + PER_PAGE], size) for start in range(0, len(drawn), PER_PAGE)]
+
+
+def print_sheets(faces: Iterable[tuple[CardFace, str, str | None]], title: str = "Card faces", size: PageSize = A4) -> str:
+    """The faces on sheets (`sheet_pages`) as an XHTML document of one SVG a page, printed a page a
+    sheet at 100%."""
     html = ET.Element("html", {"xmlns": XHTML_NS})
     head = ET.SubElement(html, "head")
     ET.SubElement(head, "title").text = title
     ET.SubElement(head, "style").text = (
-        "@page { size: A4; margin: 0 } body { margin: 0 } "
+        f"@page {{ size: {size.name}; margin: 0 }} body {{ margin: 0 }} "
         "svg.print-page { display: block; page-break-after: always; break-after: page }")
     body = ET.SubElement(html, "body")
-    per_page = PER_ROW * PER_COLUMN
-    for start in range(0, len(drawn), per_page):
-        body.append(_page(drawn[start:start + per_page]))
+    body.extend(sheet_pages(faces, size))
     return "<?xml version='1.0' encoding='utf-8'?>\n" + ET.tostring(html, encoding="unicode")
 
 

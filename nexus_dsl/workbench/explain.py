@@ -10,7 +10,8 @@ own sequence (a round starting), or is a player's decision (a command chosen).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
 
 from ..engine.bout import Event
 from ..engine.causes import Cause
@@ -45,9 +46,8 @@ class Because:
 
     @property
     def label(self) -> str:
-        """`rule Crowd Pleaser`, `turning_point Fan Favourite`: its kind and name (else its id)."""
-        kind = (self.kind or "script").replace("_", " ")
-        return f"{kind} {self.name or self.ident or '?'}"
+        """`rule Crowd Pleaser`, `turning point Fan Favourite`: its kind and name (else its id)."""
+        return _label(self.kind, self.name, self.ident)
 
     @property
     def openable(self) -> bool:
@@ -83,8 +83,9 @@ class Explanation:
         return out
 
 
-def because_of(cause: Cause, sources: Mapping[str, str]) -> Because:
-    """A cause in the words `Because` keeps, with its line's text read from the ruleset's sources."""
+def because_of(cause: Cause, sources: Mapping[str, str], root: str | Path | None = None) -> Because:
+    """A cause in the words `Because` keeps, with its line's text read from the ruleset's sources;
+    its file named from `root` (the content root) when it lies under it."""
     declaration = cause.declaration
     pos = cause.node.pos
     text = ""
@@ -96,20 +97,62 @@ def because_of(cause: Cause, sources: Mapping[str, str]) -> Because:
     return Because(declaration.kind if declaration is not None else None,
                    declaration.id if declaration is not None else None,
                    declaration.name if declaration is not None else None,
-                   pos.file, pos.line, pos.column, cause.verb, cause.values, text)
+                   _from_root(pos.file, root), pos.line, pos.column, cause.verb, cause.values, text)
 
 
-def explain(event: Event, ruleset: Ruleset, terms: GameTerms | None = None) -> Explanation:
-    """Why `event` happened, from the causes its bout kept."""
+def explain(event: Event, ruleset: Ruleset, terms: GameTerms | None = None,
+            root: str | Path | None = None) -> Explanation:
+    """Why `event` happened, from the causes its bout kept; files under `root` (the editor's content
+    root) named from it (`base/turning_points/crowd.nexus`), others as the ruleset names them."""
     terms = terms or GameTerms.of(ruleset)
     line = (describe(event, terms) or event.type).strip()
     dice = tuple(_die(roll) for roll in event.data.get("dice") or ())
     if event.cause is None:
         return Explanation(event.seq, line, "this bout was not played to be explained (no causes were kept)",
                            (), None, dice, False)
-    causes = tuple(because_of(cause, ruleset.sources) for cause in event.cause)
+    causes = tuple(because_of(cause, ruleset.sources, root) for cause in event.cause)
     main = causes[-1] if causes else None
     return Explanation(event.seq, line, _reason(event, terms, main), causes, main, dice, True)
+
+
+@dataclass(frozen=True, eq=False)
+class LogLine:
+    """One line of a log as a page shows it: its words (`narrate.describe`) beside the event it
+    tells, which keeps the causes an explained bout recorded, so the line can be explained
+    (`explain(line.event, ruleset)`) when it is chosen, and only then."""
+
+    text: str
+    event: Event
+
+    @property
+    def seq(self) -> int:
+        return self.event.seq
+
+    @property
+    def tag(self) -> str | None:
+        """The declaration the line happened because of, by kind and name (`turning point Fan
+        Favourite`): the innermost under way that is not a procedure sequencing the game; None for a
+        player's decision, a line of the game's own sequence, or a bout not played to be explained.
+        Read from the kept causes alone (no script text), so every line of a long log can carry it."""
+        main = next((cause for cause in reversed(self.event.cause or ())
+                     if _said_because(cause.declaration.kind if cause.declaration is not None else None)), None)
+        if main is None or (self.event.type in DECIDED and main.verb == "ask"):
+            return None
+        declaration = main.declaration
+        if declaration is None:
+            return _label(None, None, None)
+        return _label(declaration.kind, declaration.name, declaration.id)
+
+
+def told(events: Iterable[Event], terms: GameTerms) -> tuple[LogLine, ...]:
+    """Each event told in words, paired with the event (a line `describe` leaves untold is left out,
+    as `narrate` leaves it out)."""
+    lines = []
+    for event in events:
+        text = describe(event, terms)
+        if text is not None:
+            lines.append(LogLine(text, event))
+    return tuple(lines)
 
 
 def explain_all(events: Sequence[Event], ruleset: Ruleset) -> list[Explanation]:
@@ -127,6 +170,25 @@ def _reason(event: Event, terms: GameTerms, main: Because | None) -> str:
         return "the game's own sequence (no script was running)"
     said = f"{main.label}, at {main.where}: `{main.text or main.effect}`"
     return f"the game's sequence: {said}" if main.kind in SEQUENCING else said
+
+
+def _said_because(kind: str | None) -> bool:
+    """Whether a line can be said to happen because of a declaration of this kind (not one that
+    only sequences the game)."""
+    return kind not in SEQUENCING
+
+
+def _label(kind: str | None, name: str | None, ident: str | None) -> str:
+    return f"{(kind or 'script').replace('_', ' ')} {name or ident or '?'}"
+
+
+def _from_root(file: str, root: str | Path | None) -> str:
+    if root is None:
+        return file
+    try:
+        return Path(file).relative_to(root).as_posix()
+    except ValueError:  # not under the root (or not a path: a test's `<scenario>`)
+        return file
 
 
 def _without_comment(line: str) -> str:

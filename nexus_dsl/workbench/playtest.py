@@ -14,7 +14,9 @@ What a page shows comes from here, never from rules of its own:
 * `visible_state(viewer)` — the snapshot with the other players' influence hands reduced to counts
   (in a game played without a board, NEXUS Pirates: the zones as the viewer may see them, the
   engine's `player_view`, every other player's hand a count, and each player's stats);
-* `dice_since(index)` and `log_lines()` — the dice as they fell and the narration;
+* `dice_since(index)` and `log_lines()` — the dice as they fell and the narration; `log()` and
+  `seen_log(viewer)` the same lines each beside its event (`explain.LogLine`): the bout is played
+  to be explained, so each line can say why it happened (`explain.explain`);
 * `fault` and `fault_text()` — the script fault that stopped the bout, if one did.
 
 A script fault (content that fails at run time, during a person's action or an agent's) ends the
@@ -51,6 +53,7 @@ from ..errors import Diagnostic, NexusError, RulesError
 from ..limits import INPUT_LIMITS, InputLimits
 from ..model.ruleset import Ruleset
 from ..narrate import GameTerms, narrate
+from .explain import LogLine, told
 from ..syntax import ast_nodes as A
 from .packs import load_packs
 from .store import ABSENT, NotEditableError, StoreError, open_for_edit
@@ -249,7 +252,7 @@ class PlaySession:
                                _padded(settings.lanistas, settings.players), settings.barge,
                                list(settings.labels) or None)
         self._labels = [h.label for h in setup.pieces]
-        return Bout(self.ruleset, setup, seed=settings.seed)
+        return Bout(self.ruleset, setup, seed=settings.seed, explain=True)
 
     # ---------------------------------------------------------------- reading
     @property
@@ -456,14 +459,23 @@ class PlaySession:
         return shown
 
     def log_lines(self, since: int = 0) -> list[str]:
-        return narrate(self._bout.log[max(since, 0):], GameTerms.of(self._bout.ruleset))
+        return [line.text for line in self.log(since)]
+
+    def log(self, since: int = 0) -> tuple[LogLine, ...]:
+        """The narration from event `since` on, each line beside its event and the causes it keeps."""
+        return told(self._bout.log[max(since, 0):], GameTerms.of(self._bout.ruleset))
 
     def seen_log_lines(self, viewer: str | None, since: int = 0) -> list[str]:
         """The narration as `viewer` may read it (None: someone who is no player): a card moved
         between zones the viewer sees neither of (from the Deck into another player's hand) is told
         as `a card`, so the log never shows what the table hides."""
+        return [line.text for line in self.seen_log(viewer, since)]
+
+    def seen_log(self, viewer: str | None, since: int = 0) -> tuple[LogLine, ...]:
+        """`seen_log_lines`, each beside its event as the viewer may know it (`table.seen_events`:
+        the hidden card named neither in the line nor in its causes' values)."""
         events = seen_events(self._bout.log[max(since, 0):], self._bout, viewer)
-        return narrate(events, GameTerms.of(self._bout.ruleset))
+        return told(events, GameTerms.of(self._bout.ruleset))
 
     # ---------------------------------------------------------------- saving
     def to_json(self) -> dict[str, Any]:

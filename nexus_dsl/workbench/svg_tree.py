@@ -1,24 +1,27 @@
 """A small SVG writer over `xml.etree.ElementTree`: the pictures the workbench draws (the board, the
 body figure) are built as element trees and serialised by it, which escapes every text and attribute
-value, so a name from a pack cannot add markup to the picture."""
+value, so a name from a pack cannot add markup to the picture (nor, through `xml_text`, a character
+XML cannot hold)."""
 
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 from typing import Any, Iterable, Mapping
 
+from .xml_text import xml_text
+
 SVG_NS = "http://www.w3.org/2000/svg"
 
 
 def named(attributes: Mapping[str, Any]) -> dict[str, str]:
     """Attribute names use `_` for `-` (`data_col` -> `data-col`, `class_` -> `class`); None is left out."""
-    return {name.rstrip("_").replace("_", "-"): str(value) for name, value in attributes.items()
+    return {name.rstrip("_").replace("_", "-"): xml_text(str(value)) for name, value in attributes.items()
             if value is not None}
 
 
 def element(tag: str, text: str | None = None, **attributes: Any) -> ET.Element:
     made = ET.Element(tag, named(attributes))
-    made.text = text
+    made.text = None if text is None else xml_text(text)
     return made
 
 

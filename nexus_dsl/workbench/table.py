@@ -12,11 +12,13 @@ the engine's own (`views` in the snapshot, `engine.snapshot.player_view`), never
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from ..cards import card_label
 from ..engine.bout import Bout, Event
+from ..engine.causes import Cause
 from ..engine.state import OwnedZone
 from ..model.ruleset import Ruleset
 
@@ -111,7 +113,8 @@ HIDDEN_CARD = "a card"
 def seen_events(events: Sequence[Event], bout: Bout, viewer: str | None) -> list[Event]:
     """The events as `viewer` may know them (None: someone who is no player): a card moved between
     zones the viewer sees neither of (from the Deck into another player's hand) is `HIDDEN_CARD`,
-    so a log narrated from them never tells what the table hides."""
+    so a log narrated from them never tells what the table hides; an explained bout's causes are
+    kept, the card hidden in their values too (so the line's explanation does not tell it)."""
     players = bout.state.players
     side = players[viewer].side if viewer in players else None
     return [_masked(event, bout.ruleset, viewer, side) for event in events]
@@ -123,7 +126,12 @@ def _masked(event: Event, ruleset: Ruleset, viewer: str | None, side: str | None
     data = event.data
     if any(_zone_seen(str(data.get(end, "")), ruleset, viewer, side) for end in ("origin", "destination")):
         return event
-    return event.with_data({**data, "card": HIDDEN_CARD})
+    hidden = event.with_data({**data, "card": HIDDEN_CARD})
+    if event.cause is not None and data.get("card"):  # an explained bout's causes name the card in their values too
+        card = re.compile(rf"`?\b{re.escape(str(data['card']))}\b`?")
+        hidden.cause = tuple(Cause(cause.declaration, cause.node, tuple(card.sub(HIDDEN_CARD, value) for value in cause.values))
+                             for cause in event.cause)
+    return hidden
 
 
 def _zone_seen(where: str, ruleset: Ruleset, viewer: str | None, side: str | None) -> bool:

@@ -19,7 +19,10 @@ before the setup deals (as a scenario's `zones:` does), and a step shows each pl
 (`StepView.players`) and the zones (in the snapshot, seen by everyone or by one player: `table`).
 
 The settings build the same `BoutSpec` a batch plays (`sim/batch.py`), so seed N of a batch is the
-bout a Stepper with seed N steps through.
+bout a Stepper with seed N steps through. A stepped bout is played to be explained (`Bout(...,
+explain=True)`): each line of a step's log (`StepView.log`, a `LogLine` each) keeps its event with
+the script statements under way when it was written, for `explain.explain` to say why it happened.
+A batch's bouts keep none (they are played for their figures, as fast as they go).
 """
 
 from __future__ import annotations
@@ -37,9 +40,10 @@ from ..engine.setup import RANDOM_ITEM, RANDOM_LAYOUT, SetupError, draw_at_rando
 from ..engine.state import Outcome
 from ..errors import Diagnostic, NexusError, did_you_mean
 from ..model.ruleset import Ruleset, ScriptItem
-from ..narrate import GameTerms, narrate
+from ..narrate import GameTerms
 from ..sim.batch import BoutSpec, spec_agents, spec_setup
 from ..syntax import ast_nodes as A
+from .explain import LogLine, told
 
 #: The labels of the players, in seat order (the standard setup's).
 PLAYER_LABELS = ("red", "blue", "green", "yellow")
@@ -92,6 +96,11 @@ class TestRunSettings:
     @property
     def labels(self) -> tuple[str, ...]:
         return PLAYER_LABELS[: self.players]
+
+    @property
+    def forced_cards(self) -> list[str]:
+        """The cards these settings force into the bout: stacked, then dealt."""
+        return [*self.stack_turning_points, *(card for cards in self.deal_influence.values() for card in cards)]
 
     def with_seed(self, seed: int) -> TestRunSettings:
         return replace(self, seed=seed)
@@ -337,8 +346,8 @@ class StepView:
 
     index: int  # 1 for the first step
     actions: tuple[Action, ...]  # the actions applied during the step
-    events: tuple[Event, ...]
-    lines: tuple[str, ...]  # the events as readable lines (`narrate`)
+    events: tuple[Event, ...]  # with their causes: a stepped bout is explained
+    log: tuple[LogLine, ...]  # the events told in words, each beside its event (`explain.told`)
     dice: tuple[DieRoll, ...]
     snapshot: dict[str, Any]  # `Bout.snapshot()`
     pieces: dict[str, HelotView]
@@ -355,6 +364,11 @@ class StepView:
     @property
     def finished(self) -> bool:
         return self.outcome is not None
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """The events as readable lines (`narrate`)."""
+        return tuple(line.text for line in self.log)
 
     @property
     def headline(self) -> str:
@@ -414,7 +428,7 @@ class Stepper:
         self.ruleset = checked_ruleset(settings, ruleset)
         self.spec = settings.bout_spec()
         setup = spec_setup(self.spec)
-        self.bout = Bout(self.ruleset, setup, seed=settings.seed)
+        self.bout = Bout(self.ruleset, setup, seed=settings.seed, explain=True)
         self.agents = spec_agents(self.spec, [h.label for h in setup.pieces])
         self.actions: list[Action] = []  # every action applied so far, in order
         self._script = list(script)
@@ -494,9 +508,14 @@ class Stepper:
     def seen_lines(self, view: StepView, viewer: str | None) -> list[str]:
         """A step's log lines as one player of a game without a board may read them (None: someone
         who is no player): a card it could not see moving is `a card` (`table.seen_events`)."""
+        return [line.text for line in self.seen_log(view, viewer)]
+
+    def seen_log(self, view: StepView, viewer: str | None) -> tuple[LogLine, ...]:
+        """`seen_lines`, each beside its event as the viewer may know it (its causes kept, the
+        hidden card named in none of their values)."""
         from .table import seen_events
 
-        return narrate(seen_events(view.events, self.bout, viewer), GameTerms.of(self.ruleset))
+        return told(seen_events(view.events, self.bout, viewer), GameTerms.of(self.ruleset))
 
     def _view(self) -> StepView:
         bout = self.bout
@@ -505,7 +524,7 @@ class Stepper:
         self._reported, self._actions_reported = len(bout.log), len(self.actions)
         self._steps += 1
         return StepView(
-            index=self._steps, actions=applied, events=events, lines=tuple(narrate(events, GameTerms.of(bout.ruleset))), dice=_dice(events, bout.ruleset, bout.actor_word),
+            index=self._steps, actions=applied, events=events, log=told(events, GameTerms.of(bout.ruleset)), dice=_dice(events, bout.ruleset, bout.actor_word),
             snapshot=bout.snapshot(), pieces=_helot_views(bout), crowd=bout.state.piles.get("crowd", 0), cycle=bout.state.cycle,
             active=bout.state.active, waiting_for=bout.pending, outcome=bout.outcome, fault=bout.fault,
             fault_declaration=bout.fault_declaration, players=_player_views(bout),

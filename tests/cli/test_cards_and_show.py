@@ -18,12 +18,12 @@ def test_show_gives_rules_text_script_and_origin(capsys):
 
 
 def test_show_an_unknown_id_suggests_one(capsys):
-    assert main(["show", "standrd_attack"]) == 1
+    assert main(["show", "standrd_attack"]) == 2  # an unknown id: bad input
     assert "did you mean `standard_attack`" in capsys.readouterr().err
 
 
 def test_show_an_id_of_a_pack_not_loaded_says_which_pack_holds_it(capsys):
-    assert main(["show", "laced_waterskin"]) == 1
+    assert main(["show", "laced_waterskin"]) == 2
     err = capsys.readouterr().err
     assert "nothing with the id `laced_waterskin` in base" in err
     assert ("it is in pack `poison_gallery`, not loaded: nexus show laced_waterskin --packs base,poison_gallery"

@@ -55,5 +55,5 @@ def test_an_unknown_agent_is_an_error_with_a_suggestion(capsys):
 
 
 def test_an_unknown_id_to_show_suggests_one(capsys):
-    assert main(["show", "hay_maker"]) == 1
+    assert main(["show", "hay_maker"]) == 2
     assert "did you mean `haymaker`?" in capsys.readouterr().err

@@ -132,7 +132,7 @@ def test_a_byte_order_mark_is_dropped_with_the_rest_of_the_mess(tmp_path):
 def test_a_missing_path_is_reported_and_the_others_are_formatted(tmp_path, capsys):
     script = tmp_path / "there.nexus"
     script.write_text(MESSY)
-    assert main(["fmt", str(tmp_path / "not-there.nexus"), str(script)]) == 1
+    assert main(["fmt", str(tmp_path / "not-there.nexus"), str(script)]) == 2  # bad input
     assert "not-there.nexus: error: no such file or folder" in capsys.readouterr().err
     assert script.read_text() == TIDY
 

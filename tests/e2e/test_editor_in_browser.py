@@ -3,7 +3,8 @@
 designer's afternoon — a new influence card written, broken, mended and saved into a new pack, a
 word of its script explained and another completed, card faces found in the content browser and
 printed, a barge drawn by clicking its picture, a short batch of bouts played with that card dealt,
-a 200-bout A/B comparison with and without it, a bout stepped through, a hot-seat playtest played on
+a 200-bout A/B comparison with and without it, a bout stepped through, a drawn card traced from a
+line of the log to its script line and opened in the card editor, a hot-seat playtest played on
 the board by two people, and a playtest against an agent clicked to its end. The tests share one
 server and one browser tab and run in file order, each building on the one before.
 
@@ -521,6 +522,48 @@ def test_test_run_steps_through_a_bout(page: Page, server: Server) -> None:
         # The whole log holds every step's lines so far.
         main.get_by_text("The whole log so far").click()
         expect(main.locator('[data-testid="stExpander"] [data-testid="stText"]')).to_contain_text("red")
+
+
+TRACED_CARD, TRACED_NAME = "fan_favourite", "Fan Favourite"
+TRACED_LINE = "add_trait self SWAG by fan_swag"
+# A seed whose bout reaches a Turning Point, so the card stacked on top is drawn, both with the
+# packs and the dealt card the journeys before leave chosen and with the base game alone (this
+# journey run by itself): in neither within the first dozen steps, so the bout is run to its end.
+TRACED_SEED = 13
+
+
+def test_test_run_traces_a_drawn_card_to_its_script_line(page: Page, server: Server) -> None:
+    """A Turning Point card stacked on its deck, the bout played until it is drawn, the line of its
+    effect chosen in the log: the card named as its cause, its script line shown, and the card
+    opened from there in the card editor."""
+    with explained_failure(server, page, "traces"):
+        go_to(page, "Test run")
+        main = main_area(page)
+        main.get_by_role("tab", name="Step through one bout").click()
+        pick_many(page, "tr_stack", f"{TRACED_NAME} ({TRACED_CARD})")
+        type_into(page, "tr_seed", str(TRACED_SEED))
+        click(page, "tr_start")
+        click(page, "tr_finish")
+        expect(main.get_by_text(re.compile(r"^The bout is over"))).to_be_visible()
+        # The card was drawn in an earlier step: its lines are found in the whole log, by its name.
+        main.get_by_text("every step so far", exact=True).click()
+        settle(page)
+        lines = widget(page, "tr_why").get_by_role("combobox")
+        lines.click()
+        page.keyboard.type(TRACED_NAME)
+        page.get_by_role("option", name=re.compile(rf"← turning point {TRACED_NAME}$")).first.click()
+        settle(page)
+        why = main.get_by_text(re.compile(rf"^Why: turning point {TRACED_NAME}, at .*turning_points/crowd\.nexus:\d+:9"))
+        expect(why).to_be_visible()
+        expect(main.locator('[data-testid="stCode"]').filter(has_text=TRACED_LINE)).to_be_visible()
+        expect(main.get_by_text(re.compile(r"`?add_trait`? was given: piece (red|blue)"))).to_be_visible()
+        shoot(page, main.get_by_text("Why did it happen?", exact=True), "test-run-why.png")
+        main.get_by_role("button", name=f"Open {TRACED_NAME} in the card editor").click()
+        expect(main.get_by_role("heading", name="Card editor")).to_be_visible()
+        settle(page)
+        script = widget(page, "ed_script").locator("textarea")
+        expect(script).to_have_value(re.compile(rf'^turning_point {TRACED_CARD} "{TRACED_NAME}"'))
+        expect(main.get_by_text(re.compile(r"^Editing .*crowd\.nexus"))).to_be_visible()
 
 
 # ---------------------------------------------------------------- playtests clicked on the board

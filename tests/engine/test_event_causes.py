@@ -12,9 +12,10 @@ import pytest
 from nexus_dsl.agents import make_agent
 from nexus_dsl.content.loader import load_ruleset
 from nexus_dsl.engine.bout import Bout, next_action
-from nexus_dsl.engine.causes import Tracer, traced_effects
+from nexus_dsl.engine.causes import Cause, Tracer, traced_effects
 from nexus_dsl.engine.interpreter import Limits
 from nexus_dsl.engine.primitives import script_tables, traced_tables
+from nexus_dsl.engine.scope import Env
 from nexus_dsl.engine.setup import standard_setup
 from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.syntax import ast_nodes as A
@@ -163,7 +164,7 @@ def test_nothing_is_left_under_way_once_the_bout_is_over(base: Ruleset) -> None:
 def test_the_traced_table_is_made_once_and_runs_plainly_without_a_tracer() -> None:
     calls: list[tuple] = []
 
-    def effect(host: object, env: object, node: object, value: int) -> None:
+    def effect(host: object, env: Env, node: A.Action, value: int) -> None:
         calls.append((host, value))
 
     table = {"poke": effect}
@@ -177,13 +178,16 @@ def test_the_traced_table_is_made_once_and_runs_plainly_without_a_tracer() -> No
         tracer = None
 
     host = Host()
-    traced["poke"](host, None, None, 3)
+    traced["poke"](host, Env({}), A.Action(verb="poke"), 3)
     assert calls == [(host, 3)]
 
 
 def test_a_cause_left_out_of_order_is_still_taken_off() -> None:
     tracer = Tracer()
-    first, second = object(), object()
-    tracer.stack.extend([first, second])  # type: ignore[list-item]
-    tracer.leave(first)  # type: ignore[arg-type]
+    first, second = (Cause(None, A.Action(verb=verb), ()) for verb in ("first", "second"))
+    tracer.enter(first)
+    tracer.enter(second)
+    tracer.leave(first)
     assert tracer.stack == [second]
+    tracer.leave(second)
+    assert tracer.stack == []

@@ -52,3 +52,15 @@ def test_coins_are_told_with_their_piles_and_reason() -> None:
 def test_a_line_no_one_tells_is_told_by_its_name_and_values() -> None:
     line = describe(Event(0, 1, None, "strange_thing", {"how_many": 3, "done": True}), GameTerms())
     assert line == "      Strange thing: how many 3, done yes"
+
+
+def test_damage_reduced_to_nothing_is_told_with_no_pile() -> None:
+    """A hit whose damage was reduced to nothing moves no coins: its line (`to` is None) names no
+    pile, rather than stopping the page that tells it."""
+    terms = GameTerms(names=(("crowd", "The Crowd Coin Pile"),))
+    none = Event(0, 3, "blue", "damage", {"victim": "red", "amount": 0, "location": "head", "location_taken": 0,
+                                          "overall_taken": 0, "to": None})
+    assert describe(none, terms) == "      red: head -0, overall -0 (no coins move)"
+    some = Event(1, 3, "blue", "damage", {"victim": "red", "amount": 2, "location": None, "location_taken": 0,
+                                          "overall_taken": 2, "to": "crowd"})
+    assert describe(some, terms) == "      red: overall -2 (coins to the Crowd Coin Pile)"

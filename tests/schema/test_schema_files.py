@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
 import pytest
 from jsonschema import Draft202012Validator
 
 from nexus_dsl.errors import SchemaError
 from nexus_dsl.schema import load_schema, registry, schema_name_for_kind, schema_names, validate
-from nexus_dsl.schema.validate import SCHEMA_DIR, format_path
+from nexus_dsl.schema.validate import SCHEMA_DIR, format_path, schema_dir
 
 EXPECTED = {
     "script", "command", "trait_ability", "hazard", "drawn_card", "hand_card", "weapon", "rule",
@@ -59,7 +62,7 @@ def test_every_ref_resolves_offline(name):
 @pytest.mark.parametrize("kind", KINDS)
 def test_kind_schemas_reference_script_defs_by_id(kind):
     refs = set(_refs(load_schema(kind)))
-    assert any(r.startswith("https://nexus-dsl.dev/schemas/script.schema.json#/$defs/") for r in refs)
+    assert any(r.startswith("script.schema.json#/$defs/") for r in refs)
     assert load_schema(kind)["properties"]["kind"] == {"const": kind, "description": "The declaration kind."}
 
 
@@ -112,3 +115,47 @@ def test_validate_script_root_accepts_any_kind():
     bad = dict(decl, kind="spell")
     (diag,) = validate(bad, "script", file="x")
     assert diag.code == "schema/not_allowed" and diag.message.startswith("kind:")
+
+
+# Every `$ref` resolves from the schema files alone, the way an editor's YAML language server
+# resolves it: relative to the file the schema was read from, never through the network. The `$id`s
+# stay absolute (the validators register the schemas under them), so a ref naming a URL would send
+# the language server to fetch it: none may.
+def _pointer(document: Any, fragment: str) -> Any:
+    """RFC 6901: the part of `document` a JSON pointer (a ref's fragment) names."""
+    node = document
+    for raw in unquote(fragment).split("/")[1:] if fragment else []:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, list):
+            node = node[int(part)]
+        else:
+            assert isinstance(node, dict) and part in node, f"no `{part}` in the pointer `{fragment}`"
+            node = node[part]
+    return node
+
+
+def _resolve(schema_file: Path, ref: str) -> Any:
+    parts = urlsplit(ref)
+    assert not parts.scheme and not parts.netloc, f"{schema_file.name}: `{ref}` is not relative to the file"
+    target = (schema_file.parent / unquote(parts.path)).resolve() if parts.path else schema_file
+    assert target.parent == schema_dir().resolve(), f"{schema_file.name}: `{ref}` leads out of the schemas' folder"
+    assert target.is_file(), f"{schema_file.name}: `{ref}` names no schema file"
+    return _pointer(json.loads(target.read_text(encoding="utf-8")), parts.fragment)
+
+
+@pytest.mark.parametrize("name", schema_names())
+def test_every_ref_resolves_from_the_files_alone(name: str) -> None:
+    schema_file = schema_dir() / f"{name}.schema.json"
+    schema = json.loads(schema_file.read_text(encoding="utf-8"))
+    for ref in _refs(schema):
+        resolved = _resolve(schema_file, ref)
+        assert isinstance(resolved, (dict, bool)), f"{name}: `{ref}` names no schema"
+
+
+def test_references_between_files_are_checked() -> None:
+    """The schemas do refer to one another (a test that resolved nothing would prove nothing)."""
+    across = [ref for name in schema_names()
+              for ref in _refs(json.loads((schema_dir() / f"{name}.schema.json").read_text(encoding="utf-8")))
+              if not ref.startswith("#")]
+    assert len(across) > 20
+    assert all(ref.startswith("script.schema.json#/$defs/") for ref in across)

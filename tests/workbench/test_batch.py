@@ -7,7 +7,7 @@ import math
 import pytest
 
 from nexus_dsl.engine.bout import Event
-from nexus_dsl.sim.balance import Rate
+from nexus_dsl.sim.rates import Rate
 from nexus_dsl.sim.batch import watched_uses
 from nexus_dsl.workbench.batch import compare, mean_difference, proportion_difference, run_batch
 from nexus_dsl.workbench.testrun import SettingsError, TestRunSettings

@@ -206,6 +206,14 @@ def test_a_hostile_name_or_label_cannot_add_markup(base):
     assert not parse(bout_picture).findall(".//svg:script", NS)
 
 
+def test_a_character_xml_cannot_hold_leaves_the_picture_readable(base):
+    barge = {"id": "x", "name": "Barge \x01 one", "description": "x", "hazards": [],
+             "objects": [{"type": "odd\x02type", "at": [2, 2]}]}
+    root = parse(barge_svg(barge, base))  # would not parse with the raw characters in it
+    assert root.find("svg:title", NS).text == "Barge \ufffd one"
+    assert groups(root, "object")[0].get("data-type") == "odd\ufffdtype"
+
+
 def test_a_square_target_reads_back_and_anything_else_is_no_square():
     assert [square_of_target(square_target(c, r)) for c, r in [(1, 1), (8, 3)]] == [(1, 1), (8, 3)]
     for other in ("piece:red", "sq:9,1", "sq:0,4", "sq:1", "sq:a,b", "sq:-1,2", "", "square:1,1"):

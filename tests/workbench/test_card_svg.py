@@ -96,6 +96,15 @@ def test_a_hostile_name_and_text_are_words_never_markup() -> None:
         assert hostile in [t.text for t in root.iter(f"{SVG}text")] + [t.text for t in root.iter(f"{SVG}title")]
 
 
+def test_a_character_xml_cannot_hold_is_drawn_as_a_replacement_and_the_face_stays_readable() -> None:
+    face = CardFace("evil", "command", "Evil \x01 Blade", prose="cuts \x01 deep", lines=["Effect:", "- a \ufffe b"])
+    for svg in (face_svg(face, "pack \x02"), print_sheets([(face, "pack \x02", None)])):
+        root = ET.fromstring(svg.split("\n", 1)[1] if svg.startswith("<?xml") else svg)
+        texts = [t.text for t in root.iter(f"{SVG}text")]
+        assert "Evil \ufffd Blade" in texts and "- a \ufffd b" in texts and "cuts \ufffd deep" in texts
+        assert "pack \ufffd \u00b7 evil" in texts
+
+
 def test_text_too_long_for_one_face_continues_on_the_next_and_none_is_lost() -> None:
     lines = ["Effect:"] + [f"- Rule number {n} moves {n} coins from the crowd to your pile." for n in range(80)]
     face = CardFace("long", "hazard", "Long Hazard", prose=None, lines=lines)
