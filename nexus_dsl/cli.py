@@ -223,6 +223,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_balance(args: argparse.Namespace) -> int:
     from .commands.progress import progress_bar
     from .content.loader import load_ruleset
+    from .files import write_atomically
     from .sim.balance import markdown, run_balance
     from .sim.batch import fault_lines
 
@@ -241,8 +242,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
         command = f"nexus balance --bouts {args.bouts} --seed {args.seed} --packs {args.packs}" + (
             f" --out {args.out}" if args.out else "")
         page = markdown(report, ruleset, command)
-    if args.out:
-        Path(args.out).write_text(page, encoding="utf-8")
+    if args.out:  # written all at once, as every file this tool writes: a failure leaves no partial page
+        write_atomically(Path(args.out), page.encode("utf-8"), mode=None)
         _err(f"wrote {args.out}")
     else:
         print(page, end="")
@@ -410,11 +411,12 @@ def cmd_scenario(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- editors
 def cmd_grammar(args: argparse.Namespace) -> int:
     """The TextMate grammar of rule scripts, generated from the Lark grammar (`nexus_dsl/textmate.py`)."""
+    from .files import write_atomically
     from .textmate import textmate_json
 
     text = textmate_json()
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+        write_atomically(Path(args.out), text.encode("utf-8"), mode=None)
         print(f"wrote {args.out}")
     else:
         sys.stdout.write(text)

@@ -32,7 +32,7 @@ from .events import Events
 from .holds import Holds
 from .initial_state import initial_state
 from .interpreter import Interpreter, Limits, Run
-from .causes import Cause, Tracer, traced_effects
+from .causes import Cause, Tracer
 from .scope import faulting_declaration
 from .ledger import Ledger
 from .legality import Legality
@@ -40,7 +40,7 @@ from .movement import Movement
 from .refusals import reason_refused, refusal_code
 from .resolution import Resolution
 from .rolls import RollLevels, RollReached, Rolls
-from .primitives import script_tables
+from .primitives import script_tables, traced_tables
 from .setup import BoutSetup
 from .snapshot import snapshot_of
 from .state import BoutState, Piece, Outcome, Player, Termination
@@ -141,7 +141,7 @@ class Bout:
         # Explained (`causes.py`): every line of the log keeps the script statements under way.
         self.tracer: Tracer | None = Tracer() if explain else None
         if explain:
-            self.interpreter.primitives = traced_effects(self.interpreter.primitives)
+            self.interpreter.primitives = traced_tables(self.limits)
         self._wire()
         self.pending: Decision | None = None
         # The copy the last previews were taken on (`Previews`), kept for the next decision's.

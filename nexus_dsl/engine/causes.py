@@ -121,16 +121,7 @@ def _traced(effect: Effect) -> Effect:
     return run
 
 
-# The traced table of each plain table (there is one plain table per set of limits): made once.
-_TRACED: dict[int, tuple[Mapping[str, Effect], Mapping[str, Effect]]] = {}
-
-
 def traced_effects(effects: Mapping[str, Effect]) -> Mapping[str, Effect]:
     """The table of effects whose every effect stands on its bout's tracer while it runs; read-only
-    like the plain one (`primitives.script_tables`)."""
-    known = _TRACED.get(id(effects))
-    if known is not None and known[0] is effects:
-        return known[1]
-    traced = MappingProxyType({name: _traced(effect) for name, effect in effects.items()})
-    _TRACED[id(effects)] = (effects, traced)
-    return traced
+    like the plain one. Made once for each set of limits, beside it (`primitives.traced_tables`)."""
+    return MappingProxyType({name: _traced(effect) for name, effect in effects.items()})

@@ -25,6 +25,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
+from cachetools import LRUCache
+
 from .. import cache, shipped
 from ..errors import Diagnostic, SchemaError, did_you_mean
 from ..syntax import ast_nodes as A
@@ -433,7 +435,7 @@ def validate(
     """
     name = _bare_name(schema_name)
     verdict = _verdict_key(instance, name) if remember else None
-    if verdict is not None and verdict in _verdicts():
+    if verdict is not None and _known(verdict):
         return []
     if _surely_valid(instance, name):
         _remember_valid(verdict)
@@ -457,12 +459,13 @@ def validate(
 
 
 # ---------------------------------------------------------------- remembered verdicts
-#: Digests of (schema, instance) found valid, the oldest first; at most MAX_VERDICTS are kept.
+#: Digests of (schema, instance) found valid; at most MAX_VERDICTS are kept, the least recently
+#: used dropped first.
 MAX_VERDICTS = 50_000
 _VERDICTS_NAMESPACE = "verdicts"
-_known_valid: dict[str, None] | None = None  # read from the load cache on first use
+_known_valid: LRUCache[str, bool] | None = None  # read from the load cache on first use
 _unsaved = False
-_verdicts_lock = threading.Lock()  # the editor validates from several threads
+_verdicts_lock = threading.Lock()  # the editor validates from several threads; the cache is not thread-safe
 
 
 def _verdict_key(instance: Any, name: str) -> str | None:
@@ -481,13 +484,22 @@ def _verdicts_fingerprint() -> str:
     return cache.code_fingerprint([sys.modules[__name__]], schemas, ["jsonschema", "jsonschema_rs", "referencing"])
 
 
-def _verdicts() -> dict[str, None]:
+def _verdicts() -> LRUCache[str, bool]:
     """The verdicts remembered, those of the load cache read on first use."""
     global _known_valid
     known = _known_valid
     if known is None:
-        known = _known_valid = _stored_verdicts(_verdicts_fingerprint())
+        known = LRUCache(maxsize=MAX_VERDICTS)
+        known.update(dict.fromkeys(_stored_verdicts(_verdicts_fingerprint()), True))
+        _known_valid = known
     return known
+
+
+def _known(verdict: str) -> bool:
+    """Whether `verdict` is remembered as valid (a hit is the most recently used from now on)."""
+    known = _verdicts()
+    with _verdicts_lock:
+        return known.get(verdict, False)
 
 
 def _stored_verdicts(key: str) -> dict[str, None]:
@@ -504,10 +516,8 @@ def _remember_valid(verdict: str | None) -> None:
     known = _verdicts()
     with _verdicts_lock:
         if verdict not in known:
-            known[verdict] = None
+            known[verdict] = True  # the least recently used verdict goes when there are too many
             _unsaved = True
-            while len(known) > MAX_VERDICTS:
-                del known[next(iter(known))]
 
 
 def forget_verdicts() -> None:
@@ -527,7 +537,7 @@ def save_verdicts() -> None:
     key = _verdicts_fingerprint()
     merged = _stored_verdicts(key)
     with _verdicts_lock:
-        merged.update(_verdicts())
+        merged.update(dict.fromkeys(_verdicts()))
         _unsaved = False
     cache.write(_VERDICTS_NAMESPACE, key, tuple(merged)[-MAX_VERDICTS:])
 

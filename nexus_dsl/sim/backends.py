@@ -1,7 +1,8 @@
 """Where a batch's bouts are played: the seam between a batch and the machines that play it.
 
-`local` (the default) plays on processes of this machine (`batch.run_local`: forked workers that
-inherit the loaded rulesets, or a fork server's in a process that runs threads). `ray` plays on a Ray
+`local` (the default) plays on processes of this machine (`batch.run_local`: forked workers, or a
+fork server's in a process that runs threads, each started with the loaded rulesets by the pool's
+initializer). `ray` plays on a Ray
 cluster (`ray_backend.py`): a local one started for the purpose, or one reached at an address, whose
 workers are sent the packs' files with the job and need no copy of the content.
 

@@ -1,8 +1,8 @@
 """Run many seeded bouts (on several cores) and collect what each one did.
 
-Every bout is reproducible from its seed, its settings and the loaded packs; a worker loads the
-Ruleset once and plays its share. A bout that raises is reported as an engine error with its seed,
-never hidden, so a batch doubles as a random-playout invariant test (the engine checks the coin
+Every bout is reproducible from its seed, its settings and the loaded packs; a worker is handed the
+rulesets when it starts (`start_worker`, the pool's initializer) and plays its share. A bout that
+raises is reported as an engine error with its seed, never hidden, so a batch doubles as a random-playout invariant test (the engine checks the coin
 ledger after every action). A bout stopped by a script fault (content that faults at run time) is
 counted apart from engine errors, with its positioned diagnostic: it is the content's problem,
 not the engine's.
@@ -27,6 +27,7 @@ from ..engine.setup import BoutSetup, standard_setup
 from ..errors import Diagnostic
 from ..model.ruleset import Ruleset
 from .rates import Rate
+from .shipping import PackBundle, RebuiltRuleset, bundle_of, rebuild
 
 if TYPE_CHECKING:
     from .backends import Backend
@@ -101,9 +102,13 @@ class BoutResult:
 
 #: Which packs a bout plays, and from which content root (None: the default).
 RulesetKey = tuple[tuple[str, ...], str | None]
-# Rulesets handed to `run_batch`, by (packs, root): forked workers inherit them, so a batch plays
-# exactly the ruleset the caller loaded (one freshly reloaded after an edit included).
+# The rulesets this process plays bouts with, by (packs, root): a batch's worker is handed them by
+# the pool's initializer (`start_worker`), a Ray worker with each chunk (`preload`).
 _RULESETS: dict[RulesetKey, Ruleset] = {}
+# A worker's rulesets loaded from the bytes of their packs, to give a fault's file its caller's name.
+_REBUILT: dict[RulesetKey, RebuiltRuleset] = {}
+# Why a worker could not load its rulesets (each of its bouts reports it), None when it could.
+_start_error: str | None = None
 
 
 def spec_setup(spec: BoutSpec) -> BoutSetup:
@@ -142,10 +147,25 @@ def spec_ruleset(spec: BoutSpec, rulesets: Mapping[RulesetKey, Ruleset] | None =
     return cached_ruleset(spec.packs) if spec.root is None else cached_ruleset(spec.packs, spec.root)
 
 
-def play_one(spec: BoutSpec) -> BoutResult:
+def rulesets_for(specs: Iterable[BoutSpec], rulesets: Mapping[RulesetKey, Ruleset]) -> dict[RulesetKey, Ruleset]:
+    """Every ruleset the specs play, by (packs, root): one of `rulesets`, else its packs loaded here
+    (once per process). Packs that do not load are left out: each of their bouts reports why."""
+    found: dict[RulesetKey, Ruleset] = {}
+    for spec in specs:
+        key = (spec.packs, spec.root)
+        if key not in found:
+            try:
+                found[key] = spec_ruleset(spec, rulesets)
+            except Exception:  # noqa: BLE001 - the bouts that play these packs report it, with their seeds
+                continue
+    return found
+
+
+def play_one(spec: BoutSpec, rulesets: Mapping[RulesetKey, Ruleset] | None = None) -> BoutResult:
+    """Play the bout of `spec` with one of `rulesets` (default: this process's, `preload`)."""
     result = BoutResult(spec.seed)
     try:
-        ruleset = spec_ruleset(spec)
+        ruleset = spec_ruleset(spec, rulesets)
         setup = spec_setup(spec)
         labels = [h.label for h in setup.pieces]
         agents = spec_agents(spec, labels)
@@ -273,29 +293,75 @@ def settle_heap() -> None:
     gc.freeze()
 
 
+#: What a batch's worker is started with, by (packs, root): a loaded ruleset, or its packs' bytes.
+WorkerRulesets = Mapping[RulesetKey, Ruleset | PackBundle]
+
+
+def start_worker(rulesets: WorkerRulesets) -> None:
+    """A batch worker's initializer: the rulesets it plays, each loaded once (a bundle of a
+    ruleset's packs is rebuilt from its bytes, `shipping.py`), then its heap settled."""
+    global _start_error
+    loaded: dict[RulesetKey, Ruleset] = {}
+    _REBUILT.clear()
+    _start_error = None
+    try:
+        for key, given in rulesets.items():
+            if isinstance(given, PackBundle):
+                _REBUILT[key] = rebuilt = rebuild(given)
+                given = rebuilt.ruleset
+            loaded[key] = given
+    except Exception as error:  # noqa: BLE001 - an initializer that raises is started again and again
+        _start_error = f"{type(error).__name__}: the worker could not load the packs: {error}"
+    preload(loaded)
+    settle_heap()
+
+
+def play_in_worker(spec: BoutSpec) -> BoutResult:
+    """`play_one` in a batch's worker, a script fault naming the caller's files."""
+    if _start_error is not None:
+        return BoutResult(spec.seed, error=_start_error)
+    result = play_one(spec)
+    rebuilt = _REBUILT.get((spec.packs, spec.root))
+    if result.fault is not None and rebuilt is not None:
+        result.fault = rebuilt.as_caller_names(result.fault)
+    return result
+
+
 def run_local(specs: list[BoutSpec], workers: int | None,
               rulesets: Mapping[RulesetKey, Ruleset]) -> Iterator[BoutResult]:
-    """The bouts on up to `workers` processes of this machine (default: one per core), in order."""
-    preload(rulesets)
+    """The bouts on up to `workers` processes of this machine (default: one per core), in order.
+    The rulesets are loaded here, once, and each worker is started with them (`start_worker`)."""
+    played = rulesets_for(specs, rulesets)
     workers = workers or min(len(specs), os.cpu_count() or 1)
     if workers <= 1 or len(specs) < 4:
         for spec in specs:
-            yield play_one(spec)
+            yield play_one(spec, played)
         return
-    with _process_context().Pool(workers, initializer=settle_heap) as pool:  # a worker plays bouts alone
-        yield from pool.imap(play_one, specs, chunksize=max(1, len(specs) // (workers * 8)))
+    context = _process_context()
+    with context.Pool(workers, initializer=start_worker, initargs=(_for_workers(played, context),)) as pool:
+        yield from pool.imap(play_in_worker, specs, chunksize=max(1, len(specs) // (workers * 8)))
 
 
 def _process_context() -> multiprocessing.context.BaseContext:
-    """Fork when this process runs no other thread: the workers inherit the loaded rulesets. A
-    process that does (a web server such as the editor's) must not fork — a child can hang on a
-    lock another thread held — so its workers come from a fork server and load the packs
-    themselves, by ids and content root."""
+    """Fork when this process runs no other thread. A process that does (a web server such as the
+    editor's) must not fork — a child can hang on a lock another thread held — so its workers come
+    from a fork server."""
     if threading.active_count() == 1:
         return multiprocessing.get_context("fork")
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["nexus_dsl.sim.batch"])
     return context
+
+
+def _for_workers(rulesets: Mapping[RulesetKey, Ruleset],
+                 context: multiprocessing.context.BaseContext) -> WorkerRulesets:
+    """What the workers are started with. A forked worker is a copy of this process, handed the
+    initializer's arguments as they are: the loaded rulesets. A spawned one, or a fork server's, is
+    a new process sent them pickled, and a ruleset does not pickle: it is sent the bytes of the
+    ruleset's packs, which it loads once. Either plays exactly the content the caller loaded."""
+    if context.get_start_method() == "fork":
+        return dict(rulesets)
+    return {key: bundle_of(ruleset) for key, ruleset in rulesets.items()}
 
 
 #: How many diagnostics of script faults a summary prints (the rest are counted).

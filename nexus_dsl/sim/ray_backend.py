@@ -20,11 +20,12 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 import ray
+from cachetools import LRUCache
 from ray.util import ActorPool
 
 from ..model.ruleset import Ruleset
 from .backends import BackendError
-from .batch import BoutResult, BoutSpec, RulesetKey, play_one, preload, spec_ruleset
+from .batch import BoutResult, BoutSpec, RulesetKey, play_one, preload, rulesets_for
 from .shipping import PackBundle, RebuiltRuleset, bundle_of, rebuild
 
 #: How long an address may take to answer before the command says nothing answers there.
@@ -42,7 +43,7 @@ class BoutWorker:
     """Plays chunks of bouts with the rulesets it rebuilt from shipped bundles."""
 
     def __init__(self) -> None:
-        self._loaded: dict[str, RebuiltRuleset] = {}
+        self._loaded: LRUCache[str, RebuiltRuleset] = LRUCache(maxsize=KEPT_RULESETS)
 
     def play(self, shipped: dict[RulesetKey, Shipped], specs: list[BoutSpec]) -> list[BoutResult]:
         rebuilt = {key: self._ruleset(digest, reference) for key, (digest, reference) in shipped.items()}
@@ -56,15 +57,12 @@ class BoutWorker:
         return results
 
     def _ruleset(self, digest: str, reference: list[Any]) -> RebuiltRuleset:
-        loaded = self._loaded.pop(digest, None)
+        loaded = self._loaded.get(digest)  # a hit is the most recently used from now on
         if loaded is None:
             bundle: PackBundle = ray.get(reference[0])
             if bundle.digest() != digest:  # never play other content than the caller shipped
                 raise ValueError("the shipped packs do not match their digest")
-            loaded = rebuild(bundle)
-        self._loaded[digest] = loaded  # last: the most recently used
-        while len(self._loaded) > KEPT_RULESETS:
-            del self._loaded[next(iter(self._loaded))]
+            loaded = self._loaded[digest] = rebuild(bundle)  # the least recently used goes past the bound
         return loaded
 
 
@@ -84,11 +82,9 @@ def run_on_ray(specs: list[BoutSpec], workers: int | None, rulesets: Mapping[Rul
     with _setting_up:
         connect(address)
         actors = warm_workers()[: workers or None]
-    first_of = {(spec.packs, spec.root): spec for spec in reversed(specs)}
     shipped: dict[RulesetKey, Shipped] = {}
-    for key, spec in first_of.items():
-        # The caller's ruleset, else the packs loaded as a local batch loads them.
-        bundle = bundle_of(spec_ruleset(spec, rulesets))
+    for key, ruleset in rulesets_for(specs, rulesets).items():  # the caller's, else loaded as a local batch loads them
+        bundle = bundle_of(ruleset)
         shipped[key] = (bundle.digest(), [ray.put(bundle)])
     size = max(1, len(specs) // (len(actors) * 8))
     chunks = [specs[start:start + size] for start in range(0, len(specs), size)]

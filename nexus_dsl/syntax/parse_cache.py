@@ -16,17 +16,18 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
+
+from cachetools import LRUCache
 
 from .. import cache, errors, files, limits as limits_module, shipped
 from ..errors import Diagnostic, SyntaxLayerError
 from ..limits import INPUT_LIMITS, InputLimits
 from . import ast_nodes as A
 
-#: Outcomes kept in this process, pickled, the most recently used last: at most this many, of at
-#: most this many bytes together.
+#: Outcomes kept in this process, pickled, the least recently used dropped first: at most this
+#: many, of at most this many bytes together.
 MEMO_SIZE = 2048
 MEMO_BYTES = 64 * 1024 * 1024
 _NAMESPACE = "parsed"
@@ -35,9 +36,20 @@ _GRAMMAR_FILE = shipped.grammar_file()
 
 Outcome = A.Module | tuple[Diagnostic, ...]
 
-_memo: OrderedDict[str, bytes] = OrderedDict()
-_memo_bytes = 0
-_memo_lock = threading.Lock()  # the editor loads packs from several threads
+
+
+def _weight(kept: bytes) -> int:
+    """An outcome's share of the memo's budget of MEMO_BYTES: its size, and never less than a
+    MEMO_SIZE-th of the budget, so the budget bounds both the bytes and the number kept."""
+    return max(len(kept), MEMO_BYTES // MEMO_SIZE)
+
+
+def _new_memo() -> LRUCache[str, bytes]:
+    return LRUCache(maxsize=MEMO_BYTES, getsizeof=_weight)
+
+
+_memo = _new_memo()
+_memo_lock = threading.Lock()  # the editor loads packs from several threads; the memo is not thread-safe
 
 
 @lru_cache(maxsize=1)
@@ -91,27 +103,22 @@ def _outcome_of(kept: bytes | None) -> Outcome | None:
 
 def _recalled(key: str) -> bytes | None:
     with _memo_lock:
-        found = _memo.get(key)
-        if found is not None:
-            _memo.move_to_end(key)
-        return found
+        return _memo.get(key)  # a hit is the most recently used from now on
 
 
 def _remember(key: str, kept: bytes) -> None:
-    global _memo_bytes
     with _memo_lock:
         if key in _memo:
             return
-        _memo[key] = kept
-        _memo_bytes += len(kept)
-        while len(_memo) > MEMO_SIZE or (_memo_bytes > MEMO_BYTES and len(_memo) > 1):
-            _, dropped = _memo.popitem(last=False)
-            _memo_bytes -= len(dropped)
+        try:
+            _memo[key] = kept  # the least recently used outcomes go to make room
+        except ValueError:  # larger than the whole budget: kept on disk only
+            pass
 
 
 def forget() -> None:
-    """Drop the outcomes kept in this process (the cache on disk is left as it is)."""
-    global _memo_bytes
+    """Drop the outcomes kept in this process (the cache on disk is left as it is), and take the
+    bounds as MEMO_SIZE and MEMO_BYTES now say."""
+    global _memo
     with _memo_lock:
-        _memo.clear()
-        _memo_bytes = 0
+        _memo = _new_memo()

@@ -24,12 +24,13 @@ from typing import Any, Iterable, Mapping
 from ..content.barge_checks import BOARD_SIZE, starting_squares
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
-from .xml_text import xml_text
+from .svg_tree import SVG_NS, svg_text
+from .svg_tree import element as _element
+from .svg_tree import group as _group
 
 __all__ = ["CELL", "OBJECT_KINDS", "barge_element", "barge_svg", "bout_svg", "piece_target", "square_of_target", "square_origin",
            "square_target"]
 
-SVG_NS = "http://www.w3.org/2000/svg"
 CELL = 48  # one square, in SVG units
 MARGIN_LEFT = 32  # room for the row numbers
 MARGIN_TOP = 56  # room for the north marker and the column numbers
@@ -70,29 +71,7 @@ def square_origin(col: int, row: int) -> tuple[int, int]:
     return MARGIN_LEFT + (col - 1) * CELL, MARGIN_TOP + (row - 1) * CELL
 
 
-# ---------------------------------------------------------------- small SVG writer
-# Built as an element tree and serialised by `xml.etree.ElementTree`, which escapes every text and
-# attribute value: a name from a pack cannot add markup to the picture (nor, through `xml_text`, a
-# character XML cannot hold).
-
-def _named(attributes: Mapping[str, Any]) -> dict[str, str]:
-    """Attribute names use `_` for `-` (`data_col` -> `data-col`, `class_` -> `class`); None is left out."""
-    return {name.rstrip("_").replace("_", "-"): xml_text(str(value)) for name, value in attributes.items()
-            if value is not None}
-
-
-def _element(tag: str, text: str | None = None, **attributes: Any) -> ET.Element:
-    element = ET.Element(tag, _named(attributes))
-    element.text = None if text is None else xml_text(text)
-    return element
-
-
-def _group(children: Iterable[ET.Element], **attributes: Any) -> ET.Element:
-    group = ET.Element("g", _named(attributes))
-    group.extend(children)
-    return group
-
-
+# ---------------------------------------------------------------- the document
 def _svg(width: int, height: int, title: str, parts: Iterable[ET.Element]) -> ET.Element:
     svg = _element("svg", xmlns=SVG_NS, width=width, height=height, viewBox=f"0 0 {width} {height}",
                    font_family="sans-serif", font_size=12)
@@ -102,7 +81,7 @@ def _svg(width: int, height: int, title: str, parts: Iterable[ET.Element]) -> ET
 
 
 def _document(width: int, height: int, title: str, parts: Iterable[ET.Element]) -> str:
-    return ET.tostring(_svg(width, height, title, parts), encoding="unicode")
+    return svg_text(_svg(width, height, title, parts))
 
 
 def square_target(col: int, row: int) -> str:

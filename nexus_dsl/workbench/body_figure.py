@@ -5,16 +5,19 @@ The layout is plain and knows no game's words: the locations that pair up as `le
 are limbs, the others the trunk, stacked in a column in the order declared. The first pair of limbs
 flanks the trunk below its first location; each further pair stands side by side below it. Each
 location is a `<g data-target="loc:ID">` (what the board component reports when it is clicked) when
-it may be chosen now; the others are drawn faded, without a target.
+it may be chosen now; the others are drawn faded, without a target. The picture is an element tree
+(`svg_tree.py`), so a location's name is escaped as text, never read as markup.
 """
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from typing import Iterable, Sequence
-from xml.sax.saxutils import escape, quoteattr
 
 from ..model.ruleset import Ruleset
+from .svg_tree import SVG_NS, element, svg_text
+from .svg_tree import group as svg_group
 
 __all__ = ["FIGURE_GROUP", "FigurePart", "body_figure_svg", "figure_layout", "location_of_target", "location_target"]
 
@@ -79,9 +82,10 @@ def body_figure_svg(ruleset: Ruleset, offered: Iterable[str], chosen: str | None
     offered = set(offered)
     parts = figure_layout(ruleset.words.group(group))
     height = max((p.y + p.height for p in parts), default=0)
-    shapes = [_part(p, _name(ruleset, p.location), p.location in offered, p.location == chosen) for p in parts]
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="body-figure" viewBox="-2 -2 {WIDTH + 4} {height + 4}" '
-            f'width="{WIDTH + 4}" height="{height + 4}" font-family="sans-serif">' + "".join(shapes) + "</svg>")
+    svg = element("svg", xmlns=SVG_NS, class_="body-figure", viewBox=f"-2 -2 {WIDTH + 4} {height + 4}",
+                  width=WIDTH + 4, height=height + 4, font_family="sans-serif")
+    svg.extend(_part(p, _name(ruleset, p.location), p.location in offered, p.location == chosen) for p in parts)
+    return svg_text(svg)
 
 
 def _name(ruleset: Ruleset, location: str) -> str:
@@ -89,18 +93,17 @@ def _name(ruleset: Ruleset, location: str) -> str:
     return declaration.name if declaration is not None and declaration.name else location.replace("_", " ")
 
 
-def _part(part: FigurePart, name: str, offered: bool, chosen: bool) -> str:
+def _part(part: FigurePart, name: str, offered: bool, chosen: bool) -> ET.Element:
     fill = CHOSEN if chosen else FREE if offered else OUT
-    target = f' data-target={quoteattr(location_target(part.location))} style="cursor:pointer"' if offered else ""
     words = name.split()
     per_line = 2 if part.width > 60 else 1  # the narrow boxes take a word a line
     lines = [" ".join(words[i:i + per_line]) for i in range(0, len(words), per_line)]
     middle = part.y + part.height / 2 - (len(lines) - 1) * 6
-    text = "".join(f'<text x="{part.x + part.width / 2:g}" y="{middle + 12 * i + 4:g}" text-anchor="middle" '
-                   f'font-size="10" fill="{"#222" if offered else "#888"}">{escape(line)}</text>'
-                   for i, line in enumerate(lines))
-    return (f'<g class="location" data-location={quoteattr(part.location)}{target}>'
-            f'<title>{escape(name)}</title>'
-            f'<rect x="{part.x}" y="{part.y}" width="{part.width}" height="{part.height}" rx="10" '
-            f'fill="{fill}" stroke="{"#333" if offered else "#aaa"}" stroke-width="{3 if chosen else 1}"/>'
-            f"{text}</g>")
+    texts = [element("text", line, x=f"{part.x + part.width / 2:g}", y=f"{middle + 12 * i + 4:g}",
+                     text_anchor="middle", font_size=10, fill="#222" if offered else "#888")
+             for i, line in enumerate(lines)]
+    box = element("rect", x=part.x, y=part.y, width=part.width, height=part.height, rx=10, fill=fill,
+                  stroke="#333" if offered else "#aaa", stroke_width=3 if chosen else 1)
+    return svg_group([element("title", name), box, *texts], class_="location", data_location=part.location,
+                 data_target=location_target(part.location) if offered else None,
+                 style="cursor:pointer" if offered else None)

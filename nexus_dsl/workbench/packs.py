@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
+
+from cachetools import LRUCache
 
 from ..content.loader import (MANIFEST, Manifest, _display, find_manifests, internal_error, load_collecting_sources,
                               load_pack_folder, unknown_pack)
@@ -85,9 +86,10 @@ def folder_fingerprint(folder: Path) -> Fingerprint:
     return tuple(entries)
 
 
-_CACHE: OrderedDict[tuple, LoadResult] = OrderedDict()
-_CACHE_SIZE = 8
-_LOCK = threading.Lock()
+#: Loaded selections kept, the most recently used: a designer switches between a few.
+KEPT_LOADS = 8
+_CACHE: LRUCache[tuple, LoadResult] = LRUCache(maxsize=KEPT_LOADS)
+_LOCK = threading.Lock()  # the editor serves several sessions from threads; the cache is not thread-safe
 
 
 def load_packs(ids: Sequence[str], content_root: Path) -> LoadResult:
@@ -109,18 +111,15 @@ def _load_packs(ids: tuple[str, ...], root: Path) -> LoadResult:
     closure = pack_closure(ids, summaries)
     fingerprint = tuple((str(p.folder), folder_fingerprint(p.folder)) for p in closure)
     key = (ids, os.path.abspath(root), fingerprint)
-    with _LOCK:  # the editor serves several sessions from threads
-        cached = _CACHE.get(key)
+    with _LOCK:
+        cached = _CACHE.get(key)  # a hit is the most recently used from now on
         if cached is not None:
-            _CACHE.move_to_end(key)
             return cached
     # The folders found under the root, not the ids: an id is never taken for a path.
     outcome = load_collecting_sources([folders[i] for i in ids], root, manifests=manifests)
     result = LoadResult(outcome.ruleset, list(outcome.diagnostics))
     with _LOCK:
-        _CACHE[key] = result
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+        _CACHE[key] = result  # the least recently used selection goes when there are too many
     return result
 
 

@@ -279,15 +279,54 @@ def test_the_cache_is_kept_within_its_bounds(cache_folder: Path) -> None:
     assert not entries(cache_folder)
 
 
+def kept_files() -> list[str]:
+    """The names of the parsed files the process keeps, oldest kept first."""
+    kept = [cache.unpickled(pickled) for pickled in parse_cache._memo.values()]
+    return [module.file for module in kept if isinstance(module, A.Module)]
+
+
 def test_the_process_keeps_its_parsed_files_within_bounds(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     texts = [FINE_SCRIPT.replace("= 2", f"= {number}") for number in range(6)]
+    bounds = parse_cache.MEMO_SIZE, parse_cache.MEMO_BYTES
     parse_cache.parse_file(texts[0], "f0.nexus")
     (one_size,) = map(len, parse_cache._memo.values())
     monkeypatch.setattr(parse_cache, "MEMO_BYTES", 2 * one_size + 1)
+    parse_cache.forget()  # the memo takes its bounds when it is made
     for number, text in enumerate(texts):
         parse_cache.parse_file(text, f"f{number}.nexus")
-    kept = [cache.unpickled(pickled) for pickled in parse_cache._memo.values()]
-    assert [module.file for module in kept if isinstance(module, A.Module)] == ["f4.nexus", "f5.nexus"]
-    monkeypatch.setattr(parse_cache, "MEMO_SIZE", 1)
+    assert kept_files() == ["f4.nexus", "f5.nexus"]  # two fit in the bytes: the most recently used
+    parse_cache.parse_file(texts[4], "f4.nexus")  # used again: f5 is now the least recently used
     parse_cache.parse_file(texts[0], "f0.nexus")
-    assert len(parse_cache._memo) == 1
+    assert sorted(kept_files()) == ["f0.nexus", "f4.nexus"]
+    monkeypatch.setattr(parse_cache, "MEMO_SIZE", 1)  # the same bytes, one outcome at most
+    parse_cache.forget()
+    for number, text in enumerate(texts):
+        parse_cache.parse_file(text, f"f{number}.nexus")
+    assert kept_files() == ["f5.nexus"]
+    monkeypatch.setattr(parse_cache, "MEMO_BYTES", one_size - 1)  # each outcome larger than the whole budget
+    parse_cache.forget()
+    assert parse_cache.parse_file(texts[1], "f1.nexus").file == "f1.nexus"  # parsed all the same, not kept
+    assert not parse_cache._memo
+    monkeypatch.setattr(parse_cache, "MEMO_SIZE", bounds[0])
+    monkeypatch.setattr(parse_cache, "MEMO_BYTES", bounds[1])
+    parse_cache.forget()  # the next tests get a memo of the usual bounds
+    assert parse_cache._memo.maxsize == bounds[1]
+
+
+def test_the_process_keeps_its_schema_verdicts_within_bounds(cache_folder: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    manifests = [{"id": f"pack_{number}", "name": "A pack", "version": "1.0.0", "builds_on": []}
+                 for number in range(4)]
+    assert all(validate_module.validate(manifest, "pack", file="pack.yaml", remember=True) == [] for manifest in manifests[:2])
+    kept = validate_module._verdicts()
+    assert len(kept) == 2 and kept.maxsize == validate_module.MAX_VERDICTS
+    monkeypatch.setattr(validate_module, "MAX_VERDICTS", 2)
+    validate_module.forget_verdicts()  # read again, within the new bound
+    assert validate_module.validate(manifests[0], "pack", file="pack.yaml", remember=True) == []  # remembered: now the most recent
+    assert validate_module.validate(manifests[2], "pack", file="pack.yaml", remember=True) == []
+    digests = [validate_module._verdict_key(manifest, "pack") for manifest in manifests]
+    assert sorted(validate_module._verdicts()) == sorted([digests[0], digests[2]])  # pack_1's, the least recent, went
+    validate_module.save_verdicts()
+    monkeypatch.setattr(validate_module, "MAX_VERDICTS", 50_000)
+    validate_module.forget_verdicts()
+    assert set(validate_module._verdicts()) == {digests[0], digests[2]}  # what was kept is what was saved

@@ -13,6 +13,8 @@ from nexus_dsl.agents import make_agent
 from nexus_dsl.content.loader import load_ruleset
 from nexus_dsl.engine.bout import Bout, next_action
 from nexus_dsl.engine.causes import Cause, Tracer, traced_effects
+from nexus_dsl.engine.interpreter import Limits
+from nexus_dsl.engine.primitives import script_tables, traced_tables
 from nexus_dsl.engine.scope import Env
 from nexus_dsl.engine.setup import standard_setup
 from nexus_dsl.model.ruleset import Ruleset
@@ -167,7 +169,10 @@ def test_the_traced_table_is_made_once_and_runs_plainly_without_a_tracer() -> No
 
     table = {"poke": effect}
     traced = traced_effects(table)
-    assert traced_effects(table) is traced
+    assert list(traced) == ["poke"]
+    limits = Limits()  # the bouts' traced tables: one for each set of limits, made once
+    assert traced_tables(limits) is traced_tables(limits)
+    assert list(traced_tables(limits)) == list(script_tables(limits)[1])
 
     class Host:
         tracer = None

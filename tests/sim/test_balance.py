@@ -62,9 +62,11 @@ def test_win_rates_leave_out_mirror_matches_and_count_draws_as_not_won() -> None
 
 def test_balance_command_writes_the_table(tmp_path: Path, capsys) -> None:
     out = tmp_path / "balance.md"
+    out.write_text("an older page, longer than the new one\n" * 1000, encoding="utf-8")
     code = main(["balance", "--bouts", "6", "--workers", "1", "--quiet", "--packs", ",".join(TEST_PACKS),
                  "--out", str(out)])
     page = out.read_text(encoding="utf-8")
+    assert "older page" not in page and [p.name for p in tmp_path.iterdir()] == ["balance.md"]  # replaced whole
     assert "Bouts finished: 6 of 6 (engine errors: 0)" in page
     assert "## Win rate by motivation" in page and "## Win rate by lanista" in page and "## Cards" in page
     assert f"nexus balance --bouts 6 --seed 1 --packs {','.join(TEST_PACKS)}" in page

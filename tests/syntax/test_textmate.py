@@ -110,3 +110,4 @@ def test_nexus_grammar_prints_and_writes_it(tmp_path, capsys):
     out = tmp_path / "nexus.tmLanguage.json"
     assert main(["grammar", "--textmate", "--out", str(out)]) == 0
     assert out.read_text(encoding="utf-8") == textmate_json()
+    assert [p.name for p in tmp_path.iterdir()] == [out.name]  # written all at once: no temporary left

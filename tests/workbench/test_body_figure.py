@@ -45,3 +45,39 @@ def test_the_layout_pairs_left_and_right_limbs_and_never_overlaps() -> None:
 def test_a_target_names_its_location_back() -> None:
     assert location_of_target(location_target("x_y")) == "x_y"
     assert location_of_target("sq:1,2") is None
+
+
+class _Words:
+    def __init__(self, locations: list[str]) -> None:
+        self.locations = locations
+
+    def group(self, name: str) -> list[str]:
+        return self.locations
+
+
+class _NamedLocations:
+    """Just what the figure reads of a ruleset: the locations and their declared names."""
+
+    def __init__(self, names: dict[str, str]) -> None:
+        self.words = _Words(list(names))
+        self.names = names
+
+    def declaration(self, kind: str, ident: str):
+        class Declared:
+            name = self.names[ident]
+        return Declared()
+
+
+def test_a_location_s_name_is_text_in_the_figure_never_markup() -> None:
+    hostile = '<script>alert("x")</script> & <b>'
+    figure = body_figure_svg(_NamedLocations({"head": hostile, "left_arm": "Left", "right_arm": "Right"}),
+                             ["head"], chosen="head")
+    assert "<script" not in figure and "<b>" not in figure
+    root = ET.fromstring(figure)
+    assert root.get("viewBox") == "-2 -2 254 102" and root.get("class") == "body-figure"
+    head = next(p for p in root.findall(f"{SVG}g") if p.get("data-location") == "head")
+    assert head.find(f"{SVG}title").text == hostile
+    assert " ".join(t.text for t in head.findall(f"{SVG}text")) == hostile
+    assert (head.get("data-target"), head.get("style")) == ("loc:head", "cursor:pointer")
+    arm = next(p for p in root.findall(f"{SVG}g") if p.get("data-location") == "left_arm")
+    assert arm.get("data-target") is None and arm.find(f"{SVG}rect").get("stroke") == "#aaa"

@@ -5,8 +5,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+from cachetools import LRUCache
 from support import write_pack
 
+from nexus_dsl.workbench import packs
 from nexus_dsl.workbench.packs import available_packs, clear_cache, load_packs, pack_of, packs_holding
 from nexus_dsl.workbench.store import create_pack
 
@@ -79,3 +82,19 @@ def test_the_real_content_root_points_at_the_expansion_holding_a_card():
 
     holding = packs_holding("laced_waterskin", default_content_root(), ["base"])
     assert holding == {"poison_gallery": ["laced_waterskin"]}
+
+
+def test_the_cache_keeps_the_most_recently_used_loads_within_its_bound(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    assert packs._CACHE.maxsize == packs.KEPT_LOADS
+    for ident in ("one", "two", "three"):
+        write_pack(tmp_path / ident, ident, {"rules.nexus": f'rule {ident}_rule "R" {{\n    param {ident}_value = 1\n}}\n'})
+    monkeypatch.setattr(packs, "_CACHE", LRUCache(maxsize=2))
+    one, two = load_packs(["one"], tmp_path), load_packs(["two"], tmp_path)
+    assert one.ok and two.ok
+    assert load_packs(["one"], tmp_path) is one  # used again: `two` is now the least recently used
+    three = load_packs(["three"], tmp_path)  # one more than the bound: `two` goes
+    assert len(packs._CACHE) == 2
+    assert load_packs(["one"], tmp_path) is one and load_packs(["three"], tmp_path) is three
+    again = load_packs(["two"], tmp_path)  # loaded anew, the same content
+    assert again is not two and again.ruleset.setting("two_value") == 1

@@ -16,6 +16,7 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from ..causes import traced_effects
 from ..interpreter import Limits
 
 from ..scope import Env
@@ -58,7 +59,6 @@ def _dice_pool(limits: Limits) -> Callable[..., int]:
 
 
 @lru_cache(maxsize=8)
-@lru_cache(maxsize=8)
 def script_tables(limits: Limits) -> tuple[Mapping[str, Callable[..., Any]], Mapping[str, Callable[..., Any]]]:
     """The functions and the effects, by vocabulary name, for bouts played within `limits`: built
     once per limits and shared, read-only, by every bout and preview (they close over the limits
@@ -68,3 +68,10 @@ def script_tables(limits: Limits) -> tuple[Mapping[str, Callable[..., Any]], Map
                           "function")
     effects = _gathered([concern.EFFECTS for concern in CONCERNS], "effect")
     return MappingProxyType(functions), MappingProxyType(effects)
+
+
+@lru_cache(maxsize=8)  # as many as `script_tables` keeps
+def traced_tables(limits: Limits) -> Mapping[str, Callable[..., Any]]:
+    """The effects of `script_tables(limits)`, each standing on its bout's tracer while it runs
+    (`causes.traced_effects`): for explained bouts, built once per limits like the plain ones."""
+    return traced_effects(script_tables(limits)[1])
