@@ -6,7 +6,7 @@ PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: editor test typecheck chromium cairo screenshots play check bench bench-editor clean fuzz native grammar
+.PHONY: editor test typecheck lint chromium cairo screenshots play check bench bench-editor clean fuzz native grammar
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,11 @@ test: $(VENV)/.installed-test chromium cairo
 # holds the package to no type errors as well.
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy nexus_dsl
+
+# ruff over the whole tree, with pyproject.toml's rule set; `make test` (tests/test_lint.py) holds the
+# tree to no finding as well.
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
 
 # The README's pictures, taken by the editor's end-to-end test.
 screenshots: $(VENV)/.installed-test chromium

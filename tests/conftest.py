@@ -20,7 +20,7 @@ os.environ["NEXUS_CACHE_DIR"] = _RUN_CACHE
 # (NEXUS_NATIVE=1 in the environment chooses it for a whole run).
 os.environ.setdefault("NEXUS_NATIVE", "0")
 
-from nexus_dsl.scenario import ScenarioError, is_pack_file, load_scenario, run_scenario
+from nexus_dsl.scenario import ScenarioError, is_pack_file, load_scenario, run_scenario  # noqa: E402 (after the environment above)
 
 SCENARIO_ROOT = Path(__file__).parent / "scenarios"
 

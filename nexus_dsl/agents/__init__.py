@@ -5,8 +5,9 @@ from ..native import use_native_build
 
 use_native_build()
 
-from .base import Agent, make_agent
-from .heuristic import HeuristicAgent
-from .random_agent import RandomAgent
+# The build is chosen before the agents' modules are imported, so their compiled forms load.
+from .base import Agent, make_agent  # noqa: E402
+from .heuristic import HeuristicAgent  # noqa: E402
+from .random_agent import RandomAgent  # noqa: E402
 
 __all__ = ["Agent", "HeuristicAgent", "RandomAgent", "make_agent"]

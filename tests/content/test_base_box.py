@@ -8,10 +8,10 @@ from nexus_dsl import Bout, cached_ruleset, make_agent, play, standard_setup
 def test_eight_lanistas_including_the_rulebooks_sample_card():
     lanistas = cached_ruleset(("base",)).data_items("lanistas")
     assert len(lanistas) == 8
-    assert any((l["influence"], l["deception"], l["command"]) == (2, 0, 4) for l in lanistas)  # pg.6 sample card
-    assert all(l["name"] and l["flavor"] for l in lanistas)
+    assert any((card["influence"], card["deception"], card["command"]) == (2, 0, 4) for card in lanistas)  # pg.6 sample card
+    assert all(card["name"] and card["flavor"] for card in lanistas)
     # No lanista dominates: nobody is best at everything, and the weighted totals stay close.
-    weight = lambda l: 1.5 * l["influence"] + 2 * l["deception"] + l["command"]  # noqa: E731
+    weight = lambda card: 1.5 * card["influence"] + 2 * card["deception"] + card["command"]  # noqa: E731
     assert max(map(weight, lanistas)) - min(map(weight, lanistas)) <= 2
 
 

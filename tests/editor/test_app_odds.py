@@ -37,7 +37,7 @@ def test_what_one_more_sds_is_worth(app_env) -> None:
     gain = float(better.success - here.success) * 100
     shown = texts(at)
     assert "against a -SDS defense" in shown
-    assert f"+SDS → +2SDS" in shown and f"**{gain:+.1f} points**" in shown
+    assert "+SDS → +2SDS" in shown and f"**{gain:+.1f} points**" in shown
     worth = next(d.value for d in at.dataframe if "gain over the level below" in d.value.columns)
     assert list(worth["attack"]) == ["-3SDS", "-2SDS", "-SDS", "SD", "+SDS", "+2SDS", "+3SDS"]
     assert worth.set_index("attack").loc["+2SDS", "gain over the level below"] == f"{gain:+.1f} points"

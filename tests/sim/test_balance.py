@@ -25,7 +25,7 @@ def ruleset():
 def test_schedule_is_seeded_and_spreads_over_every_combination(ruleset) -> None:
     barges = [b["id"] for b in ruleset.data_items("barges")]
     motivations = [m["id"] for m in ruleset.data_items("motivations")]
-    lanistas = [l["id"] for l in ruleset.data_items("lanistas")]
+    lanistas = [item["id"] for item in ruleset.data_items("lanistas")]
     total = len(barges) * len(motivations) ** 2 * len(lanistas) ** 2
     first = schedule(ruleset, total, seed=3)
     assert schedule(ruleset, total, seed=3) == first

@@ -18,7 +18,7 @@ from nexus_dsl.engine.state import Termination
 from nexus_dsl.errors import Diagnostic
 from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.workbench.playtest import PERSON, PlaySession, PlaySettings, SessionError, refusal_message
-from nexus_dsl.workbench.testrun import Stepper, TestRunSettings, fault_text, faulting_item
+from nexus_dsl.workbench.testrun import fault_text, faulting_item
 
 PACK = Path(__file__).resolve().parents[1] / "fixtures" / "packs" / "fault_at_round_end"
 PACK_ID = "fault_at_round_end"

@@ -42,7 +42,7 @@ def test_the_same_settings_replay_the_same_steps(base):
     for _ in range(12):
         assert _fingerprint(one.step()) == _fingerprint(two.step())
     end_one, end_two = one.run_to_end(), two.run_to_end()
-    assert end_one.finished and one.finished and one.outcome == two.outcome == end_one.outcome
+    assert end_one.finished and end_two.finished and one.outcome == two.outcome == end_one.outcome == end_two.outcome
     assert one.actions == two.actions
     assert one.bout.events_json() == two.bout.events_json()
 
