@@ -48,12 +48,21 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"
 def scratch_content() -> Iterator[Path]:
     """A temporary copy of content/ and a sessions folder, named by the editor's variables, so
     nothing measured writes into the tree."""
+    names = ("NEXUS_CONTENT_ROOT", "NEXUS_SESSIONS_DIR")
+    before = {name: os.environ.get(name) for name in names}
     with tempfile.TemporaryDirectory() as work:
         content = Path(work) / "content"
         shutil.copytree(ROOT / "content", content, ignore=shutil.ignore_patterns(".history", "*.draft"))
         os.environ["NEXUS_CONTENT_ROOT"] = str(content)
         os.environ["NEXUS_SESSIONS_DIR"] = str(Path(work) / "sessions")
-        yield Path(work)
+        try:
+            yield Path(work)
+        finally:  # the loader reads the same variable: later figures load from the tree again
+            for name, value in before.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
 
 
 # ---------------------------------------------------------------- a click on each page
