@@ -28,6 +28,7 @@ MEMORY_LIMIT_KB = 100 * 1024  # over the trivial input
 WALL_LIMIT = 180.0  # a child that has not answered by then is stuck beyond the reach of its CPU timer
 CHILDREN_AT_ONCE = 2
 SECOND_LOOK = 0.4  # of the CPU limit: a case measured beside another that costs this much is measured again alone
+LOOKS_ALONE = 3  # the most times a case is measured again alone while it reads over its limit
 
 
 def run_child(case: Case, folder: Path) -> dict[str, Any]:
@@ -54,14 +55,21 @@ def measured(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     with ThreadPoolExecutor(CHILDREN_AT_ONCE) as pool:
         results = {case.id: result for case, result in
                    zip(selected, pool.map(lambda case: run_child(case, root / case.id), selected))}
-    # CPU time read beside another busy child runs high (the two share caches and memory bandwidth):
-    # a case near its limit is measured again on its own, and the lesser reading kept, as `timeit` does.
+    # CPU time read beside another busy child runs high (the two share caches and memory bandwidth),
+    # and so does it beside any other work of the machine: a case near its limit is measured again on
+    # its own, and again while the least reading is still over the limit (up to `LOOKS_ALONE` times),
+    # the least reading kept, as `timeit` does. A case that is truly too slow is over every time.
     for case in selected:
-        first = results[case.id]
-        if first.get("cpu_over_trivial", 0.0) >= SECOND_LOOK * CPU_LIMIT and "stuck" not in first:
-            alone = run_child(case, root / "alone" / case.id)
-            if alone.get("cpu_over_trivial", float("inf")) < first["cpu_over_trivial"]:
-                results[case.id] = alone
+        best = results[case.id]
+        if "stuck" in best or best.get("cpu_over_trivial", 0.0) < SECOND_LOOK * CPU_LIMIT:
+            continue
+        for look in range(LOOKS_ALONE):
+            alone = run_child(case, root / f"alone{look}" / case.id)
+            if alone.get("cpu_over_trivial", float("inf")) < best.get("cpu_over_trivial", float("inf")):
+                best = alone
+            if best.get("cpu_over_trivial", float("inf")) <= CPU_LIMIT:
+                break
+        results[case.id] = best
     return results
 
 
