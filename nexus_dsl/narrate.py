@@ -36,6 +36,12 @@ class GameTerms:
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> GameTerms:
+        """The terms of a ruleset, worked out once per ruleset (the test run and the playtest ask for
+        them at every page run, and the names walk every declaration)."""
+        return ruleset.derived("game_terms", lambda: cls._worked_out(ruleset))
+
+    @classmethod
+    def _worked_out(cls, ruleset: Ruleset) -> GameTerms:
         turn = ruleset.turn.declaration
         score = ruleset.game.score or "score"
         stat = ruleset.declaration("stat", score)
