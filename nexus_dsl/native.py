@@ -169,14 +169,21 @@ def _install(root: Path = _PACKAGE_ROOT) -> NativeStatus:
     if not modules:
         if choice == "1":
             raise NativeBuildMissing(f"{ENV_VAR}=1 but no compiled build of these sources under {root / 'build' / 'native'}: "
-                                     "run `make native` (python -m nexus_dsl.native build)")
-        return NativeStatus(False, "sources (no compiled build of these sources: `make native`)")
+                                     f"run {build_command()}")
+        return NativeStatus(False, f"sources (no compiled build of these sources: {build_command()})")
     already = sorted(name for name in modules if name in sys.modules)
     if already:  # imported from source before the hook: mixing the two would not work
         return NativeStatus(False, f"sources ({already[0]} was imported before the compiled build could be used)")
     sys.meta_path.insert(0, _NativeFinder(modules))
     assert build is not None
     return NativeStatus(True, f"compiled ({build.relative_to(root)})")
+
+
+def build_command() -> str:
+    """How to make a build where the package is: the checkout's make target, or the module itself for
+    an installed package (which has no Makefile)."""
+    command = "python -m nexus_dsl.native build"
+    return f"`make native` ({command})" if shipped.is_checkout() else f"`{command}` (needs the [native] extra)"
 
 
 def build(jobs: int = 2, root: Path = _PACKAGE_ROOT) -> Path:

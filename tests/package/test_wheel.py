@@ -108,6 +108,8 @@ def test_the_wheel_installed_in_a_fresh_environment_works_from_another_folder(tm
     version = nexus_run("--version")
     assert version.returncode == 0, version.stderr
     assert version.stdout.splitlines()[0] == f"nexus_dsl {nexus_dsl.__version__}"
+    # an installed package has no Makefile: the way to compile the engine is named as it works there
+    assert "`python -m nexus_dsl.native build` (needs the [native] extra)" in version.stdout.splitlines()[1]
     assert version.stdout.splitlines()[2] == f"shipped content: {package / '_shipped' / 'content'} (the installed package)"
 
     # The shipped content: every pack of the base game, its expansions, house rules and the games.
