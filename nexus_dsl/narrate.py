@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from .engine.bout import Event
 from .engine.cycle import DEALT_LINE
@@ -93,119 +93,150 @@ def _initiative_roll(roll: dict[str, object]) -> str:
 
 
 def describe(event: Event, terms: GameTerms = NEXUS_TERMS) -> str | None:
-    d = event.data
-    t = event.type
-    if t == "initiative":
-        # The rolls a game's initiative records, by label: the base game's trait and ratio die, or
-        # whatever values a pack's own initiative records (each written as its name and value).
-        rolls = d.get("rolls") or {label: {} for label in d.get("order", ())}
-        order = ", ".join(f"{label} ({_initiative_roll(r)})" if r else str(label) for label, r in rolls.items())
-        return f"== Cycle {event.cycle} — initiative: {order}"
-    if t == "round_start":
-        return f"-- {d[terms.actor]}'s {terms.turn}"
-    if t == "round_limit":
-        return f"   {d[terms.actor]}'s round ends: {d['actions']} actions given, the most a round allows"
-    if t == "allocate":
-        return f"   {d[terms.actor]} allocates {d['ap']} AP / {d['mp']} MP"
-    if t == "command":
-        return f"   {d[terms.actor]}: {d['command']}{_args(d['args'])}"
-    if t == "move":
-        return f"      moves to [{d['dest'][0]},{d['dest'][1]}] facing {d['facing']}"
-    if t == "rotate":
-        return f"      now faces {d['facing']}"
-    if t == "roll":
-        if "fixed" in d:
-            return f"      {d['side']}: fixed at {d['total']}"
-        return f"      {d['side']} {sds_text(d['level'])}: rolled {d['pool']}, kept {d['kept']} = {d['total']}"
-    if t == "attack":
-        verdict = f"hit by {d['attack'] - d['defense']}" if d["success"] else "defended"
-        return f"      {d['attack']} vs {d['defense']}: {verdict}"
-    if t == "check":
-        return f"      check {d['needed']}+: rolled {d['rolled']} — {'success' if d['success'] else 'failure'}"
-    if t == "damage":
-        where = f"{terms.named(d['location'])} -{d['location_taken']}, " if d.get("location") else ""
-        # Damage reduced to nothing moves no coins: such a line names no pile.
-        coins = f" (coins to {_pile(d['to'], terms)})" if d.get("to") else " (no coins move)"
-        return f"      {d['victim']}: {where}overall -{d['overall_taken']}{coins}"
-    if t == "coins":
-        return (f"      {d['amount']} {terms.score}: {_pile(d['source'], terms)} → {_pile(d['dest'], terms)}"
-                f" ({terms.named(d['reason'])})")
-    if t == "status":
-        return f"   ** {d[terms.actor]} is {d['status']}"
-    if t == "state":
-        return f"      {d[terms.actor]} {'is now' if 'added' in d else 'is no longer'} {d.get('added') or d.get('removed')}"
-    if t == "round_end":
-        unspent = d["unspent_ap"] + d["unspent_mp"]
-        if not terms.pieces:
-            return f"   {d[terms.actor]} ends the {terms.turn.lower()}"
-        return f"   {d[terms.actor]} ends the round" + (f" with {unspent} unspent" if unspent else "")
-    if t == "card_moved":
-        return f"      {d['card']} moves from {d['origin']} to {d['destination']}, place {d['at']} from the top"
-    if t == "hold_broken":
-        return f"      {d[terms.actor]} is no longer held by {d[terms.held_by]} ({d['reason']})"
-    if t == "fault":
-        where = f"{d['file']}:{d['line']}:{d['column']}" if d.get("line") else d.get("file", "")
-        return f"!! The bout stopped on a script fault: {where}: {d['message']}"
-    if t == "bout_end":
-        totals = ", ".join(f"{k} {v}" for k, v in d["totals"].items())
-        result = f"{d['winner']} wins" if d["winner"] != "draw" else "a draw"
-        how = d["termination"].replace("_", " ")
-        if not terms.pieces:
-            return f"== Game over ({how}): {result} — {terms.score} {totals}"
-        # Then each shared pile's coins, by the game's names of them (the base game's crowd).
-        piles = "".join(f"; {pile} {coins}" for pile, coins in d.items() if pile not in (*BOUT_END_FIELDS, "dice"))
-        return f"== Bout over ({how}): {result} — {terms.score} {totals}{piles}"
-    line = _more(event, terms)
-    if line is not None:
-        return line
-    # A line a script recorded (by its event's name), or any other: told by its name and values.
-    name = dict(terms.events).get(t) or t.replace("_", " ").capitalize()
-    values = ", ".join(f"{key.replace('_', ' ')} {_value(value)}" for key, value in d.items() if key != "dice")
+    """The event's line in words: by the teller of its type, else (a line a script recorded, or any
+    other) by its event's name and values."""
+    teller = _TELLERS.get(event.type)
+    if teller is not None:
+        line = teller(event.data, event, terms)
+        if line is not None:
+            return line
+    elif event.type.endswith(DEALT_LINE) and "kept" in event.data:
+        return _dealt(event.data, event, terms)
+    name = dict(terms.events).get(event.type) or event.type.replace("_", " ").capitalize()
+    values = ", ".join(f"{key.replace('_', ' ')} {_value(value)}" for key, value in event.data.items() if key != "dice")
     return f"      {name}" + (f": {values}" if values else "")
 
 
-def _more(event: Event, terms: GameTerms) -> str | None:
-    """The lines of the engine's events `describe` does not tell itself: what a script's effect did."""
-    d = event.data
-    t = event.type
-    actor = d.get(terms.actor)
-    if t in ("card", "ability"):
-        verb = "plays" if t == "card" else "uses"
-        return f"   {actor} {verb} {terms.named(d['name'])}{_args(d.get('args') or {})}"
-    if t == "card_cancelled":
-        return f"      {terms.named(d['name'])} is cancelled"
-    if t == "negated":
-        return f"      {terms.named(d['card'])} is negated"
-    if t == "draw":
-        deck = terms.named(d["deck"])
-        if d.get("card") is None:
-            return f"      {actor} draws from {deck}: it is empty"
-        return f"      {actor} draws {terms.named(d['card'])} from {deck}"
-    if t == "points":
-        change = d["change"]
-        against = f" (against {d['against']})" if d.get("against") else ""
-        return f"      {actor} {'gains' if change >= 0 else 'loses'} {abs(change)} {d['resource']}{against}"
-    if t in ("trait", "stat"):
-        return f"      {actor}'s {terms.named(d[t])} is now {d['value']}"
-    if t == "object":
-        for change, verb in (("placed", "placed on"), ("removed", "removed from"), ("destroyed", "destroyed on")):
-            if change in d:
-                return f"      {terms.named(d[change])} {verb} [{d['at'][0]},{d['at'][1]}]"
-    if t == "off_board":
-        return f"   ** {actor} is taken off the board at [{d['at'][0]},{d['at'][1]}]"
-    if t == "weapon":
-        if "equipped" in d:
-            return f"      {actor} takes up {terms.named(d['equipped'])}"
-        return f"      {actor} loses {terms.named(d['lost']) if d.get('lost') else 'its weapon'}"
-    if t == "blocked":
-        return f"      {actor} cannot move {d['direction']}: the way is blocked"
-    if t == "move_prevented":
-        return f"      {actor}'s move is prevented"
-    if t == "note":
-        return f"      note: {d['text']}"
-    if t.endswith(DEALT_LINE) and "kept" in d:
-        return f"   {actor} keeps {d['kept']} {terms.named(t[:-len(DEALT_LINE)])} card(s)"
+# ---------------------------------------------------------------- one teller per event type
+# Each takes the event's data, the event and the game's terms, and gives its line (None: told by
+# name and values instead).
+Data = Mapping[str, Any]
+Teller = Callable[[Data, Event, GameTerms], "str | None"]
+
+
+def _initiative(d: Data, event: Event, terms: GameTerms) -> str:
+    # The rolls a game's initiative records, by label: the base game's trait and ratio die, or
+    # whatever values a pack's own initiative records (each written as its name and value).
+    rolls = d.get("rolls") or {label: {} for label in d.get("order", ())}
+    order = ", ".join(f"{label} ({_initiative_roll(r)})" if r else str(label) for label, r in rolls.items())
+    return f"== Cycle {event.cycle} — initiative: {order}"
+
+
+def _roll(d: Data, event: Event, terms: GameTerms) -> str:
+    if "fixed" in d:
+        return f"      {d['side']}: fixed at {d['total']}"
+    return f"      {d['side']} {sds_text(d['level'])}: rolled {d['pool']}, kept {d['kept']} = {d['total']}"
+
+
+def _attack(d: Data, event: Event, terms: GameTerms) -> str:
+    verdict = f"hit by {d['attack'] - d['defense']}" if d["success"] else "defended"
+    return f"      {d['attack']} vs {d['defense']}: {verdict}"
+
+
+def _damage(d: Data, event: Event, terms: GameTerms) -> str:
+    where = f"{terms.named(d['location'])} -{d['location_taken']}, " if d.get("location") else ""
+    # Damage reduced to nothing moves no coins: such a line names no pile.
+    coins = f" (coins to {_pile(d['to'], terms)})" if d.get("to") else " (no coins move)"
+    return f"      {d['victim']}: {where}overall -{d['overall_taken']}{coins}"
+
+
+def _round_end(d: Data, event: Event, terms: GameTerms) -> str:
+    unspent = d["unspent_ap"] + d["unspent_mp"]
+    if not terms.pieces:
+        return f"   {d[terms.actor]} ends the {terms.turn.lower()}"
+    return f"   {d[terms.actor]} ends the round" + (f" with {unspent} unspent" if unspent else "")
+
+
+def _fault(d: Data, event: Event, terms: GameTerms) -> str:
+    where = f"{d['file']}:{d['line']}:{d['column']}" if d.get("line") else d.get("file", "")
+    return f"!! The bout stopped on a script fault: {where}: {d['message']}"
+
+
+def _bout_end(d: Data, event: Event, terms: GameTerms) -> str:
+    totals = ", ".join(f"{k} {v}" for k, v in d["totals"].items())
+    result = f"{d['winner']} wins" if d["winner"] != "draw" else "a draw"
+    how = d["termination"].replace("_", " ")
+    if not terms.pieces:
+        return f"== Game over ({how}): {result} — {terms.score} {totals}"
+    # Then each shared pile's coins, by the game's names of them (the base game's crowd).
+    piles = "".join(f"; {pile} {coins}" for pile, coins in d.items() if pile not in (*BOUT_END_FIELDS, "dice"))
+    return f"== Bout over ({how}): {result} — {terms.score} {totals}{piles}"
+
+
+def _played(d: Data, event: Event, terms: GameTerms) -> str:
+    verb = "plays" if event.type == "card" else "uses"
+    return f"   {d.get(terms.actor)} {verb} {terms.named(d['name'])}{_args(d.get('args') or {})}"
+
+
+def _draw(d: Data, event: Event, terms: GameTerms) -> str:
+    deck = terms.named(d["deck"])
+    if d.get("card") is None:
+        return f"      {d.get(terms.actor)} draws from {deck}: it is empty"
+    return f"      {d.get(terms.actor)} draws {terms.named(d['card'])} from {deck}"
+
+
+def _points(d: Data, event: Event, terms: GameTerms) -> str:
+    change = d["change"]
+    against = f" (against {d['against']})" if d.get("against") else ""
+    return f"      {d.get(terms.actor)} {'gains' if change >= 0 else 'loses'} {abs(change)} {d['resource']}{against}"
+
+
+def _object(d: Data, event: Event, terms: GameTerms) -> str | None:
+    for change, verb in (("placed", "placed on"), ("removed", "removed from"), ("destroyed", "destroyed on")):
+        if change in d:
+            return f"      {terms.named(d[change])} {verb} [{d['at'][0]},{d['at'][1]}]"
     return None
+
+
+def _weapon(d: Data, event: Event, terms: GameTerms) -> str:
+    if "equipped" in d:
+        return f"      {d.get(terms.actor)} takes up {terms.named(d['equipped'])}"
+    return f"      {d.get(terms.actor)} loses {terms.named(d['lost']) if d.get('lost') else 'its weapon'}"
+
+
+def _dealt(d: Data, event: Event, terms: GameTerms) -> str:
+    return f"   {d.get(terms.actor)} keeps {d['kept']} {terms.named(event.type[:-len(DEALT_LINE)])} card(s)"
+
+
+_TELLERS: dict[str, Teller] = {
+    "initiative": _initiative,
+    "round_start": lambda d, e, terms: f"-- {d[terms.actor]}'s {terms.turn}",
+    "round_limit": lambda d, e, terms: f"   {d[terms.actor]}'s round ends: {d['actions']} actions given, the most a round allows",
+    "allocate": lambda d, e, terms: f"   {d[terms.actor]} allocates {d['ap']} AP / {d['mp']} MP",
+    "command": lambda d, e, terms: f"   {d[terms.actor]}: {d['command']}{_args(d['args'])}",
+    "move": lambda d, e, terms: f"      moves to [{d['dest'][0]},{d['dest'][1]}] facing {d['facing']}",
+    "rotate": lambda d, e, terms: f"      now faces {d['facing']}",
+    "roll": _roll,
+    "attack": _attack,
+    "check": lambda d, e, terms: f"      check {d['needed']}+: rolled {d['rolled']} — {'success' if d['success'] else 'failure'}",
+    "damage": _damage,
+    "coins": lambda d, e, terms: (f"      {d['amount']} {terms.score}: {_pile(d['source'], terms)} → "
+                                  f"{_pile(d['dest'], terms)} ({terms.named(d['reason'])})"),
+    "status": lambda d, e, terms: f"   ** {d[terms.actor]} is {d['status']}",
+    "state": lambda d, e, terms: (f"      {d[terms.actor]} {'is now' if 'added' in d else 'is no longer'} "
+                                  f"{d.get('added') or d.get('removed')}"),
+    "round_end": _round_end,
+    "card_moved": lambda d, e, terms: (f"      {d['card']} moves from {d['origin']} to {d['destination']}, "
+                                       f"place {d['at']} from the top"),
+    "hold_broken": lambda d, e, terms: f"      {d[terms.actor]} is no longer held by {d[terms.held_by]} ({d['reason']})",
+    "fault": _fault,
+    "bout_end": _bout_end,
+    # What a script's effects did.
+    "card": _played,
+    "ability": _played,
+    "card_cancelled": lambda d, e, terms: f"      {terms.named(d['name'])} is cancelled",
+    "negated": lambda d, e, terms: f"      {terms.named(d['card'])} is negated",
+    "draw": _draw,
+    "points": _points,
+    "trait": lambda d, e, terms: f"      {d.get(terms.actor)}'s {terms.named(d['trait'])} is now {d['value']}",
+    "stat": lambda d, e, terms: f"      {d.get(terms.actor)}'s {terms.named(d['stat'])} is now {d['value']}",
+    "object": _object,
+    "off_board": lambda d, e, terms: f"   ** {d.get(terms.actor)} is taken off the board at [{d['at'][0]},{d['at'][1]}]",
+    "weapon": _weapon,
+    "blocked": lambda d, e, terms: f"      {d.get(terms.actor)} cannot move {d['direction']}: the way is blocked",
+    "move_prevented": lambda d, e, terms: f"      {d.get(terms.actor)}'s move is prevented",
+    "note": lambda d, e, terms: f"      note: {d['text']}",
+}
 
 
 def _pile(name: str, terms: GameTerms) -> str:
