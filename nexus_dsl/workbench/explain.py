@@ -58,8 +58,9 @@ class Because:
 @dataclass(frozen=True)
 class Explanation:
     """A line of the log, why it happened (`reason`, one sentence), the statements under way
-    (outermost first), the one that wrote it (`main`: the innermost, None for none), and the
-    dice it rolled."""
+    (outermost first), the one the reason names (`main`: the one it happened because of, by
+    `said_because`; the innermost when only the game's sequence ran; None for none), and the dice
+    it rolled."""
 
     seq: int
     line: str
@@ -111,7 +112,8 @@ def explain(event: Event, ruleset: Ruleset, terms: GameTerms | None = None,
         return Explanation(event.seq, line, "this bout was not played to be explained (no causes were kept)",
                            (), None, dice, False)
     causes = tuple(because_of(cause, ruleset.sources, root) for cause in event.cause)
-    main = causes[-1] if causes else None
+    index = said_because([cause.kind for cause in causes])
+    main = causes[index] if index is not None else (causes[-1] if causes else None)
     return Explanation(event.seq, line, _reason(event, terms, main), causes, main, dice, True)
 
 
@@ -134,9 +136,12 @@ class LogLine:
         Favourite`): the innermost under way that is not a procedure sequencing the game; None for a
         player's decision, a line of the game's own sequence, or a bout not played to be explained.
         Read from the kept causes alone (no script text), so every line of a long log can carry it."""
-        main = next((cause for cause in reversed(self.event.cause or ())
-                     if _said_because(cause.declaration.kind if cause.declaration is not None else None)), None)
-        if main is None or (self.event.type in DECIDED and main.verb == "ask"):
+        causes = self.event.cause or ()
+        index = said_because([cause.declaration.kind if cause.declaration is not None else None for cause in causes])
+        if index is None:
+            return None
+        main = causes[index]
+        if self.event.type in DECIDED and main.verb == "ask":
             return None
         declaration = main.declaration
         if declaration is None:
@@ -172,10 +177,14 @@ def _reason(event: Event, terms: GameTerms, main: Because | None) -> str:
     return f"the game's sequence: {said}" if main.kind in SEQUENCING else said
 
 
-def _said_because(kind: str | None) -> bool:
-    """Whether a line can be said to happen because of a declaration of this kind (not one that
-    only sequences the game)."""
-    return kind not in SEQUENCING
+def said_because(kinds: Sequence[str | None]) -> int | None:
+    """Which of the statements under way (outermost first, given by their declarations' kinds) a
+    line happened because of: the innermost that is not a procedure sequencing the game; None when
+    only the game's sequence ran. The one rule both the explanation and a line's tag follow."""
+    for index in range(len(kinds) - 1, -1, -1):
+        if kinds[index] not in SEQUENCING:
+            return index
+    return None
 
 
 def _label(kind: str | None, name: str | None, ident: str | None) -> str:

@@ -70,6 +70,21 @@ def test_a_stacked_turning_point_drawn_is_the_cause_of_its_effect_at_its_file_an
     assert shown.reason == f"turning point {CARD_NAME}, at base/turning_points/crowd.nexus:{line}:9: `{EFFECT}`"
 
 
+def test_a_lines_tag_names_the_cause_its_explanation_gives(base: Ruleset) -> None:
+    """The tag beside a line and the reason its explanation gives follow one rule: every tagged line
+    of a whole explained bout is explained by the very declaration its tag names."""
+    stepper = stacked(base)
+    tagged = 0
+    for view in stepper.steps_to_end():
+        for line in view.log:
+            if line.tag is None:
+                continue
+            main = explain(line.event, base).main
+            assert main is not None and main.label == line.tag, (line.text, line.tag, main)
+            tagged += 1
+    assert tagged > 100  # a whole bout's worth: the base game's rules, cards and abilities
+
+
 def test_a_player_decision_carries_no_tag_and_batches_stay_unexplained(base: Ruleset, monkeypatch) -> None:
     stepper = stacked(base)
     first = stepper.step()
