@@ -44,8 +44,12 @@ chromium:
 cairo:
 	@{ /sbin/ldconfig -p | grep -q 'libcairo\.so\.2 ' && fc-list | grep -q 'DejaVuSans\.ttf'; } || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcairo2 fonts-dejavu-core fontconfig; }
 
+# The suite on every core (pytest-xdist, at most 4 workers), each test file kept to one worker: a file's
+# module fixtures (the editor's server, the hostile cases measured together, the compiled build) are made
+# once. About 17 minutes on an idle 2-core machine; `.venv/bin/python -m pytest` runs it in one process.
+TEST_WORKERS ?= -n auto --maxprocesses=4 --dist loadfile
 test: $(VENV)/.installed-test chromium cairo
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(TEST_WORKERS)
 
 # mypy over the whole package, with pyproject.toml's configuration; `make test` (tests/test_typecheck.py)
 # holds the package to no type errors as well.
