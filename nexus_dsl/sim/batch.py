@@ -14,9 +14,12 @@ import gc
 import multiprocessing
 import multiprocessing.context
 import os
-import threading
 import statistics
+import sys
+import threading
 import traceback
+import types
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
@@ -338,8 +341,29 @@ def run_local(specs: list[BoutSpec], workers: int | None,
             yield play_one(spec, played)
         return
     context = _process_context()
-    with context.Pool(workers, initializer=start_worker, initargs=(_for_workers(played, context),)) as pool:
+    with _no_main_script_for(context):
+        pool = context.Pool(workers, initializer=start_worker, initargs=(_for_workers(played, context),))
+    with pool:
         yield from pool.imap(play_in_worker, specs, chunksize=max(1, len(specs) // (workers * 8)))
+
+
+@contextmanager
+def _no_main_script_for(context: multiprocessing.context.BaseContext) -> Iterator[None]:
+    """While workers that are not forked start, `__main__` is a module with no file. Such a worker first
+    runs the parent's `__main__` script again (multiprocessing's way to find what is defined there);
+    a batch's workers need nothing of it (what they run is in this module), and in a web server it is
+    the page script run last (Streamlit installs each script run as `__main__`): run again in a worker,
+    outside the server, it would draw a page into nothing, or fail."""
+    if context.get_start_method() == "fork":
+        yield
+        return
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
 
 
 def _process_context() -> multiprocessing.context.BaseContext:

@@ -4,6 +4,8 @@ bouts whether its workers are forked, spawned or made by a fork server (as the e
 from __future__ import annotations
 
 import multiprocessing
+import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -35,6 +37,23 @@ def test_every_start_method_plays_the_bouts_played_in_this_process(monkeypatch: 
     with_start_method(monkeypatch, method)
     assert list(run_local(specs(), 2, {})) == in_process
     assert all(result.finished for result in in_process)
+
+
+@pytest.mark.parametrize("method", ["forkserver", "spawn"])
+def test_workers_never_run_the_callers_main_script(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                    method: str) -> None:
+    """A web server's `__main__` is the page script it ran last (Streamlit installs each run so): a
+    worker started by a fork server or spawned must not run it again."""
+    ran = tmp_path / "ran"
+    script = tmp_path / "page.py"
+    script.write_text(f"open({str(ran)!r}, 'w').close()\nraise SystemExit('the page script ran in a worker')\n")
+    page = types.ModuleType("__main__")
+    page.__file__ = str(script)
+    monkeypatch.setitem(sys.modules, "__main__", page)
+    with_start_method(monkeypatch, method)
+    assert list(run_local(specs(), 2, {})) == [play_one(spec) for spec in specs()]
+    assert not ran.exists()
+    assert sys.modules["__main__"] is page  # given back to the caller
 
 
 @pytest.mark.parametrize("method", ["fork", "spawn"])
