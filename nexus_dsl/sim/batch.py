@@ -358,11 +358,13 @@ def _no_main_script_for(context: multiprocessing.context.BaseContext) -> Iterato
         yield
         return
     main = sys.modules.get("__main__")
-    sys.modules["__main__"] = types.ModuleType("__main__")
+    stand_in = sys.modules["__main__"] = types.ModuleType("__main__")
     try:
         yield
     finally:
-        if main is not None:
+        # Given back only if still the stand-in: a server's other thread may have started a script
+        # run meanwhile, which installed its own `__main__`, newer than the one taken away.
+        if main is not None and sys.modules.get("__main__") is stand_in:
             sys.modules["__main__"] = main
 
 
