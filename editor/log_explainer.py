@@ -9,8 +9,11 @@ The lines are `explain.LogLine`s (a line's words beside its event, which keeps t
 explained bout): the choices show each line with the declaration it happened because of
 (`LogLine.tag`, read from the kept causes alone), and only the chosen line is explained
 (`explain.explain`, which reads the script's text), so a log of hundreds of lines stays quick. A
-selectbox holds the lines: it can be searched by typing (a card's name finds the lines it caused).
-Its keys start with the page's prefix (`tr_why`, `pt_why`)."""
+search box above the choice narrows the lines to those holding its words (a card's name finds the
+lines it caused), and the choice offers at most `MOST_OFFERED` of them, the nearest the log's end
+first when it reads newest first, so a whole bout's log (a thousand lines and more) never reaches
+the browser as one list to filter at each key. Its keys start with the page's prefix (`tr_why`,
+`pt_why`; the search box's is the prefix with `_find`)."""
 
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from nexus_dsl.model.ruleset import Ruleset
 from nexus_dsl.workbench.explain import Because, Explanation, LogLine, explain
 
 PLACEHOLDER = "Choose a line to see why it happened"
+MOST_OFFERED = 150
 
 
 def line_choice(line: LogLine) -> str:
@@ -30,6 +34,12 @@ def line_choice(line: LogLine) -> str:
     it happen, that declaration (`12: blue's Swagger is now 3  ← turning point Fan Favourite`)."""
     tag = line.tag
     return f"{line.seq}: {line.text.strip()}" + (f"  ← {tag}" if tag else "")
+
+
+def matching(log: Sequence[LogLine], words: str) -> list[LogLine]:
+    """The lines of `log` whose choice (words and cause) holds every word of `words`, in any case."""
+    wanted = words.casefold().split()
+    return [line for line in log if all(word in line_choice(line).casefold() for word in wanted)]
 
 
 def log_explainer(rules: Ruleset, log: Sequence[LogLine], key: str, *, newest_first: bool = False,
@@ -41,10 +51,19 @@ def log_explainer(rules: Ruleset, log: Sequence[LogLine], key: str, *, newest_fi
         st.caption("No line of the log to explain yet.")
         return None
     lines = {line.seq: line for line in log}
-    order = list(reversed(lines)) if newest_first else list(lines)
-    if key in st.session_state and st.session_state[key] not in lines:
-        del st.session_state[key]  # a line of another step (or of another bout): nothing is chosen now
-    chosen = st.selectbox(label, order, index=None, key=key, placeholder=PLACEHOLDER,
+    words = st.text_input("Find lines holding", key=f"{key}_find", placeholder="a card's name, a helot, a word",
+                          help="Only the lines holding every word (in any case) are offered below.")
+    found = matching(log, words)
+    order = [line.seq for line in (reversed(found) if newest_first else found)]
+    offered = order[:MOST_OFFERED]
+    if key in st.session_state and st.session_state[key] not in offered:
+        del st.session_state[key]  # a line of another step, another bout or another search: nothing is chosen now
+    if len(order) > len(offered):
+        st.caption(f"{len(order)} lines {'match' if words.strip() else 'in all'}: the "
+                   f"{'newest' if newest_first else 'first'} {len(offered)} are offered; find words to narrow them.")
+    elif not order:
+        st.caption(f"No line holds “{words.strip()}”.")
+    chosen = st.selectbox(label, offered, index=None, key=key, placeholder=PLACEHOLDER,
                           format_func=lambda seq: line_choice(lines[seq]))
     if chosen is None:
         return None

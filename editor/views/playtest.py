@@ -333,7 +333,7 @@ def log_panel(rules, log) -> None:
     with st.expander("Log, and why each line happened", expanded=False):
         st.text("\n".join(line.text for line in log[-SHOWN_LINES:]))
         log_explainer(rules, log, WHY, newest_first=True,
-                      label="Why did it happen? Choose a line (newest first; type to search)")
+                      label="Why did it happen? Choose a line (newest first)")
 
 
 def dice_panel(session: playtest.PlaySession, visible: dict) -> None:

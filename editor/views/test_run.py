@@ -230,7 +230,7 @@ def why_panel(rules, log: tuple[LogLine, ...], whole: list[LogLine]) -> None:
     scope = st.radio("Lines of", [THIS_STEP, WHOLE_LOG], key=WHY_SCOPE, horizontal=True,
                      label_visibility="collapsed")
     log_explainer(rules, log if scope == THIS_STEP else whole, WHY,
-                  label=f"A line of {scope} (type to search: a card's name finds the lines it caused)")
+                  label=f"A line of {scope}")
 
 
 def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) -> None:

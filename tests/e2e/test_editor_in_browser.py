@@ -129,7 +129,9 @@ def main_area(page: Page) -> Locator:
 
 
 def go_to(page: Page, title: str) -> None:
-    """Follow the sidebar's navigation (the app keeps its state, so the loaded packs carry over)."""
+    """Follow the sidebar's navigation (the app keeps its state, so the loaded packs carry over),
+    once the run the last step caused is over (a busy server draws the sidebar late)."""
+    settle(page)
     page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click()
     expect(main_area(page).get_by_role("heading", name=title)).to_be_visible()
     settle(page)
@@ -553,9 +555,8 @@ def test_test_run_traces_a_drawn_card_to_its_script_line(page: Page, server: Ser
         # The card was drawn in an earlier step: its lines are found in the whole log, by its name.
         main.get_by_text("every step so far", exact=True).click()
         settle(page)
-        lines = widget(page, "tr_why").get_by_role("combobox")
-        lines.click()
-        page.keyboard.insert_text(TRACED_NAME)  # one input event: each key would filter the whole log again
+        type_into(page, "tr_why_find", TRACED_NAME)
+        widget(page, "tr_why").get_by_role("combobox").click()
         page.get_by_role("option", name=re.compile(rf"← turning point {TRACED_NAME}$")).first.click()
         settle(page)
         why = main.get_by_text(re.compile(rf"^Why: turning point {TRACED_NAME}, at .*turning_points/crowd\.nexus:\d+:9"))

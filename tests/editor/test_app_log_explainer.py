@@ -11,7 +11,7 @@ from editor_app import open_page, texts
 from streamlit.testing.v1 import AppTest
 from test_app_playtest import start, through_the_deal
 
-from editor.log_explainer import PLACEHOLDER
+from editor.log_explainer import MOST_OFFERED, PLACEHOLDER, line_choice
 
 CARD, CARD_NAME = "fan_favourite", "Fan Favourite"
 EFFECT = "add_trait self SWAG by fan_swag"
@@ -49,6 +49,17 @@ def test_a_drawn_card_is_traced_to_its_script_line_and_opened_in_the_card_editor
     drawn = next(line for view in steps for line in view.log if line.tag == f"turning point {CARD_NAME}")
     assert drawn.seq not in [line.seq for line in steps[-1].log]  # not a line of the last step
     at.radio(key="tr_why_scope").set_value("every step so far").run()
+    whole = [line for view in steps for line in view.log]
+    assert len(whole) > MOST_OFFERED  # a whole bout: more lines than the choice offers at once
+    assert at.selectbox(key="tr_why").options == [line_choice(line) for line in whole[:MOST_OFFERED]]
+    assert f"{len(whole)} lines in all: the first {MOST_OFFERED} are offered" in texts(at)
+    # The search box narrows the lines to those holding every word, in any case: the card's name finds its lines.
+    at.text_input(key="tr_why_find").input(CARD_NAME.lower().replace(" ", "  ")).run()
+    found = [line for line in whole if CARD_NAME in line_choice(line)]
+    assert drawn in found and at.selectbox(key="tr_why").options == [line_choice(line) for line in found]
+    at.text_input(key="tr_why_find").input("no such words").run()
+    assert at.selectbox(key="tr_why").options == [] and "No line holds “no such words”." in texts(at)
+    at.text_input(key="tr_why_find").input(CARD_NAME).run()
     at.selectbox(key="tr_why").set_value(drawn.seq).run()
     assert not at.exception, at.exception
 
