@@ -44,11 +44,11 @@ chromium:
 cairo:
 	@{ /sbin/ldconfig -p | grep -q 'libcairo\.so\.2 ' && fc-list | grep -q 'DejaVuSans\.ttf'; } || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcairo2 fonts-dejavu-core fontconfig; }
 
-# The suite in one process. `make test TEST_WORKERS="-n auto --maxprocesses=4 --dist loadfile"` spreads it
-# over the cores with pytest-xdist (about 19 minutes against 36-46 on a busy 2-core machine), but the
-# editor's browser journey then runs beside other heavy tests and three of its steps run out of time:
-# one process stays the default until that journey holds under load.
-TEST_WORKERS ?=
+# The suite spread over the cores with pytest-xdist, a test file to a worker so that a module's
+# fixtures (the editor's server, the compiled build, the hostile cases measured together) are made
+# once, the longest files first (tests/conftest.py): about 19 minutes on 2 cores against 35-46 in one process. `make test TEST_WORKERS=` runs it in
+# one process, as `.venv/bin/python -m pytest` does.
+TEST_WORKERS ?= -n auto --maxprocesses=4 --dist loadfile --no-loadscope-reorder
 test: $(VENV)/.installed-test chromium cairo
 	$(BIN)/python -m pytest $(TEST_WORKERS)
 
