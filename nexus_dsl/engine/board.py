@@ -344,6 +344,14 @@ def _step_table(size: int) -> list[Square | None]:
     return table
 
 
+# Each tabulated board size's areas (`Grid.area`), at `square index * (size + 1) + radius` (a radius
+# of the size or more kept as the size): the squares in order and as a set, made when first asked.
+_AREA_TABLES: Final[dict[int, list[tuple[tuple[Square, ...], frozenset[Square]] | None]]] = {}
+# The squares a line of sight between two squares of a tabulated board crosses (`Grid.line_between`),
+# by the pair of squares as one number.
+_LINES: Final[dict[int, tuple[Square, ...]]] = {}
+
+
 @dataclass(frozen=True)
 class Grid:
     """A square board of `size` x `size` squares; everything beyond its edge is the wall.
@@ -431,7 +439,34 @@ class Grid:
         `squares()` order."""
         if radius < 0:
             raise ValueError(f"area radius must be >= 0, got {radius}")
-        return [sq for sq in self.squares() if self.chebyshev(center, sq) <= radius]
+        return list(self._area_table(center, radius)[0])
+
+    def area_set(self, center: Square, radius: int) -> frozenset[Square]:
+        """`frozenset(area(center, radius))`: on a tabulated board the same set, made once per
+        board size, centre and radius (scripts ask for areas round pieces at every decision)."""
+        if radius < 0:
+            raise ValueError(f"area radius must be >= 0, got {radius}")
+        return self._area_table(center, radius)[1]
+
+    def _area_table(self, center: Square, radius: int) -> tuple[tuple[Square, ...], frozenset[Square]]:
+        """The squares of `area` in order and as a set: read from the board size's table when the
+        centre is on a tabulated board (a radius of the size or more reaches the whole board, so
+        it is kept as the size), else worked out."""
+        index = self._index(center)
+        if index < 0:
+            found = tuple([sq for sq in self.squares() if self.chebyshev(center, sq) <= radius])
+            return found, frozenset(found)
+        size = self.size
+        reach = radius if radius < size else size
+        areas = _AREA_TABLES.get(size)
+        if areas is None:
+            areas = _AREA_TABLES[size] = [None] * (size * size * (size + 1))
+        at = index * (size + 1) + reach
+        kept = areas[at]
+        if kept is None:
+            found = tuple([sq for sq in self.squares() if self.chebyshev(center, sq) <= reach])
+            kept = areas[at] = (found, frozenset(found))
+        return kept
 
     # -- facing-relative squares -------------------------------------------------------------
 
@@ -548,19 +583,21 @@ class Grid:
         Exact rational arithmetic makes it deterministic, and it is symmetric:
         `line_squares(b, a) == list(reversed(line_squares(a, b)))`.
         """
-        crossings: list[tuple[Fraction, Square]] = []
-        for col in range(min(a.col, b.col), max(a.col, b.col) + 1):
-            for row in range(min(a.row, b.row), max(a.row, b.row) + 1):
-                sq = Square(col, row)
-                if sq == a or sq == b:
-                    continue
-                span = _crossing_interval(a, b, sq)
-                if span is not None:
-                    # The interval's midpoint orders squares along the line; intervals of crossed
-                    # squares never share a midpoint, and t -> 1 - t reverses the order exactly.
-                    crossings.append(((span[0] + span[1]) / 2, sq))
-        crossings.sort()
-        return [sq for _, sq in crossings]
+        return list(Grid.line_between(a, b))
+
+    @staticmethod
+    def line_between(a: Square, b: Square) -> tuple[Square, ...]:
+        """`line_squares(a, b)` as a tuple: between squares of a tabulated board (every line of
+        sight asked is), worked out once per pair of squares, since it depends on them alone."""
+        if 1 <= a.col <= _MOST_TABULATED and 1 <= a.row <= _MOST_TABULATED \
+                and 1 <= b.col <= _MOST_TABULATED and 1 <= b.row <= _MOST_TABULATED:
+            key = (((a.col * (_MOST_TABULATED + 1) + a.row) * (_MOST_TABULATED + 1) + b.col)
+                   * (_MOST_TABULATED + 1) + b.row)
+            line = _LINES.get(key)
+            if line is None:
+                line = _LINES[key] = _line_squares(a, b)
+            return line
+        return _line_squares(a, b)
 
     @staticmethod
     def direction_towards(a: Square, b: Square) -> Direction | None:
@@ -615,6 +652,24 @@ def _areas_of(size: int) -> tuple[list[frozenset[Square] | None], list[frozenset
         arcs: list[frozenset[Square] | None] = [None] * cells
         areas = _AREAS_OF_SIZE[size] = (reached, arcs)
     return areas
+
+
+def _line_squares(a: Square, b: Square) -> tuple[Square, ...]:
+    """`Grid.line_squares`, worked out: every square of the box the two squares span whose inside
+    the line between their centres crosses, ordered along the line."""
+    crossings: list[tuple[Fraction, Square]] = []
+    for col in range(min(a.col, b.col), max(a.col, b.col) + 1):
+        for row in range(min(a.row, b.row), max(a.row, b.row) + 1):
+            sq = Square(col, row)
+            if sq == a or sq == b:
+                continue
+            span = _crossing_interval(a, b, sq)
+            if span is not None:
+                # The interval's midpoint orders squares along the line; intervals of crossed
+                # squares never share a midpoint, and t -> 1 - t reverses the order exactly.
+                crossings.append(((span[0] + span[1]) / 2, sq))
+    crossings.sort()
+    return tuple([sq for _, sq in crossings])
 
 
 def _sign(x: int) -> int:

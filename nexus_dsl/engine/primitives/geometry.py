@@ -56,14 +56,14 @@ def square_at(host: Host, env: Env, where: Any, direction: str) -> frozenset[Squ
 
 
 def area(host: Host, env: Env, where: Any, radius: int) -> frozenset[Square]:
-    return frozenset(host.state.grid.area(as_square(host, where), radius))
+    return host.state.grid.area_set(as_square(host, where), radius)
 
 
 def in_sight(host: Host, env: Env, piece: Piece, other: Piece) -> bool:
     if not host.state.grid.in_line_of_sight_cone(piece.square, piece.facing, other.square):
         return False
     return not any(host.ruleset.object_flags(obj).get("cover", False)
-                   for sq in host.state.grid.line_squares(piece.square, other.square) for obj in host.state.objects_at(sq))
+                   for sq in host.state.grid.line_between(piece.square, other.square) for obj in host.state.objects_at(sq))
 
 
 def forward_distance(host: Host, env: Env, piece: Piece, other: Piece) -> int:
