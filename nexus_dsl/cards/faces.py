@@ -10,7 +10,7 @@ of its own where a value is the designer's assumption (`assumed`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
 from ..model.ruleset import DataItem, Ruleset, ScriptItem
@@ -52,6 +52,12 @@ class CardFace:
     @property
     def kind_title(self) -> str:
         return self.title or KIND_TITLES.get(self.kind, self.kind)
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """Everything the face says, as one hashable value: equal for equal faces, different as soon
+        as a word of it differs (a drawing of the face is kept by it)."""
+        return tuple(tuple(value) if isinstance(value, list) else value
+                     for value in (getattr(self, f.name) for f in fields(self)))
 
     def to_json(self) -> dict[str, Any]:
         face = {"id": self.id, "kind": self.kind, "name": self.name, "text": self.prose, "rules": self.lines,
