@@ -17,6 +17,7 @@ name and the kind it is drawn as, so the editor's pages draw each face once howe
 
 from __future__ import annotations
 
+import math
 import threading
 import xml.etree.ElementTree as ET
 import zlib
@@ -90,15 +91,16 @@ def wrap(text: str, width: float, size: float) -> list[str]:
     lines: list[str] = []
     current = ""
     current_ems = 0.0  # the current line's width in ems: its characters' widths added in order, as `text_width` adds them
+    space = _WIDTHS[" "]
     for word in text.split():
-        ems = _ems(word)
-        # The candidate line's width, added on from the current line's: the same sum `text_width` makes.
-        candidate_ems = sum(map(_WIDTHS.__getitem__, word), current_ems + _WIDTHS[" "]) if current else ems
-        if candidate_ems * size <= width:
-            current, current_ems = (f"{current} {word}" if current else word), candidate_ems
-            continue
         if current:
+            # The line with the word, its width added on from the line's: the same sum `text_width` makes.
+            candidate_ems = sum(map(_WIDTHS.__getitem__, word), current_ems + space)
+            if candidate_ems * size <= width:
+                current, current_ems = f"{current} {word}", candidate_ems
+                continue
             lines.append(current)
+        ems = _ems(word)
         while ems * size > width:
             cut = next((i for i in range(len(word), 0, -1) if text_width(word[:i], size) <= width), 1)
             lines.append(word[:cut])
@@ -165,6 +167,24 @@ def lay_out(face: CardFace, size: float) -> list[Line]:
     return lines
 
 
+def _fewest_lines(face: CardFace, size: float) -> int:
+    """As few lines as `lay_out` can break the face's text into at `size`, without breaking it: a
+    line is never wider than its width, and only the spaces where a paragraph breaks go unprinted,
+    so a paragraph as wide as W (its words a space apart) takes (W + space) / (width + space) lines
+    at least. (Where a line is too narrow for a character, a paragraph counts one line.)"""
+    inner = BOX_WIDTH - 2 * PADDING
+    space = _WIDTHS[" "] * size
+    count = 0
+    for text, depth, style in _paragraphs(face):
+        width = inner - depth * INDENT - (INDENT if text.startswith("- ") else 0)
+        if style == "figure" or width < 3 * size:
+            count += 1
+            continue
+        whole = _ems(" ".join(text.split())) * size
+        count += max(1, math.ceil((whole + space) / (width + space) - 1e-6))
+    return count
+
+
 def _fits(lines: list[Line], size: float) -> bool:
     mono_size = _mono_size(lines)
     return (len(lines) * size * LINE_SPACING <= BOX_HEIGHT - 2 * PADDING
@@ -183,9 +203,11 @@ def fitted(face: CardFace) -> tuple[float, list[list[Line]]]:
     fits at the smallest type or larger, else the lines continued over as many as it takes."""
     size = LARGEST_TYPE
     while size > SMALLEST_TYPE:
-        lines = lay_out(face, size)
-        if _fits(lines, size):
-            return size, [lines]
+        # Laid out only at a size its text may fit at: one its fewest lines overflow is passed over.
+        if _fewest_lines(face, size) * size * LINE_SPACING <= BOX_HEIGHT - 2 * PADDING + 1e-6:
+            lines = lay_out(face, size)
+            if _fits(lines, size):
+                return size, [lines]
         size = round(size - 0.1, 2)
     lines = lay_out(face, SMALLEST_TYPE)
     per_face = int((BOX_HEIGHT - 2 * PADDING) // (SMALLEST_TYPE * LINE_SPACING)) - 1  # a line for "continued"

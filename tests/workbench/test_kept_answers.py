@@ -58,6 +58,32 @@ def test_text_is_measured_and_wrapped_to_the_same_lines_as_before(base) -> None:
                 assert card_svg.wrap(text, width, size) == wrapped(text, width, size), (text, size, width)
 
 
+def fitted_by_trying_every_size(face):
+    """The type size and lines of a face as they have always been found: laid out at each size from
+    the largest down, the first that fits kept."""
+    size = LARGEST_TYPE
+    while size > SMALLEST_TYPE:
+        lines = card_svg.lay_out(face, size)
+        if card_svg._fits(lines, size):
+            return size, [lines]
+        size = round(size - 0.1, 2)
+    lines = card_svg.lay_out(face, SMALLEST_TYPE)
+    per_face = int((card_svg.BOX_HEIGHT - 2 * card_svg.PADDING) // (SMALLEST_TYPE * card_svg.LINE_SPACING)) - 1
+    return SMALLEST_TYPE, [lines[start:start + per_face] for start in range(0, len(lines), per_face)]
+
+
+def test_every_face_is_fitted_at_the_size_and_lines_it_always_was(base) -> None:
+    faces = all_faces(base)
+    haymaker = next(face for face in faces if face.id == "haymaker")
+    words = "The attack does four more damage to the helot it hits, and the crowd roars."
+    faces += [replace(haymaker, lines=[f"{'  ' * depth}- {words * repeat}" for depth in range(4)])
+              for repeat in range(1, 9)]
+    faces += [replace(haymaker, lines=["x" * length, words], prose=words * 3) for length in (10, 60, 300)]
+    faces += [replace(haymaker, lines=[f"{'  ' * 30}{words}"], figure=["+--+--+", "|  |  |"])]
+    for face in faces:
+        assert card_svg.fitted(face) == fitted_by_trying_every_size(face), face.id
+
+
 # ---------------------------------------------------------------- faces drawn
 def test_a_kept_drawing_is_the_face_drawn_anew(base) -> None:
     for face in all_faces(base)[:60]:
