@@ -12,11 +12,11 @@ from nexus_dsl.engine.setup import RANDOM_ITEM, RANDOM_LAYOUT
 from nexus_dsl.errors import Diagnostic
 from nexus_dsl.workbench import packs as packs_api
 from nexus_dsl.workbench.authoring import card_face_html
-from nexus_dsl.narrate import GameTerms
-from nexus_dsl.workbench.table import has_board
-from nexus_dsl.workbench.testrun import faulting_item, game_name
 
 from . import navigation, remembered, state
+
+# What only the pages that play bouts use (the engine's bouts, the narration, the test run) is
+# imported where it is used: the first page, which every new session opens on, runs without them.
 
 
 # Choices of the bout-setting forms (Test run, Playtest). By default a bout is the real game: each
@@ -170,6 +170,9 @@ def pack_folder(pack_id: str) -> Path | None:
 def outcome_text(outcome, rules=None) -> str:
     """How a bout ended, in words: why, who won, and the cred piles (in a game played without a
     board, given its `rules`: each player's score, in the game's word for it, and no crowd)."""
+    from nexus_dsl.narrate import GameTerms
+    from nexus_dsl.workbench.table import has_board
+
     termination = getattr(getattr(outcome, "termination", None), "value", str(getattr(outcome, "termination", "")))
     winner = getattr(outcome, "winner", None)
     totals = getattr(outcome, "totals", {}) or {}
@@ -187,6 +190,9 @@ def no_board(rules, lacks: str) -> bool:
     """On a page that means something only for NEXUS Arena's board and dice: when the loaded game is
     played without a board, say plainly what it `lacks` (and how to use the page), and return True
     so the page draws nothing more."""
+    from nexus_dsl.workbench.table import has_board
+    from nexus_dsl.workbench.testrun import game_name
+
     if rules is None or has_board(rules):
         return False
     st.info(f"The loaded game, {game_name(rules)}, is played without a board: it has {lacks}. "
@@ -212,6 +218,8 @@ def script_fault(rules, fault: Diagnostic, declaration, text: str, key: str) -> 
 def open_fault_button(rules, declaration, key: str) -> None:
     """A button opening the declaration whose script faulted in the card editor, when the packs loaded
     in the sidebar hold that very declaration (the card editor opens items of the loaded packs)."""
+    from nexus_dsl.workbench.testrun import faulting_item
+
     item = faulting_item(rules, declaration)
     if item is not None:
         open_declaration_button(rules, item.declaration.kind, item.declaration.id, key)

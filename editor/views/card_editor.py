@@ -32,9 +32,8 @@ NEW_PACK = pack_choice.NEW_PACK
 MODES = ("New", "Duplicate", "Open")
 
 
-def kind_title(kind: str) -> str:
-    """A kind as the picker names it: by the loaded packs' declaration of it (`kind`), else its title."""
-    rules = state.ruleset()
+def kind_title(rules, kind: str) -> str:
+    """A kind as the picker names it: by the loaded packs' (`rules`) declaration of it (`kind`), else its title."""
     declared = rules.declaration("kind", kind) if rules is not None else None
     if declared is not None:
         return declared.name
@@ -125,7 +124,7 @@ def open_existing() -> None:
     ident = st.session_state.get("ed_source")
     item = origin_of(rules, kind, ident) if ident else None
     if item is None:
-        state.flash("error", f"nothing to open: choose a {kind_title(kind)}")
+        state.flash("error", f"nothing to open: choose a {kind_title(rules, kind)}")
         return
     name = item.declaration.name if isinstance(item, ScriptItem) else str(item.data.get("name", ident))
     text = authoring.duplicate(rules, ident, ident, name)  # the item's own text under its own id
@@ -144,7 +143,7 @@ def source_picker(rules, kind: str) -> None:
     fields = {"New": ("id", "name"), "Duplicate": ("source", "id", "name"), "Open": ("source",)}[mode]
     columns = dict(zip(fields, st.columns(3)))
     if "source" in columns:
-        columns["source"].selectbox(kind_title(kind), items_of(rules, kind), key="ed_source")
+        columns["source"].selectbox(kind_title(rules, kind), items_of(rules, kind), key="ed_source")
     if "id" in columns:
         columns["id"].text_input("New id", key="ed_new_id", placeholder="snake_case id")
         columns["name"].text_input("New name", key="ed_new_name")
@@ -354,7 +353,7 @@ def save_panel(valid: bool) -> None:
 # ---------------------------------------------------------------- the page
 def editor_body(rules, kind: str) -> None:
     text = st.session_state.get(TEXT, "")
-    check = authoring.validate_item(kind, text, rules)
+    check = authoring.checked_item(kind, text, rules)
     target = st.session_state.get(TARGET)
     if target:
         st.caption(f"Editing `{target['path']}` (pack `{target['pack']}`)")
@@ -372,7 +371,7 @@ def editor_body(rules, kind: str) -> None:
             form_fields(kind, text)
     with verdict:
         if check.ok:
-            st.success(f"Valid {kind_title(kind)}" + (f": `{check.ident}`" if check.ident else ""))
+            st.success(f"Valid {kind_title(rules, kind)}" + (f": `{check.ident}`" if check.ident else ""))
         else:
             st.markdown(f"**{widgets.counted(len(check.errors), 'problem')}**")
         widgets.show_diagnostics(check.diagnostics)
@@ -409,7 +408,8 @@ def render() -> None:
     state.keep_widgets(*KEPT)
     take_open_request()
     # The language's kinds, those the loaded packs declare (the base game's influence cards...) and the data kinds.
-    kind = st.selectbox("Content type", authoring.kinds_of(rules), key="ed_kind", format_func=kind_title)
+    kind = st.selectbox("Content type", authoring.kinds_of(rules), key="ed_kind",
+                        format_func=lambda choice: kind_title(rules, choice))
     source_picker(rules, kind)
     state.show_flashes()
     if not st.session_state.get(TEXT):

@@ -10,7 +10,7 @@ of its own where a value is the designer's assumption (`assumed`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Mapping
 
 from ..model.ruleset import DataItem, Ruleset, ScriptItem
@@ -52,6 +52,12 @@ class CardFace:
     @property
     def kind_title(self) -> str:
         return self.title or KIND_TITLES.get(self.kind, self.kind)
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """Everything the face says, as one hashable value: equal for equal faces, different as soon
+        as a word of it differs (a drawing of the face is kept by it)."""
+        return tuple(tuple(value) if isinstance(value, list) else value
+                     for value in (getattr(self, f.name) for f in fields(self)))
 
     def to_json(self) -> dict[str, Any]:
         face = {"id": self.id, "kind": self.kind, "name": self.name, "text": self.prose, "rules": self.lines,
@@ -329,22 +335,39 @@ def card_types(ruleset: Ruleset) -> list[str]:
 
 
 def all_faces(ruleset: Ruleset, kind: str | None = None) -> list[CardFace]:
-    faces: list[CardFace] = []
+    """The face of every item of the ruleset (of one `kind`, where given: a declaration kind, or a
+    data type, also without its plural `s`), by kind and id. The faces are worked out once per
+    ruleset and shared by every call: read them, never change them."""
+    return [face for face, kinds in ruleset.derived("card_faces", lambda: _faces_of(ruleset))
+            if kind is None or kind in kinds]
+
+
+def _faces_of(ruleset: Ruleset) -> tuple[tuple[CardFace, frozenset[str]], ...]:
+    """Every face, by kind and id, with the kinds `all_faces` finds it by."""
+    faces: list[tuple[CardFace, frozenset[str]]] = []
     for script_kind, items in ruleset.scripts.items():
-        if kind in (None, script_kind):
-            faces.extend(script_face(item, dict(ruleset.settings), ruleset) for item in items.values())
+        faces.extend((script_face(item, dict(ruleset.settings), ruleset), frozenset({script_kind}))
+                     for item in items.values())
     for data_type, data_items in ruleset.data.items():
-        if kind in (None, data_type, data_type.rstrip("s")):
-            faces.extend(data_face(item, ruleset) for item in data_items.values())
-    return sorted(faces, key=lambda f: (f.kind, f.id))
+        faces.extend((data_face(item, ruleset), frozenset({data_type, data_type.rstrip("s")}))
+                     for item in data_items.values())
+    return tuple(sorted(faces, key=lambda found: (found[0].kind, found[0].id)))
 
 
 def show(ruleset: Ruleset, ident: str) -> list[tuple[CardFace, str | None]]:
-    """Every item with this id: its face and, for scripts, its canonical script text."""
-    found: list[tuple[CardFace, str | None]] = []
-    for item in ruleset.find(ident):
-        if isinstance(item, ScriptItem):
-            found.append((script_face(item, dict(ruleset.settings), ruleset), print_declaration(item.declaration)))
-        else:
-            found.append((data_face(item, ruleset), None))
-    return found
+    """Every item with this id: its face and, for scripts, its canonical script text. Worked out
+    once per ruleset and id (the content browser shows them at every run of its page): the faces
+    are shared, read them, never change them."""
+    shown: dict[str, tuple[tuple[CardFace, str | None], ...]] = ruleset.derived("shown_items", dict)
+    found = shown.get(ident)
+    if found is None:
+        found = tuple(_shown(ruleset, item) for item in ruleset.find(ident))
+        if found:  # kept for the ids the ruleset holds only, so the ids asked for cannot grow it
+            shown[ident] = found
+    return list(found)
+
+
+def _shown(ruleset: Ruleset, item: ScriptItem | DataItem) -> tuple[CardFace, str | None]:
+    if isinstance(item, ScriptItem):
+        return script_face(item, dict(ruleset.settings), ruleset), print_declaration(item.declaration)
+    return data_face(item, ruleset), None

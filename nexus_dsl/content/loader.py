@@ -23,7 +23,7 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from ..check.checker import Checker
 from ..check.context import context_of, setting_type
@@ -136,15 +136,21 @@ def read_manifest(folder: Path, limits: InputLimits = INPUT_LIMITS) -> Manifest:
     return Manifest(folder, file, text, data, info)
 
 
-def find_manifests(root: Path | None = None, limits: InputLimits = INPUT_LIMITS) -> dict[str, Manifest]:
+def manifest_files(root: Path) -> list[Path]:
+    """Every manifest under the content root that discovery reads (none in a hidden or `drafts/`
+    folder; links to folders are not entered), in the order of their paths."""
+    return [path for path in sorted(root.rglob(MANIFEST)) if not is_set_aside(path, root)]
+
+
+def find_manifests(root: Path | None = None, limits: InputLimits = INPUT_LIMITS,
+                   files: Sequence[Path] | None = None) -> dict[str, Manifest]:
     """The manifest of every pack under the content root, by the id it gives (the first found, in
     the order of their paths, when two give the same id). A manifest that gives no id is passed
-    over here; loading that pack by its folder reports why."""
+    over here; loading that pack by its folder reports why. `files`: the root's `manifest_files`,
+    where the caller has listed them already."""
     root = root or default_content_root()
     found: dict[str, Manifest] = {}
-    for path in sorted(root.rglob(MANIFEST)):
-        if is_set_aside(path, root):
-            continue
+    for path in manifest_files(root) if files is None else files:
         manifest = read_manifest(path.parent, limits)
         if manifest.ident is not None:
             found.setdefault(manifest.ident, manifest)

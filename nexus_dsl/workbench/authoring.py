@@ -13,10 +13,12 @@ from __future__ import annotations
 import dataclasses
 import html
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import yaml
+from cachetools import LRUCache
 
 from ..cards import ASSUMED_MARK, CardFace, data_face, script_face
 from ..content.barge_checks import barge_problems
@@ -380,6 +382,28 @@ def validate_item(kind: str, text: str, packs_ruleset: Ruleset | None) -> Valida
         return Validation(kind, None, list(error.diagnostics))
     except Exception as error:  # noqa: BLE001 - documented never to raise: the editor shows it as a problem
         return Validation(kind, None, [internal_error(ITEM_FILE, error)])
+
+
+#: Verdicts kept per ruleset, on the texts checked last: the card editor's page runs again at every
+#: click, mostly on a text it has checked already (and a pause in typing often mends what it broke).
+KEPT_VERDICTS = 16
+_VERDICTS_LOCK = threading.Lock()  # a ruleset is shared by the editor's sessions, served from threads
+
+
+def checked_item(kind: str, text: str, packs_ruleset: Ruleset | None) -> Validation:
+    """`validate_item`, kept for the ruleset and the very text (and kind) checked: the verdict is
+    shared, read it, never change it."""
+    if packs_ruleset is None:
+        return validate_item(kind, text, None)
+    kept: LRUCache[tuple[str, str], Validation] = packs_ruleset.derived(
+        "item_verdicts", lambda: LRUCache(maxsize=KEPT_VERDICTS))
+    with _VERDICTS_LOCK:
+        verdict = kept.get((kind, text))
+    if verdict is None:
+        verdict = validate_item(kind, text, packs_ruleset)
+        with _VERDICTS_LOCK:
+            kept[(kind, text)] = verdict
+    return verdict
 
 
 def _problem(code: str, message: str, line: int = 1, column: int = 1, hint: str | None = None) -> Diagnostic:

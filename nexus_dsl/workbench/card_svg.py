@@ -11,14 +11,20 @@ long for one card even at the smallest type: the text then continues on the next
 The document is built with `xml.etree.ElementTree`, which escapes every text and attribute: a card's
 name is the card's words, never markup. Text is measured with a fixed table of character widths (a
 little wider than common sans-serif faces draw them), so what is laid out fits where it is printed.
+A face's SVG documents are kept by everything the face says (`CardFace.fingerprint`), with its pack's
+name and the kind it is drawn as, so the editor's pages draw each face once however often they run.
 """
 
 from __future__ import annotations
 
+import math
+import threading
 import xml.etree.ElementTree as ET
 import zlib
 from dataclasses import dataclass
 from typing import Iterable
+
+from cachetools import LRUCache
 
 from ..cards import CardFace
 from ..model.ruleset import Ruleset
@@ -52,31 +58,55 @@ OTHER_COLOURS = ("#ad1457", "#00838f", "#795548", "#616161", "#827717", "#4e342e
 _NARROW = dict.fromkeys("il.,:;'|!ıj ", 0.34) | dict.fromkeys("frt()[]-\u201c\u201d\u2019\"", 0.42)
 _WIDE = dict.fromkeys("mwMW@", 0.95) | dict.fromkeys("ABCDEFGHKNOQRUVXYZ&%", 0.78)
 _MONO_WIDTH = 0.62
+_KEPT_WIDTHS = 4096  # characters whose width is kept once looked up (any text may bring any character)
+
+
+class _Widths(dict[str, float]):
+    """Each character's width (a share of an em), kept once looked up: `text_width` sums them in C."""
+
+    def __missing__(self, ch: str) -> float:
+        width = _NARROW.get(ch, _WIDE.get(ch, 0.72 if ch.isupper() or ch.isdigit() else 0.62))
+        if len(self) < _KEPT_WIDTHS:
+            self[ch] = width
+        return width
+
+
+_WIDTHS = _Widths()
+
+
+def _ems(text: str) -> float:
+    """How wide `text` is drawn, in ems."""
+    return sum(map(_WIDTHS.__getitem__, text))
 
 
 def text_width(text: str, size: float, mono: bool = False) -> float:
     """How wide `text` is drawn at `size` (mm)."""
     if mono:
         return len(text) * _MONO_WIDTH * size
-    return sum(_NARROW.get(ch, _WIDE.get(ch, 0.72 if ch.isupper() or ch.isdigit() else 0.62)) for ch in text) * size
+    return _ems(text) * size
 
 
 def wrap(text: str, width: float, size: float) -> list[str]:
     """`text` broken into lines no wider than `width` at `size`; a word wider than a line is split."""
     lines: list[str] = []
     current = ""
+    current_ems = 0.0  # the current line's width in ems: its characters' widths added in order, as `text_width` adds them
+    space = _WIDTHS[" "]
     for word in text.split():
-        candidate = f"{current} {word}" if current else word
-        if text_width(candidate, size) <= width:
-            current = candidate
-            continue
         if current:
+            # The line with the word, its width added on from the line's: the same sum `text_width` makes.
+            candidate_ems = sum(map(_WIDTHS.__getitem__, word), current_ems + space)
+            if candidate_ems * size <= width:
+                current, current_ems = f"{current} {word}", candidate_ems
+                continue
             lines.append(current)
-        while text_width(word, size) > width:
+        ems = _ems(word)
+        while ems * size > width:
             cut = next((i for i in range(len(word), 0, -1) if text_width(word[:i], size) <= width), 1)
             lines.append(word[:cut])
             word = word[cut:]
-        current = word
+            ems = _ems(word)
+        current, current_ems = word, ems
     if current or not lines:
         lines.append(current)
     return lines
@@ -137,6 +167,24 @@ def lay_out(face: CardFace, size: float) -> list[Line]:
     return lines
 
 
+def _fewest_lines(face: CardFace, size: float) -> int:
+    """As few lines as `lay_out` can break the face's text into at `size`, without breaking it: a
+    line is never wider than its width, and only the spaces where a paragraph breaks go unprinted,
+    so a paragraph as wide as W (its words a space apart) takes (W + space) / (width + space) lines
+    at least. (Where a line is too narrow for a character, a paragraph counts one line.)"""
+    inner = BOX_WIDTH - 2 * PADDING
+    space = _WIDTHS[" "] * size
+    count = 0
+    for text, depth, style in _paragraphs(face):
+        width = inner - depth * INDENT - (INDENT if text.startswith("- ") else 0)
+        if style == "figure" or width < 3 * size:
+            count += 1
+            continue
+        whole = _ems(" ".join(text.split())) * size
+        count += max(1, math.ceil((whole + space) / (width + space) - 1e-6))
+    return count
+
+
 def _fits(lines: list[Line], size: float) -> bool:
     mono_size = _mono_size(lines)
     return (len(lines) * size * LINE_SPACING <= BOX_HEIGHT - 2 * PADDING
@@ -155,9 +203,11 @@ def fitted(face: CardFace) -> tuple[float, list[list[Line]]]:
     fits at the smallest type or larger, else the lines continued over as many as it takes."""
     size = LARGEST_TYPE
     while size > SMALLEST_TYPE:
-        lines = lay_out(face, size)
-        if _fits(lines, size):
-            return size, [lines]
+        # Laid out only at a size its text may fit at: one its fewest lines overflow is passed over.
+        if _fewest_lines(face, size) * size * LINE_SPACING <= BOX_HEIGHT - 2 * PADDING + 1e-6:
+            lines = lay_out(face, size)
+            if _fits(lines, size):
+                return size, [lines]
         size = round(size - 0.1, 2)
     lines = lay_out(face, SMALLEST_TYPE)
     per_face = int((BOX_HEIGHT - 2 * PADDING) // (SMALLEST_TYPE * LINE_SPACING)) - 1  # a line for "continued"
@@ -262,9 +312,23 @@ def face_elements(face: CardFace, pack_name: str = "", base_kind: str | None = N
             for index, lines in enumerate(pages, start=1)]
 
 
+#: Faces kept drawn, the most recently used: a page of the content browser shows 40, a pack a few hundred.
+KEPT_FACES = 1024
+_DRAWN: LRUCache[tuple, tuple[str, ...]] = LRUCache(maxsize=KEPT_FACES)
+_DRAWN_LOCK = threading.Lock()  # the editor serves several sessions from threads; the cache is not thread-safe
+
+
 def face_svgs(face: CardFace, pack_name: str = "", base_kind: str | None = None) -> list[str]:
-    """`face` as SVG documents, one for each face its text takes (see `fitted`)."""
-    return [ET.tostring(element, encoding="unicode") for element in face_elements(face, pack_name, base_kind)]
+    """`face` as SVG documents, one for each face its text takes (see `fitted`); drawn once for what
+    the face says (`CardFace.fingerprint`), its pack's name and the kind it is drawn as."""
+    key = (face.fingerprint(), pack_name, base_kind)
+    with _DRAWN_LOCK:
+        drawn = _DRAWN.get(key)
+    if drawn is None:
+        drawn = tuple(ET.tostring(element, encoding="unicode") for element in face_elements(face, pack_name, base_kind))
+        with _DRAWN_LOCK:
+            _DRAWN[key] = drawn
+    return list(drawn)
 
 
 def face_svg(face: CardFace, pack_name: str = "", base_kind: str | None = None) -> str:

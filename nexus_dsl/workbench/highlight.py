@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import html
 import re
+from copy import copy
 from functools import lru_cache
-from typing import Any, Iterable, Literal, TypedDict
+from typing import Any, Iterable, Iterator, Literal, TypedDict
 
-from lark import Lark
+from lark import Lark, Token
 from lark.exceptions import LarkError, UnexpectedCharacters
+from lark.lexer import BasicLexer, LexerThread
 
 from .. import shipped
 from ..syntax import ast_nodes as A
@@ -54,6 +56,20 @@ def _lexer() -> Lark:
 
 
 @lru_cache(maxsize=1)
+def _every_token_lexer() -> BasicLexer:
+    """The grammar's lexer ignoring nothing, built once: what `Lark.lex(text, dont_ignore=True)`
+    would build (and compile its patterns for) anew at each call."""
+    conf = copy(_lexer().lexer_conf)
+    conf.ignore = ()
+    return BasicLexer(conf)
+
+
+def _every_token(source: str) -> Iterator[Token]:
+    """Every token of `source`, ignored ones included (`Lark.lex(source, dont_ignore=True)`)."""
+    return LexerThread.from_text(_every_token_lexer(), source).lex(None)
+
+
+@lru_cache(maxsize=1)
 def _classes() -> dict[str, str]:
     """Token type -> class: string terminals made of letters are keywords, other strings punctuation."""
     classes: dict[str, str] = {}
@@ -83,7 +99,7 @@ def token_spans(source: str, kinds: Iterable[str] = ()) -> list[Span]:
             spans.append((offset, len(source), "plain"))
             break
         try:
-            for token in _lexer().lex(source[offset:], dont_ignore=True):
+            for token in _every_token(source[offset:]):
                 start = offset + (token.start_pos or 0)
                 end = start + len(token.value)
                 kind = classes.get(token.type, "plain")
@@ -174,11 +190,24 @@ def highlight_html(source: str, diagnostics: Iterable[Any] = (), kinds: Iterable
     (those the loaded packs declare) coloured as keywords. Every piece of text is escaped; any
     input at all gives HTML, never an exception."""
     source = source if isinstance(source, str) else str(source)
+    diagnostics = tuple(diagnostics or ())
+    if not diagnostics:  # a script as the content browser shows it, at every run of its page
+        return _plain_html(source, frozenset(kinds))
+    return _html(source, diagnostics, kinds)
+
+
+@lru_cache(maxsize=256)
+def _plain_html(source: str, kinds: frozenset[str]) -> str:
+    """`highlight_html` of a script without diagnostics, kept for the scripts shown last."""
+    return _html(source, (), kinds)
+
+
+def _html(source: str, diagnostics: tuple[Any, ...], kinds: Iterable[str]) -> str:
     lines = _lines_of(source, token_spans(source, kinds))
     raw_lines = source.split("\n")
     by_line: dict[int, list[Any]] = {}
     loose: list[Any] = []
-    for diagnostic in diagnostics or ():
+    for diagnostic in diagnostics:
         line = _attr(diagnostic, "line", 0)
         if isinstance(line, int) and 1 <= line <= len(lines):
             by_line.setdefault(line, []).append(diagnostic)
