@@ -64,9 +64,9 @@ class ScenarioItem(pytest.Item):
 
 # The files that take longest, first: `make test` hands whole files to its workers in the order they
 # are collected (`--no-loadscope-reorder`), so the long ones start at once rather than last, beside
-# nothing, at the end (about 12, 6, 6 and 3 minutes of one core; the rest takes seconds a file).
-LONGEST_FIRST = ("tests/native/test_compiled_engine.py", "tests/engine/test_preview_isolation.py",
-                 "tests/e2e/test_editor_in_browser.py", "tests/engine/test_replay_whole_state.py")
+# nothing, at the end (about 12, 6, 2 and 2 minutes of one core; the rest takes under a minute a file).
+LONGEST_FIRST = ("tests/native/test_compiled_engine.py", "tests/e2e/test_editor_in_browser.py",
+                 "tests/syntax/test_roundtrip.py", "tests/engine/test_many_bouts.py")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

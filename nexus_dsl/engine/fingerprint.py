@@ -139,6 +139,10 @@ class _Canon:
         self.memo = memo
         self.immutable = (Event, Action)
         self.mechanisms = tuple(type(getattr(bout, name)) for name in MECHANISMS)
+        # Each object's form, worked out once per reading: the suspended game's frames reach the same
+        # state, scopes and frames again and again (the bout's state 65 times in one reading), and
+        # nothing changes while the bout is read. Kept with the object, so no id is reused meanwhile.
+        self.read: dict[int, tuple[Any, Any]] = {}
 
     def value(self, value: Any) -> Any:
         kind = type(value)
@@ -167,7 +171,10 @@ class _Canon:
             return ("dict", tuple((self.value(k), self.value(v)) for k, v in value.items()))
         if isinstance(value, (set, frozenset)):
             return ("set", tuple(sorted((self.value(item) for item in value), key=repr)))
-        return self._object(value)
+        read = self.read.get(id(value))
+        if read is None:
+            read = self.read[id(value)] = (value, self._object(value))
+        return read[1]
 
     def _object(self, value: Any) -> Any:
         # A waiting frame holds the plan of its block or the step of its loop: read as the node it
