@@ -1,12 +1,12 @@
 # Two set-up commands: `make editor` and `make test`. Each creates .venv when it is missing.
-# `make test` also needs Debian's chromium for the editor's end-to-end test and the cairo library
-# with the DejaVu fonts for `nexus print`; `make chromium` and `make cairo` install them with apt
-# when they are missing (CI runs as root).
+# `make test` also needs Debian's chromium for the editor's end-to-end test, the cairo library
+# with the DejaVu fonts for `nexus print`, and Node.js with npm for the TextMate grammar's test;
+# `make chromium`, `make cairo` and `make node` install them with apt when they are missing (CI runs as root).
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: editor test typecheck lint chromium cairo screenshots play check bench bench-editor clean fuzz native grammar
+.PHONY: editor test typecheck lint chromium cairo node screenshots play check bench bench-editor clean fuzz native grammar
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,12 +44,17 @@ chromium:
 cairo:
 	@{ /sbin/ldconfig -p | grep -q 'libcairo\.so\.2 ' && fc-list | grep -q 'DejaVuSans\.ttf'; } || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq libcairo2 fonts-dejavu-core fontconfig; }
 
+# The TextMate grammar is checked on the engine VS Code runs it on, vscode-textmate over vscode-oniguruma
+# (tests/syntax/test_textmate.py, which installs them itself with `npm ci` into build/textmate_node/).
+node:
+	@{ command -v node && command -v npm; } >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nodejs npm; }
+
 # The suite spread over the cores with pytest-xdist, a test file to a worker so that a module's
 # fixtures (the editor's server, the compiled build, the hostile cases measured together) are made
 # once, the longest files first (tests/conftest.py): about 19 minutes on 2 cores against 35-46 in one process. `make test TEST_WORKERS=` runs it in
 # one process, as `.venv/bin/python -m pytest` does.
 TEST_WORKERS ?= -n auto --maxprocesses=4 --dist loadfile --no-loadscope-reorder
-test: $(VENV)/.installed-test chromium cairo
+test: $(VENV)/.installed-test chromium cairo node
 	$(BIN)/python -m pytest $(TEST_WORKERS)
 
 # mypy over the whole package, with pyproject.toml's configuration; `make test` (tests/test_typecheck.py)

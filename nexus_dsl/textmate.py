@@ -11,9 +11,10 @@ the terminals listed in Lark's order, every token that starts where Lark's lexer
 therefore matched as Lark matches it. A keyword is a NAME that spells it (Lark re-types the token),
 so the keywords are listed just before NAME, matched only as whole words. Spaces and newlines carry
 no scope and need no rule; a character no terminal reads is `invalid.illegal`, as the browser
-editor marks it. `tests/syntax/test_textmate.py` holds the grammar to the lexer on every content
-script, and the checked-in file (`editors/vscode/syntaxes/nexus.tmLanguage.json`, written by
-`nexus grammar --textmate --out ...`, `make grammar`) to what this module generates.
+editor marks it. `tests/syntax/test_textmate.py` holds the grammar, run on VS Code's own engine
+(vscode-textmate over Oniguruma), to the lexer on every content script, and the checked-in file
+(`editors/vscode/syntaxes/nexus.tmLanguage.json`, written by `nexus grammar --textmate --out ...`,
+`make grammar`) to what this module generates.
 """
 
 from __future__ import annotations
