@@ -132,7 +132,10 @@ def start_session() -> None:
     st.query_params[QUERY] = name
 
 
-def resume(name: str | None) -> None:
+def resume() -> None:
+    # Read when the click is handled, not bound when the button was drawn: a session chosen and
+    # Resume clicked reach the server in one run, and the choice drawn last would be the one before.
+    name = st.session_state.get("pt_saved")
     if name:
         st.session_state[SESSION] = None
         st.query_params[QUERY] = name
@@ -182,8 +185,8 @@ def new_session_form(rules) -> None:
     saved = playtest.list_sessions(state.sessions_dir())
     if saved:
         left, right = st.columns([3, 1])
-        chosen = left.selectbox("Or resume a saved session", saved, key="pt_saved")
-        right.button("Resume", on_click=resume, args=(chosen,), key="pt_resume")
+        left.selectbox("Or resume a saved session", saved, key="pt_saved")
+        right.button("Resume", on_click=resume, key="pt_resume")
 
 
 # ---------------------------------------------------------------- playing

@@ -280,7 +280,11 @@ def show_step(rules, view: testrun.StepView, history: list[testrun.StepView]) ->
 
 def step_panel(rules, settings: testrun.TestRunSettings) -> None:
     buttons = st.columns(3)
-    buttons[0].button("Start (replay the seed)", on_click=start, args=(settings,), key="tr_start", type="primary")
+    # Started in the run that handles the click, with the settings as the form reads them in it: a
+    # callback would get the settings drawn in the run before, and a seed typed just before Start is
+    # clicked reaches the server in the same run as the click.
+    if buttons[0].button("Start (replay the seed)", key="tr_start", type="primary"):
+        start(settings)
     stepper = st.session_state.get(STEPPER)
     over = stepper is None or stepper.finished
     buttons[1].button("Step", on_click=step, key="tr_step", disabled=over)

@@ -130,7 +130,9 @@ def main_area(page: Page) -> Locator:
 
 def go_to(page: Page, title: str) -> None:
     """Follow the sidebar's navigation (the app keeps its state, so the loaded packs carry over),
-    once the run the last step caused is over (a busy server draws the sidebar late)."""
+    once the run the last step caused is over (a busy server draws the sidebar late) and no list is
+    left open over the page (a journey that failed may leave one)."""
+    page.keyboard.press("Escape")
     settle(page)
     page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title).click()
     expect(main_area(page).get_by_role("heading", name=title)).to_be_visible()
@@ -154,9 +156,13 @@ def choose(page: Page, key: str, option: str) -> None:
 def type_into(page: Page, key: str, text: str) -> None:
     """Fill a text input (or number input) and press Enter, which sends the value to the app."""
     field = widget(page, key).locator("input")
-    field.fill(text)
-    field.press("Enter")
-    settle(page)
+    for _ in range(3):  # on a busy machine a run drawn late can put the old value back: type it again
+        field.fill(text)
+        field.press("Enter")
+        settle(page)
+        if field.input_value() == text:
+            break
+    expect(field).to_have_value(text)
 
 
 def put_caret(script: Locator, offset: int) -> None:
@@ -363,6 +369,7 @@ def pick_many(page: Page, key: str, option: str) -> None:
     page.get_by_role("option", name=option, exact=True).click()
     page.keyboard.press("Escape")
     settle(page)
+    expect(widget(page, key)).to_contain_text(option.split(" (")[0])  # its chip, once the page has it
 
 
 def downloaded(page: Page, key: str) -> str:
@@ -550,6 +557,7 @@ def test_test_run_traces_a_drawn_card_to_its_script_line(page: Page, server: Ser
         pick_many(page, "tr_stack", f"{TRACED_NAME} ({TRACED_CARD})")
         type_into(page, "tr_seed", str(TRACED_SEED))
         click(page, "tr_start")
+        expect(main.get_by_text(re.compile(rf"^Seed {TRACED_SEED} set up"))).to_be_visible()
         click(page, "tr_finish")
         expect(main.get_by_text(re.compile(r"^The bout is over"))).to_be_visible()
         # The card was drawn in an earlier step: its lines are found in the whole log, by its name.

@@ -32,7 +32,7 @@ def test_a_drawn_card_is_traced_to_its_script_line_and_opened_in_the_card_editor
         app_env: Path, content_copy: Path) -> None:
     at = open_page("test_run.py")
     at.multiselect(key="tr_stack").select(CARD)
-    at.number_input(key="tr_seed").set_value(SEED).run()  # the Start button takes the settings drawn
+    at.number_input(key="tr_seed").set_value(SEED)
     at.button(key="tr_start").click().run()
     at.button(key="tr_step").click().run()
     assert not at.exception, at.exception

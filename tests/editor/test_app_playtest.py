@@ -224,3 +224,17 @@ def test_hot_seat_on_the_board_hides_every_hand_until_the_screen_is_handed_over(
     assert keep_buttons(at)  # now the first person's choices (the deal), and their hand
     hands = next(d.value for d in at.dataframe if "hand" in d.value.columns).set_index("helot")["hand"]
     assert not hands[first].endswith("hidden")
+
+
+def test_resume_opens_the_session_chosen_in_the_same_run_as_its_click(app_env: Path) -> None:
+    """A saved session chosen and Resume clicked reach the server in one run: the session resumed is
+    the one chosen, not the one the page drew as chosen before."""
+    for name in ("resume-first", "resume-second"):
+        start(name)
+    at = open_page("playtest.py")
+    choice = at.selectbox(key="pt_saved")
+    wanted = next(option for option in choice.options if option != choice.value and option.startswith("resume-"))
+    choice.select(wanted)
+    at.button(key="pt_resume").click().run()
+    assert not at.exception, at.exception
+    assert at.session_state["pt_name"] == wanted
