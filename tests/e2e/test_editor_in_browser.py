@@ -153,15 +153,24 @@ def choose(page: Page, key: str, option: str) -> None:
     settle(page)
 
 
+def until_taken(page: Page, act: Callable[[], None], taken: Callable[[], bool], tries: int = 3) -> None:
+    """Do `act` and let the app's run settle, again while `taken` says the page did not keep it: on a
+    busy machine a run drawn late can put a widget's old value back."""
+    for _ in range(tries):
+        act()
+        settle(page)
+        if taken():
+            return
+
+
 def type_into(page: Page, key: str, text: str) -> None:
     """Fill a text input (or number input) and press Enter, which sends the value to the app."""
     field = widget(page, key).locator("input")
-    for _ in range(3):  # on a busy machine a run drawn late can put the old value back: type it again
+
+    def fill() -> None:
         field.fill(text)
         field.press("Enter")
-        settle(page)
-        if field.input_value() == text:
-            break
+    until_taken(page, fill, lambda: field.input_value() == text)
     expect(field).to_have_value(text)
 
 
@@ -366,13 +375,12 @@ SVG = "{http://www.w3.org/2000/svg}"
 def pick_many(page: Page, key: str, option: str) -> None:
     """Add an option to a multiselect."""
     chip = option.split(" (")[0]
-    for _ in range(3):  # on a busy machine a run drawn late can take the pick back: pick it again
+
+    def pick() -> None:
         widget(page, key).get_by_role("combobox").click()
         page.get_by_role("option", name=option, exact=True).click()
         page.keyboard.press("Escape")
-        settle(page)
-        if chip in widget(page, key).inner_text():
-            break
+    until_taken(page, pick, lambda: chip in widget(page, key).inner_text())
     expect(widget(page, key)).to_contain_text(chip)  # its chip, once the page has it
 
 
