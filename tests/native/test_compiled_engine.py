@@ -22,6 +22,10 @@ from nexus_dsl import native
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# The build (several minutes of one core) is made in the first test's fixture, and one test runs the
+# engine's whole suite in a process of its own, bounded at 30 minutes by `_run`.
+pytestmark = pytest.mark.timeout(2400)
+
 
 def _run(*command: str, timeout: float) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, native.ENV_VAR: "1", "PYTHONPATH": str(ROOT)}
