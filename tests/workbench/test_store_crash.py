@@ -74,8 +74,25 @@ def fork(work: Callable[[], None]) -> int:
     return pid
 
 
+CHILD_WAIT = 120  # seconds a child may take to save, however busy the machine
+
+
+def ended(pid: int) -> int:
+    """The status of a child once it ended; one still running after `CHILD_WAIT` seconds is killed and
+    fails the test, so that a child stuck in a save never holds the run."""
+    deadline = time.monotonic() + CHILD_WAIT
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.005)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    raise AssertionError(f"a child process was still saving after {CHILD_WAIT} s")
+
+
 def killed_by_sigkill(pid: int) -> bool:
-    _, status = os.waitpid(pid, 0)
+    status = ended(pid)
     return os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
 
 
@@ -207,10 +224,9 @@ def calls_made(house: Path, base, operation: str) -> int:
 
     pid = fork(count)
     os.close(counter_write)
+    ended(pid)  # the count is a few bytes: the pipe holds it until it is read
     with os.fdopen(counter_read) as answer:
-        total = int(answer.read())
-    os.waitpid(pid, 0)
-    return total
+        return int(answer.read())
 
 
 def test_saves_killed_from_inside_leave_whole_files_and_the_next_save_cleans_up(house: Path, base,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import threading
 from pathlib import Path
@@ -31,6 +32,7 @@ BASE_RULES = _cached_ruleset(("base",))
 WRITERS = 4
 TRIALS = 100  # for whole files; the other writers race fewer times each
 FEW_TRIALS = 10
+WAIT = 120  # seconds a writer may take to open or to save, however busy the machine
 
 Outcome = dict[str, Any]  # {"saved": fingerprint} | {"conflict": your_text, "disk": disk_text} | {"refused": message}
 Save = Callable[[], Any]
@@ -61,19 +63,38 @@ class ThreadWriters:
         outcomes: list[Outcome] = [{} for _ in range(WRITERS)]
 
         def write(writer: int) -> None:
-            save = self.prepare(writer, trial)
-            barrier.wait()  # everyone has opened the file
+            try:
+                save = self.prepare(writer, trial)
+            except Exception as error:  # reported, and the others are let go rather than left waiting
+                outcomes[writer] = {"error": repr(error)}
+                barrier.abort()
+                return
+            try:
+                barrier.wait(timeout=WAIT)  # everyone has opened the file
+            except threading.BrokenBarrierError:
+                outcomes[writer] = outcomes[writer] or {"error": "another writer failed before saving"}
+                return
             outcomes[writer] = outcome_of(save)
 
         threads = [threading.Thread(target=write, args=(writer,)) for writer in range(WRITERS)]
         for thread in threads:
             thread.start()
         for thread in threads:
-            thread.join()
+            thread.join(timeout=WAIT)
+            assert not thread.is_alive(), f"a writer still saving after {WAIT} s"
         return outcomes
 
     def close(self) -> None:
         pass
+
+
+def answer_of(answers: Any) -> str:
+    """A writer's next line, failing the test rather than waiting for ever on a writer that died or hung."""
+    ready, _, _ = select.select([answers], [], [], WAIT)
+    assert ready, f"a writer said nothing for {WAIT} s"
+    line: str = answers.readline()
+    assert line, "a writer ended without answering"
+    return line
 
 
 class ProcessWriters:
@@ -112,9 +133,9 @@ class ProcessWriters:
         for _, commands, _ in self.children:
             commands.write(f"{trial}\n")
         for _, _, answers in self.children:
-            assert answers.readline() == "ready\n"
+            assert answer_of(answers) == "ready\n"
         os.write(self.go_write, b"g" * WRITERS)  # all at once
-        return [json.loads(answers.readline()) for _, _, answers in self.children]
+        return [json.loads(answer_of(answers)) for _, _, answers in self.children]
 
     def close(self) -> None:
         for pid, commands, answers in self.children:
