@@ -142,7 +142,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     spec = bout_settings(args, ruleset, players(ruleset, args.players), packs, args.seed).bout_spec()
     setup = spec_setup(spec)
     agents = spec_agents(spec, [h.label for h in setup.pieces])
-    bout = Bout(ruleset, setup, seed=args.seed, explain=args.explain)
+    bout = Bout(ruleset, setup, seed=args.seed, explain=args.explain, options_on_demand=True)
     terms = GameTerms.of(ruleset)
     printed = 0
     while True:

@@ -379,15 +379,18 @@ class CommandSlots:
     """A bout's `CommandSlot`s, one per command entry in the order of `CommandQuestions.entries`, and
     the scopes a rule's requirement is asked in for a command, by the question's number (decision
     wide, `rules`; per target, `target_rules`): made as they are first needed, bound anew at each
-    question. Each bout (and each preview's copy) has its own."""
+    question. Each bout (and each preview's copy) has its own. `legal_last`: the place of the command
+    found legal last when a decision was asked whether any is (`on_demand.CommandOptions.any_command`),
+    asked first the next time: usually legal again, so one command answers."""
 
-    __slots__ = ("questions", "slots", "rules", "target_rules")
+    __slots__ = ("questions", "slots", "rules", "target_rules", "legal_last")
 
     def __init__(self, questions: CommandQuestions):
         self.questions = questions
         self.slots = [CommandSlot(entry.plan.arg_names) for entry in questions.entries]
         self.rules: list[Env | None] = [None] * questions.count
         self.target_rules: list[Env | None] = [None] * questions.target_count
+        self.legal_last = 0
 
 
 def questions_of(ruleset: Ruleset) -> dict[int, CommandQuestions]:

@@ -172,7 +172,7 @@ def play_one(spec: BoutSpec, rulesets: Mapping[RulesetKey, Ruleset] | None = Non
         setup = spec_setup(spec)
         labels = [h.label for h in setup.pieces]
         agents = spec_agents(spec, labels)
-        bout = Bout(ruleset, setup, seed=spec.seed, strict_ledger=spec.strict_ledger)
+        bout = Bout(ruleset, setup, seed=spec.seed, strict_ledger=spec.strict_ledger, options_on_demand=True)
         while bout.pending is not None:
             bout.apply(next_action(bout, agents))
         result.fault = bout.fault
