@@ -2,7 +2,7 @@
 
 `Legality.legal_commands` asks every command in load order; an agent that looks at only some of
 them (the heuristic agent judges attacks before moves, and moves only when no attack is legal)
-asks for those alone (`Legality.asked_commands`). Asking is pure (no dice, nothing changed), so a
+asks for those alone (`Legality.ask_commands`). Asking is pure (no dice, nothing changed), so a
 command's legal actions are the same whatever was asked before it; the verdicts the commands share
 (a cost filter, a requirement, a target's verdicts, an argument's domain) are kept here for the
 rest of the decision, as `legal_commands` keeps them while it goes through the list.

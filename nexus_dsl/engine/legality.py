@@ -706,7 +706,7 @@ class Legality:
 
     def command_ask(self, piece: Actor) -> CommandAsk:
         """A decision's questions about the commands `piece` may give, none asked yet: each command's
-        legal actions are worked out when asked for (`asked_commands`), the verdicts several share
+        legal actions are worked out when asked for (`ask_commands`), the verdicts several share
         kept for the others."""
         questions = self._questions()
         kept = self._slots
@@ -720,17 +720,15 @@ class Legality:
                 answers[at] = True
         return ask
 
-    def asked_commands(self, ask: CommandAsk, index: int) -> list[Action]:
-        """The legal actions of the command at `index` among the commands (`CommandQuestions.entries`),
-        in their order, worked out once per decision."""
-        offered = ask.offered[index]
-        if offered is None:
-            with self.interpreter.asking():
-                offered = self._ask_entry(ask, index)
-        return offered
+    def ask_commands(self, ask: CommandAsk, indexes: Sequence[int]) -> None:
+        """Work out the legal actions of the commands at `indexes` among the commands
+        (`CommandQuestions.entries`), each once per decision, kept in `ask.offered` in their order."""
+        with self.interpreter.asking():
+            for index in indexes:
+                self._ask_entry(ask, index)
 
     def _ask_entry(self, ask: CommandAsk, index: int) -> list[Action]:
-        """`asked_commands`, inside `asking`, kept in `ask` once worked out (a fault keeps nothing)."""
+        """`ask_commands`, inside `asking`, kept in `ask` once worked out (a fault keeps nothing)."""
         legal = ask.offered[index]
         if legal is None:
             legal = ask.offered[index] = self._entry_actions(ask, index)

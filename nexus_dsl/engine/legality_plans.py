@@ -274,7 +274,7 @@ class CommandQuestions:
     a requirement they share, `PlannedCheck.shared`) under one number, so that the verdict asked
     for one holds for all at that decision. Worked out once per ruleset and number limit."""
 
-    __slots__ = ("entries", "count", "target_count", "filters", "fixed_count")
+    __slots__ = ("entries", "names", "places", "count", "target_count", "filters", "fixed_count")
 
     def __init__(self, plans: list[tuple[A.Declaration, LegalityPlan]]):
         numbers: dict[Any, int] = {}  # the decision-wide questions: cost filters and fixed requirements
@@ -312,6 +312,8 @@ class CommandQuestions:
                 entry.fixed_at = numbered(groups, tuple([(at, check.holds_anyway) for at, check in entry.fixed]))
         self.fixed_count = len(groups)
         self.entries = tuple(entries)
+        self.names = tuple([entry.name for entry in entries])  # each command's id, in their order
+        self.places = {name: place for place, name in enumerate(self.names)}  # each command's place, by its id
         self.count = len(numbers)
         self.target_count = len(target_numbers)
         self.filters = tuple(sorted(filters))

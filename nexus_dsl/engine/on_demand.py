@@ -23,7 +23,7 @@ meets first.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, Sequence
 
 from ..errors import ScriptRuntimeError
 from .actions import COMMAND, Action
@@ -60,7 +60,7 @@ class CommandOptions:
         self.piece = piece
         self.ask: CommandAsk = ask if ask is not None else legality.command_ask(piece)
         self.rest: tuple[Action, ...] = ()  # (set once worked out: `Cycle._turn_decision`)
-        self.names: tuple[str, ...] = tuple(entry.name for entry in self.ask.questions.entries)
+        self.names: tuple[str, ...] = self.ask.questions.names
         self.start = self.steps = steps
 
     def restricted(self, actor: str) -> CommandOptions:
@@ -74,21 +74,30 @@ class CommandOptions:
     # ---------------------------------------------------------------- asking
     def commands(self, names: frozenset[str]) -> list[Action]:
         """The legal actions of the commands named, in the decision's order."""
-        legal: list[Action] = []
+        own = self.names
         offered = self.ask.offered
-        for index in range(len(self.names)):
-            if self.names[index] in names:
+        unasked = [index for index in range(len(own)) if own[index] in names and offered[index] is None]
+        if unasked:
+            self._ask(unasked)
+        legal: list[Action] = []
+        for index in range(len(own)):
+            if own[index] in names:
                 asked = offered[index]
-                legal += asked if asked is not None else self._asked(index)
+                assert asked is not None
+                legal += asked
         return legal
 
     def first_commands(self, most: int) -> list[Action]:
         """The first `most` legal actions among the commands, in order (fewer when there are fewer)."""
         legal: list[Action] = []
         offered = self.ask.offered
-        for index in range(len(self.names)):
+        for index in range(len(offered)):
             asked = offered[index]
-            legal += asked if asked is not None else self._asked(index)
+            if asked is None:
+                self._ask((index,))
+                asked = offered[index]
+                assert asked is not None
+            legal += asked
             if len(legal) >= most:
                 return legal[:most]
         return legal
@@ -102,12 +111,17 @@ class CommandOptions:
             if asked:
                 return True
         kept = ask.kept
-        if offered[kept.legal_last] is None and self._asked(kept.legal_last):
-            return True
-        for index in range(len(offered)):
-            if offered[index] is None and self._asked(index):
-                kept.legal_last = index
+        last = kept.legal_last
+        if offered[last] is None:
+            self._ask((last,))
+            if offered[last]:
                 return True
+        for index in range(len(offered)):
+            if offered[index] is None:
+                self._ask((index,))
+                if offered[index]:
+                    kept.legal_last = index
+                    return True
         return False
 
     def first(self) -> Action | None:
@@ -118,27 +132,37 @@ class CommandOptions:
         return self.rest[0] if self.rest else None
 
     def whole(self) -> tuple[Action, ...]:
-        return tuple(self.first_commands(_ALL)) + self.rest
+        offered = self.ask.offered
+        if None in offered:
+            self._ask(range(len(offered)))  # (those already asked are not asked again)
+        legal: list[Action] = []
+        for asked in offered:
+            assert asked is not None
+            legal += asked
+        return tuple(legal) + self.rest
 
     def offers(self, action: Action) -> bool:
-        if action.kind == COMMAND and action.actor == self.piece.label and action.name in self.names:
-            return action in self.commands(frozenset((action.name,)))
+        if action.kind == COMMAND and action.actor == self.piece.label:
+            place = self.ask.questions.places.get(action.name or "")
+            if place is not None:
+                asked = self.ask.offered[place]
+                if asked is None:
+                    self._ask((place,))
+                    asked = self.ask.offered[place]
+                return asked is not None and action in asked
         return action in self.rest
 
-    def _asked(self, index: int) -> list[Action]:
-        """One command's legal actions, asked now as they would have been when the decision was
-        reached (the interpreter's steps as they were then); a fault raises `OptionsFaulted`."""
+    def _ask(self, indexes: Sequence[int]) -> None:
+        """Work out the legal actions of the commands at `indexes` (kept in the ask), asked now as they
+        would have been when the decision was reached (the interpreter's steps as they were then);
+        a fault raises `OptionsFaulted`."""
         interpreter: Interpreter = self.legality.interpreter
         now = interpreter.steps
         interpreter.steps = self.steps
         try:
-            return self.legality.asked_commands(self.ask, index)
+            self.legality.ask_commands(self.ask, indexes)
         except ScriptRuntimeError as error:
             raise OptionsFaulted(error.diagnostics[0].message) from error
         finally:
             self.steps = interpreter.steps
             interpreter.steps = now
-
-
-# As many actions as any decision may offer: `first_commands` then asks every command.
-_ALL = 1 << 62
