@@ -575,6 +575,9 @@ def _new_marks(before: BoutState, after: BoutState) -> bool:
 
 class HeuristicAgent:
     name = "heuristic"
+    # It asks for a command decision's options by name as it looks (`CommandChoices`), so its
+    # decisions are worked out on demand (`engine/on_demand.py`).
+    asks_on_demand = True
 
     def __init__(self) -> None:
         # Unfamiliar options judged not worth it, by moment: judged once per Command Round.

@@ -51,7 +51,10 @@ class CycleHost(Protocol):
     resolution: Resolution
     holds: Holds
     interpreter: Interpreter
-    options_on_demand: bool  # whether its command decisions are worked out on demand (`on_demand.py`)
+
+    def offers_on_demand(self, actor: str) -> bool:
+        """Whether `actor`'s command decisions are worked out on demand (`on_demand.py`)."""
+        ...
 
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
@@ -336,7 +339,7 @@ class Cycle:
         abilities and cards, then ending the turn where `passing` lets it. In a bout that offers
         options on demand (`on_demand.py`) the commands are worked out as they are asked for."""
         turn = self.turn
-        if not (turn.commands and self.host.options_on_demand):
+        if not (turn.commands and self.host.offers_on_demand(piece.label)):
             options = self._turn_options(piece, True)
             return Decision(piece.label, "command", options) if options else None
         # The options that are no command, then, when there are none, whether any command is legal.

@@ -700,8 +700,8 @@ class Legality:
         ask = self.command_ask(piece)
         legal: list[Action] = []
         with self.interpreter.asking():
-            for index in range(len(ask.offered)):
-                legal += self._ask_entry(ask, index)
+            for index in range(len(ask.offered)):  # every command asked once: nothing kept for asking again
+                legal += self._entry_actions(ask, index)
         return legal
 
     def command_ask(self, piece: Actor) -> CommandAsk:

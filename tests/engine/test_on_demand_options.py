@@ -11,7 +11,7 @@ import pytest
 
 from nexus_dsl import Bout, cached_ruleset, load_ruleset, make_agent, standard_setup
 from nexus_dsl.engine.actions import COMMAND, Action
-from nexus_dsl.engine.bout import next_action
+from nexus_dsl.engine.bout import next_action, on_demand_actors
 from nexus_dsl.engine.on_demand import OPTIONS_FAULTED, CommandOptions, OptionsFaulted
 
 PACKS = Path(__file__).resolve().parents[1] / "fixtures" / "packs"
@@ -40,6 +40,29 @@ def test_bouts_played_on_demand_are_the_bouts_played_whole(packs, players, agent
         asked = played(packs, players, agent, seed, on_demand=True)
         assert asked.history == whole.history, seed
         assert json.dumps(asked.events_json()) == json.dumps(whole.events_json()), seed
+
+
+def test_decisions_are_worked_out_on_demand_for_the_agents_that_ask_one_by_one():
+    """A heuristic agent against a random one: the heuristic's command decisions are offered on
+    demand, the random agent's whole (it reads every option), and the bout is the bout played whole."""
+    ruleset = cached_ruleset(("base",))
+    for seed in (1, 2):
+        twin = Bout(ruleset, standard_setup(), seed=seed)  # every decision worked out whole
+        labels = list(twin.state.pieces)
+        agents = {labels[0]: make_agent("heuristic"), labels[1]: make_agent("random", seed=seed)}
+        assert on_demand_actors(agents) == frozenset({labels[0]})
+        mixed = Bout(ruleset, standard_setup(), seed=seed, options_on_demand=on_demand_actors(agents))
+        twin_agents = {labels[0]: make_agent("heuristic"), labels[1]: make_agent("random", seed=seed)}
+        offered = {label: set() for label in labels}
+        while mixed.pending is not None:
+            decision = mixed.pending
+            if decision.kind == "command":
+                offered[decision.actor].add(decision.on_demand is not None)
+            mixed.apply(next_action(mixed, agents))
+            twin.apply(next_action(twin, twin_agents))
+        assert offered[labels[0]] == {True} and offered[labels[1]] == {False}, offered
+        assert mixed.history == twin.history
+        assert json.dumps(mixed.events_json()) == json.dumps(twin.events_json())
 
 
 def test_each_command_asked_alone_in_any_order_gives_the_whole_lists_actions():
