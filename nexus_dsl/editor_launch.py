@@ -39,8 +39,9 @@ def streamlit_installed() -> bool:
 
 def streamlit_command(address: str, port: int) -> list[str]:
     """`streamlit run` on the editor's script, headless, with the repository's Streamlit settings
-    (`.streamlit/config.toml`) given on the command line, where no working folder can change them."""
-    return [sys.executable, "-m", "streamlit", "run", str(shipped.editor_app()),
+    (`.streamlit/config.toml`) given on the command line, where no working folder can change them;
+    run through `editor_host`, which starts on the first page's work while the server starts."""
+    return [sys.executable, "-m", "nexus_dsl.editor_host", "run", str(shipped.editor_app()),
             "--server.headless", "true", "--server.address", address, "--server.port", str(port),
             "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal"]
 
