@@ -237,21 +237,15 @@ with st.sidebar:
 
 
 def start_bare_page(work: Path) -> Any:
-    import subprocess
+    from nexus_dsl.editor_launch import streamlit_settings
+    from nexus_dsl.editor_server import free_port, start_server
 
-    from nexus_dsl.editor_launch import streamlit_command
-    from nexus_dsl.editor_server import EditorServer, free_port
-
-    script, log = work / "bare_page.py", work / "bare_page.log"
+    script = work / "bare_page.py"
     script.write_text(BARE_PAGE, encoding="utf-8")
     port = free_port()
-    # Streamlit's own command line with the editor's settings, on the bare script.
-    command = [sys.executable, "-m", "streamlit", *streamlit_command("127.0.0.1", port)[3:]]
-    command[command.index("run") + 1] = str(script)
-    env = {**os.environ, "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
-    with log.open("wb") as sink:
-        process = subprocess.Popen(command, env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
-    return EditorServer(f"http://127.0.0.1:{port}", process, log, work)
+    # Streamlit's own command line, with the editor's settings, on the bare script.
+    command = [sys.executable, "-m", "streamlit", "run", str(script), *streamlit_settings("127.0.0.1", port)]
+    return start_server(command, port, {}, work / "bare_page.log", work)
 
 
 def start_the_editor(work: Path) -> Any:
