@@ -30,6 +30,23 @@ def content_root() -> Path:
     return Path(st.session_state.get(ROOT_KEY) or default_content_root())
 
 
+def first_root() -> str:
+    """The content root a new tab opens on: the one $NEXUS_CONTENT_ROOT names, else the one chosen
+    last (`remembered`), else the content that ships."""
+    from . import remembered  # it reads where sessions live from this module
+
+    return (None if CONTENT_ROOT_ENV in os.environ else remembered.content_root()) or str(default_content_root())
+
+
+def first_packs(root: Path, ids: list[str]) -> list[str]:
+    """The packs a new tab loads from `root`, of the packs `ids` found there: those loaded last
+    from it (`remembered`), else the default."""
+    from . import remembered
+
+    chosen = remembered.packs(root) or DEFAULT_PACKS
+    return [p for p in chosen if p in ids]
+
+
 def selected_packs() -> list[str]:
     return list(st.session_state.get(PACKS_KEY) or DEFAULT_PACKS)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Sequence
 
@@ -13,7 +12,7 @@ from nexus_dsl.errors import Diagnostic
 from nexus_dsl.workbench import packs as packs_api
 from nexus_dsl.workbench.authoring import card_face_html
 
-from . import navigation, remembered, state
+from . import navigation, state
 
 # What only the pages that play bouts use (the engine's bouts, the narration, the test run) is
 # imported where it is used: the first page, which every new session opens on, runs without them.
@@ -117,8 +116,7 @@ def sidebar() -> None:
         # A new tab opens on the root and packs chosen last (`remembered`), unless $NEXUS_CONTENT_ROOT
         # names a root.
         if state.ROOT_KEY not in st.session_state:
-            st.session_state[state.ROOT_KEY] = ((None if state.CONTENT_ROOT_ENV in os.environ else remembered.content_root())
-                                                or str(state.default_content_root()))
+            st.session_state[state.ROOT_KEY] = state.first_root()
         st.text_input("Content root", key=state.ROOT_KEY, on_change=state.remember_choice,
                       help=f"Where packs are found (default: ${state.CONTENT_ROOT_ENV}, else the content that ships; "
                            "the root and packs chosen last are remembered for the next visit).")
@@ -132,8 +130,7 @@ def sidebar() -> None:
             # A pack removed from disk (or another root) cannot stay selected.
             st.session_state[state.PACKS_KEY] = [p for p in st.session_state[state.PACKS_KEY] if p in ids]
         else:
-            chosen = remembered.packs(root) or state.DEFAULT_PACKS
-            st.session_state[state.PACKS_KEY] = [p for p in chosen if p in ids]
+            st.session_state[state.PACKS_KEY] = state.first_packs(root, ids)
         by_id = {p.id: p for p in summaries}
         st.multiselect("Packs loaded", ids, key=state.PACKS_KEY, on_change=state.remember_choice,
                        format_func=lambda i: f"{by_id[i].name} ({by_id[i].kind})",

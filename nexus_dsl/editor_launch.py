@@ -38,10 +38,16 @@ def streamlit_installed() -> bool:
 
 
 def streamlit_command(address: str, port: int) -> list[str]:
-    """`streamlit run` on the editor's script, headless, with the repository's Streamlit settings
+    """`streamlit run` on the editor's script with the editor's settings (`streamlit_settings`), run
+    through `editor_host`, which starts on the first page's work while the server starts."""
+    return [sys.executable, "-m", "nexus_dsl.editor_host", "run", str(shipped.editor_app()),
+            *streamlit_settings(address, port)]
+
+
+def streamlit_settings(address: str, port: int) -> list[str]:
+    """Headless, on this address and port, with the repository's Streamlit settings
     (`.streamlit/config.toml`) given on the command line, where no working folder can change them."""
-    return [sys.executable, "-m", "streamlit", "run", str(shipped.editor_app()),
-            "--server.headless", "true", "--server.address", address, "--server.port", str(port),
+    return ["--server.headless", "true", "--server.address", address, "--server.port", str(port),
             "--browser.gatherUsageStats", "false", "--client.toolbarMode", "minimal"]
 
 

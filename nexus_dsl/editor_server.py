@@ -75,10 +75,16 @@ def start_editor(content_root: Path, sessions_dir: Path, log: Path) -> EditorSer
     keeping playtest sessions in `sessions_dir`; its output goes to `log`. Returns at once: call
     `wait_until_healthy` before opening a page."""
     port = free_port()
-    # No file watcher: nothing is edited under a running test, and watching costs a thread per folder.
-    env = {**os.environ, "NEXUS_CONTENT_ROOT": str(content_root), "NEXUS_SESSIONS_DIR": str(sessions_dir),
-           "PYTHONUNBUFFERED": "1", "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
+    env = {"NEXUS_CONTENT_ROOT": str(content_root), "NEXUS_SESSIONS_DIR": str(sessions_dir)}
     command = [sys.executable, "-m", "nexus_dsl", "editor", "--address", "127.0.0.1", "--port", str(port)]
+    return start_server(command, port, env, log, content_root)
+
+
+def start_server(command: list[str], port: int, env: dict[str, str], log: Path, content_root: Path) -> EditorServer:
+    """A Streamlit server started by `command` (listening on `port` of 127.0.0.1) in a new process
+    group, with `env` over this environment; its output goes to `log`. Returns at once."""
+    # No file watcher: nothing is edited under a running test, and watching costs a thread per folder.
+    env = {**os.environ, **env, "PYTHONUNBUFFERED": "1", "STREAMLIT_SERVER_FILE_WATCHER_TYPE": "none"}
     sink: IO[bytes]
     with log.open("wb") as sink:
         process = subprocess.Popen(command, env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)

@@ -95,6 +95,8 @@ KEPT_ROOTS, KEPT_PACK_IDS = 4, 64
 _MANIFESTS: LRUCache[tuple, dict[str, Manifest]] = LRUCache(maxsize=KEPT_ROOTS)
 _PACK_IDS: LRUCache[tuple, tuple[str, ...] | None] = LRUCache(maxsize=KEPT_PACK_IDS)
 _LOCK = threading.Lock()  # the editor serves several sessions from threads; the caches are not thread-safe
+#: The selections being loaded, each with the lock its loader holds until the result is cached.
+_LOADING: dict[tuple, threading.Lock] = {}
 
 
 def _stamp(path: Path) -> tuple[str, int, int, int, int] | tuple[str]:
@@ -144,11 +146,23 @@ def _load_packs(ids: tuple[str, ...], root: Path) -> LoadResult:
         cached = _CACHE.get(key)  # a hit is the most recently used from now on
         if cached is not None:
             return cached
-    # The folders found under the root, not the ids: an id is never taken for a path.
-    outcome = load_collecting_sources([folders[i] for i in ids], root, manifests=manifests)
-    result = LoadResult(outcome.ruleset, list(outcome.diagnostics))
-    with _LOCK:
-        _CACHE[key] = result  # the least recently used selection goes when there are too many
+        loading = _LOADING.setdefault(key, threading.Lock())
+    # One load of a selection at a time: whoever asks while it loads (a second tab, the page's first
+    # run while the editor's warm-up loads the same packs) waits for it and takes its result.
+    with loading:
+        with _LOCK:
+            cached = _CACHE.get(key)
+        if cached is not None:
+            return cached
+        try:
+            # The folders found under the root, not the ids: an id is never taken for a path.
+            outcome = load_collecting_sources([folders[i] for i in ids], root, manifests=manifests)
+            result = LoadResult(outcome.ruleset, list(outcome.diagnostics))
+            with _LOCK:
+                _CACHE[key] = result  # the least recently used selection goes when there are too many
+        finally:
+            with _LOCK:
+                _LOADING.pop(key, None)
     return result
 
 

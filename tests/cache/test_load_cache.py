@@ -46,12 +46,12 @@ def as_new_process() -> None:
 
 @pytest.fixture
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The files the parser is asked to parse, in order."""
+    """The texts the parser is asked to parse, in order (a text kept is parsed under a stand-in name)."""
     seen: list[str] = []
     real = parser.parse
 
     def counting(source: str, file: str = "<input>", *args: Any, **kwargs: Any) -> Any:
-        seen.append(file)
+        seen.append(source)
         return real(source, file, *args, **kwargs)
 
     monkeypatch.setattr(parser, "parse", counting)
@@ -132,8 +132,45 @@ def test_a_changed_file_is_parsed_again(cache_folder: Path, tmp_path: Path, pars
     parses.clear()
     (pack / "rules" / "a.nexus").write_text(FINE_SCRIPT.replace("= 2", "= 5"), encoding="utf-8")
     changed = load_ruleset([pack])
-    assert [Path(file).name for file in parses] == ["a.nexus"]  # the changed file only
+    assert parses == [FINE_SCRIPT.replace("= 2", "= 5")]  # the changed file only
     assert changed.setting("fine_value") == 5
+
+
+def test_a_pack_copied_elsewhere_is_not_parsed_again_and_names_its_own_files(
+        cache_folder: Path, tmp_path: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # The cache keeps a parse without the file's name: a content root moved, a pack copied, a test's
+    # temporary folder parse nothing again, and every position and diagnostic names the file loaded.
+    packs = {"fine": {"rules/a.nexus": FINE_SCRIPT}, "broken": {"rules/broken.nexus": BROKEN_SCRIPT}}
+    for ident, files in packs.items():
+        load_collecting_sources([write_pack(tmp_path / "one" / ident, ident, files, builds_on="[base]")])
+    as_new_process()
+    parses.clear()
+    copies = [write_pack(tmp_path / "elsewhere" / ident, ident, files, builds_on="[base]")
+              for ident, files in packs.items()]
+    from_cache = [load_collecting_sources([copy]) for copy in copies]
+    assert parses == []
+    monkeypatch.setenv(cache.ENV_VAR, "off")
+    as_new_process()
+    without = [load_collecting_sources([copy]) for copy in copies]
+    fine, broken = from_cache
+    assert fine.ruleset is not None and without[0].ruleset is not None
+    assert same_ruleset(fine.ruleset, without[0].ruleset)
+    item = fine.ruleset.scripts["rule"]["fine_rule"]
+    assert item.origin.file.endswith("elsewhere/fine/rules/a.nexus")
+    assert item.declaration.pos.file == item.origin.file
+    assert broken.diagnostics == without[1].diagnostics
+    syntax = [d for d in broken.diagnostics if d.code.startswith("syntax/")]
+    assert syntax and all(d.file.endswith("elsewhere/broken/rules/broken.nexus") for d in syntax)
+
+
+def test_a_text_holding_the_stand_in_name_is_parsed_as_written_every_time(cache_folder: Path,
+                                                                            parses: list[str]) -> None:
+    text = FINE_SCRIPT.replace('"Fine"', '"' + parse_cache.STAND_IN_NAME + '"')
+    for _ in range(2):
+        module = parse_cache.parse_file(text, "rules/odd.nexus")
+        assert module.declarations[0].name == parse_cache.STAND_IN_NAME
+        assert module.declarations[0].pos.file == "rules/odd.nexus"
+    assert parses == [text, text] and not entries(cache_folder, "parsed")
 
 
 def corrupt(path: Path, how: str) -> None:
@@ -280,9 +317,11 @@ def test_the_cache_is_kept_within_its_bounds(cache_folder: Path) -> None:
 
 
 def kept_files() -> list[str]:
-    """The names of the parsed files the process keeps, oldest kept first."""
-    kept = [cache.unpickled(pickled) for pickled in parse_cache._memo.values()]
-    return [module.file for module in kept if isinstance(module, A.Module)]
+    """The names of the parsed files the process keeps (the tests name `f{n}.nexus` the text whose
+    value is n), oldest kept first."""
+    kept = [parse_cache._outcome_of(pickled, "any name") for pickled in parse_cache._memo.values()]
+    # The outcomes are kept without the files' names: each text is known by its value, `= number`.
+    return [f"f{module.declarations[0].clauses[0].value.value}.nexus" for module in kept if isinstance(module, A.Module)]
 
 
 def test_the_process_keeps_its_parsed_files_within_bounds(cache_folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -168,7 +168,7 @@ def test_markup_and_control_characters_in_a_pack_are_printed_as_text(tmp_path: P
     pack.mkdir(parents=True)
     (pack / "pack.yaml").write_text('id: evil\nname: "Evil <b>&amp;</b> \\x01 pack"\nversion: 1.0.0\n')
     (pack / "blade.nexus").write_text('weapon evil_blade "Evil \x01 <i>Blade</i> &amp;" {\n    text "cuts \x02 deep"\n}\n')
-    monkeypatch.setenv("NEXUS_CONTENT", str(tmp_path / "content"))
+    monkeypatch.setenv("NEXUS_CONTENT_ROOT", str(tmp_path / "content"))
     out = tmp_path / "evil.pdf"
     code, _, err = print_pdf(capsys, "--packs", "evil", "--out", str(out))
     assert code == 0, err

@@ -77,7 +77,7 @@ def test_editor_serves_the_editor_script_on_this_machine_by_default(fake_streaml
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["editor"]) == 0
     [command] = fake_streamlit
-    assert command[1:4] == ["-m", "streamlit", "run"] and Path(command[4]) == ROOT / "editor" / "app.py"
+    assert command[1:4] == ["-m", "nexus_dsl.editor_host", "run"] and Path(command[4]) == ROOT / "editor" / "app.py"
     assert option(command, "--server.address") == "127.0.0.1" and option(command, "--server.port") == "8501"
     assert option(command, "--server.headless") == "true"
     assert capsys.readouterr().err == ""

@@ -597,47 +597,67 @@ PLAYTEST_SEED = 5
 MAX_DECISIONS = 400
 BOARD = "pt_board"
 FIGURE = "pt_figure"
+MAX_STEPS = 12  # the choices of one command after its target, at most
 
 
 def gap(a: tuple[int, int], b: tuple[int, int]) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-READ_TABLE = """() => {
+# Shared by the readings below: keyed elements of the main area, and elements of a custom
+# component's picture, which may sit in a shadow root.
+READ_HELPERS = """
   const main = document.querySelector('[data-testid="stMain"]');
   const keyed = (prefix) => [...main.querySelectorAll(`[class*="st-key-${prefix}"]`)].map(element => {
     const key = [...element.classList].find(name => name.startsWith(`st-key-${prefix}`));
     return [key.slice('st-key-'.length), element.innerText.trim()];
   });
-  // The board is a custom component: its picture may sit in a shadow root.
   const deep = (root, selector) => [...root.querySelectorAll(selector),
     ...[...root.querySelectorAll('*')].filter(e => e.shadowRoot).flatMap(e => deep(e.shadowRoot, selector))];
-  const board = main.querySelector('.st-key-pt_board');
+  const targets = (key) => {
+    const picture = main.querySelector(`.st-key-${key}`);
+    return [...new Set((picture ? deep(picture, '.nx-selectable') : []).map(element => element.dataset.target))];
+  };
+  const idle = document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state') === 'notRunning';
+"""
+
+READ_TABLE = f"""() => {{{READ_HELPERS}
+  const board = main.querySelector('.st-key-{BOARD}');
   const helots = Object.fromEntries((board ? deep(board, 'g.helot') : []).map(
     g => [g.dataset.label, [Number(g.dataset.col), Number(g.dataset.row), g.dataset.status]]));
-  const selectable = [...new Set((board ? deep(board, '.nx-selectable') : []).map(element => element.dataset.target))];
   const header = [...main.querySelectorAll('p')].map(p => p.innerText).find(t => t.endsWith(')') && t.includes(', your move ('));
   const handover = main.querySelector('[class*="st-key-pt_hand_over"] button') !== null;
-  const script = document.querySelector('[data-testid="stApp"]').getAttribute('data-test-script-state');
-  return {options: keyed('pt_option_'), keep: keyed('pt_keep_'), helots, selectable, header: header || null,
-          handover, over: main.innerText.includes('The bout is over'), idle: script === 'notRunning'};
-}"""
+  return {{options: keyed('pt_option_'), keep: keyed('pt_keep_'), helots, selectable: targets('{BOARD}'),
+          header: header || null, handover, over: main.innerText.includes('The bout is over'), idle}};
+}}"""
+
+# The choices of a command after its target: go, a body location on the figure, or a step's buttons.
+READ_STEPS = f"""() => {{{READ_HELPERS}
+  return {{go: main.querySelector('.st-key-pt_go button') !== null, figure: targets('{FIGURE}'),
+          steps: keyed('pt_step_'), idle}};
+}}"""
+
+
+def steady_reading(page: Page, script: str, ready: Callable[[dict], bool]) -> dict:
+    """What `script` reads of the page once it has stopped changing: the same reading three times, a
+    quarter of a second apart, with the app's script at rest and `ready` (up to 15 seconds). A click
+    reaches the app a moment after it is made, and a run drawn late replaces what the last one drew,
+    so a page read at once may show what is about to go."""
+    readings = [page.evaluate(script)]
+    for _ in range(60):
+        page.wait_for_timeout(250)
+        readings = [*readings[-2:], page.evaluate(script)]
+        seen = readings[-1]
+        if len(readings) == 3 and readings[0] == readings[1] == seen and seen["idle"] and ready(seen):
+            break
+    return readings[-1]
 
 
 def read_table(page: Page) -> dict:
-    """The table as a player sees it, once it has stopped changing: the same reading three times, a
-    quarter of a second apart, with the app's script at rest, showing either choices or the bout's
-    end (up to 15 seconds). A click on the board reaches the app a moment after it is made, so a
-    page read before its run began would offer the last turn's choices."""
-    readings = [page.evaluate(READ_TABLE)]
-    for _ in range(60):
-        page.wait_for_timeout(250)
-        readings = [*readings[-2:], page.evaluate(READ_TABLE)]
-        seen = readings[-1]
-        if len(readings) == 3 and readings[0] == readings[1] == seen and seen["idle"] and \
-                (seen["over"] or seen["handover"] or (seen["header"] and (seen["options"] or seen["keep"]))):
-            break
-    return readings[-1]
+    """The table as a player sees it, once it has stopped changing, showing either choices or the
+    bout's end (a page read before a click's run began would offer the last turn's choices)."""
+    return steady_reading(page, READ_TABLE, lambda seen: bool(
+        seen["over"] or seen["handover"] or (seen["header"] and (seen["options"] or seen["keep"]))))
 
 
 def click_on_board(page: Page, target: str, key: str = BOARD) -> None:
@@ -672,22 +692,23 @@ def attack_on_the_board(page: Page, me: str, foe: str, picture: str | None = Non
     else:
         click(page, located[0])
         direct = []
-    while not direct:  # the command's further choices, one at a time, then go
-        expect(page.locator(f".st-key-pt_go, .st-key-{FIGURE} .nx-selectable, [class*='st-key-pt_step_'] button").first
-               ).to_be_visible()
-        if widget(page, "pt_go").count():
+    for _ in range(MAX_STEPS):  # the command's further choices, one at a time, then go
+        if direct:
+            break
+        seen = steady_reading(page, READ_STEPS, lambda seen: bool(seen["go"] or seen["figure"] or seen["steps"]))
+        if seen["go"]:
             click(page, "pt_go")
             break
-        figure = widget(page, FIGURE).locator(".nx-selectable")
-        if figure.count():
+        if seen["figure"]:
             if picture is not None:
                 shoot(page, main_area(page).get_by_text(re.compile(", your move")), picture)
-            figure.first.click()
-            settle(page)
+            click_on_board(page, seen["figure"][0], FIGURE)
             expect(widget(page, FIGURE)).to_have_count(0)  # the location is taken: on to the next choice
         else:
-            page.locator('[class*="st-key-pt_step_"] button').first.click()
-            settle(page)
+            assert seen["steps"], f"the command's choices show neither go, the figure nor a step: {seen}"
+            click(page, seen["steps"][0][0])
+    else:
+        raise AssertionError(f"the command's choices did not end in {MAX_STEPS} steps")
     return picture is not None
 
 

@@ -54,7 +54,7 @@ def test_make_editor_binds_to_the_loopback_address_unless_asked_on_its_command_l
 
 def test_nexus_editor_runs_streamlit_on_the_loopback_address_with_the_repository_settings() -> None:
     command = streamlit_command("127.0.0.1", 8601)
-    assert command[1:4] == ["-m", "streamlit", "run"] and Path(command[4]) == REPOSITORY / "editor" / "app.py"
+    assert command[1:4] == ["-m", "nexus_dsl.editor_host", "run"] and Path(command[4]) == REPOSITORY / "editor" / "app.py"
     assert option(command, "--server.address") == "127.0.0.1" and option(command, "--server.port") == "8601"
     # What .streamlit/config.toml says, on the command line: no working folder can change it.
     config = tomllib.loads((REPOSITORY / ".streamlit" / "config.toml").read_text())

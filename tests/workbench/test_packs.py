@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import threading
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -98,3 +100,34 @@ def test_the_cache_keeps_the_most_recently_used_loads_within_its_bound(tmp_path:
     assert load_packs(["one"], tmp_path) is one and load_packs(["three"], tmp_path) is three
     again = load_packs(["two"], tmp_path)  # loaded anew, the same content
     assert again is not two and again.ruleset.setting("two_value") == 1
+
+
+def test_a_selection_asked_for_while_it_loads_is_loaded_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The editor's warm-up and a tab's first run (or two tabs) asking for the same packs at once:
+    # the second waits for the first load and takes its result instead of loading them again.
+    write_pack(tmp_path / "one", "one", {"rules.nexus": 'rule one_rule "R" {\n    param one_value = 1\n}\n'})
+    clear_cache()
+    started, release = threading.Event(), threading.Event()
+    loads: list[str] = []
+    real = packs.load_collecting_sources
+
+    def slow_load(*args: Any, **kwargs: Any) -> Any:
+        loads.append("load")
+        started.set()
+        assert release.wait(60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(packs, "load_collecting_sources", slow_load)
+    results: list[packs.LoadResult] = []
+    first = threading.Thread(target=lambda: results.append(load_packs(["one"], tmp_path)))
+    first.start()
+    assert started.wait(60)
+    second = threading.Thread(target=lambda: results.append(load_packs(["one"], tmp_path)))
+    second.start()
+    second.join(0.2)
+    assert second.is_alive()  # waiting for the load under way, not loading again
+    release.set()
+    first.join(60)
+    second.join(60)
+    assert loads == ["load"] and len(results) == 2 and results[0] is results[1] and results[0].ok
+    assert packs._LOADING == {}
