@@ -701,7 +701,7 @@ class Legality:
         legal: list[Action] = []
         with self.interpreter.asking():
             for index in range(len(ask.offered)):  # every command asked once: nothing kept for asking again
-                legal += self._entry_actions(ask, index)
+                self._entry_actions(ask, index, legal)
         return legal
 
     def command_ask(self, piece: Actor) -> CommandAsk:
@@ -731,13 +731,14 @@ class Legality:
         """`ask_commands`, inside `asking`, kept in `ask` once worked out (a fault keeps nothing)."""
         legal = ask.offered[index]
         if legal is None:
-            legal = ask.offered[index] = self._entry_actions(ask, index)
+            legal = []
+            self._entry_actions(ask, index, legal)
+            ask.offered[index] = legal  # (a fault keeps nothing)
         return legal
 
-    def _entry_actions(self, ask: CommandAsk, index: int) -> list[Action]:
-        """The legal actions of one command, its questions asked as `legal_commands` asks them, the
-        verdicts of the decision kept in `ask` for the other commands."""
-        legal: list[Action] = []
+    def _entry_actions(self, ask: CommandAsk, index: int, legal: list[Action]) -> None:
+        """The legal actions of one command, added to `legal`, its questions asked as
+        `legal_commands` asks them, the verdicts of the decision kept in `ask` for the other commands."""
         questions, kept, piece = ask.questions, ask.kept, ask.piece
         entry = questions.entries[index]
         slot = kept.slots[index]
@@ -749,19 +750,19 @@ class Legality:
         at = entry.filter_at
         if entry.fixed_first and answers[at] is None and self._refused_before_filter(
                 entry, slot, answers, ask.fixed_verdicts, kept, piece, held, interpreter):
-            return legal
+            return
         if at >= 0:  # the quick filter, `_cannot_afford`, asked once for the costs written alike
             affordable = answers[at]
             if affordable is None:
                 affordable = answers[at] = not self._cannot_afford(piece, declaration, plan, held, slot)
             if not affordable:
-                return legal
+                return
         scope = slot.scope
         if scope is None:
             scope = slot.scope = self.declaration_env(declaration)
         if entry.fixed_at >= 0 and not self._fixed_hold(entry, slot, answers, ask.fixed_verdicts, kept, piece,
                                                         interpreter):
-            return legal
+            return
         lasting = slot.lasting
         if lasting is not None:  # as `_command_combinations` finds them, without looking them up
             names, combinations = lasting
@@ -838,7 +839,6 @@ class Legality:
                         piece, declaration, env, plan, costs_vary, held, slot, key)
                 if verdict:
                     legal.append(action)
-        return legal
 
     def _refused_before_filter(self, entry: CommandEntry, slot: CommandSlot, answers: list[bool | None],
                                fixed_verdicts: list[bool | None], kept: CommandSlots, piece: Actor,
