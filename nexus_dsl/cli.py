@@ -131,7 +131,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- play
 def cmd_play(args: argparse.Namespace) -> int:
     from .content.loader import load_ruleset
-    from .engine.bout import Bout, next_action
+    from .engine.bout import Bout, next_action, on_demand_actors
     from .narrate import GameTerms, describe, summary
     from .sim.batch import spec_agents, spec_setup
 
@@ -142,7 +142,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     spec = bout_settings(args, ruleset, players(ruleset, args.players), packs, args.seed).bout_spec()
     setup = spec_setup(spec)
     agents = spec_agents(spec, [h.label for h in setup.pieces])
-    bout = Bout(ruleset, setup, seed=args.seed, explain=args.explain)
+    bout = Bout(ruleset, setup, seed=args.seed, explain=args.explain, options_on_demand=on_demand_actors(agents))
     terms = GameTerms.of(ruleset)
     printed = 0
     while True:

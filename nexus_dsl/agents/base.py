@@ -11,6 +11,10 @@ if TYPE_CHECKING:
 
 class Agent(Protocol):
     name: str
+    # Whether it asks for a command decision's options one by one (`engine/on_demand.py`) rather than
+    # reading the whole list: loops that play agents work such decisions out on demand
+    # (`engine.bout.on_demand_actors`); an agent without it is served whole lists.
+    asks_on_demand: bool
 
     def choose(self, bout: Bout, decision: Decision) -> Action:
         """Pick one of `decision.options` (all of them this agent's)."""

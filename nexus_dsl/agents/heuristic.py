@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from ..engine.actions import ABILITY, CARD, COMMAND, CONTROL, END_ROUND, PASS, Action, Decision
+from ..engine.actions import ABILITY, CARD, COMMAND, CONTROL, PASS, Action, Decision
 from ..engine.board import REL_EIGHTHS, Direction, Grid, Square, rotate
 from ..engine.state import BoutState, Piece, Status
 from ..engine.text_facts import player_arg_name
@@ -26,6 +26,7 @@ from ..engine.timing import usable_declaration
 from ..errors import ScriptRuntimeError
 from ..syntax import ast_nodes as A
 from ..syntax.parser import parse
+from .command_choices import CommandChoices, CommandNames
 
 if TYPE_CHECKING:
     from ..engine.bout import Bout, Previews
@@ -65,6 +66,8 @@ class Shape:
 
 NO_SHAPE: Final = Shape(None, frozenset(), 0)
 NO_PLAIN_MOVES: Final[frozenset[str]] = frozenset()
+NO_NAMES: Final[frozenset[str]] = frozenset()
+NO_COMMAND_NAMES: Final = CommandNames({}, NO_NAMES, NO_NAMES, NO_NAMES, NO_NAMES)
 
 
 def attacking(group: str | None, tags: frozenset[str]) -> bool:
@@ -572,6 +575,9 @@ def _new_marks(before: BoutState, after: BoutState) -> bool:
 
 class HeuristicAgent:
     name = "heuristic"
+    # It asks for a command decision's options by name as it looks (`CommandChoices`), so its
+    # decisions are worked out on demand (`engine/on_demand.py`).
+    asks_on_demand = True
 
     def __init__(self) -> None:
         # Unfamiliar options judged not worth it, by moment: judged once per Command Round.
@@ -592,6 +598,9 @@ class HeuristicAgent:
         # Each use's raises (`trait_raises`) by (kind, name), read once from the ruleset played.
         self._raises: dict[tuple[str, str], TraitRaises] = {}
         self._raises_of: object = None
+        # The names of the commands it looks for (`_command_names`), read once from the ruleset played.
+        self._names: CommandNames = NO_COMMAND_NAMES
+        self._names_of: object = None
 
     def _shape(self, bout: Bout, action: Action) -> Shape:
         if action.kind != COMMAND:
@@ -668,58 +677,44 @@ class HeuristicAgent:
     def _command(self, bout: Bout, decision: Decision) -> Action:
         state = bout.state
         me = state.pieces[decision.actor]
-        options = decision.options
-        # One pass over the options, in their order: the commands, the commands of each group, the
-        # attacks, and the decider's own abilities and cards. (Read, never changed.) A command's
-        # shape is asked again only by the rare tests of a prone or grappled helot, each a lookup.
-        commands: list[Action] = []
-        groups: dict[str | None, list[Action]] = {}
-        attacks: list[Action] = []
-        own_abilities: list[Action] = []
-        for option in options:
-            kind = option.kind
-            if kind == COMMAND:
-                shape = self._shape(bout, option)
-                commands.append(option)
-                grouped = groups.get(shape.group)
-                if grouped is None:
-                    groups[shape.group] = [option]
-                else:
-                    grouped.append(option)
-                if shape.attacking and option.name != "grapple":
-                    attacks.append(option)
-            elif kind == ABILITY or kind == CARD:
-                own_abilities.append(option)
-        no_commands: list[Action] = []
+        # The commands are asked for by what the agent looks for, in the order it looks, and only as
+        # far as it looks (`CommandChoices`): each list as picking it out of the whole list gives.
+        choices = CommandChoices(decision)
+        names = self._command_names(bout)
+        others = choices.others
+        own_abilities = [o for o in others if o.kind == ABILITY or o.kind == CARD]
 
         ability = self._useful_ability(bout, me, own_abilities, own_round=True)
         if ability is not None:
             return ability
         if "prone" in me.states:
-            while_prone = [o for o in commands if "while_prone" in self._shape(bout, o).tags]
+            while_prone = choices.named(names.while_prone)
             if while_prone:
                 return while_prone[0]
         if "grappled" in me.states:
-            escapes = [o for o in commands if "while_grappled" in self._shape(bout, o).tags
-                       and self._shape(bout, o).group == "advanced_movement"]
+            escapes = choices.named(names.escapes)
             if escapes:
                 return escapes[0]
-        defense = groups.get("defense", no_commands)
-        if defense and ("flaming" in me.states or ("bleeding" in me.states and me.overall < 35)):
-            return defense[0]
-        gloat = groups.get("fame", no_commands)
-        if gloat and me.gained >= 3 and crowd_of(state) >= me.gained:
-            return gloat[0]
+        if "flaming" in me.states or ("bleeding" in me.states and me.overall < 35):
+            defense = choices.named(names.groups.get("defense", NO_NAMES))
+            if defense:
+                return defense[0]
+        if me.gained >= 3 and crowd_of(state) >= me.gained:
+            gloat = choices.named(names.groups.get("fame", NO_NAMES))
+            if gloat:
+                return gloat[0]
+        attacks = choices.named(names.attacks)
         if attacks:
             return self._best_attack(bout, me, attacks)
-        tokens = [o for o in options if o.kind == CONTROL and o.arg("to") == "ap"]
+        tokens = [o for o in others if o.kind == CONTROL and o.arg("to") == "ap"]
         foe = nearest_foe(state, me)
         if tokens and foe is not None and me.ap == 1 and state.grid.front_center(me.square, me.facing) == foe.square:
             return tokens[0]
-        crates = [o for o in groups.get("objects", no_commands) if "crate" in (o.name or "")]
-        if crates and me.weapon is None and foe is not None and state.grid.chebyshev(me.square, foe.square) > 2:
-            return crates[0]
-        moves = groups.get("movement", no_commands)
+        if me.weapon is None and foe is not None and state.grid.chebyshev(me.square, foe.square) > 2:
+            crates = choices.named(names.crates)
+            if crates:
+                return crates[0]
+        moves = choices.named(names.groups.get("movement", NO_NAMES))
         steps = self._steps_to(bout, state, foe.square) if foe is not None else None
         current = _position_score(state, me, None, steps)
         best, best_score = None, current
@@ -740,7 +735,36 @@ class HeuristicAgent:
         if best is not None:
             return best
         # Nothing worth doing: end the round, or, in a turn the player may not end, its first option.
-        return next((o for o in options if o.kind == END_ROUND), options[0])
+        return choices.ending()
+
+    def _command_names(self, bout: Bout) -> CommandNames:
+        """The names of the commands the agent looks for (`CommandNames`), read once per ruleset from
+        its commands' shapes (`_shape`), in the order of the commands."""
+        ruleset = bout.ruleset
+        if self._names_of is not ruleset:  # read from the ruleset alone: shared by every agent playing it
+            self._names_of = ruleset
+            self._names = ruleset.derived("heuristic_command_names", lambda: self._names_from(bout))
+        return self._names
+
+    def _names_from(self, bout: Bout) -> CommandNames:
+        groups: dict[str | None, set[str]] = {}
+        attacks: set[str] = set()
+        while_prone: set[str] = set()
+        escapes: set[str] = set()
+        crates: set[str] = set()
+        for name in bout.commands:
+            shape = self._shape(bout, Action(COMMAND, "", name))
+            groups.setdefault(shape.group, set()).add(name)
+            if shape.attacking and name != "grapple":
+                attacks.add(name)
+            if "while_prone" in shape.tags:
+                while_prone.add(name)
+            if "while_grappled" in shape.tags and shape.group == "advanced_movement":
+                escapes.add(name)
+            if shape.group == "objects" and "crate" in name:
+                crates.add(name)
+        return CommandNames({group: frozenset(found) for group, found in groups.items()}, frozenset(attacks),
+                            frozenset(while_prone), frozenset(escapes), frozenset(crates))
 
     def _plain_moves(self, bout: Bout) -> frozenset[str]:
         """`plain_moves` of the ruleset played, worked out once for it (shared by every agent)."""

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 class RandomAgent:
     name = "random"
+    # It reads a decision's whole list, which is cheaper worked out whole than asked for one by one.
+    asks_on_demand = False
 
     def __init__(self, seed: int = 0):
         self.dice = Dice(seed)

@@ -6,8 +6,8 @@ pick one. An action is plain data, so a bout is replayed exactly from its seed a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
 
 from .board import Square
 
@@ -91,24 +91,55 @@ def _show(value: Any) -> str:
     return str(value)
 
 
-@dataclass(frozen=True)
+class OnDemand(Protocol):
+    """Options of a decision worked out as they are asked for (`on_demand.CommandOptions`)."""
+
+    def whole(self) -> tuple[Action, ...]: ...
+
+    def offers(self, action: Action) -> bool: ...
+
+
 class Decision:
     """A point where `piece` must choose one of `options`.
 
     At a command decision the options may also hold other pieces' instant abilities and cards
     (usable "at any time during any player's command round"): those pieces may interject, and the
-    same decision is offered again afterwards."""
+    same decision is offered again afterwards.
 
-    actor: str
-    kind: str  # "allocate" | "command" | "window:<name>" | "between_rounds" | "choose:<name>" | an `ask`'s name ...
-    options: tuple[Action, ...] = field(default_factory=tuple)
+    A decision may come with its options worked out on demand (`on_demand`, in a bout that offers
+    them so: `on_demand.py`): `options` is then the whole list, the same and in the same order,
+    worked out the first time it is read; an agent that looks at only some of them asks for those."""
 
-    # Written out, the dataclass's own `__init__` would do: the compiled engine then makes a
+    __slots__ = ("actor", "kind", "_options", "on_demand")
+
+    # Written out, as a dataclass's own `__init__` would be: the compiled engine then makes a
     # decision with compiled code (`Action` says why).
-    def __init__(self, actor: str, kind: str, options: tuple[Action, ...] = ()) -> None:
-        object.__setattr__(self, "actor", actor)
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "options", options)
+    def __init__(self, actor: str, kind: str, options: tuple[Action, ...] | None = (),
+                 on_demand: OnDemand | None = None) -> None:
+        self.actor = actor
+        self.kind = kind  # "allocate" | "command" | "window:<name>" | "between_rounds" | "choose:<name>" | an `ask`'s name ...
+        self._options = options
+        self.on_demand = on_demand
+
+    @property
+    def options(self) -> tuple[Action, ...]:
+        """Every option, in order (worked out whole the first time it is read, when on demand)."""
+        options = self._options
+        if options is None:
+            assert self.on_demand is not None
+            options = self._options = self.on_demand.whole()
+        return options
+
+    def offers(self, action: Action) -> bool:
+        """Whether `action` is one of the options (asking only what it needs, when on demand)."""
+        options = self._options
+        if options is None:
+            assert self.on_demand is not None
+            return self.on_demand.offers(action)
+        return action in options
+
+    def __repr__(self) -> str:
+        return f"Decision(actor={self.actor!r}, kind={self.kind!r}, options={self.options!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Decision, (self.actor, self.kind, self.options))

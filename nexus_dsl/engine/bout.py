@@ -36,6 +36,7 @@ from .causes import Cause, Tracer
 from .scope import faulting_declaration
 from .ledger import Ledger
 from .legality import Legality
+from .on_demand import OPTIONS_FAULTED, CommandOptions, OptionsFaulted
 from .movement import Movement
 from .refusals import reason_refused, refusal_code
 from .resolution import Resolution
@@ -104,8 +105,21 @@ class Bout:
 
     def __init__(self, ruleset: Ruleset, setup: BoutSetup, seed: int = 0,
                  forced_dice: dict[str, list[int]] | None = None, limits: Limits | None = None,
-                 strict_ledger: bool = False, explain: bool = False):
+                 strict_ledger: bool = False, explain: bool = False,
+                 options_on_demand: bool | frozenset[str] = False):
         self.ruleset = ruleset
+        # Command decisions worked out as the agents ask for their options (`on_demand.py`): asked
+        # for by loops that ask the agents through `next_action`, which handles a fault met so.
+        # True: every actor's; a set: those actors' only (`on_demand_actors`: the agents that ask
+        # for options one by one; an agent that reads the whole list is served it whole, cheaper).
+        self.options_on_demand = bool(options_on_demand)
+        self.on_demand_actors: frozenset[str] | None = \
+            None if isinstance(options_on_demand, bool) else options_on_demand
+        # Where the bout was before the last action (`_stop` undoes it on a fault): its state when
+        # the game had not yet run (kept only while the first decision is offered on demand), and
+        # the length of the log.
+        self._opening: BoutState | None = None
+        self._log_before = 0
         # Tests ask for the ledger to be proved after every event, not only after every action.
         self.strict_ledger = strict_ledger
         self.setup = setup
@@ -217,9 +231,19 @@ class Bout:
         """Apply one of the pending decision's options and run the bout to its next decision.
         Returns the events it caused. A refused action raises `RulesError` and changes nothing;
         an action whose scripts fault stops the bout (`fault`, see the module docstring)."""
-        if self.pending is None:
+        pending = self.pending
+        if pending is None:
             raise RulesError(Diagnostic("rules/bout_over", self._over(), "<bout>"))
-        if action not in self.pending.options:
+        try:
+            offered = action is not OPTIONS_FAULTED and pending.offers(action)
+        except OptionsFaulted:
+            offered = False
+            action = OPTIONS_FAULTED
+        if action is OPTIONS_FAULTED and pending.on_demand is not None:  # (`next_action`)
+            start = len(self.log)
+            self._options_faulted()
+            return self.log[start:]
+        if not offered:
             raise RulesError(Diagnostic(f"rules/{refusal_code(self, action)}", reason_refused(self, action), "<bout>"))
         start = len(self.log)
         self.history.append(action)
@@ -238,13 +262,32 @@ class Bout:
         copied (once a bout); before an action it is not, since a fault is rare and a bout replays
         exactly from its seed and its actions (`_state_before_last_action`)."""
         start = self.state.clone() if action is None else None
-        log_length = len(self.log)
+        log_length = self._log_before = len(self.log)
         self.dice.checkpoint()
         try:
             self.pending = self._advance(action)
         except ScriptRuntimeError as error:
             self._stop(error, start if start is not None else self._state_before_last_action(), log_length, action)
-        if self.pending is None:  # over: no more previews to take
+        pending = self.pending
+        if pending is None:  # over: no more previews to take
+            self._let_go_spare()
+        # The first decision offered on demand keeps the state to undo a fault met later to.
+        self._opening = start if pending is not None and pending.on_demand is not None else None
+
+    def _options_faulted(self) -> None:
+        """A question of the pending decision asked on demand faulted (`on_demand.OptionsFaulted`):
+        the bout stops as it would have when it reached the decision. The game, told so
+        (`OPTIONS_FAULTED`), works the whole list out again where it always did and meets the fault
+        the whole list meets first, so the game's frames see it as they always did; the state, dice
+        and log are undone to before the last action."""
+        action = self.history[-1] if self.history else None
+        start = self._opening
+        try:
+            self.pending = self._advance(OPTIONS_FAULTED)
+        except ScriptRuntimeError as error:
+            self._stop(error, start if start is not None and action is None else self._state_before_last_action(),
+                       self._log_before, action)
+        if self.pending is None:
             self._let_go_spare()
 
     def _advance(self, action: Action | None) -> Decision | None:
@@ -256,11 +299,20 @@ class Bout:
             self.interpreter.reset_budget()
         return decision
 
+    def offers_on_demand(self, actor: str) -> bool:
+        """Whether `actor`'s command decisions are worked out as they are asked for (`on_demand.py`)."""
+        return self.options_on_demand and (self.on_demand_actors is None or actor in self.on_demand_actors)
+
+    def _on_demand_setting(self) -> bool | frozenset[str]:
+        """`options_on_demand` as this bout was made with it."""
+        return self.options_on_demand if self.on_demand_actors is None else self.on_demand_actors
+
     def _state_before_last_action(self) -> BoutState:
         """The state as it was before the last action of the history: the bout played again from
         its seed, its forced dice as they were given and the actions before that one. Its game is
         closed before its state is taken (closing runs only the mechanisms' own `finally` clean-ups)."""
-        replay = Bout(self.ruleset, self.setup, self.seed, self.dice.forced_results(), self.limits, self.strict_ledger)
+        replay = Bout(self.ruleset, self.setup, self.seed, self.dice.forced_results(), self.limits, self.strict_ledger,
+                      options_on_demand=self._on_demand_setting())
         for action in self.history[:-1]:
             replay.apply(action)
         replay._game.close()
@@ -440,6 +492,9 @@ class WhatIf(Bout):
         self.round_actions = original.round_actions
         self.fault = original.fault
         self.fault_declaration = original.fault_declaration
+        self.options_on_demand = False  # a preview runs one command: it offers no turn's decision
+        self.on_demand_actors = None
+        self._opening, self._log_before = None, 0
         self.object_types = original.object_types
         self.actor_word = original.actor_word
         self.commands = original.commands
@@ -563,19 +618,22 @@ def _no_game() -> Game:
 
 def next_action(bout: Bout, agents: dict[str, Any]) -> Action:
     """Ask the agents for the next action: first every other piece, clockwise from the decider,
-    whether it interjects with an instant ability or card; then the decider itself."""
+    whether it interjects with an instant ability or card; then the decider itself. A decision
+    offered on demand is asked only for what the agents read (`on_demand.py`); when a question asked
+    so faults, the answer is `OPTIONS_FAULTED`, on which `Bout.apply` stops the bout."""
     decision = bout.pending
     assert decision is not None
+    if decision.on_demand is not None:
+        try:
+            return _next_on_demand(bout, agents, decision)
+        except OptionsFaulted:
+            return OPTIONS_FAULTED
     actor, options = decision.actor, decision.options
     main = [o for o in options if o.actor == actor]
     if len(main) < len(options):  # others have something to use: most decisions offer them nothing
-        for piece in bout.state.actors_clockwise_from(actor)[1:]:
-            label = piece.label
-            own = [o for o in options if o.actor == label]
-            if own:
-                interjection = agents[label].interject(bout, decision, own)
-                if interjection is not None:
-                    return interjection
+        interjection = _interjection(bout, agents, decision, options)
+        if interjection is not None:
+            return interjection
     elif len(main) > 1:  # the decider's own options only: the decision as it stands
         return agents[actor].choose(bout, decision)
     if len(main) == 1:
@@ -583,9 +641,53 @@ def next_action(bout: Bout, agents: dict[str, Any]) -> Action:
     return agents[actor].choose(bout, Decision(actor, decision.kind, tuple(main)))
 
 
+def _interjection(bout: Bout, agents: dict[str, Any], decision: Decision, options: tuple[Action, ...]) -> Action | None:
+    """The first of the other pieces, clockwise from the decider, whose agent interjects with one of
+    its own `options` (an instant ability or card), and what it uses; None when none does."""
+    for piece in bout.state.actors_clockwise_from(decision.actor)[1:]:
+        label = piece.label
+        own = [o for o in options if o.actor == label]
+        if own:
+            interjection = agents[label].interject(bout, decision, own)
+            if interjection is not None:
+                return interjection
+    return None
+
+
+def _next_on_demand(bout: Bout, agents: dict[str, Any], decision: Decision) -> Action:
+    """`next_action` for a decision offered on demand: the same questions to the same agents, with
+    the commands (all the decider's) asked only as far as needed: whether the decider has one
+    option alone asks whether any command is legal (or, with nothing else to offer, finds two)."""
+    on_demand = decision.on_demand
+    assert isinstance(on_demand, CommandOptions)
+    actor, rest = decision.actor, on_demand.rest
+    mine = [o for o in rest if o.actor == actor]
+    others = len(mine) < len(rest)
+    if others:
+        interjection = _interjection(bout, agents, decision, rest)
+        if interjection is not None:
+            return interjection
+    if len(mine) == 1 and not on_demand.any_command():
+        return mine[0]
+    if not mine:
+        first = on_demand.first_commands(2)
+        if len(first) == 1:
+            return first[0]
+    if not others:
+        return agents[actor].choose(bout, decision)
+    return agents[actor].choose(bout, Decision(actor, decision.kind, None, on_demand.restricted(actor)))
+
+
+def on_demand_actors(agents: dict[str, Any]) -> frozenset[str]:
+    """The actors whose agents ask for a command decision's options one by one (`asks_on_demand`):
+    their decisions are best worked out on demand; an agent that reads the whole list (the random
+    agent) gets it cheaper worked out whole."""
+    return frozenset(label for label, agent in agents.items() if getattr(agent, "asks_on_demand", False))
+
+
 def play(ruleset: Ruleset, setup: BoutSetup, agents: dict[str, Any], seed: int = 0) -> Bout:
     """Play a whole bout with agents choosing at every decision."""
-    bout = Bout(ruleset, setup, seed)
+    bout = Bout(ruleset, setup, seed, options_on_demand=on_demand_actors(agents))
     while bout.pending is not None:
         bout.apply(next_action(bout, agents))
     return bout

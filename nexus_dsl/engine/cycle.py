@@ -20,6 +20,7 @@ from .holds import Holds
 from .interpreter import BlockPlan, Interpreter, Limits, block_plan
 from .scope import Env
 from .legality import Legality
+from .on_demand import OPTIONS_FAULTED, CommandOptions, OptionsFaulted
 from .resolution import Resolution, body_clauses, declared
 from .setup import BoutSetup
 from .state import Actor, BoutState, Piece, Outcome, Status, Termination
@@ -50,6 +51,10 @@ class CycleHost(Protocol):
     resolution: Resolution
     holds: Holds
     interpreter: Interpreter
+
+    def offers_on_demand(self, actor: str) -> bool:
+        """Whether `actor`'s command decisions are worked out on demand (`on_demand.py`)."""
+        ...
 
     def runtime_error(self, code: str, message: str) -> ScriptRuntimeError: ...
 
@@ -307,10 +312,12 @@ class Cycle:
                 break
             if self.turn.length is not None and actions >= self.turn.length:
                 break
-            options = self._turn_options(piece)
-            if not options:  # a turn the player may not end, with nothing left to do, is over
+            decision = self._turn_decision(piece)
+            if decision is None:  # a turn the player may not end, with nothing left to do, is over
                 break
-            action = yield Decision(piece.label, "command", options)
+            action = yield decision
+            if action is OPTIONS_FAULTED:
+                self._fault_of_whole_list(piece, decision)
             if action.kind == END_ROUND:
                 break
             host.round_actions += 1
@@ -326,13 +333,45 @@ class Cycle:
         yield from self.settle()
         yield from self._end_round(piece)
 
-    def _turn_options(self, piece: Actor) -> tuple[Action, ...]:
-        """What the turn offers its player now, as its `acts` says: commands, controls (the commands
-        offered as controls: the base game's Command tokens), abilities and cards, then ending the
-        turn where `passing` lets it."""
+    def _turn_decision(self, piece: Actor) -> Decision | None:
+        """The decision the turn offers its player now (None: nothing to offer), as its `acts` says:
+        commands, controls (the commands offered as controls: the base game's Command tokens),
+        abilities and cards, then ending the turn where `passing` lets it. In a bout that offers
+        options on demand (`on_demand.py`) the commands are worked out as they are asked for."""
+        turn = self.turn
+        if not (turn.commands and self.host.offers_on_demand(piece.label)):
+            options = self._turn_options(piece, True)
+            return Decision(piece.label, "command", options) if options else None
+        # The options that are no command, then, when there are none, whether any command is legal.
+        on_demand = CommandOptions(self.legality, piece, self.interpreter.steps)
+        try:
+            on_demand.rest = self._turn_options(piece, False)
+            if not on_demand.rest and not on_demand.any_command():
+                return None
+        except (ScriptRuntimeError, OptionsFaulted):
+            # A fault: the whole list worked out in its order meets the fault it always met first.
+            self.interpreter.steps = on_demand.start
+            options = self._turn_options(piece, True)
+            return Decision(piece.label, "command", options) if options else None
+        return Decision(piece.label, "command", None, on_demand)
+
+    def _fault_of_whole_list(self, piece: Actor, decision: Decision) -> None:
+        """A question of `decision` asked on demand faulted (`on_demand.py`): its whole list worked out
+        again, in its order, from the steps spent when it was first worked out, meets the fault it
+        always met first, here, where it always met it (the commands come first: the rest did not
+        fault)."""
+        on_demand = decision.on_demand
+        assert isinstance(on_demand, CommandOptions)
+        self.interpreter.steps = on_demand.start
+        self.legality.legal_commands(piece)
+        raise AssertionError("a question asked on demand faulted that the whole list does not meet")
+
+    def _turn_options(self, piece: Actor, commands: bool) -> tuple[Action, ...]:
+        """What the turn offers its player now, as its `acts` says, the commands left out unless
+        `commands` (`_turn_decision`)."""
         turn = self.turn
         options: list[Action] = []
-        if turn.commands:
+        if turn.commands and commands:
             options += self.legality.legal_commands(piece)
         if turn.controls:
             options += self.legality.legal_controls(piece)

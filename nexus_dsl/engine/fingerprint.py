@@ -34,7 +34,7 @@ from typing import Any
 
 from ..model.ruleset import Ruleset
 from ..syntax import ast_nodes as A
-from .actions import Action
+from .actions import Action, Decision
 from .board import Square
 from .bout import Bout, Event
 from .dice import Dice
@@ -99,6 +99,10 @@ NOT_STATE: frozenset[str] = frozenset({
     "ruleset", "setup", "limits", "object_types", "actor_word", "dice_seed", "commands",
     "_spare",  # a copy kept for previews, started over before each use (`Bout._copy_for_previews`)
     "tracer",  # an explained bout's causes under way (`causes.py`): what its log says why, never read by the rules
+    "options_on_demand", "on_demand_actors",  # how its command decisions are worked out (`on_demand.py`): the same options either way
+    # Where the bout was before its last action, kept to undo a fault met on demand (`Bout._options_faulted`):
+    # the log's length then and the state before the game first ran, both found again from its history.
+    "_opening", "_log_before",
 })
 
 
@@ -198,6 +202,10 @@ class _Canon:
             return ("window uses", tuple(plan.name for plan in value.plans))
         if isinstance(value, Dice):
             return ("dice", self.value(value.state()))
+        if isinstance(value, Decision):
+            # Its options as a list, whether worked out whole or on demand (`on_demand.py`): what is
+            # offered, never what has been asked so far.
+            return ("decision", value.actor, value.kind, self.value(value.options))
         if isinstance(value, Interpreter):
             return ("interpreter", value.steps, value.pure)
         if isinstance(value, Env):

@@ -19,6 +19,7 @@ from ..syntax import ast_nodes as A
 from ..syntax.printer import print_expr
 from .actions import COMMAND, CONTROL, Action
 from .board import Direction
+from .command_ask import CommandAsk
 from .interpreter import Interpreter, Limits
 from .legality_plans import (CombinationKeys, CommandEntry, CommandQuestions, CommandSlot, CommandSlots, CostPlan, LegalityPlan, NumberedCheck,
                              PlannedCheck, TargetMembership, UseChecks, UseVerdicts, actions_of, always_asked, controls_of,
@@ -100,6 +101,8 @@ _UNASKED: Final = object()
 #: The keys a decision's shared answers are kept under that no declaration or resource has.
 _TARGETS = " targets"  # (a word no domain's key is: those are tuples, and hashing this one is free)
 _MP_MULTIPLIER = " mp multiplier"
+# The targets of a command that targets no one (never changed).
+_NO_TARGET: Final[list[Any]] = [None]
 
 
 def _domain_key(arg_type: A.ArgType) -> Any:
@@ -694,123 +697,148 @@ class Legality:
         asked once. Asking is pure (no dice, nothing changed), so a verdict holds for the whole
         decision, and the whole decision is one question (`asking`). The scopes the questions are
         asked in are made once per bout and bound anew at each (`CommandSlots`)."""
+        ask = self.command_ask(piece)
         legal: list[Action] = []
+        with self.interpreter.asking():
+            for index in range(len(ask.offered)):  # every command asked once: nothing kept for asking again
+                self._entry_actions(ask, index, legal)
+        return legal
+
+    def command_ask(self, piece: Actor) -> CommandAsk:
+        """A decision's questions about the commands `piece` may give, none asked yet: each command's
+        legal actions are worked out when asked for (`ask_commands`), the verdicts several share
+        kept for the others."""
         questions = self._questions()
         kept = self._slots
         if kept is None or kept.questions is not questions:
             kept = self._slots = CommandSlots(questions)
-        slots = kept.slots
-        # The answers to this decision's questions, by their numbers (`CommandQuestions`): None
-        # until asked. A cost filter's verdict is whether the piece can afford the costs.
-        answers: list[bool | None] = [None] * questions.count
-        fixed_verdicts: list[bool | None] = [None] * questions.fixed_count  # by `CommandEntry.fixed_at`
-        by_target: dict[str, list[bool | None]] = {}  # the answers to the questions asked per target
-        seen: dict[Any, list[Any]] = {}  # the argument domains commands share, this decision
-        held: dict[str, int] = {}  # the resources the piece holds, this decision
-        pieces, label = self.state.pieces, piece.label
-        interpreter = self.interpreter
-        max_options = self.max_options
         bonus_ap = isinstance(piece, Piece) and bool(piece.bonus_ap)
+        ask = CommandAsk(questions, kept, piece, bonus_ap)
         if bonus_ap:  # AP granted against a target: no quick filter, each target's costs are asked
+            answers = ask.answers
             for at in questions.filters:
                 answers[at] = True
-        source = piece if isinstance(piece, Piece) else None
-        foes: list[Any] | None = None  # the pieces it may target (`_targets`), once asked
-        no_target: list[Any] = [None]  # the targets of a command that targets no one (never changed)
-        parts: list[Any] | None = None  # the parts worked out once for every target (`TargetMembership`)
-        with interpreter.asking():
-            for index, entry in enumerate(questions.entries):
-                declaration, plan = entry.declaration, entry.plan
-                at = entry.filter_at
-                slot = slots[index]
-                if entry.fixed_first and answers[at] is None and self._refused_before_filter(
-                        entry, slot, answers, fixed_verdicts, kept, piece, held, interpreter):
-                    continue
-                if at >= 0:  # the quick filter, `_cannot_afford`, asked once for the costs written alike
-                    affordable = answers[at]
-                    if affordable is None:
-                        affordable = answers[at] = not self._cannot_afford(piece, declaration, plan, held, slot)
-                    if not affordable:
-                        continue
-                scope = slot.scope
-                if scope is None:
-                    scope = slot.scope = self.declaration_env(declaration)
-                if entry.fixed_at >= 0 and not self._fixed_hold(entry, slot, answers, fixed_verdicts, kept, piece,
-                                                                interpreter):
-                    continue
-                lasting = slot.lasting
-                if lasting is not None:  # as `_command_combinations` finds them, without looking them up
-                    names, combinations = lasting
-                    if entry.targets:
-                        if foes is None:
-                            foes = self._targets(piece, seen)
-                        targets: list[Any] = foes
-                        count = len(targets) * len(combinations)
-                    else:
-                        targets = no_target
-                        count = len(combinations)
-                    if count > max_options:
-                        self._check_count(declaration, count)  # the refusal
-                else:
-                    targets, names, combinations = self._command_combinations(piece, declaration, entry.targets, seen)
-                    slot.lasting = self._lasting_combinations.get(id(declaration))
-                by_label = slot.offered.get(label)
-                if by_label is None:
-                    by_label = slot.offered[label] = {}
-                # Costs written as numbers vary only with the target they are given against (AP
-                # granted against it): asked once per target, before any combination.
-                written = plan.written_costs if bonus_ap and not plan.costs_vary else None
-                # Asking is pure, so a verdict holds for every combination that agrees on the
-                # arguments it reads (`verdict_at`, their places among the arguments): asked once,
-                # in the order the combinations come, so a script fault is met where it always was.
-                # A command with no such question has one verdict: legal.
-                positions = plan.verdict_at
-                for target in targets:
-                    target_piece = pieces[target] if target is not None else None
-                    if target_piece is not None and entry.per_target:
-                        target_verdicts = by_target.get(target)
-                        if target_verdicts is None:
-                            target_verdicts = by_target[target] = [None] * questions.target_count
-                        if parts is None:
-                            parts = [_UNASKED] * questions.target_count
-                        if not self._passes(entry.per_target, target_verdicts, kept.target_rules, piece, declaration,
-                                            target_piece, slot, interpreter, parts):
-                            continue
-                    costs_vary = plan.costs_vary or bonus_ap
-                    if written is not None:
-                        short = self._short_against(piece, written, target_piece, held)
-                        if short is not None:
-                            if short:
-                                continue
-                            costs_vary = False
-                    offered = by_label.get(target) if lasting is not None else None
-                    if offered is None:
-                        offered = self._actions_of(label, declaration, entry.name, target, names, combinations)
-                        if slot.lasting is not None:  # the same combinations all bout: the same actions
-                            by_label[target] = offered
-                    if not (costs_vary or plan.varying):
-                        legal += offered
-                        continue
-                    if lasting is not None:  # the keys of the combinations worked out once per bout
-                        keyed = slot.keyed
-                        if keyed is None or keyed.combinations is not combinations:
-                            keyed = slot.keyed = self._keys_of(declaration, combinations, positions)
-                        self._keyed_verdicts(legal, keyed, offered, slot, source, piece, declaration, target_piece,
-                                             plan, costs_vary, held)
-                        continue
-                    verdicts: dict[Any, bool] = {}
-                    for values, action in zip(combinations, offered):
-                        key = (values[positions[0]] if len(positions) == 1 else
-                               tuple([values[at] for at in positions]) if positions else ())
-                        verdict = verdicts.get(key)
-                        if verdict is None:
-                            env = self._combination_env(slot, source, piece, declaration, target_piece,
-                                                        plan.arg_names, values)
-                            verdict = verdicts[key] = self._arguments_hold(
-                                piece, declaration, env, plan, costs_vary, held, slot, key)
-                        if verdict:
-                            legal.append(action)
+        return ask
+
+    def ask_commands(self, ask: CommandAsk, indexes: Sequence[int]) -> None:
+        """Work out the legal actions of the commands at `indexes` among the commands
+        (`CommandQuestions.entries`), each once per decision, kept in `ask.offered` in their order."""
+        with self.interpreter.asking():
+            for index in indexes:
+                self._ask_entry(ask, index)
+
+    def _ask_entry(self, ask: CommandAsk, index: int) -> list[Action]:
+        """`ask_commands`, inside `asking`, kept in `ask` once worked out (a fault keeps nothing)."""
+        legal = ask.offered[index]
+        if legal is None:
+            legal = []
+            self._entry_actions(ask, index, legal)
+            ask.offered[index] = legal  # (a fault keeps nothing)
         return legal
+
+    def _entry_actions(self, ask: CommandAsk, index: int, legal: list[Action]) -> None:
+        """The legal actions of one command, added to `legal`, its questions asked as
+        `legal_commands` asks them, the verdicts of the decision kept in `ask` for the other commands."""
+        questions, kept, piece = ask.questions, ask.kept, ask.piece
+        entry = questions.entries[index]
+        slot = kept.slots[index]
+        answers, held = ask.answers, ask.held
+        pieces, label = self.state.pieces, ask.label
+        interpreter = self.interpreter
+        bonus_ap = ask.bonus_ap
+        declaration, plan = entry.declaration, entry.plan
+        at = entry.filter_at
+        if entry.fixed_first and answers[at] is None and self._refused_before_filter(
+                entry, slot, answers, ask.fixed_verdicts, kept, piece, held, interpreter):
+            return
+        if at >= 0:  # the quick filter, `_cannot_afford`, asked once for the costs written alike
+            affordable = answers[at]
+            if affordable is None:
+                affordable = answers[at] = not self._cannot_afford(piece, declaration, plan, held, slot)
+            if not affordable:
+                return
+        scope = slot.scope
+        if scope is None:
+            scope = slot.scope = self.declaration_env(declaration)
+        if entry.fixed_at >= 0 and not self._fixed_hold(entry, slot, answers, ask.fixed_verdicts, kept, piece,
+                                                        interpreter):
+            return
+        lasting = slot.lasting
+        if lasting is not None:  # as `_command_combinations` finds them, without looking them up
+            names, combinations = lasting
+            if entry.targets:
+                foes = ask.foes
+                if foes is None:
+                    foes = ask.foes = self._targets(piece, ask.seen)
+                targets: list[Any] = foes
+                count = len(targets) * len(combinations)
+            else:
+                targets = _NO_TARGET
+                count = len(combinations)
+            if count > self.max_options:
+                self._check_count(declaration, count)  # the refusal
+        else:
+            targets, names, combinations = self._command_combinations(piece, declaration, entry.targets, ask.seen)
+            slot.lasting = self._lasting_combinations.get(id(declaration))
+        by_label = slot.offered.get(label)
+        if by_label is None:
+            by_label = slot.offered[label] = {}
+        # Costs written as numbers vary only with the target they are given against (AP
+        # granted against it): asked once per target, before any combination.
+        written = plan.written_costs if bonus_ap and not plan.costs_vary else None
+        # Asking is pure, so a verdict holds for every combination that agrees on the
+        # arguments it reads (`verdict_at`, their places among the arguments): asked once,
+        # in the order the combinations come, so a script fault is met where it always was.
+        # A command with no such question has one verdict: legal.
+        positions = plan.verdict_at
+        source = ask.source
+        for target in targets:
+            target_piece = pieces[target] if target is not None else None
+            if target_piece is not None and entry.per_target:
+                by_target = ask.by_target
+                target_verdicts = by_target.get(target)
+                if target_verdicts is None:
+                    target_verdicts = by_target[target] = [None] * questions.target_count
+                parts = ask.parts
+                if parts is None:
+                    parts = ask.parts = [_UNASKED] * questions.target_count
+                if not self._passes(entry.per_target, target_verdicts, kept.target_rules, piece, declaration,
+                                    target_piece, slot, interpreter, parts):
+                    continue
+            costs_vary = plan.costs_vary or bonus_ap
+            if written is not None:
+                short = self._short_against(piece, written, target_piece, held)
+                if short is not None:
+                    if short:
+                        continue
+                    costs_vary = False
+            offered = by_label.get(target) if lasting is not None else None
+            if offered is None:
+                offered = self._actions_of(label, declaration, entry.name, target, names, combinations)
+                if slot.lasting is not None:  # the same combinations all bout: the same actions
+                    by_label[target] = offered
+            if not (costs_vary or plan.varying):
+                legal += offered
+                continue
+            if lasting is not None:  # the keys of the combinations worked out once per bout
+                keyed = slot.keyed
+                if keyed is None or keyed.combinations is not combinations:
+                    keyed = slot.keyed = self._keys_of(declaration, combinations, positions)
+                self._keyed_verdicts(legal, keyed, offered, slot, source, piece, declaration, target_piece,
+                                     plan, costs_vary, held)
+                continue
+            verdicts: dict[Any, bool] = {}
+            for values, action in zip(combinations, offered):
+                key = (values[positions[0]] if len(positions) == 1 else
+                       tuple([values[at] for at in positions]) if positions else ())
+                verdict = verdicts.get(key)
+                if verdict is None:
+                    env = self._combination_env(slot, source, piece, declaration, target_piece,
+                                                plan.arg_names, values)
+                    verdict = verdicts[key] = self._arguments_hold(
+                        piece, declaration, env, plan, costs_vary, held, slot, key)
+                if verdict:
+                    legal.append(action)
 
     def _refused_before_filter(self, entry: CommandEntry, slot: CommandSlot, answers: list[bool | None],
                                fixed_verdicts: list[bool | None], kept: CommandSlots, piece: Actor,

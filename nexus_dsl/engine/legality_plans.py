@@ -274,7 +274,7 @@ class CommandQuestions:
     a requirement they share, `PlannedCheck.shared`) under one number, so that the verdict asked
     for one holds for all at that decision. Worked out once per ruleset and number limit."""
 
-    __slots__ = ("entries", "count", "target_count", "filters", "fixed_count")
+    __slots__ = ("entries", "names", "places", "count", "target_count", "filters", "fixed_count")
 
     def __init__(self, plans: list[tuple[A.Declaration, LegalityPlan]]):
         numbers: dict[Any, int] = {}  # the decision-wide questions: cost filters and fixed requirements
@@ -312,6 +312,8 @@ class CommandQuestions:
                 entry.fixed_at = numbered(groups, tuple([(at, check.holds_anyway) for at, check in entry.fixed]))
         self.fixed_count = len(groups)
         self.entries = tuple(entries)
+        self.names = tuple([entry.name for entry in entries])  # each command's id, in their order
+        self.places = {name: place for place, name in enumerate(self.names)}  # each command's place, by its id
         self.count = len(numbers)
         self.target_count = len(target_numbers)
         self.filters = tuple(sorted(filters))
@@ -379,15 +381,18 @@ class CommandSlots:
     """A bout's `CommandSlot`s, one per command entry in the order of `CommandQuestions.entries`, and
     the scopes a rule's requirement is asked in for a command, by the question's number (decision
     wide, `rules`; per target, `target_rules`): made as they are first needed, bound anew at each
-    question. Each bout (and each preview's copy) has its own."""
+    question. Each bout (and each preview's copy) has its own. `legal_last`: the place of the command
+    found legal last when a decision was asked whether any is (`on_demand.CommandOptions.any_command`),
+    asked first the next time: usually legal again, so one command answers."""
 
-    __slots__ = ("questions", "slots", "rules", "target_rules")
+    __slots__ = ("questions", "slots", "rules", "target_rules", "legal_last")
 
     def __init__(self, questions: CommandQuestions):
         self.questions = questions
         self.slots = [CommandSlot(entry.plan.arg_names) for entry in questions.entries]
         self.rules: list[Env | None] = [None] * questions.count
         self.target_rules: list[Env | None] = [None] * questions.target_count
+        self.legal_last = 0
 
 
 def questions_of(ruleset: Ruleset) -> dict[int, CommandQuestions]:

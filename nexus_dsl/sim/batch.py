@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 from ..agents import make_agent
 from ..content.loader import cached_ruleset
-from ..engine.bout import Bout, Event, next_action
+from ..engine.bout import Bout, Event, next_action, on_demand_actors
 from ..engine.setup import BoutSetup, standard_setup
 from ..errors import Diagnostic
 from ..model.ruleset import Ruleset
@@ -172,7 +172,7 @@ def play_one(spec: BoutSpec, rulesets: Mapping[RulesetKey, Ruleset] | None = Non
         setup = spec_setup(spec)
         labels = [h.label for h in setup.pieces]
         agents = spec_agents(spec, labels)
-        bout = Bout(ruleset, setup, seed=spec.seed, strict_ledger=spec.strict_ledger)
+        bout = Bout(ruleset, setup, seed=spec.seed, strict_ledger=spec.strict_ledger, options_on_demand=on_demand_actors(agents))
         while bout.pending is not None:
             bout.apply(next_action(bout, agents))
         result.fault = bout.fault
