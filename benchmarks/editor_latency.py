@@ -248,34 +248,68 @@ def start_bare_page(work: Path) -> Any:
     return start_server(command, port, {}, work / "bare_page.log", work)
 
 
-def start_the_editor(work: Path) -> Any:
+def start_the_editor(work: Path, port: int | None = None) -> Any:
     from nexus_dsl.editor_server import start_editor
 
-    return start_editor(work / "content", work / "sessions", work / "streamlit.log")
+    return start_editor(work / "content", work / "sessions", work / "streamlit.log", port)
+
+
+def first_page_usable(page: Any, server: Any) -> float:
+    """Seconds from opening `server`'s address in `page`, once it answers, to the home page drawn
+    and idle."""
+    from playwright.sync_api import expect
+
+    server.wait_until_healthy(120)
+    start = time.perf_counter()
+    page.goto(server.url)
+    expect(page.get_by_role("heading", name="NEXUS workbench")).to_be_visible(timeout=60_000)
+    expect(page.locator('[data-testid="stApp"]')).to_have_attribute("data-test-script-state", "notRunning",
+                                                                   timeout=60_000)
+    return time.perf_counter() - start
 
 
 def first_page_seconds(work: Path, start: Callable[[Path], Any] = start_the_editor) -> float:
-    """Seconds from the server's first healthy answer to the home page drawn and idle in chromium."""
+    """Seconds from the server's first healthy answer to the home page drawn and idle in a chromium
+    that has never opened it (no cached files, no compiled scripts)."""
     from playwright import sync_api
-    from playwright.sync_api import expect
 
     server = start(work)
     try:
-        server.wait_until_healthy(120)
         with sync_api.sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
             try:
-                page = browser.new_page()
-                start = time.perf_counter()
-                page.goto(server.url)
-                app = page.locator('[data-testid="stApp"]')
-                expect(page.get_by_role("heading", name="NEXUS workbench")).to_be_visible(timeout=60_000)
-                expect(app).to_have_attribute("data-test-script-state", "notRunning", timeout=60_000)
-                return time.perf_counter() - start
+                return first_page_usable(browser.new_page(), server)
             finally:
                 browser.close()
     finally:
         server.stop()
+
+
+def returning_first_page_seconds(work: Path, runs: int) -> list[float]:
+    """The same for a chromium that has opened the editor before at the same address (its profile
+    kept: cached files and compiled scripts), each time on a fresh server: the first page a designer
+    sees on every day after the first. One visit first, unmeasured, fills the profile."""
+    from playwright import sync_api
+
+    from nexus_dsl.editor_server import free_port
+
+    profile, port = work / "returning_browser", free_port()
+    times = []
+    with sync_api.sync_playwright() as playwright:
+        for visit in range(runs + 1):
+            server = start_the_editor(work, port)
+            try:
+                context = playwright.chromium.launch_persistent_context(
+                    str(profile), executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+                try:
+                    seconds = first_page_usable(context.new_page(), server)
+                finally:
+                    context.close()
+            finally:
+                server.stop()
+            if visit:
+                times.append(seconds)
+    return times
 
 
 # ---------------------------------------------------------------- the language's share
@@ -324,6 +358,8 @@ def main() -> None:
                 bare.append(first_page_seconds(work, start_bare_page))
             rows.append(row("first_page", "server up -> home page usable", editor, FIRST_PAGE_TARGET_S, "s"))
             rows.append(row("bare_page", "the same for a bare Streamlit page", bare, 0, "s"))
+            rows.append(row("return_visit", "the same in a browser that opened it before",
+                            returning_first_page_seconds(work, args.first_page_runs), FIRST_PAGE_TARGET_S, "s"))
     if not wanted or "validate_card" in wanted:
         rows.append(row("validate_card", "one card validated", validate_one_card(args.rounds * 2), 0, "ms"))
     load = os.getloadavg()[0]

@@ -70,11 +70,11 @@ def free_port() -> int:
         return port
 
 
-def start_editor(content_root: Path, sessions_dir: Path, log: Path) -> EditorServer:
-    """`nexus editor` on a free port of 127.0.0.1, with this Python, reading `content_root` and
-    keeping playtest sessions in `sessions_dir`; its output goes to `log`. Returns at once: call
-    `wait_until_healthy` before opening a page."""
-    port = free_port()
+def start_editor(content_root: Path, sessions_dir: Path, log: Path, port: int | None = None) -> EditorServer:
+    """`nexus editor` on `port` (default: a free one) of 127.0.0.1, with this Python, reading
+    `content_root` and keeping playtest sessions in `sessions_dir`; its output goes to `log`.
+    Returns at once: call `wait_until_healthy` before opening a page."""
+    port = free_port() if port is None else port
     env = {"NEXUS_CONTENT_ROOT": str(content_root), "NEXUS_SESSIONS_DIR": str(sessions_dir)}
     command = [sys.executable, "-m", "nexus_dsl", "editor", "--address", "127.0.0.1", "--port", str(port)]
     return start_server(command, port, env, log, content_root)
