@@ -50,8 +50,10 @@ def test_the_compiled_modules_are_the_ones_imported(compiled: Path) -> None:
 
 
 def test_the_engine_tests_pass_on_the_compiled_engine(compiled: Path) -> None:
-    done = _run("-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not sources_only", "tests/engine", "tests/agents",
-                timeout=1800)
+    # Spread over the cores as the suite is (a test file to a worker): this run is the last of the
+    # suite's longest chain (the build, then these), when the other workers are mostly done.
+    done = _run("-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "auto", "--maxprocesses=4", "--dist", "loadfile",
+                "-m", "not sources_only", "tests/engine", "tests/agents", timeout=1800)
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
 
 
