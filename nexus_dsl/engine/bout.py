@@ -112,9 +112,7 @@ class Bout:
         # for by loops that ask the agents through `next_action`, which handles a fault met so.
         # True: every actor's; a set: those actors' only (`on_demand_actors`: the agents that ask
         # for options one by one; an agent that reads the whole list is served it whole, cheaper).
-        self.options_on_demand = bool(options_on_demand)
-        self.on_demand_actors: frozenset[str] | None = \
-            None if isinstance(options_on_demand, bool) else options_on_demand
+        self.options_on_demand = options_on_demand
         # Where the bout was before the last action (`_stop` undoes it on a fault): its state when
         # the game had not yet run (kept only while the first decision is offered on demand), and
         # the length of the log.
@@ -301,18 +299,15 @@ class Bout:
 
     def offers_on_demand(self, actor: str) -> bool:
         """Whether `actor`'s command decisions are worked out as they are asked for (`on_demand.py`)."""
-        return self.options_on_demand and (self.on_demand_actors is None or actor in self.on_demand_actors)
-
-    def _on_demand_setting(self) -> bool | frozenset[str]:
-        """`options_on_demand` as this bout was made with it."""
-        return self.options_on_demand if self.on_demand_actors is None else self.on_demand_actors
+        setting = self.options_on_demand
+        return setting is True or (not isinstance(setting, bool) and actor in setting)
 
     def _state_before_last_action(self) -> BoutState:
         """The state as it was before the last action of the history: the bout played again from
         its seed, its forced dice as they were given and the actions before that one. Its game is
         closed before its state is taken (closing runs only the mechanisms' own `finally` clean-ups)."""
         replay = Bout(self.ruleset, self.setup, self.seed, self.dice.forced_results(), self.limits, self.strict_ledger,
-                      options_on_demand=self._on_demand_setting())
+                      options_on_demand=self.options_on_demand)
         for action in self.history[:-1]:
             replay.apply(action)
         replay._game.close()
@@ -493,7 +488,6 @@ class WhatIf(Bout):
         self.fault = original.fault
         self.fault_declaration = original.fault_declaration
         self.options_on_demand = False  # a preview runs one command: it offers no turn's decision
-        self.on_demand_actors = None
         self._opening, self._log_before = None, 0
         self.object_types = original.object_types
         self.actor_word = original.actor_word

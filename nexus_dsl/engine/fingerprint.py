@@ -99,7 +99,7 @@ NOT_STATE: frozenset[str] = frozenset({
     "ruleset", "setup", "limits", "object_types", "actor_word", "dice_seed", "commands",
     "_spare",  # a copy kept for previews, started over before each use (`Bout._copy_for_previews`)
     "tracer",  # an explained bout's causes under way (`causes.py`): what its log says why, never read by the rules
-    "options_on_demand", "on_demand_actors",  # how its command decisions are worked out (`on_demand.py`): the same options either way
+    "options_on_demand",  # how its command decisions are worked out (`on_demand.py`): the same options either way
     # Where the bout was before its last action, kept to undo a fault met on demand (`Bout._options_faulted`):
     # the log's length then and the state before the game first ran, both found again from its history.
     "_opening", "_log_before",
