@@ -52,6 +52,9 @@ from .timing import Timing
 # (inside an action or a turn's opening — a timing window, a `choose`, an `ask` — the steps keep counting).
 # A deal's decisions (`keep_<zone>`, `cycle.KEEP_DECISION`) are between moves too.
 BETWEEN_MOVES: Final = frozenset({"command", "allocate", "between_rounds"})
+# The limits of a bout given none: one value for them all (a frozen dataclass, never changed), not
+# one made for every bout.
+DEFAULT_LIMITS: Final = Limits()
 
 
 @dataclass
@@ -125,7 +128,7 @@ class Bout:
         self.forced_dice = forced_dice or {}
         self.dice_seed = seed
         self.rolled: Dice | None = Dice(seed, self.forced_dice)  # `dice`
-        self.limits = limits or Limits()
+        self.limits = limits or DEFAULT_LIMITS
         self.log: list[Event] = []
         self.history: list[Action] = []
         self.round_actions = 0  # commands, abilities and cards given in the current Command Round

@@ -117,6 +117,21 @@ def _domain_key(arg_type: A.ArgType) -> Any:
     return ("node", id(arg_type))
 
 
+def _rule_requirements(ruleset: Ruleset) -> list[tuple[A.Declaration, A.Requires]]:
+    """Every rule's `requires` clauses, rule by rule in load order: they apply to every command."""
+    return [(rule, requirement) for rule in ruleset.declarations("rule") for requirement in rule.clauses_of(A.Requires)]
+
+
+def declaration_envs_of(ruleset: Ruleset, max_number: int) -> dict[int, Env]:
+    """The declarations' scopes of params for a number limit (`Legality.declaration_env`), kept
+    with the ruleset: its declarations live as long as it does, so their ids stay theirs."""
+    by_limit: dict[int, dict[int, Env]] = ruleset.derived("declaration_envs")
+    envs = by_limit.get(max_number)
+    if envs is None:
+        envs = by_limit[max_number] = {}
+    return envs
+
+
 class LegalityHost(Protocol):
     """What legality needs of the bout: its state and rules, the limits, and the interpreter that
     asks costs and requirements."""
@@ -143,11 +158,14 @@ class Legality:
         self.max_number: int = host.limits.max_number
         self.max_options: int = host.limits.max_options
         self.hand_kinds: tuple[str, ...] = host.ruleset.words.hand_kinds
-        # Every `requires` clause of a rule applies to every command: worked out once per bout, and
-        # shared by its previews.
+        # Every `requires` clause of a rule applies to every command: read from the content alone,
+        # so worked out once per ruleset and shared by every bout played with it.
         self.global_requirements = (global_requirements if global_requirements is not None else
-                                    [(d, r) for d in host.ruleset.declarations("rule") for r in d.clauses_of(A.Requires)])
-        self._declaration_envs: dict[int, Env] = {}
+                                    host.ruleset.derived("global_requirements", lambda: _rule_requirements(host.ruleset)))
+        # Each declaration's scope of params, by its id(): params are constants (the checker holds
+        # them to literals and arithmetic on them, and no `set` changes one), so a scope depends on
+        # the content and the number limit alone: kept with the ruleset, shared by every bout.
+        self._declaration_envs: dict[int, Env] = declaration_envs_of(host.ruleset, host.limits.max_number)
         # What `action_env` binds of each declaration, by its id(): read from its text alone, so
         # shared with the previews.
         self._action_plans: dict[int, ActionPlan] = {}
@@ -203,7 +221,6 @@ class Legality:
     def copy_for(self, host: LegalityHost) -> Legality:
         """The legality of a preview's copy of the bout: its caches copied as they are."""
         legality = Legality(host, self.global_requirements)
-        legality._declaration_envs = dict(self._declaration_envs)
         legality._action_plans = self._action_plans
         legality._combination_keys = self._combination_keys
         legality._actions = self._actions

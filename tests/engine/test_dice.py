@@ -281,3 +281,36 @@ def test_rewound_dice_restored_from_a_state_start_from_that_state() -> None:
     twice = restored.rewound()
     twice.roll_many("attack", 2)
     assert twice.rewound().state() == at_checkpoint.state()
+
+
+def _shuffled_roll_by_roll(dice: Dice, purpose: str, items: list[str]) -> list[str]:
+    """Fisher-Yates, the last place first, each die rolled as `roll` rolls it."""
+    items = list(items)
+    for i in range(len(items) - 1, 0, -1):
+        j = dice.roll(purpose, i + 1) - 1
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+@given(st.integers(min_value=0, max_value=2**32), st.integers(min_value=0, max_value=40))
+def test_a_shuffle_draws_the_dice_a_roll_by_roll_shuffle_draws_and_records_none(seed: int, count: int) -> None:
+    cards = [f"card{n}" for n in range(count)]
+    rolled = Dice(seed)
+    expected = _shuffled_roll_by_roll(rolled, "shuffle", cards)
+    shuffled = Dice(seed)
+    items = list(cards)
+    shuffled.shuffle("shuffle", items)
+    assert items == expected
+    assert shuffled.history == []
+    # The dice go on from the same place: the next roll is the same.
+    assert shuffled.roll("attack") == rolled.roll("attack")
+
+
+def test_a_shuffle_takes_forced_results_in_order_and_names_the_purpose_when_they_run_out() -> None:
+    items = ["a", "b", "c"]
+    Dice(1, forced={"shuffle": [1, 2]}).shuffle("shuffle", items)
+    # place 2 takes place 0 (a d3 rolled 1), then place 1 takes place 1 (a d2 rolled 2)
+    assert items == ["c", "b", "a"]
+    dice = Dice(1, forced={"shuffle": [1]})
+    with pytest.raises(ForcedDiceExhausted, match="shuffle"):
+        dice.shuffle("shuffle", ["a", "b", "c"])
