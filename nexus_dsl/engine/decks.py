@@ -54,9 +54,7 @@ class Decks:
         cards = self.state.decks.setdefault(deck, [])
         if not cards:
             cards.extend(self.state.discards.pop(deck, []))
-            for i in range(len(cards) - 1, 0, -1):
-                j = self.host.dice.roll("shuffle", i + 1) - 1
-                cards[i], cards[j] = cards[j], cards[i]
+            self.host.dice.shuffle("shuffle", cards, True)  # its dice on the draw's line
         if not cards:
             self.host.emit_line("draw", {"deck": deck, "actor": piece.label, "card": None})
             return

@@ -172,14 +172,18 @@ class Dice:
         self._history.append(Roll(purpose, sides, value, forced))
         return value
 
-    def shuffle(self, purpose: str, items: list[Any]) -> None:
+    def shuffle(self, purpose: str, items: list[Any], recorded: bool) -> None:
         """Shuffle `items` in place (Fisher-Yates, the last place first: a die of i + 1 sides picks
-        what goes to place i), each die drawn for `purpose` as `roll` draws it (forced results
-        included) but kept in no history: for a shuffle whose rolls the log never shows (the decks
-        shuffled as a bout is set up), so no record of each die is made only to be thrown away."""
+        what goes to place i), each die rolled for `purpose` as `roll` rolls it, forced results
+        included. `recorded`: each die kept in the history as `roll` keeps it (a deck made again
+        from its discards: the next line of the log shows them); else none is (the decks shuffled
+        as a bout is set up, whose dice the log never shows: no record made only to be thrown away)."""
         forced = purpose in self._forced
         for i in range(len(items) - 1, 0, -1):
-            j = (self._next_forced(purpose, i + 1) if forced else _drawn_die(self, i + 1)) - 1
+            if recorded:
+                j = self.roll(purpose, i + 1) - 1
+            else:
+                j = (self._next_forced(purpose, i + 1) if forced else _drawn_die(self, i + 1)) - 1
             items[i], items[j] = items[j], items[i]
 
     def roll_many(self, purpose: str, n: int, sides: int = 6) -> list[int]:

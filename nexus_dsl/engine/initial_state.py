@@ -259,7 +259,7 @@ def _shuffle_decks(ruleset: Ruleset, dice: Dice, state: BoutState, setup: BoutSe
         on_top = setup.decks.get(deck, []) + (forced if isinstance(forced, list) else [])
         stacked = [c for c in on_top if c in cards]
         rest = [c for c in cards if c not in stacked]
-        dice.shuffle("shuffle", rest)  # with the bout's own dice, not logged
+        dice.shuffle("shuffle", rest, False)  # with the bout's own dice, not logged
         state.decks[deck] = stacked + rest
     dice.drain_history()
     # Cards promised to a hand leave the deck after the shuffle, so the seed deals the rest as before.

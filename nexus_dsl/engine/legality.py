@@ -148,7 +148,7 @@ class Legality:
 
     interpreter: Interpreter  # kept at hand by `wire` (built after legality)
 
-    def __init__(self, host: LegalityHost, global_requirements: list[tuple[A.Declaration, A.Requires]] | None = None):
+    def __init__(self, host: LegalityHost):
         self.host = host
         self.state: BoutState = host.state  # handed anew by the bout whenever it replaces its state
         # What never changes during a bout, read once here rather than through the host at every
@@ -160,8 +160,8 @@ class Legality:
         self.hand_kinds: tuple[str, ...] = host.ruleset.words.hand_kinds
         # Every `requires` clause of a rule applies to every command: read from the content alone,
         # so worked out once per ruleset and shared by every bout played with it.
-        self.global_requirements = (global_requirements if global_requirements is not None else
-                                    host.ruleset.derived("global_requirements", lambda: _rule_requirements(host.ruleset)))
+        self.global_requirements: list[tuple[A.Declaration, A.Requires]] = host.ruleset.derived(
+            "global_requirements", lambda: _rule_requirements(host.ruleset))
         # Each declaration's scope of params, by its id(): params are constants (the checker holds
         # them to literals and arithmetic on them, and no `set` changes one), so a scope depends on
         # the content and the number limit alone: kept with the ruleset, shared by every bout.
@@ -220,7 +220,7 @@ class Legality:
 
     def copy_for(self, host: LegalityHost) -> Legality:
         """The legality of a preview's copy of the bout: its caches copied as they are."""
-        legality = Legality(host, self.global_requirements)
+        legality = Legality(host)
         legality._action_plans = self._action_plans
         legality._combination_keys = self._combination_keys
         legality._actions = self._actions

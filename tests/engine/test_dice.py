@@ -299,7 +299,7 @@ def test_a_shuffle_draws_the_dice_a_roll_by_roll_shuffle_draws_and_records_none(
     expected = _shuffled_roll_by_roll(rolled, "shuffle", cards)
     shuffled = Dice(seed)
     items = list(cards)
-    shuffled.shuffle("shuffle", items)
+    shuffled.shuffle("shuffle", items, False)
     assert items == expected
     assert shuffled.history == []
     # The dice go on from the same place: the next roll is the same.
@@ -308,9 +308,18 @@ def test_a_shuffle_draws_the_dice_a_roll_by_roll_shuffle_draws_and_records_none(
 
 def test_a_shuffle_takes_forced_results_in_order_and_names_the_purpose_when_they_run_out() -> None:
     items = ["a", "b", "c"]
-    Dice(1, forced={"shuffle": [1, 2]}).shuffle("shuffle", items)
+    Dice(1, forced={"shuffle": [1, 2]}).shuffle("shuffle", items, False)
     # place 2 takes place 0 (a d3 rolled 1), then place 1 takes place 1 (a d2 rolled 2)
     assert items == ["c", "b", "a"]
     dice = Dice(1, forced={"shuffle": [1]})
     with pytest.raises(ForcedDiceExhausted, match="shuffle"):
-        dice.shuffle("shuffle", ["a", "b", "c"])
+        dice.shuffle("shuffle", ["a", "b", "c"], False)
+
+
+def test_a_recorded_shuffle_keeps_each_die_as_rolling_it_would() -> None:
+    rolled, shuffled = Dice(7), Dice(7)
+    expected = _shuffled_roll_by_roll(rolled, "shuffle", ["a", "b", "c", "d"])
+    items = ["a", "b", "c", "d"]
+    shuffled.shuffle("shuffle", items, True)
+    assert items == expected
+    assert shuffled.history == rolled.history

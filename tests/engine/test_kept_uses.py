@@ -31,7 +31,7 @@ def _setup(seed: int, players: int, drawn: bool):
 
 def _afresh(bout: Bout) -> Legality:
     """A legality of the bout keeping nothing from one question to the next."""
-    afresh = Legality(bout, bout.legality.global_requirements)
+    afresh = Legality(bout)
     afresh.wire()
     afresh._actions, afresh._cost_plans, afresh._offered = {}, {}, {}
     return afresh

@@ -201,7 +201,7 @@ def test_what_legality_keeps_between_decisions_is_what_it_works_out_afresh():
     compared = 0
     first_made: dict = {}
     for bout, piece in command_decisions(ruleset, ((2, 11), (2, 12), (4, 13))):
-        afresh = Legality(bout, bout.legality.global_requirements)
+        afresh = Legality(bout)
         afresh.wire()
         afresh._actions, afresh._cost_plans, afresh._offered = {}, {}, {}
         kept = bout.legality.legal_commands(piece) + bout.legality.legal_controls(piece)
@@ -358,7 +358,7 @@ def test_costs_read_from_the_arguments_alone_are_kept_and_still_met_afresh(tmp_p
         red.ap = ap
         kept = bout.legality.legal_commands(red)
         assert kept == _brute_commands(bout, red)
-        afresh = Legality(bout, bout.legality.global_requirements)
+        afresh = Legality(bout)
         afresh.wire()
         assert kept == afresh.legal_commands(red)
         assert [a.arg("steps") for a in kept if a.name == "pace"] == list(range(1, min(ap - 2, 4) + 1))
