@@ -57,6 +57,28 @@ def test_a_set_of_squares_reads_in_board_order(tmp_path: Path) -> None:
     assert marks == {"corner": Square(3, 4), "far": Square(5, 6)}
 
 
+def test_the_objects_of_an_area_read_in_board_order(tmp_path: Path) -> None:
+    """`objects_at` of a set of squares: the objects of each square in board order (west to east,
+    north to south within a column), each square's in the order they were placed; none from beyond."""
+    pack = tmp_path / "lists"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(MANIFEST)
+    (pack / "probe.nexus").write_text('command probe "Probe" {\n    group fame\n    cost 0 AP\n    effect {\n'
+                                      '        mark self "around" with objects_at(adjacent(self))\n'
+                                      '        mark self "ahead" with objects_at(front_arc(self))\n    }\n}\n')
+    objects = [("crate", Square(5, 6)), ("fire", Square(3, 4)), ("crate", Square(3, 4)), ("brazier", Square(4, 6)),
+               ("crate", Square(3, 6)), ("crate", Square(1, 1))]
+    setup = BoutSetup(pieces=[PieceSetup("red", "south", Square(4, 5), Direction.N, ap=6, mp=6),
+                              PieceSetup("blue", "north", Square(7, 2), Direction.N)], phase="command", active="red",
+                      objects=objects)
+    bout = Bout(load_ruleset(["base", str(pack)]), setup, seed=1)
+    bout.apply(Action.make("command", "red", "probe"))
+    assert bout.fault is None
+    marks = bout.state.pieces["red"].marks
+    assert marks["around"] == ("fire", "crate", "crate", "brazier", "crate")
+    assert marks["ahead"] == ("fire", "crate")  # of its three squares, only the west one holds any
+
+
 def test_a_list_of_other_things_is_refused_where_numbers_are_read(tmp_path: Path) -> None:
     marks = marks_after(tmp_path, 'mark self "sum" with sum([1, self])')
     assert marks["fault"] == "runtime/wrong_type" and "reads a list of numbers, which holds piece red" in marks["message"]

@@ -25,9 +25,15 @@ class Host(Grounds, Protocol):
 
 def objects_at(host: Host, env: Env, where: Any) -> tuple[str, ...]:
     if isinstance(where, frozenset):  # an area: the objects on any of its squares (none off the board)
-        if not host.state.objects:  # an empty board: none, without ordering the area
+        objects = host.state.objects
+        if not objects:  # an empty board: none, without ordering the area
             return ()
-        return tuple(obj for square in sorted(where) for obj in host.state.objects_at(square))
+        # In the squares' order (west to east, north to south within a column), of which only the
+        # squares holding objects are put in order: mostly none or one of an area's.
+        holding = [square for square in where if square in objects]
+        if len(holding) > 1:
+            holding.sort()
+        return tuple(obj for square in holding for obj in objects[square])
     return tuple(host.state.objects_at(as_square(host, where)))
 
 
