@@ -13,6 +13,11 @@ they are, so a stale build is never used.
 
 NEXUS_NATIVE=0 never uses a build; NEXUS_NATIVE=1 requires one (importing the engine without a fresh
 build is an error that says how to make one); unset, a fresh build is used when there is one.
+
+`make native` asks for a profile-guided build (`build --profile-guided`): gcc compiles the modules
+once instrumented, that build plays the training bouts (`TRAINING`), and gcc compiles them again
+with the record of where those bouts spent their time, laying the hot paths out for it. The bouts
+are the same, only faster.
 """
 
 from __future__ import annotations
@@ -22,13 +27,14 @@ import importlib.machinery
 import importlib.util
 import os
 import shutil
+import subprocess
 import sys
 import sysconfig
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from . import shipped
 from .cache import digest
@@ -47,6 +53,21 @@ PYTHON_ONLY = frozenset({"nexus_dsl/engine/fingerprint.py"})
 #: The name of the shared library that holds the compiled code of every module (each module's own
 #: extension only points into it).
 GROUP = "nexus_dsl_native"
+
+#: The file a profile-guided build holds beside `COMPLETE` (`build(profile_guided=True)`).
+PROFILED = "PROFILED"
+
+#: What a profile-guided build plays to record where the engine spends its time: bouts of the base
+#: game (a random barge, motivations and lanistas drawn, as a designer's batch plays them) and of
+#: NEXUS Pirates, with both agents, 2 and 4 players: (pack, agent, players, bouts, drawn).
+TRAINING: tuple[tuple[str, str, int, int, bool], ...] = (
+    ("base", "random", 2, 40, True), ("base", "heuristic", 2, 16, True), ("base", "heuristic", 4, 4, True),
+    ("base", "random", 4, 12, True), ("nexus_pirates", "heuristic", 2, 6, False),
+    ("nexus_pirates", "random", 2, 6, False),
+)
+#: The first seed of the training bouts: far from the seeds the benchmarks and tests play, so that a
+#: build is not tuned to the very bouts it is measured on.
+TRAINING_SEED = 100_001
 
 _PACKAGE_ROOT = shipped.package_folder().parent  # the folder that holds `nexus_dsl/`
 
@@ -176,7 +197,8 @@ def _install(root: Path = _PACKAGE_ROOT) -> NativeStatus:
         return NativeStatus(False, f"sources ({already[0]} was imported before the compiled build could be used)")
     sys.meta_path.insert(0, _NativeFinder(modules))
     assert build is not None
-    return NativeStatus(True, f"compiled ({build.relative_to(root)})")
+    kind = "compiled, profile-guided" if (build / PROFILED).is_file() else "compiled"
+    return NativeStatus(True, f"{kind} ({build.relative_to(root)})")
 
 
 def build_command() -> str:
@@ -186,38 +208,133 @@ def build_command() -> str:
     return f"`make native` ({command})" if shipped.is_checkout() else f"`{command}` (needs the [native] extra)"
 
 
-def build(jobs: int = 2, root: Path = _PACKAGE_ROOT) -> Path:
+def build(jobs: int = 2, root: Path = _PACKAGE_ROOT, profile_guided: bool = False) -> Path:
     """Compile the native modules with mypyc into `build/native/<key>/` and return that folder; a
-    build that is already there is kept. The build is made aside and moved in whole, so a build cut
-    short is never used."""
+    build that is already there is kept (a plain one is made again when a profile-guided one is asked
+    for). The build is made aside and moved in whole, so a build cut short is never used.
+    `profile_guided`: compiled twice by gcc around a run of the training bouts (`_profile_guided`);
+    where that cannot be done, the build is made plainly and stderr says why."""
     from mypyc.build import mypycify  # imported here: mypy is needed only to build
-    from setuptools import Distribution  # type: ignore[import-untyped]
 
     key = build_key(root)
     target = root / "build" / "native" / key
-    if (target / "COMPLETE").is_file():
+    if (target / "COMPLETE").is_file() and (not profile_guided or (target / PROFILED).is_file()):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{key}-", dir=target.parent))
     here = Path.cwd()
+    profiled = False
     try:
         os.chdir(root)  # mypyc names each module by its path from here
         extensions = mypycify([path.as_posix() for path in native_sources(root)], opt_level="3",
                               group_name=GROUP, target_dir=str(work / "c"))
-        distribution = Distribution({"name": GROUP, "ext_modules": extensions})
-        command = distribution.get_command_obj("build_ext")
-        command.build_lib = str(work / "lib")
-        command.build_temp = str(work / "objects")
-        command.parallel = jobs
-        distribution.run_command("build_ext")
+        if profile_guided:
+            profiled = _profile_guided(extensions, work, jobs, lambda lib: _train(lib, root))
+        if not profiled:
+            _compile(extensions, work, jobs)
     finally:
         os.chdir(here)
     (work / "lib" / "COMPLETE").write_text(key + "\n")
+    if profiled:
+        (work / "lib" / PROFILED).write_text("trained on " + ", ".join(
+            f"{bouts} {agent} {players}-player bouts of {pack}" for pack, agent, players, bouts, _ in TRAINING) + "\n")
     shutil.rmtree(target, ignore_errors=True)
     os.replace(work / "lib", target)
     shutil.rmtree(work, ignore_errors=True)
     _prune(target.parent, keep=target)
     return target
+
+
+def _compile(extensions: list[Any], work: Path, jobs: int, flags: Sequence[str] = (),
+             link_flags: Sequence[str] = (), again: bool = False) -> None:
+    """Compile mypyc's extensions into `work/lib` (objects in `work/objects`), with `flags` after
+    each extension's own compiler arguments and `link_flags` after its linker arguments; `again`
+    compiles every file even when its object is newer (a second pass with other flags)."""
+    from setuptools import Distribution  # type: ignore[import-untyped]
+
+    for extension in extensions:
+        # Each extension's own arguments as mypyc gave them, kept on it the first time through.
+        own = extension.__dict__.setdefault("nexus_own_arguments",
+                                            (list(extension.extra_compile_args), list(extension.extra_link_args)))
+        extension.extra_compile_args = [*own[0], *flags]
+        extension.extra_link_args = [*own[1], *link_flags]
+    distribution = Distribution({"name": GROUP, "ext_modules": extensions})
+    command = distribution.get_command_obj("build_ext")
+    command.build_lib = str(work / "lib")
+    command.build_temp = str(work / "objects")
+    command.parallel = jobs
+    command.force = again
+    distribution.run_command("build_ext")
+
+
+def compiler_is_gcc() -> bool:
+    """Whether the compiler extensions are built with is gcc (the profile flags are gcc's)."""
+    compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or ""
+    try:
+        answer = subprocess.run([*compiler.split()[:1], "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    first = answer.stdout.splitlines()[0] if answer.stdout else ""
+    return answer.returncode == 0 and "gcc" in first.lower() and "clang" not in answer.stdout.lower()
+
+
+def _profile_guided(extensions: list[Any], work: Path, jobs: int, train: Callable[[Path], None]) -> bool:
+    """Compile `extensions` instrumented, `train` on the instrumented modules in `work/lib` (run where
+    they are imported), then compile again with the profile they wrote; whether that was done. Any
+    failure (not gcc, a gcc too old for these flags, the training failing or writing no profile)
+    leaves `work` as it was before the first compile, said on stderr, for a plain build."""
+    if not compiler_is_gcc():
+        print("native build: the compiler is not gcc, so the build is made without a profile", file=sys.stderr)
+        return False
+    profile = work / "profile"
+    try:
+        _compile(extensions, work, jobs, [f"-fprofile-generate={profile}"], [f"-fprofile-generate={profile}"])
+        train(work / "lib")
+        if not any(profile.rglob("*.gcda")):
+            raise RuntimeError("the training bouts wrote no profile")
+        # Partial training: what the bouts never ran is still optimised for speed, not for size.
+        _compile(extensions, work, jobs, [f"-fprofile-use={profile}", "-fprofile-partial-training",
+                                          "-Wno-missing-profile"], again=True)
+    except Exception as error:  # noqa: BLE001 - any failure of the profiled steps falls back to a plain build
+        print(f"native build: the profile-guided build failed ({error}); building without a profile", file=sys.stderr)
+        for part in ("lib", "objects", "profile"):
+            shutil.rmtree(work / part, ignore_errors=True)
+        return False
+    return True
+
+
+def _train(lib: Path, root: Path) -> None:
+    """Play the training bouts on the instrumented modules in `lib`, in a process of its own."""
+    path = os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, "-m", "nexus_dsl.native", "train", str(lib)], cwd=root,
+                          env={**os.environ, "PYTHONPATH": path}, capture_output=True, text=True, timeout=3600)
+    if done.returncode != 0:
+        raise RuntimeError(f"the training bouts failed: {(done.stderr or done.stdout).strip()[-500:]}")
+
+
+def play_training_bouts(lib: Path) -> int:
+    """Play the training bouts (`TRAINING`) on the compiled modules in `lib` (a build, or one being
+    made), in this process, before anything of the engine is imported; how many were played. A bout
+    the engine fails on ends the training (a profile of failures would lay out the wrong paths)."""
+    global _status
+    modules = _extensions(lib)
+    if not modules:
+        raise NativeBuildMissing(f"no compiled modules in {lib}")
+    sys.meta_path.insert(0, _NativeFinder(modules))
+    _status = NativeStatus(True, f"compiled, being trained ({lib})")
+    from .engine.setup import RANDOM_ITEM, RANDOM_LAYOUT
+    from .sim.batch import BoutSpec, play_one
+
+    played = 0
+    for pack, agent, players, bouts, drawn in TRAINING:
+        drawn_items = (RANDOM_ITEM,) * players if drawn else ()
+        for seed in range(TRAINING_SEED, TRAINING_SEED + bouts):
+            result = play_one(BoutSpec(seed, players, (pack,), (agent,), barge=RANDOM_LAYOUT if drawn else None,
+                                       motivations=drawn_items, lanistas=drawn_items))
+            if result.error is not None:
+                raise RuntimeError(f"training bout {seed} of {pack} failed: {result.error.splitlines()[0]}")
+            played += 1
+    return played
 
 
 def _prune(builds: Path, keep: Path, kept: int = 3) -> None:
@@ -230,13 +347,20 @@ def _prune(builds: Path, keep: Path, kept: int = 3) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments[:1] == ["build"]:
-        print(build())
+    if arguments[:1] == ["build"] and arguments[1:] in ([], ["--profile-guided"]):
+        print(build(profile_guided=arguments[1:] == ["--profile-guided"]))
         return 0
     if arguments[:1] == ["status"]:
         print(use_native_build())
         return 0
-    print("usage: python -m nexus_dsl.native build|status", file=sys.stderr)
+    if arguments[:1] == ["train"] and len(arguments) == 2:
+        # Through the package's own module (run as `-m`, this file is another one, `__main__`), so
+        # that the engine's imports find the status it sets.
+        from nexus_dsl import native
+
+        print(f"played {native.play_training_bouts(Path(arguments[1]))} training bouts")
+        return 0
+    print("usage: python -m nexus_dsl.native build [--profile-guided] | status | train BUILD_FOLDER", file=sys.stderr)
     return 2
 
 

@@ -64,6 +64,13 @@ def test_every_scenario_passes_on_the_compiled_engine(compiled: Path) -> None:
     assert last.endswith(" passed, 0 failed") and int(last.split()[0]) > 800, last
 
 
+def test_the_training_bouts_of_a_profile_guided_build_play_on_the_compiled_engine(compiled: Path) -> None:
+    # What `make native` plays on its instrumented build (`native.TRAINING`), here on this build.
+    done = _run("-m", "nexus_dsl.native", "train", str(compiled), timeout=600)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    assert done.stdout.strip() == f"played {sum(bouts for _, _, _, bouts, _ in native.TRAINING)} training bouts"
+
+
 def _package_copy(tmp_path: Path) -> Path:
     """A tree with the package's sources and no build (the key reads the sources only)."""
     shutil.copytree(ROOT / "nexus_dsl", tmp_path / "nexus_dsl", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
