@@ -22,6 +22,7 @@ are the same, only faster.
 
 from __future__ import annotations
 
+import copy
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -252,13 +253,14 @@ def _compile(extensions: list[Any], work: Path, jobs: int, flags: Sequence[str] 
     compiles every file even when its object is newer (a second pass with other flags)."""
     from setuptools import Distribution  # type: ignore[import-untyped]
 
+    # Copies with the flags added, so that mypyc's extensions keep their own arguments for a next pass.
+    flagged = []
     for extension in extensions:
-        # Each extension's own arguments as mypyc gave them, kept on it the first time through.
-        own = extension.__dict__.setdefault("nexus_own_arguments",
-                                            (list(extension.extra_compile_args), list(extension.extra_link_args)))
-        extension.extra_compile_args = [*own[0], *flags]
-        extension.extra_link_args = [*own[1], *link_flags]
-    distribution = Distribution({"name": GROUP, "ext_modules": extensions})
+        copied = copy.copy(extension)
+        copied.extra_compile_args = [*extension.extra_compile_args, *flags]
+        copied.extra_link_args = [*extension.extra_link_args, *link_flags]
+        flagged.append(copied)
+    distribution = Distribution({"name": GROUP, "ext_modules": flagged})
     command = distribution.get_command_obj("build_ext")
     command.build_lib = str(work / "lib")
     command.build_temp = str(work / "objects")
