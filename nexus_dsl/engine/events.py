@@ -328,27 +328,49 @@ def listeners_of(ruleset: Ruleset, layout_hazards: tuple[str, ...]) -> tuple[Lis
     known: dict[tuple[str, ...], tuple[Listeners, HazardObjects]] = ruleset.derived("event_listeners", dict)
     found = known.get(layout_hazards)
     if found is None:
-        hazard_order = list(layout_hazards) + [d.id for d in ruleset.declarations("hazard") if d.id not in layout_hazards]
-        hazard_objects: HazardObjects = {}
-        for hazard in ruleset.declarations("hazard"):
-            prop = hazard.property("object")
-            objects = {v.id for v in prop.values if isinstance(v, A.Name)} if prop else set()
-            hazard_objects[hazard.id] = frozenset(objects | {hazard.id})
-        # Whether each clause's body binds a name, read from its whole subtree: found once per clause
-        # and ruleset (by the clause's identity: the ruleset keeps its clauses), not once per layout.
-        rebinding: dict[int, bool] = ruleset.derived("listener_rebinds", dict)
+        every, hazard_objects = ruleset.derived("every_listener", lambda: _every_listener(ruleset))
+        # Each hazard's place in the order (its first, should the layout name one twice).
+        hazard_order: dict[str, int] = {}
+        for hazard in [*layout_hazards, *(d.id for d in ruleset.declarations("hazard"))]:
+            hazard_order.setdefault(hazard, len(hazard_order))
         ordered: Listeners = {}
-        placed = 0  # each listener's place in the table (`Listener.place`)
-        for event, pairs in ruleset.triggers.items():
-            first = [pair for pair in pairs if pair[0].kind != "hazard"]
-            hazards = sorted((pair for pair in pairs if pair[0].kind == "hazard" and pair[0].id in hazard_order),
-                             key=lambda pair: hazard_order.index(pair[0].id))
-            ordered[intern(event)] = tuple(Listener(d, when, owners_of(ruleset, d), hazard_objects.get(d.id, frozenset()),
-                                                    placed + at, _rebinds_known(rebinding, when))
-                                           for at, (d, when) in enumerate(first + hazards))
-            placed += len(ordered[intern(event)])
+        for event, (first, hazards) in every.items():
+            placed = sorted((listener for listener in hazards if listener.ident in hazard_order),
+                            key=lambda listener: hazard_order[listener.ident])
+            ordered[event] = first + tuple(placed)
         found = known[layout_hazards] = (ordered, hazard_objects)
     return found
+
+
+#: Per event, its listeners that are not hazards' and those that are, each in load order.
+EveryListener = dict[str, tuple[tuple[Listener, ...], tuple[Listener, ...]]]
+
+
+def _every_listener(ruleset: Ruleset) -> tuple[EveryListener, HazardObjects]:
+    """Every `when` clause's listener, made once per ruleset and shared by every layout's table
+    (`listeners_of` only puts the hazards' in the layout's order): what a listener works out and
+    keeps depends on its declaration alone. Each has a place of its own among them all
+    (`Listener.place`), whatever table it stands in."""
+    hazard_objects: HazardObjects = {}
+    for hazard in ruleset.declarations("hazard"):
+        prop = hazard.property("object")
+        objects = {v.id for v in prop.values if isinstance(v, A.Name)} if prop else set()
+        hazard_objects[hazard.id] = frozenset(objects | {hazard.id})
+    # Whether each clause's body binds a name, read from its whole subtree: found once per clause
+    # and ruleset (by the clause's identity: the ruleset keeps its clauses).
+    rebinding: dict[int, bool] = ruleset.derived("listener_rebinds", dict)
+    every: EveryListener = {}
+    placed = 0
+    for event, pairs in ruleset.triggers.items():
+        listeners = []
+        for declaration, when in pairs:
+            listeners.append(Listener(declaration, when, owners_of(ruleset, declaration),
+                                      hazard_objects.get(declaration.id, frozenset()), placed,
+                                      _rebinds_known(rebinding, when)))
+            placed += 1
+        every[intern(event)] = (tuple(listener for listener in listeners if not listener.hazard),
+                                tuple(listener for listener in listeners if listener.hazard))
+    return every, hazard_objects
 
 
 class EventsHost(Protocol):

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from nexus_dsl import Bout, ScriptRuntimeError, cached_ruleset, parse, standard_setup
-from nexus_dsl.engine.events import DECLARED_FALSE, DECLARED_REST, EVERY_PIECE, WHOLE_BOUT, Events, Listener, mark_test
+from nexus_dsl.engine.events import (DECLARED_FALSE, DECLARED_REST, EVERY_PIECE, WHOLE_BOUT, Events, Listener,
+                                     listeners_of, mark_test)
 
 SOURCE = '''trait_ability heard "Heard" {
     when probe if has_mark(self, "go") and 10 / count > 1 {
@@ -286,3 +287,25 @@ def test_loops_unmarking_that_would_meet_the_step_budget_run_and_fault_where_the
         list(events.fire("probe", self=first))
     fault = raised.value.diagnostics[0]
     assert fault.code == "runtime/budget_exceeded" and (fault.file, fault.line) == ("s.nexus", 5)
+
+
+def test_a_layout_puts_its_hazards_listeners_in_its_order_and_every_layout_shares_the_listeners() -> None:
+    ruleset = cached_ruleset(("base",))
+    load_order = [d.id for d in ruleset.declarations("hazard")]
+    first, second = "floor_spikes", "brazier"
+    tables = [listeners_of(ruleset, layout)[0] for layout in ((first, second), (second, first), ())]
+    moved = [table["piece_moved"] for table in tables]
+    for layout, listeners in zip(((first, second), (second, first), ()), moved):
+        hazards = [listener.ident for listener in listeners if listener.hazard]
+        # the rules' and abilities' listeners first, then the hazards': the layout's, then the others in load order
+        assert [listener.hazard for listener in listeners] == sorted(listener.hazard for listener in listeners)
+        expected = [*layout, *(h for h in load_order if h not in layout)]
+        assert sorted(hazards, key=expected.index) == hazards and hazards[0] == expected[0]
+        # a hazard with two clauses keeps them in the order written
+        braziers = [listener.when for listener in listeners if listener.ident == "brazier"]
+        assert braziers == [w for d, w in ruleset.triggers["piece_moved"] if d.id == "brazier"]
+    # Each listener is made once per ruleset: the tables hold the same ones, each with its own place.
+    assert {id(listener) for listener in moved[0]} == {id(listener) for listener in moved[1]}
+    every = [listener for listeners in tables[0].values() for listener in listeners]
+    assert sorted(listener.place for listener in every) == list(range(len(every)))
+    assert listeners_of(ruleset, (first, second))[0] is tables[0]  # kept per layout
