@@ -267,11 +267,34 @@ MEASURES: dict[str, Measure] = {
     "cli_help": lambda s: cli_help(s.runs),
 }
 
-#: Figures computed from two measured ones: (numerator, denominator) of the ratio of their values.
-DERIVED: dict[str, tuple[str, str]] = {
-    "cost_4p_vs_2p": ("heuristic_2p", "heuristic_4p"),  # a 4-player bout's cost in 2-player bouts
-    "random_cost_4p_vs_2p": ("random_2p", "random_4p"),  # the same with random agents
-    "ab_speedup": ("ab_1_worker", "ab_2_workers"),  # how much faster 2 workers are than one
+def _value_ratio(top: str, bottom: str) -> Callable[[dict[str, dict[str, Any]]], float]:
+    """The ratio of two measured figures' values."""
+    return lambda figures: figures[top]["value"] / figures[bottom]["value"]
+
+
+def _actions_per_bout(figure: dict[str, Any]) -> float:
+    return figure["actions"] / figure["bouts"]
+
+
+def _length_ratio(figures: dict[str, dict[str, Any]]) -> float:
+    """How many times the actions of a heuristic 2-player bout a 4-player bout applies: the game's
+    own length, the same on any engine that plays the same bouts."""
+    return _actions_per_bout(figures["heuristic_4p"]) / _actions_per_bout(figures["heuristic_2p"])
+
+
+#: Figures computed from measured ones: the measured figures each needs, and how.
+DERIVED: dict[str, tuple[tuple[str, str], Callable[[dict[str, dict[str, Any]]], float]]] = {
+    # a 4-player bout's cost in 2-player bouts
+    "cost_4p_vs_2p": (("heuristic_2p", "heuristic_4p"), _value_ratio("heuristic_2p", "heuristic_4p")),
+    # the same with random agents
+    "random_cost_4p_vs_2p": (("random_2p", "random_4p"), _value_ratio("random_2p", "random_4p")),
+    # that cost split into the bouts' length and the engine's cost of each action applied
+    "length_4p_vs_2p": (("heuristic_2p", "heuristic_4p"), _length_ratio),
+    "action_cost_4p_vs_2p": (("heuristic_2p", "heuristic_4p"),
+                             lambda figures: _value_ratio("heuristic_2p", "heuristic_4p")(figures)
+                             / _length_ratio(figures)),
+    # how much faster 2 workers are than one
+    "ab_speedup": (("ab_1_worker", "ab_2_workers"), _value_ratio("ab_1_worker", "ab_2_workers")),
 }
 
 FIGURES = [*MEASURES, *DERIVED]
@@ -281,7 +304,7 @@ def needed(only: list[str]) -> list[str]:
     """The measured figures the chosen ones need, in measuring order."""
     wanted = set(only)
     for name in only:
-        wanted.update(DERIVED.get(name, ()))
+        wanted.update(DERIVED[name][0] if name in DERIVED else ())
     return [name for name in MEASURES if name in wanted]
 
 
@@ -291,9 +314,9 @@ def measure(only: list[str], sizes: Sizes) -> dict[str, dict[str, Any]]:
         start = time.perf_counter()
         figures[name] = MEASURES[name](sizes)
         log(f"  {name}: {figures[name]['value']:.4g} ({time.perf_counter() - start:.0f} s wall)")
-    for name, (top, bottom) in DERIVED.items():
+    for name, (_, derive) in DERIVED.items():
         if name in only:
-            figures[name] = {"value": figures[top]["value"] / figures[bottom]["value"]}
+            figures[name] = {"value": derive(figures)}
     return figures
 
 

@@ -40,6 +40,8 @@ FIGURES: dict[str, Figure] = {
     "random_2p": Figure("random-agent 2-player bouts per CPU s", "bouts/s", True, 500),
     "heuristic_4p": Figure("heuristic 4-player bouts per CPU s", "bouts/s", True),
     "cost_4p_vs_2p": Figure("4-player bout cost / 2-player bout cost", "x", False, 2.5),
+    "length_4p_vs_2p": Figure("  of it: 4-player bout length / 2-player (actions applied)", "x", False),
+    "action_cost_4p_vs_2p": Figure("  of it: 4-player / 2-player cost of an action applied", "x", False),
     "random_4p": Figure("random-agent 4-player bouts per CPU s", "bouts/s", True),
     "random_cost_4p_vs_2p": Figure("random agents: 4-player / 2-player bout cost", "x", False, 2.5),
     "ab_2_workers": Figure("A/B comparison, 2 workers (wall)", "s", False, 10, size_dependent=True),
