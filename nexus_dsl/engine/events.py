@@ -93,8 +93,8 @@ class Listener:
         self.gate = Gate(equal, marked) if equal is not None or marked is not None else None
         # The condition's compiled closure (`compiled.py`), asked by its `run` as `Interpreter.evaluate` asks it.
         self.condition: Closure | None = closure_of(when.condition) if when.condition is not None else None
-        # Its place in the table of the listeners it belongs to (`listeners_of`), where a bout keeps
-        # its declaration's scope (`Events._scope`); -1: in no table, the scope is asked each time.
+        # Its place among every listener of the ruleset (`_every_listener`), where a bout keeps its
+        # declaration's scope (`Events._scope`); -1: in no table, the scope is asked each time.
         self.place = place
         # Listening by role: whether a piece of each role owns it, asked once per role (a role's
         # ownership depends on the ruleset alone: `Legality.owns_ability`).
