@@ -184,19 +184,48 @@ def run_batch(settings: TestRunSettings, bouts: int, progress: Progress | None =
 
     `progress(done, total)` is called after every bout. `watched` card or ability ids are followed
     through every bout (`BatchReport.watched`). The settings are checked first (`SettingsError`)."""
+    return _run_batches([(settings, ruleset)], bouts, progress, workers, watched, first_seed, backend)[0]
+
+
+def _run_batches(batches: Sequence[tuple[TestRunSettings, Ruleset | None]], bouts: int, progress: Progress | None,
+                 workers: int | None, watched: Sequence[str], first_seed: int | None,
+                 backend: Backend | None) -> list[BatchReport]:
+    """`run_batch` of each settings (with its ruleset, if loaded), one after the other on the same
+    workers: their bouts are handed to the backend as one run, so that the workers start once and
+    go from one batch's bouts to the next's without waiting. `progress(done, total)` counts the
+    bouts of all."""
     if bouts < 1:
         raise ValueError("a batch plays at least one bout")
-    ruleset = checked_ruleset(settings, ruleset)
-    start = settings.seed if first_seed is None else first_seed
-    specs = [settings.bout_spec(seed=start + i, watched=watched) for i in range(bouts)]
-    key = (tuple(settings.packs), settings.content_root)
+    checked = [checked_ruleset(settings, ruleset) for settings, ruleset in batches]
+    total = bouts * len(batches)
+    keys = [(tuple(settings.packs), settings.content_root) for settings, _ in batches]
+    rulesets = dict(zip(keys, checked))
+    if any(rulesets[key] is not ruleset for key, ruleset in zip(keys, checked)):
+        # The same packs loaded twice (a page's load and another): a run's workers play one ruleset
+        # per packs, so each batch is a run of its own, played with its own.
+        return [_run_batches([(settings, ruleset)], bouts, _offset(progress, at * bouts, total), workers, watched,
+                             first_seed, backend)[0]
+                for at, ((settings, _), ruleset) in enumerate(zip(batches, checked))]
+    starts = [settings.seed if first_seed is None else first_seed for settings, _ in batches]
+    specs = [settings.bout_spec(seed=start + i, watched=watched)
+             for (settings, _), start in zip(batches, starts) for i in range(bouts)]
     results: list[BoutResult] = []
-    for result in run_specs(specs, workers=workers, rulesets={key: ruleset}, backend=backend):
+    for result in run_specs(specs, workers=workers, rulesets=rulesets, backend=backend):
         results.append(result)
         if progress is not None:
-            progress(len(results), bouts)
-    results.sort(key=lambda r: r.seed)
-    return summarise(settings.with_seed(start), results, watched, GameTerms.of(ruleset))
+            progress(len(results), total)
+    reports = []
+    for at, ((settings, _), ruleset, start) in enumerate(zip(batches, checked, starts)):
+        own = sorted(results[at * bouts:(at + 1) * bouts], key=lambda r: r.seed)  # the results come in the specs' order
+        reports.append(summarise(settings.with_seed(start), own, watched, GameTerms.of(ruleset)))
+    return reports
+
+
+def _offset(progress: Progress | None, before: int, total: int) -> Progress | None:
+    """`progress` of a part of a run: `before` bouts already done, of `total`."""
+    if progress is None:
+        return None
+    return lambda done, _total: progress(before + done, total)
 
 
 def summarise(settings: TestRunSettings, results: list[BoutResult], watched: Sequence[str] = (),
@@ -323,17 +352,10 @@ class Comparison:
 def compare(settings_a: TestRunSettings, settings_b: TestRunSettings, bouts: int, progress: Progress | None = None,
             workers: int | None = None, watched: Sequence[str] = (), ruleset_a: Ruleset | None = None,
             ruleset_b: Ruleset | None = None, backend: Backend | None = None) -> Comparison:
-    """Play the same `bouts` seeds (from A's seed) under A, then B, and test every difference.
-    `progress(done, total)` counts both halves (total = 2 x bouts)."""
-    def half(offset: int) -> Progress | None:
-        if progress is None:
-            return None
-        return lambda done, _total: progress(offset + done, 2 * bouts)
-
-    report_a = run_batch(settings_a, bouts, half(0), workers, watched, ruleset_a, first_seed=settings_a.seed,
-                         backend=backend)
-    report_b = run_batch(settings_b, bouts, half(bouts), workers, watched, ruleset_b, first_seed=settings_a.seed,
-                         backend=backend)
+    """Play the same `bouts` seeds (from A's seed) under A, then B, in one run on the same workers,
+    and test every difference. `progress(done, total)` counts both halves (total = 2 x bouts)."""
+    report_a, report_b = _run_batches([(settings_a, ruleset_a), (settings_b, ruleset_b)], bouts, progress, workers,
+                                      watched, settings_a.seed, backend)
     return compare_reports(report_a, report_b)
 
 

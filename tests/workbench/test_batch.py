@@ -126,3 +126,49 @@ def test_compare_plays_the_same_seeds_under_both_settings(base):
 def test_bad_settings_stop_a_batch_before_it_starts(base):
     with pytest.raises(SettingsError):
         run_batch(_settings(barge="nowhere"), 2, ruleset=base)
+
+
+def test_a_comparison_plays_both_halves_in_one_run_and_reports_each_as_its_own_batch(base, monkeypatch):
+    from nexus_dsl.workbench import batch as workbench_batch
+
+    runs: list[list[tuple[tuple[str, ...], int]]] = []
+    run_specs = workbench_batch.run_specs
+
+    def counted(specs, **options):
+        runs.append([(spec.packs, spec.seed) for spec in specs])
+        return run_specs(specs, **options)
+
+    monkeypatch.setattr(workbench_batch, "run_specs", counted)
+    a, b = _settings(seed=3), _settings(seed=3, packs=("base", "steady_on_three"))
+    ticks: list[tuple[int, int]] = []
+    comparison = compare(a, b, 4, progress=lambda done, total: ticks.append((done, total)), workers=2, ruleset_a=base)
+    # One run of the backend (workers started once), A's bouts first, then B's on the same seeds.
+    assert runs == [[(("base",), seed) for seed in range(3, 7)] + [(("base", "steady_on_three"), seed)
+                                                                    for seed in range(3, 7)]]
+    assert ticks == [(done, 8) for done in range(1, 9)]
+    # Each half is the batch its settings play alone.
+    assert comparison.a.results == run_batch(a, 4, workers=1, ruleset=base).results
+    assert comparison.b.results == run_batch(b, 4, workers=1).results
+    assert comparison.b.settings.packs == ("base", "steady_on_three") and comparison.a.settings.packs == ("base",)
+
+
+def test_the_same_packs_loaded_twice_are_compared_in_two_runs_each_with_its_own_load(base, monkeypatch):
+    from nexus_dsl import load_ruleset
+    from nexus_dsl.workbench import batch as workbench_batch
+
+    runs: list[int] = []
+    run_specs = workbench_batch.run_specs
+
+    def counted(specs, **options):
+        runs.append(len(specs))
+        assert list(options["rulesets"].values()) in ([base], [other])
+        return run_specs(specs, **options)
+
+    monkeypatch.setattr(workbench_batch, "run_specs", counted)
+    other = load_ruleset(("base",))
+    assert other is not base
+    ticks: list[int] = []
+    comparison = compare(_settings(seed=7), _settings(seed=7), 4, progress=lambda done, total: ticks.append(done),
+                         workers=1, ruleset_a=base, ruleset_b=other)
+    assert runs == [4, 4] and ticks == list(range(1, 9))
+    assert comparison.a.results == comparison.b.results
