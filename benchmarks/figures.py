@@ -282,17 +282,18 @@ def _length_ratio(figures: dict[str, dict[str, Any]]) -> float:
     return _actions_per_bout(figures["heuristic_4p"]) / _actions_per_bout(figures["heuristic_2p"])
 
 
+_heuristic_cost_ratio = _value_ratio("heuristic_2p", "heuristic_4p")
+
 #: Figures computed from measured ones: the measured figures each needs, and how.
 DERIVED: dict[str, tuple[tuple[str, str], Callable[[dict[str, dict[str, Any]]], float]]] = {
     # a 4-player bout's cost in 2-player bouts
-    "cost_4p_vs_2p": (("heuristic_2p", "heuristic_4p"), _value_ratio("heuristic_2p", "heuristic_4p")),
+    "cost_4p_vs_2p": (("heuristic_2p", "heuristic_4p"), _heuristic_cost_ratio),
     # the same with random agents
     "random_cost_4p_vs_2p": (("random_2p", "random_4p"), _value_ratio("random_2p", "random_4p")),
     # that cost split into the bouts' length and the engine's cost of each action applied
     "length_4p_vs_2p": (("heuristic_2p", "heuristic_4p"), _length_ratio),
     "action_cost_4p_vs_2p": (("heuristic_2p", "heuristic_4p"),
-                             lambda figures: _value_ratio("heuristic_2p", "heuristic_4p")(figures)
-                             / _length_ratio(figures)),
+                             lambda figures: _heuristic_cost_ratio(figures) / _length_ratio(figures)),
     # how much faster 2 workers are than one
     "ab_speedup": (("ab_1_worker", "ab_2_workers"), _value_ratio("ab_1_worker", "ab_2_workers")),
 }
