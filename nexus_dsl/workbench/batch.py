@@ -196,26 +196,33 @@ def _run_batches(batches: Sequence[tuple[TestRunSettings, Ruleset | None]], bout
     bouts of all."""
     if bouts < 1:
         raise ValueError("a batch plays at least one bout")
-    checked = [checked_ruleset(settings, ruleset) for settings, ruleset in batches]
-    total = bouts * len(batches)
-    keys = [(tuple(settings.packs), settings.content_root) for settings, _ in batches]
-    rulesets = dict(zip(keys, checked))
-    if any(rulesets[key] is not ruleset for key, ruleset in zip(keys, checked)):
+    checked = [(settings, checked_ruleset(settings, ruleset)) for settings, ruleset in batches]
+    total = bouts * len(checked)
+    rulesets = {(tuple(settings.packs), settings.content_root): ruleset for settings, ruleset in checked}
+    if len(rulesets) < len({id(ruleset) for _, ruleset in checked}):
         # The same packs loaded twice (a page's load and another): a run's workers play one ruleset
         # per packs, so each batch is a run of its own, played with its own.
-        return [_run_batches([(settings, ruleset)], bouts, _offset(progress, at * bouts, total), workers, watched,
-                             first_seed, backend)[0]
-                for at, ((settings, _), ruleset) in enumerate(zip(batches, checked))]
-    starts = [settings.seed if first_seed is None else first_seed for settings, _ in batches]
+        return [_play_run([batch], bouts, _offset(progress, at * bouts, total), workers, watched, first_seed,
+                          backend)[0] for at, batch in enumerate(checked)]
+    return _play_run(checked, bouts, progress, workers, watched, first_seed, backend)
+
+
+def _play_run(checked: Sequence[tuple[TestRunSettings, Ruleset]], bouts: int, progress: Progress | None,
+              workers: int | None, watched: Sequence[str], first_seed: int | None,
+              backend: Backend | None) -> list[BatchReport]:
+    """The bouts of batches whose settings were checked against their rulesets (one per packs),
+    as one run of the backend, and a report of each."""
+    starts = [settings.seed if first_seed is None else first_seed for settings, _ in checked]
     specs = [settings.bout_spec(seed=start + i, watched=watched)
-             for (settings, _), start in zip(batches, starts) for i in range(bouts)]
+             for (settings, _), start in zip(checked, starts) for i in range(bouts)]
+    rulesets = {(tuple(settings.packs), settings.content_root): ruleset for settings, ruleset in checked}
     results: list[BoutResult] = []
     for result in run_specs(specs, workers=workers, rulesets=rulesets, backend=backend):
         results.append(result)
         if progress is not None:
-            progress(len(results), total)
+            progress(len(results), len(specs))
     reports = []
-    for at, ((settings, _), ruleset, start) in enumerate(zip(batches, checked, starts)):
+    for at, ((settings, ruleset), start) in enumerate(zip(checked, starts)):
         own = sorted(results[at * bouts:(at + 1) * bouts], key=lambda r: r.seed)  # the results come in the specs' order
         reports.append(summarise(settings.with_seed(start), own, watched, GameTerms.of(ruleset)))
     return reports
