@@ -74,7 +74,7 @@ screenshots: $(VENV)/.installed-test chromium
 # The engine and the agents compiled to C with mypyc (nexus_dsl/native.py, docs/native.md): about twice
 # the bouts per CPU-second. Used by every later run while the sources are those it was built from; any
 # edit and the sources run as they are until the next `make native`. Profile-guided: compiled by gcc,
-# trained on bouts, compiled again with their profile, about 10-20% faster again (17 to 20 minutes
+# trained on bouts, compiled again with their profile, about 10-20% faster again (5.5 to 20 minutes
 # of one core; `python -m nexus_dsl.native build` alone makes a plain build in half that).
 native: $(VENV)/.installed-native
 	$(BIN)/python -m nexus_dsl.native build --profile-guided
