@@ -112,6 +112,24 @@ def test_the_profile_is_asked_of_gcc_alone(tmp_path: Path, monkeypatch: pytest.M
     assert not native.compiler_is_gcc()
 
 
+def test_every_build_is_compiled_with_gccs_flags_for_calls_within_the_library(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    extensions, work = _toy(tmp_path, monkeypatch)
+    native._compile(extensions, work, 1, native.build_flags())
+    assert _run_toy(work / "lib").stdout.split()[1] == "111"
+    # gcc writes the flags an object was compiled with into its debugging information (mypyc compiles
+    # with -g1), so the objects show which they were given.
+    objects = list((work / "objects").rglob("*.o"))
+    assert objects and all(all(flag.encode() in path.read_bytes() for flag in native.GCC_FLAGS) for path in objects)
+
+
+def test_gccs_flags_are_given_to_gcc_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CC", str(_compiler(tmp_path, "gcc (GCC) 13.2.1 20231205")))
+    assert native.build_flags() == native.GCC_FLAGS
+    monkeypatch.setenv("CC", str(_compiler(tmp_path, "clang version 17.0.6")))
+    assert native.build_flags() == ()
+
+
 def test_a_build_is_made_again_only_when_it_lacks_the_profile_asked_for(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`native.build`'s choices, its compiling steps replaced by ones that leave a module file."""
@@ -128,7 +146,7 @@ def test_a_build_is_made_again_only_when_it_lacks_the_profile_asked_for(
         (work / "lib").mkdir(parents=True, exist_ok=True)
 
     def profiled(succeeds: bool) -> Any:
-        def step(extensions: list[Any], work: Path, jobs: int, train: Any) -> bool:
+        def step(extensions: list[Any], work: Path, jobs: int, train: Any, flags: Any = ()) -> bool:
             steps.append("profiled" if succeeds else "profile failed")
             if succeeds:
                 (work / "lib").mkdir(parents=True)
