@@ -92,7 +92,7 @@ grammar: $(VENV)/.installed
 	$(BIN)/nexus grammar --textmate --out editors/vscode/syntaxes/nexus.tmLanguage.json
 
 # The speed figures of this tree beside the same figures of the reference commit the speed work
-# started from (a git worktree under build/bench/), and the targets; about 25 minutes on an idle 2-core machine.
+# started from (a git worktree under build/bench/), and the targets; 9 to 25 minutes on an idle 2-core machine.
 # Options through BENCH: `make bench BENCH="--quick"`, `--only heuristic_2p,load_cold`,
 # `--reference REV`, `--runs N` (docs/benchmarks.md). Also written to build/bench/latest.json.
 BENCH ?=
