@@ -297,9 +297,9 @@ def _profile_guided(extensions: list[Any], work: Path, jobs: int, train: Callabl
                     flags: Sequence[str] = ()) -> bool:
     """Compile `extensions` instrumented, `train` on the instrumented modules in `work/lib` (run where
     they are imported), then compile again with the profile they wrote, `flags` added to both
-    compiles; whether that was done. Any
-    failure (not gcc, a gcc too old for these flags, the training failing or writing no profile)
-    leaves `work` as it was before the first compile, said on stderr, for a plain build."""
+    compiles; whether that was done. Any failure (not gcc, a gcc too old for these flags, the
+    training failing or writing no profile) leaves `work` as it was before the first compile, said
+    on stderr, for a plain build."""
     if not compiler_is_gcc():
         print("native build: the compiler is not gcc, so the build is made without a profile", file=sys.stderr)
         return False

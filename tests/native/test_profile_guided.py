@@ -140,19 +140,23 @@ def test_a_build_is_made_again_only_when_it_lacks_the_profile_asked_for(
     shutil.copytree(Path(native.__file__).parent, tmp_path / "nexus_dsl",
                     ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     steps: list[str] = []
+    flags_given: list[Any] = []  # what each compiling step was handed besides mypyc's flags
 
-    def compiled(extensions: list[Any], work: Path, jobs: int, *flags: Any, **again: Any) -> None:
+    def compiled(extensions: list[Any], work: Path, jobs: int, flags: Any = (), *rest: Any, **again: Any) -> None:
         steps.append("plain")
+        flags_given.append(flags)
         (work / "lib").mkdir(parents=True, exist_ok=True)
 
     def profiled(succeeds: bool) -> Any:
         def step(extensions: list[Any], work: Path, jobs: int, train: Any, flags: Any = ()) -> bool:
             steps.append("profiled" if succeeds else "profile failed")
+            flags_given.append(flags)
             if succeeds:
                 (work / "lib").mkdir(parents=True)
             return succeeds
         return step
 
+    monkeypatch.setattr(native, "build_flags", lambda: ("-fsome-flag",))
     monkeypatch.setattr(mypyc.build, "mypycify", lambda *args, **kwargs: [])
     monkeypatch.setattr(native, "_compile", compiled)
     monkeypatch.setattr(native, "_profile_guided", profiled(True))
@@ -168,3 +172,4 @@ def test_a_build_is_made_again_only_when_it_lacks_the_profile_asked_for(
     monkeypatch.setattr(native, "_profile_guided", profiled(False))
     assert native.build(root=tmp_path, profile_guided=True) == plain
     assert steps[2:] == ["profile failed", "plain"] and not (plain / native.PROFILED).exists()
+    assert flags_given == [("-fsome-flag",)] * 4  # every step, plain or profiled, was given the build's flags
