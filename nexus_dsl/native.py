@@ -233,7 +233,14 @@ def build(jobs: int = 2, root: Path = _PACKAGE_ROOT, profile_guided: bool = Fals
     here = Path.cwd()
     profiled = False
     try:
-        os.chdir(root)  # mypyc names each module by its path from here
+        # mypyc names each module by its path from the folder it runs in, and takes every module it
+        # finds there for the program's own: it runs in a copy of the package alone, since the folder
+        # that holds an installed package is site-packages, whose other modules it would refuse
+        # ("mypy_extensions.py shadows library module").
+        sources = work / "src"
+        shutil.copytree(root / "nexus_dsl", sources / "nexus_dsl",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so", "_shipped"))
+        os.chdir(sources)
         extensions = mypycify([path.as_posix() for path in native_sources(root)], opt_level="3",
                               group_name=GROUP, target_dir=str(work / "c"))
         flags = build_flags()
