@@ -157,7 +157,17 @@ def test_a_build_is_made_again_only_when_it_lacks_the_profile_asked_for(
         return step
 
     monkeypatch.setattr(native, "build_flags", lambda: ("-fsome-flag",))
-    monkeypatch.setattr(mypyc.build, "mypycify", lambda *args, **kwargs: [])
+    # The root of an installed package is site-packages, with other libraries' modules beside it.
+    (tmp_path / "mypy_extensions.py").write_text("", encoding="utf-8")
+    mypyc_ran_in: list[set[str]] = []
+
+    def mypycify(paths: list[str], **options: Any) -> list[Any]:
+        # mypyc runs where the package alone is, with the paths of the modules it compiles from there.
+        mypyc_ran_in.append({path.name for path in Path.cwd().iterdir()})
+        assert all(Path(path).is_file() for path in paths) and Path.cwd() != tmp_path
+        return []
+
+    monkeypatch.setattr(mypyc.build, "mypycify", mypycify)
     monkeypatch.setattr(native, "_compile", compiled)
     monkeypatch.setattr(native, "_profile_guided", profiled(True))
     plain = native.build(root=tmp_path)
@@ -173,3 +183,4 @@ def test_a_build_is_made_again_only_when_it_lacks_the_profile_asked_for(
     assert native.build(root=tmp_path, profile_guided=True) == plain
     assert steps[2:] == ["profile failed", "plain"] and not (plain / native.PROFILED).exists()
     assert flags_given == [("-fsome-flag",)] * 4  # every step, plain or profiled, was given the build's flags
+    assert mypyc_ran_in == [{"nexus_dsl"}] * 3
