@@ -271,9 +271,17 @@ MEASURES: dict[str, Measure] = {
     "cli_help": lambda s: cli_help(s.runs),
 }
 
-def _value_ratio(top: str, bottom: str) -> Callable[[dict[str, dict[str, Any]]], float]:
+Derive = Callable[[dict[str, dict[str, Any]]], float]
+
+
+def _value_ratio(top: str, bottom: str) -> Derive:
     """The ratio of two measured figures' values."""
     return lambda figures: figures[top]["value"] / figures[bottom]["value"]
+
+
+def _ratio(top: str, bottom: str) -> tuple[tuple[str, str], Derive]:
+    """A derived figure that is the ratio of two measured ones: the two it needs, and the ratio."""
+    return (top, bottom), _value_ratio(top, bottom)
 
 
 def _actions_per_bout(figure: dict[str, Any]) -> float:
@@ -289,17 +297,17 @@ def _length_ratio(figures: dict[str, dict[str, Any]]) -> float:
 _heuristic_cost_ratio = _value_ratio("heuristic_2p", "heuristic_4p")
 
 #: Figures computed from measured ones: the measured figures each needs, and how.
-DERIVED: dict[str, tuple[tuple[str, str], Callable[[dict[str, dict[str, Any]]], float]]] = {
+DERIVED: dict[str, tuple[tuple[str, str], Derive]] = {
     # a 4-player bout's cost in 2-player bouts
-    "cost_4p_vs_2p": (("heuristic_2p", "heuristic_4p"), _heuristic_cost_ratio),
+    "cost_4p_vs_2p": _ratio("heuristic_2p", "heuristic_4p"),
     # the same with random agents
-    "random_cost_4p_vs_2p": (("random_2p", "random_4p"), _value_ratio("random_2p", "random_4p")),
+    "random_cost_4p_vs_2p": _ratio("random_2p", "random_4p"),
     # that cost split into the bouts' length and the engine's cost of each action applied
     "length_4p_vs_2p": (("heuristic_2p", "heuristic_4p"), _length_ratio),
     "action_cost_4p_vs_2p": (("heuristic_2p", "heuristic_4p"),
                              lambda figures: _heuristic_cost_ratio(figures) / _length_ratio(figures)),
     # how much faster 2 workers are than one
-    "ab_speedup": (("ab_1_worker", "ab_2_workers"), _value_ratio("ab_1_worker", "ab_2_workers")),
+    "ab_speedup": _ratio("ab_1_worker", "ab_2_workers"),
 }
 
 FIGURES = [*MEASURES, *DERIVED]

@@ -30,7 +30,7 @@ from ..model.ruleset import Ruleset
 from ..narrate import NEXUS_TERMS, GameTerms
 from ..sim.rates import Z95, Rate
 from ..sim.backends import Backend
-from ..sim.batch import BoutResult, WatchedUse, fault_lines
+from ..sim.batch import BoutResult, RulesetKey, WatchedUse, fault_lines
 from ..sim.batch import run_batch as run_specs
 from .testrun import TestRunSettings, checked_ruleset
 
@@ -198,8 +198,7 @@ def _run_batches(batches: Sequence[tuple[TestRunSettings, Ruleset | None]], bout
         raise ValueError("a batch plays at least one bout")
     checked = [(settings, checked_ruleset(settings, ruleset)) for settings, ruleset in batches]
     total = bouts * len(checked)
-    rulesets = {(tuple(settings.packs), settings.content_root): ruleset for settings, ruleset in checked}
-    if len(rulesets) < len({id(ruleset) for _, ruleset in checked}):
+    if len(_by_packs(checked)) < len({id(ruleset) for _, ruleset in checked}):
         # The same packs loaded twice (a page's load and another): a run's workers play one ruleset
         # per packs, so each batch is a run of its own, played with its own.
         return [_play_run([batch], bouts, _offset(progress, at * bouts, total), workers, watched, first_seed,
@@ -215,9 +214,8 @@ def _play_run(checked: Sequence[tuple[TestRunSettings, Ruleset]], bouts: int, pr
     starts = [settings.seed if first_seed is None else first_seed for settings, _ in checked]
     specs = [settings.bout_spec(seed=start + i, watched=watched)
              for (settings, _), start in zip(checked, starts) for i in range(bouts)]
-    rulesets = {(tuple(settings.packs), settings.content_root): ruleset for settings, ruleset in checked}
     results: list[BoutResult] = []
-    for result in run_specs(specs, workers=workers, rulesets=rulesets, backend=backend):
+    for result in run_specs(specs, workers=workers, rulesets=_by_packs(checked), backend=backend):
         results.append(result)
         if progress is not None:
             progress(len(results), len(specs))
@@ -226,6 +224,11 @@ def _play_run(checked: Sequence[tuple[TestRunSettings, Ruleset]], bouts: int, pr
         own = sorted(results[at * bouts:(at + 1) * bouts], key=lambda r: r.seed)  # the results come in the specs' order
         reports.append(summarise(settings.with_seed(start), own, watched, GameTerms.of(ruleset)))
     return reports
+
+
+def _by_packs(checked: Sequence[tuple[TestRunSettings, Ruleset]]) -> dict[RulesetKey, Ruleset]:
+    """The batches' rulesets by what a run's workers play them by: the packs and their content root."""
+    return {(tuple(settings.packs), settings.content_root): ruleset for settings, ruleset in checked}
 
 
 def _offset(progress: Progress | None, before: int, total: int) -> Progress | None:
